@@ -1,0 +1,133 @@
+import { config as loadDotenv } from "dotenv";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { z } from "zod";
+import { isValidTimeZone } from "./memory/time.js";
+
+/** Which front end is starting: each validates only what it needs. */
+export type FrontEnd = "discord" | "chat" | "deploy";
+
+export interface Config {
+  home: string;
+  timeZone: string | undefined;
+  openai: { apiKey: string; baseURL: string; model: string };
+  sessionStoreUrl: string | undefined;
+  sessionIdleMinutes: number;
+  dailyDays: number;
+  historyBudgetChars: number;
+  allowed: { guildIds: string[]; userIds: string[]; roleIds: string[] };
+  allowDms: boolean;
+  log: { level: string; pretty: boolean };
+  discord?: { token: string; clientId: string; guildId: string | undefined; apiUrl: string | undefined };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Configuration problems (see .env.example):\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+const DEFAULT_OPENAI_URL = "https://api.openai.com/v1";
+const snowflake = /^\d{1,20}$/;
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+const optionalText = z.string().trim().optional().transform((v) => (v ? v : undefined));
+const idList = (example: string) =>
+  optionalText
+    .transform((v) => (v ? v.split(",").map((id) => id.trim()).filter(Boolean) : []))
+    .refine((ids) => ids.every((id) => snowflake.test(id)), `must be Discord ids separated by commas (${example})`);
+const flag = (fallback: boolean) =>
+  optionalText
+    .refine((v) => v === undefined || /^(1|0|true|false|yes|no|on|off)$/i.test(v), "must be true or false (true)")
+    .transform((v) => (v === undefined ? fallback : /^(1|true|yes|on)$/i.test(v)));
+const positiveNumber = (fallback: number, example: string) =>
+  optionalText
+    .refine((v) => v === undefined || (Number.isFinite(Number(v)) && Number(v) > 0), `must be a positive number (${example})`)
+    .transform((v) => (v === undefined ? fallback : Number(v)));
+
+const commonSchema = z.object({
+  AGENTKIT_HOME: optionalText,
+  AGENTKIT_TIMEZONE: optionalText.refine(
+    (v) => v === undefined || isValidTimeZone(v),
+    "is not an IANA time zone name (Asia/Shanghai)",
+  ),
+  OPENAI_API_KEY: optionalText,
+  OPENAI_BASE_URL: optionalText.refine((v) => v === undefined || URL.canParse(v), "must be a URL (http://localhost:11434/v1)"),
+  OPENAI_MODEL: optionalText,
+  SESSION_STORE_URL: optionalText,
+  SESSION_IDLE_MINUTES: positiveNumber(60, "60"),
+  DAILY_LOG_DAYS: positiveNumber(2, "2").refine((n) => Number.isInteger(n), "must be a whole number of days (2)"),
+  HISTORY_BUDGET_CHARS: positiveNumber(60_000, "60000"),
+  ALLOWED_GUILD_IDS: idList("123456789012345678,234567890123456789"),
+  ALLOWED_USER_IDS: idList("123456789012345678"),
+  ALLOWED_ROLE_IDS: idList("123456789012345678"),
+  ALLOW_DMS: flag(true),
+  LOG_LEVEL: optionalText.refine(
+    (v) => v === undefined || (LOG_LEVELS as readonly string[]).includes(v),
+    `must be one of ${LOG_LEVELS.join(", ")} (info)`,
+  ),
+  LOG_PRETTY: flag(false),
+});
+
+const discordSchema = z.object({
+  DISCORD_TOKEN: z.string({ error: "is required: the bot token from the Developer Portal (Bot → Reset Token)" }).trim().min(1, "is required: the bot token from the Developer Portal (Bot → Reset Token)"),
+  DISCORD_CLIENT_ID: z
+    .string({ error: "is required: the application id (123456789012345678)" })
+    .trim()
+    .regex(snowflake, "must be the application id, digits only (123456789012345678)"),
+  DISCORD_GUILD_ID: optionalText.refine((v) => v === undefined || snowflake.test(v), "must be a server id, digits only (123456789012345678)"),
+  DISCORD_API_URL: optionalText.refine((v) => v === undefined || URL.canParse(v), "must be a URL (http://127.0.0.1:8080/api)"),
+});
+
+function expandHome(path: string): string {
+  return path === "~" || path.startsWith("~/") ? join(homedir(), path.slice(1)) : path;
+}
+
+/**
+ * Reads `.env` (when `env` is process.env) and validates it into one Config.
+ * This is the only module that reads process.env.
+ */
+export function loadConfig(frontEnd: FrontEnd, env: Record<string, string | undefined> = readProcessEnv()): Config {
+  const problems: string[] = [];
+  const common = commonSchema.safeParse(env);
+  const discord = frontEnd === "chat" ? undefined : discordSchema.safeParse(env);
+  for (const result of [common, discord]) {
+    if (result && !result.success) {
+      for (const issue of result.error.issues) problems.push(`${String(issue.path[0])}: ${issue.message}`);
+    }
+  }
+  const usesOpenAI = !env.OPENAI_BASE_URL?.trim() || env.OPENAI_BASE_URL.trim() === DEFAULT_OPENAI_URL;
+  if (usesOpenAI && !env.OPENAI_API_KEY?.trim() && frontEnd !== "deploy") {
+    problems.push("OPENAI_API_KEY: is required for api.openai.com (sk-...), or set OPENAI_BASE_URL to a local server");
+  }
+  if (problems.length > 0 || !common.success) throw new ConfigError(problems);
+  const c = common.data;
+  return {
+    home: expandHome(c.AGENTKIT_HOME ?? "~/.agentkit"),
+    timeZone: c.AGENTKIT_TIMEZONE,
+    // Local servers (Ollama, LM Studio) ignore the key, but the SDK requires one.
+    openai: { apiKey: c.OPENAI_API_KEY ?? "not-needed", baseURL: c.OPENAI_BASE_URL ?? DEFAULT_OPENAI_URL, model: c.OPENAI_MODEL ?? "gpt-4o-mini" },
+    sessionStoreUrl: c.SESSION_STORE_URL,
+    sessionIdleMinutes: c.SESSION_IDLE_MINUTES,
+    dailyDays: c.DAILY_LOG_DAYS,
+    historyBudgetChars: c.HISTORY_BUDGET_CHARS,
+    allowed: { guildIds: c.ALLOWED_GUILD_IDS, userIds: c.ALLOWED_USER_IDS, roleIds: c.ALLOWED_ROLE_IDS },
+    allowDms: c.ALLOW_DMS,
+    log: { level: c.LOG_LEVEL ?? "info", pretty: c.LOG_PRETTY },
+    discord:
+      discord?.success === true
+        ? {
+            token: discord.data.DISCORD_TOKEN,
+            clientId: discord.data.DISCORD_CLIENT_ID,
+            guildId: discord.data.DISCORD_GUILD_ID,
+            apiUrl: discord.data.DISCORD_API_URL,
+          }
+        : undefined,
+  };
+}
+
+function readProcessEnv(): Record<string, string | undefined> {
+  loadDotenv({ quiet: true });
+  return process.env;
+}

@@ -1,0 +1,115 @@
+import { readFile } from "node:fs/promises";
+import { err, ok, type Result } from "../result.js";
+import { writeFileAtomic } from "./atomic-write.js";
+import { checkContent, type SafetyLevel } from "./safety.js";
+import {
+  addToSection,
+  countChars,
+  parseSections,
+  removeSection,
+  replaceInSection,
+  sectionSizes,
+  serializeSections,
+  type Edit,
+  type SectionDocument,
+} from "./sections.js";
+
+/** Who is writing: the model through a tool, or the person through /memory or /onboard. */
+export type Author = SafetyLevel;
+
+export interface Usage {
+  used: number;
+  cap: number;
+}
+
+export interface WriteOutcome {
+  file: string;
+  section?: string;
+  /** False for a no-op, e.g. adding text the section already holds. */
+  changed: boolean;
+  usage: Usage;
+}
+
+/** Runs a read-modify-write exclusively for the person who owns the file. */
+export type Serializer = <T>(work: () => Promise<T>) => Promise<T>;
+
+export function formatUsage(usage: Usage): string {
+  return `${usage.used}/${usage.cap}`;
+}
+
+/** One Markdown memory file with a cap in Unicode code points. */
+export class MemoryFile {
+  constructor(
+    /** The name people and the model know it by, e.g. "USER.md". */
+    readonly label: string,
+    readonly path: string,
+    readonly cap: number,
+    private readonly serialize: Serializer,
+  ) {}
+
+  /** The file's text; a missing file reads as "". */
+  async read(): Promise<string> {
+    try {
+      return await readFile(this.path, "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return "";
+      throw error;
+    }
+  }
+
+  async usage(): Promise<Usage> {
+    return { used: countChars(await this.read()), cap: this.cap };
+  }
+
+  /** Replaces the whole file (a person's /memory edit). */
+  write(text: string, author: Author): Promise<Result<WriteOutcome>> {
+    return this.edit(text, author, () => ok({ doc: parseSections(text), changed: true }));
+  }
+
+  add(section: string, content: string, author: Author): Promise<Result<WriteOutcome>> {
+    return this.edit(content, author, (doc) => addToSection(doc, section, content), section.trim());
+  }
+
+  replace(section: string, oldText: string, newText: string, author: Author): Promise<Result<WriteOutcome>> {
+    return this.edit(newText, author, (doc) => replaceInSection(doc, section, oldText, newText), section.trim());
+  }
+
+  remove(section: string): Promise<Result<WriteOutcome>> {
+    return this.edit("", "person", (doc) => removeSection(doc, section), section.trim());
+  }
+
+  private async edit(
+    incoming: string,
+    author: Author,
+    change: (doc: SectionDocument) => Result<Edit>,
+    section?: string,
+  ): Promise<Result<WriteOutcome>> {
+    const verdict = checkContent(incoming, author);
+    if (!verdict.ok) return err(`${this.label}: refused, the text ${verdict.reason}`);
+    return this.serialize(async () => {
+      const before = await this.read();
+      const edited = change(parseSections(before));
+      if (!edited.ok) return err(`${this.label}: ${edited.error}`);
+      const after = serializeSections(edited.value.doc);
+      const used = countChars(after);
+      const outcome = { file: this.label, ...(section ? { section } : {}), usage: { used, cap: this.cap } };
+      if (!edited.value.changed || after === before) return ok({ ...outcome, changed: false });
+      const previous = countChars(before);
+      // A hand-edited file may already be over its cap: edits that shrink it stay allowed.
+      if (used > this.cap && used > previous) return err(this.overCapMessage(before, used - previous));
+      await writeFileAtomic(this.path, after);
+      return ok({ ...outcome, changed: true });
+    });
+  }
+
+  private overCapMessage(before: string, adds: number): string {
+    const sizes = sectionSizes(parseSections(before))
+      .map((s) => `"${s.name}" ${s.chars}`)
+      .join(", ");
+    return (
+      `${this.label} is full: ${countChars(before)}/${this.cap} chars; this adds ${adds}. ` +
+      `Sections (chars): ${sizes || "none"}. Nothing was saved. ` +
+      `Consolidate first: replace long entries with shorter ones or remove outdated sections, then try again.`
+    );
+  }
+}

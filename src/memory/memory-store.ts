@@ -1,0 +1,215 @@
+import { appendFile, mkdir, readdir, readFile, rename, rm, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { err, ok, type Result } from "../result.js";
+import { writeFileAtomic } from "./atomic-write.js";
+import { MemoryFile } from "./memory-file.js";
+import { defaultPersona, renderPersona } from "./persona.js";
+import { withPersonLock } from "./person-lock.js";
+import { isValidTimeZone, localDate, localTime, recentDates, systemTimeZone } from "./time.js";
+
+export type FileKind = "soul" | "user" | "memory" | "daily";
+export const FILE_KINDS: readonly FileKind[] = ["soul", "user", "memory", "daily"];
+
+export const CAPS: Record<FileKind, number> = { soul: 2000, user: 1400, memory: 2200, daily: 1000 };
+
+export interface Settings {
+  timezone?: string;
+  locale?: string;
+}
+
+export interface MemorySnapshot {
+  takenAt: string;
+  timeZone: string;
+  localDate: string;
+  localTime: string;
+  soul: string;
+  user: string;
+  memory: string;
+  /** Oldest first; days without a log are left out. */
+  dailies: { date: string; text: string }[];
+  warnings: string[];
+}
+
+export interface MemoryStoreOptions {
+  /** AGENTKIT_TIMEZONE: used when the person has not chosen a zone. */
+  defaultTimeZone?: string | undefined;
+  /** How many days of logs the snapshot loads (yesterday and today by default). */
+  dailyDays?: number;
+}
+
+const SNOWFLAKE = /^\d{1,20}$/;
+const DAILY_NAME = /^(\d{4}-\d{2}-\d{2})\.md$/;
+
+/** All memory of one person: users/<id>/ under AGENTKIT_HOME. */
+export class MemoryStore {
+  readonly dir: string;
+  readonly soul: MemoryFile;
+  readonly user: MemoryFile;
+  readonly memory: MemoryFile;
+  private readonly dailyDays: number;
+
+  private constructor(
+    readonly home: string,
+    readonly userId: string,
+    private readonly options: MemoryStoreOptions,
+  ) {
+    this.dir = join(home, "users", userId);
+    this.dailyDays = options.dailyDays ?? 2;
+    this.soul = this.fileAt("SOUL.md", join(this.dir, "SOUL.md"), CAPS.soul);
+    this.user = this.fileAt("USER.md", join(this.dir, "USER.md"), CAPS.user);
+    this.memory = this.fileAt("MEMORY.md", join(this.dir, "MEMORY.md"), CAPS.memory);
+  }
+
+  /** Refuses anything but a Discord snowflake before any path is built. */
+  static open(home: string, userId: string, options: MemoryStoreOptions = {}): Result<MemoryStore> {
+    if (!SNOWFLAKE.test(userId)) return err(`"${userId}" is not a Discord user id (digits only, up to 20)`);
+    return ok(new MemoryStore(home, userId, options));
+  }
+
+  /** Like open(), for callers whose id is already known to be valid. */
+  static forUser(home: string, userId: string, options: MemoryStoreOptions = {}): MemoryStore {
+    const store = MemoryStore.open(home, userId, options);
+    if (!store.ok) throw new Error(store.error);
+    return store.value;
+  }
+
+  /** Runs work while holding this person's write lock. */
+  serialize<T>(work: () => Promise<T>): Promise<T> {
+    return withPersonLock(this.dir, work);
+  }
+
+  daily(date: string): MemoryFile {
+    return this.fileAt(`daily/${date}.md`, join(this.dir, "daily", `${date}.md`), CAPS.daily);
+  }
+
+  get archiveDir(): string {
+    return join(this.dir, "daily", "archive");
+  }
+
+  /** The file of a kind; `daily` is today's log in the person's zone. */
+  async file(kind: FileKind, now: Date = new Date()): Promise<MemoryFile> {
+    if (kind === "daily") return this.daily(localDate(now, (await this.timeZone()).zone));
+    return this[kind];
+  }
+
+  async readSettings(): Promise<Settings> {
+    try {
+      const parsed: unknown = JSON.parse(await readFile(join(this.dir, "settings.json"), "utf8"));
+      if (typeof parsed !== "object" || parsed === null) return {};
+      const { timezone, locale } = parsed as Record<string, unknown>;
+      return {
+        ...(typeof timezone === "string" ? { timezone } : {}),
+        ...(typeof locale === "string" ? { locale } : {}),
+      };
+    } catch {
+      return {};
+    }
+  }
+
+  /** Merges settings; an unknown time zone name is refused and nothing is written. */
+  async saveSettings(patch: Settings): Promise<Result<Settings>> {
+    if (patch.timezone !== undefined && !isValidTimeZone(patch.timezone)) {
+      return err(`"${patch.timezone}" is not a time zone name; use an IANA name such as Asia/Shanghai or Europe/Berlin`);
+    }
+    return this.serialize(async () => {
+      const settings = { ...(await this.readSettings()), ...patch };
+      await writeFileAtomic(join(this.dir, "settings.json"), `${JSON.stringify(settings, null, 2)}\n`);
+      return ok(settings);
+    });
+  }
+
+  /** The person's zone, else AGENTKIT_TIMEZONE, else the system zone. */
+  async timeZone(): Promise<{ zone: string; warning?: string }> {
+    const fallback = this.options.defaultTimeZone ?? systemTimeZone();
+    const chosen = (await this.readSettings()).timezone;
+    if (chosen === undefined) return { zone: fallback };
+    if (isValidTimeZone(chosen)) return { zone: chosen };
+    return {
+      zone: fallback,
+      warning: `settings.json of user ${this.userId} names an unknown time zone "${chosen}"; using ${fallback}`,
+    };
+  }
+
+  /** Creates SOUL.md on the first session only; never overwrites. Returns true if created. */
+  async ensureDefaults(locale: string | undefined): Promise<boolean> {
+    return this.serialize(async () => {
+      if (await exists(this.soul.path)) return false;
+      const operatorSoul = await new MemoryFile("SOUL.md", join(this.home, "SOUL.md"), CAPS.soul, (w) => w()).read();
+      await writeFileAtomic(this.soul.path, operatorSoul || renderPersona(defaultPersona(locale), locale));
+      return true;
+    });
+  }
+
+  /** Reads everything the system prompt needs, once. */
+  async snapshot(now: Date = new Date()): Promise<MemorySnapshot> {
+    const { zone, warning } = await this.timeZone();
+    const dates = recentDates(now, zone, this.dailyDays);
+    const [soul, user, memory, ...logs] = await Promise.all([
+      this.soul.read(),
+      this.user.read(),
+      this.memory.read(),
+      ...dates.map((date) => this.daily(date).read()),
+    ]);
+    return {
+      takenAt: now.toISOString(),
+      timeZone: zone,
+      localDate: localDate(now, zone),
+      localTime: localTime(now, zone),
+      soul: soul ?? "",
+      user: user ?? "",
+      memory: memory ?? "",
+      dailies: dates.flatMap((date, i) => (logs[i] ? [{ date, text: logs[i] }] : [])),
+      warnings: warning ? [warning] : [],
+    };
+  }
+
+  /** Moves logs older than the snapshot window to daily/archive/ (never deletes). Returns the moved dates. */
+  async archiveOldDailies(now: Date = new Date()): Promise<string[]> {
+    const { zone } = await this.timeZone();
+    const oldestKept = recentDates(now, zone, this.dailyDays)[0] ?? localDate(now, zone);
+    return this.serialize(async () => {
+      const names = await readdir(join(this.dir, "daily")).catch(() => [] as string[]);
+      const moved: string[] = [];
+      for (const name of names.sort()) {
+        const date = DAILY_NAME.exec(name)?.[1];
+        if (!date || date >= oldestKept) continue;
+        await this.moveToArchive(date);
+        moved.push(date);
+      }
+      return moved;
+    });
+  }
+
+  /** Appends text verbatim to the archived log of a date (the day-cap fallback uses it too). */
+  async appendToArchive(date: string, text: string): Promise<void> {
+    await mkdir(this.archiveDir, { recursive: true });
+    await appendFile(join(this.archiveDir, `${date}.md`), text, "utf8");
+  }
+
+  private async moveToArchive(date: string): Promise<void> {
+    const from = join(this.dir, "daily", `${date}.md`);
+    const to = join(this.archiveDir, `${date}.md`);
+    await mkdir(this.archiveDir, { recursive: true });
+    if (!(await exists(to))) {
+      await rename(from, to);
+      return;
+    }
+    // An archive for that day exists already (an earlier overflow): keep both, nothing lost.
+    const text = await readFile(from, "utf8");
+    await writeFileAtomic(to, (await readFile(to, "utf8")) + text);
+    await rm(from);
+  }
+
+  private fileAt(label: string, path: string, cap: number): MemoryFile {
+    return new MemoryFile(label, path, cap, (work) => this.serialize(work));
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,31 @@
+import { TZDate } from "@date-fns/tz";
+import { format, subDays } from "date-fns";
+
+export function isValidTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    return zone.trim() !== "";
+  } catch {
+    return false;
+  }
+}
+
+export function systemTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
+/** The local calendar date (yyyy-MM-dd) of an instant in a zone. */
+export function localDate(now: Date, zone: string): string {
+  return format(new TZDate(now, zone), "yyyy-MM-dd");
+}
+
+/** The local wall-clock time (HH:mm) of an instant in a zone. */
+export function localTime(now: Date, zone: string): string {
+  return format(new TZDate(now, zone), "HH:mm");
+}
+
+/** The last `days` local dates ending today, oldest first. */
+export function recentDates(now: Date, zone: string, days: number): string[] {
+  const today = new TZDate(now, zone);
+  return Array.from({ length: days }, (_, i) => format(subDays(today, days - 1 - i), "yyyy-MM-dd"));
+}

@@ -1,0 +1,68 @@
+import type { ChatCompletionFunctionTool } from "openai/resources/chat/completions";
+import { z } from "zod";
+import { FILE_KINDS } from "../memory/memory-store.js";
+
+/** Longest text one call may carry: the largest cap (MEMORY.md). */
+export const MAX_CONTENT_CHARS = 2200;
+
+const file = z
+  .enum(FILE_KINDS as [string, ...string[]], {
+    error: `file must be one of ${FILE_KINDS.join(", ")}`,
+  })
+  .describe("soul = your persona (SOUL.md), user = the person's profile (USER.md), memory = your notes (MEMORY.md), daily = today's log");
+
+const section = z
+  .string({ error: "section must be a string" })
+  .trim()
+  .min(1, "section must not be empty")
+  .max(80, "section is too long (80 characters at most)")
+  .refine((name) => !/[\r\n]/.test(name), "section must be one line")
+  .refine((name) => !name.includes("#"), "section must not contain # (give the bare name, e.g. Preferences)")
+  .describe("Section name without ##, e.g. Preferences");
+
+const text = (field: string) =>
+  z
+    .string({ error: `${field} must be a string` })
+    .max(MAX_CONTENT_CHARS, `${field} is too long (${MAX_CONTENT_CHARS} characters at most)`);
+
+export const toolSchemas = {
+  memory_read: z.object({ file }).strict(),
+  memory_add: z
+    .object({
+      file,
+      section,
+      content: text("content")
+        .refine((v) => v.trim() !== "", "content must not be empty")
+        .describe("Markdown to append, usually one '- ' bullet per fact"),
+    })
+    .strict(),
+  memory_replace: z
+    .object({
+      file,
+      section,
+      old_text: text("old_text")
+        .refine((v) => v !== "", "old_text must not be empty")
+        .describe("Exact text currently in the section; must occur exactly once"),
+      new_text: text("new_text").describe("Replacement text (empty to delete old_text)"),
+    })
+    .strict(),
+  memory_remove: z.object({ file, section }).strict(),
+} as const;
+
+export type ToolName = keyof typeof toolSchemas;
+export const TOOL_NAMES = Object.keys(toolSchemas) as ToolName[];
+
+const descriptions: Record<ToolName, string> = {
+  memory_read: "Read one memory file in full, with its usage against the cap.",
+  memory_add:
+    "Append content to a section of a memory file, creating the section if missing. Use it for lasting facts and preferences worth remembering.",
+  memory_replace:
+    "Replace the one occurrence of old_text in a section. Use it to correct or shorten entries (consolidate when a file is nearly full).",
+  memory_remove: "Delete a whole section of a memory file.",
+};
+
+/** OpenAI function tools generated from the zod schemas (one source of truth). */
+export const memoryToolDefinitions: ChatCompletionFunctionTool[] = TOOL_NAMES.map((name) => {
+  const { $schema: _ignored, ...parameters } = z.toJSONSchema(toolSchemas[name], { io: "input" }) as Record<string, unknown>;
+  return { type: "function", function: { name, description: descriptions[name], parameters } };
+});

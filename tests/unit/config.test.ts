@@ -1,0 +1,74 @@
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../../src/config.js";
+
+const discordEnv = { DISCORD_TOKEN: "token", DISCORD_CLIENT_ID: "123456789012345678" };
+
+describe("loadConfig", () => {
+  it("applies defaults for the terminal chat with no Discord settings at all", () => {
+    const config = loadConfig("chat", { OPENAI_BASE_URL: "http://127.0.0.1:11434/v1" });
+    expect(config.home).toBe(join(homedir(), ".agentkit"));
+    expect(config.openai.model).toBeTruthy();
+    expect(config.sessionIdleMinutes).toBe(60);
+    expect(config.allowDms).toBe(true);
+    expect(config.discord).toBeUndefined();
+  });
+
+  it("expands ~ in AGENTKIT_HOME", () => {
+    const config = loadConfig("chat", { AGENTKIT_HOME: "~/bots/agentkit", OPENAI_API_KEY: "k" });
+    expect(config.home).toBe(join(homedir(), "bots/agentkit"));
+  });
+
+  it("reads the Discord settings and the allow lists for the bot", () => {
+    const config = loadConfig("discord", {
+      ...discordEnv,
+      OPENAI_API_KEY: "k",
+      ALLOWED_GUILD_IDS: "1, 2",
+      ALLOWED_USER_IDS: "",
+      ALLOW_DMS: "false",
+      SESSION_IDLE_MINUTES: "0.05",
+      DISCORD_API_URL: "http://127.0.0.1:9999/api",
+    });
+    expect(config.discord?.token).toBe("token");
+    expect(config.discord?.apiUrl).toBe("http://127.0.0.1:9999/api");
+    expect(config.allowed.guildIds).toEqual(["1", "2"]);
+    expect(config.allowed.userIds).toEqual([]);
+    expect(config.allowDms).toBe(false);
+    expect(config.sessionIdleMinutes).toBe(0.05);
+  });
+
+  it("reports every problem at once, each with the variable and a good example", () => {
+    let caught: unknown;
+    try {
+      loadConfig("discord", {
+        AGENTKIT_TIMEZONE: "Mars/Olympus",
+        SESSION_IDLE_MINUTES: "soon",
+        ALLOWED_USER_IDS: "12,abc",
+        LOG_LEVEL: "loud",
+      });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    const problems = (caught as ConfigError).problems;
+    const variables = problems.map((p) => p.split(":")[0]);
+    expect(variables).toEqual(
+      expect.arrayContaining([
+        "DISCORD_TOKEN",
+        "DISCORD_CLIENT_ID",
+        "OPENAI_API_KEY",
+        "AGENTKIT_TIMEZONE",
+        "SESSION_IDLE_MINUTES",
+        "ALLOWED_USER_IDS",
+        "LOG_LEVEL",
+      ]),
+    );
+    expect(problems.find((p) => p.startsWith("AGENTKIT_TIMEZONE"))).toMatch(/Asia\/Shanghai/);
+    expect((caught as ConfigError).message).toContain("DISCORD_TOKEN");
+  });
+
+  it("does not need an API key for a local OpenAI-compatible server", () => {
+    expect(() => loadConfig("chat", { OPENAI_BASE_URL: "http://localhost:11434/v1" })).not.toThrow();
+  });
+});

@@ -1,0 +1,103 @@
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { MemoryStore } from "../../../src/memory/memory-store.js";
+import { makeTempHome } from "../../helpers/temp-home.js";
+
+const at2330utc = new Date("2026-12-01T23:30:00Z");
+
+describe("ensureDefaults", () => {
+  it("creates the built-in persona once and never overwrites it", async () => {
+    const s = MemoryStore.forUser(await makeTempHome(), "7");
+    expect(await s.ensureDefaults("en-US")).toBe(true);
+    const soul = await s.soul.read();
+    expect(soul).toContain("## Name\nAgentKit");
+    expect(soul).toMatch(/Professional, friendly, attentive to detail/);
+    await s.soul.write("## Name\nMochi\n", "person");
+    expect(await s.ensureDefaults("en-US")).toBe(false);
+    expect(await s.soul.read()).toBe("## Name\nMochi\n");
+  });
+
+  it("writes the persona in Chinese for zh-CN", async () => {
+    const s = MemoryStore.forUser(await makeTempHome(), "7");
+    await s.ensureDefaults("zh-CN");
+    expect(await s.soul.read()).toMatch(/## 名字\nAgentKit[\s\S]*## 性格\n专业、友好、注重细节/);
+  });
+
+  it("copies the operator's $AGENTKIT_HOME/SOUL.md when present", async () => {
+    const home = await makeTempHome();
+    await writeFile(join(home, "SOUL.md"), "## Name\nOperator bot\n");
+    const s = MemoryStore.forUser(home, "7");
+    await s.ensureDefaults("zh-CN");
+    expect(await s.soul.read()).toBe("## Name\nOperator bot\n");
+  });
+});
+
+describe("time zones and snapshots", () => {
+  it("uses the person's zone: 23:30 UTC on 2026-12-01 is 2026-12-02 in Asia/Shanghai", async () => {
+    const s = MemoryStore.forUser(await makeTempHome(), "7", { defaultTimeZone: "UTC" });
+    await s.saveSettings({ timezone: "Asia/Shanghai" });
+    await s.daily("2026-11-30").write("## 10:00 · too old\nold\n", "person");
+    await s.daily("2026-12-01").write("## 09:00 · yesterday\ny\n", "person");
+    await s.daily("2026-12-02").write("## 07:00 · today\nt\n", "person");
+    const snap = await s.snapshot(at2330utc);
+    expect(snap.localDate).toBe("2026-12-02");
+    expect(snap.localTime).toBe("07:30");
+    expect(snap.timeZone).toBe("Asia/Shanghai");
+    expect(snap.dailies.map((d) => d.date)).toEqual(["2026-12-01", "2026-12-02"]);
+    const today = await s.file("daily", at2330utc);
+    expect(today.label).toBe("daily/2026-12-02.md");
+  });
+
+  it("falls back to AGENTKIT_TIMEZONE, where the same instant is still 2026-12-01", async () => {
+    const s = MemoryStore.forUser(await makeTempHome(), "7", { defaultTimeZone: "America/New_York" });
+    const snap = await s.snapshot(at2330utc);
+    expect(snap.localDate).toBe("2026-12-01");
+    expect(snap.localTime).toBe("18:30");
+  });
+
+  it("refuses an unknown zone name with a clear error and writes nothing", async () => {
+    const s = MemoryStore.forUser(await makeTempHome(), "7");
+    const result = await s.saveSettings({ timezone: "Mars/Olympus" });
+    expect(!result.ok && result.error).toMatch(/"Mars\/Olympus" is not a time zone name.*Asia\/Shanghai/);
+    expect(await s.readSettings()).toEqual({});
+  });
+
+  it("warns and uses the default zone when settings.json was hand-edited to a bad zone", async () => {
+    const s = MemoryStore.forUser(await makeTempHome(), "7", { defaultTimeZone: "UTC" });
+    await mkdir(s.dir, { recursive: true });
+    await writeFile(join(s.dir, "settings.json"), '{"timezone":"Nowhere/Land"}');
+    const snap = await s.snapshot(at2330utc);
+    expect(snap.timeZone).toBe("UTC");
+    expect(snap.warnings[0]).toMatch(/Nowhere\/Land/);
+  });
+
+  it("snapshots an empty person as empty files", async () => {
+    const s = MemoryStore.forUser(await makeTempHome(), "7", { defaultTimeZone: "UTC" });
+    const snap = await s.snapshot(at2330utc);
+    expect([snap.soul, snap.user, snap.memory, snap.dailies]).toEqual(["", "", "", []]);
+  });
+});
+
+describe("archiveOldDailies", () => {
+  it("moves logs older than yesterday to daily/archive/ with their bytes, keeping recent ones", async () => {
+    const s = MemoryStore.forUser(await makeTempHome(), "7", { defaultTimeZone: "UTC" });
+    const old = "## 10:00 · old\r\nbytes 😺\r\n";
+    await s.daily("2026-11-28").write(old, "person");
+    await s.daily("2026-11-30").write("## x\nx\n", "person");
+    await s.daily("2026-12-01").write("## y\ny\n", "person");
+    await s.daily("2026-12-02").write("## z\nz\n", "person");
+    const moved = await s.archiveOldDailies(new Date("2026-12-02T12:00:00Z"));
+    expect(moved).toEqual(["2026-11-28", "2026-11-30"]);
+    expect((await readdir(join(s.dir, "daily"))).sort()).toEqual(["2026-12-01.md", "2026-12-02.md", "archive"]);
+    expect(await readFile(join(s.archiveDir, "2026-11-28.md"), "utf8")).toBe(old);
+  });
+
+  it("appends to an archive that already exists for that day instead of replacing it", async () => {
+    const s = MemoryStore.forUser(await makeTempHome(), "7", { defaultTimeZone: "UTC" });
+    await s.appendToArchive("2026-11-20", "## early\nA\n");
+    await s.daily("2026-11-20").write("## late\nB\n", "person");
+    await s.archiveOldDailies(new Date("2026-12-02T12:00:00Z"));
+    expect(await readFile(join(s.archiveDir, "2026-11-20.md"), "utf8")).toBe("## early\nA\n## late\nB\n");
+  });
+});

@@ -1,0 +1,135 @@
+import { describe, expect, it } from "vitest";
+import {
+  addToSection,
+  countChars,
+  parseSections,
+  removeSection,
+  replaceInSection,
+  serializeSections,
+} from "../../../src/memory/sections.js";
+
+const roundTrip = (text: string) => serializeSections(parseSections(text));
+
+describe("parseSections", () => {
+  it("round-trips a hand-written file byte for byte (preamble, fence with ##, CRLF, emoji)", () => {
+    const text =
+      "Preamble line 🐱\r\n\r\n## Likes\r\n- cats 😺\r\n\r\n```md\r\n## not a heading\r\n```\r\n### sub\r\n## 工作\r\n写代码";
+    expect(roundTrip(text)).toBe(text);
+    const doc = parseSections(text);
+    expect(doc.preamble).toBe("Preamble line 🐱\r\n\r\n");
+    expect(doc.sections.map((s) => s.name)).toEqual(["Likes", "工作"]);
+  });
+
+  it("round-trips with and without a trailing newline, and the empty file", () => {
+    for (const text of ["", "\n", "## A\nx", "## A\nx\n", "## A\n\n\n", "no sections\n"]) {
+      expect(roundTrip(text)).toBe(text);
+    }
+  });
+
+  it("treats ## inside ~~~ and longer ``` fences as body until the fence closes", () => {
+    const text = "## A\n~~~\n## inside\n```\n## still inside\n~~~\n## B\n````\n```\n## in\n````\n## C\n";
+    expect(parseSections(text).sections.map((s) => s.name)).toEqual(["A", "B", "C"]);
+    expect(roundTrip(text)).toBe(text);
+  });
+
+  it("treats ### and #### headings as body", () => {
+    const doc = parseSections("## A\n### deeper\n#### deeper still\n");
+    expect(doc.sections).toHaveLength(1);
+    expect(doc.sections[0]?.body).toBe("### deeper\n#### deeper still\n");
+  });
+
+  it("finds sections by their exact trimmed name", () => {
+    const doc = parseSections("##   Spaced name   \nbody\n");
+    expect(doc.sections[0]?.name).toBe("Spaced name");
+  });
+
+  it("reads a file with two sections of the same name", () => {
+    const text = "## A\none\n## A\ntwo\n";
+    expect(parseSections(text).sections).toHaveLength(2);
+    expect(roundTrip(text)).toBe(text);
+  });
+});
+
+describe("addToSection", () => {
+  it("creates a missing section at the end, separated by a blank line", () => {
+    const result = addToSection(parseSections("## A\n- a\n"), "B", "- b");
+    expect(result.ok && serializeSections(result.value.doc)).toBe("## A\n- a\n\n## B\n- b\n");
+  });
+
+  it("creates the first section of an empty file", () => {
+    const result = addToSection(parseSections(""), "Likes", "cats");
+    expect(result.ok && serializeSections(result.value.doc)).toBe("## Likes\ncats\n");
+  });
+
+  it("appends to an existing section and keeps the blank line before the next section", () => {
+    const result = addToSection(parseSections("## A\n- a\n\n## B\n- b\n"), "A", "- a2");
+    expect(result.ok && serializeSections(result.value.doc)).toBe("## A\n- a\n- a2\n\n## B\n- b\n");
+  });
+
+  it("appends right under a heading that has no body yet", () => {
+    const result = addToSection(parseSections("## A\n## B\nx"), "A", "first");
+    expect(result.ok && serializeSections(result.value.doc)).toBe("## A\nfirst\n## B\nx");
+  });
+
+  it("keeps the file's CRLF line endings", () => {
+    const result = addToSection(parseSections("## A\r\n- a\r\n"), "A", "- b\n- c");
+    expect(result.ok && serializeSections(result.value.doc)).toBe("## A\r\n- a\r\n- b\r\n- c\r\n");
+  });
+
+  it("is a no-op when the section already holds the text verbatim", () => {
+    const doc = parseSections("## A\n- likes tea\n");
+    const result = addToSection(doc, "A", "- likes tea");
+    expect(result.ok && result.value.changed).toBe(false);
+    expect(result.ok && serializeSections(result.value.doc)).toBe("## A\n- likes tea\n");
+  });
+
+  it("refuses to edit a duplicated section name and names the duplicate", () => {
+    const result = addToSection(parseSections("## A\none\n## A\ntwo\n"), "A", "x");
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.error).toMatch(/"A" appears 2 times/);
+  });
+});
+
+describe("replaceInSection", () => {
+  const doc = parseSections("## A\n- tea\n- coffee\n- tea time\n## B\n- tea\n");
+
+  it("replaces the one occurrence", () => {
+    const result = replaceInSection(doc, "A", "coffee", "cocoa");
+    expect(result.ok && serializeSections(result.value.doc)).toBe(
+      "## A\n- tea\n- cocoa\n- tea time\n## B\n- tea\n",
+    );
+  });
+
+  it("refuses when the text is not in the section", () => {
+    const result = replaceInSection(doc, "B", "coffee", "x");
+    expect(!result.ok && result.error).toMatch(/not found in section "B"/);
+  });
+
+  it("refuses when the text occurs twice", () => {
+    const result = replaceInSection(doc, "A", "tea", "x");
+    expect(!result.ok && result.error).toMatch(/occurs 2 times in section "A"/);
+  });
+
+  it("refuses a missing section and lists the existing ones", () => {
+    const result = replaceInSection(doc, "C", "tea", "x");
+    expect(!result.ok && result.error).toMatch(/no section "C".*A, B/);
+  });
+});
+
+describe("removeSection", () => {
+  it("deletes the heading and its body", () => {
+    const result = removeSection(parseSections("intro\n## A\na\n\n## B\nb\n"), "A");
+    expect(result.ok && serializeSections(result.value.doc)).toBe("intro\n## B\nb\n");
+  });
+
+  it("refuses a missing section", () => {
+    expect(removeSection(parseSections("## A\n"), "Z").ok).toBe(false);
+  });
+});
+
+describe("countChars", () => {
+  it("counts code points, not UTF-16 units", () => {
+    expect(countChars("猫😺")).toBe(2);
+    expect("猫😺".length).toBe(3);
+  });
+});
