@@ -1,0 +1,96 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { writeFileAtomic } from "../memory/atomic-write.js";
+import type { MemoryStore } from "../memory/memory-store.js";
+import { countChars, parseSections, serializeSections } from "../memory/sections.js";
+import { CAPS } from "../memory/memory-store.js";
+import type { ModelClient } from "./model-client.js";
+
+export interface DailyEntry {
+  date: string;
+  heading: string;
+  summary: string;
+}
+
+/** Section name of a daily entry: `HH:mm · <title>` (titles lose characters a heading can't hold). */
+export function entryHeading(time: string, title: string): string {
+  const clean = title.replace(/[#\r\n]+/g, " ").replace(/\s+/g, " ").trim().slice(0, 60) || "conversation";
+  return `${time} · ${clean}`;
+}
+
+/**
+ * Appends a session summary to the day's log. When the log would pass its cap, the model
+ * condenses the day (the original goes to the archive first); if that fails, the newest
+ * entries that fit stay and the rest move verbatim to the archive. Nothing is lost.
+ * Idempotent: an entry already in the log or its archive is not written twice.
+ */
+export async function appendDailyEntry(store: MemoryStore, entry: DailyEntry, model: ModelClient): Promise<void> {
+  const log = store.daily(entry.date);
+  const block = `## ${entry.heading}\n${entry.summary.trim()}\n`;
+  if (await alreadyWritten(store, entry.date, block)) return;
+  const added = await log.add(entry.heading, entry.summary.trim(), "person");
+  if (added.ok) return;
+
+  const before = await log.read();
+  const condensed = await condenseDay(model, before, block).catch(() => undefined);
+  const written = await store.serialize(async () => {
+    if ((await log.read()) !== before || condensed === undefined) return false;
+    // The archive keeps the day verbatim, the new entry included; the log keeps the condensed day.
+    await store.appendToArchive(entry.date, withBreak(before) + block);
+    await writeFileAtomic(log.path, condensed);
+    return true;
+  });
+  if (written) return;
+  await store.serialize(async () => {
+    const current = await log.read();
+    const { kept, moved } = keepNewest(current, block, CAPS.daily);
+    if (moved) await store.appendToArchive(entry.date, withBreak(moved));
+    await writeFileAtomic(log.path, kept);
+  });
+}
+
+async function alreadyWritten(store: MemoryStore, date: string, block: string): Promise<boolean> {
+  const body = block.trim();
+  if ((await store.daily(date).read()).replace(/\r\n/g, "\n").includes(body)) return true;
+  const archived = await readFile(join(store.archiveDir, `${date}.md`), "utf8").catch(() => "");
+  return archived.includes(body);
+}
+
+async function condenseDay(model: ModelClient, log: string, block: string): Promise<string | undefined> {
+  const limit = Math.floor(CAPS.daily * 0.8);
+  const answer = await model.complete([
+    {
+      role: "system",
+      content: `You condense a personal daily log. Keep every "## HH:mm · title" heading, in order, each followed by one short sentence. Stay under ${limit} characters. Answer with the log only.`,
+    },
+    { role: "user", content: `${log.trim()}\n\n${block}` },
+  ]);
+  const text = `${answer.trim()}\n`;
+  const valid = countChars(text) <= CAPS.daily && parseSections(text).sections.length > 0;
+  return valid ? text : undefined;
+}
+
+/** Keeps the newest entries (sections) that fit the cap, newest entry always included. */
+function keepNewest(current: string, block: string, cap: number): { kept: string; moved: string } {
+  const doc = parseSections(current);
+  const parts = [doc.preamble, ...doc.sections.map((s) => s.heading + s.body)].filter((p) => p !== "");
+  let kept = countChars(block) <= cap ? block : cutBlock(block, cap);
+  const moved: string[] = countChars(block) <= cap ? [] : [block];
+  let i = parts.length - 1;
+  for (; i >= 0; i--) {
+    const candidate = withBreak(parts[i]!) + kept;
+    if (countChars(candidate) > cap) break;
+    kept = candidate;
+  }
+  moved.unshift(...parts.slice(0, i + 1).map(withBreak));
+  return { kept: serializeSections(parseSections(kept)), moved: moved.join("") };
+}
+
+function cutBlock(block: string, cap: number): string {
+  const marker = "\n[… the full entry is in the archive]\n";
+  return [...block].slice(0, cap - countChars(marker)).join("").trimEnd() + marker;
+}
+
+function withBreak(text: string): string {
+  return text.endsWith("\n") ? text : `${text}\n`;
+}

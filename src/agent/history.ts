@@ -1,0 +1,48 @@
+import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
+import type { ModelClient } from "./model-client.js";
+import type { SessionRecord } from "./session-record.js";
+import { transcriptOf } from "./transcript.js";
+
+/** What a request sends: the frozen system prompt, the condensed summary if any, the recent history. */
+export function requestContext(record: SessionRecord): ChatCompletionMessageParam[] {
+  const context: ChatCompletionMessageParam[] = [{ role: "system", content: record.systemPrompt }];
+  if (record.condensed) {
+    context.push({
+      role: "system",
+      content: `Summary of the earlier part of this conversation:\n${record.condensed.summary}`,
+    });
+  }
+  context.push(...record.messages.slice(record.condensed?.upTo ?? 0));
+  return context;
+}
+
+const size = (m: ChatCompletionMessageParam) => JSON.stringify(m).length;
+
+/**
+ * Condenses the oldest exchanges so the recent history fits in half the budget.
+ * Cuts only before a person's message, so no tool call is separated from its result.
+ */
+export async function condenseHistory(
+  model: ModelClient,
+  record: SessionRecord,
+  budgetChars: number,
+): Promise<{ summary: string; upTo: number } | undefined> {
+  const from = record.condensed?.upTo ?? 0;
+  let upTo = from;
+  let recent = record.messages.slice(from).reduce((n, m) => n + size(m), 0);
+  for (let i = from; i < record.messages.length && recent > budgetChars / 2; i++) {
+    recent -= size(record.messages[i]!);
+    if (record.messages[i + 1]?.role === "user") upTo = i + 1;
+  }
+  if (upTo <= from) return undefined;
+  const earlier = record.condensed ? `${record.condensed.summary}\n\n` : "";
+  const summary = await model.complete([
+    {
+      role: "system",
+      content:
+        "Condense this conversation so far into a short summary (at most 10 sentences) that keeps names, facts, decisions and open questions. Write in the language the person used.",
+    },
+    { role: "user", content: earlier + transcriptOf(record.messages.slice(from, upTo), record.displayName) },
+  ]);
+  return { summary: summary.trim(), upTo };
+}

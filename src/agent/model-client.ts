@@ -1,0 +1,205 @@
+import OpenAI from "openai";
+import type {
+  ChatCompletionChunk,
+  ChatCompletionFunctionTool,
+  ChatCompletionMessageParam,
+} from "openai/resources/chat/completions";
+
+export type ModelErrorKind = "unreachable" | "auth" | "rate-limit" | "server" | "bad-response" | "timeout" | "refused";
+
+/** Every failure of the model, with a message fit to show a person. */
+export class ModelError extends Error {
+  constructor(
+    readonly kind: ModelErrorKind,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = "ModelError";
+  }
+}
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+export interface TokenUsage {
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens: number;
+}
+
+export interface ModelReply {
+  content: string;
+  toolCalls: ToolCall[];
+  usage: TokenUsage | undefined;
+}
+
+export interface ModelClientOptions {
+  baseURL: string;
+  apiKey: string;
+  model: string;
+  /** Whole request, until the first byte of the answer. */
+  timeoutMs?: number;
+  /** Longest silence allowed inside a stream (the SDK's timeout stops once headers arrive). */
+  streamIdleMs?: number;
+  maxRetries?: number;
+}
+
+export interface StreamRequest {
+  messages: ChatCompletionMessageParam[];
+  tools?: ChatCompletionFunctionTool[];
+  onDelta?: (text: string) => void;
+}
+
+/** Chat completions on any OpenAI-compatible server. */
+export class ModelClient {
+  private readonly client: OpenAI;
+  private readonly streamIdleMs: number;
+
+  constructor(readonly options: ModelClientOptions) {
+    this.client = new OpenAI({
+      baseURL: options.baseURL,
+      apiKey: options.apiKey,
+      timeout: options.timeoutMs ?? 60_000,
+      maxRetries: options.maxRetries ?? 2,
+      logLevel: "off",
+    });
+    this.streamIdleMs = options.streamIdleMs ?? 60_000;
+  }
+
+  get baseURL(): string {
+    return this.options.baseURL;
+  }
+
+  /** Streams one completion, assembling text and tool-call deltas. */
+  async stream(request: StreamRequest): Promise<ModelReply> {
+    const controller = new AbortController();
+    let idle: NodeJS.Timeout | undefined;
+    const touch = () => {
+      clearTimeout(idle);
+      idle = setTimeout(() => controller.abort(), this.streamIdleMs);
+    };
+    try {
+      touch();
+      const stream = await this.client.chat.completions.create(
+        {
+          model: this.options.model,
+          messages: request.messages,
+          stream: true,
+          stream_options: { include_usage: true },
+          ...(request.tools && request.tools.length > 0 ? { tools: request.tools } : {}),
+        },
+        { signal: controller.signal },
+      );
+      const reply = new ReplyAssembler();
+      for await (const chunk of stream) {
+        touch();
+        const text = reply.add(chunk);
+        if (text) request.onDelta?.(text);
+      }
+      if (controller.signal.aborted) throw new ModelError("timeout", this.describe("timeout"));
+      return reply.finish(() => new ModelError("bad-response", this.describe("bad-response")));
+    } catch (error) {
+      if (controller.signal.aborted && !(error instanceof ModelError)) {
+        throw new ModelError("timeout", this.describe("timeout"), { cause: error });
+      }
+      throw this.toModelError(error);
+    } finally {
+      clearTimeout(idle);
+    }
+  }
+
+  /** One non-streaming answer without tools (summaries). */
+  async complete(messages: ChatCompletionMessageParam[]): Promise<string> {
+    try {
+      const completion = await this.client.chat.completions.create({ model: this.options.model, messages });
+      const content = completion.choices[0]?.message.content;
+      if (typeof content !== "string") throw new ModelError("bad-response", this.describe("bad-response"));
+      return content;
+    } catch (error) {
+      throw this.toModelError(error);
+    }
+  }
+
+  private toModelError(error: unknown): ModelError {
+    if (error instanceof ModelError) return error;
+    if (error instanceof OpenAI.APIConnectionTimeoutError) return new ModelError("timeout", this.describe("timeout"), { cause: error });
+    if (error instanceof OpenAI.APIConnectionError) return new ModelError("unreachable", this.describe("unreachable"), { cause: error });
+    if (error instanceof OpenAI.APIError) {
+      const kind: ModelErrorKind =
+        error.status === 401 || error.status === 403
+          ? "auth"
+          : error.status === 429
+            ? "rate-limit"
+            : error.status !== undefined && error.status >= 500
+              ? "server"
+              : "refused";
+      return new ModelError(kind, this.describe(kind, error.status), { cause: error });
+    }
+    // A stream cut mid-way (TypeError: terminated) or garbage in it (SyntaxError).
+    return new ModelError("bad-response", this.describe("bad-response"), { cause: error });
+  }
+
+  private describe(kind: ModelErrorKind, status?: number): string {
+    const where = `the model server at ${this.options.baseURL} (OPENAI_BASE_URL)`;
+    switch (kind) {
+      case "unreachable":
+        return `Could not reach ${where}. Is it running?`;
+      case "auth":
+        return `The model server refused the API key (OPENAI_API_KEY), HTTP ${status}.`;
+      case "rate-limit":
+        return "The model is busy right now (rate limited). Please try again in a moment.";
+      case "server":
+        return `The model server had an error (HTTP ${status}). Please try again in a moment.`;
+      case "timeout":
+        return "The model took too long to answer. Please try again.";
+      case "refused":
+        return `The model server rejected the request (HTTP ${status}). Check OPENAI_MODEL.`;
+      case "bad-response":
+        return "The model sent a broken answer. Please try again.";
+    }
+  }
+}
+
+/** Streamed tool calls arrive as fragments keyed by index; this puts them back together. */
+class ReplyAssembler {
+  private content = "";
+  private readonly calls = new Map<number, ToolCall>();
+  private usage: TokenUsage | undefined;
+  private finished = false;
+
+  add(chunk: ChatCompletionChunk): string {
+    if (chunk.usage) {
+      this.usage = {
+        promptTokens: chunk.usage.prompt_tokens,
+        completionTokens: chunk.usage.completion_tokens,
+        cachedTokens: chunk.usage.prompt_tokens_details?.cached_tokens ?? 0,
+      };
+    }
+    const choice = chunk.choices[0];
+    if (!choice) return "";
+    if (choice.finish_reason) this.finished = true;
+    for (const delta of choice.delta.tool_calls ?? []) {
+      const call = this.calls.get(delta.index) ?? { id: "", name: "", arguments: "" };
+      call.id ||= delta.id ?? "";
+      call.name ||= delta.function?.name ?? "";
+      call.arguments += delta.function?.arguments ?? "";
+      this.calls.set(delta.index, call);
+    }
+    const text = choice.delta.content ?? "";
+    this.content += text;
+    return text;
+  }
+
+  /** A stream that ends without a finish_reason was cut off. */
+  finish(cutOff: () => ModelError): ModelReply {
+    if (!this.finished) throw cutOff();
+    const toolCalls = [...this.calls.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([index, call]) => ({ ...call, id: call.id || `call_${index}` }));
+    return { content: this.content, toolCalls, usage: this.usage };
+  }
+}

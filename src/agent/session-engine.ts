@@ -1,0 +1,246 @@
+import { Mutex } from "async-mutex";
+import { randomUUID } from "node:crypto";
+import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
+import type { Logger } from "../logger.js";
+import { MemoryStore, type MemoryStoreOptions } from "../memory/memory-store.js";
+import { buildSystemPrompt } from "../memory/system-prompt.js";
+import { localDate, localTime } from "../memory/time.js";
+import type { MemoryChange } from "../tools/execute-tool.js";
+import { runTurn } from "./agent-loop.js";
+import { baseInstructions } from "./base-instructions.js";
+import { condenseHistory, requestContext } from "./history.js";
+import { appendDailyEntry, entryHeading } from "./daily-entry.js";
+import { ModelError, type ModelClient, type TokenUsage } from "./model-client.js";
+import { hasExchange, type SessionPlace, type SessionRecord } from "./session-record.js";
+import type { SessionStore } from "./session-store.js";
+import { summariseConversation } from "./summarise.js";
+
+export interface SessionEngineDeps {
+  home: string;
+  memory: MemoryStoreOptions;
+  model: ModelClient;
+  store: SessionStore;
+  log: Logger;
+  /** Characters of history sent verbatim before older exchanges are condensed. */
+  historyBudgetChars: number;
+  clock?: () => Date;
+}
+
+export interface OpenRequest {
+  userId: string;
+  displayName: string;
+  locale: string | undefined;
+  title: string;
+  place: SessionPlace;
+  /** Defaults to a fresh id; a Discord thread's first session may use its own id. */
+  id?: string;
+}
+
+export interface TurnResult {
+  text: string;
+  changes: MemoryChange[];
+  usage: TokenUsage;
+}
+
+export type CloseOutcome = "closed" | "already-closed" | "empty" | "pending-summary";
+
+export class SessionClosedError extends Error {
+  constructor(readonly sessionId: string) {
+    super("This conversation has ended; start a new one.");
+  }
+}
+
+/** Opens, runs and closes sessions; the front ends (Discord, terminal) sit on top. */
+export class SessionEngine {
+  private readonly locks = new Map<string, Mutex>();
+  private readonly clock: () => Date;
+
+  constructor(private readonly deps: SessionEngineDeps) {
+    this.clock = deps.clock ?? (() => new Date());
+  }
+
+  memoryOf(userId: string): MemoryStore {
+    return MemoryStore.forUser(this.deps.home, userId, this.deps.memory);
+  }
+
+  /** Snapshots the person's memory into a system prompt that stays fixed for the whole session. */
+  async open(request: OpenRequest): Promise<SessionRecord> {
+    const memory = this.memoryOf(request.userId);
+    await memory.ensureDefaults(request.locale);
+    const now = this.clock();
+    const snapshot = await memory.snapshot(now);
+    for (const warning of snapshot.warnings) this.deps.log.warn({ userId: request.userId }, warning);
+    const base = baseInstructions({ place: request.place, title: request.title, displayName: request.displayName, snapshot });
+    const systemPrompt = buildSystemPrompt(snapshot, base, {
+      warn: (message) => this.deps.log.warn({ userId: request.userId }, message),
+    });
+    const record: SessionRecord = {
+      id: request.id ?? randomUUID(),
+      userId: request.userId,
+      displayName: request.displayName,
+      locale: request.locale,
+      title: request.title,
+      channel: request.place,
+      systemPrompt,
+      messages: [],
+      status: "open",
+      openedAt: now.toISOString(),
+      lastActivityAt: now.toISOString(),
+      usage: [],
+    };
+    await this.deps.store.save(record);
+    this.deps.log.info({ sessionId: record.id, userId: record.userId }, "session opened");
+    return record;
+  }
+
+  get(id: string): Promise<SessionRecord | undefined> {
+    return this.deps.store.get(id);
+  }
+
+  /** Runs one turn. A failed turn leaves the stored history exactly as it was. */
+  async turn(id: string, text: string, onDelta?: (text: string) => void): Promise<TurnResult> {
+    const result = await this.lock(id).runExclusive(async () => {
+      const record = await this.require(id);
+      if (record.status !== "open") throw new SessionClosedError(id);
+      const output = await runTurn({
+        model: this.deps.model,
+        memory: this.memoryOf(record.userId),
+        context: requestContext(record),
+        text,
+        now: this.clock(),
+        ...(onDelta ? { onDelta } : {}),
+      });
+      record.messages.push(...output.messages);
+      record.usage.push(output.usage);
+      record.lastActivityAt = this.clock().toISOString();
+      await this.deps.store.save(record);
+      return { record, output };
+    });
+    if (requestContext(result.record).reduce((n, m) => n + JSON.stringify(m).length, 0) > this.deps.historyBudgetChars) {
+      void this.condense(id);
+    }
+    const { output } = result;
+    return { text: output.text, changes: output.changes, usage: output.usage };
+  }
+
+  /** Drops the conversation so far; the snapshot (system prompt) and the memory files stay. */
+  async clear(id: string): Promise<void> {
+    await this.lock(id).runExclusive(async () => {
+      const record = await this.require(id);
+      record.messages = [];
+      delete record.condensed;
+      await this.deps.store.save(record);
+    });
+  }
+
+  /**
+   * Closes exactly once, whatever mix of triggers arrives: summarises the conversation into
+   * today's daily log and archives old logs. If the model is down the session waits as
+   * pending-summary and is retried later.
+   */
+  async close(id: string, reason: string): Promise<CloseOutcome> {
+    return this.lock(id).runExclusive(async () => {
+      const record = await this.deps.store.get(id);
+      if (!record || record.status === "closed") return "already-closed";
+      if (record.status === "open") {
+        record.status = "closing";
+        record.closeReason = reason;
+        record.closeRequestedAt = this.clock().toISOString();
+        await this.deps.store.save(record);
+      }
+      return this.finishClose(record);
+    });
+  }
+
+  /** Retries every close that is pending or was interrupted (start-up and periodically). */
+  async retryPendingCloses(): Promise<{ closed: number; pending: number }> {
+    const waiting: string[] = [];
+    for await (const record of this.deps.store.all()) {
+      if (record.status === "pending-summary" || record.status === "closing") waiting.push(record.id);
+    }
+    let closed = 0;
+    for (const id of waiting) {
+      const outcome = await this.lock(id).runExclusive(async () => {
+        const record = await this.deps.store.get(id);
+        return record && record.status !== "open" && record.status !== "closed" ? this.finishClose(record) : "already-closed";
+      });
+      if (outcome === "closed" || outcome === "empty") closed++;
+    }
+    return { closed, pending: waiting.length - closed };
+  }
+
+  async *openSessions(): AsyncGenerator<SessionRecord> {
+    for await (const record of this.deps.store.all()) if (record.status === "open") yield record;
+  }
+
+  private async finishClose(record: SessionRecord): Promise<CloseOutcome> {
+    const memory = this.memoryOf(record.userId);
+    const now = this.clock();
+    if (!hasExchange(record)) {
+      await this.markClosed(record, now);
+      return "empty";
+    }
+    try {
+      record.summary ??= await summariseConversation(this.deps.model, record);
+    } catch (error) {
+      if (!(error instanceof ModelError)) throw error;
+      record.status = "pending-summary";
+      await this.deps.store.save(record);
+      this.deps.log.warn({ sessionId: record.id, err: error.message }, "summary pending: model unavailable");
+      return "pending-summary";
+    }
+    await this.deps.store.save(record);
+    const closedAt = new Date(record.closeRequestedAt ?? now.toISOString());
+    const { zone } = await memory.timeZone();
+    await appendDailyEntry(
+      memory,
+      {
+        date: localDate(closedAt, zone),
+        heading: entryHeading(localTime(closedAt, zone), record.title),
+        summary: record.summary,
+      },
+      this.deps.model,
+    );
+    await memory.archiveOldDailies(now);
+    await this.markClosed(record, now);
+    return "closed";
+  }
+
+  private async markClosed(record: SessionRecord, now: Date): Promise<void> {
+    record.status = "closed";
+    record.closedAt = now.toISOString();
+    await this.deps.store.save(record);
+    this.locks.delete(record.id);
+    this.deps.log.info({ sessionId: record.id, reason: record.closeReason }, "session closed");
+  }
+
+  private async condense(id: string): Promise<void> {
+    await this.lock(id)
+      .runExclusive(async () => {
+        const record = await this.require(id);
+        if (record.status !== "open") return;
+        const condensed = await condenseHistory(this.deps.model, record, this.deps.historyBudgetChars);
+        if (!condensed) return;
+        record.condensed = condensed;
+        await this.deps.store.save(record);
+      })
+      .catch((error: unknown) => this.deps.log.warn({ sessionId: id, err: String(error) }, "history not condensed"));
+  }
+
+  private async require(id: string): Promise<SessionRecord> {
+    const record = await this.deps.store.get(id);
+    if (!record) throw new SessionClosedError(id);
+    return record;
+  }
+
+  private lock(id: string): Mutex {
+    let mutex = this.locks.get(id);
+    if (!mutex) {
+      mutex = new Mutex();
+      this.locks.set(id, mutex);
+    }
+    return mutex;
+  }
+}
+
+export type { ChatCompletionMessageParam };

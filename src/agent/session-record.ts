@@ -1,0 +1,42 @@
+import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
+import type { TokenUsage } from "./model-client.js";
+
+export type SessionStatus = "open" | "closing" | "pending-summary" | "closed";
+
+export interface SessionPlace {
+  platform: "discord" | "terminal";
+  /** Thread or DM channel id; for the terminal, a label. */
+  channelId: string;
+  guildId?: string;
+  /** How the base instructions describe where the talk happens. */
+  description: string;
+}
+
+/** Everything a session needs to continue in another process: persisted after every change. */
+export interface SessionRecord {
+  id: string;
+  userId: string;
+  displayName: string;
+  locale: string | undefined;
+  title: string;
+  channel: SessionPlace;
+  /** Built once at open; sent byte-identical on every request of the session. */
+  systemPrompt: string;
+  /** The whole conversation, append-only. */
+  messages: ChatCompletionMessageParam[];
+  /** Older messages condensed to one summary: messages before `upTo` are sent as this summary. */
+  condensed?: { summary: string; upTo: number };
+  status: SessionStatus;
+  openedAt: string;
+  lastActivityAt: string;
+  closeRequestedAt?: string;
+  closeReason?: string;
+  /** Kept once made, so a retried or interrupted close never writes it twice. */
+  summary?: string;
+  closedAt?: string;
+  usage: TokenUsage[];
+}
+
+export function hasExchange(record: SessionRecord): boolean {
+  return record.messages.some((m) => m.role === "assistant");
+}

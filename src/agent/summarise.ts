@@ -1,0 +1,17 @@
+import type { ModelClient } from "./model-client.js";
+import type { SessionRecord } from "./session-record.js";
+import { transcriptOf } from "./transcript.js";
+
+/** A few sentences for the daily log, in the person's language; asked without tools. */
+export async function summariseConversation(model: ModelClient, record: SessionRecord): Promise<string> {
+  const earlier = record.condensed ? `Earlier part (already summarised): ${record.condensed.summary}\n\n` : "";
+  const summary = await model.complete([
+    {
+      role: "system",
+      content:
+        "You write entries for a personal daily log. Summarise the conversation below in 2 to 4 short sentences: what was discussed, decided or learned about the person. Write in the language the person used. Plain text, no heading, under 500 characters.",
+    },
+    { role: "user", content: `${earlier}${transcriptOf(record.messages, record.displayName)}` },
+  ]);
+  return summary.trim() || "(the model returned an empty summary)";
+}

@@ -1,0 +1,55 @@
+import { afterEach } from "vitest";
+import { ModelClient } from "../../src/agent/model-client.js";
+import { SessionEngine, type OpenRequest } from "../../src/agent/session-engine.js";
+import { SessionStore } from "../../src/agent/session-store.js";
+import { silentLogger } from "../../src/logger.js";
+import { startFakeOpenAI, type FakeOpenAI } from "../fakes/fake-openai.js";
+import { makeTempHome } from "./temp-home.js";
+
+export interface EngineSetup {
+  home: string;
+  fake: FakeOpenAI;
+  store: SessionStore;
+  engine: SessionEngine;
+  model: ModelClient;
+  /** A second engine over a fresh store instance on the same files (a restarted process). */
+  reopen(): Promise<SessionEngine>;
+}
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+export async function setupEngine(
+  options: { clock?: () => Date; historyBudgetChars?: number; timeZone?: string; fake?: FakeOpenAI } = {},
+): Promise<EngineSetup> {
+  const home = await makeTempHome();
+  const fake = options.fake ?? (await startFakeOpenAI());
+  if (!options.fake) cleanups.push(() => fake.close());
+  const model = new ModelClient({ baseURL: fake.baseURL, apiKey: "test", model: "fake-model", maxRetries: 0, timeoutMs: 5_000, streamIdleMs: 800 });
+  const build = async () => {
+    const store = await SessionStore.open(home);
+    cleanups.push(() => store.close());
+    const engine = new SessionEngine({
+      home,
+      memory: { defaultTimeZone: options.timeZone ?? "UTC" },
+      model,
+      store,
+      log: silentLogger,
+      historyBudgetChars: options.historyBudgetChars ?? 60_000,
+      ...(options.clock ? { clock: options.clock } : {}),
+    });
+    return { store, engine };
+  };
+  const { store, engine } = await build();
+  return { home, fake, store, engine, model, reopen: async () => (await build()).engine };
+}
+
+export const aliceInThread: OpenRequest = {
+  userId: "111",
+  displayName: "Alice",
+  locale: "en-US",
+  title: "tea talk",
+  place: { platform: "discord", channelId: "900", guildId: "800", description: "thread tea talk in #general" },
+};

@@ -1,0 +1,122 @@
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { MemoryStore } from "../../../src/memory/memory-store.js";
+import { countChars } from "../../../src/memory/sections.js";
+import { aliceInThread, setupEngine } from "../../helpers/engine.js";
+
+const at = new Date("2026-12-01T23:30:00Z");
+const fixedClock = () => at;
+
+async function chatOnce(setup: Awaited<ReturnType<typeof setupEngine>>, title = "tea talk") {
+  const session = await setup.engine.open({ ...aliceInThread, title });
+  setup.fake.enqueue({ text: "Sure, green tea it is." });
+  await setup.engine.turn(session.id, "I like green tea");
+  return session;
+}
+
+const summaryRequests = (setup: Awaited<ReturnType<typeof setupEngine>>) =>
+  setup.fake.requests.filter((r) => !r.body.stream);
+
+describe("closing a session", () => {
+  it("writes one summary under the person's local date and time, asked without tools", async () => {
+    const setup = await setupEngine({ clock: fixedClock });
+    await MemoryStore.forUser(setup.home, "111").saveSettings({ timezone: "Asia/Shanghai" });
+    const session = await chatOnce(setup);
+    setup.fake.enqueue({ text: "Alice said she likes green tea." });
+    expect(await setup.engine.close(session.id, "end command")).toBe("closed");
+    const log = await readFile(join(setup.home, "users/111/daily/2026-12-02.md"), "utf8");
+    expect(log).toBe("## 07:30 · tea talk\nAlice said she likes green tea.\n");
+    const [summaryRequest] = summaryRequests(setup);
+    expect(summaryRequest?.body.tools).toBeUndefined();
+    expect(JSON.stringify(summaryRequest?.body.messages)).toContain("I like green tea");
+    expect((await setup.engine.get(session.id))?.status).toBe("closed");
+  });
+
+  it("writes exactly one summary for 10 concurrent close() calls", async () => {
+    const setup = await setupEngine({ clock: fixedClock });
+    const session = await chatOnce(setup);
+    setup.fake.setFallback({ text: "One summary.", firstTokenDelayMs: 30 });
+    const outcomes = await Promise.all(Array.from({ length: 10 }, () => setup.engine.close(session.id, "race")));
+    expect(outcomes.filter((o) => o === "closed")).toHaveLength(1);
+    expect(outcomes.filter((o) => o === "already-closed")).toHaveLength(9);
+    expect(summaryRequests(setup)).toHaveLength(1);
+    const log = await readFile(join(setup.home, "users/111/daily/2026-12-01.md"), "utf8");
+    expect(log.match(/One summary\./g)).toHaveLength(1);
+  });
+
+  it("writes nothing for a session without any exchange", async () => {
+    const setup = await setupEngine({ clock: fixedClock });
+    const session = await setup.engine.open(aliceInThread);
+    expect(await setup.engine.close(session.id, "end")).toBe("empty");
+    expect(setup.fake.requests).toHaveLength(0);
+    expect(await readdir(join(setup.home, "users/111"))).toEqual(["SOUL.md"]);
+  });
+
+  it("archives logs older than yesterday when a session closes", async () => {
+    const setup = await setupEngine({ clock: fixedClock });
+    const memory = MemoryStore.forUser(setup.home, "111");
+    await memory.daily("2026-11-25").write("## 10:00 · old\nold day\n", "person");
+    const session = await chatOnce(setup);
+    await setup.engine.close(session.id, "end");
+    expect(await readFile(join(memory.archiveDir, "2026-11-25.md"), "utf8")).toBe("## 10:00 · old\nold day\n");
+  });
+
+  it("marks the close pending when the model is down and completes it once the model answers", async () => {
+    const setup = await setupEngine({ clock: fixedClock });
+    const session = await chatOnce(setup);
+    setup.fake.setFallback({ error: { status: 503 } });
+    expect(await setup.engine.close(session.id, "end")).toBe("pending-summary");
+    expect((await setup.engine.get(session.id))?.status).toBe("pending-summary");
+    expect(await setup.engine.close(session.id, "end again")).toBe("pending-summary");
+
+    setup.fake.setFallback({ text: "Summary after the outage." });
+    const restarted = await setup.reopen();
+    expect(await restarted.retryPendingCloses()).toEqual({ closed: 1, pending: 0 });
+    expect((await restarted.get(session.id))?.status).toBe("closed");
+    const log = await readFile(join(setup.home, "users/111/daily/2026-12-01.md"), "utf8");
+    expect(log).toBe("## 23:30 · tea talk\nSummary after the outage.\n");
+    expect(await restarted.retryPendingCloses()).toEqual({ closed: 0, pending: 0 });
+  });
+});
+
+describe("a full day's log", () => {
+  async function fillDay(setup: Awaited<ReturnType<typeof setupEngine>>) {
+    const memory = MemoryStore.forUser(setup.home, "111");
+    const entries = Array.from({ length: 6 }, (_, i) => `## 0${i}:00 · chat ${i}\n${`entry ${i} `.repeat(18).trim()}\n`);
+    await memory.daily("2026-12-01").write(entries.join(""), "person");
+    return { memory, entries };
+  }
+
+  it("condenses the day with the model when the new entry would pass the cap, archiving the original", async () => {
+    const setup = await setupEngine({ clock: fixedClock });
+    const { memory, entries } = await fillDay(setup);
+    const session = await chatOnce(setup);
+    setup.fake.enqueue({ text: "Summary of the tea chat. ".repeat(4).trim() });
+    setup.fake.enqueue({ text: "## 00:00 · chat 0\nShort.\n## 23:30 · tea talk\nTea." });
+    await setup.engine.close(session.id, "end");
+    expect(await memory.daily("2026-12-01").read()).toBe("## 00:00 · chat 0\nShort.\n## 23:30 · tea talk\nTea.\n");
+    const archive = await readFile(join(memory.archiveDir, "2026-12-01.md"), "utf8");
+    for (const entry of entries) expect(archive).toContain(entry);
+    expect(archive).toContain("Summary of the tea chat.");
+  });
+
+  it("falls back to keeping the newest entries that fit and archiving the rest verbatim", async () => {
+    const setup = await setupEngine({ clock: fixedClock });
+    const { memory, entries } = await fillDay(setup);
+    const session = await chatOnce(setup);
+    const summary = "Summary of the tea chat. ".repeat(4).trim();
+    setup.fake.enqueue({ text: summary });
+    setup.fake.enqueue({ error: { status: 500 } });
+    await setup.engine.close(session.id, "end");
+    const log = await memory.daily("2026-12-01").read();
+    const archive = await readFile(join(memory.archiveDir, "2026-12-01.md"), "utf8");
+    expect(countChars(log)).toBeLessThanOrEqual(1000);
+    expect(log.endsWith(`## 23:30 · tea talk\n${summary}\n`)).toBe(true);
+    for (const entry of entries) expect(log.includes(entry) || archive.includes(entry)).toBe(true);
+    // Only the oldest entry had to move to make room; nothing is in both places.
+    expect(archive).toBe(entries[0]);
+    expect(log).toContain(entries[5]);
+    for (const entry of entries) expect(log.includes(entry) && archive.includes(entry)).toBe(false);
+  });
+});
