@@ -17,7 +17,8 @@ export interface Config {
   historyBudgetChars: number;
   allowed: { guildIds: string[]; userIds: string[]; roleIds: string[] };
   allowDms: boolean;
-  log: { level: string; pretty: boolean };
+  /** level is undefined when LOG_LEVEL is unset: each front end has its own default. */
+  log: { level: string | undefined; pretty: boolean };
   discord?: { token: string; clientId: string; guildId: string | undefined; apiUrl: string | undefined };
 }
 
@@ -114,7 +115,7 @@ export function loadConfig(frontEnd: FrontEnd, env: Record<string, string | unde
     historyBudgetChars: c.HISTORY_BUDGET_CHARS,
     allowed: { guildIds: c.ALLOWED_GUILD_IDS, userIds: c.ALLOWED_USER_IDS, roleIds: c.ALLOWED_ROLE_IDS },
     allowDms: c.ALLOW_DMS,
-    log: { level: c.LOG_LEVEL ?? "info", pretty: c.LOG_PRETTY },
+    log: { level: c.LOG_LEVEL, pretty: c.LOG_PRETTY },
     discord:
       discord?.success === true
         ? {

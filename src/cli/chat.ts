@@ -1,0 +1,156 @@
+import { userInfo } from "node:os";
+import { createInterface } from "node:readline";
+import { parseArgs } from "node:util";
+import { createEngine } from "../agent/create-engine.js";
+import { ModelError } from "../agent/model-client.js";
+import { describeChanges } from "../agent/saved-line.js";
+import type { SessionEngine } from "../agent/session-engine.js";
+import { ConfigError, loadConfig } from "../config.js";
+import { createLogger } from "../logger.js";
+import { FILE_KINDS, type FileKind } from "../memory/memory-store.js";
+
+const HELP = `Commands:
+  /end            end the session (its summary goes to today's daily log); Ctrl+D does the same
+  /clear          forget this conversation (the memory files stay)
+  /memory [file]  show the memory files (soul, user, memory, daily)
+  /help           this list
+Ctrl+C ends the session like /end; a second Ctrl+C quits at once.`;
+
+interface ChatOptions {
+  user: string;
+  locale: string;
+  title: string;
+  name: string;
+}
+
+function readOptions(): ChatOptions {
+  const { values } = parseArgs({
+    options: {
+      user: { type: "string", default: "1" },
+      locale: { type: "string", default: "en-US" },
+      title: { type: "string", default: "terminal" },
+      name: { type: "string", default: userInfo().username || "you" },
+    },
+  });
+  return values as ChatOptions;
+}
+
+async function main(): Promise<number> {
+  const options = readOptions();
+  if (!/^\d{1,20}$/.test(options.user)) {
+    console.error(`--user must be a numeric id like a Discord user id (got "${options.user}")`);
+    return 2;
+  }
+  const config = loadConfig("chat");
+  // Logs go to stderr so that stdout carries only the conversation.
+  const log = createLogger({ level: config.log.level ?? "warn", pretty: config.log.pretty, toStderr: true });
+  const { engine, store, model } = await createEngine(config, log);
+  // Summaries that could not be written earlier (model down) are retried at every start.
+  const retried = engine.retryPendingCloses().catch((error: unknown) => log.warn({ err: String(error) }, "retry failed"));
+  const session = await engine.open({
+    userId: options.user,
+    displayName: options.name,
+    locale: options.locale,
+    title: options.title,
+    place: { platform: "terminal", channelId: `terminal-${options.user}-${Date.now()}`, description: "a terminal" },
+  });
+  const interactive = process.stdin.isTTY === true;
+  const lines = createInterface({ input: process.stdin, output: interactive ? process.stdout : undefined, terminal: interactive });
+  let ending = false;
+  const end = async (quiet = false): Promise<number> => {
+    if (ending) return 0;
+    ending = true;
+    lines.close();
+    const outcome = await engine.close(session.id, "terminal");
+    await retried;
+    if (quiet) {
+      await store.close();
+      return 0;
+    }
+    if (outcome === "closed") console.log(`Session ended; summary saved to today's daily log.`);
+    else if (outcome === "pending-summary") console.log("Session ended; the summary will be written when the model is reachable again.");
+    else console.log("Session ended.");
+    await store.close();
+    return 0;
+  };
+  let interrupted = false;
+  process.on("SIGINT", () => {
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    console.log("\n(ending the session; press Ctrl+C again to quit at once)");
+    void end().then((code) => process.exit(code));
+  });
+  lines.setPrompt("> ");
+  if (interactive) {
+    console.log(`AgentKit terminal chat as user ${options.user} (/help for commands).`);
+    lines.prompt();
+  }
+  for await (const raw of lines) {
+    const line = raw.trim();
+    if (ending) break;
+    if (line === "") {
+      if (interactive) lines.prompt();
+      continue;
+    }
+    if (line === "/end") return end();
+    if (line === "/help") console.log(HELP);
+    else if (line === "/clear") {
+      await engine.clear(session.id);
+      console.log("Conversation cleared; the memory files are unchanged.");
+    } else if (line.startsWith("/memory")) await printMemory(engine, options.user, line.slice(7).trim());
+    else {
+      const failed = await chatTurn(engine, session.id, line, model.baseURL);
+      if (failed === "fatal") {
+        await end(true);
+        return 1;
+      }
+    }
+    if (interactive) lines.prompt();
+  }
+  return end();
+}
+
+async function chatTurn(engine: SessionEngine, id: string, text: string, baseURL: string): Promise<"ok" | "error" | "fatal"> {
+  let streamed = false;
+  try {
+    const result = await engine.turn(id, text, (delta) => {
+      streamed = true;
+      process.stdout.write(delta);
+    });
+    process.stdout.write("\n");
+    const saved = describeChanges(result.changes);
+    if (saved) console.log(saved);
+    return "ok";
+  } catch (error) {
+    if (!(error instanceof ModelError)) throw error;
+    if (streamed) process.stdout.write("\n");
+    if (error.kind === "unreachable") {
+      console.error(`Cannot reach the model at ${baseURL}: start the server or set OPENAI_BASE_URL.`);
+      return "fatal";
+    }
+    console.error(`(${error.message})`);
+    return "error";
+  }
+}
+
+async function printMemory(engine: SessionEngine, userId: string, which: string): Promise<void> {
+  if (which && !(FILE_KINDS as string[]).includes(which)) {
+    console.log(`Unknown file "${which}"; choose one of ${FILE_KINDS.join(", ")}.`);
+    return;
+  }
+  const memory = engine.memoryOf(userId);
+  for (const kind of which ? [which as FileKind] : FILE_KINDS) {
+    const file = await memory.file(kind);
+    const usage = await file.usage();
+    const text = await file.read();
+    console.log(`── ${file.label} (${usage.used}/${usage.cap} chars)\n${text.trim() || "(empty)"}\n`);
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof ConfigError ? error.message : `AgentKit chat failed: ${(error as Error).message}`);
+    process.exit(1);
+  },
+);

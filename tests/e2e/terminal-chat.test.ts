@@ -1,0 +1,106 @@
+import { spawn } from "node:child_process";
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { startFakeOpenAI, type FakeOpenAI } from "../fakes/fake-openai.js";
+import { makeTempHome } from "../helpers/temp-home.js";
+
+const root = join(import.meta.dirname, "../..");
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `npm run chat` the way a person would pipe it, minus npm's own start-up cost. */
+function runChat(args: string[], input: string, env: Record<string, string>): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/chat.ts", ...args], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? "", HOME: env.AGENTKIT_HOME ?? "", ...env },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+let fake: FakeOpenAI | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+describe("npm run chat", () => {
+  it("runs a full piped session: streamed reply, saved line, summary in the daily log", async () => {
+    fake = await startFakeOpenAI();
+    const home = await makeTempHome();
+    fake.enqueue(
+      { toolCalls: [{ name: "memory_add", arguments: { file: "user", section: "Likes", content: "- green tea" } }] },
+      { text: "Noted, you like green tea!" },
+      { text: "Person 42 said they like green tea." },
+    );
+    const run = await runChat(["--user", "42", "--title", "tea"], "I like green tea\n/memory user\n/end\n", {
+      AGENTKIT_HOME: home,
+      OPENAI_BASE_URL: fake.baseURL,
+      AGENTKIT_TIMEZONE: "Asia/Shanghai",
+    });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("Noted, you like green tea!\n💾 saved to USER.md › Likes\n");
+    expect(run.stdout).toContain("── USER.md (21/1400 chars)\n## Likes\n- green tea");
+    expect(run.stdout).toContain("Session ended; summary saved to today's daily log.");
+    expect(await readFile(join(home, "users/42/USER.md"), "utf8")).toBe("## Likes\n- green tea\n");
+    const daily = await readdir(join(home, "users/42/daily"));
+    expect(daily).toHaveLength(1);
+    const log = await readFile(join(home, "users/42/daily", daily[0]!), "utf8");
+    expect(log).toMatch(/^## \d\d:\d\d · tea\nPerson 42 said they like green tea\.\n$/);
+  }, 30_000);
+
+  it("ends the session with its summary when stdin closes without /end", async () => {
+    fake = await startFakeOpenAI();
+    const home = await makeTempHome();
+    fake.enqueue({ text: "Hello!" }, { text: "They said hello." });
+    const run = await runChat([], "hello\n", { AGENTKIT_HOME: home, OPENAI_BASE_URL: fake.baseURL });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("Hello!\n");
+    const daily = await readdir(join(home, "users/1/daily"));
+    expect(await readFile(join(home, "users/1/daily", daily[0]!), "utf8")).toContain("They said hello.");
+  }, 30_000);
+
+  it("/clear drops the history but keeps the snapshot", async () => {
+    fake = await startFakeOpenAI();
+    const home = await makeTempHome();
+    fake.enqueue({ text: "one" }, { text: "two" });
+    fake.setFallback({ text: "summary" });
+    const run = await runChat([], "first\n/clear\nsecond\n/end\n", { AGENTKIT_HOME: home, OPENAI_BASE_URL: fake.baseURL });
+    expect(run.stdout).toContain("Conversation cleared");
+    const second = fake.requests[1]!.body.messages;
+    expect(second.map((m) => m.role)).toEqual(["system", "user"]);
+    expect(second[0]).toEqual(fake.requests[0]!.body.messages[0]);
+  }, 30_000);
+
+  it("exits non-zero with one clear line naming OPENAI_BASE_URL when no model is reachable", async () => {
+    const home = await makeTempHome();
+    const run = await runChat(["--user", "42"], "hi\n/end\n", {
+      AGENTKIT_HOME: home,
+      OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
+    });
+    expect(run.code).not.toBe(0);
+    const lines = run.stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/OPENAI_BASE_URL/);
+  }, 30_000);
+
+  it("needs no Discord settings and refuses a bad --user", async () => {
+    const run = await runChat(["--user", "../etc"], "", { OPENAI_BASE_URL: "http://127.0.0.1:9/v1" });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/--user must be a numeric id/);
+  }, 30_000);
+});
