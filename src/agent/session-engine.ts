@@ -97,6 +97,11 @@ export class SessionEngine {
     return this.deps.store.get(id);
   }
 
+  /** The newest session of a thread or DM channel, whatever its status. */
+  latestIn(channelId: string): Promise<SessionRecord | undefined> {
+    return this.deps.store.latestIn(channelId);
+  }
+
   /** Runs one turn. A failed turn leaves the stored history exactly as it was. */
   async turn(id: string, text: string, onDelta?: (text: string) => void): Promise<TurnResult> {
     const result = await this.lock(id).runExclusive(async () => {

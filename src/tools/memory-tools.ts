@@ -11,7 +11,8 @@ const file = z
   })
   .describe("soul = your persona (SOUL.md), user = the person's profile (USER.md), memory = your notes (MEMORY.md), daily = today's log");
 
-const section = z
+/** A section name as the model or a person gives it: one line, no #. */
+export const sectionName = z
   .string({ error: "section must be a string" })
   .trim()
   .min(1, "section must not be empty")
@@ -30,7 +31,7 @@ export const toolSchemas = {
   memory_add: z
     .object({
       file,
-      section,
+      section: sectionName,
       content: text("content")
         .refine((v) => v.trim() !== "", "content must not be empty")
         .describe("Markdown to append, usually one '- ' bullet per fact"),
@@ -39,14 +40,14 @@ export const toolSchemas = {
   memory_replace: z
     .object({
       file,
-      section,
+      section: sectionName,
       old_text: text("old_text")
         .refine((v) => v !== "", "old_text must not be empty")
         .describe("Exact text currently in the section; must occur exactly once"),
       new_text: text("new_text").describe("Replacement text (empty to delete old_text)"),
     })
     .strict(),
-  memory_remove: z.object({ file, section }).strict(),
+  memory_remove: z.object({ file, section: sectionName }).strict(),
 } as const;
 
 export type ToolName = keyof typeof toolSchemas;

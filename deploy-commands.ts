@@ -1,0 +1,12 @@
+import { ConfigError, loadConfig } from "./src/config.js";
+import { registerCommands } from "./src/discord/register-commands.js";
+
+async function main(): Promise<void> {
+  console.log(await registerCommands(loadConfig("deploy").discord!));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) for (const problem of error.problems) console.error(`Configuration: ${problem}`);
+  else console.error(`Could not register the commands: ${(error as Error).message}`);
+  process.exit(1);
+});

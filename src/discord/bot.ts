@@ -1,0 +1,109 @@
+import {
+  Client,
+  Events,
+  GatewayIntentBits,
+  MessageFlags,
+  Partials,
+  type Interaction,
+} from "discord.js";
+import type { SessionEngine } from "../agent/session-engine.js";
+import type { Config } from "../config.js";
+import type { Logger } from "../logger.js";
+import { isAllowed, REFUSAL } from "./access.js";
+import type { BotContext, Command } from "./bot-context.js";
+import { commands } from "./commands/index.js";
+import { Conversations } from "./conversations.js";
+import { callerOf } from "./interaction-helpers.js";
+import { reconcileSessions } from "./reconcile.js";
+
+export interface BotDeps {
+  config: Config;
+  log: Logger;
+  engine: SessionEngine;
+  /** How often pending summaries are retried. */
+  retryIntervalMs?: number;
+}
+
+export interface Bot {
+  client: Client;
+  /** Logs in, reconciles stored sessions; resolves when the bot is ready to answer. */
+  start(): Promise<void>;
+  /** Stops taking events and waits for turns and closes under way. */
+  stop(): Promise<void>;
+}
+
+export function createBot({ config, log, engine, retryIntervalMs = 5 * 60_000 }: BotDeps): Bot {
+  const discord = config.discord;
+  if (!discord) throw new Error("the Discord settings are missing");
+  const client = new Client({
+    intents: [
+      GatewayIntentBits.Guilds,
+      GatewayIntentBits.GuildMessages,
+      GatewayIntentBits.MessageContent,
+      GatewayIntentBits.DirectMessages,
+    ],
+    // DM channels are not cached before their first message.
+    partials: [Partials.Channel],
+    allowedMentions: { parse: [] },
+    ...(discord.apiUrl ? { rest: { api: discord.apiUrl } } : {}),
+  });
+  const conversations = new Conversations({ engine, client, config, log });
+  const ctx: BotContext = { engine, conversations, config, log, client };
+  const byName = new Map(commands.map((c) => [c.data.name, c]));
+  const byModal = new Map(commands.filter((c) => c.modalPrefix).map((c) => [c.modalPrefix!, c]));
+  let retryTimer: NodeJS.Timeout | undefined;
+
+  const guard = (what: string, work: () => Promise<unknown>) =>
+    void work().catch((error: unknown) => log.error({ err: error }, `${what} failed`));
+
+  client.on(Events.MessageCreate, (message) => guard("message", () => conversations.onMessage(message)));
+  client.on(Events.InteractionCreate, (interaction) => guard("interaction", () => onInteraction(interaction)));
+  client.on(Events.ThreadUpdate, (before, after) => {
+    if (after.archived && !before.archived) guard("thread archive", () => conversations.closeChannel(after.id, "thread archived"));
+  });
+  client.on(Events.ThreadDelete, (thread) => guard("thread delete", () => conversations.closeChannel(thread.id, "thread deleted")));
+  client.on(Events.Error, (error) => log.error({ err: error }, "discord client error"));
+  client.on(Events.ShardDisconnect, (_event, shard) => log.warn({ shard }, "gateway disconnected"));
+
+  async function onInteraction(interaction: Interaction): Promise<void> {
+    let command: Command | undefined;
+    if (interaction.isChatInputCommand()) command = byName.get(interaction.commandName);
+    else if (interaction.isModalSubmit()) command = byModal.get(interaction.customId.split(":")[0] ?? "");
+    else return;
+    if (!command) return;
+    if (!isAllowed(config, callerOf(interaction))) {
+      await interaction.reply({ content: REFUSAL, flags: MessageFlags.Ephemeral });
+      return;
+    }
+    try {
+      if (interaction.isChatInputCommand()) await command.execute(interaction, ctx);
+      else await command.submitModal?.(interaction, ctx);
+    } catch (error) {
+      log.error({ err: error }, "command failed");
+      const content = "Something went wrong on my side; nothing was lost. Please try again.";
+      if (interaction.deferred || interaction.replied) await interaction.editReply({ content }).catch(() => {});
+      else await interaction.reply({ content, flags: MessageFlags.Ephemeral }).catch(() => {});
+    }
+  }
+
+  return {
+    client,
+    async start() {
+      const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
+      await client.login(discord.token);
+      await ready;
+      log.info({ user: client.user?.tag }, "logged in");
+      const outcome = await reconcileSessions(ctx);
+      log.info(outcome, "sessions reconciled");
+      retryTimer = setInterval(() => guard("pending summaries", () => engine.retryPendingCloses()), retryIntervalMs);
+      retryTimer.unref();
+    },
+    async stop() {
+      clearInterval(retryTimer);
+      client.removeAllListeners(Events.MessageCreate);
+      client.removeAllListeners(Events.InteractionCreate);
+      await conversations.drain();
+      await client.destroy();
+    },
+  };
+}

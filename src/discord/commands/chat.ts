@@ -1,0 +1,80 @@
+import { ChannelType, MessageFlags, SlashCommandBuilder, type ThreadChannel } from "discord.js";
+import { parsePersona } from "../../memory/persona.js";
+import type { Command } from "../bot-context.js";
+import { displayNameOf, inLocale } from "../interaction-helpers.js";
+import { NO_MENTIONS } from "../reply-stream.js";
+
+export const chatCommand: Command = {
+  data: new SlashCommandBuilder()
+    .setName("chat")
+    .setNameLocalization("zh-CN", "聊天")
+    .setDescription("Start a conversation with me in a new thread")
+    .setDescriptionLocalization("zh-CN", "在新的子区里和我开始对话")
+    .addStringOption((o) =>
+      o
+        .setName("topic")
+        .setNameLocalization("zh-CN", "话题")
+        .setDescription("What the thread is about (its name)")
+        .setDescriptionLocalization("zh-CN", "子区的话题（也是子区名）")
+        .setMaxLength(100),
+    )
+    .addBooleanOption((o) =>
+      o
+        .setName("private")
+        .setNameLocalization("zh-CN", "私密")
+        .setDescription("Make the thread private (only you, me and moderators)")
+        .setDescriptionLocalization("zh-CN", "创建私密子区（仅你、我和管理员可见）"),
+    ),
+
+  async execute(interaction, ctx) {
+    const channel = interaction.channel;
+    if (!interaction.inGuild() || !channel || channel.type !== ChannelType.GuildText) {
+      await interaction.reply({
+        content: inLocale(
+          interaction,
+          "Use /chat in a server text channel. In direct messages, just write to me.",
+          "请在服务器的文字频道里使用 /chat；私信里直接给我发消息即可。",
+        ),
+        flags: MessageFlags.Ephemeral,
+      });
+      return;
+    }
+    await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+    const displayName = displayNameOf(interaction);
+    const topic = interaction.options.getString("topic")?.trim();
+    const isPrivate = interaction.options.getBoolean("private") ?? false;
+    const name = (topic || inLocale(interaction, `Chat with ${displayName}`, `与 ${displayName} 的对话`)).slice(0, 100);
+    let thread: ThreadChannel;
+    try {
+      thread = await channel.threads.create({
+        name,
+        type: isPrivate ? ChannelType.PrivateThread : ChannelType.PublicThread,
+        autoArchiveDuration: 1440,
+        ...(isPrivate ? { invitable: false } : {}),
+      });
+    } catch (error) {
+      ctx.log.warn({ err: String(error) }, "thread creation failed");
+      await interaction.editReply(
+        inLocale(
+          interaction,
+          "I couldn't create a thread here. Please check that I may Create Public/Private Threads in this channel, then try again.",
+          "我无法在这里创建子区。请确认我在此频道有创建公开/私密子区的权限，然后再试一次。",
+        ),
+      );
+      return;
+    }
+    await thread.members.add(interaction.user.id).catch((error: unknown) => {
+      ctx.log.warn({ err: String(error) }, "could not add the caller to the thread");
+    });
+    const person = { userId: interaction.user.id, displayName, locale: interaction.locale };
+    await ctx.conversations.openInThread(thread.id, name, interaction.guildId, person);
+    const persona = parsePersona(await ctx.engine.memoryOf(person.userId).soul.read(), interaction.locale);
+    const greeting = inLocale(
+      interaction,
+      `👋 Hi ${displayName}, I'm ${persona.name}. ${topic ? `Let's talk about “${topic}”.` : "What's on your mind?"} (Use /end when we're done.)`,
+      `👋 你好，${displayName}！我是${persona.name}。${topic ? `我们来聊聊“${topic}”吧。` : "想聊些什么？"}（聊完可以用 /end 结束。）`,
+    );
+    await thread.send({ content: greeting, allowedMentions: NO_MENTIONS });
+    await interaction.editReply({ content: inLocale(interaction, `Started ${thread}.`, `已开始：${thread}`), allowedMentions: NO_MENTIONS });
+  },
+};

@@ -1,0 +1,8 @@
+import type { Command } from "../bot-context.js";
+import { chatCommand } from "./chat.js";
+import { endCommand } from "./end.js";
+import { memoryCommand } from "./memory.js";
+import { onboardCommand } from "./onboard.js";
+
+/** Every slash command the bot handles; deploy-commands registers exactly these. */
+export const commands: readonly Command[] = [chatCommand, endCommand, onboardCommand, memoryCommand];

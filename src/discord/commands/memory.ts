@@ -1,0 +1,188 @@
+import {
+  AttachmentBuilder,
+  LabelBuilder,
+  MessageFlags,
+  ModalBuilder,
+  SlashCommandBuilder,
+  TextInputBuilder,
+  TextInputStyle,
+  type ChatInputCommandInteraction,
+  type ModalSubmitInteraction,
+} from "discord.js";
+import type { MemoryFile } from "../../memory/memory-file.js";
+import { FILE_KINDS, type FileKind, type MemoryStore } from "../../memory/memory-store.js";
+import { sectionName } from "../../tools/memory-tools.js";
+import type { Command } from "../bot-context.js";
+import { exportFiles } from "./memory-export.js";
+
+const MODAL_PREFIX = "memory-edit";
+/** Discord's limit for a text input's value. */
+const MODAL_TEXT_LIMIT = 4000;
+/** Room for the header and fence around a file shown inline. */
+const INLINE_LIMIT = 1800;
+
+const fileChoices = FILE_KINDS.map((kind) => ({
+  name: kind,
+  value: kind,
+  name_localizations: { "zh-CN": { soul: "人设", user: "用户", memory: "笔记", daily: "今日日志" }[kind] },
+}));
+
+function withFile(o: import("discord.js").SlashCommandStringOption) {
+  return o
+    .setName("file")
+    .setNameLocalization("zh-CN", "文件")
+    .setDescription("soul = my persona, user = your profile, memory = my notes, daily = today's log")
+    .setDescriptionLocalization("zh-CN", "人设、你的资料、我的笔记或今天的日志")
+    .setRequired(true)
+    .addChoices(...fileChoices);
+}
+
+function withSection(o: import("discord.js").SlashCommandStringOption) {
+  return o
+    .setName("section")
+    .setNameLocalization("zh-CN", "小节")
+    .setDescription("Section name, without ##")
+    .setDescriptionLocalization("zh-CN", "小节名（不含 ##）")
+    .setRequired(true)
+    .setMaxLength(80);
+}
+
+const reply = (interaction: ChatInputCommandInteraction | ModalSubmitInteraction, content: string, files: AttachmentBuilder[] = []) =>
+  interaction.reply({ content, files, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+
+/** The longest backtick run inside decides the fence, so a file with ``` still shows whole. */
+function fenced(text: string): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = "`".repeat(longest + 1);
+  return `${fence}md\n${text.trimEnd()}\n${fence}`;
+}
+
+async function fileOf(memory: MemoryStore, kind: FileKind, date?: string): Promise<MemoryFile> {
+  return kind === "daily" && date ? memory.daily(date) : memory.file(kind);
+}
+
+export const memoryCommand: Command = {
+  data: new SlashCommandBuilder()
+    .setName("memory")
+    .setNameLocalization("zh-CN", "记忆")
+    .setDescription("See and edit what I remember about you (only you see the answers)")
+    .setDescriptionLocalization("zh-CN", "查看和编辑我对你的记忆（仅你可见）")
+    .addSubcommand((s) =>
+      s.setName("view").setNameLocalization("zh-CN", "查看").setDescription("Show a memory file").setDescriptionLocalization("zh-CN", "显示一个记忆文件").addStringOption(withFile),
+    )
+    .addSubcommand((s) =>
+      s.setName("edit").setNameLocalization("zh-CN", "编辑").setDescription("Edit a whole memory file").setDescriptionLocalization("zh-CN", "编辑整个记忆文件").addStringOption(withFile),
+    )
+    .addSubcommand((s) =>
+      s
+        .setName("add")
+        .setNameLocalization("zh-CN", "添加")
+        .setDescription("Add text to a section")
+        .setDescriptionLocalization("zh-CN", "向小节添加内容")
+        .addStringOption(withFile)
+        .addStringOption(withSection)
+        .addStringOption((o) =>
+          o.setName("content").setNameLocalization("zh-CN", "内容").setDescription("Text to add").setDescriptionLocalization("zh-CN", "要添加的内容").setRequired(true),
+        ),
+    )
+    .addSubcommand((s) =>
+      s
+        .setName("remove")
+        .setNameLocalization("zh-CN", "删除")
+        .setDescription("Remove a whole section")
+        .setDescriptionLocalization("zh-CN", "删除整个小节")
+        .addStringOption(withFile)
+        .addStringOption(withSection),
+    )
+    .addSubcommand((s) =>
+      s.setName("export").setNameLocalization("zh-CN", "导出").setDescription("Download all your memory files").setDescriptionLocalization("zh-CN", "下载你的全部记忆文件"),
+    ),
+  modalPrefix: MODAL_PREFIX,
+
+  async execute(interaction, ctx) {
+    // Always the caller's own memory: the id comes from Discord, never from an option.
+    const memory = ctx.engine.memoryOf(interaction.user.id);
+    const sub = interaction.options.getSubcommand();
+    if (sub === "export") {
+      await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+      const files = await exportFiles(memory);
+      await interaction.editReply({
+        content: files.length ? `Your memory files (${files.length}).` : "I don't have any memory of you yet.",
+        files,
+      });
+      return;
+    }
+    const kind = interaction.options.getString("file", true) as FileKind;
+    const file = await fileOf(memory, kind);
+    if (sub === "view") {
+      const text = await file.read();
+      const { used, cap } = await file.usage();
+      const header = `**${file.label}** (${used}/${cap} chars)`;
+      if (text.trim() === "") await reply(interaction, `${header} is empty.`);
+      else if (text.length <= INLINE_LIMIT) await reply(interaction, `${header}\n${fenced(text)}`);
+      else await reply(interaction, `${header}, attached.`, [new AttachmentBuilder(Buffer.from(text), { name: file.label.replace("/", "-") })]);
+      return;
+    }
+    if (sub === "edit") {
+      const text = await file.read();
+      if (text.length > MODAL_TEXT_LIMIT) {
+        await reply(interaction, `${file.label} is longer than Discord lets me put in a form (${MODAL_TEXT_LIMIT}); use /memory view and /memory remove to shorten it.`);
+        return;
+      }
+      const date = kind === "daily" ? file.label.slice("daily/".length, -".md".length) : "";
+      const content = new TextInputBuilder()
+        .setCustomId("content")
+        .setStyle(TextInputStyle.Paragraph)
+        .setRequired(false)
+        .setMaxLength(MODAL_TEXT_LIMIT);
+      if (text) content.setValue(text);
+      await interaction.showModal(
+        new ModalBuilder()
+          .setCustomId([MODAL_PREFIX, kind, date].filter(Boolean).join(":"))
+          .setTitle(`Edit ${file.label}`.slice(0, 45))
+          .addLabelComponents(
+            new LabelBuilder()
+              .setLabel(`${file.label} (cap ${file.cap} chars)`)
+              .setTextInputComponent(content),
+          ),
+      );
+      return;
+    }
+    const section = sectionName.safeParse(interaction.options.getString("section", true));
+    if (!section.success) {
+      await reply(interaction, `That section name won't work: ${section.error.issues[0]?.message}. Nothing was changed.`);
+      return;
+    }
+    const result =
+      sub === "add"
+        ? await file.add(section.data, interaction.options.getString("content", true), "person")
+        : await file.remove(section.data);
+    if (!result.ok) {
+      await reply(interaction, `${result.error}\nNothing was changed.`);
+      return;
+    }
+    const { used, cap } = result.value.usage;
+    const verb = sub === "add" ? (result.value.changed ? "Added to" : "Already in") : "Removed";
+    await reply(interaction, `${verb} ${file.label} › ${section.data} (${used}/${cap} chars). I'll use it from the next conversation.`);
+  },
+
+  async submitModal(interaction, ctx) {
+    const [, kind, date] = interaction.customId.split(":");
+    if (!kind || !(FILE_KINDS as string[]).includes(kind)) {
+      await reply(interaction, "That form is out of date; run /memory edit again.");
+      return;
+    }
+    const memory = ctx.engine.memoryOf(interaction.user.id);
+    const file = await fileOf(memory, kind as FileKind, date);
+    const text = interaction.fields.getTextInputValue("content");
+    const result = await file.write(text, "person");
+    if (!result.ok) {
+      // The person's typed text comes back as a file, so nothing they wrote is lost.
+      const draft = new AttachmentBuilder(Buffer.from(text), { name: `draft-${file.label.replace("/", "-")}` });
+      await reply(interaction, `${result.error}\n${file.label} was not changed; your text is attached so you can shorten it and try again.`, [draft]);
+      return;
+    }
+    const { used, cap } = result.value.usage;
+    await reply(interaction, `Saved ${file.label} (${used}/${cap} chars). It applies from the next conversation.`);
+  },
+};

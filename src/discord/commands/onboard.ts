@@ -1,0 +1,93 @@
+import {
+  LabelBuilder,
+  MessageFlags,
+  ModalBuilder,
+  SlashCommandBuilder,
+  TextInputBuilder,
+  TextInputStyle,
+} from "discord.js";
+import { isValidTimeZone } from "../../memory/time.js";
+import { parsePersona, renderPersona } from "../../memory/persona.js";
+import type { Command } from "../bot-context.js";
+import { inLocale } from "../interaction-helpers.js";
+
+const MODAL_ID = "onboard";
+
+function input(id: string, style: TextInputStyle, value: string, maxLength: number, required: boolean): TextInputBuilder {
+  const builder = new TextInputBuilder().setCustomId(id).setStyle(style).setMaxLength(maxLength).setRequired(required);
+  // Discord rejects a prefilled value longer than max_length.
+  const prefill = [...value].slice(0, maxLength).join("");
+  return prefill ? builder.setValue(prefill) : builder;
+}
+
+export const onboardCommand: Command = {
+  data: new SlashCommandBuilder()
+    .setName("onboard")
+    .setNameLocalization("zh-CN", "设置")
+    .setDescription("Choose my name, personality, speaking style and your time zone")
+    .setDescriptionLocalization("zh-CN", "设置我的名字、性格、说话风格和你的时区"),
+  modalPrefix: MODAL_ID,
+
+  async execute(interaction, ctx) {
+    const memory = ctx.engine.memoryOf(interaction.user.id);
+    const persona = parsePersona(await memory.soul.read(), interaction.locale);
+    const settings = await memory.readSettings();
+    const zh = (en: string, cn: string) => inLocale(interaction, en, cn);
+    const modal = new ModalBuilder()
+      .setCustomId(MODAL_ID)
+      .setTitle(zh("Set up your assistant", "设置你的助手"))
+      .addLabelComponents(
+        new LabelBuilder()
+          .setLabel(zh("Name", "名字"))
+          .setTextInputComponent(input("name", TextInputStyle.Short, persona.name, 100, true)),
+        new LabelBuilder()
+          .setLabel(zh("Personality", "性格"))
+          .setTextInputComponent(input("personality", TextInputStyle.Paragraph, persona.personality, 1000, true)),
+        new LabelBuilder()
+          .setLabel(zh("Speaking style", "说话风格"))
+          .setTextInputComponent(input("style", TextInputStyle.Paragraph, persona.style, 1000, true)),
+        new LabelBuilder()
+          .setLabel(zh("Your time zone (optional)", "你的时区（可选）"))
+          .setDescription(zh("An IANA name such as Europe/Berlin or Asia/Shanghai", "IANA 时区名，例如 Asia/Shanghai"))
+          .setTextInputComponent(input("timezone", TextInputStyle.Short, settings.timezone ?? "", 64, false)),
+      );
+    await interaction.showModal(modal);
+  },
+
+  async submitModal(interaction, ctx) {
+    const zh = (en: string, cn: string) => inLocale(interaction, en, cn);
+    const value = (id: string) => interaction.fields.getTextInputValue(id).trim();
+    const persona = { name: value("name"), personality: value("personality"), style: value("style") };
+    const timezone = value("timezone");
+    const refuse = (content: string) => interaction.reply({ content, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+    if (!persona.name || !persona.personality || !persona.style) {
+      await refuse(zh("Name, personality and speaking style are all needed; nothing was saved.", "名字、性格和说话风格都需要填写；未保存任何内容。"));
+      return;
+    }
+    if (timezone && !isValidTimeZone(timezone)) {
+      await refuse(
+        zh(
+          `"${timezone}" is not a time zone name. Use an IANA name such as Europe/Berlin or Asia/Shanghai. Nothing was saved.`,
+          `“${timezone}”不是有效的时区名。请使用 IANA 时区名，例如 Asia/Shanghai。未保存任何内容。`,
+        ),
+      );
+      return;
+    }
+    const memory = ctx.engine.memoryOf(interaction.user.id);
+    const saved = await memory.soul.write(renderPersona(persona, interaction.locale), "person");
+    if (!saved.ok) {
+      await refuse(`${saved.error}\n${zh("Nothing was saved; please shorten the text.", "未保存任何内容；请缩短文字。")}`);
+      return;
+    }
+    await memory.saveSettings({ ...(timezone ? { timezone } : {}), locale: interaction.locale });
+    await interaction.reply({
+      content: zh(
+        `Saved. I'm now **${persona.name}**. This applies from your next conversation; the ones already open keep their current persona.`,
+        `已保存。我现在是 **${persona.name}**。从你的下一次对话开始生效；正在进行的对话保持原样。`,
+      ),
+      flags: MessageFlags.Ephemeral,
+      allowedMentions: { parse: [] },
+    });
+    ctx.log.info({ userId: interaction.user.id }, "persona saved");
+  },
+};

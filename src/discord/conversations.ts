@@ -1,0 +1,186 @@
+import { ChannelType, type Client, type Message, type TextBasedChannel } from "discord.js";
+import type { Config } from "../config.js";
+import type { Logger } from "../logger.js";
+import { describeChanges } from "../agent/saved-line.js";
+import { ModelError } from "../agent/model-client.js";
+import type { SessionEngine } from "../agent/session-engine.js";
+import type { SessionRecord } from "../agent/session-record.js";
+import { isAllowed } from "./access.js";
+import { ReplyStream, type ReplyChannel } from "./reply-stream.js";
+
+export interface ConversationDeps {
+  engine: SessionEngine;
+  client: Client;
+  config: Config;
+  log: Logger;
+}
+
+export interface Person {
+  userId: string;
+  displayName: string;
+  locale: string | undefined;
+}
+
+const THREAD_NAME_LIMIT = 100;
+
+/** Discord threads and DMs as sessions: who may talk, which session a message belongs to. */
+export class Conversations {
+  private readonly idleTimers = new Map<string, NodeJS.Timeout>();
+  private readonly inFlight = new Set<Promise<unknown>>();
+
+  constructor(private readonly deps: ConversationDeps) {}
+
+  /** Entry point for every messageCreate. */
+  async onMessage(message: Message): Promise<void> {
+    if (message.author.bot || message.system) return;
+    const me = this.deps.client.user;
+    if (!me) return;
+    const caller = {
+      userId: message.author.id,
+      guildId: message.guildId ?? undefined,
+      roleIds: message.member ? [...message.member.roles.cache.keys()] : [],
+    };
+    const person: Person = {
+      userId: message.author.id,
+      displayName: message.member?.displayName ?? message.author.globalName ?? message.author.username,
+      locale: undefined,
+    };
+    if (message.channel.type === ChannelType.DM) {
+      if (!isAllowed(this.deps.config, caller)) return;
+      await this.track(this.inDm(message, person));
+      return;
+    }
+    if (message.channel.isThread()) {
+      const record = await this.deps.engine.latestIn(message.channelId);
+      // Only the owner's words reach the model; their memory is in the prompt.
+      if (!record || record.userId !== message.author.id || !isAllowed(this.deps.config, caller)) return;
+      await this.track(this.inThread(message, record, person));
+      return;
+    }
+    const mentioned = message.mentions.users.has(me.id);
+    if (!mentioned || !isAllowed(this.deps.config, caller)) return;
+    await this.track(this.startFromMention(message, person));
+  }
+
+  /** Opens a session in a thread the bot just created for a person (/chat). */
+  async openInThread(threadId: string, threadName: string, guildId: string, person: Person): Promise<SessionRecord> {
+    return this.deps.engine.open({
+      ...person,
+      title: threadName,
+      place: { platform: "discord", channelId: threadId, guildId, description: `the Discord thread "${threadName}"` },
+    });
+  }
+
+  /** Closes the open session of a thread or DM, if any. */
+  async closeChannel(channelId: string, reason: string): Promise<"closed" | "none" | "pending-summary"> {
+    const record = await this.deps.engine.latestIn(channelId);
+    if (!record || record.status === "closed") return "none";
+    this.clearIdle(channelId);
+    const outcome = await this.track(this.deps.engine.close(record.id, reason));
+    return outcome === "pending-summary" ? "pending-summary" : "closed";
+  }
+
+  /** Closes a DM after SESSION_IDLE_MINUTES of silence. */
+  scheduleIdleClose(record: SessionRecord, lastActivity = Date.parse(record.lastActivityAt)): void {
+    if (record.channel.guildId !== undefined) return;
+    this.clearIdle(record.channel.channelId);
+    const delay = Math.max(0, lastActivity + this.deps.config.sessionIdleMinutes * 60_000 - Date.now());
+    const timer = setTimeout(() => {
+      this.idleTimers.delete(record.channel.channelId);
+      void this.closeChannel(record.channel.channelId, "idle").catch((error: unknown) =>
+        this.deps.log.error({ err: String(error) }, "idle close failed"),
+      );
+    }, delay);
+    timer.unref();
+    this.idleTimers.set(record.channel.channelId, timer);
+  }
+
+  /** Waits for turns and closes under way (graceful shutdown). */
+  async drain(): Promise<void> {
+    for (const timer of this.idleTimers.values()) clearTimeout(timer);
+    this.idleTimers.clear();
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private async inDm(message: Message, person: Person): Promise<void> {
+    let record = await this.deps.engine.latestIn(message.channelId);
+    if (!record || record.status !== "open") {
+      record = await this.deps.engine.open({
+        ...person,
+        locale: await this.localeOf(person.userId),
+        title: "direct messages",
+        place: { platform: "discord", channelId: message.channelId, description: "direct messages" },
+      });
+    }
+    this.clearIdle(message.channelId);
+    await this.answer(record, message.channel as TextBasedChannel & ReplyChannel, message.content);
+    this.scheduleIdleClose(record, Date.now());
+  }
+
+  private async inThread(message: Message, record: SessionRecord, person: Person): Promise<void> {
+    let session = record;
+    if (record.status !== "open") {
+      // A closed session's thread stays usable: a new message starts a new session (fresh snapshot).
+      const channel = message.channel;
+      const name = channel.isThread() ? channel.name : record.title;
+      session = await this.openInThread(message.channelId, name, message.guildId ?? "", {
+        ...person,
+        locale: record.locale ?? (await this.localeOf(person.userId)),
+      });
+    }
+    await this.answer(session, message.channel as TextBasedChannel & ReplyChannel, message.content);
+  }
+
+  private async startFromMention(message: Message, person: Person): Promise<void> {
+    const me = this.deps.client.user!;
+    const text = message.content.replaceAll(new RegExp(`<@!?${me.id}>`, "g"), "").trim();
+    const name = (text.split("\n")[0] || `Chat with ${person.displayName}`).slice(0, THREAD_NAME_LIMIT);
+    let thread;
+    try {
+      thread = await message.startThread({ name, autoArchiveDuration: 1440 });
+    } catch (error) {
+      this.deps.log.warn({ err: String(error) }, "could not start a thread");
+      await message
+        .reply({ content: "I couldn't start a thread here. Please check my permissions (Create Public Threads) and try again.", allowedMentions: { parse: [] } })
+        .catch(() => {});
+      return;
+    }
+    const record = await this.openInThread(thread.id, name, message.guildId ?? "", {
+      ...person,
+      locale: await this.localeOf(person.userId),
+    });
+    await this.answer(record, thread, text || "Hello!");
+  }
+
+  private async answer(record: SessionRecord, channel: ReplyChannel, text: string): Promise<void> {
+    const reply = new ReplyStream(channel, { log: this.deps.log });
+    reply.startTyping();
+    try {
+      const result = await this.deps.engine.turn(record.id, text, (delta) => reply.push(delta));
+      const saved = describeChanges(result.changes);
+      await reply.finish(saved ? `-# ${saved}` : undefined);
+    } catch (error) {
+      const line =
+        error instanceof ModelError
+          ? `⚠️ ${error.message}`
+          : "⚠️ Something went wrong on my side. Please try again.";
+      if (!(error instanceof ModelError)) this.deps.log.error({ err: error, sessionId: record.id }, "turn failed");
+      await reply.fail(line);
+    }
+  }
+
+  private async localeOf(userId: string): Promise<string | undefined> {
+    return (await this.deps.engine.memoryOf(userId).readSettings()).locale;
+  }
+
+  private clearIdle(channelId: string): void {
+    clearTimeout(this.idleTimers.get(channelId));
+    this.idleTimers.delete(channelId);
+  }
+
+  private track<T>(work: Promise<T>): Promise<T> {
+    this.inFlight.add(work);
+    void work.finally(() => this.inFlight.delete(work)).catch(() => {});
+    return work;
+  }
+}

@@ -1,0 +1,32 @@
+import { MessageFlags, type ChatInputCommandInteraction, type ModalSubmitInteraction } from "discord.js";
+import { isChineseLocale } from "../memory/persona.js";
+import type { Caller } from "./access.js";
+import { NO_MENTIONS } from "./reply-stream.js";
+
+type AnyInteraction = ChatInputCommandInteraction | ModalSubmitInteraction;
+
+export function callerOf(interaction: AnyInteraction): Caller {
+  const roles = interaction.member?.roles;
+  const roleIds = roles === undefined ? [] : Array.isArray(roles) ? roles : [...roles.cache.keys()];
+  return { userId: interaction.user.id, guildId: interaction.guildId ?? undefined, roleIds };
+}
+
+export function displayNameOf(interaction: AnyInteraction): string {
+  const member = interaction.member;
+  const nick = member && "displayName" in member ? member.displayName : (member?.nick ?? undefined);
+  return nick ?? interaction.user.globalName ?? interaction.user.username;
+}
+
+/** Ephemeral text answer, whether or not the interaction was deferred. */
+export async function answerPrivately(interaction: AnyInteraction, content: string): Promise<void> {
+  if (interaction.deferred || interaction.replied) {
+    await interaction.editReply({ content, allowedMentions: NO_MENTIONS });
+  } else {
+    await interaction.reply({ content, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+  }
+}
+
+/** Picks the English or Chinese text for the caller's Discord locale. */
+export function inLocale(interaction: AnyInteraction, english: string, chinese: string): string {
+  return isChineseLocale(interaction.locale) ? chinese : english;
+}

@@ -1,0 +1,107 @@
+import type { Message, MessageCreateOptions, MessageEditOptions } from "discord.js";
+import type { Logger } from "../logger.js";
+import { splitForDiscord, splitStreaming } from "./split-message.js";
+
+/** Model output must never ping anyone, on a send or on an edit (Discord re-parses edits). */
+export const NO_MENTIONS = { parse: [] } as const;
+
+export interface ReplyChannel {
+  send(options: MessageCreateOptions): Promise<Message>;
+  sendTyping(): Promise<unknown>;
+}
+
+export interface ReplyStreamOptions {
+  log: Logger;
+  /** Least time between two edits of one message. */
+  editIntervalMs?: number;
+}
+
+/** Typing lasts about 10 s on Discord; refresh a little before it fades. */
+const TYPING_REFRESH_MS = 8_000;
+
+/**
+ * Streams one answer into Discord: the first text is sent at once, then the message is
+ * edited at most about once a second; past 2000 characters the answer continues in new
+ * messages, split where splitForDiscord says.
+ */
+export class ReplyStream {
+  private text = "";
+  private readonly messages: { message: Message; content: string }[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private typing: NodeJS.Timeout | undefined;
+  private lastFlush = 0;
+  private chain: Promise<void> = Promise.resolve();
+  private readonly interval: number;
+
+  constructor(
+    private readonly channel: ReplyChannel,
+    private readonly options: ReplyStreamOptions,
+  ) {
+    this.interval = options.editIntervalMs ?? 1_000;
+  }
+
+  /** Shows typing until the first text arrives; never waited on. */
+  startTyping(): void {
+    const send = () => void this.channel.sendTyping().catch(() => {});
+    send();
+    this.typing = setInterval(send, TYPING_REFRESH_MS);
+  }
+
+  push(delta: string): void {
+    this.text += delta;
+    if (this.text.trim() === "" || this.timer) return;
+    const wait = this.messages.length === 0 ? 0 : Math.max(0, this.lastFlush + this.interval - Date.now());
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.enqueue(() => this.flush(splitStreaming(this.text)));
+    }, wait);
+  }
+
+  /** Writes the final text exactly, with an optional last line (the 💾 line). */
+  async finish(footer?: string): Promise<void> {
+    this.stop();
+    const body = this.text.trim() === "" ? "…" : this.text;
+    const full = footer ? `${body.trimEnd()}\n${footer}` : body;
+    this.enqueue(() => this.flush({ done: splitForDiscord(full), current: "" }));
+    await this.chain;
+  }
+
+  /** Ends with a short line for the person; text already shown stays. */
+  async fail(line: string): Promise<void> {
+    this.stop();
+    const full = this.text.trim() === "" ? line : `${this.text.trimEnd()}\n\n${line}`;
+    this.enqueue(() => this.flush({ done: splitForDiscord(full), current: "" }));
+    await this.chain;
+  }
+
+  private stop(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    clearInterval(this.typing);
+    this.typing = undefined;
+  }
+
+  private enqueue(work: () => Promise<void>): void {
+    this.chain = this.chain.then(work).catch((error: unknown) => {
+      this.options.log.warn({ err: String(error) }, "could not update the reply in Discord");
+    });
+  }
+
+  private async flush({ done, current }: { done: string[]; current: string }): Promise<void> {
+    const chunks = current.trim() === "" ? done : [...done, current];
+    clearInterval(this.typing);
+    this.typing = undefined;
+    for (const [i, content] of chunks.entries()) {
+      const sent = this.messages[i];
+      if (!sent) {
+        const message = await this.channel.send({ content, allowedMentions: NO_MENTIONS });
+        this.messages.push({ message, content });
+      } else if (sent.content !== content) {
+        const edit: MessageEditOptions = { content, allowedMentions: NO_MENTIONS };
+        await sent.message.edit(edit);
+        sent.content = content;
+      }
+    }
+    this.lastFlush = Date.now();
+  }
+}

@@ -1,0 +1,306 @@
+/**
+ * Splits a long Markdown answer into chunks that each fit one Discord message.
+ *
+ * Where a chunk ends: at the last blank line, else line break, else space that fits,
+ * preferring any of these in the second half of the message over a better kind in the
+ * first half; only a word longer than a message is cut between two graphemes.
+ *
+ * Separators (what rejoining relies on): a cut falls at the start of a run of
+ * whitespace (space, tab, CR, LF) and that run is dropped, except the spaces and tabs
+ * after its last line break, which indent the next line and so begin the next chunk.
+ * A cut inside an over-long word drops nothing. So every chunk ends in a
+ * non-whitespace character. When the text needs more than one chunk, blank lines at
+ * its start and whitespace at its end are dropped by the same rule; text that fits is
+ * returned unchanged.
+ *
+ * Code fences (``` or ~~~, indented up to three spaces) that a cut falls inside are
+ * closed at the end of the chunk with "\n" + the opening marker and reopened at the
+ * start of the next with the opening line and "\n", both counted in the limit. A fence
+ * whose opening line and marker would take more than half a message is split as plain
+ * text instead.
+ */
+export const DISCORD_MESSAGE_LIMIT = 2000;
+
+/** Below this a message cannot hold a fence pair and progress; such a limit is a bug. */
+const MIN_LIMIT = 4;
+
+/** Longest prefix that decides whether a line starts like a fence: 3 spaces + 3 marks. */
+const FENCE_PREFIX_LENGTH = 6;
+
+const OPENING_FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/s;
+const CLOSING_FENCE = /^ {0,3}(`{3,}|~{3,})[ \t\r]*$/;
+const FENCE_START = /^ {0,3}(?:`{3}|~{3})/;
+
+/** How far back from the end of a message a cut inside a long word looks for graphemes. */
+const GRAPHEME_LOOKBACK = 256;
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+interface Fence {
+  /** The opening line as written, info string included; reopening repeats it. */
+  readonly opening: string;
+  /** The run of ` or ~ that opened the block; repeating it closes the block. */
+  readonly marker: string;
+}
+
+interface Line {
+  readonly start: number;
+  /** Index of the "\n" that ends the line, or the text's length. */
+  readonly end: number;
+  readonly fenceBefore: Fence | null;
+  readonly fenceAfter: Fence | null;
+  readonly opensFence: boolean;
+  /** Cutting inside such a line could leave half of it reading as a fence. */
+  readonly startsLikeFence: boolean;
+}
+
+interface Doc {
+  readonly text: string;
+  readonly limit: number;
+  readonly lines: readonly Line[];
+}
+
+interface Cut {
+  /** Where this chunk's text ends. */
+  readonly end: number;
+  /** Where the next chunk's text starts, after the dropped separator. */
+  readonly next: number;
+  /** The fence still open at `end`: closed in this chunk, reopened in the next. */
+  readonly fence: Fence | null;
+}
+
+type Boundary = "paragraph" | "line" | "space";
+const PREFERENCE: readonly Boundary[] = ["paragraph", "line", "space"];
+
+/** Splits Markdown into chunks that each fit one Discord message. */
+export function splitForDiscord(text: string, limit: number = DISCORD_MESSAGE_LIMIT): string[] {
+  if (!Number.isInteger(limit) || limit < MIN_LIMIT) {
+    throw new RangeError(`splitForDiscord needs an integer limit of at least ${MIN_LIMIT}, got ${limit}.`);
+  }
+  const end = contentEnd(text);
+  if (end === 0) return [];
+  if (text.length <= limit) return [text];
+
+  const doc: Doc = { text, limit, lines: readLines(text) };
+  const chunks: string[] = [];
+  const leading = runOfSpace(text, 0);
+  let start = leading.lineBreaks === 0 ? 0 : leading.lastLineBreak + 1;
+  let reopen: Fence | null = null;
+  for (;;) {
+    const opening = reopen === null ? "" : `${reopen.opening}\n`;
+    if (opening.length + end - start <= limit) {
+      chunks.push(opening + text.slice(start, end));
+      return chunks;
+    }
+    const cut = findCut(doc, start, opening.length);
+    if (cut === null) {
+      // Only indentation wider than a whole message gets here; it cannot be sent.
+      start = runOfSpace(text, start).end;
+      continue;
+    }
+    const closing = cut.fence === null ? "" : `\n${cut.fence.marker}`;
+    chunks.push(opening + text.slice(start, cut.end) + closing);
+    start = cut.next;
+    reopen = cut.fence;
+  }
+}
+
+/**
+ * Splits what has streamed so far: all chunks but the last are final; the last may still grow.
+ *
+ * `done` is every chunk of `splitForDiscord(text)` but the last, and it never changes
+ * as text is appended: a chunk is only cut when non-whitespace text follows it, and
+ * where it is cut depends only on the text before the next non-whitespace character
+ * after the cut. This assumes text grows by whole code points, as decoded streams do.
+ */
+export function splitStreaming(
+  text: string,
+  limit: number = DISCORD_MESSAGE_LIMIT,
+): { done: string[]; current: string } {
+  const chunks = splitForDiscord(text, limit);
+  return { done: chunks.slice(0, -1), current: chunks.at(-1) ?? "" };
+}
+
+function findCut(doc: Doc, start: number, openingLength: number): Cut | null {
+  const last = start + doc.limit - openingLength;
+  const best = new Map<Boundary, Cut>();
+  const { text, lines } = doc;
+  let lineIndex = lineIndexAt(lines, start);
+  for (let at = start + 1; at <= last; at++) {
+    if (isSpace(text[at - 1]) || !isSpace(text[at])) continue;
+    const run = runOfSpace(text, at);
+    while ((lines[lineIndex]?.end ?? Infinity) < at) lineIndex++;
+    const line = lines[lineIndex];
+    const found = line && cutAtSpace(doc, line, at, run);
+    if (found && fits(doc, start, openingLength, found.cut)) best.set(found.boundary, found.cut);
+    at = run.end;
+  }
+  const half = (last - start) / 2;
+  for (const boundary of PREFERENCE) {
+    const cut = best.get(boundary);
+    if (cut && cut.end - start >= half) return cut;
+  }
+  for (const boundary of PREFERENCE) {
+    const cut = best.get(boundary);
+    if (cut) return cut;
+  }
+  return cutInsideWord(doc, start, openingLength) ?? forceCut(doc, start, openingLength);
+}
+
+interface SpaceRun {
+  /** Index of the first non-whitespace character after the run, or the text's length. */
+  readonly end: number;
+  readonly lineBreaks: number;
+  readonly lastLineBreak: number;
+}
+
+function cutAtSpace(
+  doc: Doc,
+  line: Line,
+  at: number,
+  run: SpaceRun,
+): { boundary: Boundary; cut: Cut } | null {
+  if (run.lineBreaks === 0) {
+    if (line.startsLikeFence) return null;
+    return { boundary: "space", cut: { end: at, next: run.end, fence: reopenable(line.fenceBefore, doc.limit) } };
+  }
+  // Cutting right after an opening fence would send an empty code block.
+  if (line.opensFence) return null;
+  const fence = line.fenceAfter;
+  const indent = run.end - (run.lastLineBreak + 1);
+  // Nor right before what may be its closing fence: the next chunk would be an empty block.
+  if (fence !== null && indent <= 3 && doc.text[run.end] === fence.marker[0]) return null;
+  return {
+    boundary: run.lineBreaks >= 2 ? "paragraph" : "line",
+    cut: { end: at, next: run.lastLineBreak + 1, fence: reopenable(fence, doc.limit) },
+  };
+}
+
+/** A word longer than a message: cut between graphemes, never inside a fence-like line. */
+function cutInsideWord(doc: Doc, start: number, openingLength: number): Cut | null {
+  const { text, lines } = doc;
+  const last = start + doc.limit - openingLength;
+  // Segmenting is slow on long strings, so only look back a little: far enough for any
+  // real emoji sequence, and to the start of a run of flags (paired from its start).
+  let from = Math.max(start, last - GRAPHEME_LOOKBACK);
+  while (from > start + 1 && isRegionalIndicator(text, from - 2)) from -= 2;
+  // One character past `last` decides whether `last` itself is a grapheme boundary.
+  const window = text.slice(from, Math.min(text.length, last + 2));
+  const boundaries = Array.from(graphemes.segment(window), (segment) => from + segment.index);
+  for (let i = boundaries.length - 1; i >= 0; i--) {
+    const at = boundaries[i] ?? start;
+    if (at > last || at <= start || isSpace(text[at - 1]) || isSpace(text[at])) continue;
+    const line = lines[lineIndexAt(lines, at)];
+    // Past the first six characters the line's fence look is settled by text before the cut.
+    if (!line || line.startsLikeFence || at - line.start < FENCE_PREFIX_LENGTH) continue;
+    const cut = { end: at, next: at, fence: reopenable(line.fenceBefore, doc.limit) };
+    if (fits(doc, start, openingLength, cut)) return cut;
+  }
+  return null;
+}
+
+/** Last resort when nothing above applies: any cut that keeps surrogate pairs whole. */
+function forceCut(doc: Doc, start: number, openingLength: number): Cut | null {
+  const { text, lines } = doc;
+  for (let at = start + doc.limit - openingLength; at > start; at--) {
+    if (isSpace(text[at - 1]) || splitsSurrogatePair(text, at)) continue;
+    const line = lines[lineIndexAt(lines, at)];
+    const run = runOfSpace(text, at);
+    const next = run.lineBreaks === 0 ? run.end : run.lastLineBreak + 1;
+    const cut = { end: at, next, fence: reopenable(line?.fenceBefore ?? null, doc.limit) };
+    if (fits(doc, start, openingLength, cut)) return cut;
+  }
+  return null;
+}
+
+function fits(doc: Doc, start: number, openingLength: number, cut: Cut): boolean {
+  const closingLength = cut.fence === null ? 0 : 1 + cut.fence.marker.length;
+  return openingLength + (cut.end - start) + closingLength <= doc.limit;
+}
+
+function reopenable(fence: Fence | null, limit: number): Fence | null {
+  if (fence === null) return null;
+  return fence.opening.length + fence.marker.length + 2 <= limit / 2 ? fence : null;
+}
+
+function readLines(text: string): Line[] {
+  const lines: Line[] = [];
+  let fence: Fence | null = null;
+  for (let start = 0; ; ) {
+    const lineBreak = text.indexOf("\n", start);
+    const end = lineBreak === -1 ? text.length : lineBreak;
+    const content = text.slice(start, end);
+    const fenceBefore = fence;
+    fence = fenceAfterLine(content, fenceBefore);
+    lines.push({
+      start,
+      end,
+      fenceBefore,
+      fenceAfter: fence,
+      opensFence: fenceBefore === null && fence !== null,
+      startsLikeFence: FENCE_START.test(content),
+    });
+    if (lineBreak === -1) return lines;
+    start = lineBreak + 1;
+  }
+}
+
+function fenceAfterLine(content: string, open: Fence | null): Fence | null {
+  if (open === null) {
+    const match = OPENING_FENCE.exec(content);
+    const marker = match?.[1];
+    if (marker === undefined) return null;
+    // A backtick fence's info string cannot contain a backtick (that is inline code).
+    if (marker.startsWith("`") && (match?.[2] ?? "").includes("`")) return null;
+    return { opening: content, marker };
+  }
+  const marker = CLOSING_FENCE.exec(content)?.[1];
+  const closes = marker !== undefined && marker[0] === open.marker[0] && marker.length >= open.marker.length;
+  return closes ? null : open;
+}
+
+function lineIndexAt(lines: readonly Line[], position: number): number {
+  let low = 0;
+  let high = lines.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if ((lines[middle]?.start ?? Infinity) <= position) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
+
+function runOfSpace(text: string, from: number): SpaceRun {
+  let end = from;
+  let lineBreaks = 0;
+  let lastLineBreak = -1;
+  for (; end < text.length && isSpace(text[end]); end++) {
+    if (text[end] === "\n") {
+      lineBreaks++;
+      lastLineBreak = end;
+    }
+  }
+  return { end, lineBreaks, lastLineBreak };
+}
+
+function contentEnd(text: string): number {
+  let end = text.length;
+  while (end > 0 && isSpace(text[end - 1])) end--;
+  return end;
+}
+
+function isSpace(char: string | undefined): boolean {
+  return char === " " || char === "\n" || char === "\t" || char === "\r";
+}
+
+/** Flags are pairs of regional indicators, U+1F1E6 to U+1F1FF. */
+function isRegionalIndicator(text: string, at: number): boolean {
+  const low = text.charCodeAt(at + 1);
+  return text.charCodeAt(at) === 0xd83c && low >= 0xdde6 && low <= 0xddff;
+}
+
+function splitsSurrogatePair(text: string, at: number): boolean {
+  const before = text.charCodeAt(at - 1);
+  const after = text.charCodeAt(at);
+  return before >= 0xd800 && before <= 0xdbff && after >= 0xdc00 && after <= 0xdfff;
+}
