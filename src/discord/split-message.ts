@@ -69,8 +69,9 @@ interface Cut {
   readonly fence: Fence | null;
 }
 
-type Boundary = "paragraph" | "line" | "space";
-const PREFERENCE: readonly Boundary[] = ["paragraph", "line", "space"];
+/** "fence-edge" is a line break just inside a code block, which leaves an empty block. */
+type Boundary = "paragraph" | "line" | "space" | "fence-edge";
+const PREFERENCE: readonly Boundary[] = ["paragraph", "line", "space", "fence-edge"];
 
 /** Splits Markdown into chunks that each fit one Discord message. */
 export function splitForDiscord(text: string, limit: number = DISCORD_MESSAGE_LIMIT): string[] {
@@ -164,16 +165,13 @@ function cutAtSpace(
     if (line.startsLikeFence) return null;
     return { boundary: "space", cut: { end: at, next: run.end, fence: reopenable(line.fenceBefore, doc.limit) } };
   }
-  // Cutting right after an opening fence would send an empty code block.
-  if (line.opensFence) return null;
   const fence = line.fenceAfter;
   const indent = run.end - (run.lastLineBreak + 1);
-  // Nor right before what may be its closing fence: the next chunk would be an empty block.
-  if (fence !== null && indent <= 3 && doc.text[run.end] === fence.marker[0]) return null;
-  return {
-    boundary: run.lineBreaks >= 2 ? "paragraph" : "line",
-    cut: { end: at, next: run.lastLineBreak + 1, fence: reopenable(fence, doc.limit) },
-  };
+  // Right after an opening fence, or right before what may be the closing one, a cut
+  // would send an empty code block.
+  const beforeClosing = fence !== null && indent <= 3 && doc.text[run.end] === fence.marker[0];
+  const boundary = line.opensFence || beforeClosing ? "fence-edge" : run.lineBreaks >= 2 ? "paragraph" : "line";
+  return { boundary, cut: { end: at, next: run.lastLineBreak + 1, fence: reopenable(fence, doc.limit) } };
 }
 
 /** A word longer than a message: cut between graphemes, never inside a fence-like line. */
