@@ -1,9 +1,11 @@
 /**
  * Splits a long Markdown answer into chunks that each fit one Discord message.
  *
- * Where a chunk ends: at the last blank line, else line break, else space that fits,
- * preferring any of these in the second half of the message over a better kind in the
- * first half; only a word longer than a message is cut between two graphemes.
+ * Where a chunk ends: at the last blank line that fits, else line break, else space,
+ * but any of these in the second half of the message beats a better kind in the first
+ * half. A line break that would leave an empty code block comes next; only a word longer
+ * than a message is cut inside, between graphemes, and never in a line that starts like
+ * a fence.
  *
  * Separators (what rejoining relies on): a cut falls at the start of a run of
  * whitespace (space, tab, CR, LF) and that run is dropped, except the spaces and tabs
@@ -17,11 +19,13 @@
  * closed at the end of the chunk with "\n" + the opening marker and reopened at the
  * start of the next with the opening line and "\n", both counted in the limit. A fence
  * whose opening line and marker would take more than half a message is split as plain
- * text instead.
+ * text instead, and indentation wider than a message is dropped.
  */
+
+/** The most characters Discord accepts in one message's content. */
 export const DISCORD_MESSAGE_LIMIT = 2000;
 
-/** Below this a message cannot hold a fence pair and progress; such a limit is a bug. */
+/** Fence lines take at most half a message, so this leaves room for one emoji. */
 const MIN_LIMIT = 4;
 
 /** Longest prefix that decides whether a line starts like a fence: 3 spaces + 3 marks. */
@@ -71,7 +75,7 @@ interface Cut {
 
 /** "fence-edge" is a line break just inside a code block, which leaves an empty block. */
 type Boundary = "paragraph" | "line" | "space" | "fence-edge";
-const PREFERENCE: readonly Boundary[] = ["paragraph", "line", "space", "fence-edge"];
+const PREFERENCE = ["paragraph", "line", "space"] as const;
 
 /** Splits Markdown into chunks that each fit one Discord message. */
 export function splitForDiscord(text: string, limit: number = DISCORD_MESSAGE_LIMIT): string[] {
@@ -109,10 +113,10 @@ export function splitForDiscord(text: string, limit: number = DISCORD_MESSAGE_LI
 /**
  * Splits what has streamed so far: all chunks but the last are final; the last may still grow.
  *
- * `done` is every chunk of `splitForDiscord(text)` but the last, and it never changes
- * as text is appended: a chunk is only cut when non-whitespace text follows it, and
- * where it is cut depends only on the text before the next non-whitespace character
- * after the cut. This assumes text grows by whole code points, as decoded streams do.
+ * `done` is every chunk of `splitForDiscord(text)` but the last, and appending text never
+ * changes it: a chunk is cut only when non-whitespace text lies a message's length past
+ * its start, and where it is cut depends only on the text up to that character. This
+ * assumes text grows by whole code points, as decoded streams do.
  */
 export function splitStreaming(
   text: string,
@@ -136,16 +140,14 @@ function findCut(doc: Doc, start: number, openingLength: number): Cut | null {
     if (found && fits(doc, start, openingLength, found.cut)) best.set(found.boundary, found.cut);
     at = run.end;
   }
-  const half = (last - start) / 2;
-  for (const boundary of PREFERENCE) {
-    const cut = best.get(boundary);
-    if (cut && cut.end - start >= half) return cut;
-  }
-  for (const boundary of PREFERENCE) {
-    const cut = best.get(boundary);
-    if (cut) return cut;
-  }
-  return cutInsideWord(doc, start, openingLength) ?? forceCut(doc, start, openingLength);
+  const preferred = PREFERENCE.map((boundary) => best.get(boundary));
+  return (
+    preferred.find((cut) => cut !== undefined && cut.end - start >= (last - start) / 2) ??
+    preferred.find((cut) => cut !== undefined) ??
+    best.get("fence-edge") ??
+    cutInsideWord(doc, start, openingLength) ??
+    forceCut(doc, start, openingLength)
+  );
 }
 
 interface SpaceRun {
@@ -181,7 +183,8 @@ function cutInsideWord(doc: Doc, start: number, openingLength: number): Cut | nu
   // Segmenting is slow on long strings, so only look back a little: far enough for any
   // real emoji sequence, and to the start of a run of flags (paired from its start).
   let from = Math.max(start, last - GRAPHEME_LOOKBACK);
-  while (from > start + 1 && isRegionalIndicator(text, from - 2)) from -= 2;
+  if (from > start && splitsSurrogatePair(text, from)) from--;
+  while (from - 2 >= start && isRegionalIndicator(text, from - 2)) from -= 2;
   // One character past `last` decides whether `last` itself is a grapheme boundary.
   const window = text.slice(from, Math.min(text.length, last + 2));
   const boundaries = Array.from(graphemes.segment(window), (segment) => from + segment.index);

@@ -1,0 +1,222 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { FakeDiscordWorld } from "./discord-actions.js";
+import { FakeGateway, type DropOptions, type GatewayHistoryEntry } from "./gateway.js";
+import { FakeRestServer, type FailNextOptions } from "./http-server.js";
+import { runSlashCommand, submitModal, type ModalSubmitInput, type SlashCommandInput } from "./interactions.js";
+import type {
+  CommandRegistration,
+  FakeDmChannel,
+  FakeGuild,
+  FakeInteraction,
+  FakeMessage,
+  FakeRole,
+  FakeTextChannel,
+  FakeThread,
+  FakeUser,
+  InteractionResponseRecord,
+  RecordedRequest,
+  RegisteredCommands,
+} from "./model.js";
+import { applicationRoutes } from "./routes/application-routes.js";
+import { channelRoutes } from "./routes/channel-routes.js";
+import { interactionRoutes } from "./routes/interaction-routes.js";
+import { messageRoutes } from "./routes/message-routes.js";
+import { FakeDiscordState, type FakeDiscordOptions, type NewUser } from "./state.js";
+import { archiveThread, deleteThread, openDm, unarchiveThread, userSends, type UserMessageInput } from "./user-actions.js";
+
+const ROUTES = [...applicationRoutes, ...channelRoutes, ...messageRoutes, ...interactionRoutes];
+
+/**
+ * Starts a fake Discord on loopback that the real discord.js client can log in to:
+ * pass `apiUrl` as `rest.api` (or DISCORD_API_URL) and `token` to `login`.
+ */
+export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promise<FakeDiscord> {
+  const state = new FakeDiscordState(options);
+  let rest: FakeRestServer | undefined;
+  const server = createServer((request, response) => {
+    if (!rest) return void response.writeHead(503).end();
+    rest.handle(request, response).catch((error: unknown) => {
+      console.error("fake Discord could not answer a request:", error);
+      if (!response.headersSent) response.writeHead(500).end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
+  });
+  state.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const gateway = new FakeGateway(state, server);
+  const world = new FakeDiscordWorld(state, gateway);
+  rest = new FakeRestServer(world, ROUTES);
+  return new FakeDiscord(world, rest, server);
+}
+
+export class FakeDiscord {
+  private readonly state: FakeDiscordState;
+  private readonly gateway: FakeGateway;
+
+  constructor(
+    private readonly world: FakeDiscordWorld,
+    private readonly rest: FakeRestServer,
+    private readonly server: Server,
+  ) {
+    this.state = world.state;
+    this.gateway = world.gateway;
+  }
+
+  /** `http://127.0.0.1:PORT/api`; discord.js adds `/v10`. */
+  get apiUrl(): string {
+    return `${this.state.baseUrl}/api`;
+  }
+  get gatewayUrl(): string {
+    return this.gateway.url;
+  }
+  get token(): string {
+    return this.state.token;
+  }
+  get applicationId(): string {
+    return this.state.applicationId;
+  }
+  get botUser(): FakeUser {
+    return this.state.botUser;
+  }
+  get guild(): FakeGuild {
+    return this.state.defaultGuild;
+  }
+  get textChannel(): FakeTextChannel {
+    return this.state.defaultTextChannel;
+  }
+  /** The owner of the default guild. */
+  get alice(): FakeUser {
+    return this.state.alice;
+  }
+  /** A member with no roles beyond @everyone. */
+  get bob(): FakeUser {
+    return this.state.bob;
+  }
+  get manageThreadsRole(): FakeRole {
+    return this.state.manageThreadsRole;
+  }
+
+  addUser(input: NewUser): FakeUser {
+    return this.world.addUser(input);
+  }
+
+  addTextChannel(name: string, guildId = this.guild.id): FakeTextChannel {
+    return this.world.addTextChannel(guildId, name);
+  }
+
+  async userSends(input: UserMessageInput): Promise<FakeMessage> {
+    return userSends(this.world, input);
+  }
+
+  openDm(userId: string): FakeDmChannel {
+    return openDm(this.world, userId);
+  }
+
+  runSlashCommand(input: SlashCommandInput): FakeInteraction {
+    return runSlashCommand(this.world, input);
+  }
+
+  submitModal(input: ModalSubmitInput): FakeInteraction {
+    return submitModal(this.world, input);
+  }
+
+  archiveThread(threadId: string, options: { locked?: boolean } = {}): FakeThread {
+    return archiveThread(this.world, threadId, options);
+  }
+
+  unarchiveThread(threadId: string): FakeThread {
+    return unarchiveThread(this.world, threadId);
+  }
+
+  deleteThread(threadId: string): void {
+    deleteThread(this.world, threadId);
+  }
+
+  /** Messages anyone can see in the channel, oldest first; ephemeral replies are in interactionResponses. */
+  messagesIn(channelId: string): FakeMessage[] {
+    return this.state.messagesIn(channelId);
+  }
+
+  /** Any message by id, including ephemeral and deleted ones (see `deleted`). */
+  message(messageId: string): FakeMessage | undefined {
+    return this.state.messages.get(messageId);
+  }
+
+  interaction(interactionId: string): FakeInteraction | undefined {
+    return this.state.interactions.get(interactionId);
+  }
+
+  /** Callback, edits of @original, follow-ups and their edits, in the order the bot sent them. */
+  interactionResponses(interactionId: string): InteractionResponseRecord[] {
+    return this.state.interactions.get(interactionId)?.responses ?? [];
+  }
+
+  /** Every thread ever created, deleted ones included (see `deleted`). */
+  get threads(): FakeThread[] {
+    return [...this.state.channels.values()].filter((c): c is FakeThread => c.kind === "thread");
+  }
+
+  thread(threadId: string): FakeThread | undefined {
+    return this.threads.find((t) => t.id === threadId);
+  }
+
+  /** When the bot said it was typing in the channel, as epoch milliseconds. */
+  typingIn(channelId: string): number[] {
+    return this.state.typing.filter((t) => t.channelId === channelId).map((t) => t.at);
+  }
+
+  get restRequests(): readonly RecordedRequest[] {
+    return this.state.restRequests;
+  }
+  /** Requests no route answered (404) or that crashed the fake (500); a healthy test leaves this empty. */
+  get unhandledRequests(): readonly RecordedRequest[] {
+    return this.state.unhandledRequests;
+  }
+  get commandRegistrations(): readonly CommandRegistration[] {
+    return this.state.commandRegistrations;
+  }
+  get commands(): RegisteredCommands {
+    return this.state.commands;
+  }
+  get gatewayHistory(): readonly GatewayHistoryEntry[] {
+    return this.gateway.history;
+  }
+  /** Gateway sessions with an open socket: one per logged-in client. */
+  get openGatewaySessions(): number {
+    return this.gateway.openSessionCount;
+  }
+
+  /** Polls until `predicate` returns something truthy, and resolves to it. */
+  async waitFor<T>(predicate: () => T | undefined | null | false, timeoutMs = 5000, description?: string): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = predicate();
+      if (value) return value;
+      if (Date.now() > deadline) {
+        const what = description ?? predicate.toString().replace(/\s+/g, " ").slice(0, 200);
+        const last = this.state.restRequests.at(-1);
+        const lastRequest = last ? `${last.method} ${last.path} → ${last.status}` : "none";
+        throw new Error(`fake Discord waited ${timeoutMs}ms for: ${what} (last REST request: ${lastRequest})`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  /** The next matching REST request(s) get this answer instead, e.g. a 429 or a 500. */
+  failNext(options: FailNextOptions): void {
+    this.rest.failNext(options);
+  }
+
+  dropGatewayConnections(options: DropOptions = {}): void {
+    this.gateway.dropConnections(options);
+  }
+
+  async close(): Promise<void> {
+    await this.gateway.close();
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}

@@ -1,0 +1,62 @@
+import { DiscordFailure } from "./discord-errors.js";
+import type { FakeDiscordWorld } from "./discord-actions.js";
+import type { FakeDmChannel, FakeMessage, FakeThread } from "./model.js";
+
+/** What people do in the fake Discord: each step changes state and reaches connected bots as it would for real. */
+
+export interface UserMessageInput {
+  channelId: string;
+  userId: string;
+  content: string;
+  /** Starts the message with `<@bot>` unless the content already mentions the bot. */
+  mentionsBot?: boolean;
+  /** Sends the message as a reply to this message (which pings its author, as the Discord client does by default). */
+  replyToMessageId?: string;
+}
+
+export function userSends(world: FakeDiscordWorld, input: UserMessageInput): FakeMessage {
+  const { state } = world;
+  const user = state.user(input.userId);
+  const channel = state.channel(input.channelId);
+  if (channel.kind !== "dm" && !state.guild(channel.guildId).members.has(user.id)) {
+    throw new Error(`${user.username} is not a member of the guild of channel ${channel.id}`);
+  }
+  if (channel.kind === "dm" && channel.recipientId !== user.id) {
+    throw new Error(`${user.username} is not in DM channel ${channel.id}; use discord.openDm(${user.id})`);
+  }
+  const botMention = `<@${state.botUserId}>`;
+  const mentionsBotAlready = input.content.includes(botMention) || input.content.includes(`<@!${state.botUserId}>`);
+  const content = input.mentionsBot && !mentionsBotAlready ? `${botMention} ${input.content}` : input.content;
+  if (input.replyToMessageId && !state.liveMessage(channel.id, input.replyToMessageId)) {
+    throw new Error(`message ${input.replyToMessageId} is not in channel ${channel.id}`);
+  }
+  const message = world.postMessage({
+    channel,
+    authorId: user.id,
+    content,
+    referencedMessageId: input.replyToMessageId ?? null,
+  });
+  if (message instanceof DiscordFailure) {
+    throw new Error(`${user.username} cannot send in ${channel.id}: ${message.message} (code ${message.code})`);
+  }
+  return message;
+}
+
+export function openDm(world: FakeDiscordWorld, userId: string): FakeDmChannel {
+  world.state.user(userId);
+  return world.state.dmChannelWith(userId);
+}
+
+/** A moderator archiving (and maybe locking) a thread from the Discord client. */
+export function archiveThread(world: FakeDiscordWorld, threadId: string, options: { locked?: boolean } = {}): FakeThread {
+  const thread = world.state.thread(threadId);
+  return world.updateThread(thread, { archived: true, ...(options.locked !== undefined ? { locked: options.locked } : {}) });
+}
+
+export function unarchiveThread(world: FakeDiscordWorld, threadId: string): FakeThread {
+  return world.updateThread(world.state.thread(threadId), { archived: false, locked: false });
+}
+
+export function deleteThread(world: FakeDiscordWorld, threadId: string): void {
+  world.deleteChannel(world.state.thread(threadId));
+}

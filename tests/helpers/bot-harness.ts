@@ -1,0 +1,83 @@
+import { afterEach } from "vitest";
+import { createEngine } from "../../src/agent/create-engine.js";
+import type { SessionEngine } from "../../src/agent/session-engine.js";
+import { loadConfig, type Config } from "../../src/config.js";
+import { createBot, type Bot } from "../../src/discord/bot.js";
+import { registerCommands } from "../../src/discord/register-commands.js";
+import { silentLogger } from "../../src/logger.js";
+import { startFakeDiscord, type FakeDiscord } from "../fakes/fake-discord/index.js";
+import { startFakeOpenAI, type FakeOpenAI } from "../fakes/fake-openai.js";
+import { makeTempHome } from "./temp-home.js";
+
+export interface BotHarness {
+  discord: FakeDiscord;
+  model: FakeOpenAI;
+  home: string;
+  config: Config;
+  engine: SessionEngine;
+  bot: Bot;
+  /** Stops the bot (as a shutdown would) without stopping the fakes. */
+  stop(): Promise<void>;
+  /** A new bot process on the same home, fakes and session store. */
+  restart(): Promise<BotHarness>;
+}
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {});
+});
+
+export function botEnv(discord: FakeDiscord, model: FakeOpenAI, home: string): Record<string, string> {
+  return {
+    DISCORD_TOKEN: discord.token,
+    DISCORD_CLIENT_ID: discord.applicationId,
+    DISCORD_GUILD_ID: discord.guild.id,
+    DISCORD_API_URL: discord.apiUrl,
+    OPENAI_BASE_URL: model.baseURL,
+    OPENAI_MODEL: "fake-model",
+    AGENTKIT_HOME: home,
+    AGENTKIT_TIMEZONE: "UTC",
+  };
+}
+
+export async function startBot(
+  options: { env?: Record<string, string>; discord?: FakeDiscord; model?: FakeOpenAI; home?: string } = {},
+): Promise<BotHarness> {
+  const discord = options.discord ?? (await startFakeDiscord());
+  if (!options.discord) cleanups.push(() => discord.close());
+  const model = options.model ?? (await startFakeOpenAI());
+  if (!options.model) cleanups.push(() => model.close());
+  const home = options.home ?? (await makeTempHome());
+  const config = loadConfig("discord", { ...botEnv(discord, model, home), ...options.env });
+  if (discord.commands.byGuild.get(discord.guild.id) === undefined) await registerCommands(config.discord!);
+  const { engine, store } = await createEngine(config, silentLogger);
+  const bot = createBot({ config, log: silentLogger, engine });
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await bot.stop();
+    await store.close();
+  };
+  cleanups.push(stop);
+  await bot.start();
+  const harness: BotHarness = {
+    discord,
+    model,
+    home,
+    config,
+    engine,
+    bot,
+    stop,
+    restart: async () => {
+      await stop();
+      return startBot({ ...options, discord, model, home });
+    },
+  };
+  return harness;
+}
+
+/** The bot's own messages in a channel, oldest first. */
+export function botMessages(discord: FakeDiscord, channelId: string) {
+  return discord.messagesIn(channelId).filter((m) => m.authorId === discord.botUser.id);
+}
