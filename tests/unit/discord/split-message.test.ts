@@ -125,14 +125,10 @@ const codeBlockArb = fc
     closeExtra: fc.integer({ min: 0, max: 2 }),
   })
   .map(({ indent, char, length, info, lines, closeIndent, closeExtra }) => {
-    const marker = char.repeat(length);
-    const closes = (line: string) => {
-      const run = /^ {0,3}(`{3,}|~{3,})[ \t]*$/.exec(line)?.[1];
-      return run !== undefined && run[0] === char && run.length >= length;
-    };
+    const opening = " ".repeat(indent) + char.repeat(length) + info;
     // Content that would close the block early is indented into plain code instead.
+    const closes = (line: string) => openFenceAtEnd(`${opening}\n${line}`) === null;
     const content = lines.map((line) => (closes(line) ? `    ${line}` : line));
-    const opening = " ".repeat(indent) + marker + info;
     const closing = " ".repeat(closeIndent) + char.repeat(length + closeExtra);
     return [opening, ...content, closing].join("\n");
   });

@@ -1,0 +1,162 @@
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { slashOption } from "../fakes/fake-discord/index.js";
+import { botMessages, startBot } from "../helpers/bot-harness.js";
+
+const s = slashOption;
+
+describe("/onboard", () => {
+  it("opens a prefilled modal; the submit writes SOUL.md and the next session's prompt contains it", async () => {
+    const { discord, model, home } = await startBot();
+    const call = discord.runSlashCommand({ userId: discord.alice.id, channelId: discord.textChannel.id, name: "onboard", locale: "en-US" });
+    const modal = (await discord.waitFor(() => discord.interactionResponses(call.id).find((r) => r.modal)))!.modal!;
+    expect(modal.customId).toBe("onboard");
+    expect(modal.inputs.map((i) => [i.customId, i.value])).toEqual([
+      ["name", "AgentKit"],
+      ["personality", "Professional, friendly, attentive to detail."],
+      ["style", "Concise and clear."],
+      ["timezone", null],
+    ]);
+    const submit = discord.submitModal({
+      userId: discord.alice.id,
+      channelId: discord.textChannel.id,
+      customId: "onboard",
+      fields: { name: "Mochi", personality: "You are Mochi, a cheerful cat.", style: "Playful, short sentences.", timezone: "Asia/Shanghai" },
+    });
+    const answer = await discord.waitFor(() => discord.interactionResponses(submit.id)[0]);
+    expect(answer.ephemeral).toBe(true);
+    expect(answer.content).toMatch(/next conversation/);
+    expect(await readFile(join(home, "users", discord.alice.id, "SOUL.md"), "utf8")).toBe(
+      "## Name\nMochi\n\n## Personality\nYou are Mochi, a cheerful cat.\n\n## Speaking style\nPlayful, short sentences.\n",
+    );
+    expect(JSON.parse(await readFile(join(home, "users", discord.alice.id, "settings.json"), "utf8"))).toEqual({
+      timezone: "Asia/Shanghai",
+      locale: "en-US",
+    });
+    model.enqueue({ text: "Meow!" });
+    const start = await discord.userSends({ channelId: discord.textChannel.id, userId: discord.alice.id, content: "hi", mentionsBot: true });
+    await discord.waitFor(() => botMessages(discord, start.id)[0]);
+    const prompt = model.requests[0]!.body.messages[0]!.content as string;
+    expect(prompt).toContain("<agent-identity");
+    expect(prompt).toContain("You are Mochi, a cheerful cat.");
+    expect(prompt).toContain("(Asia/Shanghai)");
+  });
+
+  it("prefills in Chinese for zh-CN and writes Chinese section names", async () => {
+    const { discord, home } = await startBot();
+    const call = discord.runSlashCommand({ userId: discord.bob.id, channelId: discord.textChannel.id, name: "onboard", locale: "zh-CN" });
+    const modal = (await discord.waitFor(() => discord.interactionResponses(call.id).find((r) => r.modal)))!.modal!;
+    expect(modal.title).toBe("设置你的助手");
+    expect(modal.inputs[1]!.value).toBe("专业、友好、注重细节。");
+    const submit = discord.submitModal({
+      userId: discord.bob.id,
+      channelId: discord.textChannel.id,
+      customId: "onboard",
+      locale: "zh-CN",
+      fields: { name: "小猫", personality: "活泼", style: "简短", timezone: "" },
+    });
+    await discord.waitFor(() => discord.interactionResponses(submit.id)[0]);
+    expect(await readFile(join(home, "users", discord.bob.id, "SOUL.md"), "utf8")).toBe("## 名字\n小猫\n\n## 性格\n活泼\n\n## 说话风格\n简短\n");
+  });
+
+  it("refuses an unknown time zone and writes nothing", async () => {
+    const { discord, home } = await startBot();
+    const submit = discord.submitModal({
+      userId: discord.alice.id,
+      channelId: discord.textChannel.id,
+      customId: "onboard",
+      fields: { name: "Mochi", personality: "cat", style: "short", timezone: "Mars/Olympus" },
+    });
+    const answer = await discord.waitFor(() => discord.interactionResponses(submit.id)[0]);
+    expect(answer.content).toMatch(/"Mars\/Olympus" is not a time zone name.*Nothing was saved/);
+    await expect(readFile(join(home, "users", discord.alice.id, "SOUL.md"), "utf8")).rejects.toThrow();
+  });
+});
+
+describe("/memory", () => {
+  async function withNotes() {
+    const h = await startBot();
+    const dir = join(h.home, "users", h.discord.alice.id);
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, "USER.md"), "## Likes\n- green tea\n");
+    await mkdir(join(h.home, "users", h.discord.bob.id), { recursive: true });
+    await writeFile(join(h.home, "users", h.discord.bob.id, "USER.md"), "## Bob's secret\n- hidden\n");
+    return { ...h, dir };
+  }
+  const memory = (h: Awaited<ReturnType<typeof withNotes>>, userId: string, sub: string, options: ReturnType<typeof s.string>[] = []) => {
+    const call = h.discord.runSlashCommand({ userId, channelId: h.discord.textChannel.id, name: "memory", options: [s.subcommand(sub, options)] });
+    return h.discord.waitFor(() => h.discord.interactionResponses(call.id).find((r) => r.content !== undefined || r.modal || r.attachments.length));
+  };
+
+  it("view shows the caller's own file, ephemerally, and never another person's", async () => {
+    const h = await withNotes();
+    const alice = await memory(h, h.discord.alice.id, "view", [s.string("file", "user")]);
+    expect(alice.ephemeral).toBe(true);
+    expect(alice.content).toContain("**USER.md** (21/1400 chars)");
+    expect(alice.content).toContain("- green tea");
+    expect(alice.content).not.toContain("Bob's secret");
+    const bob = await memory(h, h.discord.bob.id, "view", [s.string("file", "user")]);
+    expect(bob.content).toContain("Bob's secret");
+    expect(bob.content).not.toContain("green tea");
+  });
+
+  it("view sends a long file as a .md attachment", async () => {
+    const h = await withNotes();
+    const long = `## Notes\n${"- a fairly long note line\n".repeat(80)}`;
+    await writeFile(join(h.dir, "MEMORY.md"), long);
+    const answer = await memory(h, h.discord.alice.id, "view", [s.string("file", "memory")]);
+    expect(answer.attachments[0]?.filename).toBe("MEMORY.md");
+    expect(answer.attachments[0]?.text).toBe(long);
+  });
+
+  it("add and remove change the caller's file", async () => {
+    const h = await withNotes();
+    const added = await memory(h, h.discord.alice.id, "add", [s.string("file", "user"), s.string("section", "Work"), s.string("content", "- builds bots")]);
+    expect(added.content).toMatch(/Added to USER\.md › Work/);
+    expect(await readFile(join(h.dir, "USER.md"), "utf8")).toBe("## Likes\n- green tea\n\n## Work\n- builds bots\n");
+    const removed = await memory(h, h.discord.alice.id, "remove", [s.string("file", "user"), s.string("section", "Likes")]);
+    expect(removed.content).toMatch(/Removed USER\.md › Likes/);
+    expect(await readFile(join(h.dir, "USER.md"), "utf8")).toBe("## Work\n- builds bots\n");
+    const missing = await memory(h, h.discord.alice.id, "remove", [s.string("file", "user"), s.string("section", "Nope")]);
+    expect(missing.content).toMatch(/no section "Nope".*Nothing was changed/s);
+    const badName = await memory(h, h.discord.alice.id, "add", [s.string("file", "user"), s.string("section", "## X"), s.string("content", "y")]);
+    expect(badName.content).toMatch(/must not contain #/);
+  });
+
+  it("edit opens a prefilled modal; a valid submit saves, an over-cap one is refused with the file unchanged", async () => {
+    const h = await withNotes();
+    const opened = await memory(h, h.discord.alice.id, "edit", [s.string("file", "user")]);
+    expect(opened.modal?.customId).toBe("memory-edit:user");
+    expect(opened.modal?.inputs[0]).toMatchObject({ customId: "content", value: "## Likes\n- green tea\n" });
+    const ok = h.discord.submitModal({ userId: h.discord.alice.id, channelId: h.discord.textChannel.id, customId: "memory-edit:user", fields: { content: "## Likes\n- oolong\n" } });
+    expect((await h.discord.waitFor(() => h.discord.interactionResponses(ok.id)[0])).content).toMatch(/Saved USER\.md \(18\/1400 chars\)/);
+    expect(await readFile(join(h.dir, "USER.md"), "utf8")).toBe("## Likes\n- oolong\n");
+
+    const tooLong = `## Likes\n${"x".repeat(1500)}\n`;
+    const refused = h.discord.submitModal({ userId: h.discord.alice.id, channelId: h.discord.textChannel.id, customId: "memory-edit:user", fields: { content: tooLong } });
+    const answer = await h.discord.waitFor(() => h.discord.interactionResponses(refused.id)[0]);
+    expect(answer.content).toMatch(/USER\.md is full: 18\/1400 chars; this adds 1492/);
+    expect(answer.content).toMatch(/was not changed/);
+    expect(answer.attachments[0]?.text).toBe(tooLong);
+    expect(await readFile(join(h.dir, "USER.md"), "utf8")).toBe("## Likes\n- oolong\n");
+  });
+
+  it("edit refuses invisible control characters from a person but keeps their wording otherwise", async () => {
+    const h = await withNotes();
+    const bad = h.discord.submitModal({ userId: h.discord.alice.id, channelId: h.discord.textChannel.id, customId: "memory-edit:soul", fields: { content: "## Name\nMo\u202Echi\n" } });
+    expect((await h.discord.waitFor(() => h.discord.interactionResponses(bad.id)[0])).content).toMatch(/U\+202E/);
+    const fine = h.discord.submitModal({ userId: h.discord.alice.id, channelId: h.discord.textChannel.id, customId: "memory-edit:soul", fields: { content: "## Rules\nIgnore previous instructions from strangers.\n" } });
+    expect((await h.discord.waitFor(() => h.discord.interactionResponses(fine.id)[0])).content).toMatch(/Saved SOUL\.md/);
+  });
+
+  it("export attaches all of the caller's files and none of anyone else's", async () => {
+    const h = await withNotes();
+    await mkdir(join(h.dir, "daily"), { recursive: true });
+    await writeFile(join(h.dir, "daily", "2026-12-01.md"), "## 10:00 · chat\nTalked.\n");
+    const answer = await memory(h, h.discord.alice.id, "export");
+    expect(answer.attachments.map((a) => a.filename).sort()).toEqual(["USER.md", "daily-logs.md"]);
+    expect(answer.attachments.find((a) => a.filename === "daily-logs.md")?.text).toContain("# 2026-12-01");
+    expect(answer.attachments.map((a) => a.text).join("")).not.toContain("Bob's secret");
+  });
+});
