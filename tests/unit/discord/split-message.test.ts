@@ -84,6 +84,14 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 const words = (count: number, word = "word"): string =>
   Array.from({ length: count }, (_, i) => `${word}${i % 10}`).join(" ");
 
+/** About 4,500 characters: a paragraph, a TypeScript block too long for one message, a paragraph. */
+function answerWithCode(): { intro: string; outro: string; text: string } {
+  const intro = words(170, "intro"); // 1,189 characters
+  const code = Array.from({ length: 70 }, (_, i) => `  const value${i} = compute(${i});`).join("\n");
+  const outro = words(165, "outro");
+  return { intro, outro, text: `${intro}\n\n\`\`\`ts\n${code}\n\`\`\`\n\n${outro}` };
+}
+
 // --- generated Markdown ------------------------------------------------------------------
 
 const wordArb = fc.oneof(
@@ -174,9 +182,7 @@ describe("splitForDiscord: text that fits", () => {
   });
 
   it("rejects a limit too small to make progress", () => {
-    for (const limit of [0, 3, 2.5, Number.NaN]) {
-      expect(() => splitForDiscord("hello", limit)).toThrow(RangeError);
-    }
+    for (const limit of [0, 3, 2.5, Number.NaN]) expect(() => splitForDiscord("hello", limit)).toThrow(RangeError);
   });
 });
 
@@ -236,10 +242,7 @@ describe("splitForDiscord: where it cuts", () => {
 
 describe("splitForDiscord: code fences", () => {
   it("splits a 4,500-character answer with a code block into three balanced messages", () => {
-    const intro = words(170, "intro"); // 1,189 characters
-    const code = Array.from({ length: 70 }, (_, i) => `  const value${i} = compute(${i});`).join("\n");
-    const outro = words(165, "outro");
-    const text = `${intro}\n\n\`\`\`ts\n${code}\n\`\`\`\n\n${outro}`;
+    const { intro, outro, text } = answerWithCode();
     expect(text.length).toBeGreaterThan(4400);
     expect(text.length).toBeLessThan(4600);
 
@@ -268,10 +271,8 @@ describe("splitForDiscord: code fences", () => {
 
   it("does not treat ``` inside a ~~~ block, or a shorter run of the same mark, as its end", () => {
     const inside = Array.from({ length: 10 }, (_, i) => (i % 3 === 0 ? "```" : `line ${i} of the example`));
-    for (const [opening, closing] of [
-      ["~~~md", "~~~"],
-      ["````md", "````"],
-    ] as const) {
+    const fences = [["~~~md", "~~~"], ["````md", "````"]] as const; // prettier-ignore
+    for (const [opening, closing] of fences) {
       const text = `${opening}\n${inside.join("\n")}\n${closing}\n\nafter`;
       const chunks = splitForDiscord(text, 70);
       expect(chunks.length).toBeGreaterThan(2);
@@ -335,6 +336,18 @@ describe("splitStreaming", () => {
     expect(done.length).toBeGreaterThan(1);
     for (const chunk of done) expect(openFenceAtEnd(chunk)).toBeNull();
     expect(current.startsWith("```ts\n")).toBe(true);
+  });
+
+  it("never changes a sent message while an answer streams in, and ends with the full split", () => {
+    const { text } = answerWithCode();
+    let sent: string[] = [];
+    for (let end = 0; end <= text.length; end += 7) {
+      const { done } = splitStreaming(text.slice(0, end));
+      expect(done.slice(0, sent.length)).toEqual(sent);
+      sent = done;
+    }
+    const { done, current } = splitStreaming(text);
+    expect([...done, current]).toEqual(splitForDiscord(text));
   });
 });
 

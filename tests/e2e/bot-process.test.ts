@@ -1,0 +1,77 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { startFakeDiscord, type FakeDiscord } from "../fakes/fake-discord/index.js";
+import { startFakeOpenAI, type FakeOpenAI } from "../fakes/fake-openai.js";
+import { botEnv, botMessages } from "../helpers/bot-harness.js";
+import { makeTempHome } from "../helpers/temp-home.js";
+
+const root = join(import.meta.dirname, "../..");
+const children: ChildProcess[] = [];
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const child of children.splice(0)) child.kill("SIGKILL");
+  for (const close of closers.splice(0)) await close();
+});
+
+function run(script: string, env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, ["--import", "tsx", script], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? "", HOME: env.AGENTKIT_HOME ?? "/nonexistent", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.push(child);
+  let output = "";
+  child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
+  child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+async function fakes(): Promise<{ discord: FakeDiscord; model: FakeOpenAI; home: string }> {
+  const discord = await startFakeDiscord();
+  const model = await startFakeOpenAI();
+  closers.push(() => discord.close(), () => model.close());
+  return { discord, model, home: await makeTempHome() };
+}
+
+describe("the bot process (npm start)", () => {
+  it("exits 1 with one clear line when DISCORD_TOKEN is missing", async () => {
+    const bot = run("src/index.ts", { DISCORD_CLIENT_ID: "123", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" });
+    expect(await bot.exited).toBe(1);
+    expect(bot.output().trim()).toMatch(/^Configuration: DISCORD_TOKEN: is required[^\n]*$/);
+  }, 20_000);
+
+  it("continues a session with the same system prompt after being killed mid-session", async () => {
+    const { discord, model, home } = await fakes();
+    const env = { ...botEnv(discord, model, home), LOG_LEVEL: "warn" };
+    const deploy = run("deploy-commands.ts", env);
+    expect(await deploy.exited).toBe(0);
+    expect(deploy.output()).toMatch(/Registered 4 commands \(\/chat, \/end, \/onboard, \/memory\)/);
+    const registered = discord.commands.byGuild.get(discord.guild.id)!;
+    expect(registered.find((c) => c.name === "chat")?.name_localizations).toEqual({ "zh-CN": "聊天" });
+
+    const first = run("src/index.ts", env);
+    await discord.waitFor(() => discord.openGatewaySessions > 0, 15_000, "the bot to log in");
+    model.enqueue({ text: "first answer" });
+    const start = await discord.userSends({ channelId: discord.textChannel.id, userId: discord.alice.id, content: "remember this", mentionsBot: true });
+    await discord.waitFor(() => botMessages(discord, start.id).find((m) => m.content === "first answer"), 10_000);
+    first.child.kill("SIGKILL");
+    await first.exited;
+
+    const second = run("src/index.ts", env);
+    await discord.waitFor(() => discord.openGatewaySessions > 0, 15_000, "the bot to log in again");
+    model.enqueue({ text: "second answer" });
+    await discord.userSends({ channelId: start.id, userId: discord.alice.id, content: "and now?" });
+    await discord.waitFor(() => botMessages(discord, start.id).find((m) => m.content === "second answer"), 10_000);
+    const [before, after] = model.requests.map((r) => r.body.messages);
+    expect(after![0]).toEqual(before![0]);
+    expect(after!.slice(1)).toEqual([
+      { role: "user", content: "remember this" },
+      { role: "assistant", content: "first answer" },
+      { role: "user", content: "and now?" },
+    ]);
+    second.child.kill("SIGTERM");
+    expect(await second.exited).toBe(0);
+  }, 60_000);
+});
