@@ -29,6 +29,7 @@ export class ReplyStream {
   private readonly messages: { message: Message; content: string }[] = [];
   private timer: NodeJS.Timeout | undefined;
   private typing: NodeJS.Timeout | undefined;
+  /** When the last send or edit started; 0 until the first one is scheduled. */
   private lastFlush = 0;
   private chain: Promise<void> = Promise.resolve();
   private readonly interval: number;
@@ -50,7 +51,9 @@ export class ReplyStream {
   push(delta: string): void {
     this.text += delta;
     if (this.text.trim() === "" || this.timer) return;
-    const wait = this.messages.length === 0 ? 0 : Math.max(0, this.lastFlush + this.interval - Date.now());
+    // The first text goes out at once; after that at most one update per interval.
+    const wait = this.lastFlush === 0 ? 0 : Math.max(0, this.lastFlush + this.interval - Date.now());
+    if (this.lastFlush === 0) this.lastFlush = Date.now();
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.enqueue(() => this.flush(splitStreaming(this.text)));
@@ -89,6 +92,7 @@ export class ReplyStream {
 
   private async flush({ done, current }: { done: string[]; current: string }): Promise<void> {
     const chunks = current.trim() === "" ? done : [...done, current];
+    this.lastFlush = Date.now();
     clearInterval(this.typing);
     this.typing = undefined;
     for (const [i, content] of chunks.entries()) {
@@ -102,6 +106,5 @@ export class ReplyStream {
         sent.content = content;
       }
     }
-    this.lastFlush = Date.now();
   }
 }
