@@ -56,10 +56,10 @@ async function main(): Promise<number> {
   });
   const interactive = process.stdin.isTTY === true;
   const lines = createInterface({ input: process.stdin, output: interactive ? process.stdout : undefined, terminal: interactive });
-  let ending = false;
-  const end = async (quiet = false): Promise<number> => {
-    if (ending) return 0;
-    ending = true;
+  let ending: Promise<number> | undefined;
+  // Every way out (/end, end of input, Ctrl+C) waits for the one close.
+  const end = (quiet = false): Promise<number> => (ending ??= closeSession(quiet));
+  const closeSession = async (quiet: boolean): Promise<number> => {
     lines.close();
     const outcome = await engine.close(session.id, "terminal");
     await retried;

@@ -204,11 +204,15 @@ function cutInsideWord(doc: Doc, start: number, openingLength: number): Cut | nu
 function forceCut(doc: Doc, start: number, openingLength: number): Cut | null {
   const { text, lines } = doc;
   for (let at = start + doc.limit - openingLength; at > start; at--) {
-    if (isSpace(text[at - 1]) || splitsSurrogatePair(text, at)) continue;
     const line = lines[lineIndexAt(lines, at)];
+    if (!line || isSpace(text[at - 1]) || splitsSurrogatePair(text, at)) continue;
+    const fence = line.startsLikeFence ? fenceAfterLine(text.slice(line.start, at), line.fenceBefore) : line.fenceAfter;
+    // The part of the line left in this chunk must open or close a fence as the whole
+    // line does, or every later chunk would disagree with the text about its fences.
+    if ((fence === null) !== (line.fenceAfter === null)) continue;
     const run = runOfSpace(text, at);
     const next = run.lineBreaks === 0 ? run.end : run.lastLineBreak + 1;
-    const cut = { end: at, next, fence: reopenable(line?.fenceBefore ?? null, doc.limit) };
+    const cut = { end: at, next, fence: reopenable(fence, doc.limit) };
     if (fits(doc, start, openingLength, cut)) return cut;
   }
   return null;

@@ -39,6 +39,24 @@ describe("conversations in threads", () => {
     expect(discord.unhandledRequests).toEqual([]);
   });
 
+  it("lets only the owner or a member with Manage Threads use /end", async () => {
+    const { discord, model, engine } = await startBot();
+    model.setFallback((req) => (req.body.stream ? { text: "answer" } : { text: "summary" }));
+    const start = await discord.userSends({ channelId: discord.textChannel.id, userId: discord.alice.id, content: "hi", mentionsBot: true });
+    await discord.waitFor(() => botMessages(discord, start.id)[0]);
+    const bob = discord.runSlashCommand({ userId: discord.bob.id, channelId: start.id, name: "end" });
+    const refusal = await discord.waitFor(() => discord.interactionResponses(bob.id)[0]);
+    expect(refusal.ephemeral).toBe(true);
+    expect(refusal.content).toMatch(/Only the person who started this conversation/);
+    expect((await engine.latestIn(start.id))?.status).toBe("open");
+    const moderator = discord.addUser({ username: "mod", roles: [discord.manageThreadsRole.id] });
+    discord.runSlashCommand({ userId: moderator.id, channelId: start.id, name: "end" });
+    await discord.waitFor(() => discord.thread(start.id)?.archived);
+    expect((await engine.latestIn(start.id))?.status).toBe("closed");
+    const outside = discord.runSlashCommand({ userId: discord.alice.id, channelId: discord.textChannel.id, name: "end" });
+    expect((await discord.waitFor(() => discord.interactionResponses(outside.id)[0])).content).toMatch(/no open conversation/);
+  });
+
   it("/chat with a topic opens a private thread owned by the caller's session and greets", async () => {
     const { discord, engine } = await startBot();
     const call = discord.runSlashCommand({

@@ -74,6 +74,27 @@ describe("npm run chat", () => {
     expect(await readFile(join(home, "users/1/daily", daily[0]!), "utf8")).toContain("They said hello.");
   }, 30_000);
 
+  it("ends the session with its summary on Ctrl+C (SIGINT)", async () => {
+    fake = await startFakeOpenAI();
+    const home = await makeTempHome();
+    fake.enqueue({ text: "Hi!" }, { text: "Interrupted chat summary." });
+    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/chat.ts", "--user", "7"], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? "", HOME: home, AGENTKIT_HOME: home, OPENAI_BASE_URL: fake.baseURL },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+    child.stdin.write("hello\n");
+    for (let i = 0; i < 200 && !stdout.includes("Hi!"); i++) await new Promise((r) => setTimeout(r, 50));
+    child.kill("SIGINT");
+    expect(await exited).toBe(0);
+    expect(stdout).toContain("ending the session");
+    const daily = await readdir(join(home, "users/7/daily"));
+    expect(await readFile(join(home, "users/7/daily", daily[0]!), "utf8")).toContain("Interrupted chat summary.");
+  }, 30_000);
+
   it("/clear drops the history but keeps the snapshot", async () => {
     fake = await startFakeOpenAI();
     const home = await makeTempHome();

@@ -271,7 +271,7 @@ describe("splitForDiscord: code fences", () => {
 
   it("does not treat ``` inside a ~~~ block, or a shorter run of the same mark, as its end", () => {
     const inside = Array.from({ length: 10 }, (_, i) => (i % 3 === 0 ? "```" : `line ${i} of the example`));
-    const fences = [["~~~md", "~~~"], ["````md", "````"]] as const; // prettier-ignore
+    const fences = [["~~~md", "~~~"], ["````md", "````"]] as const;
     for (const [opening, closing] of fences) {
       const text = `${opening}\n${inside.join("\n")}\n${closing}\n\nafter`;
       const chunks = splitForDiscord(text, 70);
@@ -352,38 +352,35 @@ describe("splitStreaming", () => {
 });
 
 describe("splitForDiscord: properties over generated Markdown", () => {
-  it("keeps every chunk within the limit, non-blank, and whole code points", () => {
-    fc.assert(
-      fc.property(markdownArb, limitArb, (text, limit) => {
-        const chunks = splitForDiscord(text, limit);
-        for (const chunk of chunks) {
-          expect(chunk.length).toBeLessThanOrEqual(limit);
-          expect(chunk.trim()).not.toBe("");
-          expect(chunk).not.toMatch(LONE_SURROGATE);
-          if (chunks.length > 1) expect(chunk).toMatch(/[^ \t\r\n]$/);
-        }
-      }),
-      { numRuns: 300 },
-    );
-  });
+  const forAllMarkdown = (check: (text: string, limit: number) => void) => () =>
+    fc.assert(fc.property(markdownArb, limitArb, check), { numRuns: 300 });
 
-  it("balances the fences in every chunk", () => {
-    fc.assert(
-      fc.property(markdownArb, limitArb, (text, limit) => {
-        for (const chunk of splitForDiscord(text, limit)) expect(openFenceAtEnd(chunk)).toBeNull();
-      }),
-      { numRuns: 300 },
-    );
-  });
+  it(
+    "keeps every chunk within the limit, non-blank, and whole code points",
+    forAllMarkdown((text, limit) => {
+      const chunks = splitForDiscord(text, limit);
+      for (const chunk of chunks) {
+        expect(chunk.length).toBeLessThanOrEqual(limit);
+        expect(chunk.trim()).not.toBe("");
+        expect(chunk).not.toMatch(LONE_SURROGATE);
+        if (chunks.length > 1) expect(chunk).toMatch(/[^ \t\r\n]$/);
+      }
+    }),
+  );
 
-  it("loses no text: rejoining by the separator rule gives back the original", () => {
-    fc.assert(
-      fc.property(markdownArb, limitArb, (text, limit) => {
-        expect(rejoin(splitForDiscord(text, limit), text)).toBe(text);
-      }),
-      { numRuns: 300 },
-    );
-  });
+  it(
+    "balances the fences in every chunk",
+    forAllMarkdown((text, limit) => {
+      for (const chunk of splitForDiscord(text, limit)) expect(openFenceAtEnd(chunk)).toBeNull();
+    }),
+  );
+
+  it(
+    "loses no text: rejoining by the separator rule gives back the original",
+    forAllMarkdown((text, limit) => {
+      expect(rejoin(splitForDiscord(text, limit), text)).toBe(text);
+    }),
+  );
 
   it("never changes a done chunk as more text streams in", () => {
     fc.assert(

@@ -154,3 +154,21 @@ describe("executeTool", () => {
     }
   });
 });
+
+describe("concurrent tool calls", () => {
+  it("keeps all of 200 concurrent memory_add calls on one file, or refuses them for the cap", async () => {
+    const { store, call } = await setup();
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        call("memory_add", { file: "memory", section: "Log", content: `- n${String(i).padStart(3, "0")}` }, newTurnState()),
+      ),
+    );
+    const text = await store.memory.read();
+    results.forEach((result, i) => {
+      const line = `- n${String(i).padStart(3, "0")}`;
+      if (result.ok) expect(text).toContain(line);
+      else expect(result.error).toMatch(/is full/);
+    });
+    expect(results.filter((r) => r.ok)).toHaveLength(text.split("\n").filter((l) => l.startsWith("- n")).length);
+  });
+});
