@@ -155,10 +155,17 @@ export class Conversations {
   private async answer(record: SessionRecord, channel: ReplyChannel, text: string): Promise<void> {
     const reply = new ReplyStream(channel, { log: this.deps.log });
     reply.startTyping();
+    let shown: Promise<void> | undefined;
     try {
-      const result = await this.deps.engine.turn(record.id, text, (delta) => reply.push(delta));
-      const saved = describeChanges(result.changes);
-      await reply.finish(saved ? `-# ${saved}` : undefined);
+      await this.deps.engine.turn(record.id, text, {
+        onDelta: (delta) => reply.push(delta),
+        // The final text goes to Discord while the engine persists the turn.
+        onAnswer: (result) => {
+          const saved = describeChanges(result.changes);
+          shown = reply.finish(saved ? `-# ${saved}` : undefined);
+        },
+      });
+      await shown;
     } catch (error) {
       const line =
         error instanceof ModelError

@@ -14,6 +14,10 @@ export interface ReplyStreamOptions {
   log: Logger;
   /** Least time between two edits of one message. */
   editIntervalMs?: number;
+  /** How long the first text may wait for more, so a quick short answer is one message, no edit. */
+  firstSendDelayMs?: number;
+  /** Typing shows only when no text has come by then: a fast answer needs no typing call. */
+  typingDelayMs?: number;
 }
 
 /** Typing lasts about 10 s on Discord; refresh a little before it fades. */
@@ -44,15 +48,19 @@ export class ReplyStream {
   /** Shows typing until the first text arrives; never waited on. */
   startTyping(): void {
     const send = () => void this.channel.sendTyping().catch(() => {});
-    send();
-    this.typing = setInterval(send, TYPING_REFRESH_MS);
+    this.typing = setTimeout(() => {
+      if (this.lastFlush !== 0) return;
+      send();
+      this.typing = setInterval(send, TYPING_REFRESH_MS);
+    }, this.options.typingDelayMs ?? 400);
   }
 
   push(delta: string): void {
     this.text += delta;
     if (this.text.trim() === "" || this.timer) return;
-    // The first text goes out at once; after that at most one update per interval.
-    const wait = this.lastFlush === 0 ? 0 : Math.max(0, this.lastFlush + this.interval - Date.now());
+    // The first text waits briefly for more (a short answer becomes one message); then one update per interval.
+    const wait =
+      this.lastFlush === 0 ? (this.options.firstSendDelayMs ?? 150) : Math.max(0, this.lastFlush + this.interval - Date.now());
     if (this.lastFlush === 0) this.lastFlush = Date.now();
     this.timer = setTimeout(() => {
       this.timer = undefined;
@@ -80,6 +88,11 @@ export class ReplyStream {
   private stop(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
+    this.stopTyping();
+  }
+
+  private stopTyping(): void {
+    // clearTimeout and clearInterval are interchangeable in Node; both forms are used for typing.
     clearInterval(this.typing);
     this.typing = undefined;
   }
@@ -93,8 +106,7 @@ export class ReplyStream {
   private async flush({ done, current }: { done: string[]; current: string }): Promise<void> {
     const chunks = current.trim() === "" ? done : [...done, current];
     this.lastFlush = Date.now();
-    clearInterval(this.typing);
-    this.typing = undefined;
+    this.stopTyping();
     for (const [i, content] of chunks.entries()) {
       const sent = this.messages[i];
       if (!sent) {

@@ -12,7 +12,7 @@ describe("conversations in threads", () => {
   it("mention → thread → streamed answer with edits → /end → daily log, thread archived and locked", async () => {
     const h = await startBot();
     const { discord, model } = h;
-    model.enqueue({ text: "Green tea is lovely. ".repeat(12).trim(), chunkSize: 6, tokensPerSecond: 20 });
+    model.enqueue({ text: "Green tea is lovely. ".repeat(12).trim(), chunkSize: 6, tokensPerSecond: 20, firstTokenDelayMs: 700 });
     const start = await discord.userSends({ channelId: discord.textChannel.id, userId: discord.alice.id, content: "Tell me about green tea", mentionsBot: true });
     const thread = await discord.waitFor(() => discord.thread(start.id));
     expect(thread.parentId).toBe(discord.textChannel.id);
@@ -26,6 +26,7 @@ describe("conversations in threads", () => {
     const times = [answer.timestamp, ...answer.edits.map((e) => e.at)].map((t) => (typeof t === "string" ? Date.parse(t) : t));
     const gaps = times.slice(1, -1).map((t, i) => t - times[i]!);
     for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(800);
+    // The model took 700 ms to start, so typing showed; a quicker answer needs none.
     expect(discord.typingIn(thread.id).length).toBeGreaterThanOrEqual(1);
     const prompt = model.requests[0]!.body.messages;
     expect(prompt.at(-1)).toEqual({ role: "user", content: "Tell me about green tea" });
@@ -74,6 +75,17 @@ describe("conversations in threads", () => {
     expect(record).toMatchObject({ userId: discord.alice.id, status: "open", title: "Trip to Kyoto" });
     await discord.waitFor(() => discord.interactionResponses(call.id).some((r) => r.content?.includes(`<#${thread.id}>`)));
     expect(discord.interactionResponses(call.id)[0]!.ephemeral).toBe(true);
+  });
+
+  it("answers a quick short reply with one message: no typing call, no edit", async () => {
+    const { discord, model } = await startBot();
+    model.enqueue({ text: "Short and quick.", chunkSize: 4 });
+    const start = await discord.userSends({ channelId: discord.textChannel.id, userId: discord.alice.id, content: "hi", mentionsBot: true });
+    const reply = await discord.waitFor(() => botMessages(discord, start.id)[0]);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(reply.content).toBe("Short and quick.");
+    expect(reply.edits).toEqual([]);
+    expect(discord.typingIn(start.id)).toEqual([]);
   });
 
   it("never sends another person's messages in the owner's thread to the model", async () => {
