@@ -10,7 +10,7 @@ export type FrontEnd = "discord" | "chat" | "deploy";
 export interface Config {
   home: string;
   timeZone: string | undefined;
-  openai: { apiKey: string; baseURL: string; model: string };
+  openai: { apiKey: string; baseURL: string; model: string; timeoutMs: number; streamIdleMs: number };
   sessionStoreUrl: string | undefined;
   sessionIdleMinutes: number;
   dailyDays: number;
@@ -56,6 +56,7 @@ const commonSchema = z.object({
   OPENAI_API_KEY: optionalText,
   OPENAI_BASE_URL: optionalText.refine((v) => v === undefined || URL.canParse(v), "must be a URL (http://localhost:11434/v1)"),
   OPENAI_MODEL: optionalText,
+  OPENAI_TIMEOUT_SECONDS: positiveNumber(60, "60"),
   SESSION_STORE_URL: optionalText,
   SESSION_IDLE_MINUTES: positiveNumber(60, "60"),
   DAILY_LOG_DAYS: positiveNumber(2, "2").refine((n) => Number.isInteger(n), "must be a whole number of days (2)"),
@@ -108,7 +109,13 @@ export function loadConfig(frontEnd: FrontEnd, env: Record<string, string | unde
     home: expandHome(c.AGENTKIT_HOME ?? "~/.agentkit"),
     timeZone: c.AGENTKIT_TIMEZONE,
     // Local servers (Ollama, LM Studio) ignore the key, but the SDK requires one.
-    openai: { apiKey: c.OPENAI_API_KEY ?? "not-needed", baseURL: c.OPENAI_BASE_URL ?? DEFAULT_OPENAI_URL, model: c.OPENAI_MODEL ?? "gpt-4o-mini" },
+    openai: {
+      apiKey: c.OPENAI_API_KEY ?? "not-needed",
+      baseURL: c.OPENAI_BASE_URL ?? DEFAULT_OPENAI_URL,
+      model: c.OPENAI_MODEL ?? "gpt-4o-mini",
+      timeoutMs: c.OPENAI_TIMEOUT_SECONDS * 1000,
+      streamIdleMs: c.OPENAI_TIMEOUT_SECONDS * 1000,
+    },
     sessionStoreUrl: c.SESSION_STORE_URL,
     sessionIdleMinutes: c.SESSION_IDLE_MINUTES,
     dailyDays: c.DAILY_LOG_DAYS,

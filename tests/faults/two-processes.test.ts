@@ -1,0 +1,41 @@
+import { spawn } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { makeTempHome } from "../helpers/temp-home.js";
+import { pick } from "./fault-config.js";
+
+const root = join(import.meta.dirname, "../..");
+const ADDS = pick(200, 100);
+
+function worker(home: string, prefix: string): Promise<{ acked: string[]; refused: string[] }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "tests/faults/workers/add-worker.ts", home, "42", prefix, String(ADDS)], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    child.on("exit", (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`worker ${prefix} exited ${code}: ${err}`))));
+  });
+}
+
+describe("two processes writing one person's memory", () => {
+  it(`loses none of ${ADDS} concurrent adds from each of two processes`, async () => {
+    const home = await makeTempHome();
+    const [a, b] = await Promise.all([worker(home, "a"), worker(home, "b")]);
+    const text = await readFile(join(home, "users", "42", "MEMORY.md"), "utf8");
+    const lines = new Set(text.split("\n"));
+    for (const entry of [...a.acked, ...b.acked]) expect(lines.has(entry), `acknowledged "${entry}" is missing`).toBe(true);
+    // Whatever was not saved was refused for the cap, with a message: never dropped silently.
+    for (const error of [...a.refused, ...b.refused]) expect(error).toMatch(/MEMORY\.md is full/);
+    expect(a.acked.length + a.refused.length).toBe(ADDS);
+    expect(b.acked.length + b.refused.length).toBe(ADDS);
+    expect(a.acked.length).toBeGreaterThan(0);
+    expect(b.acked.length).toBeGreaterThan(0);
+    const saved = text.split("\n").filter((l) => /^[ab]\d+$/.test(l));
+    expect(saved.length).toBe(a.acked.length + b.acked.length);
+  }, 120_000);
+});

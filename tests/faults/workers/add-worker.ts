@@ -1,0 +1,22 @@
+// Makes `count` concurrent memory_add calls for one person and prints what was acknowledged.
+import { MemoryStore } from "../../../src/memory/memory-store.js";
+import { executeTool, newTurnState } from "../../../src/tools/execute-tool.js";
+
+const [home, userId, prefix, count] = process.argv.slice(2) as [string, string, string, string];
+const store = MemoryStore.forUser(home, userId, { defaultTimeZone: "UTC" });
+const results = await Promise.all(
+  Array.from({ length: Number(count) }, async (_, i) => {
+    const content = `${prefix}${i}`;
+    const raw = await executeTool(store, "memory_add", JSON.stringify({ file: "memory", section: "Log", content }), {
+      now: new Date(),
+      turn: newTurnState(),
+    });
+    return { content, result: JSON.parse(raw) as { ok: boolean; error?: string } };
+  }),
+);
+process.stdout.write(
+  JSON.stringify({
+    acked: results.filter((r) => r.result.ok).map((r) => r.content),
+    refused: results.filter((r) => !r.result.ok).map((r) => r.result.error),
+  }),
+);
