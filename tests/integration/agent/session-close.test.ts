@@ -80,6 +80,21 @@ describe("closing a session", () => {
   });
 });
 
+describe("an interrupted close", () => {
+  it("does not write the summary twice when the process died after writing it but before marking the session closed", async () => {
+    const setup = await setupEngine({ clock: fixedClock });
+    const session = await chatOnce(setup);
+    const record = (await setup.engine.get(session.id))!;
+    // The state a crash leaves: summary kept in the record and already in the log, status still closing.
+    await setup.store.save({ ...record, status: "closing", summary: "Already written.", closeRequestedAt: at.toISOString() });
+    await MemoryStore.forUser(setup.home, "111").daily("2026-12-01").write("## 23:30 · tea talk\nAlready written.\n", "person");
+    const restarted = await setup.reopen();
+    expect(await restarted.retryPendingCloses()).toEqual({ closed: 1, pending: 0 });
+    expect(await readFile(join(setup.home, "users/111/daily/2026-12-01.md"), "utf8")).toBe("## 23:30 · tea talk\nAlready written.\n");
+    expect(summaryRequests(setup)).toHaveLength(0);
+  });
+});
+
 describe("a full day's log", () => {
   async function fillDay(setup: Awaited<ReturnType<typeof setupEngine>>) {
     const memory = MemoryStore.forUser(setup.home, "111");

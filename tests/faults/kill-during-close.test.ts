@@ -1,0 +1,61 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { startFakeDiscord } from "../fakes/fake-discord/index.js";
+import { startFakeOpenAI } from "../fakes/fake-openai.js";
+import { botEnv, botMessages } from "../helpers/bot-harness.js";
+import { eventually } from "../helpers/eventually.js";
+import { makeTempHome } from "../helpers/temp-home.js";
+
+const root = join(import.meta.dirname, "../..");
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function startBotProcess(env: Record<string, string>): ChildProcess {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/index.ts"], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? "", HOME: env.AGENTKIT_HOME!, ...env, LOG_LEVEL: "error" },
+    stdio: "ignore",
+  });
+  cleanups.push(() => child.kill("SIGKILL"));
+  return child;
+}
+
+describe("the bot killed while summarising", () => {
+  it("writes the summary exactly once after the restart", async () => {
+    const discord = await startFakeDiscord();
+    const model = await startFakeOpenAI();
+    cleanups.push(() => discord.close(), () => model.close());
+    const home = await makeTempHome();
+    const env = botEnv(discord, model, home);
+    const { registerCommands } = await import("../../src/discord/register-commands.js");
+    const { loadConfig } = await import("../../src/config.js");
+    await registerCommands(loadConfig("discord", env).discord!);
+
+    const first = startBotProcess(env);
+    await discord.waitFor(() => discord.openGatewaySessions > 0, 15_000);
+    model.enqueue({ text: "an answer" });
+    const start = await discord.userSends({ channelId: discord.textChannel.id, userId: discord.alice.id, content: "hello", mentionsBot: true });
+    await discord.waitFor(() => botMessages(discord, start.id).find((m) => m.content === "an answer"), 10_000);
+
+    // The summary request hangs: the bot is killed while it waits for it.
+    model.enqueue({ text: "never delivered", firstTokenDelayMs: 60_000 });
+    discord.runSlashCommand({ userId: discord.alice.id, channelId: start.id, name: "end" });
+    await eventually(async () => model.requests.some((r) => !r.body.stream), 10_000, "the summary request");
+    const exited = new Promise((resolve) => first.on("exit", resolve));
+    first.kill("SIGKILL");
+    await exited;
+
+    model.setFallback({ text: "Alice said hello." });
+    startBotProcess(env);
+    const logPath = join(home, "users", discord.alice.id, "daily", `${new Date().toISOString().slice(0, 10)}.md`);
+    await eventually(() => readFile(logPath, "utf8").catch(() => ""), 20_000, "the daily log");
+    await new Promise((r) => setTimeout(r, 1500));
+    const log = await readFile(logPath, "utf8");
+    expect(log.match(/Alice said hello\./g)).toHaveLength(1);
+    expect(log).not.toContain("never delivered");
+  }, 60_000);
+});
