@@ -113,7 +113,7 @@ export class Conversations {
       });
     }
     this.clearIdle(message.channelId);
-    await this.answer(record, message.channel as TextBasedChannel & ReplyChannel, message.content);
+    await this.answer(record, message.channel as TextBasedChannel & ReplyChannel, this.textOf(message));
     this.scheduleIdleClose(record, Date.now());
   }
 
@@ -128,12 +128,11 @@ export class Conversations {
         locale: record.locale ?? (await this.localeOf(person.userId)),
       });
     }
-    await this.answer(session, message.channel as TextBasedChannel & ReplyChannel, message.content);
+    await this.answer(session, message.channel as TextBasedChannel & ReplyChannel, this.textOf(message));
   }
 
   private async startFromMention(message: Message, person: Person): Promise<void> {
-    const me = this.deps.client.user!;
-    const text = message.content.replaceAll(new RegExp(`<@!?${me.id}>`, "g"), "").trim();
+    const text = this.textOf(message);
     const name = (text.split("\n")[0] || `Chat with ${person.displayName}`).slice(0, THREAD_NAME_LIMIT);
     let thread;
     try {
@@ -152,7 +151,15 @@ export class Conversations {
     await this.answer(record, thread, text || "Hello!");
   }
 
+  /** What the person said, without the mention of the bot. */
+  private textOf(message: Message): string {
+    const me = this.deps.client.user!.id;
+    return message.content.replaceAll(new RegExp(`<@!?${me}>`, "g"), "").trim();
+  }
+
   private async answer(record: SessionRecord, channel: ReplyChannel, text: string): Promise<void> {
+    // A message with only an attachment or a sticker has no text for the model.
+    if (text === "") return;
     const reply = new ReplyStream(channel, { log: this.deps.log });
     reply.startTyping();
     let shown: Promise<void> | undefined;
