@@ -42,12 +42,6 @@ export interface TurnResult {
   usage: TokenUsage;
 }
 
-export interface TurnHooks {
-  onDelta?: (text: string) => void;
-  /** Called with the finished answer before it is persisted, so front ends can show it at once. */
-  onAnswer?: (result: TurnResult) => void;
-}
-
 export type CloseOutcome = "closed" | "already-closed" | "empty" | "pending-summary";
 
 export class SessionClosedError extends Error {
@@ -109,8 +103,7 @@ export class SessionEngine {
   }
 
   /** Runs one turn. A failed turn leaves the stored history exactly as it was. */
-  async turn(id: string, text: string, hooks: TurnHooks | ((text: string) => void) = {}): Promise<TurnResult> {
-    const { onDelta, onAnswer } = typeof hooks === "function" ? { onDelta: hooks, onAnswer: undefined } : hooks;
+  async turn(id: string, text: string, onDelta?: (text: string) => void): Promise<TurnResult> {
     const result = await this.lock(id).runExclusive(async () => {
       const record = await this.require(id);
       if (record.status !== "open") throw new SessionClosedError(id);
@@ -122,7 +115,6 @@ export class SessionEngine {
         now: this.clock(),
         ...(onDelta ? { onDelta } : {}),
       });
-      onAnswer?.({ text: output.text, changes: output.changes, usage: output.usage });
       record.messages.push(...output.messages);
       record.usage.push(output.usage);
       record.lastActivityAt = this.clock().toISOString();

@@ -162,17 +162,11 @@ export class Conversations {
     if (text === "") return;
     const reply = new ReplyStream(channel, { log: this.deps.log });
     reply.startTyping();
-    let shown: Promise<void> | undefined;
     try {
-      await this.deps.engine.turn(record.id, text, {
-        onDelta: (delta) => reply.push(delta),
-        // The final text goes to Discord while the engine persists the turn.
-        onAnswer: (result) => {
-          const saved = describeChanges(result.changes);
-          shown = reply.finish(saved ? `-# ${saved}` : undefined);
-        },
-      });
-      await shown;
+      // The turn is persisted before its final text is shown, so a crash never loses a shown answer.
+      const result = await this.deps.engine.turn(record.id, text, (delta) => reply.push(delta));
+      const saved = describeChanges(result.changes);
+      await reply.finish(saved ? `-# ${saved}` : undefined);
     } catch (error) {
       const line =
         error instanceof ModelError

@@ -100,7 +100,9 @@ export function splitForDiscord(text: string, limit: number = DISCORD_MESSAGE_LI
     const cut = findCut(doc, start, opening.length);
     if (cut === null) {
       // Only indentation wider than a whole message gets here; it cannot be sent.
-      start = runOfSpace(text, start).end;
+      const indentEnd = runOfSpace(text, start).end;
+      if (indentEnd === start) throw new Error(`splitForDiscord found no cut at ${start}; this is a bug.`);
+      start = indentEnd;
       continue;
     }
     const closing = cut.fence === null ? "" : `\n${cut.fence.marker}`;
@@ -203,19 +205,21 @@ function cutInsideWord(doc: Doc, start: number, openingLength: number): Cut | nu
 /** Last resort when nothing above applies: any cut that keeps surrogate pairs whole. */
 function forceCut(doc: Doc, start: number, openingLength: number): Cut | null {
   const { text, lines } = doc;
+  let outOfStep: Cut | null = null;
   for (let at = start + doc.limit - openingLength; at > start; at--) {
     const line = lines[lineIndexAt(lines, at)];
     if (!line || isSpace(text[at - 1]) || splitsSurrogatePair(text, at)) continue;
     const fence = line.startsLikeFence ? fenceAfterLine(text.slice(line.start, at), line.fenceBefore) : line.fenceAfter;
-    // The part of the line left in this chunk must open or close a fence as the whole
-    // line does, or every later chunk would disagree with the text about its fences.
-    if ((fence === null) !== (line.fenceAfter === null)) continue;
     const run = runOfSpace(text, at);
     const next = run.lineBreaks === 0 ? run.end : run.lastLineBreak + 1;
     const cut = { end: at, next, fence: reopenable(fence, doc.limit) };
-    if (fits(doc, start, openingLength, cut)) return cut;
+    if (!fits(doc, start, openingLength, cut)) continue;
+    // The part of the line left in this chunk should open or close a fence as the whole
+    // line does, or later chunks disagree with the text about where code is.
+    if ((fence === null) === (line.fenceAfter === null)) return cut;
+    outOfStep ??= cut;
   }
-  return null;
+  return outOfStep;
 }
 
 function fits(doc: Doc, start: number, openingLength: number, cut: Cut): boolean {
