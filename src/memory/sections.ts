@@ -31,25 +31,52 @@ export function countChars(text: string): number {
   return count;
 }
 
-const HEADING = /^## +(.*?)\s*$/;
-const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+// The `s` flag lets the name hold U+2028/U+2029 as written; lines are split on \n only.
+const HEADING = /^## +(.*?)\s*$/s;
+const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/s;
 
 function splitLines(text: string): string[] {
   return text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
 }
 
+/** Follows ``` and ~~~ fences line by line (CommonMark's rules, simplified to what memory files use). */
+class FenceTracker {
+  /** The marker of the open fence, or null outside code. */
+  open: string | null = null;
+
+  /** Feeds one line; returns true when the line is code or a fence line. */
+  feed(line: string): boolean {
+    const bare = line.replace(/\r?\n$/, "");
+    const match = FENCE.exec(bare);
+    const marker = match?.[1];
+    if (this.open === null) {
+      // A backtick fence's info string may not contain a backtick.
+      if (marker && !(marker[0] === "`" && match[2]?.includes("`"))) {
+        this.open = marker;
+        return true;
+      }
+      return false;
+    }
+    if (marker && marker[0] === this.open[0] && marker.length >= this.open.length && (match[2] ?? "").trim() === "") {
+      this.open = null;
+    }
+    return true;
+  }
+}
+
+/** The marker of a fence left open at the end of the text, if any. */
+export function openFenceAtEnd(text: string): string | null {
+  const tracker = new FenceTracker();
+  for (const line of splitLines(text)) tracker.feed(line);
+  return tracker.open;
+}
+
 export function parseSections(text: string): SectionDocument {
   const doc: SectionDocument = { preamble: "", sections: [] };
-  let fence: string | null = null;
+  const fences = new FenceTracker();
   for (const line of splitLines(text)) {
-    const bare = line.replace(/\r?\n$/, "");
-    const fenceMatch = FENCE.exec(bare);
-    if (fence === null && fenceMatch?.[1] && !(fenceMatch[1][0] === "`" && fenceMatch[2]?.includes("`"))) {
-      fence = fenceMatch[1];
-    } else if (fence !== null && fenceMatch?.[1] && closesFence(fence, fenceMatch[1], fenceMatch[2] ?? "")) {
-      fence = null;
-    } else if (fence === null) {
-      const name = HEADING.exec(bare)?.[1];
+    if (!fences.feed(line)) {
+      const name = HEADING.exec(line.replace(/\r?\n$/, ""))?.[1]?.trim();
       if (name) {
         doc.sections.push({ name, heading: line, body: "" });
         continue;
@@ -60,10 +87,6 @@ export function parseSections(text: string): SectionDocument {
     else doc.preamble += line;
   }
   return doc;
-}
-
-function closesFence(open: string, candidate: string, rest: string): boolean {
-  return candidate[0] === open[0] && candidate.length >= open.length && rest.trim() === "";
 }
 
 export function serializeSections(doc: SectionDocument): string {
@@ -109,22 +132,31 @@ function replaceAt(doc: SectionDocument, index: number, section: Section | null)
 /** Appends content to a section, creating the section at the end when missing. */
 export function addToSection(doc: SectionDocument, name: string, content: string): Result<Edit> {
   const eol = lineEnding(doc);
-  const text = withEnding(content.replace(/\s+$/, ""), eol);
+  const trimmed = withEnding(content.replace(/\s+$/, ""), eol);
+  // Content that opens a code fence and leaves it open would turn every later heading into code.
+  const unclosed = openFenceAtEnd(trimmed);
+  const text = unclosed ? `${trimmed}${eol}${unclosed}` : trimmed;
   const wanted = name.trim();
   if (!doc.sections.some((s) => s.name === wanted)) {
     const before = serializeSections(doc);
-    const separator = before === "" ? "" : before.endsWith(eol + eol) ? "" : before.endsWith("\n") ? eol : eol + eol;
+    // A file that ends inside an open fence (a hand edit) gets it closed, or the new heading would be code.
+    const fence = openFenceAtEnd(before);
+    const closing = fence ? `${before.endsWith("\n") ? "" : eol}${fence}${eol}` : "";
+    const joined = before + closing;
+    const separator = joined === "" ? "" : joined.endsWith(eol + eol) ? "" : joined.endsWith("\n") ? eol : eol + eol;
     const last = doc.sections.at(-1);
     const grown = last
-      ? replaceAt(doc, doc.sections.length - 1, { ...last, body: last.body + separator })
-      : { preamble: doc.preamble + separator, sections: [] };
+      ? replaceAt(doc, doc.sections.length - 1, { ...last, body: last.body + closing + separator })
+      : { preamble: doc.preamble + closing + separator, sections: [] };
     const section: Section = { name: wanted, heading: `## ${wanted}${eol}`, body: text + eol };
     return ok({ doc: { ...grown, sections: [...grown.sections, section] }, changed: true });
   }
   const found = findOne(doc, wanted);
   if (!found.ok) return found;
-  const section = doc.sections[found.value]!;
-  if (section.body.includes(text)) return ok({ doc, changed: false });
+  const existing = doc.sections[found.value]!;
+  // A heading that ends the file without a line break gets one, or the content would join the heading.
+  const section = existing.heading.endsWith("\n") ? existing : { ...existing, heading: existing.heading + eol };
+  if (section.body.includes(trimmed)) return ok({ doc, changed: false });
   const kept = section.body.replace(/(\r?\n)+$/, "");
   const isLast = found.value === doc.sections.length - 1;
   const trailer = isLast ? eol : section.body.slice(kept.length).length > 0 ? eol + eol : eol;

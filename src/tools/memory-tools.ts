@@ -17,7 +17,7 @@ export const sectionName = z
   .trim()
   .min(1, "section must not be empty")
   .max(80, "section is too long (80 characters at most)")
-  .refine((name) => !/[\r\n]/.test(name), "section must be one line")
+  .refine((name) => !/[\r\n\u2028\u2029]/.test(name), "section must be one line")
   .refine((name) => !name.includes("#"), "section must not contain # (give the bare name, e.g. Preferences)")
   .describe("Section name without ##, e.g. Preferences");
 
