@@ -4,8 +4,9 @@
  * Where a chunk ends: at the last blank line that fits, else line break, else space,
  * but any of these in the second half of the message beats a better kind in the first
  * half. A line break that would leave an empty code block comes next; only a word longer
- * than a message is cut inside, between graphemes, and never in a line that starts like
- * a fence.
+ * than a message is cut inside, between graphemes. A cut inside a line never leaves
+ * either part reading as a fence line: not in a line that starts like a fence, and not
+ * where the rest of the line, starting the next chunk, would begin with ``` or ~~~.
  *
  * Separators (what rejoining relies on): a cut falls at the start of a run of
  * whitespace (space, tab, CR, LF) and that run is dropped, except the spaces and tabs
@@ -17,9 +18,11 @@
  *
  * Code fences (``` or ~~~, indented up to three spaces) that a cut falls inside are
  * closed at the end of the chunk with "\n" + the opening marker and reopened at the
- * start of the next with the opening line and "\n", both counted in the limit. A fence
- * whose opening line and marker would take more than half a message is split as plain
- * text instead, and indentation wider than a message is dropped.
+ * start of the next with the opening line + "\n", both counted in the limit. The
+ * opening line is reopened as written up to the cut: indentation and info string
+ * included, trailing whitespace too unless the cut comes right after it and drops it.
+ * A fence whose opening line and marker would take more than half a message is split
+ * as plain text instead, and indentation wider than a message is dropped.
  */
 
 /** The most characters Discord accepts in one message's content. */
@@ -97,7 +100,7 @@ export function splitForDiscord(text: string, limit: number = DISCORD_MESSAGE_LI
       chunks.push(opening + text.slice(start, end));
       return chunks;
     }
-    const cut = findCut(doc, start, opening.length);
+    const cut = findCut(doc, { start, reopen, openingLength: opening.length, last: start + limit - opening.length });
     if (cut === null) {
       // Only indentation wider than a whole message gets here; it cannot be sent.
       const indentEnd = runOfSpace(text, start).end;
@@ -128,8 +131,18 @@ export function splitStreaming(
   return { done: chunks.slice(0, -1), current: chunks.at(-1) ?? "" };
 }
 
-function findCut(doc: Doc, start: number, openingLength: number): Cut | null {
-  const last = start + doc.limit - openingLength;
+/** Where a chunk starts and how far it may reach. */
+interface CutWindow {
+  readonly start: number;
+  /** The fence reopened at the start of the chunk, if any. */
+  readonly reopen: Fence | null;
+  readonly openingLength: number;
+  /** No cut lies beyond this. */
+  readonly last: number;
+}
+
+function findCut(doc: Doc, window: CutWindow): Cut | null {
+  const { start, last } = window;
   const best = new Map<Boundary, Cut>();
   const { text, lines } = doc;
   let lineIndex = lineIndexAt(lines, start);
@@ -138,8 +151,8 @@ function findCut(doc: Doc, start: number, openingLength: number): Cut | null {
     const run = runOfSpace(text, at);
     while ((lines[lineIndex]?.end ?? Infinity) < at) lineIndex++;
     const line = lines[lineIndex];
-    const found = line && cutAtSpace(doc, line, at, run);
-    if (found && fits(doc, start, openingLength, found.cut)) best.set(found.boundary, found.cut);
+    const found = line && cutAtSpace(doc, window, line, at, run);
+    if (found && fits(doc, window, found.cut)) best.set(found.boundary, found.cut);
     at = run.end;
   }
   const preferred = PREFERENCE.map((boundary) => best.get(boundary));
@@ -147,8 +160,8 @@ function findCut(doc: Doc, start: number, openingLength: number): Cut | null {
     preferred.find((cut) => cut !== undefined && cut.end - start >= (last - start) / 2) ??
     preferred.find((cut) => cut !== undefined) ??
     best.get("fence-edge") ??
-    cutInsideWord(doc, start, openingLength) ??
-    forceCut(doc, start, openingLength)
+    cutInsideWord(doc, window) ??
+    forceCut(doc, window)
   );
 }
 
@@ -161,12 +174,13 @@ interface SpaceRun {
 
 function cutAtSpace(
   doc: Doc,
+  window: CutWindow,
   line: Line,
   at: number,
   run: SpaceRun,
 ): { boundary: Boundary; cut: Cut } | null {
   if (run.lineBreaks === 0) {
-    if (line.startsLikeFence) return null;
+    if (startsLikeFence(line, window) || mayStartFence(doc.text, run.end, window.last)) return null;
     return { boundary: "space", cut: { end: at, next: run.end, fence: reopenable(line.fenceBefore, doc.limit) } };
   }
   const fence = line.fenceAfter;
@@ -175,56 +189,67 @@ function cutAtSpace(
   // would send an empty code block.
   const beforeClosing = fence !== null && indent <= 3 && doc.text[run.end] === fence.marker[0];
   const boundary = line.opensFence || beforeClosing ? "fence-edge" : run.lineBreaks >= 2 ? "paragraph" : "line";
-  return { boundary, cut: { end: at, next: run.lastLineBreak + 1, fence: reopenable(fence, doc.limit) } };
+  // Right after the opening line, reopen it as this chunk ends it: without trailing spaces.
+  const reopen = fence !== null && line.opensFence ? { ...fence, opening: doc.text.slice(line.start, at) } : fence;
+  return { boundary, cut: { end: at, next: run.lastLineBreak + 1, fence: reopenable(reopen, doc.limit) } };
 }
 
 /** A word longer than a message: cut between graphemes, never inside a fence-like line. */
-function cutInsideWord(doc: Doc, start: number, openingLength: number): Cut | null {
+function cutInsideWord(doc: Doc, window: CutWindow): Cut | null {
   const { text, lines } = doc;
-  const last = start + doc.limit - openingLength;
+  const { start, last } = window;
   // Segmenting is slow on long strings, so only look back a little: far enough for any
   // real emoji sequence, and to the start of a run of flags (paired from its start).
   let from = Math.max(start, last - GRAPHEME_LOOKBACK);
   if (from > start && splitsSurrogatePair(text, from)) from--;
   while (from - 2 >= start && isRegionalIndicator(text, from - 2)) from -= 2;
   // One character past `last` decides whether `last` itself is a grapheme boundary.
-  const window = text.slice(from, Math.min(text.length, last + 2));
-  const boundaries = Array.from(graphemes.segment(window), (segment) => from + segment.index);
-  for (let i = boundaries.length - 1; i >= 0; i--) {
+  const segments = graphemes.segment(text.slice(from, Math.min(text.length, last + 2)));
+  const boundaries = Array.from(segments, (segment) => from + segment.index);
+  // The slice's own start is no boundary of the text unless it is the chunk's start.
+  for (let i = boundaries.length - 1; i >= 1; i--) {
     const at = boundaries[i] ?? start;
-    if (at > last || at <= start || isSpace(text[at - 1]) || isSpace(text[at])) continue;
+    if (at > last || isSpace(text[at - 1]) || isSpace(text[at]) || mayStartFence(text, at, last)) continue;
     const line = lines[lineIndexAt(lines, at)];
     // Past the first six characters the line's fence look is settled by text before the cut.
-    if (!line || line.startsLikeFence || at - line.start < FENCE_PREFIX_LENGTH) continue;
+    if (!line || startsLikeFence(line, window) || at - Math.max(line.start, start) < FENCE_PREFIX_LENGTH) continue;
     const cut = { end: at, next: at, fence: reopenable(line.fenceBefore, doc.limit) };
-    if (fits(doc, start, openingLength, cut)) return cut;
+    if (fits(doc, window, cut)) return cut;
   }
   return null;
 }
 
 /** Last resort when nothing above applies: any cut that keeps surrogate pairs whole. */
-function forceCut(doc: Doc, start: number, openingLength: number): Cut | null {
+function forceCut(doc: Doc, window: CutWindow): Cut | null {
   const { text, lines } = doc;
+  const { start, last } = window;
   let outOfStep: Cut | null = null;
-  for (let at = start + doc.limit - openingLength; at > start; at--) {
+  for (let at = last; at > start; at--) {
     const line = lines[lineIndexAt(lines, at)];
     if (!line || isSpace(text[at - 1]) || splitsSurrogatePair(text, at)) continue;
-    const fence = line.startsLikeFence ? fenceAfterLine(text.slice(line.start, at), line.fenceBefore) : line.fenceAfter;
+    // The line as this chunk shows it: from the chunk's start if the chunk began inside it.
+    const before = line.start < start ? window.reopen : line.fenceBefore;
+    const fence = fenceAfterLine(text.slice(Math.max(line.start, start), at), before);
     const run = runOfSpace(text, at);
     const next = run.lineBreaks === 0 ? run.end : run.lastLineBreak + 1;
     const cut = { end: at, next, fence: reopenable(fence, doc.limit) };
-    if (!fits(doc, start, openingLength, cut)) continue;
-    // The part of the line left in this chunk should open or close a fence as the whole
-    // line does, or later chunks disagree with the text about where code is.
-    if ((fence === null) === (line.fenceAfter === null)) return cut;
+    if (!fits(doc, window, cut)) continue;
+    // Inside a line, neither the part left in this chunk nor the part moved to the next
+    // should read as a fence, or the chunks disagree with the text about where code is.
+    if (run.lineBreaks > 0 || (fence === before && !mayStartFence(text, next, last))) return cut;
     outOfStep ??= cut;
   }
   return outOfStep;
 }
 
-function fits(doc: Doc, start: number, openingLength: number, cut: Cut): boolean {
+/** A chunk that starts inside a line shows the rest of it, which never starts like a fence. */
+function startsLikeFence(line: Line, window: CutWindow): boolean {
+  return line.startsLikeFence && line.start >= window.start;
+}
+
+function fits(doc: Doc, window: CutWindow, cut: Cut): boolean {
   const closingLength = cut.fence === null ? 0 : 1 + cut.fence.marker.length;
-  return openingLength + (cut.end - start) + closingLength <= doc.limit;
+  return window.openingLength + (cut.end - window.start) + closingLength <= doc.limit;
 }
 
 function reopenable(fence: Fence | null, limit: number): Fence | null {
@@ -296,6 +321,20 @@ function contentEnd(text: string): number {
   let end = text.length;
   while (end > 0 && isSpace(text[end - 1])) end--;
   return end;
+}
+
+/**
+ * Whether text at `at`, moved to the start of a line by a cut inside its line, may read
+ * as a fence there. Marks running on past `last` count as a fence: text beyond it may not
+ * have streamed in yet, and the answer must not change when it does.
+ */
+function mayStartFence(text: string, at: number, last: number): boolean {
+  const mark = text[at];
+  if (mark !== "`" && mark !== "~") return false;
+  const known = Math.max(at, last);
+  let run = 1;
+  while (run < 3 && at + run <= known && text[at + run] === mark) run++;
+  return run === 3 || at + run > known;
 }
 
 function isSpace(char: string | undefined): boolean {

@@ -37,43 +37,51 @@ const throughLastLineBreak = (run: string): string => run.slice(0, run.lastIndex
 
 /**
  * Undoes splitForDiscord by its documented rule. It strips the fence lines the splitter
- * added (a reopening first line when a fence was open at the cut; a closing last line
- * when the fence is still open before it) and puts back what was dropped, read from
- * `original` where the previous chunk ended: at a cut, the whitespace run there up to
- * and including its last line break, or the whole run if it has none (an empty run is a
- * cut inside a word); blank lines before the first chunk; whitespace after the last.
+ * added (a closing last line when a fence is open before it, then a reopening first line
+ * in the next chunk: the opening line as the text shows it up to the cut) and puts back
+ * what was dropped, read from `original` where the previous chunk ended: at a cut, the
+ * whitespace run there up to and including its last line break, or the whole run if it
+ * has none (an empty run is a cut inside a word); blank lines before the first chunk;
+ * whitespace after the last.
  */
 function rejoin(chunks: readonly string[], original: string): string {
   if (chunks.length === 1 && chunks[0] === original) return original;
-  return rejoinFrom(chunks, 0, throughLastLineBreak(spaceRunAt(original, 0)), original);
+  return rejoinFrom(chunks, 0, throughLastLineBreak(spaceRunAt(original, 0)), null, original);
 }
 
 /**
  * A chunk ending in "\n```" may end with the block's own closing fence or with one the
  * splitter added; only the chunks after it tell which, so both readings are tried.
  */
-function rejoinFrom(chunks: readonly string[], index: number, text: string, original: string): string {
+function rejoinFrom(
+  chunks: readonly string[],
+  index: number,
+  text: string,
+  reopened: OpenFence | null,
+  original: string,
+): string {
   const chunk = chunks[index];
   if (chunk === undefined) {
     const rest = original.slice(text.length);
     return /^[ \t\r\n]*$/.test(rest) ? text + rest : text;
   }
   let body = chunk;
-  const reopened = openFenceAtEnd(text);
   if (reopened !== null && body.startsWith(`${reopened.opening}\n`)) body = body.slice(reopened.opening.length + 1);
-  const readings = [body];
+  const readings: { body: string; closed: OpenFence | null }[] = [{ body, closed: null }];
   const lastLine = body.lastIndexOf("\n");
   const closed = lastLine === -1 ? null : openFenceAtEnd(text + body.slice(0, lastLine));
-  if (closed !== null && body.slice(lastLine + 1) === closed.marker) readings.push(body.slice(0, lastLine));
+  if (closed !== null && body.slice(lastLine + 1) === closed.marker) {
+    readings.push({ body: body.slice(0, lastLine), closed });
+  }
 
   let attempt = `${text}⟨chunk ${index} does not continue the original⟩`;
-  for (const reading of readings.filter((reading) => original.startsWith(reading, text.length))) {
-    let next = text + reading;
+  for (const reading of readings.filter((reading) => original.startsWith(reading.body, text.length))) {
+    let next = text + reading.body;
     if (index < chunks.length - 1) {
       const run = spaceRunAt(original, next.length);
       next += run.includes("\n") ? throughLastLineBreak(run) : run;
     }
-    attempt = rejoinFrom(chunks, index + 1, next, original);
+    attempt = rejoinFrom(chunks, index + 1, next, reading.closed, original);
     if (attempt === original) break;
   }
   return attempt;
@@ -106,12 +114,19 @@ const wordArb = fc.oneof(
   },
 );
 
+/** Fence marks inside a line are text; a cut must not move them to the start of a line. */
+const laterWordArb = fc.oneof(
+  { weight: 8, arbitrary: wordArb },
+  { weight: 1, arbitrary: fc.constantFrom("```js", "~~~", "a```b", "````", "~~strike~~") },
+);
+
 const lineArb = fc
   .tuple(
     fc.constantFrom("", "", "", "- ", "  ", "    ", "> ", "1. "),
-    fc.array(fc.tuple(wordArb, fc.constantFrom(" ", " ", " ", "  ", "\t")), { minLength: 1, maxLength: 14 }),
+    wordArb,
+    fc.array(fc.tuple(fc.constantFrom(" ", " ", " ", "  ", "\t"), laterWordArb), { maxLength: 13 }),
   )
-  .map(([prefix, parts]) => prefix + parts.map(([word, space]) => word + space).join("").trimEnd());
+  .map(([prefix, first, rest]) => prefix + first + rest.map(([space, word]) => space + word).join(""));
 
 const paragraphArb = fc.array(lineArb, { minLength: 1, maxLength: 6 }).map((lines) => lines.join("\n"));
 
@@ -120,7 +135,7 @@ const codeBlockArb = fc
     indent: fc.integer({ min: 0, max: 3 }),
     char: fc.constantFrom("`", "~"),
     length: fc.integer({ min: 3, max: 5 }),
-    info: fc.constantFrom("", "ts", "python", "js title"),
+    info: fc.constantFrom("", "ts", "python", "js title", "ts  "),
     lines: fc.array(
       fc.oneof(
         { weight: 5, arbitrary: lineArb },
@@ -229,6 +244,14 @@ describe("splitForDiscord: where it cuts", () => {
     expect(chunks.join("")).toBe(text);
   });
 
+  it("keeps surrogate pairs whole even in one grapheme longer than a message", () => {
+    const text = `a${"😀\u200d".repeat(1500)}`; // zero-width joiners make it a single grapheme
+    const chunks = splitForDiscord(text);
+    expect(chunks.length).toBeGreaterThan(2);
+    for (const chunk of chunks) expect(chunk).not.toMatch(LONE_SURROGATE);
+    expect(chunks.join("")).toBe(text);
+  });
+
   it("keeps emoji sequences, flags and combining accents whole", () => {
     for (const grapheme of ["👨‍👩‍👧‍👦", "🇯🇵", "e\u0301", "👍🏽"]) {
       const text = `x${grapheme.repeat(300)}`;
@@ -281,6 +304,22 @@ describe("splitForDiscord: code fences", () => {
       for (const chunk of chunks) expect(openFenceAtEnd(chunk)).toBeNull();
       expect(rejoin(chunks, text)).toBe(text);
     }
+  });
+
+  it("never moves ``` from the middle of a line to the start of the next message", () => {
+    const text = "alpha beta gamma delta ```javascript-sample and more words after it";
+    const chunks = splitForDiscord(text, 30);
+    expect(chunks[0]).toBe("alpha beta gamma");
+    for (const chunk of chunks) expect(openFenceAtEnd(chunk)).toBeNull();
+    expect(rejoin(chunks, text)).toBe(text);
+  });
+
+  it("keeps balanced fences when a line that only looks like a fence is longer than a message", () => {
+    // Not a fence: the "info string" holds a backtick.
+    const text = `\`\`\`js ${"https://example.com/a?b=c ".repeat(3)}\`inline\` code\nafter`;
+    const chunks = splitForDiscord(text, 40);
+    for (const chunk of chunks) expect(openFenceAtEnd(chunk)).toBeNull();
+    expect(chunks.join("").replaceAll(/\s/g, "")).toBe(text.replaceAll(/\s/g, ""));
   });
 
   it("reopens an indented fence with the same indentation", () => {
