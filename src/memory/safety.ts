@@ -5,8 +5,10 @@
  */
 
 /** "tool": writes by the model (control characters AND injection phrases are refused).
- *  "person": a person's own edits, and SOUL.md at injection time (control characters only). */
-export type SafetyLevel = "tool" | "person";
+ *  "person": a person's own edits (control characters only).
+ *  "persona": SOUL.md at injection time: control characters and tags of our own prompt blocks,
+ *  which persona text never needs but which would let the file close its block. */
+export type SafetyLevel = "tool" | "person" | "persona";
 export type SafetyVerdict = { ok: true } | { ok: false; reason: string };
 
 export function checkContent(text: string, level: SafetyLevel): SafetyVerdict {
@@ -14,6 +16,10 @@ export function checkContent(text: string, level: SafetyLevel): SafetyVerdict {
   if (control) {
     const at = [...text.slice(0, control.index)].length + 1;
     return { ok: false, reason: `contains an invisible or bidirectional control character: ${nameOf(control[0])} at character ${at}` };
+  }
+  if (level === "persona") {
+    const tag = PROMPT_TAGS.exec(text);
+    if (tag) return { ok: false, reason: `contains a tag of the system prompt's own blocks: "${quote(tag[0])}"` };
   }
   if (level === "tool") {
     // NFKC folds look-alike spellings such as full-width "ＩＧＮＯＲＥ" into the words the patterns know.
@@ -75,6 +81,11 @@ const RULES = "(?:instructions?|rules|prompts?|directions|directives|guidelines|
 const REVEAL = "(?:reveal|print|show|display|repeat|leak|output|dump|expose|disclose|recite|tell|give|send|share|paste|write out|what (?:is|are|s|was|were))";
 const CN_EARLIER = "(?:之前|以上|前面|上面|先前|此前|所有|全部|你的|原来|原有)";
 
+// Our own prompt blocks (opening or closing, any case), a <system> tag, chat-template tokens.
+const PROMPT_TAGS = phrase(
+  String.raw`<~/?~(?:agent[\s_-]?identity|user[\s_-]?profile|agent[\s_-]?notes|recent[\s_-]?activity)\b|<~/?~system(?:[\s_-]?prompt)?~>|<\|[a-z_]{1,40}\|>`,
+);
+
 const INJECTION: readonly RegExp[] = [
   // Override earlier instructions: needs an "earlier" word, or all/any/your, so "ignore the typo" passes.
   phrase(String.raw`\b${VERB} (?:(?:all|any|the|your|of|these|those) ){0,3}${EARLIER} ${RULES}\b`),
@@ -89,8 +100,7 @@ const INJECTION: readonly RegExp[] = [
   // No-restrictions role play.
   phrase(String.raw`\b(?:act|behave|respond|answer|pretend|operate)(?: as if| as though| like)? (?:that )?you (?:have|had|are|were) (?:no|zero|without|free (?:of|from)|not bound by) (?:any )?` +
     String.raw`(?:restrictions|rules|limits|limitations|filters|guidelines|boundaries|censorship|content polic(?:y|ies)|ethical guidelines|safety guidelines)\b`),
-  // Our own prompt blocks (opening or closing, any case), a <system> tag, chat-template tokens.
-  phrase(String.raw`<~/?~(?:agent[\s_-]?identity|user[\s_-]?profile|agent[\s_-]?notes|recent[\s_-]?activity)\b|<~/?~system(?:[\s_-]?prompt)?~>|<\|[a-z_]{1,40}\|>`),
+  PROMPT_TAGS,
   // A replacement system prompt.
   phrase(String.raw`\b(?:new|updated|revised|real|actual|true) system (?:prompt|message|instructions)\b|\bsystem (?:prompt|message)~[:：]`),
   // Requests to reveal the prompt or secrets; compounds like "API key rotation" or "password reset" pass.

@@ -22,8 +22,8 @@ interface Block {
 export function buildSystemPrompt(snapshot: MemorySnapshot, base: string, options: PromptOptions = {}): string {
   const warn = options.warn ?? (() => {});
   const blocks: Block[] = [
-    // SOUL.md is the person's chosen persona, so only control characters block it.
-    { tag: "agent-identity", label: "SOUL.md", text: snapshot.soul, cap: CAPS.soul, level: "person" },
+    // SOUL.md is the person's chosen persona: only control characters and our own tags block it.
+    { tag: "agent-identity", label: "SOUL.md", text: snapshot.soul, cap: CAPS.soul, level: "persona" },
     { tag: "user-profile", label: "USER.md", text: snapshot.user, cap: CAPS.user, level: "tool" },
     { tag: "agent-notes", label: "MEMORY.md", text: snapshot.memory, cap: CAPS.memory, level: "tool" },
   ];
