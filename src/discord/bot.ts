@@ -26,6 +26,8 @@ export interface BotDeps {
 
 export interface Bot {
   client: Client;
+  /** Resolves when the closes decided at start-up (archived or deleted threads) have finished. */
+  startupCloses(): Promise<void>;
   /** Logs in, reconciles stored sessions; resolves when the bot is ready to answer. */
   start(): Promise<void>;
   /** Stops taking events and waits for turns and closes under way. */
@@ -52,6 +54,7 @@ export function createBot({ config, log, engine, retryIntervalMs = 5 * 60_000 }:
   const byName = new Map(commands.map((c) => [c.data.name, c]));
   const byModal = new Map(commands.filter((c) => c.modalPrefix).map((c) => [c.modalPrefix!, c]));
   let retryTimer: NodeJS.Timeout | undefined;
+  let reconciled: Promise<void> = Promise.resolve();
 
   const guard = (what: string, work: () => Promise<unknown>) =>
     void work().catch((error: unknown) => log.error({ err: error }, `${what} failed`));
@@ -88,13 +91,15 @@ export function createBot({ config, log, engine, retryIntervalMs = 5 * 60_000 }:
 
   return {
     client,
+    startupCloses: () => reconciled,
     async start() {
       const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
       await client.login(discord.token);
       await ready;
       log.info({ user: client.user?.tag }, "logged in");
-      const outcome = await reconcileSessions(ctx);
-      log.info(outcome, "sessions reconciled");
+      const { resumed, closing, closed } = await reconcileSessions(ctx);
+      log.info({ resumed, closing }, "sessions reconciled");
+      reconciled = closed.then(() => log.info({ closed: closing }, "start-up closes finished"));
       retryTimer = setInterval(() => guard("pending summaries", () => engine.retryPendingCloses()), retryIntervalMs);
       retryTimer.unref();
     },
@@ -102,6 +107,7 @@ export function createBot({ config, log, engine, retryIntervalMs = 5 * 60_000 }:
       clearInterval(retryTimer);
       client.removeAllListeners(Events.MessageCreate);
       client.removeAllListeners(Events.InteractionCreate);
+      await reconciled.catch(() => {});
       await conversations.drain();
       await client.destroy();
     },

@@ -1,47 +1,55 @@
-import { DiscordAPIError, RESTJSONErrorCodes } from "discord.js";
+import { Semaphore } from "async-mutex";
 import type { BotContext } from "./bot-context.js";
 
-/** Codes meaning the thread is gone for good, or no longer ours to see. */
-const GONE = new Set<number>([RESTJSONErrorCodes.UnknownChannel, RESTJSONErrorCodes.MissingAccess]);
+/** Summaries at start-up run a few at a time, after the bot is already answering. */
+const CLOSE_CONCURRENCY = 4;
+
+export interface ReconcileOutcome {
+  resumed: number;
+  closing: number;
+  /** Resolves when every close started by the reconcile has finished. */
+  closed: Promise<void>;
+}
 
 /**
  * At start-up: sessions whose thread was archived or deleted while the bot was away are
  * closed (and summarised); DM sessions get their idle timers back; pending closes are retried.
+ * Discord sends every active thread with its guild at login, so a thread missing from the
+ * cache of an available guild is archived or gone: no REST look-up per session is needed.
  */
-export async function reconcileSessions(ctx: BotContext): Promise<{ closed: number; resumed: number }> {
-  let closed = 0;
+export async function reconcileSessions(ctx: BotContext): Promise<ReconcileOutcome> {
+  const toClose: { channelId: string; reason: string }[] = [];
   let resumed = 0;
   for await (const record of ctx.engine.openSessions()) {
     if (record.channel.platform !== "discord") continue;
-    const channelId = record.channel.channelId;
-    if (record.channel.guildId === undefined) {
+    const { channelId, guildId } = record.channel;
+    if (guildId === undefined) {
       ctx.conversations.scheduleIdleClose(record);
       resumed++;
       continue;
     }
-    // Active threads arrive with the guilds at login; only the others need a REST look-up.
-    const cached = ctx.client.channels.cache.get(channelId);
-    if (cached?.isThread() && !cached.archived) {
+    const thread = ctx.client.channels.cache.get(channelId);
+    if (thread?.isThread() && !thread.archived) {
       resumed++;
-      continue;
+    } else if (thread?.isThread()) {
+      toClose.push({ channelId, reason: "thread archived while offline" });
+    } else if (ctx.client.guilds.cache.get(guildId)?.available === false) {
+      // A Discord outage of that server: nothing is known, so the session stays open.
+      resumed++;
+    } else {
+      toClose.push({ channelId, reason: "thread archived or deleted while offline" });
     }
-    let reason: string | undefined;
-    try {
-      const channel = await ctx.client.channels.fetch(channelId);
-      if (!channel) reason = "thread deleted while offline";
-      else if (channel.isThread() && channel.archived) reason = "thread archived while offline";
-    } catch (error) {
-      if (error instanceof DiscordAPIError && typeof error.code === "number" && GONE.has(error.code)) {
-        reason = "thread deleted while offline";
-      } else {
-        ctx.log.warn({ err: String(error), channelId }, "could not check a session's thread; leaving it open");
-      }
-    }
-    if (reason) {
-      await ctx.conversations.closeChannel(channelId, reason);
-      closed++;
-    } else resumed++;
   }
-  await ctx.engine.retryPendingCloses();
-  return { closed, resumed };
+  const gate = new Semaphore(CLOSE_CONCURRENCY);
+  const closes = toClose.map(({ channelId, reason }) =>
+    gate.runExclusive(() =>
+      ctx.conversations.closeChannel(channelId, reason).catch((error: unknown) => {
+        ctx.log.error({ err: String(error), channelId }, "could not close a session at start-up");
+      }),
+    ),
+  );
+  const closed = Promise.all(closes).then(async () => {
+    await ctx.engine.retryPendingCloses();
+  });
+  return { resumed, closing: toClose.length, closed };
 }

@@ -192,6 +192,7 @@ describe("restarts", () => {
     await h.stop();
     discord.archiveThread(a.id);
     const again = await h.restart();
+    await again.bot.startupCloses();
     expect((await again.engine.latestIn(a.id))?.status).toBe("closed");
     expect((await again.engine.latestIn(b.id))?.status).toBe("open");
     expect(await dailyLog(again.home, discord.alice.id)).toContain("· archived later\nsummary while offline");
