@@ -1,31 +1,18 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startFakeDiscord, type FakeDiscord } from "../fakes/fake-discord/index.js";
 import { startFakeOpenAI, type FakeOpenAI } from "../fakes/fake-openai.js";
 import { botEnv, botMessages } from "../helpers/bot-harness.js";
+import { runTsx } from "../helpers/child-process.js";
 import { makeTempHome } from "../helpers/temp-home.js";
 
-const root = join(import.meta.dirname, "../..");
-const children: ChildProcess[] = [];
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
-  for (const child of children.splice(0)) child.kill("SIGKILL");
   for (const close of closers.splice(0)) await close();
 });
 
-function run(script: string, env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ["--import", "tsx", script], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? "", HOME: env.AGENTKIT_HOME ?? "/nonexistent", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  let output = "";
-  child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
-  child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { child, output: () => output, exited };
+function run(script: string, env: Record<string, string>) {
+  const started = runTsx(script, [], env);
+  return { ...started, output: () => started.stdout() + started.stderr() };
 }
 
 async function fakes(): Promise<{ discord: FakeDiscord; model: FakeOpenAI; home: string }> {

@@ -1,11 +1,10 @@
-import { spawn } from "node:child_process";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startFakeOpenAI, type FakeOpenAI } from "../fakes/fake-openai.js";
+import { runTsx } from "../helpers/child-process.js";
 import { makeTempHome } from "../helpers/temp-home.js";
 
-const root = join(import.meta.dirname, "../..");
 
 interface Run {
   code: number | null;
@@ -14,21 +13,11 @@ interface Run {
 }
 
 /** Runs `npm run chat` the way a person would pipe it, minus npm's own start-up cost. */
-function runChat(args: string[], input: string, env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/chat.ts", ...args], {
-      cwd: root,
-      env: { PATH: process.env.PATH ?? "", HOME: env.AGENTKIT_HOME ?? "", ...env },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
+async function runChat(args: string[], input: string, env: Record<string, string>): Promise<Run> {
+  const chat = runTsx("src/cli/chat.ts", args, env);
+  chat.child.stdin.end(input);
+  const code = await chat.exited;
+  return { code, stdout: chat.stdout(), stderr: chat.stderr() };
 }
 
 let fake: FakeOpenAI | undefined;
@@ -78,19 +67,12 @@ describe("npm run chat", () => {
     fake = await startFakeOpenAI();
     const home = await makeTempHome();
     fake.enqueue({ text: "Hi!" }, { text: "Interrupted chat summary." });
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/chat.ts", "--user", "7"], {
-      cwd: root,
-      env: { PATH: process.env.PATH ?? "", HOME: home, AGENTKIT_HOME: home, OPENAI_BASE_URL: fake.baseURL },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
-    child.stdin.write("hello\n");
-    for (let i = 0; i < 200 && !stdout.includes("Hi!"); i++) await new Promise((r) => setTimeout(r, 50));
-    child.kill("SIGINT");
-    expect(await exited).toBe(0);
-    expect(stdout).toContain("ending the session");
+    const chat = runTsx("src/cli/chat.ts", ["--user", "7"], { AGENTKIT_HOME: home, OPENAI_BASE_URL: fake.baseURL });
+    chat.child.stdin.write("hello\n");
+    for (let i = 0; i < 200 && !chat.stdout().includes("Hi!"); i++) await new Promise((r) => setTimeout(r, 50));
+    chat.child.kill("SIGINT");
+    expect(await chat.exited).toBe(0);
+    expect(chat.stdout()).toContain("ending the session");
     const daily = await readdir(join(home, "users/7/daily"));
     expect(await readFile(join(home, "users/7/daily", daily[0]!), "utf8")).toContain("Interrupted chat summary.");
   }, 30_000);

@@ -1,13 +1,12 @@
-import { spawn } from "node:child_process";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isTemporaryFile } from "../../src/memory/atomic-write.js";
 import { parseSections } from "../../src/memory/sections.js";
+import { runTsx } from "../helpers/child-process.js";
 import { makeTempHome } from "../helpers/temp-home.js";
 import { pick } from "./fault-config.js";
 
-const root = join(import.meta.dirname, "../..");
 const KILLS = pick(50, 4);
 
 /** A small deterministic generator, so a failing kill schedule can be replayed. */
@@ -26,23 +25,18 @@ interface Ack {
 }
 
 async function runAndKill(home: string, start: number, killAfterMs: number): Promise<Ack[]> {
-  const child = spawn(process.execPath, ["--import", "tsx", "tests/faults/workers/memory-writer.ts", home, "42", String(start)], {
-    cwd: root,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  let err = "";
-  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+  const writer = runTsx("tests/faults/workers/memory-writer.ts", [home, "42", String(start)], { AGENTKIT_HOME: home });
   // Wait for the first acknowledged write so the kill lands among writes, not during start-up.
   const deadline = Date.now() + 20_000;
-  while (!out.includes("ack ") && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 5));
+  while (!writer.stdout().includes("ack ") && Date.now() < deadline && writer.child.exitCode === null) {
+    await new Promise((r) => setTimeout(r, 5));
+  }
   await new Promise((r) => setTimeout(r, killAfterMs));
-  child.kill("SIGKILL");
-  await exited;
-  expect(err).toBe("");
-  return out
+  writer.child.kill("SIGKILL");
+  await writer.exited;
+  expect(writer.stderr()).toBe("");
+  return writer
+    .stdout()
     .split("\n")
     .filter((line) => line.startsWith("ack "))
     .map((line) => {

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -6,22 +5,16 @@ import { startFakeDiscord } from "../fakes/fake-discord/index.js";
 import { startFakeOpenAI } from "../fakes/fake-openai.js";
 import { botEnv, botMessages } from "../helpers/bot-harness.js";
 import { eventually } from "../helpers/eventually.js";
+import { runTsx, type TsxProcess } from "../helpers/child-process.js";
 import { makeTempHome } from "../helpers/temp-home.js";
 
-const root = join(import.meta.dirname, "../..");
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function startBotProcess(env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/index.ts"], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? "", HOME: env.AGENTKIT_HOME!, ...env, LOG_LEVEL: "error" },
-    stdio: "ignore",
-  });
-  cleanups.push(() => child.kill("SIGKILL"));
-  return child;
+function startBotProcess(env: Record<string, string>): TsxProcess {
+  return runTsx("src/index.ts", [], { ...env, LOG_LEVEL: "error" });
 }
 
 describe("the bot killed while summarising", () => {
@@ -45,9 +38,8 @@ describe("the bot killed while summarising", () => {
     model.enqueue({ text: "never delivered", firstTokenDelayMs: 60_000 });
     discord.runSlashCommand({ userId: discord.alice.id, channelId: start.id, name: "end" });
     await eventually(async () => model.requests.some((r) => !r.body.stream), 10_000, "the summary request");
-    const exited = new Promise((resolve) => first.on("exit", resolve));
-    first.kill("SIGKILL");
-    await exited;
+    first.child.kill("SIGKILL");
+    await first.exited;
 
     model.setFallback({ text: "Alice said hello." });
     startBotProcess(env);

@@ -1,25 +1,17 @@
-import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { runTsx } from "../helpers/child-process.js";
 import { makeTempHome } from "../helpers/temp-home.js";
 import { pick } from "./fault-config.js";
 
-const root = join(import.meta.dirname, "../..");
 const ADDS = pick(200, 100);
 
-function worker(home: string, prefix: string): Promise<{ acked: string[]; refused: string[] }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "tests/faults/workers/add-worker.ts", home, "42", prefix, String(ADDS)], {
-      cwd: root,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-    child.on("exit", (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`worker ${prefix} exited ${code}: ${err}`))));
-  });
+async function worker(home: string, prefix: string): Promise<{ acked: string[]; refused: string[] }> {
+  const run = runTsx("tests/faults/workers/add-worker.ts", [home, "42", prefix, String(ADDS)], { AGENTKIT_HOME: home });
+  const code = await run.exited;
+  if (code !== 0) throw new Error(`worker ${prefix} exited ${code}: ${run.stderr()}`);
+  return JSON.parse(run.stdout()) as { acked: string[]; refused: string[] };
 }
 
 describe("two processes writing one person's memory", () => {
