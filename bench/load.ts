@@ -1,0 +1,246 @@
+import { startFakeDiscord, type FakeDiscord } from "../tests/fakes/fake-discord/index.js";
+import { startBot, type BotKind } from "./bots.js";
+import { ReplyWatcher } from "./discord-watch.js";
+import { startBenchModel, words, type BenchModel, type ModelCall } from "./model-server.js";
+import { cpuMsOf, delay, makeTempDir, memoryOf, removeTempDir } from "./processes.js";
+import { peakInWindow, summarize, type Summary } from "./stats.js";
+
+export interface LoadOptions {
+  people: number;
+  turns: number;
+  /** Between a person's final answer and their next message. */
+  pauseMs: number;
+  /** Start offsets are spread evenly over this. */
+  spreadMs: number;
+  ttftMs: number;
+  /** 0 = unpaced. */
+  tokensPerSecond: number;
+  /** Words in each answer. */
+  replyWords: number;
+  /** When set, each answer is exactly this many characters (replyWords is ignored). */
+  replyChars?: number;
+  /** Characters per streamed chunk, one chunk = one "token" (default 4). */
+  chunkSize?: number;
+  turnTimeoutMs: number;
+  /** Node flags for the bot process (e.g. --cpu-prof). */
+  nodeArgs?: string[];
+}
+
+export interface TurnSample {
+  person: number;
+  turn: number;
+  /** Epoch ms right after the fake Discord dispatched MESSAGE_CREATE (userSends returned). */
+  sentAt: number;
+  modelReceivedAt: number;
+  firstTokenAt: number;
+  lastTokenAt: number;
+  firstTextAt: number;
+  finalAt: number;
+  creates: number;
+  edits: number;
+  /** Times of every create and edit of the answer. */
+  updates: number[];
+}
+
+export interface LoadResult {
+  bot: BotKind;
+  turnsPlanned: number;
+  turnsCompleted: number;
+  failures: string[];
+  /** First user message → last final text. */
+  wallMs: number;
+  /** Completed turns per second of wall time. */
+  turnsPerSecond: number;
+  /** Turns sent ÷ the span from the first to the last user message. */
+  offeredTurnsPerSecond: number;
+  toModelMs: Summary;
+  toFinalMs: Summary;
+  /** Split by first turn (thread + session start) and later turns. */
+  toModelFirstTurnMs: Summary;
+  toModelLaterTurnsMs: Summary;
+  restTotal: number;
+  restPerTurn: number;
+  restPerTurnByRoute: Record<string, number>;
+  peakRestPerSecond: number;
+  modelCallsPerTurn: number;
+  meanRequestBytes: number;
+  botPeakRssMb: number;
+  /** CPU time (user + system) of the bot process during the load phase ÷ completed turns. */
+  botCpuMsPerTurn: number;
+  /** One turn by a separate person right after start-up, before the load (not in the figures above). */
+  coldTurn: { toModelMs: number; toFinalMs: number } | null;
+  samples: TurnSample[];
+}
+
+export function tagOf(person: number, turn: number): string {
+  return `p${person} t${turn}`;
+}
+
+export function answerFor(tag: string, options: Pick<LoadOptions, "replyWords" | "replyChars">): string {
+  if (options.replyChars !== undefined) {
+    const text = `Answer ${tag}: ${words(Math.ceil(options.replyChars / 4), tag.length)}`;
+    return `${text.slice(0, options.replyChars - 1).trimEnd()}.`.padEnd(options.replyChars, ".");
+  }
+  return `Answer ${tag}: ${words(Math.max(1, options.replyWords - 2), tag.length)}.`;
+}
+
+/**
+ * N people in concurrent threads × T turns against one bot process, on a fresh fake Discord and
+ * bench model. Turn 1 is a mention in the text channel (the bot starts a thread from it); later
+ * turns are messages in that thread, each sent `pauseMs` after the previous final answer.
+ */
+export async function runLoad(kind: BotKind, options: LoadOptions): Promise<LoadResult> {
+  const discord = await startFakeDiscord();
+  const model = await startBenchModel();
+  const home = await makeTempDir(`${kind}-home`);
+  const watcher = new ReplyWatcher(discord);
+  let bot: Awaited<ReturnType<typeof startBot>> | undefined;
+  try {
+    model.setReplier((_body, tag) => ({
+      text: tag ? answerFor(tag, options) : "A short summary.",
+      chunkSize: options.chunkSize ?? 4,
+      firstTokenDelayMs: tag ? options.ttftMs : 0,
+      tokensPerSecond: tag ? options.tokensPerSecond : 0,
+    }));
+    bot = await startBot(kind, { discord, model, home, ...(options.nodeArgs ? { nodeArgs: options.nodeArgs } : {}) });
+    const people = Array.from({ length: options.people }, (_, i) =>
+      discord.addUser({ username: `bench${i}`, globalName: `Bench ${i}` }),
+    );
+    await delay(200);
+    const coldTurn = await warmUp(discord, model, watcher, options);
+    const restStart = discord.restRequests.length;
+    const samples: TurnSample[] = [];
+    const failures: string[] = [];
+    const sentTimes: number[] = [];
+    let peakRssMb = 0;
+    const rssTimer = setInterval(() => {
+      try {
+        peakRssMb = Math.max(peakRssMb, memoryOf(bot!.pid).peakRssMb);
+      } catch {
+        // the process is gone; the load will fail on its own
+      }
+    }, 500);
+    const cpuStart = cpuMsOf(bot.pid);
+    const loadStart = Date.now();
+
+    const runPerson = async (index: number) => {
+      const user = people[index]!;
+      await delay(options.people > 1 ? Math.round((options.spreadMs * index) / (options.people - 1)) : 0);
+      let threadId: string | undefined;
+      for (let turn = 1; turn <= options.turns; turn++) {
+        const tag = tagOf(index, turn);
+        const content = `[${tag}] ${words(8, index + turn)}`;
+        const message = await discord.userSends(
+          threadId === undefined
+            ? { channelId: discord.textChannel.id, userId: user.id, content, mentionsBot: true }
+            : { channelId: threadId, userId: user.id, content },
+        );
+        const sentAt = Date.now();
+        sentTimes.push(sentAt);
+        // Both bots start the thread from the mention, and Discord gives it the message's id.
+        threadId ??= message.id;
+        let shown;
+        try {
+          shown = await watcher.expect(threadId, answerFor(tag, options), options.turnTimeoutMs);
+        } catch (error) {
+          failures.push(`${tag}: ${(error as Error).message}`);
+          return;
+        }
+        const call = model.calls.find((c: ModelCall) => c.tag === tag && c.stream);
+        if (!call || call.firstTokenAt === null || call.lastTokenAt === null) {
+          failures.push(`${tag}: the model saw no finished streaming request`);
+          return;
+        }
+        samples.push({
+          person: index,
+          turn,
+          sentAt,
+          modelReceivedAt: call.receivedAt,
+          firstTokenAt: call.firstTokenAt,
+          lastTokenAt: call.lastTokenAt,
+          firstTextAt: shown.firstTextAt,
+          finalAt: shown.finalAt,
+          creates: shown.creates,
+          edits: shown.edits,
+          updates: shown.updates,
+        });
+        if (turn < options.turns) await delay(options.pauseMs);
+      }
+    };
+    await Promise.all(people.map((_, i) => runPerson(i)));
+    const loadEnd = samples.reduce((last, s) => Math.max(last, s.finalAt), loadStart);
+    // Late requests of the last turns (a typing call, a trailing edit) still count.
+    await delay(1500);
+    const cpuMs = cpuMsOf(bot.pid) - cpuStart;
+    clearInterval(rssTimer);
+    const requests = discord.restRequests.slice(restStart);
+    const turnsCompleted = samples.length;
+    const byRoute: Record<string, number> = {};
+    for (const r of requests) byRoute[`${r.method} ${r.route ?? r.path}`] = (byRoute[`${r.method} ${r.route ?? r.path}`] ?? 0) + 1;
+    const perTurn = (n: number) => (turnsCompleted === 0 ? Number.NaN : n / turnsCompleted);
+    const turnCalls = model.calls.filter((c) => c.tag !== null && c.tag !== tagOf(WARM_UP_PERSON, 1));
+    const firstSent = Math.min(...sentTimes);
+    const lastSent = Math.max(...sentTimes);
+    return {
+      bot: kind,
+      turnsPlanned: options.people * options.turns,
+      turnsCompleted,
+      failures,
+      wallMs: loadEnd - loadStart,
+      turnsPerSecond: turnsCompleted / ((loadEnd - loadStart) / 1000),
+      offeredTurnsPerSecond: sentTimes.length > 1 ? (sentTimes.length - 1) / ((lastSent - firstSent) / 1000) : Number.NaN,
+      toModelMs: summarize(samples.map((s) => s.modelReceivedAt - s.sentAt)),
+      toFinalMs: summarize(samples.map((s) => s.finalAt - s.lastTokenAt)),
+      toModelFirstTurnMs: summarize(samples.filter((s) => s.turn === 1).map((s) => s.modelReceivedAt - s.sentAt)),
+      toModelLaterTurnsMs: summarize(samples.filter((s) => s.turn > 1).map((s) => s.modelReceivedAt - s.sentAt)),
+      restTotal: requests.length,
+      restPerTurn: perTurn(requests.length),
+      restPerTurnByRoute: Object.fromEntries(
+        Object.entries(byRoute)
+          .sort(([, a], [, b]) => b - a)
+          .map(([route, n]) => [route, perTurn(n)]),
+      ),
+      peakRestPerSecond: peakInWindow(
+        requests.map((r) => r.at),
+        1000,
+      ),
+      modelCallsPerTurn: perTurn(turnCalls.length),
+      meanRequestBytes: turnCalls.reduce((sum, c) => sum + c.requestBytes, 0) / Math.max(1, turnCalls.length),
+      botPeakRssMb: peakRssMb,
+      botCpuMsPerTurn: perTurn(cpuMs),
+      coldTurn,
+      samples,
+    };
+  } finally {
+    watcher.close();
+    await bot?.stop();
+    await model.close();
+    await discord.close();
+    removeTempDir(home);
+  }
+}
+
+/** The first turn after start-up pays for lazy loading (modules, JIT); it is measured apart. */
+async function warmUp(
+  discord: FakeDiscord,
+  model: BenchModel,
+  watcher: ReplyWatcher,
+  options: LoadOptions,
+): Promise<{ toModelMs: number; toFinalMs: number } | null> {
+  const user = discord.addUser({ username: "warmup", globalName: "Warm Up" });
+  const tag = tagOf(WARM_UP_PERSON, 1);
+  const message = await discord.userSends({
+    channelId: discord.textChannel.id,
+    userId: user.id,
+    content: `[${tag}] ${words(8)}`,
+    mentionsBot: true,
+  });
+  const sentAt = Date.now();
+  const shown = await watcher.expect(message.id, answerFor(tag, options), options.turnTimeoutMs);
+  const call = model.calls.find((c) => c.tag === tag && c.stream);
+  await delay(500);
+  if (!call || call.lastTokenAt === null) return null;
+  return { toModelMs: call.receivedAt - sentAt, toFinalMs: shown.finalAt - call.lastTokenAt };
+}
+
+const WARM_UP_PERSON = 900_000;

@@ -1,0 +1,227 @@
+import type { FirstTextResult } from "./first-text.js";
+import type { LoadResult } from "./load.js";
+import type { PromptBuildResult } from "./prompt-build.js";
+import type { ReconcileResult } from "./scale-reconcile.js";
+import type { SessionsRssResult } from "./scale-sessions.js";
+import { ratio, round, type Summary } from "./stats.js";
+
+export interface BenchResults {
+  startedAt: string;
+  finishedAt: string;
+  options: Record<string, unknown>;
+  source: { commit: string; srcChanges: string[] };
+  machine: { node: string; cpus: number; platform: string; loadAverageAtStart: number[]; loadAverageAtEnd: number[] };
+  turnOverhead?: LoadResult;
+  floor?: LoadResult;
+  firstText?: FirstTextResult;
+  sessions?: SessionsRssResult;
+  sessionsFloor?: SessionsRssResult;
+  reconcile?: ReconcileResult;
+  promptBuild?: PromptBuildResult;
+  targets: TargetCheck[];
+  errors: { section: string; message: string }[];
+}
+
+export interface TargetCheck {
+  name: string;
+  value: number;
+  limit: number;
+  unit: string;
+  ok: boolean;
+}
+
+type Row = [section: string, metric: string, agentkit: string, floor: string, ratio: string, target: string];
+
+const fmt = (value: number | null | undefined, digits = 1): string =>
+  value === null || value === undefined || Number.isNaN(value) ? "–" : Number.isFinite(value) ? String(round(value, digits)) : "∞";
+const mark = (ok: boolean) => (ok ? "✅" : "❌");
+
+/** The targets of the brief, checked against whatever sections ran. */
+export function checkTargets(results: BenchResults): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  const add = (name: string, value: number | null, limit: number, unit: string) => {
+    if (value === null || Number.isNaN(value)) return;
+    checks.push({ name, value, limit, unit, ok: value <= limit });
+  };
+  const { turnOverhead: ak, floor } = results;
+  if (ak && floor) {
+    add("to model p99 ÷ floor", ratio(ak.toModelMs.p99, floor.toModelMs.p99), 1.3, "×");
+    add("to final edit p99 ÷ floor", ratio(ak.toFinalMs.p99, floor.toFinalMs.p99), 1.3, "×");
+    add("REST calls per turn ÷ floor", ratio(ak.restPerTurn, floor.restPerTurn), 1.5, "×");
+  }
+  if (results.firstText) {
+    add("first visible text p95", results.firstText.firstVisibleMs.p95, 300, "ms");
+    add("edits per second p95", results.firstText.editsPerSecond.p95, 1, "/s");
+  }
+  if (results.sessions) add(`peak RSS with ${results.sessions.opened} sessions`, results.sessions.loaded.peakRssMb, 250, "MB");
+  if (results.reconcile) {
+    const r = results.reconcile;
+    // A run that timed out has not met the target: count it as the time it was given.
+    add(`start-up + reconcile of ${r.options.stored}`, r.totalMs ?? r.options.timeoutMs, 5000, "ms");
+  }
+  if (results.promptBuild) {
+    add("prompt build alone p99", results.promptBuild.buildUs.p99 / 1000, 2, "ms");
+    add("snapshot + prompt build p99", results.promptBuild.totalUs.p99 / 1000, 2, "ms");
+  }
+  return checks;
+}
+
+function latencyRows(section: string, metric: string, ak: Summary | undefined, floor: Summary | undefined, target?: string): Row[] {
+  return (["p50", "p95", "p99"] as const).map((p) => [
+    section,
+    `${metric} ${p} (ms)`,
+    fmt(ak?.[p]),
+    fmt(floor?.[p]),
+    ak && floor ? fmt(ratio(ak[p], floor[p]), 2) : "–",
+    p === "p99" && target ? target : "",
+  ]);
+}
+
+function table(header: string[], rows: string[][]): string {
+  const line = (cells: string[]) => `| ${cells.join(" | ")} |`;
+  return [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n");
+}
+
+export function renderReport(results: BenchResults): string {
+  const out: string[] = [];
+  const targets = new Map(results.targets.map((t) => [t.name, t]));
+  const verdict = (name: string, text: string) => {
+    const t = targets.get(name);
+    return t ? `${text} ${mark(t.ok)}` : text;
+  };
+  const rows: Row[] = [];
+  const { turnOverhead: ak, floor } = results;
+  const o = results.options;
+  if (ak || floor) {
+    const s = "1 turns · 2 floor";
+    rows.push(...latencyRows(s, "to model", ak?.toModelMs, floor?.toModelMs, verdict("to model p99 ÷ floor", "≤ 1.3× floor")));
+    rows.push(
+      [s, "to model, first turn p50 / p99 (ms)", `${fmt(ak?.toModelFirstTurnMs.p50)} / ${fmt(ak?.toModelFirstTurnMs.p99)}`, `${fmt(floor?.toModelFirstTurnMs.p50)} / ${fmt(floor?.toModelFirstTurnMs.p99)}`, ak && floor ? `${fmt(ratio(ak.toModelFirstTurnMs.p50, floor.toModelFirstTurnMs.p50), 2)} / ${fmt(ratio(ak.toModelFirstTurnMs.p99, floor.toModelFirstTurnMs.p99), 2)}` : "–", ""],
+      [s, "to model, later turns p50 / p99 (ms)", `${fmt(ak?.toModelLaterTurnsMs.p50)} / ${fmt(ak?.toModelLaterTurnsMs.p99)}`, `${fmt(floor?.toModelLaterTurnsMs.p50)} / ${fmt(floor?.toModelLaterTurnsMs.p99)}`, ak && floor ? `${fmt(ratio(ak.toModelLaterTurnsMs.p50, floor.toModelLaterTurnsMs.p50), 2)} / ${fmt(ratio(ak.toModelLaterTurnsMs.p99, floor.toModelLaterTurnsMs.p99), 2)}` : "–", ""],
+    );
+    rows.push(...latencyRows(s, "to final edit", ak?.toFinalMs, floor?.toFinalMs, verdict("to final edit p99 ÷ floor", "≤ 1.3× floor")));
+    rows.push(
+      [
+        s,
+        "cold first turn after start-up: to model / to final (ms)",
+        ak?.coldTurn ? `${fmt(ak.coldTurn.toModelMs, 0)} / ${fmt(ak.coldTurn.toFinalMs, 0)}` : "–",
+        floor?.coldTurn ? `${fmt(floor.coldTurn.toModelMs, 0)} / ${fmt(floor.coldTurn.toFinalMs, 0)}` : "–",
+        "",
+        "warm-up, not in the figures",
+      ],
+      [s, "REST calls per turn", fmt(ak?.restPerTurn, 2), fmt(floor?.restPerTurn, 2), ak && floor ? fmt(ratio(ak.restPerTurn, floor.restPerTurn), 2) : "–", verdict("REST calls per turn ÷ floor", "≤ 1.5× floor")],
+      [s, "turns completed / planned", `${ak?.turnsCompleted ?? "–"} / ${ak?.turnsPlanned ?? "–"}`, `${floor?.turnsCompleted ?? "–"} / ${floor?.turnsPlanned ?? "–"}`, "", ""],
+      [s, "throughput (turns/s, completed ÷ wall)", fmt(ak?.turnsPerSecond, 2), fmt(floor?.turnsPerSecond, 2), "", ""],
+      [s, "offered load (turns/s sent)", fmt(ak?.offeredTurnsPerSecond, 2), fmt(floor?.offeredTurnsPerSecond, 2), "", "< 50 REST/s"],
+      [s, "peak REST requests in any 1 s", fmt(ak?.peakRestPerSecond, 0), fmt(floor?.peakRestPerSecond, 0), "", "< 50"],
+      [s, "model calls per turn", fmt(ak?.modelCallsPerTurn, 2), fmt(floor?.modelCallsPerTurn, 2), "", ""],
+      [s, "mean model request (bytes)", fmt(ak?.meanRequestBytes, 0), fmt(floor?.meanRequestBytes, 0), ak && floor ? fmt(ratio(ak.meanRequestBytes, floor.meanRequestBytes), 1) : "–", ""],
+      [s, "bot CPU per turn (ms, user+sys)", fmt(ak?.botCpuMsPerTurn), fmt(floor?.botCpuMsPerTurn), ak && floor ? fmt(ratio(ak.botCpuMsPerTurn, floor.botCpuMsPerTurn), 2) : "–", ""],
+      [s, "bot peak RSS during load (MB)", fmt(ak?.botPeakRssMb), fmt(floor?.botPeakRssMb), "", ""],
+    );
+  }
+  const ft = results.firstText;
+  if (ft) {
+    const s = "3 first text";
+    rows.push(
+      [s, `first visible text p50 / p95 (ms after first token)`, `${fmt(ft.firstVisibleMs.p50)} / ${fmt(ft.firstVisibleMs.p95)}`, "", "", verdict("first visible text p95", "≤ 300 ms")],
+      [s, "edits per second of stream p50 / p95", `${fmt(ft.editsPerSecond.p50, 2)} / ${fmt(ft.editsPerSecond.p95, 2)}`, "", "", verdict("edits per second p95", "≤ 1 /s")],
+      [s, "edits per answer p50 / max", `${fmt(ft.editsPerTurn.p50, 0)} / ${fmt(ft.editsPerTurn.max, 0)}`, "", "", ""],
+      [s, "shortest gap between updates p50 / min (ms)", `${fmt(ft.minUpdateGapMs.p50, 0)} / ${fmt(ft.minUpdateGapMs.min, 0)}`, "", "", ""],
+      [s, "last token → final text p50 / p95 (ms)", `${fmt(ft.finalLagMs.p50)} / ${fmt(ft.finalLagMs.p95)}`, "", "", ""],
+      [s, "stream duration p50 (ms)", fmt(ft.streamDurationMs.p50, 0), "", "", ""],
+    );
+  }
+  const ss = results.sessions;
+  const sf = results.sessionsFloor;
+  if (ss || sf) {
+    const s = "4a sessions";
+    const both = (f: (r: SessionsRssResult) => string) => [ss ? f(ss) : "–", sf ? f(sf) : "–"] as const;
+    const n = ss?.options.sessions ?? sf?.options.sessions ?? 0;
+    rows.push(
+      [s, "sessions opened through Discord", ...both((r) => `${r.opened} / ${r.options.sessions}`), "", ""],
+      [s, "RSS idle after login (MB)", ...both((r) => fmt(r.idle.rssMb)), "", ""],
+      [s, `VmRSS after ${n} sessions (MB)`, ...both((r) => fmt(r.loaded.rssMb)), ss && sf ? fmt(ratio(ss.loaded.rssMb, sf.loaded.rssMb), 2) : "–", ""],
+      [s, `VmHWM, peak RSS since start (MB)`, ...both((r) => fmt(r.loaded.peakRssMb)), ss && sf ? fmt(ratio(ss.loaded.peakRssMb, sf.loaded.peakRssMb), 2) : "–", ss ? verdict(`peak RSS with ${ss.opened} sessions`, "≤ 250 MB") : ""],
+      [s, "RSS growth per session (KB)", ...both((r) => fmt(r.rssPerSessionKb, 0)), "", ""],
+      [s, "time to open them (s)", ...both((r) => fmt(r.durationMs / 1000)), "", ""],
+      [s, "session store size (MB)", ...both((r) => fmt(r.sessionStoreMb, 2)), "", ""],
+    );
+  }
+  const rc = results.reconcile;
+  if (rc) {
+    const s = "4b reconcile";
+    const name = `start-up + reconcile of ${rc.options.stored}`;
+    rows.push(
+      [s, "stored open sessions: active / archived / deleted (with exchange)", `${rc.mix.active} / ${rc.mix.archived} / ${rc.mix.deleted} (${rc.mix.withExchange})`, "", "", ""],
+      [s, "spawn → logged in (ms)", fmt(rc.readyMs, 0), "", "", ""],
+      [s, "logged in → sessions reconciled (ms)", fmt(rc.reconcileMs, 0), "", "", ""],
+      [s, "spawn → sessions reconciled, ready (ms)", rc.timedOut ? `> ${rc.options.timeoutMs} (stopped; ${rc.sessionsClosedLogged} closed)` : fmt(rc.totalMs, 0), "", "", verdict(name, "≤ 5000 ms")],
+      [
+        s,
+        "spawn → every start-up close done (ms)",
+        rc.closesTimedOut ? `> ${rc.options.timeoutMs} (stopped; ${rc.sessionsClosedLogged} closed)` : fmt(rc.closesFinishedMs, 0),
+        "",
+        "",
+        "",
+      ],
+      [s, "to close / resumed", rc.outcome ? `${rc.outcome.closed} / ${rc.outcome.resumed}` : `${rc.sessionsClosedLogged} / –`, "", "", ""],
+      [s, "REST GET /channels/:id during start-up (per s)", `${fmt(rc.restDuringStart["GET /channels/:channelId"] ?? 0, 0)} (${fmt(rc.channelLookupsPerSecond)}/s)`, "", "", ""],
+      [s, "model calls (summaries) during start-up", fmt(rc.modelCalls, 0), "", "", ""],
+      [s, "peak RSS during start-up (MB)", fmt(rc.peakRssMb), "", "", ""],
+      [
+        s,
+        `a new mention ${fmt(rc.probe.sentAfterLoginMs / 1000)} s after login: sent → answer (ms)`,
+        rc.probe.answeredMs === null ? "no answer" : `${fmt(rc.probe.answeredMs, 0)}${rc.probe.answeredBeforeReconciled === false ? " (after reconcile)" : ""}`,
+        "",
+        "",
+        "",
+      ],
+    );
+  }
+  const pb = results.promptBuild;
+  if (pb) {
+    const s = "4c prompt";
+    rows.push(
+      [s, "snapshot p50 / p99 (µs)", `${fmt(pb.snapshotUs.p50, 0)} / ${fmt(pb.snapshotUs.p99, 0)}`, "", "", ""],
+      [s, "build p50 / p99 (µs)", `${fmt(pb.buildUs.p50, 0)} / ${fmt(pb.buildUs.p99, 0)}`, "", "", verdict("prompt build alone p99", "≤ 2000 µs")],
+      [s, "snapshot + build p50 / p99 (µs)", `${fmt(pb.totalUs.p50, 0)} / ${fmt(pb.totalUs.p99, 0)}`, "", "", verdict("snapshot + prompt build p99", "≤ 2000 µs")],
+      [s, "prompt size (chars)", String(pb.promptChars), "", "", ""],
+    );
+  }
+  out.push(`## AgentKit benchmark`, "");
+  out.push(
+    `options: ${Object.entries(o)
+      .map(([k, v]) => `${k}=${String(v)}`)
+      .join(" ")} · node ${results.machine.node} · ${results.machine.cpus} CPUs · load average ${results.machine.loadAverageAtStart.map((l) => l.toFixed(2)).join(" ")} at start, ${results.machine.loadAverageAtEnd.map((l) => l.toFixed(2)).join(" ")} at end`,
+    "",
+    `source: ${results.source.commit}${results.source.srcChanges.length > 0 ? ` with uncommitted changes in ${results.source.srcChanges.map((c) => c.slice(3)).join(", ")}` : ""}`,
+    "",
+  );
+  out.push(table(["section", "metric", "AgentKit", "floor", "AgentKit ÷ floor", "target"], rows));
+  if (ak || floor) {
+    const routes = [...new Set([...Object.keys(ak?.restPerTurnByRoute ?? {}), ...Object.keys(floor?.restPerTurnByRoute ?? {})])];
+    out.push("", "REST calls per turn by route (load phase):", "");
+    out.push(
+      table(
+        ["route", "AgentKit", "floor"],
+        routes.map((r) => [r, fmt(ak?.restPerTurnByRoute[r] ?? 0, 3), fmt(floor?.restPerTurnByRoute[r] ?? 0, 3)]),
+      ),
+    );
+  }
+  if (results.targets.length > 0) {
+    out.push("", "Targets:", "");
+    out.push(
+      table(
+        ["target", "value", "limit", ""],
+        results.targets.map((t) => [t.name, `${fmt(t.value, 2)} ${t.unit}`, `${t.limit} ${t.unit}`, mark(t.ok)]),
+      ),
+    );
+  }
+  if (results.errors.length > 0) {
+    out.push("", "Sections that failed:", "", ...results.errors.map((e) => `- ${e.section}: ${e.message}`));
+  }
+  const failures = [...(ak?.failures ?? []), ...(floor?.failures ?? []), ...(ft?.failures ?? []), ...(ss?.failures ?? [])];
+  if (failures.length > 0) out.push("", `Turns that failed (${failures.length}):`, "", ...failures.slice(0, 20).map((f) => `- ${f}`));
+  return out.join("\n");
+}

@@ -1,0 +1,205 @@
+/**
+ * `npm run bench [-- flags]`: drives the real bot process through the fake Discord and a bench
+ * model on loopback, prints a Markdown table and writes the same figures to
+ * bench/results/latest.json. See bench/README.md for what each figure measures.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdir, writeFile } from "node:fs/promises";
+import { cpus, loadavg } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { measureFirstText } from "./first-text.js";
+import { measureFloor } from "./floor.js";
+import type { LoadOptions } from "./load.js";
+import { cleanupEverything, ROOT, withTimeout } from "./processes.js";
+import { measurePromptBuild } from "./prompt-build.js";
+import { checkTargets, renderReport, type BenchResults } from "./report.js";
+import { measureReconcile } from "./scale-reconcile.js";
+import { measureSessionsRss } from "./scale-sessions.js";
+import { measureTurnOverhead } from "./turn-overhead.js";
+
+const SECTIONS = ["turn-overhead", "floor", "first-text", "scale-sessions", "scale-reconcile", "prompt-build"] as const;
+type Section = (typeof SECTIONS)[number];
+/** `--only scale` is the three scale sections. */
+const GROUPS: Record<string, readonly Section[]> = { scale: ["scale-sessions", "scale-reconcile", "prompt-build"], compare: ["turn-overhead", "floor"] };
+
+const { values } = parseArgs({
+  options: {
+    people: { type: "string", default: "50" },
+    turns: { type: "string", default: "5" },
+    "ttft-ms": { type: "string", default: "0" },
+    "tokens-per-second": { type: "string", default: "0" },
+    "pause-ms": { type: "string", default: "3000" },
+    "spread-ms": { type: "string", default: "5000" },
+    "reply-words": { type: "string", default: "12" },
+    sessions: { type: "string", default: "1000" },
+    "session-concurrency": { type: "string", default: "10" },
+    stored: { type: "string", default: "10000" },
+    "archived-share": { type: "string", default: "0.2" },
+    "deleted-share": { type: "string", default: "0.1" },
+    "reconcile-timeout-ms": { type: "string", default: "240000" },
+    "first-text-people": { type: "string", default: "10" },
+    iterations: { type: "string", default: "2000" },
+    only: { type: "string" },
+    "cpu-prof-dir": { type: "string" },
+    out: { type: "string", default: join(ROOT, "bench", "results", "latest.json") },
+    help: { type: "boolean", default: false },
+  },
+  strict: true,
+});
+
+if (values.help) {
+  console.log(`npm run bench -- [--people 50] [--turns 5] [--ttft-ms 0] [--tokens-per-second 0] [--pause-ms 3000]
+  [--spread-ms 5000] [--reply-words 12] [--sessions 1000] [--session-concurrency 10] [--stored 10000]
+  [--archived-share 0.2] [--deleted-share 0.1] [--reconcile-timeout-ms 240000] [--first-text-people 10]
+  [--iterations 2000] [--only ${[...SECTIONS, ...Object.keys(GROUPS)].join("|")}[,…]]
+  [--cpu-prof-dir /tmp/prof] [--out bench/results/latest.json]`);
+  process.exit(0);
+}
+
+function num(name: keyof typeof values): number {
+  const raw = values[name];
+  const value = Number(raw);
+  if (typeof raw !== "string" || !Number.isFinite(value) || value < 0) {
+    console.error(`--${name} must be a number ≥ 0 (got ${String(raw)})`);
+    process.exit(2);
+  }
+  return value;
+}
+
+const only = new Set<Section>();
+for (const name of (values.only ?? SECTIONS.join(",")).split(",").map((s) => s.trim()).filter(Boolean)) {
+  const group = GROUPS[name];
+  if (group) group.forEach((s) => only.add(s));
+  else if ((SECTIONS as readonly string[]).includes(name)) only.add(name as Section);
+  else {
+    console.error(`--only: unknown section "${name}" (${[...SECTIONS, ...Object.keys(GROUPS)].join(", ")})`);
+    process.exit(2);
+  }
+}
+
+const people = Math.max(1, Math.round(num("people")));
+const turns = Math.max(1, Math.round(num("turns")));
+const load: LoadOptions = {
+  people,
+  turns,
+  pauseMs: num("pause-ms"),
+  spreadMs: num("spread-ms"),
+  ttftMs: num("ttft-ms"),
+  tokensPerSecond: num("tokens-per-second"),
+  replyWords: Math.max(3, Math.round(num("reply-words"))),
+  turnTimeoutMs: 30_000,
+};
+
+process.on("exit", cleanupEverything);
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    cleanupEverything();
+    process.exit(130);
+  });
+}
+
+const results: BenchResults = {
+  startedAt: new Date().toISOString(),
+  finishedAt: "",
+  options: {
+    people,
+    turns,
+    ttftMs: load.ttftMs,
+    tokensPerSecond: load.tokensPerSecond,
+    pauseMs: load.pauseMs,
+    spreadMs: load.spreadMs,
+    replyWords: load.replyWords,
+    sessions: num("sessions"),
+    stored: num("stored"),
+    only: [...only].join(","),
+  },
+  source: sourceVersion(),
+  machine: { node: process.version, cpus: cpus().length, platform: process.platform, loadAverageAtStart: loadavg(), loadAverageAtEnd: [] },
+  targets: [],
+  errors: [],
+};
+
+/** Which code was measured: others edit src/ while benchmarks run. Read-only git calls. */
+function sourceVersion(): { commit: string; srcChanges: string[] } {
+  try {
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: ROOT, encoding: "utf8" });
+    const srcChanges = git("status", "--porcelain", "--", "src").split("\n").filter(Boolean);
+    return { commit: git("rev-parse", "--short", "HEAD").trim(), srcChanges };
+  } catch {
+    return { commit: "unknown", srcChanges: [] };
+  }
+}
+
+async function section(name: Section, hardLimitMs: number, work: () => Promise<void>): Promise<void> {
+  if (!only.has(name)) return;
+  const started = Date.now();
+  process.stderr.write(`bench: ${name}…\n`);
+  try {
+    await withTimeout(name, hardLimitMs, work());
+    process.stderr.write(`bench: ${name} done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  } catch (error) {
+    const message = (error as Error).message.split("\n").slice(0, 6).join(" ⏎ ");
+    results.errors.push({ section: name, message });
+    process.stderr.write(`bench: ${name} failed: ${message}\n`);
+    // A failed section may leave its bot running; the next one starts clean.
+    cleanupEverything();
+  }
+}
+
+// A load run's length: the spread, the turns with their pauses, and slack for slow turns.
+const loadLimitMs = load.spreadMs + load.turns * (load.pauseMs + load.turnTimeoutMs) + 60_000;
+const cpuProfDir = values["cpu-prof-dir"];
+
+const nodeArgs = cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfDir}`] : undefined;
+if (cpuProfDir) await mkdir(cpuProfDir, { recursive: true });
+const profiled = nodeArgs ? { nodeArgs } : {};
+
+await section("turn-overhead", loadLimitMs, async () => {
+  results.turnOverhead = await measureTurnOverhead({ ...load, ...profiled });
+});
+await section("floor", loadLimitMs, async () => {
+  results.floor = await measureFloor(load);
+});
+await section("first-text", 120_000, async () => {
+  results.firstText = await measureFirstText({
+    people: Math.max(1, Math.round(num("first-text-people"))),
+    turns: 2,
+    tokens: 80,
+    tokensPerSecond: 40,
+    ttftMs: load.ttftMs,
+    turnTimeoutMs: 30_000,
+    ...profiled,
+  });
+});
+await section("scale-sessions", 20 * 60_000, async () => {
+  const sessions = { sessions: Math.max(1, Math.round(num("sessions"))), concurrency: Math.max(1, Math.round(num("session-concurrency"))), turnTimeoutMs: 60_000 };
+  results.sessions = await measureSessionsRss({ bot: "agentkit", ...sessions, ...profiled });
+  results.sessionsFloor = await measureSessionsRss({ bot: "floor", ...sessions });
+});
+const reconcileTimeoutMs = num("reconcile-timeout-ms");
+await section("scale-reconcile", reconcileTimeoutMs + 5 * 60_000, async () => {
+  results.reconcile = await measureReconcile({
+    stored: Math.max(1, Math.round(num("stored"))),
+    archivedShare: num("archived-share"),
+    deletedShare: num("deleted-share"),
+    exchangeShare: 0.5,
+    sessionsPerPerson: 5,
+    timeoutMs: reconcileTimeoutMs,
+    ...profiled,
+  });
+});
+await section("prompt-build", 5 * 60_000, async () => {
+  const iterations = Math.max(10, Math.round(num("iterations")));
+  results.promptBuild = await measurePromptBuild({ iterations, warmup: Math.min(500, Math.ceil(iterations / 10)) });
+});
+
+results.finishedAt = new Date().toISOString();
+results.machine.loadAverageAtEnd = loadavg();
+results.targets = checkTargets(results);
+await mkdir(join(values.out, ".."), { recursive: true });
+await writeFile(values.out, `${JSON.stringify(results, null, 2)}\n`);
+console.log(renderReport(results));
+console.log(`\nJSON: ${values.out}`);
+cleanupEverything();
+process.exit(results.errors.length > 0 ? 1 : 0);
