@@ -42,6 +42,8 @@ export interface TurnResult {
   usage: TokenUsage;
 }
 
+export type SessionSummary = Pick<SessionRecord, "id" | "userId" | "status" | "title" | "locale">;
+
 export type CloseOutcome = "closed" | "already-closed" | "empty" | "pending-summary";
 
 export class SessionClosedError extends Error {
@@ -53,6 +55,7 @@ export class SessionClosedError extends Error {
 /** Opens, runs and closes sessions; the front ends (Discord, terminal) sit on top. */
 export class SessionEngine {
   private readonly locks = new Map<string, Mutex>();
+  private readonly background = new Set<Promise<unknown>>();
   private readonly clock: () => Date;
 
   constructor(private readonly deps: SessionEngineDeps) {
@@ -66,9 +69,13 @@ export class SessionEngine {
   /** Snapshots the person's memory into a system prompt that stays fixed for the whole session. */
   async open(request: OpenRequest): Promise<SessionRecord> {
     const memory = this.memoryOf(request.userId);
-    await memory.ensureDefaults(request.locale);
     const now = this.clock();
     const snapshot = await memory.snapshot(now);
+    if (snapshot.soulMissing) {
+      // A first session: the prompt gets the default persona now; SOUL.md is written off the reply's path.
+      snapshot.soul = await memory.defaultSoul(request.locale);
+      this.inBackground(memory.ensureDefaults(request.locale), "could not write the default SOUL.md");
+    }
     for (const warning of snapshot.warnings) this.deps.log.warn({ userId: request.userId }, warning);
     const base = baseInstructions({ place: request.place, title: request.title, displayName: request.displayName, snapshot });
     const systemPrompt = buildSystemPrompt(snapshot, base, {
@@ -93,13 +100,29 @@ export class SessionEngine {
     return record;
   }
 
-  get(id: string): Promise<SessionRecord | undefined> {
-    return this.deps.store.get(id);
+  /** A copy of a session's record. */
+  async get(id: string): Promise<SessionRecord | undefined> {
+    const record = await this.deps.store.get(id);
+    return record && structuredClone(record);
   }
 
-  /** The newest session of a thread or DM channel, whatever its status. */
-  latestIn(channelId: string): Promise<SessionRecord | undefined> {
-    return this.deps.store.latestIn(channelId);
+  /** A copy of the newest session of a thread or DM channel, whatever its status. */
+  async latestIn(channelId: string): Promise<SessionRecord | undefined> {
+    const record = await this.deps.store.latestIn(channelId);
+    return record && structuredClone(record);
+  }
+
+  /** Who owns the newest session of a channel and its state: what routing a message needs, cheaply. */
+  async sessionIn(channelId: string): Promise<SessionSummary | undefined> {
+    const record = await this.deps.store.latestIn(channelId);
+    if (!record) return undefined;
+    const { id, userId, status, title, locale } = record;
+    return { id, userId, status, title, locale };
+  }
+
+  /** Waits for writes started in the background (before a shutdown). */
+  async settle(): Promise<void> {
+    await Promise.allSettled([...this.background]);
   }
 
   /** Runs one turn. A failed turn leaves the stored history exactly as it was. */
@@ -121,9 +144,11 @@ export class SessionEngine {
       await this.deps.store.save(record);
       return { record, output };
     });
-    if (requestContext(result.record).reduce((n, m) => n + JSON.stringify(m).length, 0) > this.deps.historyBudgetChars) {
-      void this.condense(id);
-    }
+    // Measuring the history is left until the reply has been shown.
+    setImmediate(() => {
+      const size = requestContext(result.record).reduce((n, m) => n + JSON.stringify(m).length, 0);
+      if (size > this.deps.historyBudgetChars) void this.condense(id);
+    });
     const { output } = result;
     return { text: output.text, changes: output.changes, usage: output.usage };
   }
@@ -160,9 +185,7 @@ export class SessionEngine {
   /** Retries every close that is pending or was interrupted (start-up and periodically). */
   async retryPendingCloses(): Promise<{ closed: number; pending: number }> {
     const waiting: string[] = [];
-    for await (const record of this.deps.store.all()) {
-      if (record.status === "pending-summary" || record.status === "closing") waiting.push(record.id);
-    }
+    for await (const record of this.deps.store.withStatus(["pending-summary", "closing"])) waiting.push(record.id);
     let closed = 0;
     for (const id of waiting) {
       const outcome = await this.lock(id).runExclusive(async () => {
@@ -175,7 +198,7 @@ export class SessionEngine {
   }
 
   async *openSessions(): AsyncGenerator<SessionRecord> {
-    for await (const record of this.deps.store.all()) if (record.status === "open") yield record;
+    yield* this.deps.store.withStatus(["open"]);
   }
 
   private async finishClose(record: SessionRecord): Promise<CloseOutcome> {
@@ -230,6 +253,12 @@ export class SessionEngine {
         await this.deps.store.save(record);
       })
       .catch((error: unknown) => this.deps.log.warn({ sessionId: id, err: String(error) }, "history not condensed"));
+  }
+
+  private inBackground(work: Promise<unknown>, failure: string): void {
+    const tracked = work.catch((error: unknown) => this.deps.log.error({ err: String(error) }, failure));
+    this.background.add(tracked);
+    void tracked.finally(() => this.background.delete(tracked));
   }
 
   private async require(id: string): Promise<SessionRecord> {

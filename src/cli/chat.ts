@@ -63,6 +63,7 @@ async function main(): Promise<number> {
     lines.close();
     const outcome = await engine.close(session.id, "terminal");
     await retried;
+    await engine.settle();
     if (quiet) {
       await store.close();
       return 0;

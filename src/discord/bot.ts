@@ -109,6 +109,7 @@ export function createBot({ config, log, engine, retryIntervalMs = 5 * 60_000 }:
       client.removeAllListeners(Events.InteractionCreate);
       await reconciled.catch(() => {});
       await conversations.drain();
+      await engine.settle();
       await client.destroy();
     },
   };

@@ -3,7 +3,7 @@ import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import { describeChanges } from "../agent/saved-line.js";
 import { ModelError } from "../agent/model-client.js";
-import type { SessionEngine } from "../agent/session-engine.js";
+import type { SessionEngine, SessionSummary } from "../agent/session-engine.js";
 import type { SessionRecord } from "../agent/session-record.js";
 import { isAllowed } from "./access.js";
 import { ReplyStream, type ReplyChannel } from "./reply-stream.js";
@@ -51,7 +51,7 @@ export class Conversations {
       return;
     }
     if (message.channel.isThread()) {
-      const record = await this.deps.engine.latestIn(message.channelId);
+      const record = await this.deps.engine.sessionIn(message.channelId);
       // Only the owner's words reach the model; their memory is in the prompt.
       if (!record || record.userId !== message.author.id || !isAllowed(this.deps.config, caller)) return;
       await this.track(this.inThread(message, record, person));
@@ -73,26 +73,25 @@ export class Conversations {
 
   /** Closes the open session of a thread or DM, if any. */
   async closeChannel(channelId: string, reason: string): Promise<"closed" | "none" | "pending-summary"> {
-    const record = await this.deps.engine.latestIn(channelId);
+    const record = await this.deps.engine.sessionIn(channelId);
     if (!record || record.status === "closed") return "none";
     this.clearIdle(channelId);
     const outcome = await this.track(this.deps.engine.close(record.id, reason));
     return outcome === "pending-summary" ? "pending-summary" : "closed";
   }
 
-  /** Closes a DM after SESSION_IDLE_MINUTES of silence. */
-  scheduleIdleClose(record: SessionRecord, lastActivity = Date.parse(record.lastActivityAt)): void {
-    if (record.channel.guildId !== undefined) return;
-    this.clearIdle(record.channel.channelId);
+  /** Closes a DM session after SESSION_IDLE_MINUTES of silence. */
+  scheduleIdleClose(channelId: string, lastActivity: number): void {
+    this.clearIdle(channelId);
     const delay = Math.max(0, lastActivity + this.deps.config.sessionIdleMinutes * 60_000 - Date.now());
     const timer = setTimeout(() => {
-      this.idleTimers.delete(record.channel.channelId);
-      void this.closeChannel(record.channel.channelId, "idle").catch((error: unknown) =>
+      this.idleTimers.delete(channelId);
+      void this.closeChannel(channelId, "idle").catch((error: unknown) =>
         this.deps.log.error({ err: String(error) }, "idle close failed"),
       );
     }, delay);
     timer.unref();
-    this.idleTimers.set(record.channel.channelId, timer);
+    this.idleTimers.set(channelId, timer);
   }
 
   /** Waits for turns and closes under way (graceful shutdown). */
@@ -103,32 +102,36 @@ export class Conversations {
   }
 
   private async inDm(message: Message, person: Person): Promise<void> {
-    let record = await this.deps.engine.latestIn(message.channelId);
-    if (!record || record.status !== "open") {
-      record = await this.deps.engine.open({
-        ...person,
-        locale: await this.localeOf(person.userId),
-        title: "direct messages",
-        place: { platform: "discord", channelId: message.channelId, description: "direct messages" },
-      });
-    }
+    const existing = await this.deps.engine.sessionIn(message.channelId);
+    const sessionId =
+      existing?.status === "open"
+        ? existing.id
+        : (
+            await this.deps.engine.open({
+              ...person,
+              locale: await this.localeOf(person.userId),
+              title: "direct messages",
+              place: { platform: "discord", channelId: message.channelId, description: "direct messages" },
+            })
+          ).id;
     this.clearIdle(message.channelId);
-    await this.answer(record, message.channel as TextBasedChannel & ReplyChannel, this.textOf(message));
-    this.scheduleIdleClose(record, Date.now());
+    await this.answer(sessionId, message.channel as TextBasedChannel & ReplyChannel, this.textOf(message));
+    this.scheduleIdleClose(message.channelId, Date.now());
   }
 
-  private async inThread(message: Message, record: SessionRecord, person: Person): Promise<void> {
-    let session = record;
-    if (record.status !== "open") {
+  private async inThread(message: Message, session: SessionSummary, person: Person): Promise<void> {
+    let sessionId = session.id;
+    if (session.status !== "open") {
       // A closed session's thread stays usable: a new message starts a new session (fresh snapshot).
       const channel = message.channel;
-      const name = channel.isThread() ? channel.name : record.title;
-      session = await this.openInThread(message.channelId, name, message.guildId ?? "", {
+      const name = channel.isThread() ? channel.name : session.title;
+      const opened = await this.openInThread(message.channelId, name, message.guildId ?? "", {
         ...person,
-        locale: record.locale ?? (await this.localeOf(person.userId)),
+        locale: session.locale ?? (await this.localeOf(person.userId)),
       });
+      sessionId = opened.id;
     }
-    await this.answer(session, message.channel as TextBasedChannel & ReplyChannel, this.textOf(message));
+    await this.answer(sessionId, message.channel as TextBasedChannel & ReplyChannel, this.textOf(message));
   }
 
   private async startFromMention(message: Message, person: Person): Promise<void> {
@@ -148,7 +151,7 @@ export class Conversations {
       ...person,
       locale: await this.localeOf(person.userId),
     });
-    await this.answer(record, thread, text || "Hello!");
+    await this.answer(record.id, thread, text || "Hello!");
   }
 
   /** What the person said, without the mention of the bot. */
@@ -157,14 +160,14 @@ export class Conversations {
     return message.content.replaceAll(new RegExp(`<@!?${me}>`, "g"), "").trim();
   }
 
-  private async answer(record: SessionRecord, channel: ReplyChannel, text: string): Promise<void> {
+  private async answer(sessionId: string, channel: ReplyChannel, text: string): Promise<void> {
     // A message with only an attachment or a sticker has no text for the model.
     if (text === "") return;
     const reply = new ReplyStream(channel, { log: this.deps.log });
     reply.startTyping();
     try {
       // The turn is persisted before its final text is shown, so a crash never loses a shown answer.
-      const result = await this.deps.engine.turn(record.id, text, (delta) => reply.push(delta));
+      const result = await this.deps.engine.turn(sessionId, text, (delta) => reply.push(delta));
       const saved = describeChanges(result.changes);
       await reply.finish(saved ? `-# ${saved}` : undefined);
     } catch (error) {
@@ -172,7 +175,7 @@ export class Conversations {
         error instanceof ModelError
           ? `⚠️ ${error.message}`
           : "⚠️ Something went wrong on my side. Please try again.";
-      if (!(error instanceof ModelError)) this.deps.log.error({ err: error, sessionId: record.id }, "turn failed");
+      if (!(error instanceof ModelError)) this.deps.log.error({ err: error, sessionId }, "turn failed");
       await reply.fail(line);
     }
   }

@@ -24,7 +24,7 @@ export async function reconcileSessions(ctx: BotContext): Promise<ReconcileOutco
     if (record.channel.platform !== "discord") continue;
     const { channelId, guildId } = record.channel;
     if (guildId === undefined) {
-      ctx.conversations.scheduleIdleClose(record);
+      ctx.conversations.scheduleIdleClose(channelId, Date.parse(record.lastActivityAt));
       resumed++;
       continue;
     }

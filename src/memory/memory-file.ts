@@ -49,10 +49,15 @@ export class MemoryFile {
 
   /** The file's text; a missing file reads as "". */
   async read(): Promise<string> {
+    return (await this.readIfExists()) ?? "";
+  }
+
+  /** The file's text, or undefined when there is no such file. */
+  async readIfExists(): Promise<string | undefined> {
     try {
       return await readFile(this.path, "utf8");
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return "";
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
       throw error;
     }
   }

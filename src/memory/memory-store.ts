@@ -28,6 +28,8 @@ export interface MemorySnapshot {
   /** Oldest first; days without a log are left out. */
   dailies: { date: string; text: string }[];
   warnings: string[];
+  /** True when SOUL.md does not exist yet (a person's first session). */
+  soulMissing?: boolean;
 }
 
 export interface MemoryStoreOptions {
@@ -134,10 +136,15 @@ export class MemoryStore {
   async ensureDefaults(locale: string | undefined): Promise<boolean> {
     return this.serialize(async () => {
       if (await exists(this.soul.path)) return false;
-      const operatorSoul = await new MemoryFile("SOUL.md", join(this.home, "SOUL.md"), CAPS.soul, (w) => w()).read();
-      await writeFileAtomic(this.soul.path, operatorSoul || renderPersona(defaultPersona(locale), locale));
+      await writeFileAtomic(this.soul.path, await this.defaultSoul(locale));
       return true;
     });
+  }
+
+  /** What a new person's SOUL.md starts as: $AGENTKIT_HOME/SOUL.md, else the built-in persona. */
+  async defaultSoul(locale: string | undefined): Promise<string> {
+    const operatorSoul = await new MemoryFile("SOUL.md", join(this.home, "SOUL.md"), CAPS.soul, (w) => w()).read();
+    return operatorSoul || renderPersona(defaultPersona(locale), locale);
   }
 
   /** Reads everything the system prompt needs, once. */
@@ -145,7 +152,7 @@ export class MemoryStore {
     const { zone, warning } = await this.timeZone();
     const dates = recentDates(now, zone, this.dailyDays);
     const [soul, user, memory, ...logs] = await Promise.all([
-      this.soul.read(),
+      this.soul.readIfExists(),
       this.user.read(),
       this.memory.read(),
       ...dates.map((date) => this.daily(date).read()),
@@ -160,6 +167,7 @@ export class MemoryStore {
       memory: memory ?? "",
       dailies: dates.flatMap((date, i) => (logs[i] ? [{ date, text: logs[i] }] : [])),
       warnings: warning ? [warning] : [],
+      soulMissing: soul === undefined,
     };
   }
 

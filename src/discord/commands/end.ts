@@ -11,7 +11,7 @@ export const endCommand: Command = {
     .setDescriptionLocalization("zh-CN", "结束本次对话并把摘要写入每日日志"),
 
   async execute(interaction, ctx) {
-    const record = await ctx.engine.latestIn(interaction.channelId);
+    const record = await ctx.engine.sessionIn(interaction.channelId);
     if (!record || record.status !== "open") {
       await answerPrivately(interaction, inLocale(interaction, "There's no open conversation here.", "这里没有进行中的对话。"));
       return;

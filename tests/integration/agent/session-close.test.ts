@@ -49,6 +49,7 @@ describe("closing a session", () => {
     const setup = await setupEngine({ clock: fixedClock });
     const session = await setup.engine.open(aliceInThread);
     expect(await setup.engine.close(session.id, "end")).toBe("empty");
+    await setup.engine.settle();
     expect(setup.fake.requests).toHaveLength(0);
     expect(await readdir(join(setup.home, "users/111"))).toEqual(["SOUL.md"]);
   });
