@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { err, ok, type Result } from "../result.js";
 import { writeFileAtomic } from "./atomic-write.js";
@@ -33,6 +34,15 @@ export interface WriteOutcome {
 /** Runs a read-modify-write exclusively for the person who owns the file. */
 export type Serializer = <T>(work: () => Promise<T>) => Promise<T>;
 
+export function readTextIfExistsSync(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
 export function formatUsage(usage: Usage): string {
   return `${usage.used}/${usage.cap}`;
 }
@@ -50,6 +60,11 @@ export class MemoryFile {
   /** The file's text; a missing file reads as "". */
   async read(): Promise<string> {
     return (await this.readIfExists()) ?? "";
+  }
+
+  /** Like readIfExists, without the thread pool: see MemoryStore.snapshot. */
+  readIfExistsSync(): string | undefined {
+    return readTextIfExistsSync(this.path);
   }
 
   /** The file's text, or undefined when there is no such file. */
