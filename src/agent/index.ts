@@ -1,0 +1,13 @@
+export { createEngine, type EngineParts } from "./create-engine.js";
+export { ModelClient, ModelError, type ModelErrorKind, type TokenUsage } from "./model-client.js";
+export { describeChanges } from "./saved-line.js";
+export {
+  SessionClosedError,
+  SessionEngine,
+  type CloseOutcome,
+  type OpenRequest,
+  type SessionSummary,
+  type TurnResult,
+} from "./session-engine.js";
+export type { SessionPlace, SessionRecord, SessionStatus } from "./session-record.js";
+export { SessionStore } from "./session-store.js";
