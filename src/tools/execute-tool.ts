@@ -107,5 +107,5 @@ function failure(error: string): object {
 function refused(context: ToolContext, error: string, isWrite: boolean): object {
   if (!isWrite) return failure(error);
   context.turn.refusedWrites += 1;
-  return failure(context.turn.refusedWrites >= MAX_REFUSED_WRITES ? `${error}. ${STOP_RETRYING}` : error);
+  return failure(context.turn.refusedWrites >= MAX_REFUSED_WRITES ? `${error.replace(/\.$/, "")}. ${STOP_RETRYING}` : error);
 }
