@@ -181,7 +181,7 @@ export class Conversations {
   }
 
   private async localeOf(userId: string): Promise<string | undefined> {
-    return (await this.deps.engine.memoryOf(userId).readSettings()).locale;
+    return this.deps.engine.memoryOf(userId).readSettingsSync().locale;
   }
 
   private clearIdle(channelId: string): void {

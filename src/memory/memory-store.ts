@@ -98,6 +98,11 @@ export class MemoryStore {
     return parseSettings(await readFile(join(this.dir, "settings.json"), "utf8").catch(() => ""));
   }
 
+  /** The same, read synchronously for the paths that open a session (see snapshot). */
+  readSettingsSync(): Settings {
+    return parseSettings(readTextIfExistsSync(join(this.dir, "settings.json")) ?? "");
+  }
+
   /** Merges settings; an unknown time zone name is refused and nothing is written. */
   async saveSettings(patch: Settings): Promise<Result<Settings>> {
     if (patch.timezone !== undefined && !isValidTimeZone(patch.timezone)) {
@@ -137,7 +142,7 @@ export class MemoryStore {
 
   /** What a new person's SOUL.md starts as: $AGENTKIT_HOME/SOUL.md, else the built-in persona. */
   async defaultSoul(locale: string | undefined): Promise<string> {
-    const operatorSoul = await new MemoryFile("SOUL.md", join(this.home, "SOUL.md"), CAPS.soul, (w) => w()).read();
+    const operatorSoul = readTextIfExistsSync(join(this.home, "SOUL.md"));
     return operatorSoul || renderPersona(defaultPersona(locale), locale);
   }
 
@@ -147,7 +152,7 @@ export class MemoryStore {
    * other I/O and stretch the tail of opening a session to several milliseconds.
    */
   async snapshot(now: Date = new Date()): Promise<MemorySnapshot> {
-    const settings = parseSettings(readTextIfExistsSync(join(this.dir, "settings.json")) ?? "");
+    const settings = this.readSettingsSync();
     const { zone, warning } = this.zoneFrom(settings);
     const dates = recentDates(now, zone, this.dailyDays);
     const soul = this.soul.readIfExistsSync();
