@@ -170,7 +170,7 @@ export async function measureReconcile(options: ReconcileOptions): Promise<Recon
         lastActivityAt: openedAt,
         usage: exchange ? [{ promptTokens: 900, completionTokens: 60, cachedTokens: 0 }] : [],
       };
-      saves.push(store.save(record));
+      saves.push(store.save(record, { newest: true }));
       if (saves.length >= 200) await Promise.all(saves.splice(0));
     }
     await Promise.all(saves);

@@ -95,7 +95,7 @@ export class SessionEngine {
       lastActivityAt: now.toISOString(),
       usage: [],
     };
-    await this.deps.store.save(record);
+    await this.deps.store.save(record, { newest: true });
     this.deps.log.info({ sessionId: record.id, userId: record.userId }, "session opened");
     return record;
   }
@@ -188,10 +188,16 @@ export class SessionEngine {
     for await (const record of this.deps.store.withStatus(["pending-summary", "closing"])) waiting.push(record.id);
     let closed = 0;
     for (const id of waiting) {
-      const outcome = await this.lock(id).runExclusive(async () => {
-        const record = await this.deps.store.get(id);
-        return record && record.status !== "open" && record.status !== "closed" ? this.finishClose(record) : "already-closed";
-      });
+      // One close that fails (a disk error, say) must not stop the others or the bot.
+      const outcome = await this.lock(id)
+        .runExclusive(async () => {
+          const record = await this.deps.store.get(id);
+          return record && record.status !== "open" && record.status !== "closed" ? this.finishClose(record) : "already-closed";
+        })
+        .catch((error: unknown) => {
+          this.deps.log.error({ err: String(error), sessionId: id }, "a pending close failed; it will be retried");
+          return "failed" as const;
+        });
       if (outcome === "closed" || outcome === "empty") closed++;
     }
     return { closed, pending: waiting.length - closed };

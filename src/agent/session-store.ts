@@ -42,7 +42,7 @@ export class SessionStore {
     // WAL without an fsync per commit: a killed process loses nothing (the WAL is in the OS
     // cache), only a power cut could; and a turn no longer waits on the disk.
     void adapter.query("PRAGMA journal_mode=WAL").then(() => adapter.query("PRAGMA synchronous=NORMAL"));
-    return new SessionStore(new Keyv({ store: adapter, namespace: NAMESPACE }), adapter);
+    return new SessionStore(new Keyv({ store: adapter, namespace: NAMESPACE, throwOnErrors: true }), adapter);
   }
 
   /** The live record: only the session engine may change it, and must save it after. */
@@ -54,9 +54,13 @@ export class SessionStore {
     return record;
   }
 
-  async save(record: SessionRecord): Promise<void> {
+  /**
+   * Persists a record. Only a newly opened session (`newest`) moves its channel's pointer:
+   * an older session finishing a delayed close must not take the channel back.
+   */
+  async save(record: SessionRecord, options: { newest?: boolean } = {}): Promise<void> {
     try {
-      await this.keyv.set(SESSION + record.id, record);
+      if (!(await this.keyv.set(SESSION + record.id, record))) throw new Error("the session store refused the write");
     } catch (error) {
       // The record in memory may be ahead of the store now: read it again next time.
       this.records.delete(record.id);
@@ -64,8 +68,8 @@ export class SessionStore {
     }
     if (record.status === "closed") this.records.delete(record.id);
     else this.records.set(record.id, record);
+    if (!options.newest) return;
     const channelId = record.channel.channelId;
-    if (this.channels.get(channelId) === record.id) return;
     await this.keyv.set(CHANNEL + channelId, record.id);
     this.remember(channelId, record.id);
   }
@@ -127,7 +131,7 @@ export class SessionStore {
 /** Adapters other than SQLite are optional packages, loaded only when their URL is used. */
 async function keyvFor(url: string): Promise<Keyv> {
   const scheme = url.split(":")[0]?.toLowerCase();
-  if (scheme === "memory") return new Keyv({ namespace: NAMESPACE });
+  if (scheme === "memory") return new Keyv({ namespace: NAMESPACE, throwOnErrors: true });
   const adapters: Record<string, string> = {
     redis: "@keyv/redis",
     rediss: "@keyv/redis",
@@ -140,7 +144,7 @@ async function keyvFor(url: string): Promise<Keyv> {
   if (!adapter) throw new Error(`SESSION_STORE_URL: unsupported scheme "${scheme}" (sqlite://path, redis://host, postgres://…)`);
   try {
     const module = (await import(adapter)) as { default: new (url: string) => ConstructorParameters<typeof Keyv>[0] };
-    return new Keyv({ store: new module.default(url) as never, namespace: NAMESPACE });
+    return new Keyv({ store: new module.default(url) as never, namespace: NAMESPACE, throwOnErrors: true });
   } catch (error) {
     throw new Error(`SESSION_STORE_URL needs the package ${adapter}: npm install ${adapter} (${(error as Error).message})`);
   }

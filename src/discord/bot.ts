@@ -99,7 +99,10 @@ export function createBot({ config, log, engine, retryIntervalMs = 5 * 60_000 }:
       log.info({ user: client.user?.tag }, "logged in");
       const { resumed, closing, closed } = await reconcileSessions(ctx);
       log.info({ resumed, closing }, "sessions reconciled");
-      reconciled = closed.then(() => log.info({ closed: closing }, "start-up closes finished"));
+      reconciled = closed.then(
+        () => log.info({ closed: closing }, "start-up closes finished"),
+        (error: unknown) => log.error({ err: String(error) }, "start-up closes failed; they are retried later"),
+      );
       retryTimer = setInterval(() => guard("pending summaries", () => engine.retryPendingCloses()), retryIntervalMs);
       retryTimer.unref();
     },

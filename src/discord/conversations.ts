@@ -1,9 +1,10 @@
+import { Mutex } from "async-mutex";
 import { ChannelType, type Client, type Message, type TextBasedChannel } from "discord.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import { describeChanges } from "../agent/saved-line.js";
 import { ModelError } from "../agent/model-client.js";
-import type { SessionEngine, SessionSummary } from "../agent/session-engine.js";
+import { SessionClosedError, type SessionEngine, type SessionSummary } from "../agent/session-engine.js";
 import type { SessionRecord } from "../agent/session-record.js";
 import { isAllowed } from "./access.js";
 import { ReplyStream, type ReplyChannel } from "./reply-stream.js";
@@ -27,6 +28,8 @@ const THREAD_NAME_LIMIT = 100;
 export class Conversations {
   private readonly idleTimers = new Map<string, NodeJS.Timeout>();
   private readonly inFlight = new Set<Promise<unknown>>();
+  /** Serialises "find the open session or open one" per channel, so two quick messages share one. */
+  private readonly opening = new Map<string, Mutex>();
 
   constructor(private readonly deps: ConversationDeps) {}
 
@@ -73,11 +76,15 @@ export class Conversations {
 
   /** Closes the open session of a thread or DM, if any. */
   async closeChannel(channelId: string, reason: string): Promise<"closed" | "none" | "pending-summary"> {
-    const record = await this.deps.engine.sessionIn(channelId);
-    if (!record || record.status === "closed") return "none";
+    const session = await this.deps.engine.sessionIn(channelId);
+    if (!session || session.status === "closed") return "none";
+    return this.closeSession(session.id, channelId, reason);
+  }
+
+  async closeSession(sessionId: string, channelId: string, reason: string): Promise<"closed" | "none" | "pending-summary"> {
     this.clearIdle(channelId);
-    const outcome = await this.track(this.deps.engine.close(record.id, reason));
-    return outcome === "pending-summary" ? "pending-summary" : "closed";
+    const outcome = await this.track(this.deps.engine.close(sessionId, reason));
+    return outcome === "pending-summary" ? "pending-summary" : outcome === "already-closed" ? "none" : "closed";
   }
 
   /** Closes a DM session after SESSION_IDLE_MINUTES of silence. */
@@ -102,36 +109,47 @@ export class Conversations {
   }
 
   private async inDm(message: Message, person: Person): Promise<void> {
-    const existing = await this.deps.engine.sessionIn(message.channelId);
-    const sessionId =
-      existing?.status === "open"
-        ? existing.id
-        : (
-            await this.deps.engine.open({
-              ...person,
-              locale: await this.localeOf(person.userId),
-              title: "direct messages",
-              place: { platform: "discord", channelId: message.channelId, description: "direct messages" },
-            })
-          ).id;
+    const sessionId = await this.openOrReuse(message.channelId, async () =>
+      this.deps.engine.open({
+        ...person,
+        locale: await this.localeOf(person.userId),
+        title: "direct messages",
+        place: { platform: "discord", channelId: message.channelId, description: "direct messages" },
+      }),
+    );
     this.clearIdle(message.channelId);
     await this.answer(sessionId, message.channel as TextBasedChannel & ReplyChannel, this.textOf(message));
     this.scheduleIdleClose(message.channelId, Date.now());
   }
 
   private async inThread(message: Message, session: SessionSummary, person: Person): Promise<void> {
-    let sessionId = session.id;
-    if (session.status !== "open") {
-      // A closed session's thread stays usable: a new message starts a new session (fresh snapshot).
+    // A closed session's thread stays usable: a new message starts a new session (fresh snapshot).
+    const sessionId = await this.openOrReuse(message.channelId, async () => {
       const channel = message.channel;
       const name = channel.isThread() ? channel.name : session.title;
-      const opened = await this.openInThread(message.channelId, name, message.guildId ?? "", {
+      return this.openInThread(message.channelId, name, message.guildId ?? "", {
         ...person,
         locale: session.locale ?? (await this.localeOf(person.userId)),
       });
-      sessionId = opened.id;
-    }
+    });
     await this.answer(sessionId, message.channel as TextBasedChannel & ReplyChannel, this.textOf(message));
+  }
+
+  /** The channel's open session, or a new one from `open`; one at a time per channel. */
+  private async openOrReuse(channelId: string, open: () => Promise<{ id: string }>): Promise<string> {
+    let mutex = this.opening.get(channelId);
+    if (!mutex) {
+      mutex = new Mutex();
+      this.opening.set(channelId, mutex);
+    }
+    try {
+      return await mutex.runExclusive(async () => {
+        const existing = await this.deps.engine.sessionIn(channelId);
+        return existing?.status === "open" ? existing.id : (await open()).id;
+      });
+    } finally {
+      if (!mutex.isLocked()) this.opening.delete(channelId);
+    }
   }
 
   private async startFromMention(message: Message, person: Person): Promise<void> {
@@ -174,8 +192,12 @@ export class Conversations {
       const line =
         error instanceof ModelError
           ? `⚠️ ${error.message}`
-          : "⚠️ Something went wrong on my side. Please try again.";
-      if (!(error instanceof ModelError)) this.deps.log.error({ err: error, sessionId }, "turn failed");
+          : error instanceof SessionClosedError
+            ? "This conversation had just ended, so I didn't read that message. Mention me or use /chat to start a new one."
+            : "⚠️ Something went wrong on my side. Please try again.";
+      if (!(error instanceof ModelError || error instanceof SessionClosedError)) {
+        this.deps.log.error({ err: error, sessionId }, "turn failed");
+      }
       await reply.fail(line);
     }
   }

@@ -18,7 +18,7 @@ export interface ReconcileOutcome {
  * cache of an available guild is archived or gone: no REST look-up per session is needed.
  */
 export async function reconcileSessions(ctx: BotContext): Promise<ReconcileOutcome> {
-  const toClose: { channelId: string; reason: string }[] = [];
+  const toClose: { sessionId: string; channelId: string; reason: string }[] = [];
   let resumed = 0;
   for await (const record of ctx.engine.openSessions()) {
     if (record.channel.platform !== "discord") continue;
@@ -32,18 +32,18 @@ export async function reconcileSessions(ctx: BotContext): Promise<ReconcileOutco
     if (thread?.isThread() && !thread.archived) {
       resumed++;
     } else if (thread?.isThread()) {
-      toClose.push({ channelId, reason: "thread archived while offline" });
+      toClose.push({ sessionId: record.id, channelId, reason: "thread archived while offline" });
     } else if (ctx.client.guilds.cache.get(guildId)?.available === false) {
       // A Discord outage of that server: nothing is known, so the session stays open.
       resumed++;
     } else {
-      toClose.push({ channelId, reason: "thread archived or deleted while offline" });
+      toClose.push({ sessionId: record.id, channelId, reason: "thread archived or deleted while offline" });
     }
   }
   const gate = new Semaphore(CLOSE_CONCURRENCY);
-  const closes = toClose.map(({ channelId, reason }) =>
+  const closes = toClose.map(({ sessionId, channelId, reason }) =>
     gate.runExclusive(() =>
-      ctx.conversations.closeChannel(channelId, reason).catch((error: unknown) => {
+      ctx.conversations.closeSession(sessionId, channelId, reason).catch((error: unknown) => {
         ctx.log.error({ err: String(error), channelId }, "could not close a session at start-up");
       }),
     ),

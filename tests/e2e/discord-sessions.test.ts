@@ -212,6 +212,20 @@ describe("direct messages and access", () => {
     expect(await dailyLog(home, discord.alice.id)).toContain("· direct messages\nDM summary");
   });
 
+  it("puts two quick DMs into one session", async () => {
+    const { discord, model } = await startBot();
+    model.setFallback((req) => ({ text: `answer ${req.body.messages.length}` }));
+    const dm = discord.openDm(discord.alice.id);
+    await Promise.all([
+      discord.userSends({ channelId: dm.id, userId: discord.alice.id, content: "first" }),
+      discord.userSends({ channelId: dm.id, userId: discord.alice.id, content: "second" }),
+    ]);
+    await discord.waitFor(() => botMessages(discord, dm.id).length >= 2);
+    const [a, b] = model.requests.map((r) => r.body.messages);
+    expect(b![0]).toEqual(a![0]);
+    expect(b!.slice(1).map((m) => m.content)).toEqual(["first", "answer 2", "second"]);
+  });
+
   it("refuses people outside the allow lists: nothing reaches the model", async () => {
     const { discord, model } = await startBot({ env: { ALLOWED_USER_IDS: "999999", ALLOW_DMS: "false" } });
     await discord.userSends({ channelId: discord.textChannel.id, userId: discord.alice.id, content: "hi", mentionsBot: true });

@@ -82,6 +82,20 @@ describe("closing a session", () => {
 });
 
 describe("an interrupted close", () => {
+  it("does not take the channel back from a newer session when an older close completes", async () => {
+    const setup = await setupEngine({ clock: fixedClock });
+    const older = await chatOnce(setup);
+    setup.fake.setFallback({ error: { status: 503 } });
+    expect(await setup.engine.close(older.id, "end")).toBe("pending-summary");
+    setup.fake.setFallback({ text: "answer" });
+    const newer = await setup.engine.open(aliceInThread);
+    await setup.engine.turn(newer.id, "hello again");
+    setup.fake.setFallback({ text: "summary" });
+    await setup.engine.retryPendingCloses();
+    expect((await setup.engine.get(older.id))?.status).toBe("closed");
+    expect((await setup.engine.latestIn(aliceInThread.place.channelId))?.id).toBe(newer.id);
+  });
+
   it("does not write the summary twice when the process died after writing it but before marking the session closed", async () => {
     const setup = await setupEngine({ clock: fixedClock });
     const session = await chatOnce(setup);
