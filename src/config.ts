@@ -58,7 +58,8 @@ const commonSchema = z.object({
   OPENAI_MODEL: optionalText,
   OPENAI_TIMEOUT_SECONDS: positiveNumber(60, "60"),
   SESSION_STORE_URL: optionalText,
-  SESSION_IDLE_MINUTES: positiveNumber(60, "60"),
+  // Node timers cannot wait longer than about 24.8 days.
+  SESSION_IDLE_MINUTES: positiveNumber(60, "60").refine((n) => n <= 35_000, "must be at most 35000 minutes (about 24 days) (60)"),
   DAILY_LOG_DAYS: positiveNumber(2, "2").refine((n) => Number.isInteger(n), "must be a whole number of days (2)"),
   HISTORY_BUDGET_CHARS: positiveNumber(60_000, "60000"),
   ALLOWED_GUILD_IDS: idList("123456789012345678,234567890123456789"),

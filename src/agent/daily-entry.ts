@@ -4,6 +4,8 @@ import { writeFileAtomic } from "../memory/atomic-write.js";
 import type { MemoryStore } from "../memory/memory-store.js";
 import { countChars, parseSections, serializeSections } from "../memory/sections.js";
 import { CAPS } from "../memory/memory-store.js";
+import { isOverCap } from "../memory/memory-file.js";
+import { stripControlCharacters } from "../memory/safety.js";
 import type { ModelClient } from "./model-client.js";
 
 export interface DailyEntry {
@@ -26,10 +28,18 @@ export function entryHeading(time: string, title: string): string {
  */
 export async function appendDailyEntry(store: MemoryStore, entry: DailyEntry, model: ModelClient): Promise<void> {
   const log = store.daily(entry.date);
-  const block = `## ${entry.heading}\n${entry.summary.trim()}\n`;
+  // A summary is kept whatever the model wrote; only invisible characters are dropped.
+  const summary = stripControlCharacters(entry.summary).trim();
+  const heading = stripControlCharacters(entry.heading);
+  const block = `## ${heading}\n${summary}\n`;
   if (await alreadyWritten(store, entry.date, block)) return;
-  const added = await log.add(entry.heading, entry.summary.trim(), "person");
+  let added = await log.add(heading, summary, "person");
+  // Two sessions with the same title closing in the same minute: the second gets its own entry.
+  for (let n = 2; !added.ok && !isOverCap(added.error) && n <= 9; n++) {
+    added = await log.add(`${heading} (${n})`, summary, "person");
+  }
   if (added.ok) return;
+  if (!isOverCap(added.error)) throw new Error(added.error);
 
   const before = await log.read();
   const condensed = await condenseDay(model, before, block).catch(() => undefined);

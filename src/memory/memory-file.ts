@@ -43,6 +43,11 @@ export function readTextIfExistsSync(path: string): string | undefined {
   }
 }
 
+/** Whether a refusal was for the cap (and not, say, a duplicated section name). */
+export function isOverCap(error: string): boolean {
+  return / is full: \d+\/\d+ chars; this adds \d+\./.test(error);
+}
+
 export function formatUsage(usage: Usage): string {
   return `${usage.used}/${usage.cap}`;
 }
@@ -106,6 +111,8 @@ export class MemoryFile {
   ): Promise<Result<WriteOutcome>> {
     const verdict = checkContent(incoming, author);
     if (!verdict.ok) return err(`${this.label}: refused, the text ${verdict.reason}`);
+    const name = checkContent(section ?? "", author);
+    if (!name.ok) return err(`${this.label}: refused, the section name ${name.reason}`);
     return this.serialize(async () => {
       const before = await this.read();
       const edited = change(parseSections(before));
@@ -123,6 +130,7 @@ export class MemoryFile {
   }
 
   private overCapMessage(before: string, adds: number): string {
+    // isOverCap() recognises this wording.
     const sizes = sectionSizes(parseSections(before))
       .map((s) => `"${s.name}" ${s.chars}`)
       .join(", ");

@@ -81,6 +81,8 @@ export class MemoryStore {
   }
 
   daily(date: string): MemoryFile {
+    // The date becomes part of a path: nothing but yyyy-MM-dd may get there.
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new Error(`"${date}" is not a date (yyyy-MM-dd)`);
     return this.fileAt(`daily/${date}.md`, join(this.dir, "daily", `${date}.md`), CAPS.daily);
   }
 

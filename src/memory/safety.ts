@@ -32,6 +32,11 @@ export function checkContent(text: string, level: SafetyLevel): SafetyVerdict {
   return { ok: true };
 }
 
+/** The text without the control characters checkContent refuses (for model text we keep anyway, like summaries). */
+export function stripControlCharacters(text: string): string {
+  return text.replace(new RegExp(CONTROL.source, "gu"), "");
+}
+
 // Invisible formatting, bidi controls, C0/C1 controls (not tab, LF, CR), line/paragraph separators,
 // tag characters; and a zero-width joiner unless it joins two emoji (👨‍👩‍👧, 🏳️‍🌈, 👩🏽‍💻).
 const CONTROL = new RegExp(

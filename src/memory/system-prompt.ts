@@ -56,7 +56,8 @@ function blockUnsafeParts(doc: SectionDocument, block: Block, warn: (message: st
   const parts = [preamble.ok ? doc.preamble : blocked(preamble.reason, "the preamble")];
   for (const section of doc.sections) {
     const verdict = checkContent(section.heading + section.body, block.level);
-    parts.push(verdict.ok ? section.heading + section.body : section.heading + blocked(verdict.reason, `section "${section.name}"`));
+    // The heading goes too: a name can carry the same injection or a closing tag.
+    parts.push(verdict.ok ? section.heading + section.body : `## [blocked section]\n${blocked(verdict.reason, `section "${section.name}"`)}`);
   }
   return parts;
 }

@@ -150,6 +150,18 @@ describe("/memory", () => {
     expect((await h.discord.waitFor(() => h.discord.interactionResponses(fine.id)[0])).content).toMatch(/Saved SOUL\.md/);
   });
 
+  it("refuses a forged edit form id that points outside the caller's daily logs", async () => {
+    const h = await withNotes();
+    const forged = h.discord.submitModal({
+      userId: h.discord.alice.id,
+      channelId: h.discord.textChannel.id,
+      customId: `memory-edit:daily:../../${h.discord.bob.id}/USER`,
+      fields: { content: "overwritten" },
+    });
+    expect((await h.discord.waitFor(() => h.discord.interactionResponses(forged.id)[0])).content).toMatch(/out of date/);
+    expect(await readFile(join(h.home, "users", h.discord.bob.id, "USER.md"), "utf8")).toBe("## Bob's secret\n- hidden\n");
+  });
+
   it("export attaches all of the caller's files and none of anyone else's", async () => {
     const h = await withNotes();
     await mkdir(join(h.dir, "daily"), { recursive: true });

@@ -68,6 +68,10 @@ describe("loadConfig", () => {
     expect((caught as ConfigError).message).toContain("DISCORD_TOKEN");
   });
 
+  it("refuses an idle time longer than a timer can wait", () => {
+    expect(() => loadConfig("chat", { OPENAI_API_KEY: "k", SESSION_IDLE_MINUTES: "43200" })).toThrow(/SESSION_IDLE_MINUTES: must be at most 35000/);
+  });
+
   it("does not need an API key for a local OpenAI-compatible server", () => {
     expect(() => loadConfig("chat", { OPENAI_BASE_URL: "http://localhost:11434/v1" })).not.toThrow();
   });

@@ -168,7 +168,7 @@ export const memoryCommand: Command = {
 
   async submitModal(interaction, ctx) {
     const [, kind, date] = interaction.customId.split(":");
-    if (!kind || !(FILE_KINDS as string[]).includes(kind)) {
+    if (!kind || !(FILE_KINDS as string[]).includes(kind) || (date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(date))) {
       await reply(interaction, "That form is out of date; run /memory edit again.");
       return;
     }

@@ -33,6 +33,15 @@ describe("closing a session", () => {
     expect((await setup.engine.get(session.id))?.status).toBe("closed");
   });
 
+  it("keeps a summary with invisible characters (dropped) without condensing the day", async () => {
+    const setup = await setupEngine({ clock: fixedClock });
+    const session = await chatOnce(setup);
+    setup.fake.enqueue({ text: "A co\u00ADoperative chat\u200B about tea." });
+    await setup.engine.close(session.id, "end");
+    expect(await readFile(join(setup.home, "users/111/daily/2026-12-01.md"), "utf8")).toBe("## 23:30 · tea talk\nA cooperative chat about tea.\n");
+    expect(summaryRequests(setup)).toHaveLength(1);
+  });
+
   it("writes exactly one summary for 10 concurrent close() calls", async () => {
     const setup = await setupEngine({ clock: fixedClock });
     const session = await chatOnce(setup);

@@ -79,6 +79,14 @@ describe("time zones and snapshots", () => {
   });
 });
 
+describe("daily logs", () => {
+  it("refuses a date that is not yyyy-MM-dd before building a path", async () => {
+    const s = MemoryStore.forUser(await makeTempHome(), "7");
+    expect(() => s.daily("../../222/USER")).toThrow(/is not a date/);
+    expect(s.daily("2026-12-02").label).toBe("daily/2026-12-02.md");
+  });
+});
+
 describe("archiveOldDailies", () => {
   it("moves logs older than yesterday to daily/archive/ with their bytes, keeping recent ones", async () => {
     const s = MemoryStore.forUser(await makeTempHome(), "7", { defaultTimeZone: "UTC" });
