@@ -7,7 +7,7 @@ import {
   TextInputStyle,
 } from "discord.js";
 import { isValidTimeZone } from "../../memory/time.js";
-import { parsePersona, renderPersona } from "../../memory/persona.js";
+import { applyPersona, parsePersona, PERSONALITY_LIMIT } from "../../memory/persona.js";
 import type { Command } from "../bot-context.js";
 import { inLocale } from "../interaction-helpers.js";
 
@@ -42,7 +42,7 @@ export const onboardCommand: Command = {
           .setTextInputComponent(input("name", TextInputStyle.Short, persona.name, 100, true)),
         new LabelBuilder()
           .setLabel(zh("Personality", "性格"))
-          .setTextInputComponent(input("personality", TextInputStyle.Paragraph, persona.personality, 1000, true)),
+          .setTextInputComponent(input("personality", TextInputStyle.Paragraph, persona.personality, PERSONALITY_LIMIT, true)),
         new LabelBuilder()
           .setLabel(zh("Speaking style", "说话风格"))
           .setTextInputComponent(input("style", TextInputStyle.Paragraph, persona.style, 1000, true)),
@@ -74,7 +74,8 @@ export const onboardCommand: Command = {
       return;
     }
     const memory = ctx.engine.memoryOf(interaction.user.id);
-    const saved = await memory.soul.write(renderPersona(persona, interaction.locale), "person");
+    // Only the three fields change; other sections of SOUL.md are kept.
+    const saved = await memory.soul.write(applyPersona(await memory.soul.read(), persona, interaction.locale), "person");
     if (!saved.ok) {
       await refuse(`${saved.error}\n${zh("Nothing was saved; please shorten the text.", "未保存任何内容；请缩短文字。")}`);
       return;
