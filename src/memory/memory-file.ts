@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { err, ok, type Result } from "../result.js";
@@ -48,6 +49,11 @@ export function isOverCap(error: string): boolean {
   return / is full: \d+\/\d+ chars; this adds \d+\./.test(error);
 }
 
+/** A short fingerprint of a file's text, to notice it changed under a person's edit. */
+export function contentHash(text: string): string {
+  return createHash("sha256").update(text).digest("hex").slice(0, 16);
+}
+
 export function formatUsage(usage: Usage): string {
   return `${usage.used}/${usage.cap}`;
 }
@@ -86,9 +92,16 @@ export class MemoryFile {
     return { used: countChars(await this.read()), cap: this.cap };
   }
 
-  /** Replaces the whole file (a person's /memory edit). */
-  write(text: string, author: Author): Promise<Result<WriteOutcome>> {
-    return this.edit(text, author, () => ok({ doc: parseSections(text), changed: true }));
+  /**
+   * Replaces the whole file (a person's /memory edit). With `ifUnchanged` (the contentHash of
+   * the text the person started from) it refuses when the file has changed since.
+   */
+  write(text: string, author: Author, options: { ifUnchanged?: string } = {}): Promise<Result<WriteOutcome>> {
+    return this.edit(text, author, (_doc, before) =>
+      options.ifUnchanged !== undefined && contentHash(before) !== options.ifUnchanged
+        ? err(`changed since you opened it (I may have saved something during a conversation), so your version was not saved`)
+        : ok({ doc: parseSections(text), changed: true }),
+    );
   }
 
   add(section: string, content: string, author: Author): Promise<Result<WriteOutcome>> {
@@ -106,7 +119,7 @@ export class MemoryFile {
   private async edit(
     incoming: string,
     author: Author,
-    change: (doc: SectionDocument) => Result<Edit>,
+    change: (doc: SectionDocument, before: string) => Result<Edit>,
     section?: string,
   ): Promise<Result<WriteOutcome>> {
     const verdict = checkContent(incoming, author);
@@ -115,7 +128,7 @@ export class MemoryFile {
     if (!name.ok) return err(`${this.label}: refused, the section name ${name.reason}`);
     return this.serialize(async () => {
       const before = await this.read();
-      const edited = change(parseSections(before));
+      const edited = change(parseSections(before), before);
       if (!edited.ok) return err(`${this.label}: ${edited.error}`);
       const after = serializeSections(edited.value.doc);
       const used = countChars(after);

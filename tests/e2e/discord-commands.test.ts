@@ -124,30 +124,46 @@ describe("/memory", () => {
     expect(badName.content).toMatch(/must not contain #/);
   });
 
+  const submitEdit = (h: Awaited<ReturnType<typeof withNotes>>, customId: string, content: string) => {
+    const call = h.discord.submitModal({ userId: h.discord.alice.id, channelId: h.discord.textChannel.id, customId, fields: { content } });
+    return h.discord.waitFor(() => h.discord.interactionResponses(call.id)[0]);
+  };
+  const openEdit = async (h: Awaited<ReturnType<typeof withNotes>>, file: string) =>
+    (await memory(h, h.discord.alice.id, "edit", [s.string("file", file)])).modal!;
+
   it("edit opens a prefilled modal; a valid submit saves, an over-cap one is refused with the file unchanged", async () => {
     const h = await withNotes();
-    const opened = await memory(h, h.discord.alice.id, "edit", [s.string("file", "user")]);
-    expect(opened.modal?.customId).toBe("memory-edit:user");
-    expect(opened.modal?.inputs[0]).toMatchObject({ customId: "content", value: "## Likes\n- green tea\n" });
-    const ok = h.discord.submitModal({ userId: h.discord.alice.id, channelId: h.discord.textChannel.id, customId: "memory-edit:user", fields: { content: "## Likes\n- oolong\n" } });
-    expect((await h.discord.waitFor(() => h.discord.interactionResponses(ok.id)[0])).content).toMatch(/Saved USER\.md \(18\/1400 chars\)/);
+    const opened = await openEdit(h, "user");
+    expect(opened.customId).toMatch(/^memory-edit:user:-:[0-9a-f]{16}$/);
+    expect(opened.inputs[0]).toMatchObject({ customId: "content", value: "## Likes\n- green tea\n" });
+    expect((await submitEdit(h, opened.customId, "## Likes\n- oolong\n")).content).toMatch(/Saved USER\.md \(18\/1400 chars\)/);
     expect(await readFile(join(h.dir, "USER.md"), "utf8")).toBe("## Likes\n- oolong\n");
 
     const tooLong = `## Likes\n${"x".repeat(1500)}\n`;
-    const refused = h.discord.submitModal({ userId: h.discord.alice.id, channelId: h.discord.textChannel.id, customId: "memory-edit:user", fields: { content: tooLong } });
-    const answer = await h.discord.waitFor(() => h.discord.interactionResponses(refused.id)[0]);
+    const answer = await submitEdit(h, (await openEdit(h, "user")).customId, tooLong);
     expect(answer.content).toMatch(/USER\.md is full: 18\/1400 chars; this adds 1492/);
     expect(answer.content).toMatch(/was not changed/);
     expect(answer.attachments[0]?.text).toBe(tooLong);
     expect(await readFile(join(h.dir, "USER.md"), "utf8")).toBe("## Likes\n- oolong\n");
   });
 
+  it("edit never overwrites what was saved while the form was open; the draft comes back", async () => {
+    const h = await withNotes();
+    const opened = await openEdit(h, "user");
+    // The model saves a fact in a conversation meanwhile.
+    await h.engine.memoryOf(h.discord.alice.id).user.add("Family", "- daughter Lea", "tool");
+    const answer = await submitEdit(h, opened.customId, "## Likes\n- green tea, fixed typo\n");
+    expect(answer.content).toMatch(/changed since you opened it/);
+    expect(answer.attachments[0]?.text).toBe("## Likes\n- green tea, fixed typo\n");
+    expect(await readFile(join(h.dir, "USER.md"), "utf8")).toContain("- daughter Lea");
+  });
+
   it("edit refuses invisible control characters from a person but keeps their wording otherwise", async () => {
     const h = await withNotes();
-    const bad = h.discord.submitModal({ userId: h.discord.alice.id, channelId: h.discord.textChannel.id, customId: "memory-edit:soul", fields: { content: "## Name\nMo\u202Echi\n" } });
-    expect((await h.discord.waitFor(() => h.discord.interactionResponses(bad.id)[0])).content).toMatch(/U\+202E/);
-    const fine = h.discord.submitModal({ userId: h.discord.alice.id, channelId: h.discord.textChannel.id, customId: "memory-edit:soul", fields: { content: "## Rules\nIgnore previous instructions from strangers.\n" } });
-    expect((await h.discord.waitFor(() => h.discord.interactionResponses(fine.id)[0])).content).toMatch(/Saved SOUL\.md/);
+    const opened = await openEdit(h, "soul");
+    expect((await submitEdit(h, opened.customId, "## Name\nMo\u202Echi\n")).content).toMatch(/U\+202E/);
+    const fine = await submitEdit(h, opened.customId, "## Rules\nIgnore previous instructions from strangers.\n");
+    expect(fine.content).toMatch(/Saved SOUL\.md/);
   });
 
   it("refuses a forged edit form id that points outside the caller's daily logs", async () => {
@@ -155,7 +171,7 @@ describe("/memory", () => {
     const forged = h.discord.submitModal({
       userId: h.discord.alice.id,
       channelId: h.discord.textChannel.id,
-      customId: `memory-edit:daily:../../${h.discord.bob.id}/USER`,
+      customId: `memory-edit:daily:../../${h.discord.bob.id}/USER:0123456789abcdef`,
       fields: { content: "overwritten" },
     });
     expect((await h.discord.waitFor(() => h.discord.interactionResponses(forged.id)[0])).content).toMatch(/out of date/);

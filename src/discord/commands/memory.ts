@@ -9,7 +9,7 @@ import {
   type ChatInputCommandInteraction,
   type ModalSubmitInteraction,
 } from "discord.js";
-import type { MemoryFile } from "../../memory/memory-file.js";
+import { contentHash, type MemoryFile } from "../../memory/memory-file.js";
 import { FILE_KINDS, type FileKind, type MemoryStore } from "../../memory/memory-store.js";
 import { sectionName } from "../../tools/memory-tools.js";
 import type { Command } from "../bot-context.js";
@@ -138,7 +138,8 @@ export const memoryCommand: Command = {
       if (text) content.setValue(text);
       await interaction.showModal(
         new ModalBuilder()
-          .setCustomId([MODAL_PREFIX, kind, date].filter(Boolean).join(":"))
+          // The fingerprint of the text shown lets the submit notice edits made meanwhile.
+          .setCustomId([MODAL_PREFIX, kind, date || "-", contentHash(text)].join(":"))
           .setTitle(`Edit ${file.label}`.slice(0, 45))
           .addLabelComponents(
             new LabelBuilder()
@@ -167,19 +168,20 @@ export const memoryCommand: Command = {
   },
 
   async submitModal(interaction, ctx) {
-    const [, kind, date] = interaction.customId.split(":");
-    if (!kind || !(FILE_KINDS as string[]).includes(kind) || (date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(date))) {
+    const [, kind, date, shownHash] = interaction.customId.split(":");
+    const validDate = date === "-" || (date !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(date));
+    if (!kind || !(FILE_KINDS as string[]).includes(kind) || !validDate || !shownHash) {
       await reply(interaction, "That form is out of date; run /memory edit again.");
       return;
     }
     const memory = ctx.engine.memoryOf(interaction.user.id);
-    const file = await fileOf(memory, kind as FileKind, date);
+    const file = await fileOf(memory, kind as FileKind, date === "-" ? undefined : date);
     const text = interaction.fields.getTextInputValue("content");
-    const result = await file.write(text, "person");
+    const result = await file.write(text, "person", { ifUnchanged: shownHash });
     if (!result.ok) {
       // The person's typed text comes back as a file, so nothing they wrote is lost.
       const draft = new AttachmentBuilder(Buffer.from(text), { name: `draft-${file.label.replace("/", "-")}` });
-      await reply(interaction, `${result.error}\n${file.label} was not changed; your text is attached so you can shorten it and try again.`, [draft]);
+      await reply(interaction, `${result.error}\n${file.label} was not changed; your text is attached so you can fix it and run /memory edit again.`, [draft]);
       return;
     }
     const { used, cap } = result.value.usage;
