@@ -45,8 +45,9 @@ async function main(): Promise<number> {
   // Logs go to stderr so that stdout carries only the conversation.
   const log = createLogger({ level: config.log.level ?? "warn", pretty: config.log.pretty, toStderr: true });
   const { engine, store, model } = await createEngine(config, log);
-  // Summaries that could not be written earlier (model down) are retried at every start.
-  const retried = engine.retryPendingCloses().catch((error: unknown) => log.warn({ err: String(error) }, "retry failed"));
+  // Summaries that could not be written earlier (model down) are retried at every start, and
+  // terminal sessions of this person left open by a run that died are closed (and summarised).
+  const retried = closeLeftovers(engine, options.user).catch((error: unknown) => log.warn({ err: String(error) }, "retry failed"));
   const session = await engine.open({
     userId: options.user,
     displayName: options.name,
@@ -81,6 +82,10 @@ async function main(): Promise<number> {
     console.log("\n(ending the session; press Ctrl+C again to quit at once)");
     void end().then((code) => process.exit(code));
   });
+  // The terminal closed or the process is asked to stop: end the session the same way, quietly.
+  for (const signal of ["SIGHUP", "SIGTERM"] as const) {
+    process.on(signal, () => void end(true).then(() => process.exit(0)));
+  }
   lines.setPrompt("> ");
   if (interactive) {
     console.log(`AgentKit terminal chat as user ${options.user} (/help for commands).`);
@@ -100,7 +105,10 @@ async function main(): Promise<number> {
       console.log("Conversation cleared; the memory files are unchanged.");
     } else if (line.startsWith("/memory")) await printMemory(engine, options.user, line.slice(7).trim());
     else {
-      const failed = await chatTurn(engine, session.id, line, model.baseURL);
+      const failed = await chatTurn(engine, session.id, line, model.baseURL).catch(async (error: unknown) => {
+        console.error(`AgentKit chat failed: ${(error as Error).message}`);
+        return "fatal" as const;
+      });
       if (failed === "fatal") {
         await end(true);
         return 1;
@@ -109,6 +117,17 @@ async function main(): Promise<number> {
     if (interactive) lines.prompt();
   }
   return end();
+}
+
+async function closeLeftovers(engine: SessionEngine, userId: string): Promise<void> {
+  // Only sessions older than this run: the one it is about to open must stay open.
+  const before = new Date().toISOString();
+  const leftovers: string[] = [];
+  for await (const record of engine.openSessions()) {
+    if (record.channel.platform === "terminal" && record.userId === userId && record.openedAt < before) leftovers.push(record.id);
+  }
+  for (const id of leftovers) await engine.close(id, "left open by an earlier terminal run");
+  await engine.retryPendingCloses();
 }
 
 async function chatTurn(engine: SessionEngine, id: string, text: string, baseURL: string): Promise<"ok" | "error" | "fatal"> {

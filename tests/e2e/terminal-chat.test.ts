@@ -77,6 +77,24 @@ describe("npm run chat", () => {
     expect(await readFile(join(home, "users/7/daily", daily[0]!), "utf8")).toContain("Interrupted chat summary.");
   }, 30_000);
 
+  it("summarises a session left open by a run that died, at the next start", async () => {
+    fake = await startFakeOpenAI();
+    const home = await makeTempHome();
+    fake.enqueue({ text: "Noted, Mochi." });
+    const first = runTsx("src/cli/chat.ts", ["--user", "9"], { AGENTKIT_HOME: home, OPENAI_BASE_URL: fake.baseURL });
+    first.child.stdin.write("my cat is Mochi\n");
+    for (let i = 0; i < 200 && !first.stdout().includes("Noted"); i++) await new Promise((r) => setTimeout(r, 50));
+    first.child.kill("SIGKILL");
+    await first.exited;
+    fake.setFallback((req) => (req.body.stream ? { text: "hi" } : { text: `summary ${JSON.stringify(req.body.messages).includes("Mochi") ? "of the Mochi run" : "of the second run"}` }));
+    const second = await runChat(["--user", "9"], "hello\n/end\n", { AGENTKIT_HOME: home, OPENAI_BASE_URL: fake.baseURL });
+    expect(second.code).toBe(0);
+    const daily = await readdir(join(home, "users/9/daily"));
+    const log = await readFile(join(home, "users/9/daily", daily[0]!), "utf8");
+    expect(log).toContain("summary of the Mochi run");
+    expect(log).toContain("summary of the second run");
+  }, 30_000);
+
   it("/clear drops the history but keeps the snapshot", async () => {
     fake = await startFakeOpenAI();
     const home = await makeTempHome();
