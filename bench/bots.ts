@@ -1,3 +1,4 @@
+import { botEnv } from "../tests/helpers/bot-env.js";
 import type { FakeDiscord } from "../tests/fakes/fake-discord/index.js";
 import type { BenchModel } from "./model-server.js";
 import { delay, runTs, type ChildRun } from "./processes.js";
@@ -16,19 +17,9 @@ export interface BotStartOptions {
   readyTimeoutMs?: number;
 }
 
-/** The same variables the e2e tests give the bot (tests/helpers/bot-harness.ts botEnv). */
+/** The same variables the e2e tests give the bot, plus the log level. */
 export function agentKitEnv(discord: FakeDiscord, model: BenchModel, home: string, logLevel: string): Record<string, string> {
-  return {
-    DISCORD_TOKEN: discord.token,
-    DISCORD_CLIENT_ID: discord.applicationId,
-    DISCORD_GUILD_ID: discord.guild.id,
-    DISCORD_API_URL: discord.apiUrl,
-    OPENAI_BASE_URL: model.baseURL,
-    OPENAI_MODEL: "bench-model",
-    AGENTKIT_HOME: home,
-    AGENTKIT_TIMEZONE: "UTC",
-    LOG_LEVEL: logLevel,
-  };
+  return { ...botEnv(discord, model, home), LOG_LEVEL: logLevel };
 }
 
 /**

@@ -7,7 +7,10 @@ import { registerCommands } from "../../src/discord/register-commands.js";
 import { silentLogger } from "../../src/logger.js";
 import { startFakeDiscord, type FakeDiscord } from "../fakes/fake-discord/index.js";
 import { startFakeOpenAI, type FakeOpenAI } from "../fakes/fake-openai.js";
+import { botEnv } from "./bot-env.js";
 import { makeTempHome } from "./temp-home.js";
+
+export { botEnv };
 
 export interface BotHarness {
   discord: FakeDiscord;
@@ -26,19 +29,6 @@ const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {});
 });
-
-export function botEnv(discord: FakeDiscord, model: FakeOpenAI, home: string): Record<string, string> {
-  return {
-    DISCORD_TOKEN: discord.token,
-    DISCORD_CLIENT_ID: discord.applicationId,
-    DISCORD_GUILD_ID: discord.guild.id,
-    DISCORD_API_URL: discord.apiUrl,
-    OPENAI_BASE_URL: model.baseURL,
-    OPENAI_MODEL: "fake-model",
-    AGENTKIT_HOME: home,
-    AGENTKIT_TIMEZONE: "UTC",
-  };
-}
 
 export async function startBot(
   options: { env?: Record<string, string>; discord?: FakeDiscord; model?: FakeOpenAI; home?: string } = {},
