@@ -56,6 +56,8 @@ export class SessionClosedError extends Error {
 export class SessionEngine {
   private readonly locks = new Map<string, Mutex>();
   private readonly background = new Set<Promise<unknown>>();
+  /** First saves of sessions just opened, not yet on disk. */
+  private readonly opening = new Map<string, Promise<void>>();
   private readonly clock: () => Date;
 
   constructor(private readonly deps: SessionEngineDeps) {
@@ -95,7 +97,13 @@ export class SessionEngine {
       lastActivityAt: now.toISOString(),
       usage: [],
     };
-    await this.deps.store.save(record, { newest: true });
+    // Written while the first request goes to the model; every later save of the session waits for it.
+    const saved = this.deps.store.save(record, { newest: true });
+    this.opening.set(record.id, saved);
+    this.inBackground(
+      saved.finally(() => this.opening.delete(record.id)),
+      "could not save a new session",
+    );
     this.deps.log.info({ sessionId: record.id, userId: record.userId }, "session opened");
     return record;
   }
@@ -141,6 +149,7 @@ export class SessionEngine {
       record.messages.push(...output.messages);
       record.usage.push(output.usage);
       record.lastActivityAt = this.clock().toISOString();
+      await this.opening.get(id);
       await this.deps.store.save(record);
       return { record, output };
     });
@@ -157,6 +166,7 @@ export class SessionEngine {
   async clear(id: string): Promise<void> {
     await this.lock(id).runExclusive(async () => {
       const record = await this.require(id);
+      await this.opening.get(id);
       record.messages = [];
       delete record.condensed;
       await this.deps.store.save(record);
@@ -170,6 +180,7 @@ export class SessionEngine {
    */
   async close(id: string, reason: string): Promise<CloseOutcome> {
     return this.lock(id).runExclusive(async () => {
+      await this.opening.get(id);
       const record = await this.deps.store.get(id);
       if (!record || record.status === "closed") return "already-closed";
       if (record.status === "open") {

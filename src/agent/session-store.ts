@@ -59,19 +59,20 @@ export class SessionStore {
    * an older session finishing a delayed close must not take the channel back.
    */
   async save(record: SessionRecord, options: { newest?: boolean } = {}): Promise<void> {
-    try {
-      if (!(await this.keyv.set(SESSION + record.id, record))) throw new Error("the session store refused the write");
-    } catch (error) {
-      // The record in memory may be ahead of the store now: read it again next time.
-      this.records.delete(record.id);
-      throw error;
-    }
+    const channelId = record.channel.channelId;
+    // Memory first, so a reader never sees an older state than the one being written.
     if (record.status === "closed") this.records.delete(record.id);
     else this.records.set(record.id, record);
-    if (!options.newest) return;
-    const channelId = record.channel.channelId;
-    await this.keyv.set(CHANNEL + channelId, record.id);
-    this.remember(channelId, record.id);
+    if (options.newest) this.remember(channelId, record.id);
+    try {
+      if (!(await this.keyv.set(SESSION + record.id, record))) throw new Error("the session store refused the write");
+      if (options.newest) await this.keyv.set(CHANNEL + channelId, record.id);
+    } catch (error) {
+      // Memory may be ahead of the store now: read both again next time.
+      this.records.delete(record.id);
+      if (options.newest) this.channels.delete(channelId);
+      throw error;
+    }
   }
 
   /** The newest session opened in a channel (thread or DM), whatever its status. */

@@ -83,7 +83,8 @@ describe("npm run chat", () => {
     fake.enqueue({ text: "Noted, Mochi." });
     const first = runTsx("src/cli/chat.ts", ["--user", "9"], { AGENTKIT_HOME: home, OPENAI_BASE_URL: fake.baseURL });
     first.child.stdin.write("my cat is Mochi\n");
-    for (let i = 0; i < 200 && !first.stdout().includes("Noted"); i++) await new Promise((r) => setTimeout(r, 50));
+    // The line ends once the turn is saved; the kill comes after that.
+    for (let i = 0; i < 200 && !first.stdout().includes("Noted, Mochi.\n"); i++) await new Promise((r) => setTimeout(r, 50));
     first.child.kill("SIGKILL");
     await first.exited;
     fake.setFallback((req) => (req.body.stream ? { text: "hi" } : { text: `summary ${JSON.stringify(req.body.messages).includes("Mochi") ? "of the Mochi run" : "of the second run"}` }));
