@@ -97,13 +97,11 @@ export class SessionEngine {
       lastActivityAt: now.toISOString(),
       usage: [],
     };
-    // Written while the first request goes to the model; every later save of the session waits for it.
+    // Written while the first request goes to the model; every later save of the session waits
+    // for it (firstSaveDone), and writes it again if it failed.
     const saved = this.deps.store.save(record, { newest: true });
     this.opening.set(record.id, saved);
-    this.inBackground(
-      saved.finally(() => this.opening.delete(record.id)),
-      "could not save a new session",
-    );
+    this.inBackground(saved, "could not save a new session; retrying with its first turn");
     this.deps.log.info({ sessionId: record.id, userId: record.userId }, "session opened");
     return record;
   }
@@ -149,7 +147,7 @@ export class SessionEngine {
       record.messages.push(...output.messages);
       record.usage.push(output.usage);
       record.lastActivityAt = this.clock().toISOString();
-      await this.opening.get(id);
+      await this.firstSaveDone(id);
       await this.deps.store.save(record);
       return { record, output };
     });
@@ -166,7 +164,7 @@ export class SessionEngine {
   async clear(id: string): Promise<void> {
     await this.lock(id).runExclusive(async () => {
       const record = await this.require(id);
-      await this.opening.get(id);
+      await this.firstSaveDone(id);
       record.messages = [];
       delete record.condensed;
       await this.deps.store.save(record);
@@ -180,7 +178,7 @@ export class SessionEngine {
    */
   async close(id: string, reason: string): Promise<CloseOutcome> {
     return this.lock(id).runExclusive(async () => {
-      await this.opening.get(id);
+      await this.firstSaveDone(id);
       const record = await this.deps.store.get(id);
       if (!record || record.status === "closed") return "already-closed";
       if (record.status === "open") {
@@ -270,6 +268,23 @@ export class SessionEngine {
         await this.deps.store.save(record);
       })
       .catch((error: unknown) => this.deps.log.warn({ sessionId: id, err: String(error) }, "history not condensed"));
+  }
+
+  /** Waits for a new session's first save; writes it again (channel pointer included) if it failed. */
+  private async firstSaveDone(id: string): Promise<void> {
+    const pending = this.opening.get(id);
+    if (!pending) return;
+    try {
+      await pending;
+    } catch {
+      const record = await this.deps.store.get(id);
+      const retry = record ? this.deps.store.save(record, { newest: true }) : Promise.resolve();
+      // Until a write succeeds, the next save of the session tries again.
+      this.opening.set(id, retry);
+      retry.catch(() => {});
+      await retry;
+    }
+    this.opening.delete(id);
   }
 
   private inBackground(work: Promise<unknown>, failure: string): void {

@@ -68,9 +68,9 @@ export class SessionStore {
       if (!(await this.keyv.set(SESSION + record.id, record))) throw new Error("the session store refused the write");
       if (options.newest) await this.keyv.set(CHANNEL + channelId, record.id);
     } catch (error) {
-      // Memory may be ahead of the store now: read both again next time.
-      this.records.delete(record.id);
-      if (options.newest) this.channels.delete(channelId);
+      // A new session stays in memory (its opener retries the write); for any other save,
+      // memory may be ahead of the store now: read it again next time.
+      if (!options.newest) this.records.delete(record.id);
       throw error;
     }
   }

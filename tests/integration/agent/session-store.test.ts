@@ -1,0 +1,37 @@
+import type Keyv from "keyv";
+import { describe, expect, it } from "vitest";
+import { ModelClient } from "../../../src/agent/model-client.js";
+import { SessionEngine } from "../../../src/agent/session-engine.js";
+import { SessionStore } from "../../../src/agent/session-store.js";
+import { silentLogger } from "../../../src/logger.js";
+import { startFakeOpenAI } from "../../fakes/fake-openai.js";
+import { aliceInThread } from "../../helpers/engine.js";
+import { makeTempHome } from "../../helpers/temp-home.js";
+
+describe("a new session's first save", () => {
+  it("is written again with the first turn when it failed, channel pointer included", async () => {
+    const home = await makeTempHome();
+    const store = await SessionStore.open(home, "memory://");
+    // The storage library's write fails once (a busy database, say).
+    const keyv = (store as unknown as { keyv: Keyv }).keyv;
+    const set = keyv.set.bind(keyv);
+    let failures = 1;
+    keyv.set = (async (...args: Parameters<Keyv["set"]>) => {
+      if (failures-- > 0) throw new Error("SQLITE_BUSY (simulated)");
+      return set(...args);
+    }) as Keyv["set"];
+    const fake = await startFakeOpenAI();
+    try {
+      fake.setFallback({ text: "hello", firstTokenDelayMs: 50 });
+      const model = new ModelClient({ baseURL: fake.baseURL, apiKey: "k", model: "m", maxRetries: 0 });
+      const engine = new SessionEngine({ home, memory: { defaultTimeZone: "UTC" }, model, store, log: silentLogger, historyBudgetChars: 60_000 });
+      const session = await engine.open(aliceInThread);
+      expect((await engine.turn(session.id, "hi")).text).toBe("hello");
+      await engine.settle();
+      expect(await keyv.get(`channel:${aliceInThread.place.channelId}`)).toBe(session.id);
+      expect((await keyv.get<{ messages: unknown[] }>(`session:${session.id}`))?.messages).toHaveLength(2);
+    } finally {
+      await fake.close();
+    }
+  });
+});
