@@ -1,4 +1,4 @@
-import { userInfo } from "node:os";
+import { hostname, userInfo } from "node:os";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { createEngine } from "../agent/create-engine.js";
@@ -53,7 +53,8 @@ async function main(): Promise<number> {
     displayName: options.name,
     locale: options.locale,
     title: options.title,
-    place: { platform: "terminal", channelId: `terminal-${options.user}-${Date.now()}`, description: "a terminal" },
+    // Host and pid in the id let a later run tell a dead run's session from a live one.
+    place: { platform: "terminal", channelId: `terminal-${hostname()}-${process.pid}-${Date.now()}`, description: "a terminal" },
   });
   const interactive = process.stdin.isTTY === true;
   const lines = createInterface({ input: process.stdin, output: interactive ? process.stdout : undefined, terminal: interactive });
@@ -84,7 +85,15 @@ async function main(): Promise<number> {
   });
   // The terminal closed or the process is asked to stop: end the session the same way, quietly.
   for (const signal of ["SIGHUP", "SIGTERM"] as const) {
-    process.on(signal, () => void end(true).then(() => process.exit(0)));
+    process.on(signal, () =>
+      void end(true).then(
+        () => process.exit(0),
+        (error: unknown) => {
+          log.error({ err: String(error) }, "could not end the session");
+          process.exit(1);
+        },
+      ),
+    );
   }
   lines.setPrompt("> ");
   if (interactive) {
@@ -124,10 +133,26 @@ async function closeLeftovers(engine: SessionEngine, userId: string): Promise<vo
   const before = new Date().toISOString();
   const leftovers: string[] = [];
   for await (const record of engine.openSessions()) {
-    if (record.channel.platform === "terminal" && record.userId === userId && record.openedAt < before) leftovers.push(record.id);
+    const { platform, channelId } = record.channel;
+    if (platform === "terminal" && record.userId === userId && record.openedAt < before && !isLiveRun(channelId)) {
+      leftovers.push(record.id);
+    }
   }
   for (const id of leftovers) await engine.close(id, "left open by an earlier terminal run");
   await engine.retryPendingCloses();
+}
+
+/** Whether the terminal run that opened a session is still going (same host, process alive). */
+function isLiveRun(channelId: string): boolean {
+  const match = /^terminal-(.+)-(\d+)-\d+$/.exec(channelId);
+  if (!match) return false;
+  if (match[1] !== hostname()) return true;
+  try {
+    process.kill(Number(match[2]), 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 async function chatTurn(engine: SessionEngine, id: string, text: string, baseURL: string): Promise<"ok" | "error" | "fatal"> {

@@ -96,6 +96,25 @@ describe("npm run chat", () => {
     expect(log).toContain("summary of the second run");
   }, 30_000);
 
+  it("leaves a session of a run that is still going alone", async () => {
+    fake = await startFakeOpenAI();
+    const home = await makeTempHome();
+    fake.setFallback((req) => (req.body.stream ? { text: "reply" } : { text: `summary ${fake!.requests.length}` }));
+    const first = runTsx("src/cli/chat.ts", ["--user", "5"], { AGENTKIT_HOME: home, OPENAI_BASE_URL: fake.baseURL });
+    first.child.stdin.write("first run\n");
+    for (let i = 0; i < 200 && !first.stdout().includes("reply\n"); i++) await new Promise((r) => setTimeout(r, 50));
+    const second = await runChat(["--user", "5"], "second run\n/end\n", { AGENTKIT_HOME: home, OPENAI_BASE_URL: fake.baseURL });
+    expect(second.code).toBe(0);
+    first.child.stdin.end("/end\n");
+    expect(await first.exited).toBe(0);
+    const daily = await readdir(join(home, "users/5/daily"));
+    const log = await readFile(join(home, "users/5/daily", daily[0]!), "utf8");
+    // One summary per run: the second run did not close the first one's session.
+    expect(log.match(/^summary \d+$/gm)).toHaveLength(2);
+    const summaryRequests = fake.requests.filter((r) => !r.body.stream);
+    expect(summaryRequests).toHaveLength(2);
+  }, 40_000);
+
   it("/clear drops the history but keeps the snapshot", async () => {
     fake = await startFakeOpenAI();
     const home = await makeTempHome();
