@@ -30,14 +30,14 @@ export async function appendDailyEntry(store: MemoryStore, entry: DailyEntry, mo
   const log = store.daily(entry.date);
   // A summary is kept whatever the model wrote; only invisible characters are dropped.
   const summary = stripControlCharacters(entry.summary).trim();
-  const heading = stripControlCharacters(entry.heading);
-  const block = `## ${heading}\n${summary}\n`;
-  if (await alreadyWritten(store, entry.date, block)) return;
-  let added = await log.add(heading, summary, "person");
+  const wanted = stripControlCharacters(entry.heading);
+  if (await alreadyWritten(store, entry.date, summary)) return;
   // Two sessions with the same title closing in the same minute: the second gets its own entry.
-  for (let n = 2; !added.ok && !isOverCap(added.error) && n <= 9; n++) {
-    added = await log.add(`${heading} (${n})`, summary, "person");
-  }
+  const taken = new Set(parseSections(await log.read()).sections.map((s) => s.name));
+  let heading = wanted;
+  for (let n = 2; taken.has(heading); n++) heading = `${wanted} (${n})`;
+  const block = `## ${heading}\n${summary}\n`;
+  const added = await log.add(heading, summary, "person");
   if (added.ok) return;
   if (!isOverCap(added.error)) throw new Error(added.error);
 
@@ -59,11 +59,12 @@ export async function appendDailyEntry(store: MemoryStore, entry: DailyEntry, mo
   });
 }
 
-async function alreadyWritten(store: MemoryStore, date: string, block: string): Promise<boolean> {
-  const body = block.trim();
-  if ((await store.daily(date).read()).replace(/\r\n/g, "\n").includes(body)) return true;
+/** A retried close finds its summary already in the day's log or its archive (the summary is kept with the session). */
+async function alreadyWritten(store: MemoryStore, date: string, summary: string): Promise<boolean> {
+  const inLog = parseSections((await store.daily(date).read()).replace(/\r\n/g, "\n")).sections.some((s) => s.body.trim() === summary);
+  if (inLog) return true;
   const archived = await readFile(join(store.archiveDir, `${date}.md`), "utf8").catch(() => "");
-  return archived.includes(body);
+  return parseSections(archived.replace(/\r\n/g, "\n")).sections.some((s) => s.body.trim() === summary);
 }
 
 async function condenseDay(model: ModelClient, log: string, block: string): Promise<string | undefined> {

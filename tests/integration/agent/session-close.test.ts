@@ -42,6 +42,19 @@ describe("closing a session", () => {
     expect(summaryRequests(setup)).toHaveLength(1);
   });
 
+  it("gives a second session with the same title, closed in the same minute, its own entry", async () => {
+    const setup = await setupEngine({ clock: fixedClock });
+    const first = await chatOnce(setup);
+    setup.fake.enqueue({ text: "First summary." });
+    await setup.engine.close(first.id, "end");
+    const second = await chatOnce(setup);
+    setup.fake.enqueue({ text: "Second summary." });
+    await setup.engine.close(second.id, "end");
+    expect(await readFile(join(setup.home, "users/111/daily/2026-12-01.md"), "utf8")).toBe(
+      "## 23:30 · tea talk\nFirst summary.\n\n## 23:30 · tea talk (2)\nSecond summary.\n",
+    );
+  });
+
   it("writes exactly one summary for 10 concurrent close() calls", async () => {
     const setup = await setupEngine({ clock: fixedClock });
     const session = await chatOnce(setup);
