@@ -44,6 +44,13 @@ export function readTextIfExistsSync(path: string): string | undefined {
   }
 }
 
+const CHANGED_MEANWHILE = "changed since you opened it (I may have saved something during a conversation), so your version was not saved";
+
+/** Whether a refusal of write(…, {ifUnchanged}) was because the file changed meanwhile. */
+export function isChangedMeanwhile(error: string): boolean {
+  return error.endsWith(CHANGED_MEANWHILE);
+}
+
 /** Whether a refusal was for the cap (and not, say, a duplicated section name). */
 export function isOverCap(error: string): boolean {
   return / is full: \d+\/\d+ chars; this adds \d+\./.test(error);
@@ -99,7 +106,7 @@ export class MemoryFile {
   write(text: string, author: Author, options: { ifUnchanged?: string } = {}): Promise<Result<WriteOutcome>> {
     return this.edit(text, author, (_doc, before) =>
       options.ifUnchanged !== undefined && contentHash(before) !== options.ifUnchanged
-        ? err(`changed since you opened it (I may have saved something during a conversation), so your version was not saved`)
+        ? err(CHANGED_MEANWHILE)
         : ok({ doc: parseSections(text), changed: true }),
     );
   }

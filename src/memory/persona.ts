@@ -1,4 +1,4 @@
-import { countChars, parseSections, serializeSections, type Section, type SectionDocument } from "./sections.js";
+import { countChars, openFenceAtEnd, parseSections, serializeSections, type Section, type SectionDocument } from "./sections.js";
 
 const FIELDS = ["name", "personality", "style"] as const;
 /** The longest personality the /onboard form holds. */
@@ -64,7 +64,10 @@ export function applyPersona(soul: string, persona: Persona, locale: string | un
   const eol = soul.includes("\r\n") ? "\r\n" : "\n";
   const result: SectionDocument = { preamble: preambleIsPersonality(doc) ? "" : doc.preamble, sections: [...doc.sections] };
   for (const key of FIELDS) {
-    const value = persona[key].trim().replace(/\r?\n/g, eol);
+    const text = persona[key].trim().replace(/\r?\n/g, eol);
+    // A fence left open would swallow the sections after it.
+    const fence = openFenceAtEnd(text);
+    const value = fence ? `${text}${eol}${fence}` : text;
     const existing = findField(result, key);
     if (existing) {
       const trailing = /(\r?\n)*$/.exec(existing.body)?.[0] ?? "";

@@ -60,6 +60,19 @@ describe("/onboard", () => {
     expect(await readFile(join(home, "users", discord.bob.id, "SOUL.md"), "utf8")).toBe("## 名字\n小猫\n\n## 性格\n活泼\n\n## 说话风格\n简短\n");
   });
 
+  it("sends a persona too long for the form to /memory edit instead of cutting it", async () => {
+    const { discord, home } = await startBot();
+    const dir = join(home, "users", discord.alice.id);
+    await mkdir(dir, { recursive: true });
+    const soul = `## Name\nMochi\n\n## Personality\n${"curious ".repeat(170).trim()}\n\n## Speaking style\nShort.\n`;
+    await writeFile(join(dir, "SOUL.md"), soul);
+    const call = discord.runSlashCommand({ userId: discord.alice.id, channelId: discord.textChannel.id, name: "onboard" });
+    const answer = await discord.waitFor(() => discord.interactionResponses(call.id)[0]);
+    expect(answer.modal).toBeNull();
+    expect(answer.content).toMatch(/longer than this form can hold \(1359\/1000 characters\).*\/memory edit/);
+    expect(await readFile(join(dir, "SOUL.md"), "utf8")).toBe(soul);
+  });
+
   it("refuses an unknown time zone and writes nothing", async () => {
     const { discord, home } = await startBot();
     const submit = discord.submitModal({

@@ -7,11 +7,15 @@ import {
   TextInputStyle,
 } from "discord.js";
 import { isValidTimeZone } from "../../memory/time.js";
-import { applyPersona, parsePersona, PERSONALITY_LIMIT } from "../../memory/persona.js";
+import { contentHash, isChangedMeanwhile } from "../../memory/memory-file.js";
+import { countChars } from "../../memory/sections.js";
+import { applyPersona, parsePersona, PERSONALITY_LIMIT, type Persona } from "../../memory/persona.js";
 import type { Command } from "../bot-context.js";
 import { inLocale } from "../interaction-helpers.js";
 
 const MODAL_ID = "onboard";
+
+const LIMITS: Record<keyof Persona, number> = { name: 100, personality: PERSONALITY_LIMIT, style: 1000 };
 
 function input(id: string, style: TextInputStyle, value: string, maxLength: number, required: boolean): TextInputBuilder {
   const builder = new TextInputBuilder().setCustomId(id).setStyle(style).setMaxLength(maxLength).setRequired(required);
@@ -33,19 +37,31 @@ export const onboardCommand: Command = {
     const persona = parsePersona(await memory.soul.read(), interaction.locale);
     const settings = await memory.readSettings();
     const zh = (en: string, cn: string) => inLocale(interaction, en, cn);
+    // A field the form cannot hold whole would come back cut: send the person to /memory edit instead.
+    const tooLong = (Object.keys(LIMITS) as (keyof Persona)[]).find((key) => countChars(persona[key]) > LIMITS[key]);
+    if (tooLong) {
+      await interaction.reply({
+        content: zh(
+          `Your persona's "${tooLong}" is longer than this form can hold (${countChars(persona[tooLong])}/${LIMITS[tooLong]} characters). Edit it with /memory edit file:soul instead, so nothing gets cut.`,
+          `你的人设中“${tooLong}”超出了表单能容纳的长度（${countChars(persona[tooLong])}/${LIMITS[tooLong]} 字）。请改用 /memory edit file:soul 编辑，以免内容被截断。`,
+        ),
+        flags: MessageFlags.Ephemeral,
+      });
+      return;
+    }
     const modal = new ModalBuilder()
       .setCustomId(MODAL_ID)
       .setTitle(zh("Set up your assistant", "设置你的助手"))
       .addLabelComponents(
         new LabelBuilder()
           .setLabel(zh("Name", "名字"))
-          .setTextInputComponent(input("name", TextInputStyle.Short, persona.name, 100, true)),
+          .setTextInputComponent(input("name", TextInputStyle.Short, persona.name, LIMITS.name, true)),
         new LabelBuilder()
           .setLabel(zh("Personality", "性格"))
-          .setTextInputComponent(input("personality", TextInputStyle.Paragraph, persona.personality, PERSONALITY_LIMIT, true)),
+          .setTextInputComponent(input("personality", TextInputStyle.Paragraph, persona.personality, LIMITS.personality, true)),
         new LabelBuilder()
           .setLabel(zh("Speaking style", "说话风格"))
-          .setTextInputComponent(input("style", TextInputStyle.Paragraph, persona.style, 1000, true)),
+          .setTextInputComponent(input("style", TextInputStyle.Paragraph, persona.style, LIMITS.style, true)),
         new LabelBuilder()
           .setLabel(zh("Your time zone (optional)", "你的时区（可选）"))
           .setDescription(zh("An IANA name such as Europe/Berlin or Asia/Shanghai", "IANA 时区名，例如 Asia/Shanghai"))
@@ -74,8 +90,15 @@ export const onboardCommand: Command = {
       return;
     }
     const memory = ctx.engine.memoryOf(interaction.user.id);
-    // Only the three fields change; other sections of SOUL.md are kept.
-    const saved = await memory.soul.write(applyPersona(await memory.soul.read(), persona, interaction.locale), "person");
+    // Only the three fields change; other sections of SOUL.md are kept. A model edit landing
+    // between the read and the write is not overwritten: the write re-reads and tries again.
+    let saved;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const before = await memory.soul.read();
+      saved = await memory.soul.write(applyPersona(before, persona, interaction.locale), "person", { ifUnchanged: contentHash(before) });
+      if (saved.ok || !isChangedMeanwhile(saved.error)) break;
+    }
+    if (!saved) return;
     if (!saved.ok) {
       await refuse(`${saved.error}\n${zh("Nothing was saved; please shorten the text.", "未保存任何内容；请缩短文字。")}`);
       return;

@@ -26,6 +26,14 @@ describe("persona", () => {
     expect(saved).toBe("## Name\nMochi\n\n## Personality\nYou are Kiko, the support fox.\n\n## Speaking style\nShort sentences.\n");
   });
 
+  it("closes a code fence a field leaves open, so the sections after it stay sections", () => {
+    const soul = "## Name\nA\n\n## Personality\nB\n\n## Speaking style\nC\n\n## Rules\nBe kind.\n";
+    const saved = applyPersona(soul, { ...mochi, personality: "I like code:\n```js" }, "en-US");
+    expect(saved).toContain("## Personality\nI like code:\n```js\n```\n");
+    expect(parsePersona(saved, "en-US").style).toBe("Short sentences.");
+    expect(saved).toContain("## Rules\nBe kind.\n");
+  });
+
   it("keeps a free-text preamble that is too long for the form", () => {
     const soul = `${"long persona text ".repeat(80)}\n`;
     expect(applyPersona(soul, mochi, "en-US").startsWith(soul)).toBe(true);
