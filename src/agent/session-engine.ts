@@ -1,6 +1,5 @@
-import { Mutex } from "async-mutex";
 import { randomUUID } from "node:crypto";
-import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
+import { KeyedMutex } from "../keyed-mutex.js";
 import type { Logger } from "../logger.js";
 import { MemoryStore, type MemoryStoreOptions } from "../memory/memory-store.js";
 import { buildSystemPrompt } from "../memory/system-prompt.js";
@@ -32,8 +31,6 @@ export interface OpenRequest {
   locale: string | undefined;
   title: string;
   place: SessionPlace;
-  /** Defaults to a fresh id; a Discord thread's first session may use its own id. */
-  id?: string;
 }
 
 export interface TurnResult {
@@ -54,7 +51,8 @@ export class SessionClosedError extends Error {
 
 /** Opens, runs and closes sessions; the front ends (Discord, terminal) sit on top. */
 export class SessionEngine {
-  private readonly locks = new Map<string, Mutex>();
+  /** Turns, clears and closes of one session run one at a time. */
+  private readonly sessions = new KeyedMutex();
   private readonly background = new Set<Promise<unknown>>();
   /** First saves of sessions just opened, not yet on disk. */
   private readonly opening = new Map<string, Promise<void>>();
@@ -84,7 +82,7 @@ export class SessionEngine {
       warn: (message) => this.deps.log.warn({ userId: request.userId }, message),
     });
     const record: SessionRecord = {
-      id: request.id ?? randomUUID(),
+      id: randomUUID(),
       userId: request.userId,
       displayName: request.displayName,
       locale: request.locale,
@@ -133,7 +131,7 @@ export class SessionEngine {
 
   /** Runs one turn. A failed turn leaves the stored history exactly as it was. */
   async turn(id: string, text: string, onDelta?: (text: string) => void): Promise<TurnResult> {
-    const result = await this.lock(id).runExclusive(async () => {
+    const result = await this.sessions.run(id, async () => {
       const record = await this.require(id);
       if (record.status !== "open") throw new SessionClosedError(id);
       const output = await runTurn({
@@ -162,7 +160,7 @@ export class SessionEngine {
 
   /** Drops the conversation so far; the snapshot (system prompt) and the memory files stay. */
   async clear(id: string): Promise<void> {
-    await this.lock(id).runExclusive(async () => {
+    await this.sessions.run(id, async () => {
       const record = await this.require(id);
       await this.firstSaveDone(id);
       record.messages = [];
@@ -177,7 +175,7 @@ export class SessionEngine {
    * pending-summary and is retried later.
    */
   async close(id: string, reason: string): Promise<CloseOutcome> {
-    return this.lock(id).runExclusive(async () => {
+    return this.sessions.run(id, async () => {
       await this.firstSaveDone(id);
       const record = await this.deps.store.get(id);
       if (!record || record.status === "closed") return "already-closed";
@@ -198,8 +196,8 @@ export class SessionEngine {
     let closed = 0;
     for (const id of waiting) {
       // One close that fails (a disk error, say) must not stop the others or the bot.
-      const outcome = await this.lock(id)
-        .runExclusive(async () => {
+      const outcome = await this.sessions
+        .run(id, async () => {
           const record = await this.deps.store.get(id);
           return record && record.status !== "open" && record.status !== "closed" ? this.finishClose(record) : "already-closed";
         })
@@ -253,13 +251,12 @@ export class SessionEngine {
     record.status = "closed";
     record.closedAt = now.toISOString();
     await this.deps.store.save(record);
-    this.locks.delete(record.id);
     this.deps.log.info({ sessionId: record.id, reason: record.closeReason }, "session closed");
   }
 
   private async condense(id: string): Promise<void> {
-    await this.lock(id)
-      .runExclusive(async () => {
+    await this.sessions
+      .run(id, async () => {
         const record = await this.require(id);
         if (record.status !== "open") return;
         const condensed = await condenseHistory(this.deps.model, record, this.deps.historyBudgetChars);
@@ -298,15 +295,4 @@ export class SessionEngine {
     if (!record) throw new SessionClosedError(id);
     return record;
   }
-
-  private lock(id: string): Mutex {
-    let mutex = this.locks.get(id);
-    if (!mutex) {
-      mutex = new Mutex();
-      this.locks.set(id, mutex);
-    }
-    return mutex;
-  }
 }
-
-export type { ChatCompletionMessageParam };

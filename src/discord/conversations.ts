@@ -1,6 +1,6 @@
-import { Mutex } from "async-mutex";
 import { ChannelType, type Client, type Message, type TextBasedChannel } from "discord.js";
 import type { Config } from "../config.js";
+import { KeyedMutex } from "../keyed-mutex.js";
 import type { Logger } from "../logger.js";
 import { describeChanges } from "../agent/saved-line.js";
 import { ModelError } from "../agent/model-client.js";
@@ -29,7 +29,7 @@ export class Conversations {
   private readonly idleTimers = new Map<string, NodeJS.Timeout>();
   private readonly inFlight = new Set<Promise<unknown>>();
   /** Serialises "find the open session or open one" per channel, so two quick messages share one. */
-  private readonly opening = new Map<string, Mutex>();
+  private readonly opening = new KeyedMutex();
 
   constructor(private readonly deps: ConversationDeps) {}
 
@@ -137,19 +137,10 @@ export class Conversations {
 
   /** The channel's open session, or a new one from `open`; one at a time per channel. */
   private async openOrReuse(channelId: string, open: () => Promise<{ id: string }>): Promise<string> {
-    let mutex = this.opening.get(channelId);
-    if (!mutex) {
-      mutex = new Mutex();
-      this.opening.set(channelId, mutex);
-    }
-    try {
-      return await mutex.runExclusive(async () => {
-        const existing = await this.deps.engine.sessionIn(channelId);
-        return existing?.status === "open" ? existing.id : (await open()).id;
-      });
-    } finally {
-      if (!mutex.isLocked()) this.opening.delete(channelId);
-    }
+    return this.opening.run(channelId, async () => {
+      const existing = await this.deps.engine.sessionIn(channelId);
+      return existing?.status === "open" ? existing.id : (await open()).id;
+    });
   }
 
   private async startFromMention(message: Message, person: Person): Promise<void> {

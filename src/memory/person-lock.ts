@@ -1,10 +1,10 @@
-import { Mutex } from "async-mutex";
 import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import lockfile from "proper-lockfile";
+import { KeyedMutex } from "../keyed-mutex.js";
 
-/** One mutex per person folder: every write of one person in this process runs in turn. */
-const mutexes = new Map<string, Mutex>();
+/** Every write of one person in this process runs in turn. */
+const inProcess = new KeyedMutex();
 
 /**
  * Serialises the writes of one person, within this process (mutex) and across processes
@@ -12,12 +12,7 @@ const mutexes = new Map<string, Mutex>();
  * same AGENTKIT_HOME). A lock left by a killed process goes stale after a few seconds.
  */
 export function withPersonLock<T>(folder: string, work: () => Promise<T>): Promise<T> {
-  let mutex = mutexes.get(folder);
-  if (!mutex) {
-    mutex = new Mutex();
-    mutexes.set(folder, mutex);
-  }
-  return mutex.runExclusive(async () => {
+  return inProcess.run(folder, async () => {
     await mkdir(dirname(folder), { recursive: true });
     const release = await lockfile.lock(folder, {
       realpath: false,
