@@ -4,7 +4,6 @@ import { writeFileAtomic } from "../memory/atomic-write.js";
 import type { MemoryStore } from "../memory/memory-store.js";
 import { countChars, parseSections, serializeSections } from "../memory/sections.js";
 import { CAPS } from "../memory/memory-store.js";
-import { isOverCap } from "../memory/memory-file.js";
 import { stripControlCharacters } from "../memory/safety.js";
 import type { ModelClient } from "./model-client.js";
 
@@ -39,7 +38,7 @@ export async function appendDailyEntry(store: MemoryStore, entry: DailyEntry, mo
   const block = `## ${heading}\n${summary}\n`;
   const added = await log.add(heading, summary, "person");
   if (added.ok) return;
-  if (!isOverCap(added.error)) throw new Error(added.error);
+  if (added.refusal !== "over-cap") throw new Error(added.error);
 
   const before = await log.read();
   const condensed = await condenseDay(model, before, block).catch(() => undefined);

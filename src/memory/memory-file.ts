@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { err, ok, type Result } from "../result.js";
+import { ok, type Result } from "../result.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import { checkContent, type SafetyLevel } from "./safety.js";
 import {
@@ -44,17 +44,12 @@ export function readTextIfExistsSync(path: string): string | undefined {
   }
 }
 
-const CHANGED_MEANWHILE = "changed since you opened it (I may have saved something during a conversation), so your version was not saved";
+/** Why a write was refused, for callers that act on it (the message is for people and the model). */
+export type Refusal = "unsafe" | "not-applicable" | "over-cap" | "changed";
 
-/** Whether a refusal of write(…, {ifUnchanged}) was because the file changed meanwhile. */
-export function isChangedMeanwhile(error: string): boolean {
-  return error.endsWith(CHANGED_MEANWHILE);
-}
+export type WriteResult = { ok: true; value: WriteOutcome } | { ok: false; error: string; refusal: Refusal };
 
-/** Whether a refusal was for the cap (and not, say, a duplicated section name). */
-export function isOverCap(error: string): boolean {
-  return / is full: \d+\/\d+ chars; this adds \d+\./.test(error);
-}
+const refuse = (refusal: Refusal, error: string): WriteResult => ({ ok: false, error, refusal });
 
 /** A short fingerprint of a file's text, to notice it changed under a person's edit. */
 export function contentHash(text: string): string {
@@ -103,54 +98,57 @@ export class MemoryFile {
    * Replaces the whole file (a person's /memory edit). With `ifUnchanged` (the contentHash of
    * the text the person started from) it refuses when the file has changed since.
    */
-  write(text: string, author: Author, options: { ifUnchanged?: string } = {}): Promise<Result<WriteOutcome>> {
-    return this.edit(text, author, (_doc, before) =>
-      options.ifUnchanged !== undefined && contentHash(before) !== options.ifUnchanged
-        ? err(CHANGED_MEANWHILE)
-        : ok({ doc: parseSections(text), changed: true }),
-    );
+  write(text: string, author: Author, options: { ifUnchanged?: string } = {}): Promise<WriteResult> {
+    return this.edit(text, author, () => ok({ doc: parseSections(text), changed: true }), undefined, options.ifUnchanged);
   }
 
-  add(section: string, content: string, author: Author): Promise<Result<WriteOutcome>> {
+  add(section: string, content: string, author: Author): Promise<WriteResult> {
     return this.edit(content, author, (doc) => addToSection(doc, section, content), section.trim());
   }
 
-  replace(section: string, oldText: string, newText: string, author: Author): Promise<Result<WriteOutcome>> {
+  replace(section: string, oldText: string, newText: string, author: Author): Promise<WriteResult> {
     return this.edit(newText, author, (doc) => replaceInSection(doc, section, oldText, newText), section.trim());
   }
 
-  remove(section: string): Promise<Result<WriteOutcome>> {
+  remove(section: string): Promise<WriteResult> {
     return this.edit("", "person", (doc) => removeSection(doc, section), section.trim());
   }
 
   private async edit(
     incoming: string,
     author: Author,
-    change: (doc: SectionDocument, before: string) => Result<Edit>,
+    change: (doc: SectionDocument) => Result<Edit>,
     section?: string,
-  ): Promise<Result<WriteOutcome>> {
+    /** contentHash of the text the person started from: refuse if the file has changed since. */
+    ifUnchanged?: string,
+  ): Promise<WriteResult> {
     const verdict = checkContent(incoming, author);
-    if (!verdict.ok) return err(`${this.label}: refused, the text ${verdict.reason}`);
+    if (!verdict.ok) return refuse("unsafe", `${this.label}: refused, the text ${verdict.reason}`);
     const name = checkContent(section ?? "", author);
-    if (!name.ok) return err(`${this.label}: refused, the section name ${name.reason}`);
-    return this.serialize(async () => {
+    if (!name.ok) return refuse("unsafe", `${this.label}: refused, the section name ${name.reason}`);
+    return this.serialize(async (): Promise<WriteResult> => {
       const before = await this.read();
-      const edited = change(parseSections(before), before);
-      if (!edited.ok) return err(`${this.label}: ${edited.error}`);
+      if (ifUnchanged !== undefined && contentHash(before) !== ifUnchanged) {
+        return refuse(
+          "changed",
+          `${this.label}: changed since you opened it (I may have saved something during a conversation), so your version was not saved`,
+        );
+      }
+      const edited = change(parseSections(before));
+      if (!edited.ok) return refuse("not-applicable", `${this.label}: ${edited.error}`);
       const after = serializeSections(edited.value.doc);
       const used = countChars(after);
       const outcome = { file: this.label, ...(section ? { section } : {}), usage: { used, cap: this.cap } };
       if (!edited.value.changed || after === before) return ok({ ...outcome, changed: false });
       const previous = countChars(before);
       // A hand-edited file may already be over its cap: edits that shrink it stay allowed.
-      if (used > this.cap && used > previous) return err(this.overCapMessage(before, used - previous));
+      if (used > this.cap && used > previous) return refuse("over-cap", this.overCapMessage(before, used - previous));
       await writeFileAtomic(this.path, after);
       return ok({ ...outcome, changed: true });
     });
   }
 
   private overCapMessage(before: string, adds: number): string {
-    // isOverCap() recognises this wording.
     const sizes = sectionSizes(parseSections(before))
       .map((s) => `"${s.name}" ${s.chars}`)
       .join(", ");
