@@ -30,9 +30,12 @@ export async function appendDailyEntry(store: MemoryStore, entry: DailyEntry, mo
   // A summary is kept whatever the model wrote; only invisible characters are dropped.
   const summary = stripControlCharacters(entry.summary).trim();
   const wanted = stripControlCharacters(entry.heading);
-  if (await alreadyWritten(store, entry.date, summary)) return;
+  const before = await log.read();
+  // A retried close finds its summary already in the log or the archive (it is kept with the session).
+  const archived = await readFile(join(store.archiveDir, `${entry.date}.md`), "utf8").catch(() => "");
+  if (holdsEntry(before, summary) || holdsEntry(archived, summary)) return;
   // Two sessions with the same title closing in the same minute: the second gets its own entry.
-  const taken = new Set(parseSections(await log.read()).sections.map((s) => s.name));
+  const taken = new Set(parseSections(before).sections.map((s) => s.name));
   let heading = wanted;
   for (let n = 2; taken.has(heading); n++) heading = `${wanted} (${n})`;
   const block = `## ${heading}\n${summary}\n`;
@@ -40,7 +43,6 @@ export async function appendDailyEntry(store: MemoryStore, entry: DailyEntry, mo
   if (added.ok) return;
   if (added.refusal !== "over-cap") throw new Error(added.error);
 
-  const before = await log.read();
   const condensed = await condenseDay(model, before, block).catch(() => undefined);
   const written = await store.serialize(async () => {
     if ((await log.read()) !== before || condensed === undefined) return false;
@@ -58,12 +60,8 @@ export async function appendDailyEntry(store: MemoryStore, entry: DailyEntry, mo
   });
 }
 
-/** A retried close finds its summary already in the day's log or its archive (the summary is kept with the session). */
-async function alreadyWritten(store: MemoryStore, date: string, summary: string): Promise<boolean> {
-  const inLog = parseSections((await store.daily(date).read()).replace(/\r\n/g, "\n")).sections.some((s) => s.body.trim() === summary);
-  if (inLog) return true;
-  const archived = await readFile(join(store.archiveDir, `${date}.md`), "utf8").catch(() => "");
-  return parseSections(archived.replace(/\r\n/g, "\n")).sections.some((s) => s.body.trim() === summary);
+function holdsEntry(log: string, summary: string): boolean {
+  return parseSections(log.replace(/\r\n/g, "\n")).sections.some((s) => s.body.trim() === summary);
 }
 
 async function condenseDay(model: ModelClient, log: string, block: string): Promise<string | undefined> {

@@ -232,7 +232,7 @@ export class SessionEngine {
     }
     await this.deps.store.save(record);
     const closedAt = new Date(record.closeRequestedAt ?? now.toISOString());
-    const { zone } = await memory.timeZone();
+    const { zone } = memory.timeZone();
     await appendDailyEntry(
       memory,
       {

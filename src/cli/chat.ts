@@ -185,7 +185,7 @@ async function printMemory(engine: SessionEngine, userId: string, which: string)
   }
   const memory = engine.memoryOf(userId);
   for (const kind of which ? [which as FileKind] : FILE_KINDS) {
-    const file = await memory.file(kind);
+    const file = memory.file(kind);
     const usage = await file.usage();
     const text = await file.read();
     console.log(`── ${file.label} (${usage.used}/${usage.cap} chars)\n${text.trim() || "(empty)"}\n`);

@@ -112,7 +112,7 @@ export class Conversations {
     const sessionId = await this.openOrReuse(message.channelId, async () =>
       this.deps.engine.open({
         ...person,
-        locale: await this.localeOf(person.userId),
+        locale: this.localeOf(person.userId),
         title: "direct messages",
         place: { platform: "discord", channelId: message.channelId, description: "direct messages" },
       }),
@@ -129,7 +129,7 @@ export class Conversations {
       const name = channel.isThread() ? channel.name : session.title;
       return this.openInThread(message.channelId, name, message.guildId ?? "", {
         ...person,
-        locale: session.locale ?? (await this.localeOf(person.userId)),
+        locale: session.locale ?? (this.localeOf(person.userId)),
       });
     });
     await this.answer(sessionId, message.channel as TextBasedChannel & ReplyChannel, this.textOf(message));
@@ -158,7 +158,7 @@ export class Conversations {
     }
     const record = await this.openInThread(thread.id, name, message.guildId ?? "", {
       ...person,
-      locale: await this.localeOf(person.userId),
+      locale: this.localeOf(person.userId),
     });
     await this.answer(record.id, thread, text || "Hello!");
   }
@@ -193,8 +193,8 @@ export class Conversations {
     }
   }
 
-  private async localeOf(userId: string): Promise<string | undefined> {
-    return this.deps.engine.memoryOf(userId).readSettingsSync().locale;
+  private localeOf(userId: string): string | undefined {
+    return this.deps.engine.memoryOf(userId).readSettings().locale;
   }
 
   private clearIdle(channelId: string): void {

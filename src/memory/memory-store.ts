@@ -91,17 +91,13 @@ export class MemoryStore {
   }
 
   /** The file of a kind; `daily` is today's log in the person's zone. */
-  async file(kind: FileKind, now: Date = new Date()): Promise<MemoryFile> {
-    if (kind === "daily") return this.daily(localDate(now, (await this.timeZone()).zone));
+  file(kind: FileKind, now: Date = new Date()): MemoryFile {
+    if (kind === "daily") return this.daily(localDate(now, this.timeZone().zone));
     return this[kind];
   }
 
-  async readSettings(): Promise<Settings> {
-    return parseSettings(await readFile(join(this.dir, "settings.json"), "utf8").catch(() => ""));
-  }
-
-  /** The same, read synchronously for the paths that open a session (see snapshot). */
-  readSettingsSync(): Settings {
+  /** settings.json; read synchronously like the snapshot's files (a few bytes, no thread-pool queue). */
+  readSettings(): Settings {
     return parseSettings(readTextIfExistsSync(join(this.dir, "settings.json")) ?? "");
   }
 
@@ -111,18 +107,15 @@ export class MemoryStore {
       return err(`"${patch.timezone}" is not a time zone name; use an IANA name such as Asia/Shanghai or Europe/Berlin`);
     }
     return this.serialize(async () => {
-      const settings = { ...(await this.readSettings()), ...patch };
+      const settings = { ...this.readSettings(), ...patch };
       await writeFileAtomic(join(this.dir, "settings.json"), `${JSON.stringify(settings, null, 2)}\n`);
       return ok(settings);
     });
   }
 
   /** The person's zone, else AGENTKIT_TIMEZONE, else the system zone. */
-  async timeZone(): Promise<{ zone: string; warning?: string }> {
-    return this.zoneFrom(await this.readSettings());
-  }
-
-  private zoneFrom(settings: Settings): { zone: string; warning?: string } {
+  timeZone(): { zone: string; warning?: string } {
+    const settings = this.readSettings();
     const fallback = this.options.defaultTimeZone ?? systemTimeZone();
     const chosen = settings.timezone;
     if (chosen === undefined) return { zone: fallback };
@@ -154,8 +147,7 @@ export class MemoryStore {
    * other I/O and stretch the tail of opening a session to several milliseconds.
    */
   async snapshot(now: Date = new Date()): Promise<MemorySnapshot> {
-    const settings = this.readSettingsSync();
-    const { zone, warning } = this.zoneFrom(settings);
+    const { zone, warning } = this.timeZone();
     const dates = recentDates(now, zone, this.dailyDays);
     const soul = this.soul.readIfExistsSync();
     const logs = dates.map((date) => this.daily(date).readIfExistsSync() ?? "");
@@ -175,7 +167,7 @@ export class MemoryStore {
 
   /** Moves logs older than the snapshot window to daily/archive/ (never deletes). Returns the moved dates. */
   async archiveOldDailies(now: Date = new Date()): Promise<string[]> {
-    const { zone } = await this.timeZone();
+    const { zone } = this.timeZone();
     const oldestKept = recentDates(now, zone, this.dailyDays)[0] ?? localDate(now, zone);
     return this.serialize(async () => {
       const names = await readdir(join(this.dir, "daily")).catch(() => [] as string[]);

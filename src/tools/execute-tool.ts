@@ -69,7 +69,7 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
   }
   // The schema has validated these fields for the tool at hand.
   const args = parsed.data as { file: FileKind; section: string; content: string; old_text: string; new_text: string };
-  const file = await store.file(args.file, context.now);
+  const file = store.file(args.file, context.now);
   if (tool === "memory_read") {
     const content = await file.read();
     return { ok: true, file: file.label, usage: formatUsage(await file.usage()), content };

@@ -239,7 +239,7 @@ async function reset(seeds: Record<FileKind, string | null>): Promise<void> {
   for (const kind of FILE_KINDS) {
     const text = seeds[kind];
     if (text === null) continue;
-    const file = await store.file(kind, DATES[0]);
+    const file = store.file(kind, DATES[0]);
     await mkdir(dirname(file.path), { recursive: true });
     await writeFile(file.path, [...text].slice(0, file.cap).join(""), "utf8");
   }

@@ -57,7 +57,7 @@ function fenced(text: string): string {
   return `${fence}md\n${text.trimEnd()}\n${fence}`;
 }
 
-async function fileOf(memory: MemoryStore, kind: FileKind, date?: string): Promise<MemoryFile> {
+function fileOf(memory: MemoryStore, kind: FileKind, date?: string): MemoryFile {
   return kind === "daily" && date ? memory.daily(date) : memory.file(kind);
 }
 
@@ -113,7 +113,7 @@ export const memoryCommand: Command = {
       return;
     }
     const kind = interaction.options.getString("file", true) as FileKind;
-    const file = await fileOf(memory, kind);
+    const file = fileOf(memory, kind);
     if (sub === "view") {
       const text = await file.read();
       const { used, cap } = await file.usage();
@@ -175,7 +175,7 @@ export const memoryCommand: Command = {
       return;
     }
     const memory = ctx.engine.memoryOf(interaction.user.id);
-    const file = await fileOf(memory, kind as FileKind, date === "-" ? undefined : date);
+    const file = fileOf(memory, kind as FileKind, date === "-" ? undefined : date);
     const text = interaction.fields.getTextInputValue("content");
     const result = await file.write(text, "person", { ifUnchanged: shownHash });
     if (!result.ok) {

@@ -35,7 +35,7 @@ export const onboardCommand: Command = {
   async execute(interaction, ctx) {
     const memory = ctx.engine.memoryOf(interaction.user.id);
     const persona = parsePersona(await memory.soul.read(), interaction.locale);
-    const settings = await memory.readSettings();
+    const settings = memory.readSettings();
     const zh = (en: string, cn: string) => inLocale(interaction, en, cn);
     // A field the form cannot hold whole would come back cut: send the person to /memory edit instead.
     const tooLong = (Object.keys(LIMITS) as (keyof Persona)[]).find((key) => countChars(persona[key]) > LIMITS[key]);

@@ -17,7 +17,7 @@ for (let n = Number(start); ; n++) {
   const file = files[n % files.length]!;
   const section = `S${n % 5}`;
   const content = `- entry ${n} ${"x".repeat(n % 40)}`;
-  const text = await (await store.file(file)).read();
+  const text = await store.file(file).read();
   const current = parseSections(text).sections.find((s) => s.name === section)?.body.trim();
   const result = current
     ? await call("memory_replace", { file, section, old_text: current, new_text: content })

@@ -45,7 +45,7 @@ describe("time zones and snapshots", () => {
     expect(snap.localTime).toBe("07:30");
     expect(snap.timeZone).toBe("Asia/Shanghai");
     expect(snap.dailies.map((d) => d.date)).toEqual(["2026-12-01", "2026-12-02"]);
-    const today = await s.file("daily", at2330utc);
+    const today = s.file("daily", at2330utc);
     expect(today.label).toBe("daily/2026-12-02.md");
   });
 
@@ -60,7 +60,7 @@ describe("time zones and snapshots", () => {
     const s = MemoryStore.forUser(await makeTempHome(), "7");
     const result = await s.saveSettings({ timezone: "Mars/Olympus" });
     expect(!result.ok && result.error).toMatch(/"Mars\/Olympus" is not a time zone name.*Asia\/Shanghai/);
-    expect(await s.readSettings()).toEqual({});
+    expect(s.readSettings()).toEqual({});
   });
 
   it("warns and uses the default zone when settings.json was hand-edited to a bad zone", async () => {
