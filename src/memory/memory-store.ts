@@ -5,7 +5,7 @@ import { writeFileAtomic } from "./atomic-write.js";
 import { MemoryFile, readTextIfExistsSync } from "./memory-file.js";
 import { defaultPersona, renderPersona } from "./persona.js";
 import { withPersonLock } from "./person-lock.js";
-import { isValidTimeZone, localDate, localTime, recentDates, systemTimeZone } from "./time.js";
+import { isLocalDate, isValidTimeZone, localDate, localTime, recentDates, systemTimeZone } from "./time.js";
 
 export type FileKind = "soul" | "user" | "memory" | "daily";
 export const FILE_KINDS: readonly FileKind[] = ["soul", "user", "memory", "daily"];
@@ -40,7 +40,12 @@ export interface MemoryStoreOptions {
 }
 
 const SNOWFLAKE = /^\d{1,20}$/;
-const DAILY_NAME = /^(\d{4}-\d{2}-\d{2})\.md$/;
+
+/** The date of a daily log's file name ("2026-12-02.md"), or undefined for any other file. */
+export function dateOfLog(fileName: string): string | undefined {
+  const date = fileName.endsWith(".md") ? fileName.slice(0, -".md".length) : "";
+  return isLocalDate(date) ? date : undefined;
+}
 
 /** All memory of one person: users/<id>/ under AGENTKIT_HOME. */
 export class MemoryStore {
@@ -82,7 +87,7 @@ export class MemoryStore {
 
   daily(date: string): MemoryFile {
     // The date becomes part of a path: nothing but yyyy-MM-dd may get there.
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new Error(`"${date}" is not a date (yyyy-MM-dd)`);
+    if (!isLocalDate(date)) throw new Error(`"${date}" is not a date (yyyy-MM-dd)`);
     return this.fileAt(`daily/${date}.md`, join(this.dir, "daily", `${date}.md`), CAPS.daily);
   }
 
@@ -173,7 +178,7 @@ export class MemoryStore {
       const names = await readdir(join(this.dir, "daily")).catch(() => [] as string[]);
       const moved: string[] = [];
       for (const name of names.sort()) {
-        const date = DAILY_NAME.exec(name)?.[1];
+        const date = dateOfLog(name);
         if (!date || date >= oldestKept) continue;
         await this.moveToArchive(date);
         moved.push(date);

@@ -29,3 +29,8 @@ export function recentDates(now: Date, zone: string, days: number): string[] {
   const today = new TZDate(now, zone);
   return Array.from({ length: days }, (_, i) => format(subDays(today, days - 1 - i), "yyyy-MM-dd"));
 }
+
+/** A local date as daily logs are named: yyyy-MM-dd (and nothing that could leave a folder). */
+export function isLocalDate(text: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}$/.test(text);
+}

@@ -11,6 +11,7 @@ import {
 } from "discord.js";
 import { contentHash, type MemoryFile } from "../../memory/memory-file.js";
 import { FILE_KINDS, type FileKind, type MemoryStore } from "../../memory/memory-store.js";
+import { isLocalDate } from "../../memory/time.js";
 import { sectionName } from "../../tools/memory-tools.js";
 import type { Command } from "../bot-context.js";
 import { exportFiles } from "./memory-export.js";
@@ -169,7 +170,7 @@ export const memoryCommand: Command = {
 
   async submitModal(interaction, ctx) {
     const [, kind, date, shownHash] = interaction.customId.split(":");
-    const validDate = date === "-" || (date !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(date));
+    const validDate = date === "-" || (date !== undefined && isLocalDate(date));
     if (!kind || !(FILE_KINDS as string[]).includes(kind) || !validDate || !shownHash) {
       await reply(interaction, "That form is out of date; run /memory edit again.");
       return;
