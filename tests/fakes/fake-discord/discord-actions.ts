@@ -11,7 +11,7 @@ import type {
   FakeUser,
   MessageContentPatch,
 } from "./model.js";
-import type { FakeDiscordState, NewUser } from "./state.js";
+import type { FakeDiscordState, NewThread, NewUser } from "./state.js";
 
 export interface NewMessage extends MessageContentPatch {
   channel: FakeChannel;
@@ -142,16 +142,7 @@ export class FakeDiscordWorld {
     });
   }
 
-  startThread(input: {
-    parent: FakeTextChannel;
-    name: string;
-    ownerId: string;
-    type: FakeThread["type"];
-    autoArchiveDuration: number;
-    invitable: boolean;
-    rateLimitPerUser: number;
-    starterMessage?: FakeMessage;
-  }): FakeThread | DiscordFailure {
+  startThread(input: NewThread & { starterMessage?: FakeMessage }): FakeThread | DiscordFailure {
     if (input.starterMessage?.threadId) return failures.threadAlreadyCreated();
     const thread = this.state.addThread({ ...input, id: input.starterMessage?.id });
     if (input.starterMessage) input.starterMessage.threadId = thread.id;

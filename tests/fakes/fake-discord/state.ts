@@ -32,6 +32,17 @@ export interface FakeDiscordOptions {
   port?: number;
 }
 
+/** What creating a thread needs, whichever route creates it. */
+export interface NewThread {
+  parent: FakeTextChannel;
+  name: string;
+  ownerId: string;
+  type: FakeThread["type"];
+  autoArchiveDuration: number;
+  invitable: boolean;
+  rateLimitPerUser: number;
+}
+
 export interface NewUser {
   id?: string;
   username: string;
@@ -197,16 +208,7 @@ export class FakeDiscordState {
     return channel;
   }
 
-  addThread(input: {
-    id?: string;
-    parent: FakeTextChannel;
-    name: string;
-    ownerId: string;
-    type: FakeThread["type"];
-    autoArchiveDuration: number;
-    invitable: boolean;
-    rateLimitPerUser: number;
-  }): FakeThread {
+  addThread(input: NewThread & { id?: string | undefined }): FakeThread {
     const now = new Date().toISOString();
     const thread: FakeThread = {
       kind: "thread",
