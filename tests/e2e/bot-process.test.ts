@@ -23,6 +23,16 @@ async function fakes(): Promise<{ discord: FakeDiscord; model: FakeOpenAI; home:
 }
 
 describe("the bot process (npm start)", () => {
+  it("registers the commands globally when DISCORD_GUILD_ID is not set", async () => {
+    const { discord, model, home } = await fakes();
+    const { DISCORD_GUILD_ID: _guild, ...env } = botEnv(discord, model, home);
+    const deploy = run("deploy-commands.ts", env);
+    expect(await deploy.exited).toBe(0);
+    expect(deploy.output()).toMatch(/for all servers and DMs \(global/);
+    expect(discord.commands.global.map((c) => c.name)).toEqual(["chat", "end", "onboard", "memory"]);
+    expect(discord.commands.byGuild.get(discord.guild.id)).toBeUndefined();
+  }, 20_000);
+
   it("exits 1 with one clear line when DISCORD_TOKEN is missing", async () => {
     const bot = run("src/index.ts", { DISCORD_CLIENT_ID: "123", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" });
     expect(await bot.exited).toBe(1);

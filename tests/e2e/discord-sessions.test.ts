@@ -226,6 +226,18 @@ describe("direct messages and access", () => {
     expect(b!.slice(1).map((m) => m.content)).toEqual(["first", "answer 2", "second"]);
   });
 
+  it("ends a DM conversation with /end", async () => {
+    const { discord, model, engine, home } = await startBot();
+    model.setFallback((req) => (req.body.stream ? { text: "hi in DM" } : { text: "DM ended by command." }));
+    const dm = discord.openDm(discord.alice.id);
+    await discord.userSends({ channelId: dm.id, userId: discord.alice.id, content: "hello" });
+    await discord.waitFor(() => botMessages(discord, dm.id).find((m) => m.content === "hi in DM"));
+    const end = discord.runSlashCommand({ userId: discord.alice.id, channelId: dm.id, name: "end" });
+    await discord.waitFor(() => discord.interactionResponses(end.id).find((r) => r.content?.includes("Conversation ended")));
+    expect((await engine.latestIn(dm.id))?.status).toBe("closed");
+    expect(await dailyLog(home, discord.alice.id)).toContain("· direct messages\nDM ended by command.");
+  });
+
   it("refuses people outside the allow lists: nothing reaches the model", async () => {
     const { discord, model } = await startBot({ env: { ALLOWED_USER_IDS: "999999", ALLOW_DMS: "false" } });
     await discord.userSends({ channelId: discord.textChannel.id, userId: discord.alice.id, content: "hi", mentionsBot: true });
