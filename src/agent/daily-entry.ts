@@ -34,8 +34,9 @@ export async function appendDailyEntry(store: MemoryStore, entry: DailyEntry, mo
   // A retried close finds its summary already in the log or the archive (it is kept with the session).
   const archived = await readFile(join(store.archiveDir, `${entry.date}.md`), "utf8").catch(() => "");
   if (holdsEntry(before, summary) || holdsEntry(archived, summary)) return;
-  // Two sessions with the same title closing in the same minute: the second gets its own entry.
-  const taken = new Set(parseSections(before).sections.map((s) => s.name));
+  // Two sessions with the same title closing in the same minute: the second gets its own entry
+  // (the archive counts too: it tells entries apart by heading).
+  const taken = new Set([before, archived].flatMap((text) => parseSections(text).sections.map((s) => s.name)));
   let heading = wanted;
   for (let n = 2; taken.has(heading); n++) heading = `${wanted} (${n})`;
   const block = `## ${heading}\n${summary}\n`;
@@ -46,7 +47,7 @@ export async function appendDailyEntry(store: MemoryStore, entry: DailyEntry, mo
   const condensed = await condenseDay(model, before, block).catch(() => undefined);
   const written = await store.serialize(async () => {
     if ((await log.read()) !== before || condensed === undefined) return false;
-    // The archive keeps the day verbatim, the new entry included; the log keeps the condensed day.
+    // The archive gets the day's originals it lacks, the new entry included; the log keeps the condensed day.
     await store.appendToArchive(entry.date, withBreak(before) + block);
     await writeFileAtomic(log.path, condensed);
     return true;

@@ -5,6 +5,7 @@ import { writeFileAtomic } from "./atomic-write.js";
 import { MemoryFile, readTextIfExistsSync } from "./memory-file.js";
 import { defaultPersona, renderPersona } from "./persona.js";
 import { withPersonLock } from "./person-lock.js";
+import { parseSections } from "./sections.js";
 import { isLocalDate, isValidTimeZone, localDate, localTime, recentDates, systemTimeZone } from "./time.js";
 
 export type FileKind = "soul" | "user" | "memory" | "daily";
@@ -187,10 +188,13 @@ export class MemoryStore {
     });
   }
 
-  /** Appends text verbatim to the archived log of a date (the day-cap fallback uses it too). */
+  /** Appends to the archived log of a date, verbatim, the entries of `text` it lacks (call under serialize). */
   async appendToArchive(date: string, text: string): Promise<void> {
+    const path = join(this.archiveDir, `${date}.md`);
+    const missing = unarchived(readTextIfExistsSync(path) ?? "", text);
+    if (missing === "") return;
     await mkdir(this.archiveDir, { recursive: true });
-    await appendFile(join(this.archiveDir, `${date}.md`), text, "utf8");
+    await appendFile(path, missing, "utf8");
   }
 
   private async moveToArchive(date: string): Promise<void> {
@@ -201,15 +205,37 @@ export class MemoryStore {
       await rename(from, to);
       return;
     }
-    // An archive for that day exists already (an earlier overflow): keep both, nothing lost.
-    const text = await readFile(from, "utf8");
-    await writeFileAtomic(to, (await readFile(to, "utf8")) + text);
+    // An archive for that day exists already (an earlier overflow): add what it lacks, nothing lost.
+    const archive = await readFile(to, "utf8");
+    await writeFileAtomic(to, archive + unarchived(archive, await readFile(from, "utf8")));
     await rm(from);
   }
 
   private fileAt(label: string, path: string, cap: number): MemoryFile {
     return new MemoryFile(label, path, cap, (work) => this.serialize(work));
   }
+}
+
+/**
+ * The parts of a day's log (preamble, `## ` entries) that its archive lacks, ready to append.
+ * A heading names one entry within a day (appendDailyEntry keeps them unique), so an entry whose
+ * heading is archived is that entry again or the model's condensed rewrite: the original stays, once.
+ */
+function unarchived(archive: string, log: string): string {
+  const archived = new Set(parseSections(archive).sections.map((s) => s.name));
+  const doc = parseSections(log);
+  const preamble = comparable(doc.preamble);
+  const parts = [
+    ...(preamble === "" || comparable(archive).includes(preamble) ? [] : [doc.preamble]),
+    ...doc.sections.filter((s) => !archived.has(s.name)).map((s) => s.heading + s.body),
+  ].map((part) => (part.endsWith("\n") ? part : `${part}\n`));
+  if (parts.length === 0) return "";
+  return (archive === "" || archive.endsWith("\n") ? "" : "\n") + parts.join("");
+}
+
+/** Text as compared for the archive: line endings and trailing whitespace do not count. */
+function comparable(text: string): string {
+  return text.replace(/\r\n/g, "\n").replace(/[ \t]+$/gm, "").trim();
 }
 
 async function exists(path: string): Promise<boolean> {

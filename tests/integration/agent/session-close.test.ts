@@ -2,7 +2,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MemoryStore } from "../../../src/memory/memory-store.js";
-import { countChars } from "../../../src/memory/sections.js";
+import { countChars, parseSections } from "../../../src/memory/sections.js";
 import { aliceInThread, setupEngine } from "../../helpers/engine.js";
 
 const at = new Date("2026-12-01T23:30:00Z");
@@ -170,5 +170,44 @@ describe("a full day's log", () => {
     expect(archive).toBe(entries[0]);
     expect(log).toContain(entries[5]);
     for (const entry of entries) expect(log.includes(entry) && archive.includes(entry)).toBe(false);
+  });
+
+  it("keeps each entry once in the archive over 40 closes in one day, losing no summary", async () => {
+    let minutes = 0;
+    const setup = await setupEngine({ clock: () => new Date(Date.UTC(2026, 11, 1, 0, minutes)) });
+    const summaries = Array.from({ length: 40 }, (_, i) => `Summary ${i}: ${`talked about tea number ${i}. `.repeat(8).trim()}`);
+    let current = "";
+    // The model answers, summarises, and condenses the day each time it is asked (every heading, one short line).
+    setup.fake.setFallback((request) => {
+      if (request.body.stream) return { text: "Sure." };
+      const system = JSON.stringify(request.body.messages[0]);
+      if (!system.includes("You condense a personal daily log")) return { text: current };
+      const day = String(request.body.messages[1]?.content);
+      return { text: parseSections(day).sections.map((s) => `## ${s.name}\nCondensed.\n`).join("") };
+    });
+    for (const [i, summary] of summaries.entries()) {
+      minutes = 10 * i;
+      current = summary;
+      const session = await setup.engine.open({ ...aliceInThread, title: `chat ${i}` });
+      await setup.engine.turn(session.id, "Tea?");
+      expect(await setup.engine.close(session.id, "end")).toBe("closed");
+    }
+    const memory = MemoryStore.forUser(setup.home, "111");
+    const log = await memory.daily("2026-12-01").read();
+    const archive = await readFile(join(memory.archiveDir, "2026-12-01.md"), "utf8");
+    const headings = parseSections(archive).sections.map((s) => s.name);
+    expect(headings.length).toBeGreaterThan(30);
+    expect(new Set(headings).size).toBe(headings.length);
+    for (const summary of summaries) expect(log.includes(summary) || archive.includes(summary)).toBe(true);
+  });
+
+  it("gives a new entry its own heading when only the archive holds that heading", async () => {
+    const setup = await setupEngine({ clock: fixedClock });
+    const memory = MemoryStore.forUser(setup.home, "111");
+    await memory.appendToArchive("2026-12-01", "## 23:30 · tea talk\nAn earlier tea talk.\n");
+    const session = await chatOnce(setup);
+    setup.fake.enqueue({ text: "A later tea talk." });
+    await setup.engine.close(session.id, "end");
+    expect(await memory.daily("2026-12-01").read()).toBe("## 23:30 · tea talk (2)\nA later tea talk.\n");
   });
 });
