@@ -37,11 +37,13 @@ export class SessionStore {
     return new SessionStore(await keyvFor(url), undefined);
   }
 
-  private static sqlite(uri: string): SessionStore {
+  private static async sqlite(uri: string): Promise<SessionStore> {
     const adapter = new KeyvSqlite({ uri, busyTimeout: 10_000 });
     // WAL without an fsync per commit: a killed process loses nothing (the WAL is in the OS
-    // cache), only a power cut could; and a turn no longer waits on the disk.
-    void adapter.query("PRAGMA journal_mode=WAL").then(() => adapter.query("PRAGMA synchronous=NORMAL"));
+    // cache), only a power cut could; and a turn no longer waits on the disk. Awaited, so a
+    // store closed right away does not close the database under them.
+    await adapter.query("PRAGMA journal_mode=WAL");
+    await adapter.query("PRAGMA synchronous=NORMAL");
     return new SessionStore(new Keyv({ store: adapter, namespace: NAMESPACE, throwOnErrors: true }), adapter);
   }
 

@@ -1,5 +1,7 @@
+import KeyvSqlite from "@keyv/sqlite";
 import type Keyv from "keyv";
-import { describe, expect, it } from "vitest";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ModelClient } from "../../../src/agent/model-client.js";
 import { SessionEngine } from "../../../src/agent/session-engine.js";
 import { SessionStore } from "../../../src/agent/session-store.js";
@@ -32,6 +34,41 @@ describe("a new session's first save", () => {
       expect((await keyv.get<{ messages: unknown[] }>(`session:${session.id}`))?.messages).toHaveLength(2);
     } finally {
       await fake.close();
+    }
+  });
+});
+
+describe("opening the SQLite store", () => {
+  const rejections: unknown[] = [];
+  const record = (reason: unknown) => void rejections.push(reason);
+  beforeEach(() => void process.on("unhandledRejection", record));
+  afterEach(() => {
+    process.off("unhandledRejection", record);
+    rejections.length = 0;
+  });
+
+  it("can be closed as soon as it is open, 50 times, without a stray rejection", async () => {
+    for (let i = 0; i < 50; i++) {
+      const store = await SessionStore.open(await makeTempHome());
+      await store.close();
+    }
+    // A query that fails after the close rejects on a later turn of the event loop.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(rejections).toEqual([]);
+  });
+
+  it("is in WAL mode with synchronous=NORMAL once open resolves", async () => {
+    const home = await makeTempHome();
+    const store = await SessionStore.open(home);
+    const adapter = (store as unknown as { sqlite: KeyvSqlite }).sqlite;
+    // Another connection reads the mode from the file itself.
+    const other = new KeyvSqlite({ uri: `sqlite://${join(home, "sessions.sqlite")}`, busyTimeout: 10_000 });
+    try {
+      expect(await other.query("PRAGMA journal_mode")).toEqual([{ journal_mode: "wal" }]);
+      expect(await adapter.query("PRAGMA synchronous")).toEqual([{ synchronous: 1 }]);
+    } finally {
+      await other.disconnect();
+      await store.close();
     }
   });
 });
