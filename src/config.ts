@@ -4,13 +4,21 @@ import { join } from "node:path";
 import { z } from "zod";
 import { isValidTimeZone } from "./memory/time.js";
 
-/** Which front end is starting: each validates only what it needs. */
-export type FrontEnd = "discord" | "chat" | "deploy";
+/** Which front end is starting: each validates only what it needs ("operator": `npm run memory`). */
+export type FrontEnd = "discord" | "chat" | "deploy" | "operator";
 
 export interface Config {
   home: string;
   timeZone: string | undefined;
-  openai: { apiKey: string; baseURL: string; model: string; timeoutMs: number; streamIdleMs: number };
+  openai: {
+    apiKey: string;
+    baseURL: string;
+    model: string;
+    timeoutMs: number;
+    streamIdleMs: number;
+    /** OPENAI_EMBEDDING_MODEL: recall adds a semantic ranking when set. */
+    embeddingModel: string | undefined;
+  };
   sessionStoreUrl: string | undefined;
   sessionIdleMinutes: number;
   dailyDays: number;
@@ -56,6 +64,7 @@ const commonSchema = z.object({
   OPENAI_API_KEY: optionalText,
   OPENAI_BASE_URL: optionalText.refine((v) => v === undefined || URL.canParse(v), "must be a URL (http://localhost:11434/v1)"),
   OPENAI_MODEL: optionalText,
+  OPENAI_EMBEDDING_MODEL: optionalText,
   OPENAI_TIMEOUT_SECONDS: positiveNumber(60, "60"),
   SESSION_STORE_URL: optionalText,
   // Node timers cannot wait longer than about 24.8 days.
@@ -94,14 +103,16 @@ function expandHome(path: string): string {
 export function loadConfig(frontEnd: FrontEnd, env: Record<string, string | undefined> = readProcessEnv()): Config {
   const problems: string[] = [];
   const common = commonSchema.safeParse(env);
-  const discord = frontEnd === "chat" ? undefined : discordSchema.safeParse(env);
+  const discord = frontEnd === "chat" || frontEnd === "operator" ? undefined : discordSchema.safeParse(env);
   for (const result of [common, discord]) {
     if (result && !result.success) {
       for (const issue of result.error.issues) problems.push(`${String(issue.path[0])}: ${issue.message}`);
     }
   }
   const usesOpenAI = !env.OPENAI_BASE_URL?.trim() || env.OPENAI_BASE_URL.trim() === DEFAULT_OPENAI_URL;
-  if (usesOpenAI && !env.OPENAI_API_KEY?.trim() && frontEnd !== "deploy") {
+  // The operator CLI calls the model server only for embeddings.
+  const needsModel = frontEnd === "operator" ? Boolean(env.OPENAI_EMBEDDING_MODEL?.trim()) : frontEnd !== "deploy";
+  if (usesOpenAI && !env.OPENAI_API_KEY?.trim() && needsModel) {
     problems.push("OPENAI_API_KEY: is required for api.openai.com (sk-...), or set OPENAI_BASE_URL to a local server");
   }
   if (problems.length > 0 || !common.success) throw new ConfigError(problems);
@@ -116,6 +127,7 @@ export function loadConfig(frontEnd: FrontEnd, env: Record<string, string | unde
       model: c.OPENAI_MODEL ?? "gpt-4o-mini",
       timeoutMs: c.OPENAI_TIMEOUT_SECONDS * 1000,
       streamIdleMs: c.OPENAI_TIMEOUT_SECONDS * 1000,
+      embeddingModel: c.OPENAI_EMBEDDING_MODEL,
     },
     sessionStoreUrl: c.SESSION_STORE_URL,
     sessionIdleMinutes: c.SESSION_IDLE_MINUTES,

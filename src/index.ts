@@ -13,7 +13,8 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const log = createLogger({ level: config.log.level ?? "info", pretty: config.log.pretty });
-  const { engine, store } = await createEngine(config, log);
+  const parts = await createEngine(config, log);
+  const { engine } = parts;
   const bot = createBot({ config, log, engine });
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -21,7 +22,7 @@ async function main(): Promise<void> {
     stopping = true;
     log.info({ signal }, "shutting down; open sessions resume at the next start");
     await bot.stop();
-    await store.close();
+    await parts.close();
     log.flush();
     process.exit(0);
   };

@@ -1,5 +1,6 @@
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
+import { Recall } from "../memory/recall/recall.js";
 import { ModelClient } from "./model-client.js";
 import { SessionEngine } from "./session-engine.js";
 import { SessionStore } from "./session-store.js";
@@ -8,19 +9,37 @@ export interface EngineParts {
   engine: SessionEngine;
   store: SessionStore;
   model: ModelClient;
+  recall: Recall;
+  /** Waits for background work, then closes the recall index and the session store. */
+  close(): Promise<void>;
 }
 
 /** Wires the engine from the configuration; both front ends start here. */
 export async function createEngine(config: Config, log: Logger): Promise<EngineParts> {
   const model = new ModelClient(config.openai);
   const store = await SessionStore.open(config.home, config.sessionStoreUrl);
+  const recall = new Recall({
+    embedder: model.embedder,
+    onError: (message, error) => log.warn({ err: String(error) }, message),
+  });
   const engine = new SessionEngine({
     home: config.home,
-    memory: { defaultTimeZone: config.timeZone, dailyDays: config.dailyDays },
+    memory: { defaultTimeZone: config.timeZone, dailyDays: config.dailyDays, recall },
     model,
     store,
     log,
     historyBudgetChars: config.historyBudgetChars,
   });
-  return { engine, store, model };
+  engine.inBackground(
+    engine.archiveEarlierConversations().then((written) => {
+      if (written > 0) log.info({ written }, "earlier conversations written to conversations/");
+    }),
+    "could not write out earlier conversations; the next start tries again",
+  );
+  const close = async () => {
+    await engine.settle();
+    await recall.close();
+    await store.close();
+  };
+  return { engine, store, model, recall, close };
 }

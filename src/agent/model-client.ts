@@ -1,4 +1,5 @@
 import OpenAI from "openai";
+import type { Embedder } from "../memory/recall/vectors.js";
 import type {
   ChatCompletionChunk,
   ChatCompletionFunctionTool,
@@ -46,6 +47,8 @@ export interface ModelClientOptions {
   /** Longest silence allowed inside a stream (the SDK's timeout stops once headers arrive). */
   streamIdleMs?: number;
   maxRetries?: number;
+  /** OPENAI_EMBEDDING_MODEL, for recall's semantic half. */
+  embeddingModel?: string | undefined;
 }
 
 export interface StreamRequest {
@@ -110,6 +113,27 @@ export class ModelClient {
     } finally {
       clearTimeout(idle);
     }
+  }
+
+  /** Embeddings for recall from the same server; undefined when OPENAI_EMBEDDING_MODEL is not set. */
+  get embedder(): Embedder | undefined {
+    const model = this.options.embeddingModel;
+    if (!model) return undefined;
+    return {
+      model,
+      embed: async (texts, signal) => {
+        try {
+          // Floats, not the SDK's default base64: not every OpenAI-compatible server speaks base64.
+          const response = await this.client.embeddings.create(
+            { model, input: texts, encoding_format: "float" },
+            { ...(signal ? { signal } : {}), maxRetries: 1 },
+          );
+          return [...response.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
+        } catch (error) {
+          throw this.toModelError(error);
+        }
+      },
+    };
   }
 
   /** One non-streaming answer without tools (summaries). */

@@ -8,6 +8,7 @@ import type { MemoryChange } from "../tools/execute-tool.js";
 import { runTurn } from "./agent-loop.js";
 import { baseInstructions } from "./base-instructions.js";
 import { condenseHistory, requestContext } from "./history.js";
+import { archiveClosedSessions, archiveConversation } from "./conversation-archive.js";
 import { appendDailyEntry, entryHeading } from "./daily-entry.js";
 import { ModelError, type ModelClient, type TokenUsage } from "./model-client.js";
 import { hasExchange, type SessionPlace, type SessionRecord } from "./session-record.js";
@@ -124,9 +125,18 @@ export class SessionEngine {
     return { id, userId, status, title, locale };
   }
 
-  /** Waits for writes started in the background (before a shutdown). */
+  /** Waits for writes started in the background (before a shutdown), and for the recall index to follow them. */
   async settle(): Promise<void> {
     await Promise.allSettled([...this.background]);
+    await this.deps.memory.recall?.settle();
+  }
+
+  /**
+   * Writes out the transcripts of sessions that closed before conversations were archived
+   * (once per session store). Returns how many were written.
+   */
+  async archiveEarlierConversations(): Promise<number> {
+    return archiveClosedSessions(this.deps.store, (userId) => this.memoryOf(userId));
   }
 
   /** Runs one turn. A failed turn leaves the stored history exactly as it was. */
@@ -221,6 +231,8 @@ export class SessionEngine {
       await this.markClosed(record, now);
       return "empty";
     }
+    // Before the summary: the transcript needs no model, and a retried close rewrites the same file.
+    await archiveConversation(memory, record);
     try {
       record.summary ??= await summariseConversation(this.deps.model, record);
     } catch (error) {
@@ -284,7 +296,8 @@ export class SessionEngine {
     this.opening.delete(id);
   }
 
-  private inBackground(work: Promise<unknown>, failure: string): void {
+  /** Runs work off the caller's path; settle() waits for it, a failure is logged. */
+  inBackground(work: Promise<unknown>, failure: string): void {
     const tracked = work.catch((error: unknown) => this.deps.log.error({ err: String(error) }, failure));
     this.background.add(tracked);
     void tracked.finally(() => this.background.delete(tracked));

@@ -7,6 +7,7 @@ import type { SessionRecord, SessionStatus } from "./session-record.js";
 const NAMESPACE = "agentkit";
 const SESSION = "session:";
 const CHANNEL = "channel:";
+const FLAG = "flag:";
 const PAGE = 500;
 /** Channels known to have no session; cleared when it grows past this. */
 const MAX_NEGATIVE = 20_000;
@@ -117,6 +118,15 @@ export class SessionStore {
       if (rows.length < PAGE) return;
       after = rows.at(-1)!.key;
     }
+  }
+
+  /** Store-wide facts such as a finished migration. */
+  async hasFlag(name: string): Promise<boolean> {
+    return (await this.keyv.get<boolean>(FLAG + name)) === true;
+  }
+
+  async setFlag(name: string): Promise<void> {
+    if (!(await this.keyv.set(FLAG + name, true))) throw new Error("the session store refused the write");
   }
 
   async close(): Promise<void> {

@@ -44,7 +44,8 @@ async function main(): Promise<number> {
   const config = loadConfig("chat");
   // Logs go to stderr so that stdout carries only the conversation.
   const log = createLogger({ level: config.log.level ?? "warn", pretty: config.log.pretty, toStderr: true });
-  const { engine, store, model } = await createEngine(config, log);
+  const parts = await createEngine(config, log);
+  const { engine, model } = parts;
   // Summaries that could not be written earlier (model down) are retried at every start, and
   // terminal sessions of this person left open by a run that died are closed (and summarised).
   const retried = closeLeftovers(engine, options.user).catch((error: unknown) => log.warn({ err: String(error) }, "retry failed"));
@@ -67,13 +68,13 @@ async function main(): Promise<number> {
     await retried;
     await engine.settle();
     if (quiet) {
-      await store.close();
+      await parts.close();
       return 0;
     }
     if (outcome === "closed") console.log(`Session ended; summary saved to today's daily log.`);
     else if (outcome === "pending-summary") console.log("Session ended; the summary will be written when the model is reachable again.");
     else console.log("Session ended.");
-    await store.close();
+    await parts.close();
     return 0;
   };
   let interrupted = false;

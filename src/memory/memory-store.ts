@@ -5,6 +5,9 @@ import { writeFileAtomic } from "./atomic-write.js";
 import { MemoryFile, readTextIfExistsSync } from "./memory-file.js";
 import { defaultPersona, renderPersona } from "./persona.js";
 import { withPersonLock } from "./person-lock.js";
+import { dateOfConversation, renderConversation, type ConversationLog } from "./conversation-log.js";
+import type { SyncReport } from "./recall/person-index.js";
+import type { Recall, RecallHit, SearchOptions } from "./recall/recall.js";
 import { parseSections } from "./sections.js";
 import { isLocalDate, isValidTimeZone, localDate, localTime, recentDates, systemTimeZone } from "./time.js";
 
@@ -38,6 +41,8 @@ export interface MemoryStoreOptions {
   defaultTimeZone?: string | undefined;
   /** How many days of logs the snapshot loads (yesterday and today by default). */
   dailyDays?: number;
+  /** The recall index of everyone under this home; told after every write. */
+  recall?: Recall | undefined;
 }
 
 const SNOWFLAKE = /^\d{1,20}$/;
@@ -81,9 +86,46 @@ export class MemoryStore {
     return store.value;
   }
 
-  /** Runs work while holding this person's write lock. */
-  serialize<T>(work: () => Promise<T>): Promise<T> {
-    return withPersonLock(this.dir, work);
+  /** Runs work while holding this person's write lock; the recall index follows the writes. */
+  async serialize<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await withPersonLock(this.dir, work);
+    } finally {
+      this.options.recall?.touch(this, this.timeZone().zone);
+    }
+  }
+
+  /** The person's recall index: derived from the files, outside their folder, safe to delete. */
+  get indexPath(): string {
+    return join(this.home, "index", `${this.userId}.sqlite`);
+  }
+
+  get conversationsDir(): string {
+    return join(this.dir, "conversations");
+  }
+
+  /** Writes a closed conversation's transcript (conversations/<name>), replacing an earlier copy. */
+  async writeConversation(name: string, log: ConversationLog): Promise<void> {
+    if (dateOfConversation(name) === undefined || name.includes("/")) throw new Error(`"${name}" is not a conversation file name`);
+    await this.serialize(() => writeFileAtomic(join(this.conversationsDir, name), renderConversation(log)));
+  }
+
+  async hasConversation(name: string): Promise<boolean> {
+    return exists(join(this.conversationsDir, name));
+  }
+
+  /** Everything the person ever told the bot, best matches first. */
+  search(query: string, options: SearchOptions = {}): Promise<RecallHit[]> {
+    const recall = this.options.recall;
+    if (!recall) return Promise.reject(new Error("search is not available here (no recall index)"));
+    return recall.search(this, this.timeZone().zone, query, options);
+  }
+
+  /** Rebuilds the person's recall index from their files. */
+  reindex(): Promise<SyncReport> {
+    const recall = this.options.recall;
+    if (!recall) return Promise.reject(new Error("search is not available here (no recall index)"));
+    return recall.reindex(this, this.timeZone().zone);
   }
 
   daily(date: string): MemoryFile {

@@ -33,6 +33,15 @@ export function checkContent(text: string, level: SafetyLevel): SafetyVerdict {
 }
 
 /** The text without the control characters checkContent refuses (for model text we keep anyway, like summaries). */
+/**
+ * What the model sees instead of blocked text. It names the kind of problem only: quoting an
+ * injection phrase would inject it.
+ */
+export function blockedNotice(reason: string): string {
+  const control = /U\+[0-9A-F]{4,5}[A-Z -]*/.exec(reason);
+  return `[blocked: ${control ? `invisible or control character ${control[0].trim()}` : "possible prompt injection"}; see /memory view]`;
+}
+
 export function stripControlCharacters(text: string): string {
   return text.replace(new RegExp(CONTROL.source, "gu"), "");
 }

@@ -40,7 +40,7 @@ function splitLines(text: string): string[] {
 }
 
 /** Follows ``` and ~~~ fences line by line (CommonMark's rules, simplified to what memory files use). */
-class FenceTracker {
+export class FenceTracker {
   /** The marker of the open fence, or null outside code. */
   open: string | null = null;
 

@@ -1,4 +1,4 @@
-import { checkContent, type SafetyLevel } from "./safety.js";
+import { blockedNotice, checkContent, type SafetyLevel } from "./safety.js";
 import { CAPS, type MemorySnapshot } from "./memory-store.js";
 import { countChars, parseSections, type SectionDocument } from "./sections.js";
 
@@ -50,7 +50,7 @@ function renderFile(block: Block, warn: (message: string) => void): string {
 function blockUnsafeParts(doc: SectionDocument, block: Block, warn: (message: string) => void): string[] {
   const blocked = (reason: string, where: string) => {
     warn(`${block.label}: ${where} left out of the prompt: it ${reason}`);
-    return `[blocked: ${summarise(reason)}; see /memory view]\n`;
+    return `${blockedNotice(reason)}\n`;
   };
   const preamble = checkContent(doc.preamble, block.level);
   const parts = [preamble.ok ? doc.preamble : blocked(preamble.reason, "the preamble")];
@@ -81,10 +81,4 @@ function cutAtLine(text: string, cap: number): string {
   const head = [...text].slice(0, cap).join("");
   const lastBreak = head.lastIndexOf("\n");
   return lastBreak > 0 ? head.slice(0, lastBreak + 1) : head;
-}
-
-/** The prompt names the kind of problem only: quoting an injection phrase would inject it. */
-function summarise(reason: string): string {
-  const control = /U\+[0-9A-F]{4,5}[A-Z -]*/.exec(reason);
-  return control ? `invisible or control character ${control[0].trim()}` : "possible prompt injection";
 }

@@ -1,7 +1,8 @@
 import type { FileKind, MemoryStore } from "../memory/memory-store.js";
 import { formatUsage, type WriteOutcome } from "../memory/memory-file.js";
 import type { Result } from "../result.js";
-import { TOOL_NAMES, toolSchemas, type ToolName } from "./memory-tools.js";
+import { SEARCH_DEFAULT_LIMIT, TOOL_NAMES, toolSchemas, type ToolName } from "./memory-tools.js";
+import { searchResultsForModel } from "./search-results.js";
 
 export interface MemoryChange {
   file: string;
@@ -59,13 +60,17 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
     return failure("the arguments must be a JSON object");
   }
-  const isWrite = tool !== "memory_read";
+  const isWrite = tool !== "memory_read" && tool !== "memory_search";
   if (isWrite && context.turn.refusedWrites >= MAX_REFUSED_WRITES) return failure(STOP_RETRYING);
 
   const parsed = toolSchemas[tool].safeParse(raw);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message));
     return refused(context, `invalid arguments for ${tool}: ${problems.join("; ")}`, isWrite);
+  }
+  if (tool === "memory_search") {
+    const { query, limit } = parsed.data as { query: string; limit?: number };
+    return searchResultsForModel(query, await store.search(query, { limit: limit ?? SEARCH_DEFAULT_LIMIT }));
   }
   // The schema has validated these fields for the tool at hand.
   const args = parsed.data as { file: FileKind; section: string; content: string; old_text: string; new_text: string };

@@ -20,6 +20,28 @@ export type {
 
 export type ReplySource = ScriptedReply | ((request: RecordedRequest) => ScriptedReply | Promise<ScriptedReply>);
 
+/** Embeds a batch of texts, or answers the request with an HTTP error. */
+export type EmbeddingSource = (texts: string[]) => number[][] | { error: { status: number } };
+
+export interface EmbeddingRequest {
+  model: string;
+  input: string[];
+  encodingFormat: string | undefined;
+}
+
+/** Deterministic default: each word counts in one of 32 dimensions (a hashed bag of words). */
+export function hashedBagOfWords(texts: string[]): number[][] {
+  return texts.map((text) => {
+    const vector = new Array<number>(32).fill(0);
+    for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+      let hash = 0;
+      for (const char of word) hash = (hash * 31 + char.codePointAt(0)!) % 32;
+      vector[hash]! += 1;
+    }
+    return vector;
+  });
+}
+
 export interface FakeOpenAI {
   /** Pass straight to `new OpenAI({ baseURL })`. */
   baseURL: string;
@@ -30,6 +52,10 @@ export interface FakeOpenAI {
   /** Answers requests once the script runs out. Default `{ text: "ok" }`. */
   setFallback(reply: ReplySource): void;
   waitForRequests(n: number, timeoutMs?: number): Promise<void>;
+  /** Every POST /v1/embeddings, in arrival order. */
+  embeddingRequests: EmbeddingRequest[];
+  /** How /v1/embeddings answers; default hashedBagOfWords. */
+  setEmbeddings(source: EmbeddingSource): void;
   /** Closes the server, cutting off stalled and delayed replies instead of waiting for them. */
   close(): Promise<void>;
 }
@@ -113,6 +139,8 @@ async function sendReply(
 
 export async function startFakeOpenAI(options: { port?: number } = {}): Promise<FakeOpenAI> {
   const requests: RecordedRequest[] = [];
+  const embeddingRequests: EmbeddingRequest[] = [];
+  let embeddings: EmbeddingSource = hashedBagOfWords;
   const script: ReplySource[] = [];
   let fallback: ReplySource = { text: "ok" };
   const waiters = new Set<RequestWaiter>();
@@ -143,9 +171,30 @@ export async function startFakeOpenAI(options: { port?: number } = {}): Promise<
     await sendReply(request, response, reply, context);
   }
 
+  async function answerEmbeddings(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
+    const body = JSON.parse(await readBody(request)) as { model: string; input: string | string[]; encoding_format?: string };
+    const input = typeof body.input === "string" ? [body.input] : body.input;
+    embeddingRequests.push({ model: body.model, input, encodingFormat: body.encoding_format });
+    const answer = embeddings(input);
+    if (!Array.isArray(answer)) {
+      sendJson(response, answer.error.status, openAIErrorBody(answer.error.status, `Scripted ${answer.error.status} error`));
+      return;
+    }
+    // The SDK asks for base64 (float32, little-endian) unless told otherwise, as OpenAI does.
+    const encode = (vector: number[]) =>
+      body.encoding_format === "base64" ? Buffer.from(Float32Array.from(vector).buffer).toString("base64") : vector;
+    sendJson(response, 200, {
+      object: "list",
+      data: answer.map((vector, index) => ({ object: "embedding", index, embedding: encode(vector) })),
+      model: body.model,
+      usage: { prompt_tokens: input.join(" ").length, total_tokens: input.join(" ").length },
+    });
+  }
+
   async function route(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
     const path = new URL(request.url ?? "/", "http://fake").pathname;
     if (request.method === "POST" && path === "/v1/chat/completions") return answerChat(request, response);
+    if (request.method === "POST" && path === "/v1/embeddings") return answerEmbeddings(request, response);
     if (request.method === "GET" && path === "/v1/models") {
       const model = { id: FAKE_MODEL_ID, object: "model", created: 0, owned_by: "fake-openai" };
       return sendJson(response, 200, { object: "list", data: [model] });
@@ -174,6 +223,8 @@ export async function startFakeOpenAI(options: { port?: number } = {}): Promise<
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
+    embeddingRequests,
+    setEmbeddings: (source) => void (embeddings = source),
     enqueue: (...replies) => void script.push(...replies),
     setFallback: (reply) => void (fallback = reply),
     waitForRequests(count, timeoutMs = DEFAULT_WAIT_MS) {

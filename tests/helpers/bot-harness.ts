@@ -40,14 +40,15 @@ export async function startBot(
   const home = options.home ?? (await makeTempHome());
   const config = loadConfig("discord", { ...botEnv(discord, model, home), ...options.env });
   if (discord.commands.byGuild.get(discord.guild.id) === undefined) await registerCommands(config.discord!);
-  const { engine, store } = await createEngine(config, silentLogger);
+  const parts = await createEngine(config, silentLogger);
+  const { engine } = parts;
   const bot = createBot({ config, log: silentLogger, engine });
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
     stopped = true;
     await bot.stop();
-    await store.close();
+    await parts.close();
   };
   cleanups.push(stop);
   await bot.start();

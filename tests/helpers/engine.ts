@@ -3,11 +3,13 @@ import { ModelClient } from "../../src/agent/model-client.js";
 import { SessionEngine, type OpenRequest } from "../../src/agent/session-engine.js";
 import { SessionStore } from "../../src/agent/session-store.js";
 import { silentLogger } from "../../src/logger.js";
+import { Recall } from "../../src/memory/recall/recall.js";
 import { startFakeOpenAI, type FakeOpenAI } from "../fakes/fake-openai.js";
 import { makeTempHome } from "./temp-home.js";
 
 export interface EngineSetup {
   home: string;
+  recall: Recall;
   fake: FakeOpenAI;
   store: SessionStore;
   engine: SessionEngine;
@@ -28,12 +30,14 @@ export async function setupEngine(
   const fake = options.fake ?? (await startFakeOpenAI());
   if (!options.fake) cleanups.push(() => fake.close());
   const model = new ModelClient({ baseURL: fake.baseURL, apiKey: "test", model: "fake-model", maxRetries: 0, timeoutMs: 5_000, streamIdleMs: 800 });
+  const recall = new Recall({ debounceMs: 10 });
+  cleanups.push(() => recall.close());
   const build = async () => {
     const store = await SessionStore.open(home);
     cleanups.push(() => store.close());
     const engine = new SessionEngine({
       home,
-      memory: { defaultTimeZone: options.timeZone ?? "UTC" },
+      memory: { defaultTimeZone: options.timeZone ?? "UTC", recall },
       model,
       store,
       log: silentLogger,
@@ -43,7 +47,7 @@ export async function setupEngine(
     return { store, engine };
   };
   const { store, engine } = await build();
-  return { home, fake, store, engine, model, reopen: async () => (await build()).engine };
+  return { home, recall, fake, store, engine, model, reopen: async () => (await build()).engine };
 }
 
 export const aliceInThread: OpenRequest = {

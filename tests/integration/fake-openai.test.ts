@@ -186,7 +186,7 @@ describe("errors and broken connections", () => {
   });
 
   it("answers unknown routes with a 404 in OpenAI's error shape", async () => {
-    const response = await fetch(`${fake.baseURL}/embeddings`, { method: "POST", body: "{}" });
+    const response = await fetch(`${fake.baseURL}/audio/speech`, { method: "POST", body: "{}" });
 
     expect(response.status).toBe(404);
     expect(await response.json()).toMatchObject({ error: { type: "invalid_request_error", code: "not_found" } });

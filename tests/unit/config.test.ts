@@ -15,6 +15,15 @@ describe("loadConfig", () => {
     expect(config.discord).toBeUndefined();
   });
 
+  it("needs nothing but AGENTKIT_HOME for the operator CLI, and no key unless embeddings are asked for", () => {
+    const config = loadConfig("operator", { AGENTKIT_HOME: "/tmp/agentkit" });
+    expect(config.home).toBe("/tmp/agentkit");
+    expect(config.openai.embeddingModel).toBeUndefined();
+    expect(() => loadConfig("operator", { OPENAI_EMBEDDING_MODEL: "text-embedding-3-small" })).toThrow(/OPENAI_API_KEY: is required/);
+    const local = loadConfig("operator", { OPENAI_EMBEDDING_MODEL: "nomic-embed-text", OPENAI_BASE_URL: "http://127.0.0.1:11434/v1" });
+    expect(local.openai.embeddingModel).toBe("nomic-embed-text");
+  });
+
   it("expands ~ in AGENTKIT_HOME", () => {
     const config = loadConfig("chat", { AGENTKIT_HOME: "~/bots/agentkit", OPENAI_API_KEY: "k" });
     expect(config.home).toBe(join(homedir(), "bots/agentkit"));

@@ -67,4 +67,22 @@ describe("ModelClient", () => {
     const error = await failure(model.stream({ messages: [{ role: "user", content: "hi" }] }));
     expect(error?.kind).toBe("timeout");
   });
+
+  it("embeds texts in order with OPENAI_EMBEDDING_MODEL, as floats, and has no embedder without it", async () => {
+    fake = await startFakeOpenAI();
+    fake.setEmbeddings((texts) => texts.map((t) => [t.length, 1]));
+    const model = new ModelClient({ baseURL: fake.baseURL, apiKey: "k", model: "m", maxRetries: 0, embeddingModel: "embed-small" });
+    expect(await model.embedder!.embed(["a", "abc"])).toEqual([[1, 1], [3, 1]]);
+    expect(fake.embeddingRequests).toEqual([{ model: "embed-small", input: ["a", "abc"], encodingFormat: "float" }]);
+    expect(new ModelClient({ baseURL: fake.baseURL, apiKey: "k", model: "m" }).embedder).toBeUndefined();
+  });
+
+  it("turns a failed embeddings call into a ModelError", async () => {
+    fake = await startFakeOpenAI();
+    fake.setEmbeddings(() => ({ error: { status: 404 } }));
+    const model = new ModelClient({ baseURL: fake.baseURL, apiKey: "k", model: "m", maxRetries: 0, embeddingModel: "nope" });
+    const error = await failure(model.embedder!.embed(["a"]));
+    expect(error).toBeInstanceOf(ModelError);
+    expect(error?.kind).toBe("refused");
+  });
 });

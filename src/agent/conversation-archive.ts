@@ -1,0 +1,115 @@
+import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
+import { conversationFileName, type ConversationLog, type ConversationMessage } from "../memory/conversation-log.js";
+import type { MemoryStore } from "../memory/memory-store.js";
+import { localDate, localTime } from "../memory/time.js";
+import type { MemoryChange } from "../tools/execute-tool.js";
+import { describeChanges } from "./saved-line.js";
+import { hasExchange, type SessionRecord } from "./session-record.js";
+import type { SessionStore } from "./session-store.js";
+
+/** The text of a message, whether the SDK holds it as a string or as parts. */
+export function textOf(message: ChatCompletionMessageParam): string {
+  const content = message.content;
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content.map((part) => ("text" in part && typeof part.text === "string" ? part.text : "")).join("");
+}
+
+/** A memory write a tool result reports, as the 💾 line showed it. */
+function changeOf(message: ChatCompletionMessageParam): MemoryChange | undefined {
+  if (message.role !== "tool") return undefined;
+  try {
+    const result = JSON.parse(textOf(message)) as { ok?: unknown; file?: unknown; section?: unknown; unchanged?: unknown };
+    if (result.ok !== true || result.unchanged === true || typeof result.file !== "string") return undefined;
+    return typeof result.section === "string" ? { file: result.file, section: result.section } : { file: result.file };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The person's and the assistant's words, one message each: the rounds of one turn are joined
+ * as the person saw them, tool traffic is left out and the turn's memory changes are noted.
+ */
+export function conversationMessages(record: SessionRecord): ConversationMessage[] {
+  const out: ConversationMessage[] = [];
+  let answer: string[] = [];
+  let changes: MemoryChange[] = [];
+  const endTurn = () => {
+    const text = answer.join("\n\n").trim();
+    const saved = describeChanges(changes);
+    if (text !== "" || saved !== "") out.push({ speaker: "assistant", name: "Assistant", text, ...(saved ? { saved } : {}) });
+    answer = [];
+    changes = [];
+  };
+  for (const message of record.messages) {
+    if (message.role === "user") {
+      endTurn();
+      const text = textOf(message).trim();
+      if (text !== "") out.push({ speaker: "person", name: record.displayName, text });
+    } else if (message.role === "assistant") {
+      const text = textOf(message).trim();
+      if (text !== "") answer.push(text);
+    } else {
+      const change = changeOf(message);
+      if (change) changes.push(change);
+    }
+  }
+  endTurn();
+  return out;
+}
+
+export function conversationLogOf(record: SessionRecord, zone: string): ConversationLog {
+  const stamp = (iso: string) => {
+    const at = new Date(iso);
+    return `${localDate(at, zone)} ${localTime(at, zone)} (${zone})`;
+  };
+  return {
+    title: record.title,
+    place: record.channel.description,
+    opened: stamp(record.openedAt),
+    closed: stamp(record.closeRequestedAt ?? record.closedAt ?? record.lastActivityAt),
+    sessionId: record.id,
+    messages: conversationMessages(record),
+  };
+}
+
+/**
+ * Writes a closed session's transcript to users/<id>/conversations/. The name comes from the
+ * session alone, so a retried or repeated close rewrites the same file instead of adding one.
+ */
+export async function archiveConversation(memory: MemoryStore, record: SessionRecord): Promise<string> {
+  const { zone } = memory.timeZone();
+  const name = conversationFileName(localDate(new Date(record.openedAt), zone), record.title, record.id);
+  await memory.writeConversation(name, conversationLogOf(record, zone));
+  return name;
+}
+
+/** Marks, in the session store, that sessions closed before transcripts were kept have been written out. */
+const MIGRATION_FLAG = "conversation-archive-v1";
+
+/**
+ * Writes out once the transcripts of sessions that closed before conversations were archived
+ * (a migration). Runs once per session store: a conversation the person deleted later is not
+ * brought back by the next start.
+ */
+export async function archiveClosedSessions(
+  store: SessionStore,
+  memoryOf: (userId: string) => MemoryStore,
+  options: { only?: string | undefined } = {},
+): Promise<number> {
+  if (await store.hasFlag(MIGRATION_FLAG)) return 0;
+  let written = 0;
+  for await (const record of store.withStatus(["closed"])) {
+    if (!hasExchange(record) || (options.only !== undefined && record.userId !== options.only)) continue;
+    const memory = memoryOf(record.userId);
+    const { zone } = memory.timeZone();
+    const name = conversationFileName(localDate(new Date(record.openedAt), zone), record.title, record.id);
+    if (await memory.hasConversation(name)) continue;
+    await archiveConversation(memory, record);
+    written++;
+  }
+  // Only a run over everyone completes the migration.
+  if (options.only === undefined) await store.setFlag(MIGRATION_FLAG);
+  return written;
+}

@@ -1,0 +1,228 @@
+import { mkdir, readdir, readFile, stat } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { dateOfConversation } from "../conversation-log.js";
+import { isLocalDate, localDate } from "../time.js";
+import { indexText } from "./search-text.js";
+import { SqliteDb, type SqlValue } from "./sqlite-db.js";
+import { unitsOfConversation, unitsOfSections, type RecallSource, type Unit } from "./units.js";
+
+/** Bumped when the layout or the tokenizing changes: an older index is rebuilt from the files. */
+const SCHEMA_VERSION = "1";
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS sources(path TEXT PRIMARY KEY, stamp TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS units(
+  id INTEGER PRIMARY KEY, path TEXT NOT NULL, ord INTEGER NOT NULL, source TEXT NOT NULL, date TEXT NOT NULL,
+  title TEXT NOT NULL, speaker TEXT, name TEXT, text TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS units_by_path ON units(path);
+CREATE VIRTUAL TABLE IF NOT EXISTS units_fts USING fts5(body, context, title, tokenize = 'porter unicode61 remove_diacritics 2');
+CREATE TABLE IF NOT EXISTS vectors(unit_id INTEGER PRIMARY KEY, model TEXT NOT NULL, vec BLOB NOT NULL);
+`;
+
+/** A file the index reads, and what it is. */
+interface SourceFile {
+  /** Relative to the person's folder, with forward slashes. */
+  path: string;
+  source: RecallSource;
+  /** From the file name for logs and conversations; from the last change for the memory files. */
+  date: string | undefined;
+  stamp: string;
+}
+
+export interface UnitRow {
+  id: number;
+  path: string;
+  ord: number;
+  source: RecallSource;
+  date: string;
+  title: string;
+  speaker: string | null;
+  name: string | null;
+  text: string;
+}
+
+export interface SyncReport {
+  /** Files read again because they are new or changed. */
+  read: number;
+  removed: number;
+  units: number;
+}
+
+const MEMORY_FILES: [string, RecallSource][] = [
+  ["SOUL.md", "soul"],
+  ["USER.md", "user"],
+  ["MEMORY.md", "memory"],
+];
+const ROWS_PER_INSERT = 400;
+
+/** The recall index of one person ($AGENTKIT_HOME/index/<id>.sqlite), derived from their files only. */
+export class PersonIndex {
+  private constructor(
+    readonly dir: string,
+    readonly db: SqliteDb,
+  ) {}
+
+  static async open(dir: string, indexPath: string): Promise<PersonIndex> {
+    await mkdir(dirname(indexPath), { recursive: true });
+    const db = await SqliteDb.open(indexPath);
+    try {
+      await db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
+      await db.exec(SCHEMA);
+      const version = await db.get<{ value: string }>("SELECT value FROM meta WHERE key = 'schema'");
+      if (version?.value !== SCHEMA_VERSION) {
+        await db.transaction(async () => {
+          await db.exec("DELETE FROM sources; DELETE FROM units; DELETE FROM units_fts; DELETE FROM vectors;");
+          await db.run("INSERT OR REPLACE INTO meta(key, value) VALUES ('schema', ?)", [SCHEMA_VERSION]);
+        });
+      }
+    } catch (error) {
+      await db.close().catch(() => {});
+      throw error;
+    }
+    return new PersonIndex(dir, db);
+  }
+
+  /** A number that changes whenever the units or vectors change, in any process. */
+  async generation(): Promise<number> {
+    return Number((await this.db.get<{ value: string }>("SELECT value FROM meta WHERE key = 'generation'"))?.value ?? 0);
+  }
+
+  /** Reads the files that are new or changed since the last sync and drops those that are gone. */
+  async sync(zone: string): Promise<SyncReport> {
+    const files = await listSources(this.dir, zone);
+    const known = new Map((await this.db.all<{ path: string; stamp: string }>("SELECT path, stamp FROM sources")).map((r) => [r.path, r.stamp]));
+    const changed = files.filter((f) => known.get(f.path) !== f.stamp);
+    const present = new Set(files.map((f) => f.path));
+    const gone = [...known.keys()].filter((path) => !present.has(path));
+    if (changed.length === 0 && gone.length === 0) return { read: 0, removed: 0, units: 0 };
+    let units = 0;
+    await this.db.transaction(async () => {
+      for (const path of gone) await this.dropSource(path);
+      let nextId = ((await this.db.get<{ id: number | null }>("SELECT max(id) AS id FROM units"))?.id ?? 0) + 1;
+      for (const file of changed) {
+        await this.dropSource(file.path);
+        const text = await readFile(join(this.dir, file.path), "utf8").catch(() => undefined);
+        if (text === undefined) continue;
+        const fileUnits = unitsOf(file, text);
+        await this.insertUnits(file.path, fileUnits, nextId);
+        nextId += fileUnits.length;
+        units += fileUnits.length;
+        await this.db.run("INSERT OR REPLACE INTO sources(path, stamp) VALUES (?, ?)", [file.path, file.stamp]);
+      }
+      await this.bumpGeneration();
+    });
+    return { read: changed.length, removed: gone.length, units };
+  }
+
+  /** Forgets everything and reads every file again. */
+  async rebuild(zone: string): Promise<SyncReport> {
+    await this.db.transaction(async () => {
+      await this.db.exec("DELETE FROM sources; DELETE FROM units; DELETE FROM units_fts; DELETE FROM vectors;");
+      await this.bumpGeneration();
+    });
+    return this.sync(zone);
+  }
+
+  /** The best keyword matches of an FTS5 expression: (unit, BM25 rank; lower is better). */
+  async keywordMatches(expression: string, limit: number, weights: { body: number; context: number; title: number }): Promise<(UnitRow & { rank: number })[]> {
+    return this.db.all(
+      `SELECT u.*, bm25(units_fts, ?, ?, ?) AS rank FROM units_fts JOIN units u ON u.id = units_fts.rowid
+       WHERE units_fts MATCH ? ORDER BY rank LIMIT ?`,
+      [weights.body, weights.context, weights.title, expression, limit],
+    );
+  }
+
+  async unitsById(ids: readonly number[]): Promise<UnitRow[]> {
+    if (ids.length === 0) return [];
+    return this.db.all(`SELECT * FROM units WHERE id IN (${ids.map(() => "?").join(",")})`, [...ids]);
+  }
+
+  /** Units without a vector of this model, oldest first. */
+  async unitsWithoutVector(model: string, limit: number): Promise<UnitRow[]> {
+    return this.db.all(
+      `SELECT u.* FROM units u LEFT JOIN vectors v ON v.unit_id = u.id AND v.model = ? WHERE v.unit_id IS NULL ORDER BY u.id LIMIT ?`,
+      [model, limit],
+    );
+  }
+
+  /** Stores vectors for units that still exist (a sync may have dropped them meanwhile). */
+  async storeVectors(model: string, vectors: { id: number; blob: Buffer }[]): Promise<void> {
+    await this.db.transaction(async () => {
+      for (const { id, blob } of vectors) {
+        await this.db.run("INSERT OR REPLACE INTO vectors(unit_id, model, vec) SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM units WHERE id = ?)", [id, model, blob, id]);
+      }
+      await this.bumpGeneration();
+    });
+  }
+
+  async size(): Promise<{ units: number; sources: number }> {
+    const units = await this.db.get<{ n: number }>("SELECT count(*) AS n FROM units");
+    const sources = await this.db.get<{ n: number }>("SELECT count(*) AS n FROM sources");
+    return { units: units?.n ?? 0, sources: sources?.n ?? 0 };
+  }
+
+  close(): Promise<void> {
+    return this.db.close();
+  }
+
+  private async dropSource(path: string): Promise<void> {
+    await this.db.run("DELETE FROM units_fts WHERE rowid IN (SELECT id FROM units WHERE path = ?)", [path]);
+    await this.db.run("DELETE FROM vectors WHERE unit_id IN (SELECT id FROM units WHERE path = ?)", [path]);
+    await this.db.run("DELETE FROM units WHERE path = ?", [path]);
+    await this.db.run("DELETE FROM sources WHERE path = ?", [path]);
+  }
+
+  private async insertUnits(path: string, units: Unit[], firstId: number): Promise<void> {
+    for (let start = 0; start < units.length; start += ROWS_PER_INSERT) {
+      const batch = units.slice(start, start + ROWS_PER_INSERT);
+      const rows: SqlValue[] = [];
+      const fts: SqlValue[] = [];
+      batch.forEach((unit, i) => {
+        const id = firstId + start + i;
+        rows.push(id, path, unit.ord, unit.source, unit.date, unit.title, unit.speaker ?? null, unit.name ?? null, unit.text);
+        fts.push(id, indexText(unit.text), indexText(unit.context), indexText(unit.title));
+      });
+      await this.db.run(
+        `INSERT INTO units(id, path, ord, source, date, title, speaker, name, text) VALUES ${batch.map(() => "(?,?,?,?,?,?,?,?,?)").join(",")}`,
+        rows,
+      );
+      await this.db.run(`INSERT INTO units_fts(rowid, body, context, title) VALUES ${batch.map(() => "(?,?,?,?)").join(",")}`, fts);
+    }
+  }
+
+  private async bumpGeneration(): Promise<void> {
+    await this.db.run(
+      "INSERT INTO meta(key, value) VALUES ('generation', '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
+    );
+  }
+}
+
+function unitsOf(file: SourceFile, text: string): Unit[] {
+  const date = file.date ?? "";
+  return file.source === "conversation" ? unitsOfConversation(text, date) : unitsOfSections(text, file.source, date);
+}
+
+/** Every file of a person the index reads, with a stamp that changes when the file does. */
+async function listSources(dir: string, zone: string): Promise<SourceFile[]> {
+  const files: SourceFile[] = [];
+  const add = async (path: string, source: RecallSource, date: string | undefined) => {
+    const info = await stat(join(dir, path), { bigint: true }).catch(() => undefined);
+    if (!info?.isFile()) return;
+    const stamp = `${info.ino}:${info.size}:${info.mtimeNs}`;
+    files.push({ path, source, date: date ?? localDate(new Date(Number(info.mtimeMs)), zone), stamp });
+  };
+  for (const [name, source] of MEMORY_FILES) await add(name, source, undefined);
+  const named = async (folder: string, source: RecallSource, dateOf: (name: string) => string | undefined) => {
+    const names = await readdir(join(dir, folder)).catch(() => [] as string[]);
+    for (const name of names.sort()) {
+      const date = dateOf(name);
+      if (date !== undefined) await add(`${folder}/${name}`, source, date);
+    }
+  };
+  const logDate = (name: string) => (name.endsWith(".md") && isLocalDate(name.slice(0, -3)) ? name.slice(0, -3) : undefined);
+  await named("daily", "daily", logDate);
+  await named("daily/archive", "daily", logDate);
+  await named("conversations", "conversation", dateOfConversation);
+  return files;
+}

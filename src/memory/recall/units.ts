@@ -1,0 +1,54 @@
+import { parseConversation, type Speaker } from "../conversation-log.js";
+import { parseSections } from "../sections.js";
+
+export type RecallSource = "conversation" | "daily" | "user" | "memory" | "soul";
+
+/** What the index holds one row of: a message with its neighbours, or a section of a file. */
+export interface Unit {
+  source: RecallSource;
+  /** Local date, YYYY-MM-DD. */
+  date: string;
+  /** The conversation's title, or the section's name. */
+  title: string;
+  text: string;
+  /** Indexed with a lower weight: the messages before and after, so a reply is found by its question. */
+  context: string;
+  /** Position in the file (message or section number). */
+  ord: number;
+  speaker?: Speaker;
+  /** Who spoke, for conversation messages. */
+  name?: string;
+}
+
+/** Each neighbour contributes at most this much context. */
+const NEIGHBOUR_CHARS = 400;
+
+const cut = (text: string, chars: number) => ([...text].length <= chars ? text : [...text].slice(0, chars).join(""));
+
+/** One unit per message; the context of a message is the one before and the one after it. */
+export function unitsOfConversation(text: string, date: string): Unit[] {
+  const log = parseConversation(text);
+  return log.messages.map((message, ord) => {
+    const before = log.messages[ord - 1]?.text ?? "";
+    const after = log.messages[ord + 1]?.text ?? "";
+    return {
+      source: "conversation",
+      date,
+      title: log.title,
+      text: message.text,
+      context: `${cut(before, NEIGHBOUR_CHARS)}\n${cut(after, NEIGHBOUR_CHARS)}`.trim(),
+      ord,
+      speaker: message.speaker,
+      name: message.name,
+    };
+  });
+}
+
+/** One unit per `## Section` (and one for a preamble with text): daily logs and the memory files. */
+export function unitsOfSections(text: string, source: RecallSource, date: string): Unit[] {
+  const doc = parseSections(text.replace(/\r\n/g, "\n"));
+  const parts = [{ name: "", body: doc.preamble }, ...doc.sections.map((s) => ({ name: s.name, body: s.body }))];
+  return parts
+    .map((part, ord) => ({ source, date, title: part.name, text: part.body.trim(), context: "", ord }))
+    .filter((unit) => unit.text !== "" || unit.title !== "");
+}

@@ -1,0 +1,54 @@
+import type { RecallHit } from "../memory/recall/recall.js";
+import { blockedNotice, checkContent } from "../memory/safety.js";
+import { countChars } from "../memory/sections.js";
+
+/** What memory_search answers the model with, at most this many characters of JSON. */
+export const SEARCH_RESULT_CHARS = 3000;
+
+export interface SearchResult {
+  source: RecallHit["source"];
+  date: string;
+  title: string;
+  text: string;
+}
+
+/**
+ * Search results as the model gets them: checked like memory is when a session opens
+ * (control characters, and injection phrases outside the persona, are replaced by a notice),
+ * and cut so that the whole answer stays within SEARCH_RESULT_CHARS.
+ */
+export function searchResultsForModel(query: string, hits: RecallHit[]): object {
+  const results: SearchResult[] = hits.map((hit) => {
+    const level = hit.source === "soul" ? "persona" : "tool";
+    const text = checkContent(hit.text, level);
+    const title = checkContent(hit.title, level);
+    return {
+      source: hit.source,
+      date: hit.date,
+      title: title.ok ? hit.title : "[blocked]",
+      text: text.ok ? hit.text : blockedNotice(text.reason),
+    };
+  });
+  const answer = (texts: string[]) => ({
+    ok: true,
+    query,
+    results: results.map((r, i) => ({ ...r, text: texts[i]! })),
+    ...(results.length === 0 ? { note: "nothing found; try other words (a name, a place, a topic)" } : {}),
+  });
+  return answer(fitTexts(results.map((r) => r.text), (texts) => JSON.stringify(answer(texts)).length));
+}
+
+/** Shortens the longest texts first until the answer fits (every result keeps some text). */
+function fitTexts(texts: string[], size: (texts: string[]) => number): string[] {
+  let current = [...texts];
+  for (let round = 0; round < 50 && size(current) > SEARCH_RESULT_CHARS; round++) {
+    const over = size(current) - SEARCH_RESULT_CHARS;
+    const longest = Math.max(...current.map(countChars));
+    // Cut every text down towards a common length, a bit more than the excess in all.
+    const target = Math.max(40, longest - Math.ceil(over / Math.max(1, current.filter((t) => countChars(t) === longest).length)) - 1);
+    const next = current.map((text) => (countChars(text) > target ? `${[...text].slice(0, target - 1).join("")}…` : text));
+    if (next.every((text, i) => text === current[i])) break;
+    current = next;
+  }
+  return current;
+}

@@ -1,0 +1,219 @@
+import fc from "fast-check";
+import { mkdir, rm, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { renderConversation, type ConversationMessage } from "../../../src/memory/conversation-log.js";
+import { Recall, type RecallOptions } from "../../../src/memory/recall/recall.js";
+import type { Embedder } from "../../../src/memory/recall/vectors.js";
+import { makeTempHome } from "../../helpers/temp-home.js";
+
+const recalls: Recall[] = [];
+afterEach(async () => {
+  for (const recall of recalls.splice(0)) await recall.close();
+});
+
+function newRecall(options: RecallOptions = {}): Recall {
+  const recall = new Recall({ debounceMs: 10, ...options });
+  recalls.push(recall);
+  return recall;
+}
+
+interface Person {
+  dir: string;
+  indexPath: string;
+}
+
+async function person(): Promise<Person> {
+  const home = await makeTempHome();
+  const dir = join(home, "users", "111");
+  await mkdir(join(dir, "conversations"), { recursive: true });
+  return { dir, indexPath: join(home, "index", "111.sqlite") };
+}
+
+async function writeConversation({ dir }: Person, name: string, title: string, texts: string[]): Promise<void> {
+  const messages: ConversationMessage[] = texts.map((text, i) =>
+    i % 2 === 0 ? { speaker: "person", name: "Alice", text } : { speaker: "assistant", name: "Assistant", text },
+  );
+  const log = { title, place: "a terminal", opened: "2026-10-02 10:00 (UTC)", closed: "2026-10-02 10:30 (UTC)", sessionId: name, messages };
+  await writeFile(join(dir, "conversations", name), renderConversation(log));
+}
+
+const ZONE = "UTC";
+
+describe("Recall", () => {
+  it("finds messages of archived conversations, daily logs (archive included) and memory sections", async () => {
+    const p = await person();
+    await writeConversation(p, "2026-10-02-books-aaaaaaaa.md", "books", [
+      "My sister keeps telling me to read Piranesi by Susanna Clarke.",
+      "It's a strange, beautiful novel set in an endless house.",
+    ]);
+    await mkdir(join(p.dir, "daily", "archive"), { recursive: true });
+    await writeFile(join(p.dir, "daily", "archive", "2026-09-01.md"), "## 09:30 · dentist\nAlice had a dentist appointment with Dr. Okafor.\n");
+    await writeFile(join(p.dir, "USER.md"), "## Preferences\n- Drinks oolong, no sugar\n");
+    const recall = newRecall();
+    const [book] = await recall.search(p, ZONE, "Piranesi");
+    expect(book).toMatchObject({
+      source: "conversation",
+      date: "2026-10-02",
+      title: "books",
+      text: "Alice: My sister keeps telling me to read Piranesi by Susanna Clarke.",
+      file: "conversations/2026-10-02-books-aaaaaaaa.md",
+      ord: 0,
+    });
+    expect(book!.score).toBeGreaterThan(0);
+    expect((await recall.search(p, ZONE, "dentist"))[0]).toMatchObject({ source: "daily", date: "2026-09-01", title: "09:30 · dentist" });
+    const today = new Date().toISOString().slice(0, 10);
+    expect((await recall.search(p, ZONE, "oolong"))[0]).toMatchObject({ source: "user", title: "Preferences", text: "- Drinks oolong, no sugar", date: today });
+  });
+
+  it("matches other word forms (stemming) and finds a reply by the words of its question (context)", async () => {
+    const p = await person();
+    await writeConversation(p, "2026-03-01-plans-bbbbbbbb.md", "plans", [
+      "Can you recommend a quiet place to study near the river?",
+      "Try the Lantern Reading Room on Quay Street.",
+      "I went running yesterday.",
+      "Nice!",
+    ]);
+    const recall = newRecall();
+    const stemmed = await recall.search(p, ZONE, "recommendations");
+    expect(stemmed[0]?.text).toContain("recommend a quiet place");
+    const runs = await recall.search(p, ZONE, "runs");
+    expect(runs[0]?.text).toContain("I went running");
+    // The answer holds none of the question's words; its neighbour does.
+    const place = await recall.search(p, ZONE, "quiet study place");
+    expect(place.map((h) => h.text)).toContain("Assistant: Try the Lantern Reading Room on Quay Street.");
+  });
+
+  it("finds a Chinese message by a two-character word inside a longer run", async () => {
+    const p = await person();
+    await writeConversation(p, "2026-05-01-tea-cccccccc.md", "茶", ["我最喜欢乌龙茶，不加糖。", "好的，记住了。"]);
+    const recall = newRecall();
+    const hits = await recall.search(p, ZONE, "乌龙");
+    expect(hits[0]?.text).toBe("Alice: 我最喜欢乌龙茶，不加糖。");
+    expect((await recall.search(p, ZONE, "你还记得我喜欢喝什么茶吗？"))[0]?.text).toBe("Alice: 我最喜欢乌龙茶，不加糖。");
+  });
+
+  it("puts the newer of two equally good matches first", async () => {
+    const p = await person();
+    await writeConversation(p, "2026-01-01-a-dddddddd.md", "a", ["Parking at the office is awful.", "Sorry to hear."]);
+    await writeConversation(p, "2026-06-01-b-eeeeeeee.md", "a", ["Parking at the office is awful.", "Sorry to hear."]);
+    // Enough other text that "parking" is a rare word, as it is in a real history.
+    for (let i = 0; i < 6; i++) await writeConversation(p, `2026-02-0${i + 1}-f-${i}0000000.md`, "f", [`Lunch ${i} was fine.`, "Good."]);
+    const hits = (await newRecall().search(p, ZONE, "parking")).filter((h) => h.text.startsWith("Alice"));
+    expect(hits.map((h) => h.date)).toEqual(["2026-06-01", "2026-01-01"]);
+    expect(hits[0]!.score).toBe(hits[1]!.score);
+  });
+
+  it("accepts any text as a query: FTS5 syntax is plain text, never an error", async () => {
+    const p = await person();
+    await writeConversation(p, "2026-05-01-x-ffffffff.md", "x", ['He said "AND" (twice) * OR NOT near: NEAR(a b)', "ok"]);
+    const recall = newRecall();
+    expect((await recall.search(p, ZONE, '"AND" (twice)'))[0]?.text).toContain('He said "AND"');
+    for (const query of ['"', "*", "AND", "(", ")", "OR OR", "NEAR(", "a:b", "^x", "-", "'", "\\", "", "   "]) {
+      await expect(recall.search(p, ZONE, query)).resolves.toBeInstanceOf(Array);
+    }
+    await fc.assert(
+      fc.asyncProperty(fc.string({ maxLength: 40 }), async (query) => {
+        await expect(recall.search(p, ZONE, query)).resolves.toBeInstanceOf(Array);
+      }),
+      { numRuns: process.env.FAULTS_FULL ? 2000 : 150 },
+    );
+  });
+
+  it("follows writes: a new file after touch, a changed one, a removed one", async () => {
+    const p = await person();
+    const recall = newRecall();
+    expect(await recall.search(p, ZONE, "kayak")).toEqual([]);
+    await writeConversation(p, "2026-07-01-trip-11111111.md", "trip", ["We rented a kayak on the lake.", "Fun!"]);
+    recall.touch(p, ZONE);
+    await recall.settle();
+    expect((await recall.search(p, ZONE, "kayak"))[0]?.date).toBe("2026-07-01");
+    await writeFile(join(p.dir, "USER.md"), "## Hobbies\n- kayaking\n");
+    recall.touch(p, ZONE);
+    await recall.settle();
+    expect(new Set((await recall.search(p, ZONE, "kayak")).map((h) => h.source))).toEqual(new Set(["conversation", "user"]));
+    await writeFile(join(p.dir, "USER.md"), "## Hobbies\n- chess\n");
+    await rm(join(p.dir, "conversations", "2026-07-01-trip-11111111.md"));
+    recall.touch(p, ZONE);
+    await recall.settle();
+    expect(await recall.search(p, ZONE, "kayak")).toEqual([]);
+    expect((await recall.search(p, ZONE, "chess"))[0]?.source).toBe("user");
+  });
+
+  it("sees hand edits at the next search once the index is no longer fresh", async () => {
+    const p = await person();
+    const recall = newRecall({ freshMs: 0 });
+    expect(await recall.search(p, ZONE, "violin")).toEqual([]);
+    await writeFile(join(p.dir, "MEMORY.md"), "## Follow-ups\n- ask about the violin recital\n");
+    expect((await recall.search(p, ZONE, "violin"))[0]?.source).toBe("memory");
+  });
+
+  it("gives the same results after a reindex, and after the index file is deleted", async () => {
+    const p = await person();
+    for (let i = 0; i < 12; i++) {
+      await writeConversation(p, `2026-0${(i % 9) + 1}-1${i % 10}-c${i}-${String(i).padStart(8, "0")}.md`, `chat ${i}`, [
+        `Day ${i}: we talked about ${i % 2 ? "gardening tomatoes" : "baking sourdough"} and the weather.`,
+        `Reply ${i} about ${i % 3 ? "tomatoes" : "bread"}.`,
+      ]);
+    }
+    const recall = newRecall();
+    const queries = ["tomato garden", "sourdough bread", "weather", "reply"];
+    const before = await Promise.all(queries.map((q) => recall.search(p, ZONE, q)));
+    await recall.reindex(p, ZONE);
+    expect(await Promise.all(queries.map((q) => recall.search(p, ZONE, q)))).toEqual(before);
+    await recall.close();
+    recalls.splice(recalls.indexOf(recall), 1);
+    for (const suffix of ["", "-wal", "-shm"]) await rm(`${p.indexPath}${suffix}`, { force: true });
+    const fresh = newRecall();
+    expect(await Promise.all(queries.map((q) => fresh.search(p, ZONE, q)))).toEqual(before);
+    expect((await stat(p.indexPath)).size).toBeGreaterThan(0);
+  });
+});
+
+/** Words share a dimension with their synonyms: enough to tell semantic from keyword matches. */
+function synonymEmbedder(calls: string[][], fail = false): Embedder {
+  const groups = [["beverage", "tea", "oolong", "drink"], ["automobile", "car", "vehicle"], ["weather", "rain"]];
+  return {
+    model: "test-embedding",
+    async embed(texts) {
+      calls.push(texts);
+      if (fail) throw new Error("embeddings server down");
+      return texts.map((text) => {
+        const words = text.toLowerCase().split(/\W+/);
+        return groups.map((group) => words.filter((w) => group.includes(w)).length + 0.01);
+      });
+    },
+  };
+}
+
+describe("Recall with embeddings", () => {
+  it("adds semantic matches that share no word with the query, merged with the keyword ranking", async () => {
+    const p = await person();
+    await writeConversation(p, "2026-05-01-tea-22222222.md", "afternoon", ["I had oolong this afternoon.", "Lovely."]);
+    await writeConversation(p, "2026-05-02-car-33333333.md", "garage", ["My car needs new brakes, a beverage would help.", "Ouch."]);
+    const calls: string[][] = [];
+    const keywordOnly = newRecall();
+    const keywords = (await keywordOnly.search(p, ZONE, "beverage")).map((h) => h.text);
+    expect(keywords[0]).toBe("Alice: My car needs new brakes, a beverage would help.");
+    expect(keywords).not.toContain("Alice: I had oolong this afternoon.");
+    const recall = newRecall({ embedder: synonymEmbedder(calls) });
+    recall.touch(p, ZONE);
+    await recall.settle();
+    expect(calls.flat().length).toBeGreaterThanOrEqual(4);
+    const hits = await recall.search(p, ZONE, "beverage");
+    expect(hits.map((h) => h.text)).toContain("Alice: I had oolong this afternoon.");
+    expect(hits[0]!.score).toBeGreaterThan(0);
+  });
+
+  it("falls back to keywords when the embeddings call fails, and reports it", async () => {
+    const p = await person();
+    await writeConversation(p, "2026-05-01-tea-44444444.md", "afternoon", ["I had oolong this afternoon.", "Lovely."]);
+    const errors: string[] = [];
+    const recall = newRecall({ embedder: synonymEmbedder([], true), onError: (message) => errors.push(message) });
+    recall.touch(p, ZONE);
+    await recall.settle();
+    const hits = await recall.search(p, ZONE, "oolong");
+    expect(hits[0]?.text).toBe("Alice: I had oolong this afternoon.");
+    expect(errors.some((e) => /embeddings failed/.test(e))).toBe(true);
+  });
+});

@@ -1,0 +1,96 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  conversationFileName,
+  dateOfConversation,
+  parseConversation,
+  renderConversation,
+  type ConversationLog,
+} from "../../../src/memory/conversation-log.js";
+
+const log: ConversationLog = {
+  title: "tea talk",
+  place: 'the Discord thread "tea talk"',
+  opened: "2026-12-02 14:03 (Asia/Shanghai)",
+  closed: "2026-12-02 14:31 (Asia/Shanghai)",
+  sessionId: "3f2a9c1b-0000-4000-8000-000000000000",
+  messages: [
+    { speaker: "person", name: "Alice", text: "I like oolong tea." },
+    { speaker: "assistant", name: "Assistant", text: "Noted!", saved: "💾 saved to USER.md › Preferences" },
+  ],
+};
+
+describe("conversation files", () => {
+  it("render as readable Markdown with a small header", () => {
+    expect(renderConversation(log)).toBe(
+      [
+        "# tea talk",
+        "",
+        '- place: the Discord thread "tea talk"',
+        "- opened: 2026-12-02 14:03 (Asia/Shanghai)",
+        "- closed: 2026-12-02 14:31 (Asia/Shanghai)",
+        "- session: 3f2a9c1b-0000-4000-8000-000000000000",
+        "",
+        "## 🧑 Alice",
+        "I like oolong tea.",
+        "",
+        "## 🤖 Assistant",
+        "Noted!",
+        "",
+        "-# 💾 saved to USER.md › Preferences",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("parse back to the same log", () => {
+    expect(parseConversation(renderConversation(log))).toEqual(log);
+  });
+
+  it("keep message lines that look like headings or 💾 lines, outside and inside code", () => {
+    const tricky = [
+      "## 🤖 Assistant\n\\## already escaped\n-# 💾 saved to nowhere",
+      "```md\n## inside a fence\n\\## also inside\n```\n## after the fence",
+    ];
+    const round = parseConversation(renderConversation({ ...log, messages: tricky.map((text) => ({ speaker: "person" as const, name: "Bob", text })) }));
+    expect(round.messages.map((m) => m.text)).toEqual(tricky);
+    expect(round.messages.every((m) => m.saved === undefined)).toBe(true);
+  });
+
+  it("close a code fence a message leaves open, so the next message is not swallowed", () => {
+    const round = parseConversation(
+      renderConversation({
+        ...log,
+        messages: [
+          { speaker: "person", name: "Bob", text: "```js\nconst a = 1;" },
+          { speaker: "assistant", name: "Assistant", text: "Fixed." },
+        ],
+      }),
+    );
+    expect(round.messages).toHaveLength(2);
+    expect(round.messages[0]!.text).toBe("```js\nconst a = 1;\n```");
+    expect(round.messages[1]).toEqual({ speaker: "assistant", name: "Assistant", text: "Fixed." });
+  });
+
+  it("give back any message text (trimmed, LF line endings) whose fences are closed", () => {
+    const line = fc.oneof(fc.constantFrom("## x", "\\## y", "\\\\## z", "-# 💾 saved", "```", "~~~", "# h", "", "   "), fc.string({ maxLength: 30 }));
+    const text = fc
+      .array(line, { minLength: 1, maxLength: 8 })
+      .map((lines) => lines.join("\n").replace(/\r/g, "").trim())
+      .filter((t) => t !== "" && !/```|~~~/.test(t));
+    fc.assert(
+      fc.property(fc.array(text, { minLength: 1, maxLength: 5 }), (texts) => {
+        const messages = texts.map((t, i) => ({ speaker: i % 2 ? ("assistant" as const) : ("person" as const), name: i % 2 ? "Assistant" : "Alice", text: t }));
+        expect(parseConversation(renderConversation({ ...log, messages })).messages).toEqual(messages);
+      }),
+      { numRuns: process.env.FAULTS_FULL ? 10_000 : 300 },
+    );
+  });
+
+  it("are named by date, title slug and session, and the date reads back", () => {
+    expect(conversationFileName("2026-12-02", "Tea talk: oolong vs. 乌龙!", "3f2a9c1b-0000")).toBe("2026-12-02-tea-talk-oolong-vs-乌龙-3f2a9c1b.md");
+    expect(conversationFileName("2026-12-02", "???", "abc")).toBe("2026-12-02-conversation-abc.md");
+    expect(dateOfConversation("2026-12-02-tea-talk-3f2a9c1b.md")).toBe("2026-12-02");
+    expect(dateOfConversation("notes.md")).toBeUndefined();
+  });
+});

@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { indexText, matchExpression, queryTerms } from "../../../../src/memory/recall/search-text.js";
+
+describe("indexText", () => {
+  it("keeps words of spaced scripts and gives Han runs their characters and pairs", () => {
+    expect(indexText("我最喜欢乌龙茶! I'm running")).toBe("我 最 喜 欢 乌 龙 茶 我最 最喜 喜欢 欢乌 乌龙 龙茶 i'm running");
+  });
+
+  it("folds width and case (NFKC), so full-width letters match plain ones", () => {
+    expect(indexText("ＯＯＬＯＮＧ Tea")).toBe("oolong tea");
+  });
+
+  it("splits Thai into dictionary words", () => {
+    expect(indexText("ฉันชอบกินข้าว").split(" ")).toEqual(["ฉัน", "ชอบ", "กิน", "ข้าว"]);
+  });
+});
+
+describe("queryTerms", () => {
+  it("drops the words that only say how a question is asked", () => {
+    expect(queryTerms("What was the name of the book I mentioned in October?")).toEqual(["book", "october"]);
+  });
+
+  it("keeps the meaningful pairs of a Chinese question and drops particles and question words", () => {
+    expect(queryTerms("你还记得我上个月说的那家餐厅吗？")).toEqual(["餐厅"]);
+    expect(queryTerms("乌龙")).toEqual(["乌龙"]);
+    expect(queryTerms("乌龙茶")).toEqual(["乌龙", "龙茶"]);
+  });
+
+  it("keeps a meaningful single character between stop words", () => {
+    expect(queryTerms("我的狗叫什么")).toEqual(["狗"]);
+  });
+
+  it("splits contractions as the index's tokenizer does", () => {
+    expect(queryTerms("Mei's favourite café")).toEqual(["mei", "favourite", "café"]);
+  });
+
+  it("falls back to every word when all of them are stop words", () => {
+    expect(queryTerms("what did I say?")).toEqual(["what", "did", "i", "say"]);
+  });
+
+  it("gives nothing for text without words", () => {
+    expect(queryTerms('"*() AND OR NOT -^:')).toEqual(["and", "or", "not"]);
+    expect(queryTerms("?!…")).toEqual([]);
+  });
+});
+
+describe("matchExpression", () => {
+  it("quotes every term so FTS5 operators typed by anyone are plain words", () => {
+    expect(matchExpression(["and", "(", 'a"b', "*"])).toBe('"and" OR "(" OR "a""b" OR "*"');
+    expect(matchExpression([])).toBeUndefined();
+  });
+});
