@@ -7,12 +7,14 @@ import { describeChanges } from "../agent/saved-line.js";
 import type { SessionEngine } from "../agent/session-engine.js";
 import { ConfigError, loadConfig } from "../config.js";
 import { createLogger } from "../logger.js";
+import { formatHit } from "./format-hit.js";
 import { FILE_KINDS, type FileKind } from "../memory/memory-store.js";
 
 const HELP = `Commands:
   /end            end the session (its summary goes to today's daily log); Ctrl+D does the same
   /clear          forget this conversation (the memory files stay)
   /memory [file]  show the memory files (soul, user, memory, daily)
+  /search <words> search everything from earlier conversations, logs and memory
   /help           this list
 Ctrl+C ends the session like /end; a second Ctrl+C quits at once.`;
 
@@ -114,6 +116,7 @@ async function main(): Promise<number> {
       await engine.clear(session.id);
       console.log("Conversation cleared; the memory files are unchanged.");
     } else if (line.startsWith("/memory")) await printMemory(engine, options.user, line.slice(7).trim());
+    else if (line === "/search" || line.startsWith("/search ")) await printSearch(engine, options.user, line.slice(7).trim());
     else {
       const failed = await chatTurn(engine, session.id, line, model.baseURL).catch(async (error: unknown) => {
         console.error(`AgentKit chat failed: ${(error as Error).message}`);
@@ -177,6 +180,16 @@ async function chatTurn(engine: SessionEngine, id: string, text: string, baseURL
     console.error(`(${error.message})`);
     return "error";
   }
+}
+
+async function printSearch(engine: SessionEngine, userId: string, query: string): Promise<void> {
+  if (query === "") {
+    console.log("Usage: /search <words>, e.g. /search oolong tea");
+    return;
+  }
+  const hits = await engine.memoryOf(userId).search(query, { limit: 5 });
+  if (hits.length === 0) console.log(`Nothing found for "${query}".`);
+  hits.forEach((hit, i) => console.log(formatHit(hit, i + 1)));
 }
 
 async function printMemory(engine: SessionEngine, userId: string, which: string): Promise<void> {

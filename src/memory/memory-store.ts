@@ -121,6 +121,13 @@ export class MemoryStore {
     return recall.search(this, this.timeZone().zone, query, options);
   }
 
+  /** Brings the recall index up to date now, embeddings included (the operator CLI). */
+  updateIndex(): Promise<void> {
+    const recall = this.options.recall;
+    if (!recall) return Promise.reject(new Error("search is not available here (no recall index)"));
+    return recall.update(this, this.timeZone().zone);
+  }
+
   /** Rebuilds the person's recall index from their files. */
   reindex(): Promise<SyncReport> {
     const recall = this.options.recall;

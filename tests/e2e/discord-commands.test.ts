@@ -1,6 +1,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { ConversationMessage } from "../../src/memory/conversation-log.js";
 import { slashOption } from "../fakes/fake-discord/index.js";
 import { botMessages, startBot } from "../helpers/bot-harness.js";
 
@@ -199,5 +200,72 @@ describe("/memory", () => {
     expect(answer.attachments.map((a) => a.filename).sort()).toEqual(["USER.md", "daily-logs.md"]);
     expect(answer.attachments.find((a) => a.filename === "daily-logs.md")?.text).toContain("# 2026-12-01");
     expect(answer.attachments.map((a) => a.text).join("")).not.toContain("Bob's secret");
+  });
+
+  async function withConversation(h: Awaited<ReturnType<typeof withNotes>>) {
+    const alice: ConversationMessage[] = [
+      { speaker: "person", name: "Alice", text: "My sister recommended Piranesi, a novel by Susanna Clarke." },
+      { speaker: "assistant", name: "Assistant", text: "A wonderful book." },
+      { speaker: "person", name: "Alice", text: "我最喜欢乌龙茶。" },
+    ];
+    await h.engine.memoryOf(h.discord.alice.id).writeConversation("2026-10-02-books-aaaaaaaa.md", {
+      title: "books",
+      place: "a terminal",
+      opened: "2026-10-02 10:00 (UTC)",
+      closed: "2026-10-02 10:20 (UTC)",
+      sessionId: "a",
+      messages: alice,
+    });
+    await h.engine.memoryOf(h.discord.bob.id).writeConversation("2026-10-03-plans-bbbbbbbb.md", {
+      title: "plans",
+      place: "a terminal",
+      opened: "",
+      closed: "",
+      sessionId: "b",
+      messages: [{ speaker: "person", name: "Bob", text: "Bob's novel draft is called Piranesi Two." }],
+    });
+  }
+
+  it("search finds the caller's own conversations and memory, with dates and where they come from, ephemerally", async () => {
+    const h = await withNotes();
+    await withConversation(h);
+    const answer = await memory(h, h.discord.alice.id, "search", [s.string("query", "Piranesi novel")]);
+    expect(answer.ephemeral).toBe(true);
+    expect(answer.content).toMatch(/^\*\*Search: “Piranesi novel”\*\* · \d+ results?/);
+    expect(answer.content).toContain("**2026-10-02** · conversation “books”\n> Alice: My sister recommended Piranesi, a novel by Susanna Clarke.");
+    expect(answer.content).not.toContain("Bob");
+    const bob = await memory(h, h.discord.bob.id, "search", [s.string("query", "Piranesi")]);
+    expect(bob.content).toContain("Bob's novel draft");
+    expect(bob.content).not.toContain("Susanna");
+    const tea = await memory(h, h.discord.alice.id, "search", [s.string("query", "green tea")]);
+    expect(tea.content).toContain("· your profile (USER.md) › Likes\n> - green tea");
+  });
+
+  it("search answers in Chinese for zh-CN, says when nothing is found, and takes any text", async () => {
+    const h = await withNotes();
+    await withConversation(h);
+    const call = (query: string, locale = "zh-CN") => {
+      const interaction = h.discord.runSlashCommand({
+        userId: h.discord.alice.id,
+        channelId: h.discord.textChannel.id,
+        name: "memory",
+        locale,
+        options: [s.subcommand("search", [s.string("query", query)])],
+      });
+      return h.discord.waitFor(() => h.discord.interactionResponses(interaction.id).find((r) => r.content));
+    };
+    expect((await call("乌龙")).content).toMatch(/^\*\*搜索：“乌龙”\*\* · \d 条结果\n\n1\. \*\*2026-10-02\*\* · 对话“books”\n> Alice: 我最喜欢乌龙茶。/);
+    expect((await call("kayak")).content).toBe("在你的记忆中没有找到“kayak”。");
+    expect((await call('"AND (*', "en-US")).content).toBe("Nothing found for “\"AND (\\*” in your memory.");
+  });
+
+  it("export includes the archived conversations", async () => {
+    const h = await withNotes();
+    await withConversation(h);
+    const answer = await memory(h, h.discord.alice.id, "export");
+    const conversations = answer.attachments.find((a) => a.filename === "conversations.md");
+    expect(conversations?.text).toContain("<!-- conversations/2026-10-02-books-aaaaaaaa.md -->\n# books\n");
+    expect(conversations?.text).toContain("## 🧑 Alice\nMy sister recommended Piranesi");
+    expect(conversations?.text).not.toContain("Bob");
   });
 });

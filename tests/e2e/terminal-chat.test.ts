@@ -52,6 +52,25 @@ describe("npm run chat", () => {
     expect(log).toMatch(/^## \d\d:\d\d · tea\nPerson 42 said they like green tea\.\n$/);
   }, 30_000);
 
+  it("archives the conversation at the end, and /search finds it in the next run", async () => {
+    fake = await startFakeOpenAI();
+    const home = await makeTempHome();
+    const env = { AGENTKIT_HOME: home, OPENAI_BASE_URL: fake.baseURL };
+    fake.enqueue({ text: "Piranesi is a lovely novel." }, { text: "They talked about Piranesi." });
+    const first = await runChat(["--user", "42", "--title", "books", "--name", "Mei"], "My sister says I should read Piranesi.\n/end\n", env);
+    expect(first.code).toBe(0);
+    const [file] = await readdir(join(home, "users/42/conversations"));
+    expect(file).toMatch(/^\d{4}-\d{2}-\d{2}-books-[0-9a-f]{8}\.md$/);
+    expect(await readFile(join(home, "users/42/conversations", file!), "utf8")).toContain(
+      "## 🧑 Mei\nMy sister says I should read Piranesi.\n\n## 🤖 Assistant\nPiranesi is a lovely novel.\n",
+    );
+    const second = await runChat(["--user", "42"], "/search sister\n/search\n/search kayak\n/end\n", env);
+    expect(second.stderr).toBe("");
+    expect(second.stdout).toMatch(/1\. \d{4}-\d{2}-\d{2} · conversation › books {2}\(conversations\/.+\.md, score [\d.]+\)\n {3}Mei: My sister says I should read Piranesi\./);
+    expect(second.stdout).toContain("Usage: /search <words>");
+    expect(second.stdout).toContain('Nothing found for "kayak".');
+  }, 30_000);
+
   it("ends the session with its summary when stdin closes without /end", async () => {
     fake = await startFakeOpenAI();
     const home = await makeTempHome();

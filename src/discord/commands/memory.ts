@@ -14,7 +14,9 @@ import { FILE_KINDS, type FileKind, type MemoryStore } from "../../memory/memory
 import { isLocalDate } from "../../memory/time.js";
 import { sectionName } from "../../tools/memory-tools.js";
 import type { Command } from "../bot-context.js";
+import { inLocale } from "../interaction-helpers.js";
 import { exportFiles } from "./memory-export.js";
+import { searchAnswer } from "./memory-search.js";
 
 const MODAL_PREFIX = "memory-edit";
 /** Discord's limit for a text input's value. */
@@ -96,6 +98,22 @@ export const memoryCommand: Command = {
         .addStringOption(withSection),
     )
     .addSubcommand((s) =>
+      s
+        .setName("search")
+        .setNameLocalization("zh-CN", "搜索")
+        .setDescription("Search everything I remember of our conversations")
+        .setDescriptionLocalization("zh-CN", "搜索我记得的我们所有对话")
+        .addStringOption((o) =>
+          o
+            .setName("query")
+            .setNameLocalization("zh-CN", "内容")
+            .setDescription("Words to look for: a name, a place, a topic")
+            .setDescriptionLocalization("zh-CN", "要找的词：人名、地点、话题")
+            .setRequired(true)
+            .setMaxLength(200),
+        ),
+    )
+    .addSubcommand((s) =>
       s.setName("export").setNameLocalization("zh-CN", "导出").setDescription("Download all your memory files").setDescriptionLocalization("zh-CN", "下载你的全部记忆文件"),
     ),
   modalPrefix: MODAL_PREFIX,
@@ -104,6 +122,13 @@ export const memoryCommand: Command = {
     // Always the caller's own memory: the id comes from Discord, never from an option.
     const memory = ctx.engine.memoryOf(interaction.user.id);
     const sub = interaction.options.getSubcommand();
+    if (sub === "search") {
+      await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+      const query = interaction.options.getString("query", true);
+      const content = await searchAnswer(memory, query, (en, cn) => inLocale(interaction, en, cn));
+      await interaction.editReply({ content, allowedMentions: { parse: [] } });
+      return;
+    }
     if (sub === "export") {
       await interaction.deferReply({ flags: MessageFlags.Ephemeral });
       const files = await exportFiles(memory);

@@ -91,7 +91,9 @@ export class Recall {
     const { index, rows, generation } = await this.locks.run(key, async () => {
       const slot = await this.slotFor(person);
       const index = await slot.index;
-      if (slot.dirty || Date.now() - slot.syncedAt > (this.options.freshMs ?? 30_000)) await this.syncSlot(slot, index, zone);
+      const stale = slot.dirty || Date.now() - slot.syncedAt > (this.options.freshMs ?? 30_000);
+      // What a search had to read itself gets its vectors afterwards, off this search's path.
+      if (stale && (await this.syncSlot(slot, index, zone)).read > 0) this.inBackground(this.embedMissing(key));
       const expression = matchExpression(queryTerms(query));
       const rows = expression ? await index.keywordMatches(expression, CANDIDATES, WEIGHTS) : [];
       return { index, rows, generation: await index.generation() };
@@ -100,6 +102,18 @@ export class Recall {
     const semantic = await this.semanticIds(key, index, generation, await queryVector);
     const hits = semantic.length > 0 ? await fuse(index, keyword, semantic) : keyword;
     return dedupe(hits).slice(0, limit);
+  }
+
+  /**
+   * Brings the index up to date with the files now, embeddings included: for a short-lived
+   * process (the operator CLI) that cannot leave the work to the background.
+   */
+  async update(person: IndexedPerson, zone: string): Promise<void> {
+    await this.locks.run(person.indexPath, async () => {
+      const slot = await this.slotFor(person);
+      await this.syncSlot(slot, await slot.index, zone);
+    });
+    await this.embedMissing(person.indexPath);
   }
 
   /** Reads every file of the person again (the operator's `reindex`). */
@@ -143,17 +157,24 @@ export class Recall {
         const slot = await this.slotFor(person);
         await this.syncSlot(slot, await slot.index, zone);
       })
-      .then(() => this.embedMissing(key))
-      .catch((error: unknown) => this.options.onError?.("the recall index could not read the latest changes; the next search retries", error));
-    this.running.add(work);
-    void work.finally(() => this.running.delete(work));
+      .then(() => this.embedMissing(key));
+    this.inBackground(work);
   }
 
-  private async syncSlot(slot: Slot, index: PersonIndex, zone: string): Promise<void> {
+  private inBackground(work: Promise<unknown>): void {
+    const tracked = work.catch((error: unknown) =>
+      this.options.onError?.("the recall index could not read the latest changes; the next search retries", error),
+    );
+    this.running.add(tracked);
+    void tracked.finally(() => this.running.delete(tracked));
+  }
+
+  private async syncSlot(slot: Slot, index: PersonIndex, zone: string): Promise<SyncReport> {
     slot.dirty = false;
     try {
-      await index.sync(zone);
+      const report = await index.sync(zone);
       slot.syncedAt = Date.now();
+      return report;
     } catch (error) {
       slot.dirty = true;
       throw error;

@@ -1,0 +1,121 @@
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { archiveClosedSessions } from "../agent/conversation-archive.js";
+import { ModelClient } from "../agent/model-client.js";
+import { SessionStore } from "../agent/session-store.js";
+import { ConfigError, loadConfig, type Config } from "../config.js";
+import { MemoryStore } from "../memory/memory-store.js";
+import { Recall } from "../memory/recall/recall.js";
+import { formatHit } from "./format-hit.js";
+
+const USAGE = `Usage: npm run memory -- <command> [options]
+
+Commands:
+  search "<query>" --user <id> [--limit N] [--json]
+      Search everything a person told the bot (conversations, daily logs, memory files).
+      --json prints one JSON array, best first, of {source, date, title, text, score}.
+  reindex [--user <id>]
+      Rebuild the recall index from the files (every person when --user is left out).
+
+Needs only AGENTKIT_HOME (default ~/.agentkit); with OPENAI_EMBEDDING_MODEL set, the semantic
+ranking is used too (same OPENAI_BASE_URL / OPENAI_API_KEY as the bot).`;
+
+class UsageError extends Error {}
+
+interface Tools {
+  config: Config;
+  recall: Recall;
+  memoryOf(userId: string): MemoryStore;
+}
+
+function tools(config: Config): Tools {
+  const model = new ModelClient({ ...config.openai, maxRetries: 1 });
+  const recall = new Recall({
+    embedder: model.embedder,
+    onError: (message, error) => console.error(`warning: ${message} (${(error as Error).message})`),
+  });
+  const memoryOf = (userId: string) => {
+    const opened = MemoryStore.open(config.home, userId, { defaultTimeZone: config.timeZone, dailyDays: config.dailyDays, recall });
+    if (!opened.ok) throw new UsageError(`--user: ${opened.error}`);
+    return opened.value;
+  };
+  return { config, recall, memoryOf };
+}
+
+async function search(t: Tools, args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { user: { type: "string" }, limit: { type: "string", default: "10" }, json: { type: "boolean", default: false } },
+  });
+  const query = positionals.join(" ").trim();
+  if (!values.user) throw new UsageError("search needs --user <id>");
+  if (query === "") throw new UsageError('search needs a query: npm run memory -- search "oolong tea" --user <id>');
+  const limit = Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 50) throw new UsageError("--limit must be a whole number from 1 to 50");
+  const memory = t.memoryOf(values.user);
+  await memory.updateIndex();
+  const hits = await memory.search(query, { limit });
+  if (values.json) {
+    const contract = hits.map(({ source, date, title, text, score }) => ({ source, date, title, text, score }));
+    process.stdout.write(`${JSON.stringify(contract)}\n`);
+    return;
+  }
+  if (hits.length === 0) console.log(`Nothing found for "${query}".`);
+  hits.forEach((hit, i) => console.log(formatHit(hit, i + 1)));
+}
+
+async function reindex(t: Tools, args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { user: { type: "string" } } });
+  // Conversations that closed before transcripts were kept are written out first (idempotent).
+  const store = await SessionStore.open(t.config.home, t.config.sessionStoreUrl);
+  try {
+    const written = await archiveClosedSessions(store, t.memoryOf, { only: values.user });
+    if (written > 0) console.log(`Wrote ${written} earlier conversation(s) to conversations/.`);
+  } finally {
+    await store.close();
+  }
+  const users = values.user ? [values.user] : await everyone(t.config.home);
+  for (const userId of users) {
+    const started = performance.now();
+    const report = await t.memoryOf(userId).reindex();
+    const entries = `${report.units} ${report.units === 1 ? "entry" : "entries"}`;
+    console.log(`user ${userId}: ${entries} from ${report.read} file(s) in ${Math.round(performance.now() - started)} ms`);
+  }
+  if (users.length === 0) console.log("No one has any memory yet.");
+}
+
+async function everyone(home: string): Promise<string[]> {
+  const names = await readdir(join(home, "users"), { withFileTypes: true }).catch(() => []);
+  return names.filter((d) => d.isDirectory() && /^\d{1,20}$/.test(d.name)).map((d) => d.name).sort();
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...args] = argv;
+  if (!command || command === "help" || command === "--help") {
+    console.log(USAGE);
+    return command ? 0 : 2;
+  }
+  const t = tools(loadConfig("operator"));
+  try {
+    if (command === "search") await search(t, args);
+    else if (command === "reindex") await reindex(t, args);
+    else throw new UsageError(`unknown command "${command}"`);
+    return 0;
+  } finally {
+    await t.recall.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+      console.error(`${(error as Error).message}\n\n${USAGE}`);
+      process.exit(2);
+    }
+    console.error(error instanceof ConfigError ? error.message : `npm run memory failed: ${(error as Error).message}`);
+    process.exit(1);
+  },
+);
