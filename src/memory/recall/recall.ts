@@ -15,8 +15,10 @@ export interface RecallHit {
   score: number;
   /** Where it comes from, relative to the person's folder, e.g. "conversations/2026-10-02-books-3f2a9c1b.md". */
   file: string;
-  /** Message or section number within the file. */
+  /** Message or section number within the file (the first, when the text holds several). */
   ord: number;
+  /** Every message or section number the text holds. */
+  ords: number[];
 }
 
 export interface RecallOptions {
@@ -254,7 +256,7 @@ function embeddingInput(unit: UnitRow): string {
 function toHit(row: UnitRow, score: number): RecallHit {
   const spoken = row.name ? `${row.name}: ${row.text}` : row.text;
   const text = countChars(spoken) <= MAX_TEXT_CHARS ? spoken : `${[...spoken].slice(0, MAX_TEXT_CHARS - 1).join("")}…`;
-  return { source: row.source, date: row.date, title: row.title, text, score, file: row.path, ord: row.ord };
+  return { source: row.source, date: row.date, title: row.title, text, score, file: row.path, ord: row.ord, ords: [row.ord] };
 }
 
 interface Ranked {
