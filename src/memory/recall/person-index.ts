@@ -67,7 +67,8 @@ export class PersonIndex {
     await mkdir(dirname(indexPath), { recursive: true });
     const db = await SqliteDb.open(indexPath);
     try {
-      await db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
+      // A small page cache per index: a bot keeps several open, one per person searching or writing.
+      await db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -1024;");
       await db.exec(SCHEMA);
       const version = await db.get<{ value: string }>("SELECT value FROM meta WHERE key = 'schema'");
       if (version?.value !== SCHEMA_VERSION) {

@@ -55,8 +55,8 @@ export function indexText(text: string): string {
   return tokens.join(" ");
 }
 
-// Words that say how a question is asked, not what it is about (English: the usual stop list
-// plus the verbs of remembering; Chinese: function words, question words and relative times).
+// English words that say how a question is asked, not what it is about: the usual stop list
+// plus the verbs of remembering.
 const STOP_WORDS = new Set(
   (
     "a about above after again against all am an and any are as at be because been before being below between both but by can " +
@@ -66,58 +66,26 @@ const STOP_WORDS = new Set(
     "those through to too under until up very was we were what when where which while who whom why will with would you your " +
     "yours yourself yourselves s t d ll m re ve don didn doesn isn wasn weren won wouldn couldn shouldn " +
     "remember recall remind tell told say said saying mention mentioned mentioning know knew ask asked talk talked " +
-    "ever again last time thing things something anything name named called call get got go went one ones also really " +
-    "的 了 吗 呢 吧 啊 呀 哦 嘛 么 我 你 您 他 她 它 我们 你们 他们 她们 咱们 是 在 有 和 与 及 就 都 也 还 又 说 讲 那 这 " +
-    "那个 这个 那些 这些 那家 这家 那位 那本 那次 这次 什么 啥 哪 哪个 哪些 哪里 哪儿 哪家 哪本 哪位 谁 怎么 怎样 怎么样 为什么 " +
-    "多少 几 记得 还记得 记不记得 知道 告诉 提到 提过 说过 聊过 聊到 问过 一下 上次 之前 以前 当时 时候 的时候 曾经 后来 " +
-    "上个月 这个月 上周 这周 上星期 去年 今年 最近 那天 过 个 叫 叫做 名字 一个 一些 给 跟 让 把 被 对 从 到 会 能 要 想 请 帮 吗 我的 你的 自己 东西 事 事情"
+    "ever again last time thing things something anything name named called call get got go went one ones also really"
   ).split(" "),
 );
 
-const LONGEST_STOP = 4;
-
 /**
- * Han/Kana characters of a question that carry meaning: stop words are masked longest first,
- * what is left gives its pairs (or the character itself when it stands alone).
+ * The words of a question that carry its meaning, as index tokens, each once. Han/Kana runs
+ * give all their pairs and characters, as the index has them: BM25 weighs common characters
+ * down by itself, and masking "stop characters" lost more than it gained (bench:recall).
  */
-function cjkTerms(run: string): string[] {
-  const chars = characters(run);
-  const kept: (string | null)[] = [...chars];
-  for (let i = 0; i < chars.length; ) {
-    let length = Math.min(LONGEST_STOP, chars.length - i);
-    while (length > 0 && !STOP_WORDS.has(chars.slice(i, i + length).join(""))) length--;
-    if (length === 0) {
-      i++;
-      continue;
-    }
-    kept.fill(null, i, i + length);
-    i += length;
-  }
-  const terms: string[] = [];
-  let stretch: string[] = [];
-  for (const char of [...kept, null]) {
-    if (char !== null) {
-      stretch.push(char);
-      continue;
-    }
-    terms.push(...(stretch.length === 1 ? stretch : bigrams(stretch)));
-    stretch = [];
-  }
-  return terms;
-}
-
-/** The words of a question that carry its meaning, as index tokens, each once. */
 export function queryTerms(text: string): string[] {
   const terms: string[] = [];
   const all: string[] = [];
   for (const word of wordsOf(text)) {
     if (word.cjk) {
-      terms.push(...cjkTerms(word.text));
-      all.push(...bigrams(characters(word.text)));
+      const chars = characters(word.text);
+      terms.push(...bigrams(chars), ...chars);
       continue;
     }
     // "I'm", "Mei's": the parts, as the index's tokenizer splits them.
-    for (const part of word.text.split(/['’]/)) {
+    for (const part of word.text.split(/['\u2019]/)) {
       if (part === "") continue;
       all.push(part);
       if (!STOP_WORDS.has(part)) terms.push(part);

@@ -20,14 +20,10 @@ describe("queryTerms", () => {
     expect(queryTerms("What was the name of the book I mentioned in October?")).toEqual(["book", "october"]);
   });
 
-  it("keeps the meaningful pairs of a Chinese question and drops particles and question words", () => {
-    expect(queryTerms("你还记得我上个月说的那家餐厅吗？")).toEqual(["餐厅"]);
-    expect(queryTerms("乌龙")).toEqual(["乌龙"]);
-    expect(queryTerms("乌龙茶")).toEqual(["乌龙", "龙茶"]);
-  });
-
-  it("keeps a meaningful single character between stop words", () => {
-    expect(queryTerms("我的狗叫什么")).toEqual(["狗"]);
+  it("gives a Chinese question's pairs and characters, as the index has them", () => {
+    expect(queryTerms("乌龙")).toEqual(["乌龙", "乌", "龙"]);
+    expect(queryTerms("日文课")).toEqual(["日文", "文课", "日", "文", "课"]);
+    expect(queryTerms("我的狗，叫什么")).toEqual(["我的", "的狗", "我", "的", "狗", "叫什", "什么", "叫", "什", "么"]);
   });
 
   it("splits contractions as the index's tokenizer does", () => {

@@ -1,0 +1,139 @@
+/**
+ * `npm run bench:recall`: evidence recall of AgentKit's memory_search path against plain BM25
+ * over single messages (the floor), in the same run over the same files, on the dataset in
+ * bench/recall/dataset; then search latency, index size and reindex time for a year of use.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { conversations, questions } from "./dataset/index.js";
+import type { BenchQuestion } from "./dataset/types.js";
+import { evidenceOf, firstEvidenceRank, mrr, recallAt, type QuestionOutcome } from "./evaluate.js";
+import { FloorIndex } from "./floor.js";
+import { ingest, PERSON } from "./ingest.js";
+import { measureScale, type ScaleResult } from "./scale.js";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const { values } = parseArgs({
+  options: {
+    "skip-scale": { type: "boolean", default: false },
+    days: { type: "string", default: "365" },
+    verbose: { type: "boolean", default: false },
+    out: { type: "string", default: join(ROOT, "bench", "results", "recall.json") },
+  },
+});
+
+interface Side {
+  outcomes: QuestionOutcome[];
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+async function main(): Promise<void> {
+  const home = await mkdtemp(join(tmpdir(), "agentkit-recall-"));
+  try {
+    const started = performance.now();
+    const data = await ingest(home, conversations);
+    const ingestMs = performance.now() - started;
+    const floor = await FloorIndex.build(join(home, "users", PERSON));
+    const agentkit: Side = { outcomes: [] };
+    const plain: Side = { outcomes: [] };
+    const misses: string[] = [];
+    const topSources = new Map<string, number>();
+    for (const question of questions) {
+      const evidence = evidenceOf(question, data.files);
+      const hits = await data.memory.search(question.question, { limit: 10 });
+      const top = hits[0]?.source ?? "none";
+      topSources.set(top, (topSources.get(top) ?? 0) + 1);
+      const ours = firstEvidenceRank(hits.map((h) => ({ file: h.file, ords: h.ords })), evidence);
+      const theirs = firstEvidenceRank((await floor.search(question.question, 10)).map((h) => ({ file: h.file, ords: [h.ord] })), evidence);
+      agentkit.outcomes.push(outcome(question, ours));
+      plain.outcomes.push(outcome(question, theirs));
+      if (values.verbose && (ours === undefined || ours > 5)) misses.push(`${question.id} [${question.kind}] ${question.question}  → ours ${ours ?? "-"}, floor ${theirs ?? "-"}`);
+    }
+    await floor.close();
+    await data.close();
+
+    const rows: string[][] = [["slice", "questions", "AgentKit R@5", "floor R@5", "AgentKit R@10", "floor R@10", "R@10 ÷ floor", "AgentKit MRR", "floor MRR"]];
+    const slices: [string, (q: QuestionOutcome) => boolean][] = [
+      ["all", () => true],
+      ["English", (q) => q.language === "en"],
+      ["Chinese", (q) => q.language === "zh"],
+      ...(["synonym", "word-form", "indirect", "multi-detail"] as const).map((kind): [string, (q: QuestionOutcome) => boolean] => [kind, (q) => q.kind === kind]),
+    ];
+    const results: Record<string, unknown> = {};
+    for (const [name, keep] of slices) {
+      const ours = agentkit.outcomes.filter(keep);
+      const theirs = plain.outcomes.filter(keep);
+      const ratio = recallAt(theirs, 10) === 0 ? Number.POSITIVE_INFINITY : recallAt(ours, 10) / recallAt(theirs, 10);
+      rows.push([name, String(ours.length), pct(recallAt(ours, 5)), pct(recallAt(theirs, 5)), pct(recallAt(ours, 10)), pct(recallAt(theirs, 10)), ratio.toFixed(2), mrr(ours).toFixed(3), mrr(theirs).toFixed(3)]);
+      results[name] = { questions: ours.length, agentkit: { r5: recallAt(ours, 5), r10: recallAt(ours, 10), mrr: mrr(ours) }, floor: { r5: recallAt(theirs, 5), r10: recallAt(theirs, 10), mrr: mrr(theirs) }, ratio10: ratio };
+    }
+    const overall = results.all as { agentkit: { r10: number }; floor: { r10: number } };
+    const target = overall.agentkit.r10 >= 1.15 * overall.floor.r10;
+    console.log(`## Recall (${conversations.length} conversations, ${conversations.reduce((n, c) => n + c.turns.length * 2, 0)} messages, ${questions.length} questions; ingested through the session engine in ${Math.round(ingestMs)} ms)\n`);
+    console.log(table(rows));
+    console.log(`\nTarget: AgentKit R@10 ≥ 1.15 × floor R@10 without embeddings: ${(overall.agentkit.r10 / overall.floor.r10).toFixed(2)}× ${target ? "✅" : "❌"}`);
+    const tops = [...topSources.entries()].sort((a, b) => b[1] - a[1]).map(([source, n]) => `${source} ${pct(n / questions.length)}`);
+    console.log(`AgentKit's first result comes from: ${tops.join(", ")} (a daily-log summary often holds the answer too, but only messages count as evidence).`);
+    if (misses.length > 0) console.log(`\nNot in AgentKit's top 5:\n${misses.join("\n")}`);
+
+    let scale: ScaleResult | undefined;
+    if (!values["skip-scale"]) {
+      const scaleHome = await mkdtemp(join(tmpdir(), "agentkit-recall-scale-"));
+      try {
+        scale = await measureScale(scaleHome, vocabularyOf(), [...questions.map((q) => q.question), ...sampledQueries(200)], { days: Number(values.days) });
+      } finally {
+        await rm(scaleHome, { recursive: true, force: true });
+      }
+      console.log(`\n## A year of daily use (${scale.messages} messages in ${scale.conversations} conversations, ${scale.logs} daily logs)\n`);
+      console.log(
+        table([
+          ["metric", "value", "target"],
+          ["full reindex (s)", (scale.reindexMs / 1000).toFixed(2), ""],
+          ["index size (MB)", (scale.indexBytes / 1024 / 1024).toFixed(1), ""],
+          [`search p50 / p95 / p99 (ms, ${scale.searches} searches, in-process)`, `${scale.searchP50Ms.toFixed(1)} / ${scale.searchP95Ms.toFixed(1)} / ${scale.searchP99Ms.toFixed(1)}`, `p95 ≤ 50 ms ${scale.searchP95Ms <= 50 ? "✅" : "❌"}`],
+          ["search p95 when it first checks every file for changes (ms)", scale.checkedSearchP95Ms.toFixed(1), ""],
+          ["new conversation written → found by a search (ms)", scale.newConversationFoundMs.toFixed(0), "a few seconds"],
+        ]),
+      );
+    }
+    await mkdir(join(ROOT, "bench", "results"), { recursive: true });
+    await writeFile(values.out!, `${JSON.stringify({ recall: results, target, topSources: Object.fromEntries(topSources), scale, at: new Date().toISOString() }, null, 2)}\n`);
+  } finally {
+    await rm(home, { recursive: true, force: true });
+  }
+}
+
+function outcome(question: BenchQuestion, rank: number | undefined): QuestionOutcome {
+  return { id: question.id, language: question.language, kind: question.kind, rank };
+}
+
+function table(rows: string[][]): string {
+  const line = (cells: string[]) => `| ${cells.join(" | ")} |`;
+  return [line(rows[0]!), line(rows[0]!.map(() => "---")), ...rows.slice(1).map(line)].join("\n");
+}
+
+/** The dataset's own words, for the synthetic year (English words; Chinese two-character words). */
+function vocabularyOf(): { en: string[]; zh: string[] } {
+  const text = conversations.flatMap((c) => c.turns.flatMap((t) => [t.user, t.assistant])).join(" ");
+  const count = (words: string[]) => {
+    const counts = new Map<string, number>();
+    for (const w of words) counts.set(w, (counts.get(w) ?? 0) + 1);
+    return [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([w]) => w);
+  };
+  const en = count(text.toLowerCase().match(/[a-z]{2,}/g) ?? []);
+  const zh = count((text.match(/\p{Script=Han}+/gu) ?? []).flatMap((run) => [...run].flatMap((c, i, all) => (i + 1 < all.length ? [c + all[i + 1]] : []))));
+  return { en, zh };
+}
+
+function sampledQueries(n: number): string[] {
+  const { en, zh } = vocabularyOf();
+  return Array.from({ length: n }, (_, i) => (i % 3 === 2 ? `${zh[(i * 7) % 300]}${zh[(i * 13) % 300]}` : `${en[(i * 11) % 800]} ${en[(i * 17) % 800]}`));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
