@@ -74,14 +74,21 @@ export function conversationLogOf(record: SessionRecord, zone: string): Conversa
   };
 }
 
+/** The transcript's file name: chosen once (opened date in the person's zone then), kept with the session. */
+function conversationFileOf(record: SessionRecord, zone: string): string {
+  return record.conversationFile ?? conversationFileName(localDate(new Date(record.openedAt), zone), record.title, record.id);
+}
+
 /**
- * Writes a closed session's transcript to users/<id>/conversations/. The name comes from the
- * session alone, so a retried or repeated close rewrites the same file instead of adding one.
+ * Writes a closed session's transcript to users/<id>/conversations/. The name is kept with the
+ * session, so a retried or repeated close rewrites the same file instead of adding one (even
+ * if the person changed time zone in between); the caller saves the record.
  */
 export async function archiveConversation(memory: MemoryStore, record: SessionRecord): Promise<string> {
   const { zone } = memory.timeZone();
-  const name = conversationFileName(localDate(new Date(record.openedAt), zone), record.title, record.id);
+  const name = conversationFileOf(record, zone);
   await memory.writeConversation(name, conversationLogOf(record, zone));
+  record.conversationFile = name;
   return name;
 }
 
@@ -103,9 +110,7 @@ export async function archiveClosedSessions(
   for await (const record of store.withStatus(["closed"])) {
     if (!hasExchange(record) || (options.only !== undefined && record.userId !== options.only)) continue;
     const memory = memoryOf(record.userId);
-    const { zone } = memory.timeZone();
-    const name = conversationFileName(localDate(new Date(record.openedAt), zone), record.title, record.id);
-    if (await memory.hasConversation(name)) continue;
+    if (await memory.hasConversation(conversationFileOf(record, memory.timeZone().zone))) continue;
     await archiveConversation(memory, record);
     written++;
   }

@@ -14,14 +14,16 @@ export interface EngineParts {
   close(): Promise<void>;
 }
 
+/** The recall index of a home, with the semantic half when OPENAI_EMBEDDING_MODEL is set. */
+export function createRecall(model: ModelClient, onError: (message: string, error: unknown) => void): Recall {
+  return new Recall({ embedder: model.embedder, onError });
+}
+
 /** Wires the engine from the configuration; both front ends start here. */
 export async function createEngine(config: Config, log: Logger): Promise<EngineParts> {
   const model = new ModelClient(config.openai);
   const store = await SessionStore.open(config.home, config.sessionStoreUrl);
-  const recall = new Recall({
-    embedder: model.embedder,
-    onError: (message, error) => log.warn({ err: String(error) }, message),
-  });
+  const recall = createRecall(model, (message, error) => log.warn({ err: String(error) }, message));
   const engine = new SessionEngine({
     home: config.home,
     memory: { defaultTimeZone: config.timeZone, dailyDays: config.dailyDays, recall },

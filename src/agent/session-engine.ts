@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { BackgroundWork } from "../background-work.js";
 import { KeyedMutex } from "../keyed-mutex.js";
 import type { Logger } from "../logger.js";
 import { MemoryStore, type MemoryStoreOptions } from "../memory/memory-store.js";
@@ -54,13 +55,14 @@ export class SessionClosedError extends Error {
 export class SessionEngine {
   /** Turns, clears and closes of one session run one at a time. */
   private readonly sessions = new KeyedMutex();
-  private readonly background = new Set<Promise<unknown>>();
+  private readonly background: BackgroundWork;
   /** First saves of sessions just opened, not yet on disk. */
   private readonly opening = new Map<string, Promise<void>>();
   private readonly clock: () => Date;
 
   constructor(private readonly deps: SessionEngineDeps) {
     this.clock = deps.clock ?? (() => new Date());
+    this.background = new BackgroundWork((failure, error) => deps.log.error({ err: String(error) }, failure));
   }
 
   memoryOf(userId: string): MemoryStore {
@@ -127,8 +129,9 @@ export class SessionEngine {
 
   /** Waits for writes started in the background (before a shutdown), and for the recall index to follow them. */
   async settle(): Promise<void> {
-    await Promise.allSettled([...this.background]);
-    await this.deps.memory.recall?.settle();
+    await this.background.settle();
+    // The index follows the files; embeddings may take minutes and resume at the next start.
+    await this.deps.memory.recall?.settle({ embeddings: false });
   }
 
   /**
@@ -298,9 +301,7 @@ export class SessionEngine {
 
   /** Runs work off the caller's path; settle() waits for it, a failure is logged. */
   inBackground(work: Promise<unknown>, failure: string): void {
-    const tracked = work.catch((error: unknown) => this.deps.log.error({ err: String(error) }, failure));
-    this.background.add(tracked);
-    void tracked.finally(() => this.background.delete(tracked));
+    this.background.add(work, failure);
   }
 
   private async require(id: string): Promise<SessionRecord> {

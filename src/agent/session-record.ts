@@ -33,6 +33,8 @@ export interface SessionRecord {
   closeReason?: string;
   /** Kept once made, so a retried or interrupted close never writes it twice. */
   summary?: string;
+  /** conversations/<file> once the transcript is written: a retried close rewrites this one file. */
+  conversationFile?: string;
   closedAt?: string;
   usage: TokenUsage[];
 }

@@ -187,7 +187,13 @@ async function printSearch(engine: SessionEngine, userId: string, query: string)
     console.log("Usage: /search <words>, e.g. /search oolong tea");
     return;
   }
-  const hits = await engine.memoryOf(userId).search(query, { limit: 5 });
+  let hits;
+  try {
+    hits = await engine.memoryOf(userId).search(query, { limit: 5 });
+  } catch (error) {
+    console.error(`(search is unavailable right now: ${(error as Error).message})`);
+    return;
+  }
   if (hits.length === 0) console.log(`Nothing found for "${query}".`);
   hits.forEach((hit, i) => console.log(formatHit(hit, i + 1)));
 }

@@ -1,12 +1,13 @@
-import { readdir } from "node:fs/promises";
+import { readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { archiveClosedSessions } from "../agent/conversation-archive.js";
+import { createRecall } from "../agent/create-engine.js";
 import { ModelClient } from "../agent/model-client.js";
 import { SessionStore } from "../agent/session-store.js";
 import { ConfigError, loadConfig, type Config } from "../config.js";
 import { MemoryStore } from "../memory/memory-store.js";
-import { Recall } from "../memory/recall/recall.js";
+import type { Recall } from "../memory/recall/recall.js";
 import { formatHit } from "./format-hit.js";
 
 const USAGE = `Usage: npm run memory -- <command> [options]
@@ -31,10 +32,7 @@ interface Tools {
 
 function tools(config: Config): Tools {
   const model = new ModelClient({ ...config.openai, maxRetries: 1 });
-  const recall = new Recall({
-    embedder: model.embedder,
-    onError: (message, error) => console.error(`warning: ${message} (${(error as Error).message})`),
-  });
+  const recall = createRecall(model, (message, error) => console.error(`warning: ${message} (${(error as Error).message})`));
   const memoryOf = (userId: string) => {
     const opened = MemoryStore.open(config.home, userId, { defaultTimeZone: config.timeZone, dailyDays: config.dailyDays, recall });
     if (!opened.ok) throw new UsageError(`--user: ${opened.error}`);
@@ -77,6 +75,11 @@ async function reindex(t: Tools, args: string[]): Promise<void> {
     await store.close();
   }
   const users = values.user ? [values.user] : await everyone(t.config.home);
+  if (!values.user) {
+    // An index whose person's folder is gone holds their words still: it goes too.
+    const removed = await removeOrphanIndexes(t.config.home, new Set(users));
+    if (removed > 0) console.log(`Removed ${removed} index(es) of people whose memory is gone.`);
+  }
   for (const userId of users) {
     const started = performance.now();
     const report = await t.memoryOf(userId).reindex();
@@ -84,6 +87,18 @@ async function reindex(t: Tools, args: string[]): Promise<void> {
     console.log(`user ${userId}: ${entries} from ${report.read} file(s) in ${Math.round(performance.now() - started)} ms`);
   }
   if (users.length === 0) console.log("No one has any memory yet.");
+}
+
+async function removeOrphanIndexes(home: string, people: Set<string>): Promise<number> {
+  const names = await readdir(join(home, "index")).catch(() => [] as string[]);
+  let removed = 0;
+  for (const name of names) {
+    const id = /^(\d{1,20})\.sqlite(-wal|-shm)?$/.exec(name)?.[1];
+    if (id === undefined || people.has(id)) continue;
+    await rm(join(home, "index", name), { force: true });
+    if (name.endsWith(".sqlite")) removed++;
+  }
+  return removed;
 }
 
 async function everyone(home: string): Promise<string[]> {

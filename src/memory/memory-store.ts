@@ -9,7 +9,9 @@ import { dateOfConversation, renderConversation, type ConversationLog } from "./
 import type { SyncReport } from "./recall/person-index.js";
 import type { Recall, RecallHit, SearchOptions } from "./recall/recall.js";
 import { parseSections } from "./sections.js";
-import { isLocalDate, isValidTimeZone, localDate, localTime, recentDates, systemTimeZone } from "./time.js";
+import { dateOfLog, isLocalDate, isValidTimeZone, localDate, localTime, recentDates, systemTimeZone } from "./time.js";
+
+export { dateOfLog };
 
 export type FileKind = "soul" | "user" | "memory" | "daily";
 export const FILE_KINDS: readonly FileKind[] = ["soul", "user", "memory", "daily"];
@@ -46,12 +48,6 @@ export interface MemoryStoreOptions {
 }
 
 const SNOWFLAKE = /^\d{1,20}$/;
-
-/** The date of a daily log's file name ("2026-12-02.md"), or undefined for any other file. */
-export function dateOfLog(fileName: string): string | undefined {
-  const date = fileName.endsWith(".md") ? fileName.slice(0, -".md".length) : "";
-  return isLocalDate(date) ? date : undefined;
-}
 
 /** All memory of one person: users/<id>/ under AGENTKIT_HOME. */
 export class MemoryStore {
@@ -91,7 +87,8 @@ export class MemoryStore {
     try {
       return await withPersonLock(this.dir, work);
     } finally {
-      this.options.recall?.touch(this, this.timeZone().zone);
+      // The write has happened: an unreadable settings.json must not make it look failed.
+      if (this.options.recall) this.options.recall.touch(this, this.safeTimeZone());
     }
   }
 
@@ -107,7 +104,11 @@ export class MemoryStore {
   /** Writes a closed conversation's transcript (conversations/<name>), replacing an earlier copy. */
   async writeConversation(name: string, log: ConversationLog): Promise<void> {
     if (dateOfConversation(name) === undefined || name.includes("/")) throw new Error(`"${name}" is not a conversation file name`);
-    await this.serialize(() => writeFileAtomic(join(this.conversationsDir, name), renderConversation(log)));
+    const path = join(this.conversationsDir, name);
+    const text = renderConversation(log);
+    // The same text again (a retried close) leaves the file, and the index built from it, alone.
+    if (readTextIfExistsSync(path) === text) return;
+    await this.serialize(() => writeFileAtomic(path, text));
   }
 
   async hasConversation(name: string): Promise<boolean> {
@@ -115,24 +116,23 @@ export class MemoryStore {
   }
 
   /** Everything the person ever told the bot, best matches first. */
-  search(query: string, options: SearchOptions = {}): Promise<RecallHit[]> {
-    const recall = this.options.recall;
-    if (!recall) return Promise.reject(new Error("search is not available here (no recall index)"));
-    return recall.search(this, this.timeZone().zone, query, options);
+  async search(query: string, options: SearchOptions = {}): Promise<RecallHit[]> {
+    return this.recall().search(this, this.timeZone().zone, query, options);
   }
 
   /** Brings the recall index up to date now, embeddings included (the operator CLI). */
-  updateIndex(): Promise<void> {
-    const recall = this.options.recall;
-    if (!recall) return Promise.reject(new Error("search is not available here (no recall index)"));
-    return recall.update(this, this.timeZone().zone);
+  async updateIndex(): Promise<void> {
+    return this.recall().update(this, this.timeZone().zone);
   }
 
   /** Rebuilds the person's recall index from their files. */
-  reindex(): Promise<SyncReport> {
-    const recall = this.options.recall;
-    if (!recall) return Promise.reject(new Error("search is not available here (no recall index)"));
-    return recall.reindex(this, this.timeZone().zone);
+  async reindex(): Promise<SyncReport> {
+    return this.recall().reindex(this, this.timeZone().zone);
+  }
+
+  private recall(): Recall {
+    if (!this.options.recall) throw new Error("search is not available here (no recall index)");
+    return this.options.recall;
   }
 
   daily(date: string): MemoryFile {
@@ -179,6 +179,14 @@ export class MemoryStore {
       zone: fallback,
       warning: `settings.json of user ${this.userId} names an unknown time zone "${chosen}"; using ${fallback}`,
     };
+  }
+
+  private safeTimeZone(): string {
+    try {
+      return this.timeZone().zone;
+    } catch {
+      return this.options.defaultTimeZone ?? systemTimeZone();
+    }
   }
 
   /** Creates SOUL.md on the first session only; never overwrites. Returns true if created. */

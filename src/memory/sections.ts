@@ -31,6 +31,12 @@ export function countChars(text: string): number {
   return count;
 }
 
+/** The text cut to at most `max` code points, a cut marked with `…` (within the max). */
+export function cutChars(text: string, max: number): string {
+  if (countChars(text) <= max) return text;
+  return `${[...text].slice(0, Math.max(0, max - 1)).join("")}…`;
+}
+
 // The `s` flag lets the name hold U+2028/U+2029 as written; lines are split on \n only.
 const HEADING = /^## +(.*?)\s*$/s;
 const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/s;

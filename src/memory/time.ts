@@ -34,3 +34,9 @@ export function recentDates(now: Date, zone: string, days: number): string[] {
 export function isLocalDate(text: string): boolean {
   return /^\d{4}-\d{2}-\d{2}$/.test(text);
 }
+
+/** The date of a daily log's file name ("2026-12-02.md"), or undefined for any other file. */
+export function dateOfLog(fileName: string): string | undefined {
+  const date = fileName.endsWith(".md") ? fileName.slice(0, -".md".length) : "";
+  return isLocalDate(date) ? date : undefined;
+}

@@ -1,9 +1,11 @@
 import type { RecallHit } from "../memory/recall/recall.js";
 import { blockedNotice, checkContent } from "../memory/safety.js";
-import { countChars } from "../memory/sections.js";
+import { countChars, cutChars } from "../memory/sections.js";
 
 /** What memory_search answers the model with, at most this many characters of JSON. */
 export const SEARCH_RESULT_CHARS = 3000;
+/** A hand-written section name can be long; in results it is a label. */
+const TITLE_CHARS = 80;
 
 export interface SearchResult {
   source: RecallHit["source"];
@@ -25,7 +27,7 @@ export function searchResultsForModel(query: string, hits: RecallHit[]): object 
     return {
       source: hit.source,
       date: hit.date,
-      title: title.ok ? hit.title : "[blocked]",
+      title: title.ok ? cutChars(hit.title, TITLE_CHARS) : blockedNotice(title.reason),
       text: text.ok ? hit.text : blockedNotice(text.reason),
     };
   });
@@ -46,7 +48,7 @@ function fitTexts(texts: string[], size: (texts: string[]) => number): string[] 
     const longest = Math.max(...current.map(countChars));
     // Cut every text down towards a common length, a bit more than the excess in all.
     const target = Math.max(40, longest - Math.ceil(over / Math.max(1, current.filter((t) => countChars(t) === longest).length)) - 1);
-    const next = current.map((text) => (countChars(text) > target ? `${[...text].slice(0, target - 1).join("")}…` : text));
+    const next = current.map((text) => cutChars(text, target));
     if (next.every((text, i) => text === current[i])) break;
     current = next;
   }

@@ -1,23 +1,12 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { renderConversation, type ConversationMessage } from "../../src/memory/conversation-log.js";
 import { startFakeOpenAI, type FakeOpenAI } from "../fakes/fake-openai.js";
-import { runTsx } from "../helpers/child-process.js";
+import { runToEnd } from "../helpers/child-process.js";
 import { makeTempHome } from "../helpers/temp-home.js";
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-async function memoryCli(args: string[], env: Record<string, string>): Promise<Run> {
-  const cli = runTsx("src/cli/memory.ts", args, env);
-  cli.child.stdin.end();
-  const code = await cli.exited;
-  return { code, stdout: cli.stdout(), stderr: cli.stderr() };
-}
+const memoryCli = (args: string[], env: Record<string, string>) => runToEnd("src/cli/memory.ts", args, "", env);
 
 let fake: FakeOpenAI | undefined;
 afterEach(async () => {
@@ -115,5 +104,10 @@ describe("npm run memory -- reindex", () => {
     expect(run.stdout).toMatch(/user 42: 6 entries from 3 file\(s\) in \d+ ms\nuser 7: 1 entry from 1 file\(s\) in \d+ ms\n/);
     const chess = JSON.parse((await memoryCli(["search", "chess", "--user", "7", "--json"], { AGENTKIT_HOME: home })).stdout) as unknown[];
     expect(chess).toHaveLength(1);
+    // A person whose folder is gone: their index goes at the next full reindex.
+    await rm(join(home, "users", "7"), { recursive: true });
+    const again = await memoryCli(["reindex"], { AGENTKIT_HOME: home });
+    expect(again.stdout).toContain("Removed 1 index(es) of people whose memory is gone.");
+    expect(await readdir(join(home, "index"))).not.toContain("7.sqlite");
   });
 });

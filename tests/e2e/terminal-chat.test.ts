@@ -2,23 +2,12 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startFakeOpenAI, type FakeOpenAI } from "../fakes/fake-openai.js";
-import { runTsx } from "../helpers/child-process.js";
+import { runToEnd, runTsx } from "../helpers/child-process.js";
 import { makeTempHome } from "../helpers/temp-home.js";
 
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs `npm run chat` the way a person would pipe it, minus npm's own start-up cost. */
-async function runChat(args: string[], input: string, env: Record<string, string>): Promise<Run> {
-  const chat = runTsx("src/cli/chat.ts", args, env);
-  chat.child.stdin.end(input);
-  const code = await chat.exited;
-  return { code, stdout: chat.stdout(), stderr: chat.stderr() };
-}
+const runChat = (args: string[], input: string, env: Record<string, string>) => runToEnd("src/cli/chat.ts", args, input, env);
 
 let fake: FakeOpenAI | undefined;
 afterEach(async () => {

@@ -32,3 +32,17 @@ export function runTsx(script: string, args: string[], env: Record<string, strin
   const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
   return { child, stdout: () => stdout, stderr: () => stderr, exited };
 }
+
+export interface FinishedRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs an entry point with `input` on stdin (then closed) until it exits, as a pipe would. */
+export async function runToEnd(script: string, args: string[], input: string, env: Record<string, string>): Promise<FinishedRun> {
+  const run = runTsx(script, args, env);
+  run.child.stdin.end(input);
+  const code = await run.exited;
+  return { code, stdout: run.stdout(), stderr: run.stderr() };
+}

@@ -1,7 +1,7 @@
 import { escapeMarkdown } from "discord.js";
 import type { MemoryStore } from "../../memory/memory-store.js";
 import type { RecallHit } from "../../memory/recall/recall.js";
-import { countChars } from "../../memory/sections.js";
+import { countChars, cutChars } from "../../memory/sections.js";
 
 const RESULTS = 5;
 const TEXT_CHARS = 300;
@@ -27,8 +27,7 @@ function whereFrom(hit: RecallHit, say: Say): string {
 }
 
 function quoted(text: string, chars: number): string {
-  const cut = countChars(text) <= chars ? text : `${[...text].slice(0, chars - 1).join("")}…`;
-  return `> ${cut.trim().replace(/\n+/g, "\n> ")}`;
+  return `> ${cutChars(text, chars).trim().replace(/\n+/g, "\n> ")}`;
 }
 
 /** The ephemeral answer to /memory search: the caller's best matches with their dates and origin. */

@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { dateOfConversation } from "../conversation-log.js";
-import { isLocalDate, localDate } from "../time.js";
+import { dateOfLog, localDate } from "../time.js";
 import { indexText } from "./search-text.js";
 import { SqliteDb, type SqlValue } from "./sqlite-db.js";
 import { unitsOfConversation, unitsOfSections, type RecallSource, type Unit } from "./units.js";
@@ -68,15 +68,16 @@ export class PersonIndex {
     const db = await SqliteDb.open(indexPath);
     try {
       // A small page cache per index: a bot keeps several open, one per person searching or writing.
-      await db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -1024;");
+      // secure_delete: text dropped from the index (a forgotten conversation) is overwritten, not left in free pages.
+      await db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -1024; PRAGMA secure_delete = ON;");
       await db.exec(SCHEMA);
-      const version = await db.get<{ value: string }>("SELECT value FROM meta WHERE key = 'schema'");
-      if (version?.value !== SCHEMA_VERSION) {
-        await db.transaction(async () => {
-          await db.exec("DELETE FROM sources; DELETE FROM units; DELETE FROM units_fts; DELETE FROM vectors;");
-          await db.run("INSERT OR REPLACE INTO meta(key, value) VALUES ('schema', ?)", [SCHEMA_VERSION]);
-        });
-      }
+      // Checked inside the write lock: another connection may be filling a new index meanwhile.
+      await db.transaction(async () => {
+        const version = await db.get<{ value: string }>("SELECT value FROM meta WHERE key = 'schema'");
+        if (version?.value === SCHEMA_VERSION) return;
+        await db.exec("DELETE FROM sources; DELETE FROM units; DELETE FROM units_fts; DELETE FROM vectors;");
+        await db.run("INSERT OR REPLACE INTO meta(key, value) VALUES ('schema', ?)", [SCHEMA_VERSION]);
+      });
     } catch (error) {
       await db.close().catch(() => {});
       throw error;
@@ -97,32 +98,16 @@ export class PersonIndex {
     const present = new Set(files.map((f) => f.path));
     const gone = [...known.keys()].filter((path) => !present.has(path));
     if (changed.length === 0 && gone.length === 0) return { read: 0, removed: 0, units: 0 };
-    let units = 0;
-    await this.db.transaction(async () => {
-      for (const path of gone) await this.dropSource(path);
-      let nextId = ((await this.db.get<{ id: number | null }>("SELECT max(id) AS id FROM units"))?.id ?? 0) + 1;
-      for (const file of changed) {
-        await this.dropSource(file.path);
-        const text = await readFile(join(this.dir, file.path), "utf8").catch(() => undefined);
-        if (text === undefined) continue;
-        const fileUnits = unitsOf(file, text);
-        await this.insertUnits(file.path, fileUnits, nextId);
-        nextId += fileUnits.length;
-        units += fileUnits.length;
-        await this.db.run("INSERT OR REPLACE INTO sources(path, stamp) VALUES (?, ?)", [file.path, file.stamp]);
-      }
-      await this.bumpGeneration();
-    });
-    return { read: changed.length, removed: gone.length, units };
+    return this.db.transaction(() => this.apply(changed, gone));
   }
 
-  /** Forgets everything and reads every file again. */
+  /** Forgets everything and reads every file again, in one transaction: a search never sees it empty. */
   async rebuild(zone: string): Promise<SyncReport> {
-    await this.db.transaction(async () => {
+    const files = await listSources(this.dir, zone);
+    return this.db.transaction(async () => {
       await this.db.exec("DELETE FROM sources; DELETE FROM units; DELETE FROM units_fts; DELETE FROM vectors;");
-      await this.bumpGeneration();
+      return this.apply(files, []);
     });
-    return this.sync(zone);
   }
 
   /** The best keyword matches of an FTS5 expression: (unit, BM25 rank; lower is better). */
@@ -147,7 +132,10 @@ export class PersonIndex {
     );
   }
 
-  /** Stores vectors for units that still exist (a sync may have dropped them meanwhile). */
+  /**
+   * Stores vectors for units that still exist (a sync may have dropped them meanwhile). An
+   * empty blob marks a unit the embeddings server refused, so it is not asked for again.
+   */
   async storeVectors(model: string, vectors: { id: number; blob: Buffer }[]): Promise<void> {
     await this.db.transaction(async () => {
       for (const { id, blob } of vectors) {
@@ -165,6 +153,32 @@ export class PersonIndex {
 
   close(): Promise<void> {
     return this.db.close();
+  }
+
+  /** Inside a transaction: drops the units of `gone` and `changed`, reads `changed` again. */
+  private async apply(changed: SourceFile[], gone: string[]): Promise<SyncReport> {
+    for (const path of gone) await this.dropSource(path);
+    // Ids only grow (a counter survives rebuilds), so a vector computed for an old unit can
+    // never be stored on a new one that took its id.
+    const counter = Number((await this.db.get<{ value: string }>("SELECT value FROM meta WHERE key = 'next_id'"))?.value ?? 1);
+    const highest = (await this.db.get<{ id: number | null }>("SELECT max(id) AS id FROM units"))?.id ?? 0;
+    let nextId = Math.max(counter, highest + 1);
+    let read = 0;
+    let units = 0;
+    for (const file of changed) {
+      await this.dropSource(file.path);
+      const text = await readFile(join(this.dir, file.path), "utf8").catch(() => undefined);
+      if (text === undefined) continue;
+      const fileUnits = unitsOf(file, text);
+      await this.insertUnits(file.path, fileUnits, nextId);
+      nextId += fileUnits.length;
+      units += fileUnits.length;
+      read++;
+      await this.db.run("INSERT OR REPLACE INTO sources(path, stamp) VALUES (?, ?)", [file.path, file.stamp]);
+    }
+    await this.db.run("INSERT OR REPLACE INTO meta(key, value) VALUES ('next_id', ?)", [String(nextId)]);
+    await this.bumpGeneration();
+    return { read, removed: gone.length, units };
   }
 
   private async dropSource(path: string): Promise<void> {
@@ -207,10 +221,9 @@ function unitsOf(file: SourceFile, text: string): Unit[] {
 /** Every file of a person the index reads, with a stamp that changes when the file does. */
 async function listSources(dir: string, zone: string): Promise<SourceFile[]> {
   const wanted: { path: string; source: RecallSource; date: string | undefined }[] = MEMORY_FILES.map(([path, source]) => ({ path, source, date: undefined }));
-  const logDate = (name: string) => (name.endsWith(".md") && isLocalDate(name.slice(0, -3)) ? name.slice(0, -3) : undefined);
   const folders: [string, RecallSource, (name: string) => string | undefined][] = [
-    ["daily", "daily", logDate],
-    ["daily/archive", "daily", logDate],
+    ["daily", "daily", dateOfLog],
+    ["daily/archive", "daily", dateOfLog],
     ["conversations", "conversation", dateOfConversation],
   ];
   const listed = await Promise.all(folders.map(([folder]) => readdir(join(dir, folder)).catch(() => [] as string[])));

@@ -1,25 +1,12 @@
+import { BackgroundWork } from "../../background-work.js";
 import { KeyedMutex } from "../../keyed-mutex.js";
-import { countChars } from "../sections.js";
+import { cutChars } from "../sections.js";
 import { PersonIndex, type SyncReport, type UnitRow } from "./person-index.js";
+import { dedupe, fuse, rankKeyword, type RecallHit } from "./ranking.js";
 import { matchExpression, queryTerms } from "./search-text.js";
-import type { RecallSource } from "./units.js";
-import { fuseRankings, VectorCache, vectorBlob, type Embedder } from "./vectors.js";
+import { VectorCache, vectorBlob, type Embedder } from "./vectors.js";
 
-export interface RecallHit {
-  source: RecallSource;
-  date: string;
-  title: string;
-  /** The matching message ("Name: text") or section, up to about 1,000 characters. */
-  text: string;
-  /** Higher is better; comparable within one search only. */
-  score: number;
-  /** Where it comes from, relative to the person's folder, e.g. "conversations/2026-10-02-books-3f2a9c1b.md". */
-  file: string;
-  /** Message or section number within the file (the first, when the text holds several). */
-  ord: number;
-  /** Every message or section number the text holds. */
-  ords: number[];
-}
+export { MAX_TEXT_CHARS, type RecallHit } from "./ranking.js";
 
 export interface RecallOptions {
   /** Set when OPENAI_EMBEDDING_MODEL is: adds the semantic half of the ranking. */
@@ -30,21 +17,13 @@ export interface RecallOptions {
   debounceMs?: number;
   /** How long a search trusts the index without looking at the files again (hand edits). */
   freshMs?: number;
+  /** After an embeddings server failure, how long until indexing asks again. */
+  embedRetryMs?: number;
 }
 
 export interface SearchOptions {
   limit?: number;
 }
-
-export const MAX_TEXT_CHARS = 1000;
-const CANDIDATES = 200;
-// Chosen on bench/recall (neighbours 0.3–0.8 all beat the floor by 1.3–1.45×; 0.5 in the middle).
-const WEIGHTS = { body: 1, context: 0.5, title: 0.5 };
-const OPEN_INDEXES = 8;
-const EMBED_BATCH = 64;
-const EMBED_TIMEOUT_MS = 5_000;
-/** After an embeddings call fails, indexing tries again this much later (a search still tries). */
-const EMBED_BACKOFF_MS = 60_000;
 
 /** Whose files, and where their index lives ($AGENTKIT_HOME/index/<id>.sqlite). */
 export interface IndexedPerson {
@@ -52,10 +31,26 @@ export interface IndexedPerson {
   indexPath: string;
 }
 
+const CANDIDATES = 200;
+// Chosen on bench/recall (neighbours 0.3–0.8 all beat the floor by 1.3–1.45×; 0.5 in the middle).
+const WEIGHTS = { body: 1, context: 0.5, title: 0.5 };
+const OPEN_INDEXES = 8;
+const EMBED_BATCH = 64;
+const EMBED_TIMEOUT_MS = 5_000;
+/** Semantic matches below this cosine similarity are not matches: an unrelated query finds nothing. */
+const MIN_SIMILARITY = 0.3;
+const SEMANTIC_CANDIDATES = 50;
+/** Marks a unit the embeddings server refused, so it is not asked for again. */
+const REFUSED = Buffer.alloc(0);
+
 interface Slot {
+  person: IndexedPerson;
   index: Promise<PersonIndex>;
   syncedAt: number;
   dirty: boolean;
+  /** Searches and batches using the database now: an evicted slot closes when the last one ends. */
+  users: number;
+  evicted: boolean;
 }
 
 /**
@@ -65,18 +60,26 @@ interface Slot {
  */
 export class Recall {
   private readonly slots = new Map<string, Slot>();
+  /** Writes to one person's index (syncs, vectors) run one at a time. */
   private readonly locks = new KeyedMutex();
   private readonly timers = new Map<string, { timer: NodeJS.Timeout; zone: string; person: IndexedPerson }>();
-  private readonly running = new Set<Promise<unknown>>();
+  private readonly retries = new Map<string, NodeJS.Timeout>();
+  private readonly syncs: BackgroundWork;
+  private readonly embeddings: BackgroundWork;
   private readonly vectors = new VectorCache();
+  private readonly stop = new AbortController();
   private embedPausedUntil = 0;
   private closed = false;
 
-  constructor(private readonly options: RecallOptions = {}) {}
+  constructor(private readonly options: RecallOptions = {}) {
+    const report = (failure: string, error: unknown) => options.onError?.(failure, error);
+    this.syncs = new BackgroundWork(report);
+    this.embeddings = new BackgroundWork(report);
+  }
 
   /** A person's files changed: index them soon, in the background. */
   touch(person: IndexedPerson, zone: string): void {
-    if (this.closed) return;
+    if (this.stop.signal.aborted) return;
     const key = person.indexPath;
     const slot = this.slots.get(key);
     if (slot) slot.dirty = true;
@@ -88,23 +91,31 @@ export class Recall {
 
   /** Best matches first; an empty list when nothing matches or the query has no words. */
   async search(person: IndexedPerson, zone: string, query: string, options: SearchOptions = {}): Promise<RecallHit[]> {
+    if (this.closed) throw new Error("the recall index is closed");
     const key = person.indexPath;
     const limit = Math.max(1, Math.min(options.limit ?? 10, 50));
+    // Never rejects: a failed embedding means keywords only.
     const queryVector = this.embedQuery(query);
-    const { index, rows, generation } = await this.locks.run(key, async () => {
-      const slot = await this.slotFor(person);
-      const index = await slot.index;
-      const stale = slot.dirty || Date.now() - slot.syncedAt > (this.options.freshMs ?? 30_000);
+    return this.use(person, async (slot, index) => {
+      const { rows, generation, read } = await this.locks.run(key, async () => {
+        let read = 0;
+        if (slot.dirty || Date.now() - slot.syncedAt > (this.options.freshMs ?? 30_000)) {
+          // An index that cannot take the latest changes still answers with what it holds.
+          read = await this.syncLocked(slot, index, zone).then(
+            (report) => report.read,
+            (error: unknown) => (this.options.onError?.("the recall index could not read the latest changes; this search used what it holds", error), 0),
+          );
+        }
+        const expression = matchExpression(queryTerms(query));
+        const rows = expression ? await index.keywordMatches(expression, CANDIDATES, WEIGHTS) : [];
+        return { rows, generation: await index.generation(), read };
+      });
       // What a search had to read itself gets its vectors afterwards, off this search's path.
-      if (stale && (await this.syncSlot(slot, index, zone)).read > 0) this.inBackground(this.embedMissing(key));
-      const expression = matchExpression(queryTerms(query));
-      const rows = expression ? await index.keywordMatches(expression, CANDIDATES, WEIGHTS) : [];
-      return { index, rows, generation: await index.generation() };
+      if (read > 0) this.embedInBackground(person);
+      const keyword = rankKeyword(rows);
+      const semantic = await this.semanticRows(key, index, generation, await queryVector);
+      return dedupe(semantic.length > 0 ? fuse(keyword, semantic) : keyword).slice(0, limit);
     });
-    const keyword = rankKeyword(rows);
-    const semantic = await this.semanticIds(key, index, generation, await queryVector);
-    const hits = semantic.length > 0 ? await fuse(index, keyword, semantic) : keyword;
-    return dedupe(hits).slice(0, limit);
   }
 
   /**
@@ -112,67 +123,62 @@ export class Recall {
    * process (the operator CLI) that cannot leave the work to the background.
    */
   async update(person: IndexedPerson, zone: string): Promise<void> {
-    await this.locks.run(person.indexPath, async () => {
-      const slot = await this.slotFor(person);
-      await this.syncSlot(slot, await slot.index, zone);
-    });
-    await this.embedMissing(person.indexPath);
+    await this.use(person, (slot, index) => this.locks.run(person.indexPath, () => this.syncLocked(slot, index, zone)));
+    await this.embedMissing(person);
   }
 
   /** Reads every file of the person again (the operator's `reindex`). */
   async reindex(person: IndexedPerson, zone: string): Promise<SyncReport> {
-    const key = person.indexPath;
-    const report = await this.locks.run(key, async () => {
-      const slot = await this.slotFor(person);
-      const index = await slot.index;
-      const rebuilt = await index.rebuild(zone);
-      slot.syncedAt = Date.now();
-      slot.dirty = false;
-      return rebuilt;
-    });
-    await this.embedMissing(key);
+    const report = await this.use(person, (slot, index) =>
+      this.locks.run(person.indexPath, async () => {
+        const rebuilt = await index.rebuild(zone);
+        slot.syncedAt = Date.now();
+        slot.dirty = false;
+        return rebuilt;
+      }),
+    );
+    await this.embedMissing(person);
     return report;
   }
 
-  /** Runs the pending background syncs now and waits for them (shutdown, tests, a CLI's end). */
-  async settle(): Promise<void> {
+  /**
+   * Runs the pending background syncs now and waits for them (a shutdown, a test, the end of
+   * a CLI); with `embeddings`, for the embedding batches too.
+   */
+  async settle(options: { embeddings?: boolean } = {}): Promise<void> {
     for (const { timer, zone, person } of this.timers.values()) {
       clearTimeout(timer);
       this.syncInBackground(person, zone);
     }
-    while (this.running.size > 0) await Promise.allSettled([...this.running]);
+    await this.syncs.settle();
+    if (options.embeddings ?? true) await this.embeddings.settle();
   }
 
+  /** Stops embedding at once (the backlog resumes at the next start), waits for syncs, closes the indexes. */
   async close(): Promise<void> {
+    this.stop.abort();
+    for (const timer of this.retries.values()) clearTimeout(timer);
+    this.retries.clear();
     await this.settle();
     this.closed = true;
-    const slots = [...this.slots.values()];
+    for (const slot of this.slots.values()) {
+      slot.evicted = true;
+      if (slot.users === 0) closeSlot(slot);
+    }
     this.slots.clear();
-    await Promise.allSettled(slots.map(async (slot) => (await slot.index).close()));
   }
 
   private syncInBackground(person: IndexedPerson, zone: string): void {
-    const key = person.indexPath;
-    this.timers.delete(key);
+    this.timers.delete(person.indexPath);
     if (this.closed) return;
-    const work = this.locks
-      .run(key, async () => {
-        const slot = await this.slotFor(person);
-        await this.syncSlot(slot, await slot.index, zone);
-      })
-      .then(() => this.embedMissing(key));
-    this.inBackground(work);
-  }
-
-  private inBackground(work: Promise<unknown>): void {
-    const tracked = work.catch((error: unknown) =>
-      this.options.onError?.("the recall index could not read the latest changes; the next search retries", error),
+    const work = this.use(person, (slot, index) => this.locks.run(person.indexPath, () => this.syncLocked(slot, index, zone)));
+    this.syncs.add(
+      work.then(() => this.embedInBackground(person)),
+      "the recall index could not read the latest changes; the next search retries",
     );
-    this.running.add(tracked);
-    void tracked.finally(() => this.running.delete(tracked));
   }
 
-  private async syncSlot(slot: Slot, index: PersonIndex, zone: string): Promise<SyncReport> {
+  private async syncLocked(slot: Slot, index: PersonIndex, zone: string): Promise<SyncReport> {
     slot.dirty = false;
     try {
       const report = await index.sync(zone);
@@ -184,24 +190,38 @@ export class Recall {
     }
   }
 
-  /** Called under the person's lock. Keeps at most OPEN_INDEXES databases open. */
-  private async slotFor(person: IndexedPerson): Promise<Slot> {
+  /** Runs work on a person's open index, which stays open until the work ends. */
+  private async use<T>(person: IndexedPerson, work: (slot: Slot, index: PersonIndex) => Promise<T>): Promise<T> {
+    const slot = this.acquire(person);
+    try {
+      return await work(slot, await slot.index);
+    } finally {
+      slot.users--;
+      if (slot.evicted && slot.users === 0) closeSlot(slot);
+    }
+  }
+
+  /** Keeps at most OPEN_INDEXES databases open, least recently used out first. */
+  private acquire(person: IndexedPerson): Slot {
     const key = person.indexPath;
     let slot = this.slots.get(key);
     if (slot) {
-      // Most recently used last.
       this.slots.delete(key);
-      this.slots.set(key, slot);
-      return slot;
+    } else {
+      const created: Slot = { person, index: PersonIndex.open(person.dir, key), syncedAt: 0, dirty: true, users: 0, evicted: false };
+      created.index.catch(() => {
+        if (this.slots.get(key) === created) this.slots.delete(key);
+      });
+      slot = created;
     }
-    slot = { index: PersonIndex.open(person.dir, person.indexPath), syncedAt: 0, dirty: true };
-    slot.index.catch(() => this.slots.delete(key));
     this.slots.set(key, slot);
+    slot.users++;
     for (const [oldest, old] of this.slots) {
       if (this.slots.size <= OPEN_INDEXES) break;
       this.slots.delete(oldest);
       this.vectors.forget(oldest);
-      void this.locks.run(oldest, async () => (await old.index).close()).catch(() => {});
+      old.evicted = true;
+      if (old.users === 0) closeSlot(old);
     }
     return slot;
   }
@@ -218,79 +238,92 @@ export class Recall {
     }
   }
 
-  private async semanticIds(key: string, index: PersonIndex, generation: number, vector: number[] | undefined): Promise<number[]> {
+  /** The units nearest to the query's vector and near enough to count, nearest first. */
+  private async semanticRows(key: string, index: PersonIndex, generation: number, vector: number[] | undefined): Promise<UnitRow[]> {
     const embedder = this.options.embedder;
     if (!embedder || !vector) return [];
-    const near = await this.vectors.nearest(index.db, key, embedder.model, generation, vector, CANDIDATES);
-    return near.map((n) => n.id);
+    const near = (await this.vectors.nearest(index.db, key, embedder.model, generation, vector, SEMANTIC_CANDIDATES)).filter(
+      (n) => n.similarity >= MIN_SIMILARITY,
+    );
+    const rows = new Map((await index.unitsById(near.map((n) => n.id))).map((row) => [row.id, row]));
+    return near.flatMap((n) => rows.get(n.id) ?? []);
   }
 
-  /** Embeds the units that have no vector yet, a batch at a time, outside the person's lock. */
-  private async embedMissing(key: string): Promise<void> {
+  private embedInBackground(person: IndexedPerson): void {
+    if (!this.options.embedder || this.stop.signal.aborted) return;
+    this.embeddings.add(this.embedMissing(person), "embeddings failed; the index keeps working with keywords");
+  }
+
+  /** Embeds the units that have no vector yet, a batch at a time, holding no lock while the server works. */
+  private async embedMissing(person: IndexedPerson): Promise<void> {
     const embedder = this.options.embedder;
-    if (!embedder || Date.now() < this.embedPausedUntil) return;
+    if (!embedder) return;
     for (;;) {
-      const slot = this.slots.get(key);
-      if (!slot || this.closed) return;
-      const index = await slot.index;
-      const missing = await index.unitsWithoutVector(embedder.model, EMBED_BATCH);
-      if (missing.length === 0) return;
-      let vectors: number[][];
-      try {
-        vectors = await embedder.embed(missing.map(embeddingInput), AbortSignal.timeout(EMBED_TIMEOUT_MS * 4));
-        if (vectors.length !== missing.length) throw new Error(`asked for ${missing.length} embeddings, got ${vectors.length}`);
-      } catch (error) {
-        this.embedPausedUntil = Date.now() + EMBED_BACKOFF_MS;
-        this.options.onError?.("embeddings failed; the index keeps working with keywords and tries again later", error);
-        return;
-      }
-      await this.locks.run(key, () => index.storeVectors(embedder.model, missing.map((u, i) => ({ id: u.id, blob: vectorBlob(vectors[i]!) }))));
+      if (this.stop.signal.aborted) return;
+      if (Date.now() < this.embedPausedUntil) return this.retryEmbeddingLater(person);
+      const done = await this.use(person, async (_slot, index) => {
+        const missing = await index.unitsWithoutVector(embedder.model, EMBED_BATCH);
+        if (missing.length === 0) return true;
+        const vectors = await this.embedUnits(embedder, missing);
+        if (!vectors) {
+          this.retryEmbeddingLater(person);
+          return true;
+        }
+        await this.locks.run(person.indexPath, () => index.storeVectors(embedder.model, vectors));
+        return false;
+      });
+      if (done) return;
     }
   }
+
+  /**
+   * One batch; when it fails, a probe tells a server that is down (pause, retry later) from
+   * inputs it refuses (each unit alone, the refused ones marked), so one bad unit blocks nothing.
+   */
+  private async embedUnits(embedder: Embedder, units: UnitRow[]): Promise<{ id: number; blob: Buffer }[] | undefined> {
+    const signal = () => AbortSignal.any([AbortSignal.timeout(EMBED_TIMEOUT_MS * 4), this.stop.signal]);
+    try {
+      const vectors = await embedder.embed(units.map(embeddingInput), signal());
+      if (vectors.length !== units.length) throw new Error(`asked for ${units.length} embeddings, got ${vectors.length}`);
+      return units.map((u, i) => ({ id: u.id, blob: vectorBlob(vectors[i]!) }));
+    } catch (error) {
+      if (this.stop.signal.aborted) return undefined;
+      const serverWorks = await embedder.embed(["ok"], signal()).then(
+        () => true,
+        () => false,
+      );
+      if (!serverWorks) {
+        this.embedPausedUntil = Date.now() + (this.options.embedRetryMs ?? 60_000);
+        this.options.onError?.("embeddings failed; the index keeps working with keywords and tries again later", error);
+        return undefined;
+      }
+      const one = (unit: UnitRow) =>
+        embedder.embed([embeddingInput(unit)], signal()).then(
+          ([vector]) => ({ id: unit.id, blob: vector ? vectorBlob(vector) : REFUSED }),
+          () => ({ id: unit.id, blob: REFUSED }),
+        );
+      const out: { id: number; blob: Buffer }[] = [];
+      for (const unit of units) out.push(await one(unit));
+      return out;
+    }
+  }
+
+  private retryEmbeddingLater(person: IndexedPerson): void {
+    const key = person.indexPath;
+    if (this.retries.has(key) || this.stop.signal.aborted) return;
+    const timer = setTimeout(() => {
+      this.retries.delete(key);
+      this.embedInBackground(person);
+    }, Math.max(0, this.embedPausedUntil - Date.now()) + 10);
+    timer.unref();
+    this.retries.set(key, timer);
+  }
+}
+
+function closeSlot(slot: Slot): void {
+  void slot.index.then((index) => index.close()).catch(() => {});
 }
 
 function embeddingInput(unit: UnitRow): string {
-  const text = unit.title ? `${unit.title}\n${unit.text}` : unit.text;
-  return [...text].slice(0, 2000).join("");
-}
-
-function toHit(row: UnitRow, score: number): RecallHit {
-  const spoken = row.name ? `${row.name}: ${row.text}` : row.text;
-  const text = countChars(spoken) <= MAX_TEXT_CHARS ? spoken : `${[...spoken].slice(0, MAX_TEXT_CHARS - 1).join("")}…`;
-  return { source: row.source, date: row.date, title: row.title, text, score, file: row.path, ord: row.ord, ords: [row.ord] };
-}
-
-interface Ranked {
-  id: number;
-  hit: RecallHit;
-}
-
-/** BM25 first (FTS5's rank is lower-is-better), newer first among equals. */
-function rankKeyword(rows: (UnitRow & { rank: number })[]): Ranked[] {
-  return rows
-    .map((row) => ({ id: row.id, hit: toHit(row, Number((-row.rank).toPrecision(6))) }))
-    .sort((a, b) => b.hit.score - a.hit.score || b.hit.date.localeCompare(a.hit.date));
-}
-
-/** Keyword and semantic rankings merged by reciprocal rank; the score is the fused one. */
-async function fuse(index: PersonIndex, keyword: Ranked[], semanticIds: number[]): Promise<Ranked[]> {
-  const fused = fuseRankings([keyword.map((k) => k.id), semanticIds]);
-  const rows = new Map(keyword.map((k) => [k.id, k.hit]));
-  const missing = semanticIds.filter((id) => !rows.has(id));
-  for (const row of await index.unitsById(missing)) rows.set(row.id, toHit(row, 0));
-  return [...fused.entries()]
-    .filter(([id]) => rows.has(id))
-    .map(([id, score]) => ({ id, hit: { ...rows.get(id)!, score: Number(score.toPrecision(6)) } }))
-    .sort((a, b) => b.hit.score - a.hit.score || b.hit.date.localeCompare(a.hit.date));
-}
-
-/** The same text twice (a log entry also in the archive) is shown once. */
-function dedupe(ranked: Ranked[]): RecallHit[] {
-  const seen = new Set<string>();
-  return ranked.map((r) => r.hit).filter((hit) => {
-    const key = `${hit.source}|${hit.date}|${hit.text.trim()}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  return cutChars(unit.title ? `${unit.title}\n${unit.text}` : unit.text, 2000);
 }

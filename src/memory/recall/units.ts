@@ -1,5 +1,5 @@
 import { parseConversation, type Speaker } from "../conversation-log.js";
-import { parseSections } from "../sections.js";
+import { cutChars, parseSections } from "../sections.js";
 
 export type RecallSource = "conversation" | "daily" | "user" | "memory" | "soul";
 
@@ -23,7 +23,6 @@ export interface Unit {
 /** Each neighbour contributes at most this much context. */
 const NEIGHBOUR_CHARS = 400;
 
-const cut = (text: string, chars: number) => ([...text].length <= chars ? text : [...text].slice(0, chars).join(""));
 
 /** One unit per message; the context of a message is the one before and the one after it. */
 export function unitsOfConversation(text: string, date: string): Unit[] {
@@ -36,7 +35,7 @@ export function unitsOfConversation(text: string, date: string): Unit[] {
       date,
       title: log.title,
       text: message.text,
-      context: `${cut(before, NEIGHBOUR_CHARS)}\n${cut(after, NEIGHBOUR_CHARS)}`.trim(),
+      context: `${cutChars(before, NEIGHBOUR_CHARS)}\n${cutChars(after, NEIGHBOUR_CHARS)}`.trim(),
       ord,
       speaker: message.speaker,
       name: message.name,

@@ -53,7 +53,8 @@ export class VectorCache {
     if (cached?.generation === generation) return cached;
     this.matrices.delete(key);
     const rows = await db.all<{ unit_id: number; vec: Buffer }>("SELECT unit_id, vec FROM vectors WHERE model = ?", [model]);
-    const first = rows[0];
+    // Refused units have an empty vector.
+    const first = rows.find((r) => r.vec.byteLength > 0);
     if (!first) return undefined;
     const dims = first.vec.byteLength / 4;
     const usable = rows.filter((r) => r.vec.byteLength === dims * 4);

@@ -11,6 +11,14 @@ async function conversations(home: string): Promise<string[]> {
   return readdir(join(home, "users/111/conversations")).catch(() => []);
 }
 
+/** One closed conversation in which Alice mentions the book her sister recommends. */
+async function talkAboutPiranesi(setup: Awaited<ReturnType<typeof setupEngine>>): Promise<void> {
+  const session = await setup.engine.open(aliceInThread);
+  setup.fake.enqueue({ text: "Piranesi is a wonderful choice." }, { text: "Talked about books." });
+  await setup.engine.turn(session.id, "My sister says I should read Piranesi.");
+  await setup.engine.close(session.id, "end");
+}
+
 describe("closing a session archives its conversation", () => {
   it("writes the person's and the assistant's words with a header, tool rounds left out and the 💾 change noted", async () => {
     const setup = await setupEngine({ clock: () => at });
@@ -64,12 +72,18 @@ describe("closing a session archives its conversation", () => {
     expect(await conversations(setup.home)).toEqual([]);
   });
 
-  it("writes the file once when the close is retried after a restart (summary pending while the model was down)", async () => {
-    const setup = await setupEngine({ clock: () => at });
+  /** A session whose close waits for the model (the summary request fails). */
+  async function pendingClose(setup: Awaited<ReturnType<typeof setupEngine>>) {
     const session = await setup.engine.open(aliceInThread);
     setup.fake.enqueue({ text: "Hi!" }, { error: { status: 500 } });
     await setup.engine.turn(session.id, "hello");
     expect(await setup.engine.close(session.id, "end")).toBe("pending-summary");
+    return session;
+  }
+
+  it("writes the file once when the close is retried after a restart (summary pending while the model was down)", async () => {
+    const setup = await setupEngine({ clock: () => at });
+    await pendingClose(setup);
     const [first] = await conversations(setup.home);
     const text = await readFile(join(setup.home, "users/111/conversations", first!), "utf8");
     const restarted = await setup.reopen();
@@ -79,12 +93,21 @@ describe("closing a session archives its conversation", () => {
     expect(await readFile(join(setup.home, "users/111/conversations", first!), "utf8")).toBe(text);
   });
 
+  it("keeps one file when the person changes time zone before a pending close is retried", async () => {
+    const setup = await setupEngine({ clock: () => at });
+    const session = await pendingClose(setup);
+    const first = await conversations(setup.home);
+    expect(first).toEqual([`2026-12-01-tea-talk-${session.id.slice(0, 8)}.md`]);
+    // 23:30 UTC is already the next day in Shanghai.
+    await MemoryStore.forUser(setup.home, "111").saveSettings({ timezone: "Asia/Shanghai" });
+    setup.fake.enqueue({ text: "They said hello." });
+    expect(await setup.engine.retryPendingCloses()).toEqual({ closed: 1, pending: 0 });
+    expect(await conversations(setup.home)).toEqual(first);
+  });
+
   it("makes a closed conversation searchable within moments of its close", async () => {
     const setup = await setupEngine({ clock: () => at });
-    const session = await setup.engine.open(aliceInThread);
-    setup.fake.enqueue({ text: "Piranesi is a wonderful choice." }, { text: "Talked about books." });
-    await setup.engine.turn(session.id, "My sister says I should read Piranesi.");
-    await setup.engine.close(session.id, "end");
+    await talkAboutPiranesi(setup);
     const started = Date.now();
     await setup.engine.settle();
     const hits = await MemoryStore.forUser(setup.home, "111", { recall: setup.recall }).search("Piranesi");
@@ -101,10 +124,7 @@ describe("closing a session archives its conversation", () => {
 describe("memory_search in a later session", () => {
   it("lets the model find an archived conversation through the agent loop", async () => {
     const setup = await setupEngine({ clock: () => at });
-    const first = await setup.engine.open(aliceInThread);
-    setup.fake.enqueue({ text: "Piranesi is a wonderful choice." }, { text: "Talked about books." });
-    await setup.engine.turn(first.id, "My sister says I should read Piranesi.");
-    await setup.engine.close(first.id, "end");
+    await talkAboutPiranesi(setup);
     await setup.engine.settle();
     const later = await setup.engine.open({ ...aliceInThread, title: "later" });
     setup.fake.enqueue(

@@ -180,7 +180,7 @@ function synonymEmbedder(calls: string[][], fail = false): Embedder {
       if (fail) throw new Error("embeddings server down");
       return texts.map((text) => {
         const words = text.toLowerCase().split(/\W+/);
-        return groups.map((group) => words.filter((w) => group.includes(w)).length + 0.01);
+        return groups.map((group) => words.filter((w) => group.includes(w)).length);
       });
     },
   };
@@ -215,5 +215,134 @@ describe("Recall with embeddings", () => {
     const hits = await recall.search(p, ZONE, "oolong");
     expect(hits[0]?.text).toBe("Alice: I had oolong this afternoon.");
     expect(errors.some((e) => /embeddings failed/.test(e))).toBe(true);
+  });
+
+  it("finds nothing for a query unrelated to anything, as without embeddings", async () => {
+    const p = await person();
+    await writeConversation(p, "2026-05-01-tea-55555555.md", "afternoon", ["I had oolong this afternoon.", "Lovely."]);
+    const recall = newRecall({ embedder: synonymEmbedder([]) });
+    recall.touch(p, ZONE);
+    await recall.settle();
+    expect(await recall.search(p, ZONE, "quantum chromodynamics")).toEqual([]);
+  });
+
+  it("keeps every search and embedding batch working while more people than open indexes use it at once", async () => {
+    const people = await Promise.all(
+      Array.from({ length: 12 }, async (_, i) => {
+        const home = await makeTempHome();
+        const dir = join(home, "users", String(100 + i));
+        await mkdir(join(dir, "conversations"), { recursive: true });
+        const p = { dir, indexPath: join(home, "index", `${100 + i}.sqlite`) };
+        await writeConversation(p, `2026-05-01-t-${i}0000000.md`, "tea", [`Person ${i} drinks oolong every morning.`, "Nice."]);
+        return p;
+      }),
+    );
+    const errors: unknown[] = [];
+    // A slow embeddings server: searches wait on it while other people's indexes are opened.
+    const slow: Embedder = {
+      model: "slow",
+      async embed(texts) {
+        await new Promise((r) => setTimeout(r, 30));
+        return synonymEmbedder([]).embed(texts);
+      },
+    };
+    const recall = newRecall({ embedder: slow, onError: (_m, e) => errors.push(e) });
+    const search = (query: string) => Promise.all(people.flatMap((p) => [recall.search(p, ZONE, query), recall.search(p, ZONE, query)]));
+    const words = await search("oolong");
+    expect(errors).toEqual([]);
+    words.forEach((hits, i) => expect(hits[0]?.text).toBe(`Alice: Person ${Math.floor(i / 2)} drinks oolong every morning.`));
+    // The vectors were made in the background meanwhile; now the semantic half finds them too.
+    await recall.settle();
+    const meanings = await search("beverage");
+    expect(errors).toEqual([]);
+    meanings.forEach((hits, i) => expect(hits[0]?.text).toBe(`Alice: Person ${Math.floor(i / 2)} drinks oolong every morning.`));
+  });
+
+  it("closes promptly with a long embedding backlog, and resumes it in the next process", async () => {
+    const p = await person();
+    const many = Array.from({ length: 400 }, (_, i) => `Message ${i} about tea.`);
+    await writeConversation(p, "2026-05-01-long-66666666.md", "long", many);
+    const calls: string[][] = [];
+    const slow: Embedder = {
+      model: "slow",
+      async embed(texts, signal) {
+        calls.push(texts);
+        await new Promise((resolve, reject) => {
+          const timer = setTimeout(resolve, 200);
+          signal?.addEventListener("abort", () => (clearTimeout(timer), reject(new Error("aborted"))));
+        });
+        return texts.map(() => [1, 0]);
+      },
+    };
+    const recall = new Recall({ embedder: slow, debounceMs: 1 });
+    recall.touch(p, ZONE);
+    await new Promise((r) => setTimeout(r, 300));
+    const started = Date.now();
+    await recall.close();
+    expect(Date.now() - started).toBeLessThan(500);
+    const batches = calls.length;
+    expect(batches).toBeLessThan(7);
+    const next = newRecall({ embedder: { model: "slow", embed: async (texts) => texts.map(() => [1, 0]) } });
+    await next.update(p, ZONE);
+    const { SqliteDb } = await import("../../../src/memory/recall/sqlite-db.js");
+    const db = await SqliteDb.open(p.indexPath);
+    expect(await db.get("SELECT count(*) AS n FROM vectors WHERE length(vec) > 0")).toEqual({ n: 400 });
+    await db.close();
+  });
+
+  it("retries embeddings by itself after the server comes back, and one refused input blocks no other", async () => {
+    const p = await person();
+    await writeConversation(p, "2026-05-01-a-77777777.md", "a", ["I had oolong.", "POISON input the server refuses", "A car broke down."]);
+    let up = false;
+    const embedded: string[] = [];
+    const flaky: Embedder = {
+      model: "flaky",
+      async embed(texts) {
+        if (!up) throw new Error("503");
+        if (texts.some((t) => t.includes("POISON"))) throw new Error("400 input too long");
+        embedded.push(...texts);
+        return synonymEmbedder([]).embed(texts);
+      },
+    };
+    const errors: string[] = [];
+    const recall = newRecall({ embedder: flaky, embedRetryMs: 100, onError: (m) => errors.push(m) });
+    recall.touch(p, ZONE);
+    await recall.settle();
+    expect(errors.some((e) => /tries again later/.test(e))).toBe(true);
+    up = true;
+    await new Promise((r) => setTimeout(r, 250));
+    await recall.settle();
+    expect(embedded).toEqual(expect.arrayContaining(["a\nI had oolong.", "a\nA car broke down."]));
+    expect((await recall.search(p, ZONE, "automobile")).map((h) => h.text)).toContain("Alice: A car broke down.");
+  });
+
+  it("never gives a new unit the id of an old one, so a late vector cannot land on the wrong text", async () => {
+    const p = await person();
+    await writeConversation(p, "2026-05-01-a-88888888.md", "a", ["first", "second"]);
+    const recall = newRecall();
+    await recall.update(p, ZONE);
+    const { SqliteDb } = await import("../../../src/memory/recall/sqlite-db.js");
+    const ids = async () => {
+      const db = await SqliteDb.open(p.indexPath);
+      const rows = await db.all<{ id: number }>("SELECT id FROM units ORDER BY id");
+      await db.close();
+      return rows.map((r) => r.id);
+    };
+    const before = await ids();
+    await recall.reindex(p, ZONE);
+    const after = await ids();
+    expect(Math.min(...after)).toBeGreaterThan(Math.max(...before));
+  });
+});
+
+describe("Recall results", () => {
+  it("show a log entry that is both in the day's log and its archive once", async () => {
+    const p = await person();
+    await mkdir(join(p.dir, "daily", "archive"), { recursive: true });
+    const entry = "## 09:30 · tea\nAlice bought oolong at Leaf & Kettle.\n";
+    await writeFile(join(p.dir, "daily", "2026-05-01.md"), entry);
+    await writeFile(join(p.dir, "daily", "archive", "2026-05-01.md"), entry);
+    const hits = await newRecall().search(p, ZONE, "Kettle");
+    expect(hits).toHaveLength(1);
   });
 });

@@ -7,6 +7,7 @@ import {
   renderConversation,
   type ConversationLog,
 } from "../../../src/memory/conversation-log.js";
+import { openFenceAtEnd } from "../../../src/memory/sections.js";
 
 const log: ConversationLog = {
   title: "tea talk",
@@ -82,6 +83,26 @@ describe("conversation files", () => {
       fc.property(fc.array(text, { minLength: 1, maxLength: 5 }), (texts) => {
         const messages = texts.map((t, i) => ({ speaker: i % 2 ? ("assistant" as const) : ("person" as const), name: i % 2 ? "Assistant" : "Alice", text: t }));
         expect(parseConversation(renderConversation({ ...log, messages })).messages).toEqual(messages);
+      }),
+      { numRuns: process.env.FAULTS_FULL ? 10_000 : 300 },
+    );
+  });
+
+  it("give back any message text with fences, a fence left open coming back closed", () => {
+    const line = fc.oneof(fc.constantFrom("## x", "\\## y", "-# 💾 saved", "```", "```js", "~~~", "````", "# h", ""), fc.string({ maxLength: 20 }));
+    const text = fc
+      .array(line, { minLength: 1, maxLength: 8 })
+      .map((lines) => lines.join("\n").replace(/\r/g, "").trim())
+      .filter((t) => t !== "");
+    fc.assert(
+      fc.property(fc.array(text, { minLength: 1, maxLength: 4 }), (texts) => {
+        const messages = texts.map((t) => ({ speaker: "person" as const, name: "Alice", text: t }));
+        const round = parseConversation(renderConversation({ ...log, messages })).messages;
+        expect(round).toHaveLength(texts.length);
+        round.forEach((m, i) => {
+          const open = openFenceAtEnd(texts[i]!);
+          expect(m.text).toBe(open ? `${texts[i]}\n${open}` : texts[i]);
+        });
       }),
       { numRuns: process.env.FAULTS_FULL ? 10_000 : 300 },
     );
