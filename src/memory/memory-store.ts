@@ -161,7 +161,8 @@ export class MemoryStore {
     if (patch.timezone !== undefined && !isValidTimeZone(patch.timezone)) {
       return err(`"${patch.timezone}" is not a time zone name; use an IANA name such as Asia/Shanghai or Europe/Berlin`);
     }
-    return this.serialize(async () => {
+    // settings.json is not searched: no index work.
+    return withPersonLock(this.dir, async () => {
       const settings = { ...this.readSettings(), ...patch };
       await writeFileAtomic(join(this.dir, "settings.json"), `${JSON.stringify(settings, null, 2)}\n`);
       return ok(settings);
@@ -191,7 +192,8 @@ export class MemoryStore {
 
   /** Creates SOUL.md on the first session only; never overwrites. Returns true if created. */
   async ensureDefaults(locale: string | undefined): Promise<boolean> {
-    return this.serialize(async () => {
+    // Not indexed now: a first turn should not pay for a new index; the next write or search reads it.
+    return withPersonLock(this.dir, async () => {
       if (await exists(this.soul.path)) return false;
       await writeFileAtomic(this.soul.path, await this.defaultSoul(locale));
       return true;
