@@ -161,11 +161,11 @@ export class Recall {
     this.retries.clear();
     await this.settle();
     this.closed = true;
-    for (const slot of this.slots.values()) {
-      slot.evicted = true;
-      if (slot.users === 0) closeSlot(slot);
-    }
+    const idle = [...this.slots.values()].filter((slot) => slot.users === 0);
+    for (const slot of this.slots.values()) slot.evicted = true;
     this.slots.clear();
+    // A search still running closes its index when it ends.
+    await Promise.all(idle.map(closeSlot));
   }
 
   private syncInBackground(person: IndexedPerson, zone: string): void {
@@ -197,7 +197,7 @@ export class Recall {
       return await work(slot, await slot.index);
     } finally {
       slot.users--;
-      if (slot.evicted && slot.users === 0) closeSlot(slot);
+      if (slot.evicted && slot.users === 0) void closeSlot(slot);
     }
   }
 
@@ -221,7 +221,7 @@ export class Recall {
       this.slots.delete(oldest);
       this.vectors.forget(oldest);
       old.evicted = true;
-      if (old.users === 0) closeSlot(old);
+      if (old.users === 0) void closeSlot(old);
     }
     return slot;
   }
@@ -320,8 +320,8 @@ export class Recall {
   }
 }
 
-function closeSlot(slot: Slot): void {
-  void slot.index.then((index) => index.close()).catch(() => {});
+function closeSlot(slot: Slot): Promise<void> {
+  return slot.index.then((index) => index.close()).catch(() => {});
 }
 
 function embeddingInput(unit: UnitRow): string {
