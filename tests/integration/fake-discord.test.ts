@@ -1,7 +1,6 @@
 import {
   ActionRowBuilder,
   ChannelType,
-  Client,
   DiscordAPIError,
   Events,
   GatewayIntentBits,
@@ -9,74 +8,30 @@ import {
   LabelBuilder,
   MessageFlags,
   ModalBuilder,
-  Partials,
   TextInputBuilder,
   TextInputStyle,
-  type ClientEvents,
+  type Client,
   type ClientOptions,
-  type Interaction,
   type Message,
 } from "discord.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { slashOption, startFakeDiscord, type FakeDiscord } from "../fakes/fake-discord/index.js";
+import { DiscordJsClients, nextEvent, nextInteraction } from "./fake-discord-client.js";
 
 let discord: FakeDiscord;
-const clients: Client[] = [];
+const clients = new DiscordJsClients();
 
 beforeEach(async () => {
   discord = await startFakeDiscord();
 });
 
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.destroy()));
+  await clients.destroyAll();
   await discord.close();
 });
 
-const BOT_INTENTS = [
-  GatewayIntentBits.Guilds,
-  GatewayIntentBits.GuildMessages,
-  GatewayIntentBits.MessageContent,
-  GatewayIntentBits.DirectMessages,
-];
-
-async function loggedInClient(overrides: Partial<ClientOptions> = {}): Promise<Client<true>> {
-  const client = new Client({
-    intents: BOT_INTENTS,
-    partials: [Partials.Channel],
-    rest: { api: discord.apiUrl },
-    ...overrides,
-  });
-  clients.push(client);
-  const ready = nextEvent(client, Events.ClientReady);
-  await client.login(discord.token);
-  await ready;
-  return client as Client<true>;
-}
-
-/** Resolves with the arguments of the next `event` that passes `filter`. */
-function nextEvent<Event extends keyof ClientEvents>(
-  client: Client,
-  event: Event,
-  filter: (...args: ClientEvents[Event]) => boolean = () => true,
-  timeoutMs = 5000,
-): Promise<ClientEvents[Event]> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      client.off(event, listener);
-      reject(new Error(`no ${String(event)} event within ${timeoutMs}ms`));
-    }, timeoutMs);
-    const listener = (...args: ClientEvents[Event]) => {
-      if (!filter(...args)) return;
-      clearTimeout(timer);
-      client.off(event, listener);
-      resolve(args);
-    };
-    client.on(event, listener);
-  });
-}
-
-function nextInteraction(client: Client): Promise<Interaction> {
-  return nextEvent(client, Events.InteractionCreate).then(([interaction]) => interaction);
+function loggedInClient(overrides: Partial<ClientOptions> = {}): Promise<Client<true>> {
+  return clients.logIn(discord, overrides);
 }
 
 async function messageFromAlice(client: Client, content: string, channelId = discord.textChannel.id): Promise<Message> {

@@ -6,6 +6,7 @@ import type {
   AllowedMentions,
   FakeChannel,
   FakeMessage,
+  FakeStickerItem,
   FakeTextChannel,
   FakeThread,
   FakeUser,
@@ -17,6 +18,7 @@ export interface NewMessage extends MessageContentPatch {
   channel: FakeChannel;
   authorId: string;
   type?: MessageType;
+  stickers?: FakeStickerItem[];
   tts?: boolean;
   nonce?: string | number;
   referencedMessageId?: string | null;
@@ -65,6 +67,7 @@ export class FakeDiscordWorld {
       embeds: input.embeds ?? [],
       components: input.components ?? [],
       attachments: input.attachments ?? [],
+      stickers: input.stickers ?? [],
       flags: input.flags ?? 0,
       tts: input.tts ?? false,
       nonce: input.nonce,
@@ -110,7 +113,10 @@ export class FakeDiscordWorld {
     if (patch.embeds !== undefined) message.embeds = patch.embeds;
     if (patch.components !== undefined) message.components = patch.components;
     if (patch.attachments !== undefined) message.attachments = patch.attachments;
-    if (patch.flags !== undefined) message.flags = (message.flags & MessageFlags.Ephemeral) | patch.flags;
+    // Whether a message is ephemeral is settled when it is created; an edit cannot change it.
+    if (patch.flags !== undefined) {
+      message.flags = (message.flags & MessageFlags.Ephemeral) | (patch.flags & ~MessageFlags.Ephemeral);
+    }
     // The first edit of a deferred reply replaces its "thinking…" state.
     message.flags &= ~MessageFlags.Loading;
     if (patch.allowedMentions !== undefined) message.allowedMentions = patch.allowedMentions;

@@ -9,11 +9,11 @@ import {
   GuildSystemChannelFlags,
   GuildVerificationLevel,
   InteractionType,
-  type APIAttachment,
   type APIChannel,
   type APIDMChannel,
   type APIGuildMember,
   type APIMessage,
+  type APIMessageComponentInteractionMetadata,
   type APIMessageInteractionMetadata,
   type APIRole,
   type APITextChannel,
@@ -23,7 +23,8 @@ import {
   type Locale,
   type ThreadAutoArchiveDuration,
 } from "discord.js";
-import type { FakeChannel, FakeGuild, FakeMember, FakeMessage, FakeRole, FakeThread, FakeUser, RecordedAttachment } from "./model.js";
+import { attachmentToApi } from "./attachments.js";
+import type { FakeChannel, FakeGuild, FakeMember, FakeMessage, FakeRole, FakeThread, FakeUser } from "./model.js";
 import type { FakeDiscordState } from "./state.js";
 
 // discord-api-types types flag fields as enums without a zero member; Discord sends 0 all the time.
@@ -151,19 +152,6 @@ export function channelToApi(state: FakeDiscordState, channel: FakeChannel): API
   }
 }
 
-function attachmentToApi(state: FakeDiscordState, channelId: string, attachment: RecordedAttachment): APIAttachment {
-  const url = `${state.baseUrl}/attachments/${channelId}/${attachment.id}/${encodeURIComponent(attachment.filename)}`;
-  return {
-    id: attachment.id,
-    filename: attachment.filename,
-    size: attachment.size,
-    url,
-    proxy_url: url,
-    ...(attachment.contentType ? { content_type: attachment.contentType } : {}),
-    ...(attachment.description ? { description: attachment.description } : {}),
-  };
-}
-
 function interactionMetadataOf(state: FakeDiscordState, interactionId: string): APIMessageInteractionMetadata | undefined {
   const interaction = state.interactions.get(interactionId);
   if (!interaction) return undefined;
@@ -176,6 +164,14 @@ function interactionMetadataOf(state: FakeDiscordState, interactionId: string): 
   };
   if (interaction.type === InteractionType.ApplicationCommand) {
     return { ...common, type: InteractionType.ApplicationCommand };
+  }
+  if (interaction.type === InteractionType.MessageComponent && interaction.componentMessageId) {
+    const metadata: APIMessageComponentInteractionMetadata = {
+      ...common,
+      type: InteractionType.MessageComponent,
+      interacted_message_id: interaction.componentMessageId,
+    };
+    return metadata;
   }
   return undefined;
 }
@@ -213,6 +209,9 @@ export function messageToApi(state: FakeDiscordState, message: FakeMessage, opti
     attachments: message.attachments.map((a) => attachmentToApi(state, message.channelId, a)),
     embeds: message.embeds,
     components: message.components,
+    ...(message.stickers.length > 0
+      ? { sticker_items: message.stickers.map((s) => ({ id: s.id, name: s.name, format_type: s.formatType })) }
+      : {}),
     pinned: false,
     type: message.type,
     flags: message.flags,

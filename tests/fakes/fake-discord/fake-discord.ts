@@ -1,10 +1,13 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { startCdnServer } from "./cdn-server.js";
+import { clickButton, selectMenu, type ButtonClickInput, type SelectMenuInput } from "./component-interactions.js";
 import { FakeDiscordWorld } from "./discord-actions.js";
 import { FakeGateway, type DropOptions, type GatewayHistoryEntry } from "./gateway.js";
 import { FakeRestServer, type FailNextOptions } from "./http-server.js";
 import { runSlashCommand, submitModal, type ModalSubmitInput, type SlashCommandInput } from "./interactions.js";
 import type {
+  CdnRequest,
   CommandRegistration,
   FakeDmChannel,
   FakeGuild,
@@ -46,10 +49,11 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
   });
   state.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const cdn = await startCdnServer(state);
   const gateway = new FakeGateway(state, server);
   const world = new FakeDiscordWorld(state, gateway);
   rest = new FakeRestServer(world, ROUTES);
-  return new FakeDiscord(world, rest, server);
+  return new FakeDiscord(world, rest, server, cdn);
 }
 
 export class FakeDiscord {
@@ -60,6 +64,7 @@ export class FakeDiscord {
     private readonly world: FakeDiscordWorld,
     private readonly rest: FakeRestServer,
     private readonly server: Server,
+    private readonly cdn: Server,
   ) {
     this.state = world.state;
     this.gateway = world.gateway;
@@ -71,6 +76,10 @@ export class FakeDiscord {
   }
   get gatewayUrl(): string {
     return this.gateway.url;
+  }
+  /** The fake's cdn.discordapp.com: `http://127.0.0.1:PORT`, another port than the API's. */
+  get cdnUrl(): string {
+    return this.state.cdnBaseUrl;
   }
   get token(): string {
     return this.state.token;
@@ -107,6 +116,11 @@ export class FakeDiscord {
     return this.world.addTextChannel(guildId, name);
   }
 
+  /**
+   * A person posting a message, with files (served by the CDN at signed links), stickers, embeds or a reply
+   * reference. Rejects what Discord would refuse: an empty message, over 10 files or 3 stickers, a file
+   * over 10 MiB, a reply to a message not in the channel.
+   */
   async userSends(input: UserMessageInput): Promise<FakeMessage> {
     return userSends(this.world, input);
   }
@@ -121,6 +135,15 @@ export class FakeDiscord {
 
   submitModal(input: ModalSubmitInput): FakeInteraction {
     return submitModal(this.world, input);
+  }
+
+  /** Throws, dispatching nothing, when the person could not click it: see component-interactions.ts. */
+  clickButton(input: ButtonClickInput): FakeInteraction {
+    return clickButton(this.world, input);
+  }
+
+  selectMenu(input: SelectMenuInput): FakeInteraction {
+    return selectMenu(this.world, input);
   }
 
   archiveThread(threadId: string, options: { locked?: boolean } = {}): FakeThread {
@@ -140,7 +163,7 @@ export class FakeDiscord {
     return this.state.messagesIn(channelId);
   }
 
-  /** Any message by id, including ephemeral and deleted ones (see `deleted`). */
+  /** Any message by id, including ephemeral replies and follow-ups and deleted messages (see `deleted`). */
   message(messageId: string): FakeMessage | undefined {
     return this.state.messages.get(messageId);
   }
@@ -170,6 +193,10 @@ export class FakeDiscord {
 
   get restRequests(): readonly RecordedRequest[] {
     return this.state.restRequests;
+  }
+  /** Every request to the CDN, in order, refused ones (404) included. */
+  get cdnRequests(): readonly CdnRequest[] {
+    return this.state.cdnRequests;
   }
   /** Requests no route answered (404) or that crashed the fake (500); a healthy test leaves this empty. */
   get unhandledRequests(): readonly RecordedRequest[] {
@@ -216,7 +243,9 @@ export class FakeDiscord {
 
   async close(): Promise<void> {
     await this.gateway.close();
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    for (const server of [this.server, this.cdn]) {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   }
 }

@@ -62,7 +62,6 @@ export class FakeRestServer {
     const url = new URL(request.url ?? "/", "http://127.0.0.1");
     const method = (request.method ?? "GET").toUpperCase();
     const raw = await readBody(request);
-    if (method === "GET" && url.pathname.startsWith("/attachments/")) return this.serveAttachment(url.pathname, response);
 
     const path = url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length) || "/" : url.pathname;
     const record: RecordedRequest = {
@@ -125,17 +124,6 @@ export class FakeRestServer {
     );
     if (fault) fault.remaining -= 1;
     return fault;
-  }
-
-  private serveAttachment(pathname: string, response: ServerResponse): void {
-    const [, , channelId, attachmentId] = pathname.split("/");
-    const attachment = [...this.world.state.messages.values()]
-      .filter((m) => m.channelId === channelId)
-      .flatMap((m) => m.attachments)
-      .find((a) => a.id === attachmentId);
-    if (!attachment) return writeJson(response, 404, failures.notFound().toJSON(), {});
-    response.writeHead(200, { "content-type": attachment.contentType ?? "application/octet-stream" });
-    response.end(attachment.data);
   }
 }
 

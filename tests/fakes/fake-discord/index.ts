@@ -4,14 +4,19 @@ export type { FailNextOptions } from "./http-server.js";
 export type { DropOptions, GatewayHistoryEntry } from "./gateway.js";
 export { slashOption, type ModalSubmitInput, type SlashCommandInput, type SlashCommandOption } from "./interactions.js";
 export type { UserMessageInput } from "./user-actions.js";
+export type { ButtonClickInput, SelectMenuInput } from "./component-interactions.js";
+export { componentsOf, type FlatComponent } from "./components.js";
+export type { AttachmentInput } from "./attachments.js";
 export type {
   AllowedMentions,
+  CdnRequest,
   CommandRegistration,
   FakeDmChannel,
   FakeGuild,
   FakeInteraction,
   FakeMessage,
   FakeRole,
+  FakeStickerItem,
   FakeTextChannel,
   FakeThread,
   FakeUser,

@@ -2,6 +2,7 @@ import {
   ApplicationCommandOptionType,
   ApplicationCommandType,
   ApplicationIntegrationType,
+  ComponentType,
   GatewayDispatchEvents,
   InteractionContextType,
   InteractionType,
@@ -10,12 +11,16 @@ import {
   type APIInteractionDataResolvedChannel,
 } from "discord.js";
 import { randomBytes } from "node:crypto";
+import { ATTACHMENT_SIZE_LIMIT, attachmentToApi, toRecordedAttachment, type AttachmentInput } from "./attachments.js";
 import type { FakeDiscordWorld } from "./discord-actions.js";
-import { channelToApi, memberToApi, roleToApi, userToApi } from "./entities.js";
+import { channelToApi, memberToApi, messageToApi, roleToApi, userToApi } from "./entities.js";
 import { modalSubmitComponents } from "./modal.js";
 import type { FakeChannel, FakeInteraction, RecordedModal } from "./model.js";
 
 export type SlashCommandOption = APIApplicationCommandInteractionDataOption;
+
+/** Files given to attachment options, until runSlashCommand uploads them and puts their ids in the options. */
+const pendingUploads = new WeakMap<object, AttachmentInput>();
 
 /** Builders for the options of `runSlashCommand`, in the nested shape Discord sends. */
 export const slashOption = {
@@ -30,6 +35,12 @@ export const slashOption = {
   user: (name: string, userId: string): SlashCommandOption => ({ name, type: ApplicationCommandOptionType.User, value: userId }),
   channel: (name: string, channelId: string): SlashCommandOption => ({ name, type: ApplicationCommandOptionType.Channel, value: channelId }),
   role: (name: string, roleId: string): SlashCommandOption => ({ name, type: ApplicationCommandOptionType.Role, value: roleId }),
+  /** A file the person picks; Discord uploads it and sends its id, with the file in `resolved.attachments`. */
+  attachment: (name: string, file: AttachmentInput): SlashCommandOption => {
+    const option: SlashCommandOption = { name, type: ApplicationCommandOptionType.Attachment, value: "" };
+    pendingUploads.set(option, file);
+    return option;
+  },
 };
 
 export interface SlashCommandInput {
@@ -56,7 +67,7 @@ export function runSlashCommand(world: FakeDiscordWorld, input: SlashCommandInpu
   const guildId = channel.kind === "dm" ? null : channel.guildId;
   const registered = (guildId ? state.commands.byGuild.get(guildId) : undefined)?.find((c) => c.name === input.name) ??
     state.commands.global.find((c) => c.name === input.name);
-  const options = input.options ?? [];
+  const options = (input.options ?? []).map((option) => withUploadedFiles(world, channel, option));
   const resolved = resolvedFor(world, channel, input.userId, options);
   const interaction = createInteraction(world, InteractionType.ApplicationCommand, input, { commandName: input.name });
   dispatchInteraction(world, interaction, channel, input.locale, {
@@ -73,18 +84,34 @@ export function runSlashCommand(world: FakeDiscordWorld, input: SlashCommandInpu
 /** A person submitting a modal the bot showed; the answers are checked against that modal's inputs. */
 export function submitModal(world: FakeDiscordWorld, input: ModalSubmitInput): FakeInteraction {
   const channel = world.state.channel(input.channelId);
-  const modal = lastModalShown(world, input.customId);
-  const components = modalSubmitComponents(modal, input.fields);
-  const interaction = createInteraction(world, InteractionType.ModalSubmit, input, { customId: input.customId });
-  dispatchInteraction(world, interaction, channel, input.locale, { custom_id: input.customId, components });
+  const shown = lastModalShown(world, input.customId);
+  const components = modalSubmitComponents(shown?.modal, input.fields);
+  // A modal opened from a component carries that component's message, which an update response edits.
+  const openedOn = shown?.by.componentMessageId ? world.state.messages.get(shown.by.componentMessageId) : undefined;
+  const componentMessage = openedOn && !openedOn.deleted ? openedOn : undefined;
+  const interaction = createInteraction(world, InteractionType.ModalSubmit, input, {
+    customId: input.customId,
+    componentMessageId: componentMessage?.id ?? null,
+  });
+  dispatchInteraction(world, interaction, channel, input.locale, { custom_id: input.customId, components }, {
+    ...(componentMessage ? { message: messageToApi(world.state, componentMessage) } : {}),
+  });
   return interaction;
 }
 
-function createInteraction(
+export interface InteractionDetails {
+  commandName?: string;
+  customId?: string;
+  componentType?: ComponentType;
+  values?: string[];
+  componentMessageId?: string | null;
+}
+
+export function createInteraction(
   world: FakeDiscordWorld,
   type: InteractionType,
   input: { userId: string; channelId: string },
-  names: { commandName?: string; customId?: string },
+  details: InteractionDetails,
 ): FakeInteraction {
   const { state } = world;
   state.user(input.userId);
@@ -96,8 +123,11 @@ function createInteraction(
     userId: input.userId,
     channelId: channel.id,
     guildId: channel.kind === "dm" ? null : channel.guildId,
-    commandName: names.commandName ?? null,
-    customId: names.customId ?? null,
+    commandName: details.commandName ?? null,
+    customId: details.customId ?? null,
+    componentType: details.componentType ?? null,
+    values: details.values ?? null,
+    componentMessageId: details.componentMessageId ?? null,
     createdAt: Date.now(),
     acknowledged: false,
     originalMessageId: null,
@@ -108,12 +138,14 @@ function createInteraction(
   return interaction;
 }
 
-function dispatchInteraction(
+/** Sends INTERACTION_CREATE with `member` in guilds or `user` in DMs; `extra` adds fields such as `message`. */
+export function dispatchInteraction(
   world: FakeDiscordWorld,
   interaction: FakeInteraction,
   channel: FakeChannel,
   locale: string | undefined,
   data: object,
+  extra: object = {},
 ): void {
   const { state } = world;
   const user = state.user(interaction.userId);
@@ -128,7 +160,8 @@ function dispatchInteraction(
     channel: channelToApi(state, channel),
     locale: locale ?? user.locale,
     entitlements: [],
-    attachment_size_limit: 10 * 1024 * 1024,
+    attachment_size_limit: ATTACHMENT_SIZE_LIMIT,
+    ...extra,
   };
   if (channel.kind === "dm") {
     world.gateway.dispatch(GatewayDispatchEvents.InteractionCreate, {
@@ -155,14 +188,30 @@ function dispatchInteraction(
   });
 }
 
-function lastModalShown(world: FakeDiscordWorld, customId: string): RecordedModal | undefined {
-  const shown = [...world.state.interactions.values()]
-    .flatMap((interaction) => interaction.responses)
-    .filter((response) => response.modal?.customId === customId);
-  return shown.at(-1)?.modal ?? undefined;
+function lastModalShown(world: FakeDiscordWorld, customId: string): { modal: RecordedModal; by: FakeInteraction } | undefined {
+  let last: { modal: RecordedModal; by: FakeInteraction } | undefined;
+  for (const interaction of world.state.interactions.values()) {
+    for (const response of interaction.responses) {
+      if (response.modal?.customId === customId) last = { modal: response.modal, by: interaction };
+    }
+  }
+  return last;
 }
 
-/** The `resolved` objects Discord attaches for user, channel and role options. */
+/** Uploads the files of attachment options, as the Discord client does before it sends the command. */
+function withUploadedFiles(world: FakeDiscordWorld, channel: FakeChannel, option: SlashCommandOption): SlashCommandOption {
+  if ("options" in option && option.options) {
+    const inner = option.options.map((o) => withUploadedFiles(world, channel, o as SlashCommandOption));
+    return { ...option, options: inner } as SlashCommandOption;
+  }
+  const file = pendingUploads.get(option);
+  if (!file) return option;
+  const attachment = toRecordedAttachment(world.state.ids.next(), file);
+  world.state.commandAttachments.set(attachment.id, { channelId: channel.id, attachment });
+  return { ...option, value: attachment.id } as SlashCommandOption;
+}
+
+/** The `resolved` objects Discord attaches for user, channel, role and attachment options. */
 function resolvedFor(
   world: FakeDiscordWorld,
   channel: FakeChannel,
@@ -191,6 +240,9 @@ function resolvedFor(
     } else if (option.type === ApplicationCommandOptionType.Role) {
       const role = guild?.roles.get(id);
       if (role) (resolved.roles ??= {})[id] = roleToApi(role);
+    } else if (option.type === ApplicationCommandOptionType.Attachment) {
+      const upload = state.commandAttachments.get(id);
+      if (upload) (resolved.attachments ??= {})[id] = attachmentToApi(state, upload.channelId, upload.attachment, "ephemeral-attachments");
     }
   };
   options.forEach(visit);

@@ -106,6 +106,8 @@ function toAttachment(file: UploadedFile, id: string, description: string | null
     contentType: file.contentType,
     size: file.data.length,
     description,
+    width: null,
+    height: null,
     data: file.data,
     text: file.data.toString("utf8"),
   };

@@ -3,6 +3,7 @@ import type {
   APIEmbed,
   APIMessageTopLevelComponent,
   ChannelType,
+  ComponentType,
   InteractionResponseType,
   InteractionType,
   MessageType,
@@ -92,11 +93,23 @@ export interface RecordedAttachment {
   id: string;
   filename: string;
   contentType: string | null;
+  /** Bytes, as Discord counts them. */
   size: number;
   description: string | null;
+  /** Images and videos only; Discord measures them, the fake takes what the test says. */
+  width: number | null;
+  height: number | null;
   data: Buffer;
   /** `data` read as UTF-8, because most files a bot sends are text. */
   text: string;
+}
+
+/** A sticker on a message, as the `sticker_items` Discord sends. */
+export interface FakeStickerItem {
+  id: string;
+  name: string;
+  /** 1 PNG, 2 APNG, 3 Lottie, 4 GIF. */
+  formatType: number;
 }
 
 export type MessageComponents = APIMessageTopLevelComponent[];
@@ -139,6 +152,7 @@ export interface FakeMessage {
   embeds: APIEmbed[];
   components: MessageComponents;
   attachments: RecordedAttachment[];
+  stickers: FakeStickerItem[];
   flags: number;
   tts: boolean;
   nonce: string | number | undefined;
@@ -214,6 +228,14 @@ export interface FakeInteraction {
   guildId: string | null;
   commandName: string | null;
   customId: string | null;
+  /** Component interactions: what was used (button, string select) and the values chosen in a select. */
+  componentType: ComponentType | null;
+  values: string[] | null;
+  /**
+   * The message the component is on, also for a modal opened from a component: an update response
+   * (6 or 7) and `@original` after it refer to this message.
+   */
+  componentMessageId: string | null;
   createdAt: number;
   acknowledged: boolean;
   originalMessageId: string | null;
@@ -243,6 +265,15 @@ export interface RecordedRequest {
   files: { key: string; filename: string; size: number }[];
   at: number;
   status: number;
+}
+
+/** A download from the fake CDN; 404s (unsigned, altered or deleted) are recorded too. */
+export interface CdnRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  status: number;
+  at: number;
 }
 
 export interface TypingRecord {

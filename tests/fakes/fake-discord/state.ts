@@ -1,5 +1,7 @@
 import { ChannelType, MessageFlags, PermissionFlagsBits } from "discord.js";
+import { randomBytes } from "node:crypto";
 import type {
+  CdnRequest,
   CommandRegistration,
   FakeChannel,
   FakeDmChannel,
@@ -11,6 +13,7 @@ import type {
   FakeTextChannel,
   FakeThread,
   FakeUser,
+  RecordedAttachment,
   RecordedRequest,
   RegisteredCommands,
   TypingRecord,
@@ -85,6 +88,10 @@ export class FakeDiscordState {
   readonly interactionAckDeadlineMs: number;
   /** `http://127.0.0.1:PORT`, known once the server listens. */
   baseUrl = "";
+  /** The CDN's own `http://127.0.0.1:PORT`. */
+  cdnBaseUrl = "";
+  /** Signs attachment links (`hm`), so the CDN can tell links it issued from made-up ones. */
+  readonly cdnSecret = randomBytes(32);
 
   readonly users = new Map<string, FakeUser>();
   readonly guilds = new Map<string, FakeGuild>();
@@ -96,6 +103,9 @@ export class FakeDiscordState {
   readonly restRequests: RecordedRequest[] = [];
   readonly unhandledRequests: RecordedRequest[] = [];
   readonly typing: TypingRecord[] = [];
+  readonly cdnRequests: CdnRequest[] = [];
+  /** Files people gave slash commands' attachment options; they belong to no message. */
+  readonly commandAttachments = new Map<string, { channelId: string; attachment: RecordedAttachment }>();
 
   readonly defaultGuild: FakeGuild;
   readonly defaultTextChannel: FakeTextChannel;

@@ -1,6 +1,8 @@
+import type { APIEmbed } from "discord.js";
+import { toRecordedAttachment, type AttachmentInput } from "./attachments.js";
 import { DiscordFailure } from "./discord-errors.js";
-import type { FakeDiscordWorld } from "./discord-actions.js";
-import type { FakeDmChannel, FakeMessage, FakeThread } from "./model.js";
+import { isEphemeral, type FakeDiscordWorld } from "./discord-actions.js";
+import type { FakeDmChannel, FakeMessage, FakeStickerItem, FakeThread } from "./model.js";
 
 /** What people do in the fake Discord: each step changes state and reaches connected bots as it would for real. */
 
@@ -12,6 +14,13 @@ export interface UserMessageInput {
   mentionsBot?: boolean;
   /** Sends the message as a reply to this message (which pings its author, as the Discord client does by default). */
   replyToMessageId?: string;
+  /** The same as `replyToMessageId`, in the shape of Discord's `message_reference`. */
+  reference?: { messageId: string };
+  /** Files the person uploads with the message (at most 10, each at most 10 MiB), served by the fake CDN. */
+  attachments?: AttachmentInput[];
+  /** At most 3; sent as `sticker_items`. */
+  stickers?: { id: string; name: string; formatType?: number }[];
+  embeds?: APIEmbed[];
 }
 
 export function userSends(world: FakeDiscordWorld, input: UserMessageInput): FakeMessage {
@@ -27,14 +36,23 @@ export function userSends(world: FakeDiscordWorld, input: UserMessageInput): Fak
   const botMention = `<@${state.botUserId}>`;
   const mentionsBotAlready = input.content.includes(botMention) || input.content.includes(`<@!${state.botUserId}>`);
   const content = input.mentionsBot && !mentionsBotAlready ? `${botMention} ${input.content}` : input.content;
-  if (input.replyToMessageId && !state.liveMessage(channel.id, input.replyToMessageId)) {
-    throw new Error(`message ${input.replyToMessageId} is not in channel ${channel.id}`);
+  const repliedTo = input.reference?.messageId ?? input.replyToMessageId;
+  const referenced = repliedTo ? state.liveMessage(channel.id, repliedTo) : undefined;
+  if (repliedTo && (!referenced || isEphemeral(referenced))) throw new Error(`message ${repliedTo} is not in channel ${channel.id}`);
+  const { attachments = [], stickers = [], embeds = [] } = input;
+  if (attachments.length > 10) throw new Error(`Discord takes at most 10 attachments a message; got ${attachments.length}`);
+  if (stickers.length > 3) throw new Error(`Discord takes at most 3 stickers a message; got ${stickers.length}`);
+  if (!content && attachments.length === 0 && stickers.length === 0 && embeds.length === 0) {
+    throw new Error("Discord does not send an empty message: give content, attachments, stickers or embeds");
   }
   const message = world.postMessage({
     channel,
     authorId: user.id,
     content,
-    referencedMessageId: input.replyToMessageId ?? null,
+    embeds,
+    attachments: attachments.map((file) => toRecordedAttachment(state.ids.next(), file)),
+    stickers: stickers.map((s): FakeStickerItem => ({ id: s.id, name: s.name, formatType: s.formatType ?? 1 })),
+    referencedMessageId: referenced?.id ?? null,
   });
   if (message instanceof DiscordFailure) {
     throw new Error(`${user.username} cannot send in ${channel.id}: ${message.message} (code ${message.code})`);

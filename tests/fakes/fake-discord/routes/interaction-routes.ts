@@ -20,9 +20,9 @@ export const interactionRoutes: Route[] = [
     if (!interaction.acknowledged) return failures.unknownWebhook();
     const parsed = parseMessageBody(request.body, request.files, world.state.ids);
     if (parsed instanceof DiscordFailure) return parsed;
-    const message = postReply(world, interaction, parsed);
+    const message = fillThinkingMessage(world, interaction, parsed) ?? postReply(world, interaction, parsed);
     if (message instanceof DiscordFailure) return message;
-    interaction.followUpMessageIds.push(message.id);
+    if (message.id !== interaction.originalMessageId) interaction.followUpMessageIds.push(message.id);
     record(interaction, "follow-up", { parsed, message, body: request.body });
     // discord.js always sends ?wait=true; without it Discord answers 204.
     return request.query.get("wait") === "true" ? json(messageToApi(world.state, message)) : noContent();
@@ -64,6 +64,8 @@ function callback(request: ParsedRequest, world: FakeDiscordWorld): RouteOutcome
   if (Date.now() - interaction.createdAt > world.state.interactionAckDeadlineMs) return failures.unknownInteraction();
   const body = (request.body ?? {}) as { type?: unknown; data?: unknown };
   let message: FakeMessage | null = null;
+  // The message the callback answers with (with_response): a new reply or the updated one, not a deferred update's.
+  let shown: FakeMessage | null = null;
   let modal: RecordedModal | null = null;
   let parsed: ParsedMessageBody | undefined;
 
@@ -82,14 +84,28 @@ function callback(request: ParsedRequest, world: FakeDiscordWorld): RouteOutcome
       const posted = postReply(world, interaction, parsed);
       if (posted instanceof DiscordFailure) return posted;
       message = posted;
+      shown = posted;
       interaction.originalMessageId = posted.id;
       break;
     }
     case T.DeferredMessageUpdate:
     case T.UpdateMessage: {
-      const result = parseMessageBody(body.data ?? {}, request.files, world.state.ids, { allowEmpty: true });
-      if (result instanceof DiscordFailure) return result;
-      parsed = result;
+      // Only a component's message (or a modal opened from one) can be updated; @original then means that message.
+      const target = interaction.componentMessageId ? world.state.messages.get(interaction.componentMessageId) : undefined;
+      if (!target) {
+        return invalidResponseType("INTERACTION_RESPONSE_TYPE_INVALID", "Only a message component interaction can update a message.");
+      }
+      if (target.deleted) return failures.unknownMessage();
+      if (body.type === T.UpdateMessage) {
+        const result = parseMessageBody(body.data ?? {}, request.files, world.state.ids, { editing: target });
+        if (result instanceof DiscordFailure) return result;
+        parsed = result;
+        const edited = world.editMessage(target, parsed.patch);
+        if (edited instanceof DiscordFailure) return edited;
+        shown = edited;
+      }
+      message = target;
+      interaction.originalMessageId = target.id;
       break;
     }
     case T.Modal: {
@@ -112,15 +128,15 @@ function callback(request: ParsedRequest, world: FakeDiscordWorld): RouteOutcome
     interaction: {
       id: interaction.id,
       type: interaction.type,
-      ...(message
+      ...(shown
         ? {
-            response_message_id: message.id,
-            response_message_loading: (message.flags & MessageFlags.Loading) !== 0,
-            response_message_ephemeral: (message.flags & MessageFlags.Ephemeral) !== 0,
+            response_message_id: shown.id,
+            response_message_loading: (shown.flags & MessageFlags.Loading) !== 0,
+            response_message_ephemeral: (shown.flags & MessageFlags.Ephemeral) !== 0,
           }
         : {}),
     },
-    resource: { type: body.type, ...(message ? { message: messageToApi(world.state, message) } : {}) },
+    resource: { type: body.type, ...(shown ? { message: messageToApi(world.state, shown) } : {}) },
   });
 }
 
@@ -139,6 +155,20 @@ function postReply(world: FakeDiscordWorld, interaction: FakeInteraction, parsed
     webhookId: world.state.applicationId,
     interactionId: interaction.id,
   });
+}
+
+/**
+ * The first follow-up to a deferred reply fills in its "thinking…" message instead of posting a new one,
+ * and is ephemeral exactly when the deferral was, whatever its own flags say (Discord ignores them).
+ */
+function fillThinkingMessage(
+  world: FakeDiscordWorld,
+  interaction: FakeInteraction,
+  parsed: ParsedMessageBody,
+): FakeMessage | DiscordFailure | undefined {
+  const original = interaction.originalMessageId ? world.state.messages.get(interaction.originalMessageId) : undefined;
+  if (!original || original.deleted || (original.flags & MessageFlags.Loading) === 0) return undefined;
+  return world.editMessage(original, parsed.patch);
 }
 
 function interactionOfWebhook(request: ParsedRequest, world: FakeDiscordWorld): FakeInteraction | DiscordFailure {
