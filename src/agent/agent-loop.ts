@@ -1,4 +1,5 @@
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
+import type { Writer } from "../memory/memory-file.js";
 import type { MemoryStore } from "../memory/memory-store.js";
 import { executeTool, newTurnState, type MemoryChange } from "../tools/execute-tool.js";
 import { memoryToolDefinitions } from "../tools/memory-tools.js";
@@ -13,6 +14,8 @@ export interface TurnInput {
   context: ChatCompletionMessageParam[];
   text: string;
   now: Date;
+  /** The model in this session, as the journal names it. */
+  writer: Writer;
   onDelta?: (text: string) => void;
 }
 
@@ -64,7 +67,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutput> {
       })),
     });
     for (const call of reply.toolCalls) {
-      const result = await executeTool(input.memory, call.name, call.arguments, { now: input.now, turn });
+      const result = await executeTool(input.memory, call.name, call.arguments, { now: input.now, turn, writer: input.writer });
       messages.push({ role: "tool", tool_call_id: call.id, content: result });
     }
     needsBreak = true;

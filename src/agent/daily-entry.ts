@@ -1,11 +1,14 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { writeFileAtomic } from "../memory/atomic-write.js";
+import { systemWriter } from "../memory/memory-file.js";
 import type { MemoryStore } from "../memory/memory-store.js";
 import { countChars, parseSections, serializeSections } from "../memory/sections.js";
 import { CAPS } from "../memory/memory-store.js";
 import { stripControlCharacters } from "../memory/safety.js";
 import type { ModelClient } from "./model-client.js";
+
+const SUMMARY = systemWriter("summary of a conversation");
+const CONDENSE = systemWriter("condensed the day's log").by;
 
 export interface DailyEntry {
   date: string;
@@ -40,7 +43,7 @@ export async function appendDailyEntry(store: MemoryStore, entry: DailyEntry, mo
   let heading = wanted;
   for (let n = 2; taken.has(heading); n++) heading = `${wanted} (${n})`;
   const block = `## ${heading}\n${summary}\n`;
-  const added = await log.add(heading, summary, "person");
+  const added = await log.add(heading, summary, SUMMARY);
   if (added.ok) return;
   if (added.refusal !== "over-cap") throw new Error(added.error);
 
@@ -48,16 +51,15 @@ export async function appendDailyEntry(store: MemoryStore, entry: DailyEntry, mo
   const written = await store.serialize(async () => {
     if ((await log.read()) !== before || condensed === undefined) return false;
     // The archive gets the day's originals it lacks, the new entry included; the log keeps the condensed day.
-    await store.appendToArchive(entry.date, withBreak(before) + block);
-    await writeFileAtomic(log.path, condensed);
+    await store.commit(CONDENSE, "condense", [store.archiveWrite(entry.date, withBreak(before) + block), { label: log.label, text: condensed }]);
     return true;
   });
   if (written) return;
   await store.serialize(async () => {
     const current = await log.read();
     const { kept, moved } = keepNewest(current, block, CAPS.daily);
-    if (moved) await store.appendToArchive(entry.date, withBreak(moved));
-    await writeFileAtomic(log.path, kept);
+    const archived = moved ? [store.archiveWrite(entry.date, withBreak(moved))] : [];
+    await store.commit(CONDENSE, "condense", [...archived, { label: log.label, text: kept }]);
   });
 }
 

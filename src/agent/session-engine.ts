@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { BackgroundWork } from "../background-work.js";
 import { KeyedMutex } from "../keyed-mutex.js";
 import type { Logger } from "../logger.js";
+import { modelWriter } from "../memory/memory-file.js";
 import { MemoryStore, type MemoryStoreOptions } from "../memory/memory-store.js";
 import { buildSystemPrompt } from "../memory/system-prompt.js";
 import { localDate, localTime } from "../memory/time.js";
@@ -153,6 +154,7 @@ export class SessionEngine {
         context: requestContext(record),
         text,
         now: this.clock(),
+        writer: modelWriter(record.id, record.title),
         ...(onDelta ? { onDelta } : {}),
       });
       record.messages.push(...output.messages);

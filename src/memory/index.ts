@@ -1,5 +1,6 @@
 export { writeFileAtomic, isTemporaryFile } from "./atomic-write.js";
-export { MemoryFile, formatUsage, type Author, type Usage, type WriteOutcome } from "./memory-file.js";
+export { MemoryFile, formatUsage, modelWriter, PERSON, systemWriter, type Usage, type Writer, type WriteOutcome } from "./memory-file.js";
+export { Journal, type Actor, type JournalEntry, type SectionChange } from "./journal.js";
 export {
   CAPS,
   FILE_KINDS,

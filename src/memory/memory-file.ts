@@ -2,8 +2,9 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { ok, type Result } from "../result.js";
-import { writeFileAtomic } from "./atomic-write.js";
+import type { Actor, JournalEntry } from "./journal.js";
 import { checkContent, type SafetyLevel } from "./safety.js";
+import { findSecret } from "./secrets.js";
 import {
   addToSection,
   countChars,
@@ -16,8 +17,25 @@ import {
   type SectionDocument,
 } from "./sections.js";
 
-/** Who is writing: the model through a tool, or the person through /memory or /onboard. */
-export type Author = SafetyLevel;
+/**
+ * Who is writing, for the safety checks (`level`) and for the journal (`by`): the model in a
+ * session (tool level), the person (/memory, /onboard), or AgentKit itself (summaries, archive).
+ */
+export interface Writer {
+  level: SafetyLevel;
+  by: Actor;
+}
+
+export const PERSON: Writer = { level: "person", by: { kind: "person" } };
+
+export function modelWriter(session: string, title?: string): Writer {
+  return { level: "tool", by: { kind: "model", session, ...(title ? { title } : {}) } };
+}
+
+/** AgentKit's own writes (a summary, condensing a day); checked like a person's edit. */
+export function systemWriter(reason: string): Writer {
+  return { level: "person", by: { kind: "system", reason } };
+}
 
 export interface Usage {
   used: number;
@@ -30,10 +48,18 @@ export interface WriteOutcome {
   /** False for a no-op, e.g. adding text the section already holds. */
   changed: boolean;
   usage: Usage;
+  /** The journal entry of the change (undo takes it back). */
+  entryId?: string;
+  /** Said to a person whose own edit looks like it holds a secret (it is saved all the same). */
+  warning?: string;
 }
 
-/** Runs a read-modify-write exclusively for the person who owns the file. */
-export type Serializer = <T>(work: () => Promise<T>) => Promise<T>;
+/** What a file needs of its owner: the person's lock, and a journalled write (under that lock). */
+export interface FileOwner {
+  serialize<T>(work: () => Promise<T>): Promise<T>;
+  /** Journals the change, then writes the text; undefined when nothing changed. */
+  commit(by: Actor, op: string, label: string, path: string, text: string): Promise<JournalEntry | undefined>;
+}
 
 export function readTextIfExistsSync(path: string): string | undefined {
   try {
@@ -45,7 +71,7 @@ export function readTextIfExistsSync(path: string): string | undefined {
 }
 
 /** Why a write was refused, for callers that act on it (the message is for people and the model). */
-export type Refusal = "unsafe" | "not-applicable" | "over-cap" | "changed";
+export type Refusal = "unsafe" | "secret" | "not-applicable" | "over-cap" | "changed";
 
 export type WriteResult = { ok: true; value: WriteOutcome } | { ok: false; error: string; refusal: Refusal };
 
@@ -67,7 +93,7 @@ export class MemoryFile {
     readonly label: string,
     readonly path: string,
     readonly cap: number,
-    private readonly serialize: Serializer,
+    private readonly owner: FileOwner,
   ) {}
 
   /** The file's text; a missing file reads as "". */
@@ -98,35 +124,41 @@ export class MemoryFile {
    * Replaces the whole file (a person's /memory edit). With `ifUnchanged` (the contentHash of
    * the text the person started from) it refuses when the file has changed since.
    */
-  write(text: string, author: Author, options: { ifUnchanged?: string } = {}): Promise<WriteResult> {
-    return this.edit(text, author, () => ok({ doc: parseSections(text), changed: true }), undefined, options.ifUnchanged);
+  write(text: string, writer: Writer, options: { ifUnchanged?: string; op?: string } = {}): Promise<WriteResult> {
+    return this.edit(text, writer, options.op ?? "edit", () => ok({ doc: parseSections(text), changed: true }), undefined, options.ifUnchanged);
   }
 
-  add(section: string, content: string, author: Author): Promise<WriteResult> {
-    return this.edit(content, author, (doc) => addToSection(doc, section, content), section.trim());
+  add(section: string, content: string, writer: Writer): Promise<WriteResult> {
+    return this.edit(content, writer, "add", (doc) => addToSection(doc, section, content), section.trim());
   }
 
-  replace(section: string, oldText: string, newText: string, author: Author): Promise<WriteResult> {
-    return this.edit(newText, author, (doc) => replaceInSection(doc, section, oldText, newText), section.trim());
+  replace(section: string, oldText: string, newText: string, writer: Writer): Promise<WriteResult> {
+    return this.edit(newText, writer, "replace", (doc) => replaceInSection(doc, section, oldText, newText), section.trim());
   }
 
-  remove(section: string): Promise<WriteResult> {
-    return this.edit("", "person", (doc) => removeSection(doc, section), section.trim());
+  remove(section: string, writer: Writer): Promise<WriteResult> {
+    return this.edit("", writer, "remove", (doc) => removeSection(doc, section), section.trim());
   }
 
   private async edit(
     incoming: string,
-    author: Author,
+    writer: Writer,
+    op: string,
     change: (doc: SectionDocument) => Result<Edit>,
     section?: string,
     /** contentHash of the text the person started from: refuse if the file has changed since. */
     ifUnchanged?: string,
   ): Promise<WriteResult> {
-    const verdict = checkContent(incoming, author);
+    const verdict = checkContent(incoming, writer.level);
     if (!verdict.ok) return refuse("unsafe", `${this.label}: refused, the text ${verdict.reason}`);
-    const name = checkContent(section ?? "", author);
+    const name = checkContent(section ?? "", writer.level);
     if (!name.ok) return refuse("unsafe", `${this.label}: refused, the section name ${name.reason}`);
-    return this.serialize(async (): Promise<WriteResult> => {
+    // The model never stores a secret; a person's own edit is saved with a warning.
+    const secret = findSecret(`${section ?? ""}\n${incoming}`);
+    if (secret && writer.level === "tool") {
+      return refuse("secret", `${this.label}: refused, the text looks like ${secret.kind}. Passwords, keys, tokens and card numbers are never stored in memory; tell the person so`);
+    }
+    return this.owner.serialize(async (): Promise<WriteResult> => {
       const before = await this.read();
       if (ifUnchanged !== undefined && contentHash(before) !== ifUnchanged) {
         return refuse(
@@ -138,13 +170,18 @@ export class MemoryFile {
       if (!edited.ok) return refuse("not-applicable", `${this.label}: ${edited.error}`);
       const after = serializeSections(edited.value.doc);
       const used = countChars(after);
-      const outcome = { file: this.label, ...(section ? { section } : {}), usage: { used, cap: this.cap } };
+      const outcome = {
+        file: this.label,
+        ...(section ? { section } : {}),
+        usage: { used, cap: this.cap },
+        ...(secret ? { warning: `this looks like ${secret.kind}; it is saved, but anything in memory is sent to the model` } : {}),
+      };
       if (!edited.value.changed || after === before) return ok({ ...outcome, changed: false });
       const previous = countChars(before);
       // A hand-edited file may already be over its cap: edits that shrink it stay allowed.
       if (used > this.cap && used > previous) return refuse("over-cap", this.overCapMessage(before, used - previous));
-      await writeFileAtomic(this.path, after);
-      return ok({ ...outcome, changed: true });
+      const entry = await this.owner.commit(writer.by, op, this.label, this.path, after);
+      return ok({ ...outcome, changed: true, ...(entry ? { entryId: entry.id } : {}) });
     });
   }
 

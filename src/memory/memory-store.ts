@@ -1,4 +1,4 @@
-import { appendFile, mkdir, readdir, readFile, rename, rm, stat } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { err, ok, type Result } from "../result.js";
 import { writeFileAtomic } from "./atomic-write.js";
@@ -8,7 +8,9 @@ import { withPersonLock } from "./person-lock.js";
 import { dateOfConversation, renderConversation, type ConversationLog } from "./conversation-log.js";
 import type { SyncReport } from "./recall/person-index.js";
 import type { Recall, RecallHit, SearchOptions } from "./recall/recall.js";
-import { parseSections } from "./sections.js";
+import { unarchived } from "./daily-archive.js";
+import { Journal, type Actor, type JournalEntry, type Retention } from "./journal.js";
+import { commitWrites, recoverJournal, type CommitOptions, type FileWrite } from "./journalled-write.js";
 import { dateOfLog, isLocalDate, isValidTimeZone, localDate, localTime, recentDates, systemTimeZone } from "./time.js";
 
 export { dateOfLog };
@@ -45,7 +47,11 @@ export interface MemoryStoreOptions {
   dailyDays?: number;
   /** The recall index of everyone under this home; told after every write. */
   recall?: Recall | undefined;
+  /** How much history the journal keeps (default: the last 1,000 changes of the last 180 days). */
+  journalRetention?: Retention | undefined;
 }
+
+const SYSTEM_ARCHIVE: Actor = { kind: "system", reason: "moved old logs to the archive" };
 
 const SNOWFLAKE = /^\d{1,20}$/;
 
@@ -55,6 +61,7 @@ export class MemoryStore {
   readonly soul: MemoryFile;
   readonly user: MemoryFile;
   readonly memory: MemoryFile;
+  readonly journal: Journal;
   private readonly dailyDays: number;
 
   private constructor(
@@ -64,6 +71,7 @@ export class MemoryStore {
   ) {
     this.dir = join(home, "users", userId);
     this.dailyDays = options.dailyDays ?? 2;
+    this.journal = new Journal(join(this.dir, "journal.jsonl"));
     this.soul = this.fileAt("SOUL.md", join(this.dir, "SOUL.md"), CAPS.soul);
     this.user = this.fileAt("USER.md", join(this.dir, "USER.md"), CAPS.user);
     this.memory = this.fileAt("MEMORY.md", join(this.dir, "MEMORY.md"), CAPS.memory);
@@ -85,7 +93,10 @@ export class MemoryStore {
   /** Runs work while holding this person's write lock; the recall index follows the writes. */
   async serialize<T>(work: () => Promise<T>): Promise<T> {
     try {
-      return await withPersonLock(this.dir, work);
+      return await withPersonLock(this.dir, async () => {
+        await recoverJournal(this.journal, (label) => this.pathOf(label));
+        return work();
+      });
     } finally {
       // The write has happened: an unreadable settings.json must not make it look failed.
       if (this.options.recall) this.options.recall.touch(this, this.safeTimeZone());
@@ -236,65 +247,54 @@ export class MemoryStore {
     const oldestKept = recentDates(now, zone, this.dailyDays)[0] ?? localDate(now, zone);
     return this.serialize(async () => {
       const names = await readdir(join(this.dir, "daily")).catch(() => [] as string[]);
-      const moved: string[] = [];
-      for (const name of names.sort()) {
+      const dates = names.sort().flatMap((name) => {
         const date = dateOfLog(name);
-        if (!date || date >= oldestKept) continue;
-        await this.moveToArchive(date);
-        moved.push(date);
-      }
-      return moved;
+        return date && date < oldestKept ? [date] : [];
+      });
+      // One journal entry for the move: each log goes, its entries join the archive (once each).
+      const writes = dates.flatMap((date): FileWrite[] => [
+        this.archiveWrite(date, readTextIfExistsSync(this.pathOf(`daily/${date}.md`)) ?? ""),
+        { label: `daily/${date}.md`, text: null },
+      ]);
+      if (writes.length > 0) await this.commit(SYSTEM_ARCHIVE, "archive", writes, { now });
+      return dates;
     });
   }
 
-  /** Appends to the archived log of a date, verbatim, the entries of `text` it lacks (call under serialize). */
-  async appendToArchive(date: string, text: string): Promise<void> {
-    const path = join(this.archiveDir, `${date}.md`);
-    const missing = unarchived(readTextIfExistsSync(path) ?? "", text);
-    if (missing === "") return;
-    await mkdir(this.archiveDir, { recursive: true });
-    await appendFile(path, missing, "utf8");
+  /** The archived log of a date with the entries of `text` it lacks appended, verbatim (a write to commit). */
+  archiveWrite(date: string, text: string): FileWrite {
+    const label = `daily/archive/${date}.md`;
+    const archive = readTextIfExistsSync(this.pathOf(label)) ?? "";
+    return { label, text: archive + unarchived(archive, text) };
   }
 
-  private async moveToArchive(date: string): Promise<void> {
-    const from = join(this.dir, "daily", `${date}.md`);
-    const to = join(this.archiveDir, `${date}.md`);
-    await mkdir(this.archiveDir, { recursive: true });
-    if (!(await exists(to))) {
-      await rename(from, to);
-      return;
-    }
-    // An archive for that day exists already (an earlier overflow): add what it lacks, nothing lost.
-    const archive = await readFile(to, "utf8");
-    await writeFileAtomic(to, archive + unarchived(archive, await readFile(from, "utf8")));
-    await rm(from);
+  /** A file of this person by its label ("USER.md", "daily/2026-12-02.md", "daily/archive/…"), or an error. */
+  pathOf(label: string): string {
+    if (label === "SOUL.md" || label === "USER.md" || label === "MEMORY.md") return join(this.dir, label);
+    const log = /^daily\/(archive\/)?(\d{4}-\d{2}-\d{2})\.md$/.exec(label);
+    if (log && isLocalDate(log[2]!)) return join(this.dir, "daily", log[1] ? "archive" : "", `${log[2]}.md`);
+    throw new Error(`"${label}" is not a memory file`);
+  }
+
+  /** Under serialize: journals, then writes (see commitWrites). */
+  commit(by: Actor, op: string, writes: FileWrite[], options: CommitOptions = {}): Promise<JournalEntry | undefined> {
+    return commitWrites(this.journal, (label) => this.pathOf(label), by, op, writes, {
+      ...(this.options.journalRetention ? { retention: this.options.journalRetention } : {}),
+      ...options,
+    });
+  }
+
+  /** Every change to this person's memory that history keeps, newest first. */
+  async history(): Promise<JournalEntry[]> {
+    return this.serialize(async () => (await this.journal.entries()).reverse());
   }
 
   private fileAt(label: string, path: string, cap: number): MemoryFile {
-    return new MemoryFile(label, path, cap, (work) => this.serialize(work));
+    return new MemoryFile(label, path, cap, {
+      serialize: (work) => this.serialize(work),
+      commit: (by, op, fileLabel, _path, text) => this.commit(by, op, [{ label: fileLabel, text }]),
+    });
   }
-}
-
-/**
- * The parts of a day's log (preamble, `## ` entries) that its archive lacks, ready to append.
- * A heading names one entry within a day (appendDailyEntry keeps them unique), so an entry whose
- * heading is archived is that entry again or the model's condensed rewrite: the original stays, once.
- */
-function unarchived(archive: string, log: string): string {
-  const archived = new Set(parseSections(archive).sections.map((s) => s.name));
-  const doc = parseSections(log);
-  const preamble = comparable(doc.preamble);
-  const parts = [
-    ...(preamble === "" || comparable(archive).includes(preamble) ? [] : [doc.preamble]),
-    ...doc.sections.filter((s) => !archived.has(s.name)).map((s) => s.heading + s.body),
-  ].map((part) => (part.endsWith("\n") ? part : `${part}\n`));
-  if (parts.length === 0) return "";
-  return (archive === "" || archive.endsWith("\n") ? "" : "\n") + parts.join("");
-}
-
-/** Text as compared for the archive: line endings and trailing whitespace do not count. */
-function comparable(text: string): string {
-  return text.replace(/\r\n/g, "\n").replace(/[ \t]+$/gm, "").trim();
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -1,5 +1,5 @@
 import type { FileKind, MemoryStore } from "../memory/memory-store.js";
-import { formatUsage, type WriteOutcome } from "../memory/memory-file.js";
+import { formatUsage, type Writer, type WriteOutcome } from "../memory/memory-file.js";
 import type { Result } from "../result.js";
 import { SEARCH_DEFAULT_LIMIT, TOOL_NAMES, toolSchemas, type ToolName } from "./memory-tools.js";
 import { searchResultsForModel } from "./search-results.js";
@@ -22,6 +22,8 @@ export function newTurnState(): TurnState {
 export interface ToolContext {
   now: Date;
   turn: TurnState;
+  /** The model in its session: the safety level of its writes and who the journal names. */
+  writer: Writer;
 }
 
 const MAX_REFUSED_WRITES = 3;
@@ -81,10 +83,10 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
   }
   const outcome: Result<WriteOutcome> =
     tool === "memory_add"
-      ? await file.add(args.section, args.content, "tool")
+      ? await file.add(args.section, args.content, context.writer)
       : tool === "memory_replace"
-        ? await file.replace(args.section, args.old_text, args.new_text, "tool")
-        : await file.remove(args.section);
+        ? await file.replace(args.section, args.old_text, args.new_text, context.writer)
+        : await file.remove(args.section, context.writer);
   if (!outcome.ok) return refused(context, outcome.error, true);
   return success(outcome.value, context);
 }

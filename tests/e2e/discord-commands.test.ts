@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { ConversationMessage } from "../../src/memory/conversation-log.js";
 import { slashOption } from "../fakes/fake-discord/index.js";
 import { botMessages, startBot } from "../helpers/bot-harness.js";
+import { modelWriter } from "../../src/memory/memory-file.js";
 
 const s = slashOption;
 
@@ -165,7 +166,7 @@ describe("/memory", () => {
     const h = await withNotes();
     const opened = await openEdit(h, "user");
     // The model saves a fact in a conversation meanwhile.
-    await h.engine.memoryOf(h.discord.alice.id).user.add("Family", "- daughter Lea", "tool");
+    await h.engine.memoryOf(h.discord.alice.id).user.add("Family", "- daughter Lea", modelWriter("test-session"));
     const answer = await submitEdit(h, opened.customId, "## Likes\n- green tea, fixed typo\n");
     expect(answer.content).toMatch(/changed since you opened it/);
     expect(answer.attachments[0]?.text).toBe("## Likes\n- green tea, fixed typo\n");

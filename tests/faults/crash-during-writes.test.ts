@@ -2,6 +2,8 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isTemporaryFile } from "../../src/memory/atomic-write.js";
+import { MemoryStore } from "../../src/memory/memory-store.js";
+import { sectionText } from "../../src/memory/section-changes.js";
 import { parseSections } from "../../src/memory/sections.js";
 import { runTsx } from "../helpers/child-process.js";
 import { makeTempHome } from "../helpers/temp-home.js";
@@ -47,8 +49,35 @@ async function runAndKill(home: string, start: number, killAfterMs: number): Pro
 
 const FILE_NAMES: Record<string, string> = { user: "USER.md", memory: "MEMORY.md", soul: "SOUL.md" };
 
+/**
+ * The journal (once settled, as the next write or a history read does) explains every section
+ * on disk: the newest change of each section leaves exactly the text the file holds, so every
+ * write can be shown and undone, and no entry claims a change the files do not have.
+ */
+async function expectHistoryToExplainFiles(home: string, kill: number): Promise<void> {
+  const memory = MemoryStore.forUser(home, "42", { defaultTimeZone: "UTC" });
+  const newestFirst = await memory.history();
+  const latest = new Map<string, string | null>();
+  for (const entry of newestFirst) {
+    for (const change of entry.changes) {
+      const key = `${change.file}\u0000${change.section}`;
+      if (!latest.has(key)) latest.set(key, change.after);
+    }
+  }
+  for (const [key, after] of latest) {
+    const [file, section] = key.split("\u0000") as [string, string];
+    const text = await readFile(memory.pathOf(file), "utf8").catch(() => null);
+    expect(sectionText(text, { section }), `${key} after kill ${kill}`).toBe(after);
+  }
+  // And every section on disk has a change in history.
+  for (const label of ["USER.md", "MEMORY.md", "SOUL.md"]) {
+    const text = await readFile(memory.pathOf(label), "utf8").catch(() => "");
+    for (const section of parseSections(text).sections) expect(latest.has(`${label}\u0000${section.name}`), `${label} › ${section.name}`).toBe(true);
+  }
+}
+
 describe("a process killed while writing memory", () => {
-  it(`loses no acknowledged write and leaves every file whole (${KILLS} kills)`, async () => {
+  it(`loses no acknowledged write, leaves every file whole, and history explains every file (${KILLS} kills)`, async () => {
     const home = await makeTempHome();
     const dir = join(home, "users", "42");
     const random = seeded(20261202);
@@ -67,7 +96,8 @@ describe("a process killed while writing memory", () => {
         for (const section of parseSections(text).sections) expect(section.body).toMatch(/^- entry \d+[ x]*\n+$/);
       }
       // Anything left by the kill is a dot-named .tmp file, never a name memory is read from.
-      for (const name of names) expect(["USER.md", "MEMORY.md", "SOUL.md", "daily"].includes(name) || isTemporaryFile(name)).toBe(true);
+      for (const name of names) expect(["USER.md", "MEMORY.md", "SOUL.md", "daily", "journal.jsonl"].includes(name) || isTemporaryFile(name)).toBe(true);
+      await expectHistoryToExplainFiles(home, kill);
       for (const [key, ack] of latest) {
         const path = ack.file === "daily" ? join(dir, "daily", (await readdir(join(dir, "daily"))).filter((n) => n.endsWith(".md")).sort().at(-1)!) : join(dir, FILE_NAMES[ack.file]!);
         const text = await readFile(path, "utf8");

@@ -8,6 +8,9 @@ import { CAPS, FILE_KINDS, MemoryStore, type FileKind } from "../../src/memory/m
 import { executeTool, newTurnState, type TurnState } from "../../src/tools/execute-tool.js";
 import { TOOL_NAMES } from "../../src/tools/memory-tools.js";
 import { RUNS, TIMEOUT } from "./runs.js";
+import { modelWriter } from "../../src/memory/memory-file.js";
+
+const MODEL = modelWriter("test-session");
 
 // One home for the whole file, emptied before every run; on tmpfs when there is one, since
 // every write fsyncs and 10,000 runs of several writes each would otherwise crawl.
@@ -183,7 +186,7 @@ async function runCall(call: Call, turn: TurnState): Promise<void> {
   const what = `${call.name}(${JSON.stringify(call.argumentsJson).slice(0, 300)})`;
   let answer: unknown;
   try {
-    answer = await executeTool(store, call.name, call.argumentsJson, { now: call.now, turn });
+    answer = await executeTool(store, call.name, call.argumentsJson, { now: call.now, turn, writer: MODEL });
   } catch (error) {
     expect.fail(`${what} threw: ${(error as Error).stack ?? String(error)}`);
   }

@@ -9,7 +9,7 @@ import {
   type ChatInputCommandInteraction,
   type ModalSubmitInteraction,
 } from "discord.js";
-import { contentHash, type MemoryFile } from "../../memory/memory-file.js";
+import { contentHash, PERSON, type MemoryFile } from "../../memory/memory-file.js";
 import { FILE_KINDS, type FileKind, type MemoryStore } from "../../memory/memory-store.js";
 import { isLocalDate } from "../../memory/time.js";
 import { sectionName } from "../../tools/memory-tools.js";
@@ -182,8 +182,8 @@ export const memoryCommand: Command = {
     }
     const result =
       sub === "add"
-        ? await file.add(section.data, interaction.options.getString("content", true), "person")
-        : await file.remove(section.data);
+        ? await file.add(section.data, interaction.options.getString("content", true), PERSON)
+        : await file.remove(section.data, PERSON);
     if (!result.ok) {
       await reply(interaction, `${result.error}\nNothing was changed.`);
       return;
@@ -203,7 +203,7 @@ export const memoryCommand: Command = {
     const memory = ctx.engine.memoryOf(interaction.user.id);
     const file = fileOf(memory, kind as FileKind, date === "-" ? undefined : date);
     const text = interaction.fields.getTextInputValue("content");
-    const result = await file.write(text, "person", { ifUnchanged: shownHash });
+    const result = await file.write(text, PERSON, { ifUnchanged: shownHash });
     if (!result.ok) {
       // The person's typed text comes back as a file, so nothing they wrote is lost.
       const draft = new AttachmentBuilder(Buffer.from(text), { name: `draft-${file.label.replace("/", "-")}` });

@@ -7,7 +7,7 @@ import {
   TextInputStyle,
 } from "discord.js";
 import { isValidTimeZone } from "../../memory/time.js";
-import { contentHash } from "../../memory/memory-file.js";
+import { contentHash, PERSON } from "../../memory/memory-file.js";
 import { countChars } from "../../memory/sections.js";
 import { applyPersona, parsePersona, PERSONALITY_LIMIT, type Persona } from "../../memory/persona.js";
 import type { Command } from "../bot-context.js";
@@ -95,7 +95,7 @@ export const onboardCommand: Command = {
     let saved;
     for (let attempt = 0; attempt < 3; attempt++) {
       const before = await memory.soul.read();
-      saved = await memory.soul.write(applyPersona(before, persona, interaction.locale), "person", { ifUnchanged: contentHash(before) });
+      saved = await memory.soul.write(applyPersona(before, persona, interaction.locale), PERSON, { ifUnchanged: contentHash(before), op: "onboard" });
       if (saved.ok || saved.refusal !== "changed") break;
     }
     if (!saved) return;

@@ -1,6 +1,9 @@
 // Makes `count` concurrent memory_add calls for one person and prints what was acknowledged.
 import { MemoryStore } from "../../../src/memory/memory-store.js";
 import { executeTool, newTurnState } from "../../../src/tools/execute-tool.js";
+import { modelWriter } from "../../../src/memory/memory-file.js";
+
+const MODEL = modelWriter("test-session");
 
 const [home, userId, prefix, count] = process.argv.slice(2) as [string, string, string, string];
 const store = MemoryStore.forUser(home, userId, { defaultTimeZone: "UTC" });
@@ -10,6 +13,7 @@ const results = await Promise.all(
     const raw = await executeTool(store, "memory_add", JSON.stringify({ file: "memory", section: "Log", content }), {
       now: new Date(),
       turn: newTurnState(),
+      writer: MODEL,
     });
     return { content, result: JSON.parse(raw) as { ok: boolean; error?: string } };
   }),

@@ -3,12 +3,15 @@
 import { MemoryStore } from "../../../src/memory/memory-store.js";
 import { parseSections } from "../../../src/memory/sections.js";
 import { executeTool, newTurnState } from "../../../src/tools/execute-tool.js";
+import { modelWriter } from "../../../src/memory/memory-file.js";
+
+const MODEL = modelWriter("test-session");
 
 const [home, userId, start] = process.argv.slice(2) as [string, string, string];
 const store = MemoryStore.forUser(home, userId, { defaultTimeZone: "UTC" });
 const files = ["user", "memory", "soul", "daily"] as const;
 const call = async (name: string, args: object) =>
-  JSON.parse(await executeTool(store, name, JSON.stringify(args), { now: new Date(), turn: newTurnState() })) as {
+  JSON.parse(await executeTool(store, name, JSON.stringify(args), { now: new Date(), turn: newTurnState(), writer: MODEL })) as {
     ok: boolean;
     error?: string;
   };

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { MemoryStore } from "../../../src/memory/memory-store.js";
 import { countChars, parseSections } from "../../../src/memory/sections.js";
 import { aliceInThread, setupEngine } from "../../helpers/engine.js";
+import { PERSON } from "../../../src/memory/memory-file.js";
 
 const at = new Date("2026-12-01T23:30:00Z");
 const fixedClock = () => at;
@@ -79,7 +80,7 @@ describe("closing a session", () => {
   it("archives logs older than yesterday when a session closes", async () => {
     const setup = await setupEngine({ clock: fixedClock });
     const memory = MemoryStore.forUser(setup.home, "111");
-    await memory.daily("2026-11-25").write("## 10:00 · old\nold day\n", "person");
+    await memory.daily("2026-11-25").write("## 10:00 · old\nold day\n", PERSON);
     const session = await chatOnce(setup);
     await setup.engine.close(session.id, "end");
     expect(await readFile(join(memory.archiveDir, "2026-11-25.md"), "utf8")).toBe("## 10:00 · old\nold day\n");
@@ -124,7 +125,7 @@ describe("an interrupted close", () => {
     const record = (await setup.engine.get(session.id))!;
     // The state a crash leaves: summary kept in the record and already in the log, status still closing.
     await setup.store.save({ ...record, status: "closing", summary: "Already written.", closeRequestedAt: at.toISOString() });
-    await MemoryStore.forUser(setup.home, "111").daily("2026-12-01").write("## 23:30 · tea talk\nAlready written.\n", "person");
+    await MemoryStore.forUser(setup.home, "111").daily("2026-12-01").write("## 23:30 · tea talk\nAlready written.\n", PERSON);
     const restarted = await setup.reopen();
     expect(await restarted.retryPendingCloses()).toEqual({ closed: 1, pending: 0 });
     expect(await readFile(join(setup.home, "users/111/daily/2026-12-01.md"), "utf8")).toBe("## 23:30 · tea talk\nAlready written.\n");
@@ -136,7 +137,7 @@ describe("a full day's log", () => {
   async function fillDay(setup: Awaited<ReturnType<typeof setupEngine>>) {
     const memory = MemoryStore.forUser(setup.home, "111");
     const entries = Array.from({ length: 6 }, (_, i) => `## 0${i}:00 · chat ${i}\n${`entry ${i} `.repeat(18).trim()}\n`);
-    await memory.daily("2026-12-01").write(entries.join(""), "person");
+    await memory.daily("2026-12-01").write(entries.join(""), PERSON);
     return { memory, entries };
   }
 
@@ -204,7 +205,7 @@ describe("a full day's log", () => {
   it("gives a new entry its own heading when only the archive holds that heading", async () => {
     const setup = await setupEngine({ clock: fixedClock });
     const memory = MemoryStore.forUser(setup.home, "111");
-    await memory.appendToArchive("2026-12-01", "## 23:30 · tea talk\nAn earlier tea talk.\n");
+    await memory.serialize(() => memory.commit({ kind: "system", reason: "test" }, "archive", [memory.archiveWrite("2026-12-01", "## 23:30 · tea talk\nAn earlier tea talk.\n")]));
     const session = await chatOnce(setup);
     setup.fake.enqueue({ text: "A later tea talk." });
     await setup.engine.close(session.id, "end");

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MemoryStore } from "../../../src/memory/memory-store.js";
 import { makeTempHome } from "../../helpers/temp-home.js";
+import { PERSON } from "../../../src/memory/memory-file.js";
 
 const at2330utc = new Date("2026-12-01T23:30:00Z");
 
@@ -13,7 +14,7 @@ describe("ensureDefaults", () => {
     const soul = await s.soul.read();
     expect(soul).toContain("## Name\nAgentKit");
     expect(soul).toMatch(/Professional, friendly, attentive to detail/);
-    await s.soul.write("## Name\nMochi\n", "person");
+    await s.soul.write("## Name\nMochi\n", PERSON);
     expect(await s.ensureDefaults("en-US")).toBe(false);
     expect(await s.soul.read()).toBe("## Name\nMochi\n");
   });
@@ -37,9 +38,9 @@ describe("time zones and snapshots", () => {
   it("uses the person's zone: 23:30 UTC on 2026-12-01 is 2026-12-02 in Asia/Shanghai", async () => {
     const s = MemoryStore.forUser(await makeTempHome(), "7", { defaultTimeZone: "UTC" });
     await s.saveSettings({ timezone: "Asia/Shanghai" });
-    await s.daily("2026-11-30").write("## 10:00 · too old\nold\n", "person");
-    await s.daily("2026-12-01").write("## 09:00 · yesterday\ny\n", "person");
-    await s.daily("2026-12-02").write("## 07:00 · today\nt\n", "person");
+    await s.daily("2026-11-30").write("## 10:00 · too old\nold\n", PERSON);
+    await s.daily("2026-12-01").write("## 09:00 · yesterday\ny\n", PERSON);
+    await s.daily("2026-12-02").write("## 07:00 · today\nt\n", PERSON);
     const snap = await s.snapshot(at2330utc);
     expect(snap.localDate).toBe("2026-12-02");
     expect(snap.localTime).toBe("07:30");
@@ -91,10 +92,10 @@ describe("archiveOldDailies", () => {
   it("moves logs older than yesterday to daily/archive/ with their bytes, keeping recent ones", async () => {
     const s = MemoryStore.forUser(await makeTempHome(), "7", { defaultTimeZone: "UTC" });
     const old = "## 10:00 · old\r\nbytes 😺\r\n";
-    await s.daily("2026-11-28").write(old, "person");
-    await s.daily("2026-11-30").write("## x\nx\n", "person");
-    await s.daily("2026-12-01").write("## y\ny\n", "person");
-    await s.daily("2026-12-02").write("## z\nz\n", "person");
+    await s.daily("2026-11-28").write(old, PERSON);
+    await s.daily("2026-11-30").write("## x\nx\n", PERSON);
+    await s.daily("2026-12-01").write("## y\ny\n", PERSON);
+    await s.daily("2026-12-02").write("## z\nz\n", PERSON);
     const moved = await s.archiveOldDailies(new Date("2026-12-02T12:00:00Z"));
     expect(moved).toEqual(["2026-11-28", "2026-11-30"]);
     expect((await readdir(join(s.dir, "daily"))).sort()).toEqual(["2026-12-01.md", "2026-12-02.md", "archive"]);
@@ -103,16 +104,16 @@ describe("archiveOldDailies", () => {
 
   it("appends to an archive that already exists for that day instead of replacing it", async () => {
     const s = MemoryStore.forUser(await makeTempHome(), "7", { defaultTimeZone: "UTC" });
-    await s.appendToArchive("2026-11-20", "## early\nA\n");
-    await s.daily("2026-11-20").write("## late\nB\n", "person");
+    await s.serialize(() => s.commit({ kind: "system", reason: "test" }, "archive", [s.archiveWrite("2026-11-20", "## early\nA\n")]));
+    await s.daily("2026-11-20").write("## late\nB\n", PERSON);
     await s.archiveOldDailies(new Date("2026-12-02T12:00:00Z"));
     expect(await readFile(join(s.archiveDir, "2026-11-20.md"), "utf8")).toBe("## early\nA\n## late\nB\n");
   });
 
   it("moves into an existing archive only the entries it does not hold yet", async () => {
     const s = MemoryStore.forUser(await makeTempHome(), "7", { defaultTimeZone: "UTC" });
-    await s.appendToArchive("2026-11-20", "Notes of the day.\r\n## 09:00 · early\r\nA  \r\n");
-    await s.daily("2026-11-20").write("Notes of the day.\n## 09:00 · early\nA\n\n## 10:00 · late\nB\n", "person");
+    await s.serialize(() => s.commit({ kind: "system", reason: "test" }, "archive", [s.archiveWrite("2026-11-20", "Notes of the day.\r\n## 09:00 · early\r\nA  \r\n")]));
+    await s.daily("2026-11-20").write("Notes of the day.\n## 09:00 · early\nA\n\n## 10:00 · late\nB\n", PERSON);
     await s.archiveOldDailies(new Date("2026-12-02T12:00:00Z"));
     expect(await readFile(join(s.archiveDir, "2026-11-20.md"), "utf8")).toBe(
       "Notes of the day.\r\n## 09:00 · early\r\nA  \r\n## 10:00 · late\nB\n",

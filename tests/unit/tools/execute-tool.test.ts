@@ -5,6 +5,9 @@ import { MemoryStore } from "../../../src/memory/memory-store.js";
 import { executeTool, newTurnState, type TurnState } from "../../../src/tools/execute-tool.js";
 import { memoryToolDefinitions } from "../../../src/tools/memory-tools.js";
 import { makeTempHome } from "../../helpers/temp-home.js";
+import { modelWriter } from "../../../src/memory/memory-file.js";
+
+const MODEL = modelWriter("test-session");
 
 const now = new Date("2026-12-01T23:30:00Z");
 
@@ -12,7 +15,7 @@ async function setup() {
   const store = MemoryStore.forUser(await makeTempHome(), "42", { defaultTimeZone: "Asia/Shanghai" });
   const turn = newTurnState();
   const call = async (name: string, args: unknown, state: TurnState = turn) =>
-    JSON.parse(await executeTool(store, name, typeof args === "string" ? args : JSON.stringify(args), { now, turn: state })) as Record<string, unknown>;
+    JSON.parse(await executeTool(store, name, typeof args === "string" ? args : JSON.stringify(args), { now, turn: state, writer: MODEL })) as Record<string, unknown>;
   return { store, turn, call };
 }
 
@@ -202,7 +205,7 @@ describe("memory_search", () => {
     await store.writeConversation("2026-10-02-books-aaaaaaaa.md", { title: "books", place: "a terminal", opened: "", closed: "", sessionId: "a", messages });
     const turn = newTurnState();
     const call = async (args: unknown) =>
-      JSON.parse(await executeTool(store, "memory_search", JSON.stringify(args), { now, turn })) as {
+      JSON.parse(await executeTool(store, "memory_search", JSON.stringify(args), { now, turn, writer: MODEL })) as {
         ok: boolean;
         error?: string;
         results: { source: string; date: string; title: string; text: string }[];
@@ -256,5 +259,5 @@ async function withLongHistory(): Promise<MemoryStore> {
 }
 
 async function executeToolRaw(store: MemoryStore, args: unknown): Promise<string> {
-  return executeTool(store, "memory_search", JSON.stringify(args), { now, turn: newTurnState() });
+  return executeTool(store, "memory_search", JSON.stringify(args), { now, turn: newTurnState(), writer: MODEL });
 }

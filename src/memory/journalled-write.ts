@@ -1,0 +1,89 @@
+import { mkdir, rm } from "node:fs/promises";
+import { dirname } from "node:path";
+import { writeFileAtomic } from "./atomic-write.js";
+import { Journal, newEntryId, type Actor, type JournalEntry, type Retention } from "./journal.js";
+import { readTextIfExistsSync } from "./memory-file.js";
+import { diffSections, sectionText, setSection } from "./section-changes.js";
+
+/** A file's new text (null deletes it), by its label. */
+export interface FileWrite {
+  label: string;
+  text: string | null;
+}
+
+export interface CommitOptions {
+  now?: Date;
+  undoes?: string[];
+  retention?: Retention;
+}
+
+/** Journal sizes this process has checked for an unfinished last entry, by journal path. */
+const verified = new Map<string, number>();
+/** Commits since the last compaction, by journal path. */
+const sinceCompaction = new Map<string, number>();
+const COMPACT_EVERY = 50;
+
+/**
+ * Under the person's lock: journals the sections a set of writes changes, fsyncs the journal,
+ * then writes the files. A crash in between leaves a journal entry whose change is not in the
+ * files; `recoverJournal` settles it at the next write. Returns undefined when nothing changes.
+ */
+export async function commitWrites(
+  journal: Journal,
+  pathOf: (label: string) => string,
+  by: Actor,
+  op: string,
+  writes: FileWrite[],
+  options: CommitOptions = {},
+): Promise<JournalEntry | undefined> {
+  const now = options.now ?? new Date();
+  const changes = writes.flatMap((w) => diffSections(w.label, readTextIfExistsSync(pathOf(w.label)) ?? null, w.text));
+  if (changes.length === 0) return undefined;
+  const entry: JournalEntry = { id: newEntryId(now), at: now.toISOString(), by, op, changes, ...(options.undoes ? { undoes: options.undoes } : {}) };
+  await mkdir(dirname(journal.path), { recursive: true });
+  await journal.append(entry);
+  for (const write of writes) await writeFile(pathOf(write.label), write.text);
+  const count = (sinceCompaction.get(journal.path) ?? 0) + 1;
+  sinceCompaction.set(journal.path, count);
+  if (count >= COMPACT_EVERY) {
+    sinceCompaction.set(journal.path, 0);
+    await journal.compact(options.retention ?? { entries: 1000, days: 180 }, now);
+  }
+  verified.set(journal.path, await journal.size());
+  return entry;
+}
+
+async function writeFile(path: string, text: string | null): Promise<void> {
+  if (text === null) await rm(path, { force: true });
+  else await writeFileAtomic(path, text);
+}
+
+/**
+ * Under the person's lock, before any write: if the journal's last entry never fully reached
+ * the files (a process killed between the journal and the files), finish it when it is partly
+ * there, or void it when none of it is. Cheap when this process has seen the journal as it is.
+ */
+export async function recoverJournal(journal: Journal, pathOf: (label: string) => string): Promise<void> {
+  const size = await journal.size();
+  if (size === 0 || verified.get(journal.path) === size) return;
+  const last = await journal.last();
+  if (last) {
+    const states = last.changes.map((change) => {
+      const current = sectionText(readTextIfExistsSync(pathOf(change.file)) ?? null, change);
+      return current === change.after ? "after" : current === change.before ? "before" : "other";
+    });
+    if (states.every((s) => s === "before")) {
+      await journal.voidEntry(last.id);
+    } else if (states.includes("before")) {
+      // Some files got the change, some not: the intent is clear, finish it.
+      const byFile = new Map<string, string | null>();
+      last.changes.forEach((change, i) => {
+        if (states[i] !== "before") return;
+        const text = byFile.has(change.file) ? byFile.get(change.file)! : (readTextIfExistsSync(pathOf(change.file)) ?? null);
+        byFile.set(change.file, setSection(text, change.section, change.position, change.after));
+      });
+      for (const [file, text] of byFile) await writeFile(pathOf(file), text);
+    }
+  }
+  verified.set(journal.path, await journal.size());
+}
