@@ -12,6 +12,8 @@ import type { Logger } from "../logger.js";
 import { isAllowed, REFUSAL } from "./access.js";
 import type { BotContext, Command } from "./bot-context.js";
 import { commands } from "./commands/index.js";
+import { componentHandlers } from "./components/index.js";
+import { routeComponent, type ComponentInteraction } from "./components/router.js";
 import { Conversations } from "./conversations.js";
 import { callerOf } from "./interaction-helpers.js";
 import { reconcileSessions } from "./reconcile.js";
@@ -70,17 +72,20 @@ export function createBot({ config, log, engine, retryIntervalMs = 5 * 60_000 }:
 
   async function onInteraction(interaction: Interaction): Promise<void> {
     let command: Command | undefined;
+    const prefix = "customId" in interaction ? (interaction.customId.split(":")[0] ?? "") : "";
+    const isComponent = (interaction.isButton() || interaction.isStringSelectMenu() || interaction.isModalSubmit()) && componentHandlers.has(prefix);
     if (interaction.isChatInputCommand()) command = byName.get(interaction.commandName);
-    else if (interaction.isModalSubmit()) command = byModal.get(interaction.customId.split(":")[0] ?? "");
-    else return;
-    if (!command) return;
-    if (!isAllowed(config, callerOf(interaction))) {
+    else if (interaction.isModalSubmit()) command = byModal.get(prefix);
+    if (!command && !isComponent) return;
+    if (!interaction.isRepliable()) return;
+    if (!isAllowed(config, callerOf(interaction as Parameters<typeof callerOf>[0]))) {
       await interaction.reply({ content: REFUSAL, flags: MessageFlags.Ephemeral });
       return;
     }
     try {
-      if (interaction.isChatInputCommand()) await command.execute(interaction, ctx);
-      else await command.submitModal?.(interaction, ctx);
+      if (isComponent) await routeComponent(interaction as ComponentInteraction, componentHandlers, ctx);
+      else if (interaction.isChatInputCommand()) await command?.execute(interaction, ctx);
+      else if (interaction.isModalSubmit()) await command?.submitModal?.(interaction, ctx);
     } catch (error) {
       log.error({ err: error }, "command failed");
       const content = "Something went wrong on my side; nothing was lost. Please try again.";

@@ -1,9 +1,15 @@
-import { MessageFlags, type ChatInputCommandInteraction, type ModalSubmitInteraction } from "discord.js";
+import {
+  MessageFlags,
+  type ButtonInteraction,
+  type ChatInputCommandInteraction,
+  type ModalSubmitInteraction,
+  type StringSelectMenuInteraction,
+} from "discord.js";
 import { isChineseLocale } from "../memory/persona.js";
 import type { Caller } from "./access.js";
 import { NO_MENTIONS } from "./reply-stream.js";
 
-type AnyInteraction = ChatInputCommandInteraction | ModalSubmitInteraction;
+type AnyInteraction = ChatInputCommandInteraction | ModalSubmitInteraction | ButtonInteraction | StringSelectMenuInteraction;
 
 export function callerOf(interaction: AnyInteraction): Caller {
   const roles = interaction.member?.roles;

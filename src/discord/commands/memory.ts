@@ -16,6 +16,7 @@ import { sectionName } from "../../tools/memory-tools.js";
 import type { Command } from "../bot-context.js";
 import { inLocale } from "../interaction-helpers.js";
 import { exportFiles } from "./memory-export.js";
+import { runHistory, runUndo } from "./memory-history.js";
 import { searchAnswer } from "./memory-search.js";
 
 const MODAL_PREFIX = "memory-edit";
@@ -114,6 +115,17 @@ export const memoryCommand: Command = {
         ),
     )
     .addSubcommand((s) =>
+      s
+        .setName("history")
+        .setNameLocalization("zh-CN", "记录")
+        .setDescription("Every change to your memory, newest first")
+        .setDescriptionLocalization("zh-CN", "你的记忆的所有改动，最新在前")
+        .addStringOption((o) => withFile(o).setRequired(false)),
+    )
+    .addSubcommand((s) =>
+      s.setName("undo").setNameLocalization("zh-CN", "撤销").setDescription("Take back a change to your memory").setDescriptionLocalization("zh-CN", "撤销一处记忆改动"),
+    )
+    .addSubcommand((s) =>
       s.setName("export").setNameLocalization("zh-CN", "导出").setDescription("Download all your memory files").setDescriptionLocalization("zh-CN", "下载你的全部记忆文件"),
     ),
   modalPrefix: MODAL_PREFIX,
@@ -122,6 +134,8 @@ export const memoryCommand: Command = {
     // Always the caller's own memory: the id comes from Discord, never from an option.
     const memory = ctx.engine.memoryOf(interaction.user.id);
     const sub = interaction.options.getSubcommand();
+    if (sub === "history") return runHistory(interaction, memory);
+    if (sub === "undo") return runUndo(interaction, memory);
     if (sub === "search") {
       await interaction.deferReply({ flags: MessageFlags.Ephemeral });
       const query = interaction.options.getString("query", true);

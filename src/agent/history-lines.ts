@@ -1,0 +1,68 @@
+import type { JournalEntry, SectionChange } from "../memory/journal.js";
+import { cutChars } from "../memory/sections.js";
+import { localDate, localTime } from "../memory/time.js";
+
+export type Say = (english: string, chinese: string) => string;
+
+export const english: Say = (en) => en;
+
+const QUOTE_CHARS = 40;
+
+const REASONS: Record<string, string> = {
+  "summary of a conversation": "对话摘要",
+  "condensed the day's log": "压缩当天日志",
+  "moved old logs to the archive": "归档旧日志",
+  "default persona": "默认人设",
+};
+
+export function who(entry: JournalEntry, say: Say): string {
+  switch (entry.by.kind) {
+    case "model":
+      return entry.by.title ? say(`AgentKit in “${entry.by.title}”`, `助手（“${entry.by.title}”）`) : say("AgentKit", "助手");
+    case "person":
+      return say("you", "你");
+    case "system":
+      return say(entry.by.reason, REASONS[entry.by.reason] ?? entry.by.reason);
+  }
+}
+
+/** The lines of a section without its heading, bullets' "- " dropped. */
+function lines(text: string | null): string[] {
+  if (text === null) return [];
+  return text
+    .split("\n")
+    .filter((line) => !/^## /.test(line))
+    .map((line) => line.replace(/^\s*[-*]\s+/, "").trim())
+    .filter(Boolean);
+}
+
+const quote = (text: string) => `“${cutChars(text, QUOTE_CHARS)}”`;
+
+/** `USER.md › Preferences: + "prefers oolong"`, `− removed`, `~ "green tea" → "oolong"`. */
+export function describeChange(change: SectionChange, say: Say): string {
+  const where = change.section ? `${change.file} › ${change.section}` : change.file;
+  const before = lines(change.before);
+  const after = lines(change.after);
+  if (change.before === null) return `${where}: + ${quote(after.join(" / "))}`;
+  if (change.after === null) return `${where}: − ${say("removed", "删除")}${before.length ? ` ${quote(before.join(" / "))}` : ""}`;
+  const gone = before.filter((line) => !after.includes(line));
+  const added = after.filter((line) => !before.includes(line));
+  if (gone.length === 0 && added.length > 0) return `${where}: + ${quote(added.join(" / "))}`;
+  if (added.length === 0 && gone.length > 0) return `${where}: − ${quote(gone.join(" / "))}`;
+  return `${where}: ~ ${quote(gone.join(" / "))} → ${quote(added.join(" / "))}`;
+}
+
+/** What an entry did, in one line: its first change, and how many more. */
+export function describeEntry(entry: JournalEntry, say: Say): string {
+  const [first, ...rest] = entry.changes;
+  if (!first) return entry.op;
+  const undo = entry.op === "undo" ? say("↩ undo: ", "↩ 撤销：") : "";
+  const more = rest.length > 0 ? say(` (+${rest.length} more)`, `（另有 ${rest.length} 处）`) : "";
+  return `${undo}${describeChange(first, say)}${more}`;
+}
+
+/** `12-02 14:03 · you · USER.md › Likes: + “tea”`, in the person's zone. */
+export function historyLine(entry: JournalEntry, zone: string, say: Say): string {
+  const at = new Date(entry.at);
+  return `${localDate(at, zone).slice(5)} ${localTime(at, zone)} · ${who(entry, say)} · ${describeEntry(entry, say)}`;
+}

@@ -1,0 +1,167 @@
+import {
+  ActionRowBuilder,
+  ButtonBuilder,
+  ButtonStyle,
+  MessageFlags,
+  StringSelectMenuBuilder,
+  type ChatInputCommandInteraction,
+  type MessageActionRowComponentBuilder,
+} from "discord.js";
+import { describeEntry, historyLine, who, type Say } from "../../agent/history-lines.js";
+import type { JournalEntry } from "../../memory/journal.js";
+import type { MemoryStore } from "../../memory/memory-store.js";
+import { cutChars } from "../../memory/sections.js";
+import { localDate, localTime } from "../../memory/time.js";
+import { undoable, undoChanges, type UndoResult } from "../../memory/undo.js";
+import { inLocale } from "../interaction-helpers.js";
+import { componentId, type ComponentHandler, type ComponentInteraction } from "../components/router.js";
+
+const PAGE = 10;
+const MENU = 25;
+const PERSON = { kind: "person" } as const;
+
+type Row = ActionRowBuilder<MessageActionRowComponentBuilder>;
+interface View {
+  content: string;
+  components: Row[];
+}
+
+const FILES: Record<string, (file: string) => boolean> = {
+  all: () => true,
+  soul: (f) => f === "SOUL.md",
+  user: (f) => f === "USER.md",
+  memory: (f) => f === "MEMORY.md",
+  daily: (f) => f.startsWith("daily/"),
+};
+
+const sayFor = (interaction: ComponentInteraction | ChatInputCommandInteraction): Say => (en, cn) => inLocale(interaction, en, cn);
+
+/** One page of /memory history: newest first, with buttons to the older and newer pages. */
+export async function historyView(memory: MemoryStore, owner: string, filter: string, page: number, say: Say): Promise<View> {
+  const keep = FILES[filter] ?? FILES.all!;
+  const entries = (await memory.history()).filter((e) => e.changes.some((c) => keep(c.file)));
+  if (entries.length === 0) return { content: say("Nothing has changed in your memory yet.", "你的记忆还没有任何改动。"), components: [] };
+  const pages = Math.ceil(entries.length / PAGE);
+  const at = Math.max(0, Math.min(page, pages - 1));
+  const { zone } = memory.timeZone();
+  const lines = entries.slice(at * PAGE, at * PAGE + PAGE).map((e) => `• ${cutChars(historyLine(e, zone, say), 180)}`);
+  const header = say(`**History of your memory** · page ${at + 1}/${pages} · newest first`, `**你的记忆的改动记录** · 第 ${at + 1}/${pages} 页 · 最新在前`);
+  const nav = new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(
+    new ButtonBuilder().setCustomId(componentId("mh", owner, filter, String(at - 1))).setLabel(say("◀ Newer", "◀ 较新")).setStyle(ButtonStyle.Secondary).setDisabled(at === 0),
+    new ButtonBuilder().setCustomId(componentId("mh", owner, filter, String(at + 1))).setLabel(say("Older ▶", "较早 ▶")).setStyle(ButtonStyle.Secondary).setDisabled(at >= pages - 1),
+  );
+  return { content: [header, ...lines].join("\n"), components: pages > 1 ? [nav] : [] };
+}
+
+/** /memory undo: a menu of the last 25 changes that can still be taken back. */
+export async function undoView(memory: MemoryStore, owner: string, say: Say): Promise<View> {
+  const entries = undoable([...(await memory.history())].reverse()).slice(0, MENU);
+  if (entries.length === 0) return { content: say("There is nothing to undo.", "没有可以撤销的改动。"), components: [] };
+  const { zone } = memory.timeZone();
+  const menu = new StringSelectMenuBuilder()
+    .setCustomId(componentId("mu", owner))
+    .setPlaceholder(say("Choose a change to undo", "选择要撤销的改动"))
+    .addOptions(
+      entries.map((e) => ({
+        label: cutChars(describeEntry(e, say), 100),
+        description: cutChars(`${localDate(new Date(e.at), zone).slice(5)} ${localTime(new Date(e.at), zone)} · ${who(e, say)}`, 100),
+        value: e.id,
+      })),
+    );
+  return {
+    content: say("Which change should I take back? The section returns to how it was before it.", "要撤销哪一处改动？该小节会恢复到改动之前的样子。"),
+    components: [new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(menu)],
+  };
+}
+
+/** Tries an undo and says what happened; a section changed since offers to undo the later changes too. */
+export async function undoAnswer(memory: MemoryStore, owner: string, id: string, say: Say, chain = false): Promise<View> {
+  let result: UndoResult = await undoChanges(memory, [id], PERSON);
+  if (!result.ok && result.reason === "changed-since" && chain && result.later.length > 0) {
+    result = await undoChanges(memory, [id, ...result.later.map((e) => e.id)], PERSON);
+  }
+  const entries = new Map((await memory.history()).map((e) => [e.id, e]));
+  const line = (e: JournalEntry | undefined) => (e ? describeEntry(e, say) : id);
+  if (result.ok) {
+    const undone = (result.entry.undoes ?? []).map((u) => `• ${line(entries.get(u))}`);
+    return { content: `${say("↩ Undone:", "↩ 已撤销：")}\n${undone.join("\n")}\n-# ${say("It applies from your next conversation.", "从下一次对话开始生效。")}`, components: [] };
+  }
+  switch (result.reason) {
+    case "not-found":
+      return { content: say("That change is no longer in your history.", "这处改动已不在记录中。"), components: [] };
+    case "already-undone":
+      return { content: say(`That change was already undone: ${line(entries.get(result.id))}`, `这处改动已经撤销过了：${line(entries.get(result.id))}`), components: [] };
+    case "not-undoable":
+      return { content: say("Forgotten text cannot be brought back.", "已忘记的内容无法恢复。"), components: [] };
+    case "changed-since": {
+      if (result.later.length === 0) {
+        return {
+          content: say(
+            `Not undone: that section was edited by hand since, so I left it alone. (${line(entries.get(result.id))})`,
+            `未撤销：该小节之后被手动修改过，所以我没有改动它。（${line(entries.get(result.id))}）`,
+          ),
+          components: [],
+        };
+      }
+      const later = result.later.map((e) => `• ${line(e)}`).join("\n");
+      const buttons = new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(
+        new ButtonBuilder().setCustomId(componentId("mc", owner, id)).setLabel(say("Undo these too", "一并撤销")).setStyle(ButtonStyle.Danger),
+        new ButtonBuilder().setCustomId(componentId("mx", owner)).setLabel(say("Cancel", "取消")).setStyle(ButtonStyle.Secondary),
+      );
+      return {
+        content: say(
+          `Not undone yet: the section changed since, by:\n${later}\nUndo those too, then ${line(entries.get(result.id))}?`,
+          `尚未撤销：该小节之后又被改动过：\n${later}\n要一并撤销它们，再撤销 ${line(entries.get(result.id))} 吗？`,
+        ),
+        components: [buttons],
+      };
+    }
+  }
+}
+
+export async function runHistory(interaction: ChatInputCommandInteraction, memory: MemoryStore): Promise<void> {
+  const view = await historyView(memory, interaction.user.id, interaction.options.getString("file") ?? "all", 0, sayFor(interaction));
+  await interaction.reply({ ...view, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+}
+
+export async function runUndo(interaction: ChatInputCommandInteraction, memory: MemoryStore): Promise<void> {
+  const view = await undoView(memory, interaction.user.id, sayFor(interaction));
+  await interaction.reply({ ...view, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+}
+
+export const historyHandlers: ComponentHandler[] = [
+  {
+    // A page of history.
+    prefix: "mh",
+    async handle(interaction, [filter = "all", page = "0"], ctx) {
+      if (!interaction.isButton()) return;
+      const view = await historyView(ctx.engine.memoryOf(interaction.user.id), interaction.user.id, filter, Number(page) || 0, sayFor(interaction));
+      await interaction.update({ ...view, allowedMentions: { parse: [] } });
+    },
+  },
+  {
+    // The change chosen in the undo menu.
+    prefix: "mu",
+    async handle(interaction, _args, ctx) {
+      if (!interaction.isStringSelectMenu()) return;
+      const view = await undoAnswer(ctx.engine.memoryOf(interaction.user.id), interaction.user.id, interaction.values[0] ?? "", sayFor(interaction));
+      await interaction.update({ ...view, allowedMentions: { parse: [] } });
+    },
+  },
+  {
+    // Undo the later changes too, then the chosen one.
+    prefix: "mc",
+    async handle(interaction, [id = ""], ctx) {
+      if (!interaction.isButton()) return;
+      const view = await undoAnswer(ctx.engine.memoryOf(interaction.user.id), interaction.user.id, id, sayFor(interaction), true);
+      await interaction.update({ ...view, allowedMentions: { parse: [] } });
+    },
+  },
+  {
+    prefix: "mx",
+    async handle(interaction) {
+      if (!interaction.isButton()) return;
+      await interaction.update({ content: inLocale(interaction, "Nothing was changed.", "没有做任何改动。"), components: [] });
+    },
+  },
+];

@@ -1,0 +1,5 @@
+import { historyHandlers } from "../commands/memory-history.js";
+import type { ComponentHandler } from "./router.js";
+
+/** Every button, menu and form handler, by the prefix of its custom id. */
+export const componentHandlers: ReadonlyMap<string, ComponentHandler> = new Map([...historyHandlers].map((h) => [h.prefix, h]));

@@ -1,0 +1,38 @@
+import { MessageFlags, type ButtonInteraction, type ModalSubmitInteraction, type StringSelectMenuInteraction } from "discord.js";
+import type { BotContext } from "../bot-context.js";
+import { inLocale } from "../interaction-helpers.js";
+
+export type ComponentInteraction = ButtonInteraction | StringSelectMenuInteraction | ModalSubmitInteraction;
+
+/** Buttons, menus and forms the bot puts on its messages, routed by the first part of their custom id. */
+export interface ComponentHandler {
+  prefix: string;
+  /** `args` are the custom id's parts after `<prefix>:<owner>`. Called for the owner only. */
+  handle(interaction: ComponentInteraction, args: string[], ctx: BotContext): Promise<void>;
+}
+
+/**
+ * `<prefix>:<owner id>:<args…>`: everything a handler needs is in the id, so a button keeps
+ * working after a restart, and only its owner may use it. Discord allows 100 characters.
+ */
+export function componentId(prefix: string, ownerId: string, ...args: string[]): string {
+  const id = [prefix, ownerId, ...args].join(":");
+  if (id.length > 100) throw new Error(`custom id too long: ${id}`);
+  return id;
+}
+
+export async function routeComponent(interaction: ComponentInteraction, handlers: ReadonlyMap<string, ComponentHandler>, ctx: BotContext): Promise<boolean> {
+  const [prefix = "", owner = "", ...args] = interaction.customId.split(":");
+  const handler = handlers.get(prefix);
+  if (!handler) return false;
+  if (owner !== interaction.user.id) {
+    // Someone else's buttons: a private word to them, and the message stays as it is.
+    await interaction.reply({
+      content: inLocale(interaction, "These buttons belong to someone else's memory; only they can use them.", "这些按钮属于别人的记忆，只有本人可以使用。"),
+      flags: MessageFlags.Ephemeral,
+    });
+    return true;
+  }
+  await handler.handle(interaction, args, ctx);
+  return true;
+}

@@ -1,0 +1,78 @@
+import type { Actor, JournalEntry } from "./journal.js";
+import { readTextIfExistsSync } from "./memory-file.js";
+import type { MemoryStore } from "./memory-store.js";
+import { sectionText, setSection } from "./section-changes.js";
+
+export type UndoResult =
+  | { ok: true; entry: JournalEntry }
+  | { ok: false; reason: "not-found"; id: string }
+  | { ok: false; reason: "already-undone"; id: string; by: JournalEntry }
+  | { ok: false; reason: "not-undoable"; id: string; op: string }
+  /** A section changed since: by these later changes (newest first), or by hand when none. */
+  | { ok: false; reason: "changed-since"; id: string; later: JournalEntry[] };
+
+/** Changes that cannot be taken back: forgetting removed the text on purpose, history included. */
+const NOT_UNDOABLE = new Set(["forget"]);
+
+/**
+ * Takes changes back: each section they touched returns to its text before them. Only when
+ * every section still holds what the change left (else nothing is written and the later
+ * changes that touched it are named). Several ids are undone newest first, as one change,
+ * which itself can be undone.
+ */
+export async function undoChanges(memory: MemoryStore, ids: readonly string[], by: Actor, now = new Date()): Promise<UndoResult> {
+  return memory.serialize(async () => {
+    const entries = await memory.journal.entries();
+    const byId = new Map(entries.map((e) => [e.id, e]));
+    const undoneBy = new Map<string, JournalEntry>();
+    for (const e of entries) for (const id of e.undoes ?? []) undoneBy.set(id, e);
+    const targets: JournalEntry[] = [];
+    for (const id of ids) {
+      const entry = byId.get(id);
+      if (!entry) return { ok: false, reason: "not-found", id };
+      const undone = undoneBy.get(id);
+      if (undone) return { ok: false, reason: "already-undone", id, by: undone };
+      if (NOT_UNDOABLE.has(entry.op)) return { ok: false, reason: "not-undoable", id, op: entry.op };
+      targets.push(entry);
+    }
+    targets.sort((a, b) => b.at.localeCompare(a.at) || b.id.localeCompare(a.id));
+    const texts = new Map<string, string | null>();
+    const textOf = (file: string) => (texts.has(file) ? texts.get(file)! : (readTextIfExistsSync(memory.pathOf(file)) ?? null));
+    for (const target of targets) {
+      for (const change of target.changes) {
+        const current = textOf(change.file);
+        if (sectionText(current, change) !== change.after) {
+          const later = laterChanges(entries, target, change.file, change.section, undoneBy, new Set(ids));
+          return { ok: false, reason: "changed-since", id: target.id, later };
+        }
+        texts.set(change.file, setSection(current, change.section, change.position, change.before));
+      }
+    }
+    const writes = [...texts].map(([label, text]) => ({ label, text }));
+    const entry = await memory.commit(by, "undo", writes, { now, undoes: targets.map((t) => t.id) });
+    // Nothing to write means the sections already read as before (e.g. a change and its reverse).
+    return entry ? { ok: true, entry } : { ok: false, reason: "changed-since", id: targets[0]!.id, later: [] };
+  });
+}
+
+/** Changes after `target` that touched the same section and are not undone, newest first. */
+function laterChanges(
+  entries: JournalEntry[],
+  target: JournalEntry,
+  file: string,
+  section: string,
+  undoneBy: Map<string, JournalEntry>,
+  undoing: Set<string>,
+): JournalEntry[] {
+  const index = entries.findIndex((e) => e.id === target.id);
+  return entries
+    .slice(index + 1)
+    .filter((e) => !undoneBy.has(e.id) && !undoing.has(e.id) && e.changes.some((c) => c.file === file && c.section === section))
+    .reverse();
+}
+
+/** The entries an undo may still take back, newest first. */
+export function undoable(entries: readonly JournalEntry[]): JournalEntry[] {
+  const undone = new Set(entries.flatMap((e) => e.undoes ?? []));
+  return entries.filter((e) => !undone.has(e.id) && !NOT_UNDOABLE.has(e.op)).reverse();
+}

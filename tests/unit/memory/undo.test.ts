@@ -1,0 +1,106 @@
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { modelWriter, PERSON } from "../../../src/memory/memory-file.js";
+import { MemoryStore } from "../../../src/memory/memory-store.js";
+import { undoChanges } from "../../../src/memory/undo.js";
+import { makeTempHome } from "../../helpers/temp-home.js";
+
+const MODEL = modelWriter("session-1", "tea talk");
+const ME = { kind: "person" } as const;
+
+async function store() {
+  return MemoryStore.forUser(await makeTempHome(), "42", { defaultTimeZone: "UTC" });
+}
+
+const entryOf = async (result: Promise<{ ok: boolean; value?: { entryId?: string } }>) => {
+  const done = await result;
+  if (!done.ok || !done.value?.entryId) throw new Error("write failed");
+  return done.value.entryId;
+};
+
+describe("history", () => {
+  it("keeps who changed which section, before and after, newest first", async () => {
+    const s = await store();
+    await s.user.add("Likes", "- tea", MODEL);
+    await s.user.replace("Likes", "tea", "oolong", PERSON);
+    const [second, first] = await s.history();
+    expect(first).toMatchObject({ by: { kind: "model", session: "session-1", title: "tea talk" }, op: "add" });
+    expect(first!.changes).toEqual([{ file: "USER.md", section: "Likes", position: 0, before: null, after: "## Likes\n- tea\n" }]);
+    expect(second).toMatchObject({ by: { kind: "person" }, op: "replace" });
+    expect(second!.changes[0]).toMatchObject({ before: "## Likes\n- tea\n", after: "## Likes\n- oolong\n" });
+  });
+
+  it("keeps nothing for a write that changes nothing or is refused", async () => {
+    const s = await store();
+    await s.user.add("Likes", "- tea", MODEL);
+    await s.user.add("Likes", "- tea", MODEL);
+    await s.user.add("Keys", `sk-${"a".repeat(30)}`, MODEL);
+    expect(await s.history()).toHaveLength(1);
+    expect(await readFile(s.journal.path, "utf8")).not.toContain("sk-");
+  });
+});
+
+describe("undoChanges", () => {
+  it("puts a section back, and an undo can itself be undone", async () => {
+    const s = await store();
+    await s.user.add("Family", "- sister Clara", PERSON);
+    const id = await entryOf(s.user.add("Likes", "- tea", MODEL));
+    const undone = await undoChanges(s, [id], ME);
+    expect(undone).toMatchObject({ ok: true, entry: { op: "undo", undoes: [id] } });
+    expect(await s.user.read()).toBe("## Family\n- sister Clara\n");
+    if (!undone.ok) throw new Error("undo failed");
+    expect(await undoChanges(s, [undone.entry.id], ME)).toMatchObject({ ok: true });
+    expect(await s.user.read()).toBe("## Family\n- sister Clara\n\n## Likes\n- tea\n");
+    expect(await undoChanges(s, [id], ME)).toMatchObject({ ok: false, reason: "already-undone" });
+  });
+
+  it("brings a removed section back where it was", async () => {
+    const s = await store();
+    await s.user.write("## A\na\n\n## B\nb\n\n## C\nc\n", PERSON);
+    const id = await entryOf(s.user.remove("B", MODEL));
+    expect(await s.user.read()).toBe("## A\na\n\n## C\nc\n");
+    await undoChanges(s, [id], ME);
+    expect(await s.user.read()).toBe("## A\na\n\n## B\nb\n\n## C\nc\n");
+  });
+
+  it("leaves the file alone and names the later change when the section changed since, then undoes both on request", async () => {
+    const s = await store();
+    const first = await entryOf(s.user.add("Likes", "- tea", MODEL));
+    const second = await entryOf(s.user.replace("Likes", "tea", "oolong", PERSON));
+    const refused = await undoChanges(s, [first], ME);
+    expect(refused).toMatchObject({ ok: false, reason: "changed-since", id: first });
+    if (refused.ok || refused.reason !== "changed-since") throw new Error("expected a refusal");
+    expect(refused.later.map((e) => e.id)).toEqual([second]);
+    expect(await s.user.read()).toBe("## Likes\n- oolong\n");
+    expect(await undoChanges(s, [first, ...refused.later.map((e) => e.id)], ME)).toMatchObject({ ok: true });
+    expect(await s.user.read()).toBe("");
+  });
+
+  it("refuses when the section was edited by hand, naming no change", async () => {
+    const s = await store();
+    const id = await entryOf(s.user.add("Likes", "- tea", MODEL));
+    await writeFile(join(s.dir, "USER.md"), "## Likes\n- tea, edited in an editor\n");
+    expect(await undoChanges(s, [id], ME)).toMatchObject({ ok: false, reason: "changed-since", later: [] });
+    expect(await s.user.read()).toBe("## Likes\n- tea, edited in an editor\n");
+  });
+
+  it("takes back a whole-file edit and a move to the archive", async () => {
+    const s = await store();
+    await s.memory.write("## A\na\n\n## B\nb\n", PERSON);
+    const edit = await entryOf(s.memory.write("## A\nA!\n\n## C\nc\n", PERSON));
+    await undoChanges(s, [edit], ME);
+    expect(await s.memory.read()).toBe("## A\na\n\n## B\nb\n");
+    await s.daily("2026-11-20").write("## 09:00 · early\nA\n", PERSON);
+    await s.archiveOldDailies(new Date("2026-12-02T12:00:00Z"));
+    const [move] = await s.history();
+    expect(move).toMatchObject({ op: "archive", by: { kind: "system" } });
+    await undoChanges(s, [move!.id], ME);
+    expect(await s.daily("2026-11-20").read()).toBe("## 09:00 · early\nA\n");
+  });
+
+  it("says so for an unknown change", async () => {
+    const s = await store();
+    expect(await undoChanges(s, ["nope"], ME)).toEqual({ ok: false, reason: "not-found", id: "nope" });
+  });
+});
