@@ -2,7 +2,9 @@ import { randomUUID } from "node:crypto";
 import { BackgroundWork } from "../background-work.js";
 import { KeyedMutex } from "../keyed-mutex.js";
 import type { Logger } from "../logger.js";
+import type { JournalEntry } from "../memory/journal.js";
 import { modelWriter } from "../memory/memory-file.js";
+import { undoable } from "../memory/undo.js";
 import { MemoryStore, type MemoryStoreOptions } from "../memory/memory-store.js";
 import { buildSystemPrompt } from "../memory/system-prompt.js";
 import { localDate, localTime } from "../memory/time.js";
@@ -223,6 +225,14 @@ export class SessionEngine {
       if (outcome === "closed" || outcome === "empty") closed++;
     }
     return { closed, pending: waiting.length - closed };
+  }
+
+  /** What the model changed in memory during a session and is not undone yet, oldest first (the receipt). */
+  async memoryChangesOf(sessionId: string, userId: string): Promise<JournalEntry[]> {
+    const entries = [...(await this.memoryOf(userId).history())].reverse();
+    return undoable(entries)
+      .reverse()
+      .filter((e) => e.by.kind === "model" && e.by.session === sessionId);
   }
 
   async *openSessions(): AsyncGenerator<SessionRecord> {

@@ -64,9 +64,9 @@ export function createBot({ config, log, engine, retryIntervalMs = 5 * 60_000 }:
   client.on(Events.MessageCreate, (message) => guard("message", () => conversations.onMessage(message)));
   client.on(Events.InteractionCreate, (interaction) => guard("interaction", () => onInteraction(interaction)));
   client.on(Events.ThreadUpdate, (before, after) => {
-    if (after.archived && !before.archived) guard("thread archive", () => conversations.closeChannel(after.id, "thread archived"));
+    if (after.archived && !before.archived) guard("thread archive", () => conversations.closeChannel(after.id, "thread archived", "dm"));
   });
-  client.on(Events.ThreadDelete, (thread) => guard("thread delete", () => conversations.closeChannel(thread.id, "thread deleted")));
+  client.on(Events.ThreadDelete, (thread) => guard("thread delete", () => conversations.closeChannel(thread.id, "thread deleted", "none")));
   client.on(Events.Error, (error) => log.error({ err: error }, "discord client error"));
   client.on(Events.ShardDisconnect, (_event, shard) => log.warn({ shard }, "gateway disconnected"));
 

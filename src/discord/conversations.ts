@@ -7,6 +7,7 @@ import { ModelError } from "../agent/model-client.js";
 import { SessionClosedError, type SessionEngine, type SessionSummary } from "../agent/session-engine.js";
 import type { SessionRecord } from "../agent/session-record.js";
 import { isAllowed } from "./access.js";
+import { postReceipt, receiptMessage, sayIn, type ReceiptPlace } from "./receipt.js";
 import { ReplyStream, type ReplyChannel } from "./reply-stream.js";
 
 export interface ConversationDeps {
@@ -74,17 +75,34 @@ export class Conversations {
     });
   }
 
-  /** Closes the open session of a thread or DM, if any. */
-  async closeChannel(channelId: string, reason: string): Promise<"closed" | "none" | "pending-summary"> {
+  /** Closes the open session of a thread or DM, if any; `receipt` says where its memory receipt goes. */
+  async closeChannel(channelId: string, reason: string, receipt: ReceiptPlace = "channel"): Promise<"closed" | "none" | "pending-summary"> {
     const session = await this.deps.engine.sessionIn(channelId);
     if (!session || session.status === "closed") return "none";
-    return this.closeSession(session.id, channelId, reason);
+    return this.closeSession(session.id, channelId, reason, receipt);
   }
 
-  async closeSession(sessionId: string, channelId: string, reason: string): Promise<"closed" | "none" | "pending-summary"> {
+  async closeSession(sessionId: string, channelId: string, reason: string, receipt: ReceiptPlace = "channel"): Promise<"closed" | "none" | "pending-summary"> {
     this.clearIdle(channelId);
     const outcome = await this.track(this.deps.engine.close(sessionId, reason));
-    return outcome === "pending-summary" ? "pending-summary" : outcome === "already-closed" ? "none" : "closed";
+    if (outcome === "already-closed") return "none";
+    await this.track(this.sendReceipt(sessionId, channelId, receipt));
+    return outcome === "pending-summary" ? "pending-summary" : "closed";
+  }
+
+  /** Lists what the model changed during the session, with Undo buttons; nothing when it changed nothing. */
+  private async sendReceipt(sessionId: string, channelId: string, place: ReceiptPlace): Promise<void> {
+    try {
+      const record = await this.deps.engine.get(sessionId);
+      if (!record || place === "none") return;
+      const entries = await this.deps.engine.memoryChangesOf(sessionId, record.userId);
+      if (entries.length === 0) return;
+      const say = sayIn(record.locale ?? this.localeOf(record.userId));
+      await postReceipt(this.deps.client, place, channelId, record.userId, receiptMessage(record.userId, entries, say));
+    } catch (error) {
+      // A thread deleted meanwhile, DMs closed to the bot: the changes stay in /memory history.
+      this.deps.log.warn({ err: String(error), sessionId }, "could not post the memory receipt");
+    }
   }
 
   /** Closes a DM session after SESSION_IDLE_MINUTES of silence. */

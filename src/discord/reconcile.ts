@@ -1,5 +1,6 @@
 import { Semaphore } from "async-mutex";
 import type { BotContext } from "./bot-context.js";
+import type { ReceiptPlace } from "./receipt.js";
 
 /** Summaries at start-up run a few at a time, after the bot is already answering. */
 const CLOSE_CONCURRENCY = 4;
@@ -18,7 +19,7 @@ export interface ReconcileOutcome {
  * cache of an available guild is archived or gone: no REST look-up per session is needed.
  */
 export async function reconcileSessions(ctx: BotContext): Promise<ReconcileOutcome> {
-  const toClose: { sessionId: string; channelId: string; reason: string }[] = [];
+  const toClose: { sessionId: string; channelId: string; reason: string; receipt: ReceiptPlace }[] = [];
   let resumed = 0;
   for await (const record of ctx.engine.openSessions()) {
     if (record.channel.platform !== "discord") continue;
@@ -32,18 +33,18 @@ export async function reconcileSessions(ctx: BotContext): Promise<ReconcileOutco
     if (thread?.isThread() && !thread.archived) {
       resumed++;
     } else if (thread?.isThread()) {
-      toClose.push({ sessionId: record.id, channelId, reason: "thread archived while offline" });
+      toClose.push({ sessionId: record.id, channelId, reason: "thread archived while offline", receipt: "dm" });
     } else if (ctx.client.guilds.cache.get(guildId)?.available === false) {
       // A Discord outage of that server: nothing is known, so the session stays open.
       resumed++;
     } else {
-      toClose.push({ sessionId: record.id, channelId, reason: "thread archived or deleted while offline" });
+      toClose.push({ sessionId: record.id, channelId, reason: "thread archived or deleted while offline", receipt: "dm-unless-deleted" });
     }
   }
   const gate = new Semaphore(CLOSE_CONCURRENCY);
-  const closes = toClose.map(({ sessionId, channelId, reason }) =>
+  const closes = toClose.map(({ sessionId, channelId, reason, receipt }) =>
     gate.runExclusive(() =>
-      ctx.conversations.closeSession(sessionId, channelId, reason).catch((error: unknown) => {
+      ctx.conversations.closeSession(sessionId, channelId, reason, receipt).catch((error: unknown) => {
         ctx.log.error({ err: String(error), channelId }, "could not close a session at start-up");
       }),
     ),

@@ -24,6 +24,8 @@ type Row = ActionRowBuilder<MessageActionRowComponentBuilder>;
 interface View {
   content: string;
   components: Row[];
+  /** True when the change was taken back. */
+  undone?: boolean;
 }
 
 const FILES: Record<string, (file: string) => boolean> = {
@@ -84,7 +86,7 @@ export async function undoAnswer(memory: MemoryStore, owner: string, id: string,
   const line = (e: JournalEntry | undefined) => (e ? describeEntry(e, say) : id);
   if (result.ok) {
     const undone = (result.entry.undoes ?? []).map((u) => `• ${line(entries.get(u))}`);
-    return { content: `${say("↩ Undone:", "↩ 已撤销：")}\n${undone.join("\n")}\n-# ${say("It applies from your next conversation.", "从下一次对话开始生效。")}`, components: [] };
+    return { content: `${say("↩ Undone:", "↩ 已撤销：")}\n${undone.join("\n")}\n-# ${say("It applies from your next conversation.", "从下一次对话开始生效。")}`, components: [], undone: true };
   }
   switch (result.reason) {
     case "not-found":
@@ -144,7 +146,7 @@ export const historyHandlers: ComponentHandler[] = [
     prefix: "mu",
     async handle(interaction, _args, ctx) {
       if (!interaction.isStringSelectMenu()) return;
-      const view = await undoAnswer(ctx.engine.memoryOf(interaction.user.id), interaction.user.id, interaction.values[0] ?? "", sayFor(interaction));
+      const { undone: _undone, ...view } = await undoAnswer(ctx.engine.memoryOf(interaction.user.id), interaction.user.id, interaction.values[0] ?? "", sayFor(interaction));
       await interaction.update({ ...view, allowedMentions: { parse: [] } });
     },
   },
@@ -153,7 +155,7 @@ export const historyHandlers: ComponentHandler[] = [
     prefix: "mc",
     async handle(interaction, [id = ""], ctx) {
       if (!interaction.isButton()) return;
-      const view = await undoAnswer(ctx.engine.memoryOf(interaction.user.id), interaction.user.id, id, sayFor(interaction), true);
+      const { undone: _undone, ...view } = await undoAnswer(ctx.engine.memoryOf(interaction.user.id), interaction.user.id, id, sayFor(interaction), true);
       await interaction.update({ ...view, allowedMentions: { parse: [] } });
     },
   },

@@ -48,7 +48,9 @@ export class FakeDiscordWorld {
 
   postMessage(input: NewMessage): FakeMessage | DiscordFailure {
     const { channel } = input;
-    if (channel.kind === "thread" && channel.archived) {
+    // An ephemeral interaction answer is seen by one person only: it does not touch the thread.
+    const ephemeral = ((input.flags ?? 0) & MessageFlags.Ephemeral) !== 0;
+    if (channel.kind === "thread" && channel.archived && !ephemeral) {
       // Discord unarchives a thread on a new message, unless a moderator locked it.
       if (channel.locked) return failures.threadArchived();
       this.updateThread(channel, { archived: false });
