@@ -99,7 +99,7 @@ export class Recall {
     return this.use(person, async (slot, index) => {
       const { rows, generation, read } = await this.locks.run(key, async () => {
         let read = 0;
-        if (slot.dirty || Date.now() - slot.syncedAt > (this.options.freshMs ?? 30_000)) {
+        if (slot.dirty || Date.now() - slot.syncedAt >= (this.options.freshMs ?? 30_000)) {
           // An index that cannot take the latest changes still answers with what it holds.
           read = await this.syncLocked(slot, index, zone).then(
             (report) => report.read,
