@@ -1,7 +1,7 @@
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { Writer } from "../memory/memory-file.js";
 import type { MemoryStore } from "../memory/memory-store.js";
-import { executeTool, newTurnState, type MemoryChange } from "../tools/execute-tool.js";
+import { executeTool, newTurnState, type MemoryChange, type PendingChange } from "../tools/execute-tool.js";
 import { memoryToolDefinitions } from "../tools/memory-tools.js";
 import type { ModelClient, TokenUsage } from "./model-client.js";
 
@@ -24,6 +24,8 @@ export interface TurnOutput {
   /** The messages this turn adds to the history: the person's, tool rounds, the answer. */
   messages: ChatCompletionMessageParam[];
   changes: MemoryChange[];
+  /** Writes waiting for the person's OK (ask before saving). */
+  proposals: PendingChange[];
   usage: TokenUsage;
 }
 
@@ -55,7 +57,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutput> {
     }
     if (reply.toolCalls.length === 0 || !toolsAllowed) {
       messages.push({ role: "assistant", content: reply.content });
-      return { text: shown, messages, changes: turn.changes, usage };
+      return { text: shown, messages, changes: turn.changes, proposals: turn.proposals, usage };
     }
     messages.push({
       role: "assistant",

@@ -8,7 +8,7 @@ import { undoable } from "../memory/undo.js";
 import { MemoryStore, type MemoryStoreOptions } from "../memory/memory-store.js";
 import { buildSystemPrompt } from "../memory/system-prompt.js";
 import { localDate, localTime } from "../memory/time.js";
-import type { MemoryChange } from "../tools/execute-tool.js";
+import type { MemoryChange, PendingChange } from "../tools/execute-tool.js";
 import { runTurn } from "./agent-loop.js";
 import { baseInstructions } from "./base-instructions.js";
 import { condenseHistory, requestContext } from "./history.js";
@@ -41,6 +41,7 @@ export interface OpenRequest {
 export interface TurnResult {
   text: string;
   changes: MemoryChange[];
+  proposals: PendingChange[];
   usage: TokenUsage;
 }
 
@@ -172,7 +173,7 @@ export class SessionEngine {
       if (size > this.deps.historyBudgetChars) void this.condense(id);
     });
     const { output } = result;
-    return { text: output.text, changes: output.changes, usage: output.usage };
+    return { text: output.text, changes: output.changes, proposals: output.proposals, usage: output.usage };
   }
 
   /** Drops the conversation so far; the snapshot (system prompt) and the memory files stay. */

@@ -7,6 +7,7 @@ import { ModelError } from "../agent/model-client.js";
 import { SessionClosedError, type SessionEngine, type SessionSummary } from "../agent/session-engine.js";
 import type { SessionRecord } from "../agent/session-record.js";
 import { isAllowed } from "./access.js";
+import { proposalFooter } from "./proposals.js";
 import { postReceipt, receiptMessage, sayIn, type ReceiptPlace } from "./receipt.js";
 import { ReplyStream, type ReplyChannel } from "./reply-stream.js";
 
@@ -136,7 +137,7 @@ export class Conversations {
       }),
     );
     this.clearIdle(message.channelId);
-    await this.answer(sessionId, message.channel as TextBasedChannel & ReplyChannel, this.textOf(message));
+    await this.answer(sessionId, person.userId, message.channel as TextBasedChannel & ReplyChannel, this.textOf(message));
     this.scheduleIdleClose(message.channelId, Date.now());
   }
 
@@ -150,7 +151,7 @@ export class Conversations {
         locale: session.locale ?? (this.localeOf(person.userId)),
       });
     });
-    await this.answer(sessionId, message.channel as TextBasedChannel & ReplyChannel, this.textOf(message));
+    await this.answer(sessionId, person.userId, message.channel as TextBasedChannel & ReplyChannel, this.textOf(message));
   }
 
   /** The channel's open session, or a new one from `open`; one at a time per channel. */
@@ -178,7 +179,7 @@ export class Conversations {
       ...person,
       locale: this.localeOf(person.userId),
     });
-    await this.answer(record.id, thread, text || "Hello!");
+    await this.answer(record.id, person.userId, thread, text || "Hello!");
   }
 
   /** What the person said, without the mention of the bot. */
@@ -187,7 +188,7 @@ export class Conversations {
     return message.content.replaceAll(new RegExp(`<@!?${me}>`, "g"), "").trim();
   }
 
-  private async answer(sessionId: string, channel: ReplyChannel, text: string): Promise<void> {
+  private async answer(sessionId: string, owner: string, channel: ReplyChannel, text: string): Promise<void> {
     // A message with only an attachment or a sticker has no text for the model.
     if (text === "") return;
     const reply = new ReplyStream(channel, { log: this.deps.log });
@@ -196,7 +197,13 @@ export class Conversations {
       // The turn is persisted before its final text is shown, so a crash never loses a shown answer.
       const result = await this.deps.engine.turn(sessionId, text, (delta) => reply.push(delta));
       const saved = describeChanges(result.changes);
-      await reply.finish(saved ? `-# ${saved}` : undefined);
+      const lines = saved ? [`-# ${saved}`] : [];
+      if (result.proposals.length === 0) {
+        await reply.finish(lines[0]);
+        return;
+      }
+      const pending = proposalFooter(owner, result.proposals, sayIn(this.localeOf(owner)));
+      await reply.finish([...lines, ...pending.lines].join("\n"), pending.components);
     } catch (error) {
       const line =
         error instanceof ModelError

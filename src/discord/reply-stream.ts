@@ -68,12 +68,12 @@ export class ReplyStream {
     }, wait);
   }
 
-  /** Writes the final text exactly, with an optional last line (the 💾 line). */
-  async finish(footer?: string): Promise<void> {
+  /** Writes the final text exactly, with an optional last line (the 💾 line) and buttons on the last message. */
+  async finish(footer?: string, components?: MessageCreateOptions["components"]): Promise<void> {
     this.stop();
     const body = this.text.trim() === "" ? "…" : this.text;
     const full = footer ? `${body.trimEnd()}\n${footer}` : body;
-    this.enqueue(() => this.flush({ done: splitForDiscord(full), current: "" }));
+    this.enqueue(() => this.flush({ done: splitForDiscord(full), current: "" }, components));
     await this.chain;
   }
 
@@ -103,17 +103,19 @@ export class ReplyStream {
     });
   }
 
-  private async flush({ done, current }: { done: string[]; current: string }): Promise<void> {
+  private async flush({ done, current }: { done: string[]; current: string }, components?: MessageCreateOptions["components"]): Promise<void> {
     const chunks = current.trim() === "" ? done : [...done, current];
     this.lastFlush = Date.now();
     this.stopTyping();
     for (const [i, content] of chunks.entries()) {
       const sent = this.messages[i];
+      // Buttons ride on the last message's own send or edit.
+      const extra = components && i === chunks.length - 1 ? { components } : {};
       if (!sent) {
-        const message = await this.channel.send({ content, allowedMentions: NO_MENTIONS });
+        const message = await this.channel.send({ content, allowedMentions: NO_MENTIONS, ...extra });
         this.messages.push({ message, content });
-      } else if (sent.content !== content) {
-        const edit: MessageEditOptions = { content, allowedMentions: NO_MENTIONS };
+      } else if (sent.content !== content || "components" in extra) {
+        const edit: MessageEditOptions = { content, allowedMentions: NO_MENTIONS, ...(extra as MessageEditOptions) };
         await sent.message.edit(edit);
         sent.content = content;
       }

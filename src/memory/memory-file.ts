@@ -70,6 +70,11 @@ export function readTextIfExistsSync(path: string): string | undefined {
   }
 }
 
+export interface EditOptions {
+  /** Checks everything a write would (safety, secrets, cap, the section) and writes nothing. */
+  dryRun?: boolean;
+}
+
 /** Why a write was refused, for callers that act on it (the message is for people and the model). */
 export type Refusal = "unsafe" | "secret" | "not-applicable" | "over-cap" | "changed";
 
@@ -125,19 +130,20 @@ export class MemoryFile {
    * the text the person started from) it refuses when the file has changed since.
    */
   write(text: string, writer: Writer, options: { ifUnchanged?: string; op?: string } = {}): Promise<WriteResult> {
-    return this.edit(text, writer, options.op ?? "edit", () => ok({ doc: parseSections(text), changed: true }), undefined, options.ifUnchanged);
+    const ifUnchanged = options.ifUnchanged;
+    return this.edit(text, writer, options.op ?? "edit", () => ok({ doc: parseSections(text), changed: true }), { ...(ifUnchanged !== undefined ? { ifUnchanged } : {}) });
   }
 
-  add(section: string, content: string, writer: Writer): Promise<WriteResult> {
-    return this.edit(content, writer, "add", (doc) => addToSection(doc, section, content), section.trim());
+  add(section: string, content: string, writer: Writer, options: EditOptions = {}): Promise<WriteResult> {
+    return this.edit(content, writer, "add", (doc) => addToSection(doc, section, content), { ...options, section: section.trim() });
   }
 
-  replace(section: string, oldText: string, newText: string, writer: Writer): Promise<WriteResult> {
-    return this.edit(newText, writer, "replace", (doc) => replaceInSection(doc, section, oldText, newText), section.trim());
+  replace(section: string, oldText: string, newText: string, writer: Writer, options: EditOptions = {}): Promise<WriteResult> {
+    return this.edit(newText, writer, "replace", (doc) => replaceInSection(doc, section, oldText, newText), { ...options, section: section.trim() });
   }
 
-  remove(section: string, writer: Writer): Promise<WriteResult> {
-    return this.edit("", writer, "remove", (doc) => removeSection(doc, section), section.trim());
+  remove(section: string, writer: Writer, options: EditOptions = {}): Promise<WriteResult> {
+    return this.edit("", writer, "remove", (doc) => removeSection(doc, section), { ...options, section: section.trim() });
   }
 
   private async edit(
@@ -145,9 +151,7 @@ export class MemoryFile {
     writer: Writer,
     op: string,
     change: (doc: SectionDocument) => Result<Edit>,
-    section?: string,
-    /** contentHash of the text the person started from: refuse if the file has changed since. */
-    ifUnchanged?: string,
+    { section, ifUnchanged, dryRun }: EditOptions & { section?: string; ifUnchanged?: string } = {},
   ): Promise<WriteResult> {
     const verdict = checkContent(incoming, writer.level);
     if (!verdict.ok) return refuse("unsafe", `${this.label}: refused, the text ${verdict.reason}`);
@@ -180,6 +184,7 @@ export class MemoryFile {
       const previous = countChars(before);
       // A hand-edited file may already be over its cap: edits that shrink it stay allowed.
       if (used > this.cap && used > previous) return refuse("over-cap", this.overCapMessage(before, used - previous));
+      if (dryRun) return ok({ ...outcome, changed: true });
       const entry = await this.owner.commit(writer.by, op, this.label, this.path, after);
       return ok({ ...outcome, changed: true, ...(entry ? { entryId: entry.id } : {}) });
     });

@@ -9,6 +9,7 @@ import { dateOfConversation, renderConversation, type ConversationLog } from "./
 import type { SyncReport } from "./recall/person-index.js";
 import type { Recall, RecallHit, SearchOptions } from "./recall/recall.js";
 import { unarchived } from "./daily-archive.js";
+import { Proposals, type Proposal } from "./proposals.js";
 import { Journal, type Actor, type JournalEntry, type Retention } from "./journal.js";
 import { commitWrites, recoverJournal, type CommitOptions, type FileWrite } from "./journalled-write.js";
 import { dateOfLog, isLocalDate, isValidTimeZone, localDate, localTime, recentDates, systemTimeZone } from "./time.js";
@@ -20,9 +21,14 @@ export const FILE_KINDS: readonly FileKind[] = ["soul", "user", "memory", "daily
 
 export const CAPS: Record<FileKind, number> = { soul: 2000, user: 1400, memory: 2200, daily: 1000 };
 
+/** Which of the model's writes wait for the person's OK: none, USER.md and SOUL.md, or every file. */
+export type AskBeforeSaving = "off" | "profile" | "all";
+export const ASK_BEFORE_SAVING: readonly AskBeforeSaving[] = ["off", "profile", "all"];
+
 export interface Settings {
   timezone?: string;
   locale?: string;
+  askBeforeSaving?: AskBeforeSaving;
 }
 
 export interface MemorySnapshot {
@@ -62,6 +68,7 @@ export class MemoryStore {
   readonly user: MemoryFile;
   readonly memory: MemoryFile;
   readonly journal: Journal;
+  private readonly proposals: Proposals;
   private readonly dailyDays: number;
 
   private constructor(
@@ -72,6 +79,7 @@ export class MemoryStore {
     this.dir = join(home, "users", userId);
     this.dailyDays = options.dailyDays ?? 2;
     this.journal = new Journal(join(this.dir, "journal.jsonl"));
+    this.proposals = new Proposals(this.dir);
     this.soul = this.fileAt("SOUL.md", join(this.dir, "SOUL.md"), CAPS.soul);
     this.user = this.fileAt("USER.md", join(this.dir, "USER.md"), CAPS.user);
     this.memory = this.fileAt("MEMORY.md", join(this.dir, "MEMORY.md"), CAPS.memory);
@@ -284,6 +292,16 @@ export class MemoryStore {
     });
   }
 
+  /** A write waiting for the person's OK (ask before saving). */
+  propose(proposal: Omit<Proposal, "id" | "createdAt">, now = new Date()): Promise<Proposal> {
+    return this.serialize(() => this.proposals.add(proposal, now));
+  }
+
+  /** Takes a waiting proposal out, to save or discard it; undefined when gone or expired (7 days). */
+  takeProposal(id: string, now = new Date()): Promise<Proposal | undefined> {
+    return this.serialize(() => this.proposals.take(id, now));
+  }
+
   /** Every change to this person's memory that history keeps, newest first. */
   async history(): Promise<JournalEntry[]> {
     return this.serialize(async () => (await this.journal.entries()).reverse());
@@ -310,10 +328,11 @@ function parseSettings(text: string): Settings {
   try {
     const parsed: unknown = JSON.parse(text);
     if (typeof parsed !== "object" || parsed === null) return {};
-    const { timezone, locale } = parsed as Record<string, unknown>;
+    const { timezone, locale, askBeforeSaving } = parsed as Record<string, unknown>;
     return {
       ...(typeof timezone === "string" ? { timezone } : {}),
       ...(typeof locale === "string" ? { locale } : {}),
+      ...((ASK_BEFORE_SAVING as unknown[]).includes(askBeforeSaving) ? { askBeforeSaving: askBeforeSaving as AskBeforeSaving } : {}),
     };
   } catch {
     return {};

@@ -1,5 +1,7 @@
-import type { FileKind, MemoryStore } from "../memory/memory-store.js";
-import { formatUsage, type Writer, type WriteOutcome } from "../memory/memory-file.js";
+import type { AskBeforeSaving, FileKind, MemoryStore } from "../memory/memory-store.js";
+import { formatUsage, type EditOptions, type Writer, type WriteOutcome } from "../memory/memory-file.js";
+import type { Proposal } from "../memory/proposals.js";
+import { localDate } from "../memory/time.js";
 import type { Result } from "../result.js";
 import { SEARCH_DEFAULT_LIMIT, TOOL_NAMES, toolSchemas, type ToolName } from "./memory-tools.js";
 import { searchResultsForModel } from "./search-results.js";
@@ -9,14 +11,22 @@ export interface MemoryChange {
   section?: string;
 }
 
+/** A write the model asked for that waits for the person's OK. */
+export interface PendingChange extends MemoryChange {
+  proposal: string;
+  /** What it would do, e.g. `+ "prefers oolong"`. */
+  summary: string;
+}
+
 /** What one turn's tool calls have done so far. */
 export interface TurnState {
   refusedWrites: number;
   changes: MemoryChange[];
+  proposals: PendingChange[];
 }
 
 export function newTurnState(): TurnState {
-  return { refusedWrites: 0, changes: [] };
+  return { refusedWrites: 0, changes: [], proposals: [] };
 }
 
 export interface ToolContext {
@@ -81,14 +91,46 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
     const content = await file.read();
     return { ok: true, file: file.label, usage: formatUsage(await file.usage()), content };
   }
-  const outcome: Result<WriteOutcome> =
+  const askFirst = asksFirst(store.readSettings().askBeforeSaving, args.file);
+  const write = (options: EditOptions): Promise<Result<WriteOutcome>> =>
     tool === "memory_add"
-      ? await file.add(args.section, args.content, context.writer)
+      ? file.add(args.section, args.content, context.writer, options)
       : tool === "memory_replace"
-        ? await file.replace(args.section, args.old_text, args.new_text, context.writer)
-        : await file.remove(args.section, context.writer);
+        ? file.replace(args.section, args.old_text, args.new_text, context.writer, options)
+        : file.remove(args.section, context.writer, options);
+  // Asked first: everything is checked now, nothing is written until the person says Save.
+  const outcome = await write({ dryRun: askFirst });
   if (!outcome.ok) return refused(context, outcome.error, true);
-  return success(outcome.value, context);
+  if (!askFirst || !outcome.value.changed) return success(outcome.value, context);
+  const by = context.writer.by;
+  const proposal = await store.propose(
+    {
+      session: by.kind === "model" ? by.session : "",
+      title: by.kind === "model" ? (by.title ?? "") : "",
+      tool: tool as Proposal["tool"],
+      file: args.file,
+      ...(args.file === "daily" ? { date: localDate(context.now, store.timeZone().zone) } : {}),
+      section: args.section,
+      ...(tool === "memory_add" ? { content: args.content } : {}),
+      ...(tool === "memory_replace" ? { oldText: args.old_text, newText: args.new_text } : {}),
+    },
+    context.now,
+  );
+  const summary = tool === "memory_add" ? `+ “${args.content.trim()}”` : tool === "memory_replace" ? `~ “${args.old_text}” → “${args.new_text}”` : "− section";
+  context.turn.proposals.push({ file: file.label, section: args.section, proposal: proposal.id, summary });
+  return {
+    ok: true,
+    pending: true,
+    file: file.label,
+    section: args.section,
+    note: `Not saved yet: ${file.label} changes wait for the person's approval (their choice). They see this change with Save / Discard buttons under your reply; mention that you proposed it.`,
+  };
+}
+
+/** Whether the person wants to approve the model's writes to this file first. */
+function asksFirst(setting: AskBeforeSaving | undefined, file: FileKind): boolean {
+  if (setting === "all") return true;
+  return setting === "profile" && (file === "user" || file === "soul");
 }
 
 function success(outcome: WriteOutcome, context: ToolContext): object {

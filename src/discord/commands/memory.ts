@@ -18,6 +18,7 @@ import { inLocale } from "../interaction-helpers.js";
 import { exportFiles } from "./memory-export.js";
 import { runHistory, runUndo } from "./memory-history.js";
 import { searchAnswer } from "./memory-search.js";
+import { runSettings, withSettings } from "./memory-settings.js";
 
 const MODAL_PREFIX = "memory-edit";
 /** Discord's limit for a text input's value. */
@@ -125,6 +126,7 @@ export const memoryCommand: Command = {
     .addSubcommand((s) =>
       s.setName("undo").setNameLocalization("zh-CN", "撤销").setDescription("Take back a change to your memory").setDescriptionLocalization("zh-CN", "撤销一处记忆改动"),
     )
+    .addSubcommand(withSettings)
     .addSubcommand((s) =>
       s.setName("export").setNameLocalization("zh-CN", "导出").setDescription("Download all your memory files").setDescriptionLocalization("zh-CN", "下载你的全部记忆文件"),
     ),
@@ -135,6 +137,7 @@ export const memoryCommand: Command = {
     const memory = ctx.engine.memoryOf(interaction.user.id);
     const sub = interaction.options.getSubcommand();
     if (sub === "history") return runHistory(interaction, memory);
+    if (sub === "settings") return runSettings(interaction, memory);
     if (sub === "undo") return runUndo(interaction, memory);
     if (sub === "search") {
       await interaction.deferReply({ flags: MessageFlags.Ephemeral });

@@ -12,6 +12,7 @@ import { countChars } from "../../memory/sections.js";
 import { applyPersona, parsePersona, PERSONALITY_LIMIT, type Persona } from "../../memory/persona.js";
 import type { Command } from "../bot-context.js";
 import { inLocale } from "../interaction-helpers.js";
+import { describeAskBeforeSaving } from "./memory-settings.js";
 
 const MODAL_ID = "onboard";
 
@@ -104,10 +105,11 @@ export const onboardCommand: Command = {
       return;
     }
     await memory.saveSettings({ ...(timezone ? { timezone } : {}), locale: interaction.locale });
+    const asking = describeAskBeforeSaving(memory.readSettings().askBeforeSaving, zh);
     await interaction.reply({
       content: zh(
-        `Saved. I'm now **${persona.name}**. This applies from your next conversation; the ones already open keep their current persona.`,
-        `已保存。我现在是 **${persona.name}**。从你的下一次对话开始生效；正在进行的对话保持原样。`,
+        `Saved. I'm now **${persona.name}**. This applies from your next conversation; the ones already open keep their current persona.\n-# ${asking} Change it with /memory settings.`,
+        `已保存。我现在是 **${persona.name}**。从你的下一次对话开始生效；正在进行的对话保持原样。\n-# ${asking} 可用 /memory settings 更改。`,
       ),
       flags: MessageFlags.Ephemeral,
       allowedMentions: { parse: [] },
