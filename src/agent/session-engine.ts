@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
+import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { BackgroundWork } from "../background-work.js";
 import { KeyedMutex } from "../keyed-mutex.js";
 import type { Logger } from "../logger.js";
 import type { JournalEntry } from "../memory/journal.js";
 import { modelWriter } from "../memory/memory-file.js";
+import { forgottenName, scrub } from "../memory/forget.js";
 import { undoable } from "../memory/undo.js";
 import { MemoryStore, type MemoryStoreOptions } from "../memory/memory-store.js";
 import { buildSystemPrompt } from "../memory/system-prompt.js";
@@ -228,6 +230,54 @@ export class SessionEngine {
     return { closed, pending: waiting.length - closed };
   }
 
+  /** Every stored session of a person, whatever its state. */
+  private async sessionsOf(userId: string): Promise<string[]> {
+    const ids: string[] = [];
+    for await (const record of this.deps.store.withStatus(["open", "closing", "pending-summary", "closed"])) {
+      if (record.userId === userId) ids.push(record.id);
+    }
+    return ids;
+  }
+
+  /**
+   * Takes text that mentions the words out of a person's stored sessions (history, summaries,
+   * frozen prompts): forgetting reaches the session store too. Returns how many changed.
+   */
+  async forgetInSessions(userId: string, hit: (text: string) => boolean): Promise<number> {
+    let changed = 0;
+    for (const id of await this.sessionsOf(userId)) {
+      await this.sessions.run(id, async () => {
+        const record = await this.deps.store.get(id);
+        if (!record) return;
+        const before = JSON.stringify(record);
+        record.messages = record.messages.map((m) => forgetIn(m, hit));
+        if (record.summary !== undefined) record.summary = scrub(record.summary, hit) ?? "";
+        if (record.condensed) record.condensed.summary = scrub(record.condensed.summary, hit) ?? "";
+        record.systemPrompt = scrub(record.systemPrompt, hit) ?? "";
+        if (hit(record.title)) record.title = "[forgotten]";
+        if (hit(record.channel.description)) record.channel = { ...record.channel, description: "[forgotten]" };
+        if (record.conversationFile && hit(record.conversationFile)) record.conversationFile = forgottenName(record.conversationFile);
+        if (JSON.stringify(record) === before) return;
+        await this.deps.store.save(record);
+        changed++;
+      });
+    }
+    if (changed > 0) await this.deps.store.purge();
+    return changed;
+  }
+
+  /** Deletes every session of a person, their files and their index (/memory delete-all). */
+  async deleteEverything(userId: string): Promise<void> {
+    for (const id of await this.sessionsOf(userId)) {
+      await this.sessions.run(id, async () => {
+        const record = await this.deps.store.get(id);
+        if (record) await this.deps.store.remove(record);
+      });
+    }
+    await this.deps.store.purge();
+    await this.memoryOf(userId).deleteEverything();
+  }
+
   /** What the model changed in memory during a session and is not undone yet, oldest first (the receipt). */
   async memoryChangesOf(sessionId: string, userId: string): Promise<JournalEntry[]> {
     const entries = [...(await this.memoryOf(userId).history())].reverse();
@@ -322,4 +372,17 @@ export class SessionEngine {
     if (!record) throw new SessionClosedError(id);
     return record;
   }
+}
+
+/** A message with what mentions the words taken out: its text, and a tool call's arguments. */
+function forgetIn(message: ChatCompletionMessageParam, hit: (text: string) => boolean): ChatCompletionMessageParam {
+  let out = message;
+  if (typeof out.content === "string" && hit(out.content)) out = { ...out, content: "[forgotten]" } as ChatCompletionMessageParam;
+  if (out.role === "assistant" && out.tool_calls?.some((c) => c.type === "function" && hit(c.function.arguments))) {
+    out = {
+      ...out,
+      tool_calls: out.tool_calls.map((c) => (c.type === "function" && hit(c.function.arguments) ? { ...c, function: { ...c.function, arguments: '{"forgotten":true}' } } : c)),
+    };
+  }
+  return out;
 }

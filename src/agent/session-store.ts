@@ -120,6 +120,29 @@ export class SessionStore {
     }
   }
 
+  /** Deletes a session and, if it is its channel's newest, the channel's pointer (a person deleting their data). */
+  async remove(record: SessionRecord): Promise<void> {
+    this.records.delete(record.id);
+    await this.keyv.delete(SESSION + record.id);
+    const channelId = record.channel.channelId;
+    const newest = this.channels.get(channelId) ?? (await this.keyv.get<string>(CHANNEL + channelId));
+    if (newest === record.id) {
+      await this.keyv.delete(CHANNEL + channelId);
+      this.channels.set(channelId, null);
+    }
+  }
+
+  /**
+   * After a person's words or data were removed: SQLite keeps old versions of rows in free pages
+   * and in its write-ahead log; a VACUUM and a truncating checkpoint leave none behind. Other
+   * backends drop deleted values themselves.
+   */
+  async purge(): Promise<void> {
+    if (!this.sqlite) return;
+    await this.sqlite.query("VACUUM");
+    await this.sqlite.query("PRAGMA wal_checkpoint(TRUNCATE)");
+  }
+
   /** Store-wide facts such as a finished migration. */
   async hasFlag(name: string): Promise<boolean> {
     return (await this.keyv.get<boolean>(FLAG + name)) === true;

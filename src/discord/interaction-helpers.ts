@@ -5,6 +5,7 @@ import {
   type ModalSubmitInteraction,
   type StringSelectMenuInteraction,
 } from "discord.js";
+import type { Say } from "../agent/history-lines.js";
 import { isChineseLocale } from "../memory/persona.js";
 import type { Caller } from "./access.js";
 import { NO_MENTIONS } from "./reply-stream.js";
@@ -35,4 +36,9 @@ export async function answerPrivately(interaction: AnyInteraction, content: stri
 /** Picks the English or Chinese text for the caller's Discord locale. */
 export function inLocale(interaction: AnyInteraction, english: string, chinese: string): string {
   return isChineseLocale(interaction.locale) ? chinese : english;
+}
+
+/** English or Chinese for the caller, as a function to hand to formatters. */
+export function sayFor(interaction: AnyInteraction): Say {
+  return (english, chinese) => inLocale(interaction, english, chinese);
 }

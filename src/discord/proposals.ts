@@ -11,7 +11,7 @@ import { cutChars } from "../memory/sections.js";
 import type { PendingChange } from "../tools/execute-tool.js";
 import type { BotContext } from "./bot-context.js";
 import { componentId, type ComponentHandler, type ComponentInteraction } from "./components/router.js";
-import { inLocale } from "./interaction-helpers.js";
+import { sayFor } from "./interaction-helpers.js";
 import { NO_MENTIONS } from "./reply-stream.js";
 
 /** Discord allows 5 rows of buttons on a message: one row (Save, Discard) per proposal. */
@@ -41,7 +41,7 @@ export function proposalFooter(owner: string, proposals: PendingChange[], say: S
 /** Save or Discard pressed: the proposal is taken out either way; its row of buttons goes. */
 async function settle(interaction: ComponentInteraction, id: string, save: boolean, ctx: BotContext): Promise<void> {
   if (!interaction.isButton()) return;
-  const say: Say = (en, cn) => inLocale(interaction, en, cn);
+  const say = sayFor(interaction);
   const memory = ctx.engine.memoryOf(interaction.user.id);
   const proposal = await memory.takeProposal(id);
   // The used row goes; the other proposals keep their buttons.

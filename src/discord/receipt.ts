@@ -13,7 +13,7 @@ import { isChineseLocale } from "../memory/persona.js";
 import { cutChars } from "../memory/sections.js";
 import { undoAnswer } from "./commands/memory-history.js";
 import { componentId, type ComponentHandler } from "./components/router.js";
-import { inLocale } from "./interaction-helpers.js";
+import { sayFor } from "./interaction-helpers.js";
 import { NO_MENTIONS } from "./reply-stream.js";
 
 /**
@@ -58,7 +58,7 @@ export const receiptHandlers: ComponentHandler[] = [
     prefix: "ru",
     async handle(interaction, [id = ""], ctx) {
       if (!interaction.isButton()) return;
-      const say: Say = (en, cn) => inLocale(interaction, en, cn);
+      const say = sayFor(interaction);
       const { undone, ...view } = await undoAnswer(ctx.engine.memoryOf(interaction.user.id), interaction.user.id, id, say);
       await interaction.reply({ ...view, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
       if (!undone) return;

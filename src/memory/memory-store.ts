@@ -1,4 +1,4 @@
-import { readdir, stat } from "node:fs/promises";
+import { readdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { err, ok, type Result } from "../result.js";
 import { writeFileAtomic } from "./atomic-write.js";
@@ -140,8 +140,8 @@ export class MemoryStore {
   }
 
   /** Brings the recall index up to date now, embeddings included (the operator CLI). */
-  async updateIndex(): Promise<void> {
-    return this.recall().update(this, this.timeZone().zone);
+  async updateIndex(options: { purge?: boolean } = {}): Promise<void> {
+    return this.recall().update(this, this.timeZone().zone, options);
   }
 
   /** Rebuilds the person's recall index from their files. */
@@ -290,6 +290,13 @@ export class MemoryStore {
       ...(this.options.journalRetention ? { retention: this.options.journalRetention } : {}),
       ...options,
     });
+  }
+
+  /** Deletes all of this person's files and their recall index (/memory delete-all). */
+  async deleteEverything(): Promise<void> {
+    await this.options.recall?.drop(this);
+    await withPersonLock(this.dir, () => rm(this.dir, { recursive: true, force: true }));
+    await rm(this.indexPath, { force: true });
   }
 
   /** A write waiting for the person's OK (ask before saving). */

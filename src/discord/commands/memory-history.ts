@@ -13,8 +13,8 @@ import type { MemoryStore } from "../../memory/memory-store.js";
 import { cutChars } from "../../memory/sections.js";
 import { localDate, localTime } from "../../memory/time.js";
 import { undoable, undoChanges, type UndoResult } from "../../memory/undo.js";
-import { inLocale } from "../interaction-helpers.js";
-import { componentId, type ComponentHandler, type ComponentInteraction } from "../components/router.js";
+import { inLocale, sayFor } from "../interaction-helpers.js";
+import { componentId, type ComponentHandler } from "../components/router.js";
 
 const PAGE = 10;
 const MENU = 25;
@@ -36,7 +36,6 @@ const FILES: Record<string, (file: string) => boolean> = {
   daily: (f) => f.startsWith("daily/"),
 };
 
-const sayFor = (interaction: ComponentInteraction | ChatInputCommandInteraction): Say => (en, cn) => inLocale(interaction, en, cn);
 
 /** One page of /memory history: newest first, with buttons to the older and newer pages. */
 export async function historyView(memory: MemoryStore, owner: string, filter: string, page: number, say: Say): Promise<View> {

@@ -1,7 +1,7 @@
 import { MessageFlags, type ChatInputCommandInteraction, type SlashCommandSubcommandBuilder } from "discord.js";
 import type { Say } from "../../agent/history-lines.js";
 import type { AskBeforeSaving, MemoryStore } from "../../memory/memory-store.js";
-import { inLocale } from "../interaction-helpers.js";
+import { sayFor } from "../interaction-helpers.js";
 
 const CHOICES: Record<string, AskBeforeSaving> = { true: "profile", false: "off", all: "all" };
 
@@ -41,7 +41,7 @@ export function describeAskBeforeSaving(setting: AskBeforeSaving | undefined, sa
 }
 
 export async function runSettings(interaction: ChatInputCommandInteraction, memory: MemoryStore): Promise<void> {
-  const say: Say = (en, cn) => inLocale(interaction, en, cn);
+  const say = sayFor(interaction);
   const chosen = interaction.options.getString("ask_before_saving");
   if (chosen === null) {
     await interaction.reply({ content: describeAskBeforeSaving(memory.readSettings().askBeforeSaving, say), flags: MessageFlags.Ephemeral });

@@ -14,8 +14,9 @@ import { FILE_KINDS, type FileKind, type MemoryStore } from "../../memory/memory
 import { isLocalDate } from "../../memory/time.js";
 import { sectionName } from "../../tools/memory-tools.js";
 import type { Command } from "../bot-context.js";
-import { inLocale } from "../interaction-helpers.js";
+import { sayFor } from "../interaction-helpers.js";
 import { exportFiles } from "./memory-export.js";
+import { runDeleteAll, runForget } from "./memory-forget.js";
 import { runHistory, runUndo } from "./memory-history.js";
 import { searchAnswer } from "./memory-search.js";
 import { runSettings, withSettings } from "./memory-settings.js";
@@ -128,6 +129,23 @@ export const memoryCommand: Command = {
     )
     .addSubcommand(withSettings)
     .addSubcommand((s) =>
+      s
+        .setName("forget")
+        .setNameLocalization("zh-CN", "忘记")
+        .setDescription("Forget everything that mentions some words, everywhere")
+        .setDescriptionLocalization("zh-CN", "在所有地方忘记提到某些词的内容")
+        .addStringOption((o) =>
+          o.setName("text").setNameLocalization("zh-CN", "内容").setDescription("The words to forget").setDescriptionLocalization("zh-CN", "要忘记的词").setRequired(true).setMaxLength(100),
+        ),
+    )
+    .addSubcommand((s) =>
+      s
+        .setName("delete-all")
+        .setNameLocalization("zh-CN", "全部删除")
+        .setDescription("Delete everything I remember about you")
+        .setDescriptionLocalization("zh-CN", "删除我记得的关于你的一切"),
+    )
+    .addSubcommand((s) =>
       s.setName("export").setNameLocalization("zh-CN", "导出").setDescription("Download all your memory files").setDescriptionLocalization("zh-CN", "下载你的全部记忆文件"),
     ),
   modalPrefix: MODAL_PREFIX,
@@ -138,11 +156,13 @@ export const memoryCommand: Command = {
     const sub = interaction.options.getSubcommand();
     if (sub === "history") return runHistory(interaction, memory);
     if (sub === "settings") return runSettings(interaction, memory);
+    if (sub === "forget") return runForget(interaction, memory);
+    if (sub === "delete-all") return runDeleteAll(interaction);
     if (sub === "undo") return runUndo(interaction, memory);
     if (sub === "search") {
       await interaction.deferReply({ flags: MessageFlags.Ephemeral });
       const query = interaction.options.getString("query", true);
-      const content = await searchAnswer(memory, query, (en, cn) => inLocale(interaction, en, cn));
+      const content = await searchAnswer(memory, query, sayFor(interaction));
       await interaction.editReply({ content, allowedMentions: { parse: [] } });
       return;
     }

@@ -1,3 +1,4 @@
+import { rm } from "node:fs/promises";
 import { BackgroundWork } from "../../background-work.js";
 import { KeyedMutex } from "../../keyed-mutex.js";
 import { cutChars } from "../sections.js";
@@ -122,8 +123,18 @@ export class Recall {
    * Brings the index up to date with the files now, embeddings included: for a short-lived
    * process (the operator CLI) that cannot leave the work to the background.
    */
-  async update(person: IndexedPerson, zone: string): Promise<void> {
-    await this.use(person, (slot, index) => this.locks.run(person.indexPath, () => this.syncLocked(slot, index, zone)));
+  async update(person: IndexedPerson, zone: string, options: { purge?: boolean } = {}): Promise<void> {
+    await this.use(person, (slot, index) =>
+      this.locks.run(person.indexPath, async () => {
+        await this.syncLocked(slot, index, zone);
+        // After forgetting: FTS5 keeps the words of deleted rows in its segments until they are
+        // merged, and the write-ahead log keeps old pages until a checkpoint.
+        if (options.purge) {
+          await index.db.exec("INSERT INTO units_fts(units_fts) VALUES ('optimize')");
+          await index.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+        }
+      }),
+    );
     await this.embedMissing(person);
   }
 
@@ -152,6 +163,25 @@ export class Recall {
     }
     await this.syncs.settle();
     if (options.embeddings ?? true) await this.embeddings.settle();
+  }
+
+  /** Deletes a person's index (their data is being deleted): closes it first, removes the files. */
+  async drop(person: IndexedPerson): Promise<void> {
+    const key = person.indexPath;
+    clearTimeout(this.timers.get(key)?.timer);
+    this.timers.delete(key);
+    clearTimeout(this.retries.get(key));
+    this.retries.delete(key);
+    await this.locks.run(key, async () => {
+      const slot = this.slots.get(key);
+      this.slots.delete(key);
+      this.vectors.forget(key);
+      if (slot) {
+        slot.evicted = true;
+        if (slot.users === 0) await closeSlot(slot);
+      }
+      for (const suffix of ["", "-wal", "-shm"]) await rm(`${key}${suffix}`, { force: true });
+    });
   }
 
   /** Stops embedding at once (the backlog resumes at the next start), waits for syncs, closes the indexes. */

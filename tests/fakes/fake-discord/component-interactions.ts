@@ -22,7 +22,7 @@ export interface SelectMenuInput extends ButtonClickInput {
  * Throws when the person could not click it: no such button, disabled, or a message they cannot see.
  */
 export function clickButton(world: FakeDiscordWorld, input: ButtonClickInput): FakeInteraction {
-  const { message, channel, component } = componentInReach(world, input, ComponentType.Button);
+  const { message, channel } = componentInReach(world, input, ComponentType.Button);
   return dispatchComponentInteraction(world, input, message, channel, { custom_id: input.customId, component_type: ComponentType.Button });
 }
 

@@ -1,0 +1,131 @@
+import {
+  ActionRowBuilder,
+  ButtonBuilder,
+  ButtonStyle,
+  LabelBuilder,
+  MessageFlags,
+  ModalBuilder,
+  TextInputBuilder,
+  TextInputStyle,
+  type ChatInputCommandInteraction,
+  type MessageActionRowComponentBuilder,
+} from "discord.js";
+import type { Say } from "../../agent/history-lines.js";
+import { forget, mentions, planForget, type ForgetPlan } from "../../memory/forget.js";
+import type { MemoryStore } from "../../memory/memory-store.js";
+import { savePending, takePending } from "../../memory/pending.js";
+import { cutChars } from "../../memory/sections.js";
+import type { BotContext } from "../bot-context.js";
+import { componentId, type ComponentHandler } from "../components/router.js";
+import { sayFor } from "../interaction-helpers.js";
+import { NO_MENTIONS } from "../reply-stream.js";
+
+
+function counts(plan: ForgetPlan, say: Say): string {
+  return say(
+    `${plan.memoryLines} line(s) of your memory files, ${plan.logEntries} daily log entr${plan.logEntries === 1 ? "y" : "ies"}, ${plan.messages} conversation message(s)`,
+    `${plan.memoryLines} 行记忆文件内容、${plan.logEntries} 条每日日志、${plan.messages} 条对话消息`,
+  );
+}
+
+/** /memory forget text:<words>: what would go, with Forget / Cancel. */
+export async function runForget(interaction: ChatInputCommandInteraction, memory: MemoryStore): Promise<void> {
+  const say = sayFor(interaction);
+  const words = interaction.options.getString("text", true).trim();
+  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+  const plan = await planForget(memory, words);
+  const shown = cutChars(words, 80);
+  if (plan.memoryLines + plan.logEntries + plan.messages === 0) {
+    await interaction.editReply({ content: say(`Nothing in your memory mentions “${shown}”.`, `你的记忆中没有提到“${shown}”的内容。`), allowedMentions: NO_MENTIONS });
+    return;
+  }
+  const token = await savePending(memory.dir, "forget", { words });
+  const examples = plan.examples.map((e) => `> ${cutChars(e, 100)}`).join("\n");
+  const buttons = new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(
+    new ButtonBuilder().setCustomId(componentId("fg", interaction.user.id, token)).setLabel(say("Forget", "忘记")).setStyle(ButtonStyle.Danger),
+    new ButtonBuilder().setCustomId(componentId("fx", interaction.user.id)).setLabel(say("Cancel", "取消")).setStyle(ButtonStyle.Secondary),
+  );
+  await interaction.editReply({
+    content: say(
+      `Forgetting “${shown}” removes ${counts(plan, say)}, for example:\n${examples}\nIt goes from everywhere: files, history, the search index and stored conversations. This cannot be undone.`,
+      `忘记“${shown}”会删除${counts(plan, say)}，例如：\n${examples}\n会从所有地方删除：文件、改动记录、搜索索引和保存的对话。此操作无法撤销。`,
+    ),
+    components: [buttons],
+    allowedMentions: NO_MENTIONS,
+  });
+}
+
+/** /memory delete-all: a form in which the person must type DELETE. */
+export async function runDeleteAll(interaction: ChatInputCommandInteraction): Promise<void> {
+  const say = sayFor(interaction);
+  await interaction.showModal(
+    new ModalBuilder()
+      .setCustomId(componentId("md", interaction.user.id))
+      .setTitle(say("Delete everything I remember", "删除我记得的一切"))
+      .addLabelComponents(
+        new LabelBuilder()
+          .setLabel(say("Type DELETE to confirm", "输入 DELETE 确认"))
+          .setDescription(say("Your memory files, logs, conversations, history and sessions go for good.", "你的记忆文件、日志、对话、改动记录和会话将被永久删除。"))
+          .setTextInputComponent(new TextInputBuilder().setCustomId("confirm").setStyle(TextInputStyle.Short).setRequired(true).setMaxLength(20)),
+      ),
+  );
+}
+
+async function forgetNow(ctx: BotContext, userId: string, words: string, say: Say): Promise<string> {
+  const memory = ctx.engine.memoryOf(userId);
+  // Planned again: the files may have changed since the preview.
+  const plan = await planForget(memory, words);
+  await forget(memory, plan);
+  const sessions = await ctx.engine.forgetInSessions(userId, mentions(words));
+  ctx.log.info({ userId, sessions }, "forgot on request");
+  return say(`Forgotten: ${counts(plan, say)}. It is gone from history and search too.`, `已忘记：${counts(plan, say)}。改动记录和搜索中也已删除。`);
+}
+
+export const forgetHandlers: ComponentHandler[] = [
+  {
+    prefix: "fg",
+    async handle(interaction, [token = ""], ctx) {
+      if (!interaction.isButton()) return;
+      const say = sayFor(interaction);
+      const pending = await takePending<{ words: string }>(ctx.engine.memoryOf(interaction.user.id).dir, "forget", token);
+      if (!pending) {
+        await interaction.update({ content: say("That request is out of date; run /memory forget again.", "这个请求已过期，请重新运行 /memory forget。"), components: [] });
+        return;
+      }
+      await interaction.deferUpdate();
+      await interaction.editReply({ content: await forgetNow(ctx, interaction.user.id, pending.words, say), components: [], allowedMentions: NO_MENTIONS });
+    },
+  },
+  {
+    prefix: "fx",
+    async handle(interaction) {
+      if (!interaction.isButton()) return;
+      await interaction.update({ content: sayFor(interaction)("Nothing was forgotten.", "没有忘记任何内容。"), components: [] });
+    },
+  },
+  {
+    prefix: "md",
+    async handle(interaction, _args, ctx) {
+      if (!interaction.isModalSubmit()) return;
+      const say = sayFor(interaction);
+      const typed = interaction.fields.getTextInputValue("confirm");
+      if (typed !== "DELETE") {
+        await interaction.reply({
+          content: say(`Nothing was deleted: the form needs exactly DELETE (you typed “${cutChars(typed, 20)}”).`, `没有删除任何内容：需要准确输入 DELETE（你输入的是“${cutChars(typed, 20)}”）。`),
+          flags: MessageFlags.Ephemeral,
+          allowedMentions: NO_MENTIONS,
+        });
+        return;
+      }
+      await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+      await ctx.engine.deleteEverything(interaction.user.id);
+      ctx.log.info({ userId: interaction.user.id }, "deleted all data on request");
+      await interaction.editReply({
+        content: say(
+          "Deleted: everything I remembered about you, your conversations, history and sessions. The next conversation starts fresh.",
+          "已删除：我记得的关于你的一切，包括对话、改动记录和会话。下一次对话将从头开始。",
+        ),
+      });
+    },
+  },
+];

@@ -1,0 +1,36 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { writeFileAtomic } from "./atomic-write.js";
+
+/** A confirmation a person has not given yet (forget, import): kept an hour, in their folder. */
+const KEEP_MS = 60 * 60_000;
+
+function folder(dir: string): string {
+  return join(dir, "pending");
+}
+
+/** Stores what a confirmation button will need and returns its token (goes in the button's custom id). */
+export async function savePending(dir: string, kind: string, payload: unknown): Promise<string> {
+  const token = randomBytes(6).toString("hex");
+  await mkdir(folder(dir), { recursive: true });
+  // Old ones go as new ones come.
+  for (const name of await readdir(folder(dir)).catch(() => [] as string[])) {
+    const info = await stat(join(folder(dir), name)).catch(() => undefined);
+    if (info && Date.now() - info.mtimeMs > KEEP_MS) await rm(join(folder(dir), name), { force: true });
+  }
+  await writeFileAtomic(join(folder(dir), `${kind}-${token}.json`), JSON.stringify(payload));
+  return token;
+}
+
+/** Takes a pending confirmation out; undefined when it is unknown or older than an hour. */
+export async function takePending<T>(dir: string, kind: string, token: string): Promise<T | undefined> {
+  if (!/^[0-9a-f]{12}$/.test(token)) return undefined;
+  const path = join(folder(dir), `${kind}-${token}.json`);
+  const info = await stat(path).catch(() => undefined);
+  if (!info) return undefined;
+  const text = await readFile(path, "utf8");
+  await rm(path, { force: true });
+  if (Date.now() - info.mtimeMs > KEEP_MS) return undefined;
+  return JSON.parse(text) as T;
+}
