@@ -198,7 +198,7 @@ describe("/memory", () => {
     await mkdir(join(h.dir, "daily"), { recursive: true });
     await writeFile(join(h.dir, "daily", "2026-12-01.md"), "## 10:00 · chat\nTalked.\n");
     const answer = await memory(h, h.discord.alice.id, "export");
-    expect(answer.attachments.map((a) => a.filename).sort()).toEqual(["USER.md", "daily-logs.md"]);
+    expect(answer.attachments.map((a) => a.filename).sort()).toEqual(["USER.md", "agentkit-memory.json", "daily-logs.md"]);
     expect(answer.attachments.find((a) => a.filename === "daily-logs.md")?.text).toContain("# 2026-12-01");
     expect(answer.attachments.map((a) => a.text).join("")).not.toContain("Bob's secret");
   });

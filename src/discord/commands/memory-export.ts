@@ -2,6 +2,7 @@ import { AttachmentBuilder } from "discord.js";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { dateOfConversation } from "../../memory/conversation-log.js";
+import { BUNDLE_NAME, exportBundle } from "../../memory/import.js";
 import { dateOfLog, type MemoryStore } from "../../memory/memory-store.js";
 
 /** Stays under Discord's smallest upload limit (10 MiB); a longer history comes in parts. */
@@ -35,6 +36,10 @@ export async function exportFiles(memory: MemoryStore): Promise<AttachmentBuilde
     parts.at(-1)!.push(text);
     bytes += Buffer.byteLength(text);
   }
+  // One file that /memory import takes back whole, when it fits in an upload.
+  const exported = await exportBundle(memory);
+  const bundle = Buffer.from(JSON.stringify(exported));
+  if (Object.keys(exported.files).length > 0 && bundle.byteLength <= PART_BYTES) files.unshift(new AttachmentBuilder(bundle, { name: BUNDLE_NAME }));
   if (names.length > 0) {
     parts.forEach((part, i) =>
       files.push(new AttachmentBuilder(Buffer.from(part.join("")), { name: parts.length === 1 ? "conversations.md" : `conversations-${i + 1}.md` })),

@@ -18,6 +18,7 @@ import { sayFor } from "../interaction-helpers.js";
 import { exportFiles } from "./memory-export.js";
 import { runDeleteAll, runForget } from "./memory-forget.js";
 import { runHistory, runUndo } from "./memory-history.js";
+import { runImport } from "./memory-import.js";
 import { searchAnswer } from "./memory-search.js";
 import { runSettings, withSettings } from "./memory-settings.js";
 
@@ -130,6 +131,16 @@ export const memoryCommand: Command = {
     .addSubcommand(withSettings)
     .addSubcommand((s) =>
       s
+        .setName("import")
+        .setNameLocalization("zh-CN", "导入")
+        .setDescription("Bring back an export (agentkit-memory.json) or one SOUL.md / USER.md / MEMORY.md")
+        .setDescriptionLocalization("zh-CN", "导入导出文件（agentkit-memory.json）或单个 SOUL.md / USER.md / MEMORY.md")
+        .addAttachmentOption((o) =>
+          o.setName("file").setNameLocalization("zh-CN", "文件").setDescription("The file to import").setDescriptionLocalization("zh-CN", "要导入的文件").setRequired(true),
+        ),
+    )
+    .addSubcommand((s) =>
+      s
         .setName("forget")
         .setNameLocalization("zh-CN", "忘记")
         .setDescription("Forget everything that mentions some words, everywhere")
@@ -157,6 +168,7 @@ export const memoryCommand: Command = {
     if (sub === "history") return runHistory(interaction, memory);
     if (sub === "settings") return runSettings(interaction, memory);
     if (sub === "forget") return runForget(interaction, memory);
+    if (sub === "import") return runImport(interaction, memory);
     if (sub === "delete-all") return runDeleteAll(interaction);
     if (sub === "undo") return runUndo(interaction, memory);
     if (sub === "search") {
