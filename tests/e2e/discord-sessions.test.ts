@@ -208,7 +208,7 @@ describe("direct messages and access", () => {
     const dm = discord.openDm(discord.alice.id);
     await discord.userSends({ channelId: dm.id, userId: discord.alice.id, content: "hi there" });
     await discord.waitFor(() => botMessages(discord, dm.id).find((m) => m.content === "hello in DM"));
-    await eventually(async () => (await engine.latestIn(dm.id))?.status === "closed", 5000, "the idle close");
+    await eventually(async () => (await engine.latestIn(dm.id))?.status === "closed", 10_000, "the idle close");
     expect(await dailyLog(home, discord.alice.id)).toContain("· direct messages\nDM summary");
   });
 
