@@ -52,9 +52,15 @@ export function describeChange(change: SectionChange, say: Say): string {
   return `${where}: ~ ${quote(gone.join(" / "))} → ${quote(added.join(" / "))}`;
 }
 
+function blankless(text: string | null): string | null {
+  return text === null ? null : text.replace(/[ \t]+$/gm, "").replace(/\n+/g, "\n").trim();
+}
+
 /** What an entry did, in one line: its first change, and how many more. */
 export function describeEntry(entry: JournalEntry, say: Say): string {
-  const [first, ...rest] = entry.changes;
+  // A section that only gained or lost a blank line (a neighbour was added) is not what happened.
+  const meaningful = entry.changes.filter((c) => blankless(c.before) !== blankless(c.after));
+  const [first, ...rest] = meaningful.length > 0 ? meaningful : entry.changes;
   if (!first) return entry.op;
   const undo = entry.op === "undo" ? say("↩ undo: ", "↩ 撤销：") : "";
   const more = rest.length > 0 ? say(` (+${rest.length} more)`, `（另有 ${rest.length} 处）`) : "";

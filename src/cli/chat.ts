@@ -8,13 +8,17 @@ import type { SessionEngine } from "../agent/session-engine.js";
 import { ConfigError, loadConfig } from "../config.js";
 import { createLogger } from "../logger.js";
 import { formatHit } from "./format-hit.js";
-import { FILE_KINDS, type FileKind } from "../memory/memory-store.js";
+import { historyText, proposalsText, settleProposal, undoList, undoText } from "./memory-text.js";
+import { FILE_KINDS, type FileKind, type MemoryStore } from "../memory/memory-store.js";
 
 const HELP = `Commands:
   /end            end the session (its summary goes to today's daily log); Ctrl+D does the same
   /clear          forget this conversation (the memory files stay)
   /memory [file]  show the memory files (soul, user, memory, daily)
   /search <words> search everything from earlier conversations, logs and memory
+  /history [file] every change to the memory, newest first
+  /undo [N [all]] list the changes that can be undone; undo number N (with "all": the later changes too)
+  /save N, /discard N   save or drop a change waiting for your OK (ask before saving)
   /help           this list
 Ctrl+C ends the session like /end; a second Ctrl+C quits at once.`;
 
@@ -117,8 +121,9 @@ async function main(): Promise<number> {
       console.log("Conversation cleared; the memory files are unchanged.");
     } else if (line.startsWith("/memory")) await printMemory(engine, options.user, line.slice(7).trim());
     else if (line === "/search" || line.startsWith("/search ")) await printSearch(engine, options.user, line.slice(7).trim());
+    else if (/^\/(history|undo|save|discard)\b/.test(line)) console.log(await memoryCommand(engine.memoryOf(options.user), line));
     else {
-      const failed = await chatTurn(engine, session.id, line, model.baseURL).catch(async (error: unknown) => {
+      const failed = await chatTurn(engine, session.id, options.user, line, model.baseURL).catch(async (error: unknown) => {
         console.error(`AgentKit chat failed: ${(error as Error).message}`);
         return "fatal" as const;
       });
@@ -159,7 +164,7 @@ function isLiveRun(channelId: string): boolean {
   }
 }
 
-async function chatTurn(engine: SessionEngine, id: string, text: string, baseURL: string): Promise<"ok" | "error" | "fatal"> {
+async function chatTurn(engine: SessionEngine, id: string, userId: string, text: string, baseURL: string): Promise<"ok" | "error" | "fatal"> {
   let streamed = false;
   try {
     const result = await engine.turn(id, text, (delta) => {
@@ -169,6 +174,7 @@ async function chatTurn(engine: SessionEngine, id: string, text: string, baseURL
     process.stdout.write("\n");
     const saved = describeChanges(result.changes);
     if (saved) console.log(saved);
+    if (result.proposals.length > 0) console.log(proposalsText(engine.memoryOf(userId)));
     return "ok";
   } catch (error) {
     if (!(error instanceof ModelError)) throw error;
@@ -180,6 +186,22 @@ async function chatTurn(engine: SessionEngine, id: string, text: string, baseURL
     console.error(`(${error.message})`);
     return "error";
   }
+}
+
+/** /history, /undo, /save, /discard: the person's memory, as text. */
+async function memoryCommand(memory: MemoryStore, line: string): Promise<string> {
+  const [command, first, second] = line.slice(1).split(/\s+/);
+  if (command === "history") return historyText(memory, { file: first });
+  const n = Number(first);
+  if (command === "undo") {
+    const { entries, text } = await undoList(memory);
+    if (first === undefined) return `${text}\nUndo one with /undo N.`;
+    const entry = Number.isInteger(n) ? entries[n - 1] : undefined;
+    if (!entry) return `There is no change ${first}; /undo lists them.`;
+    return undoText(memory, entry.id, second === "all", `/undo ${n} all`);
+  }
+  if (!Number.isInteger(n) || n < 1) return `Usage: /${command} N (the number shown with the proposal).`;
+  return settleProposal(memory, n, command === "save");
 }
 
 async function printSearch(engine: SessionEngine, userId: string, query: string): Promise<void> {

@@ -1,5 +1,5 @@
-import { readdir, rm } from "node:fs/promises";
-import { join } from "node:path";
+import { readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
 import { archiveClosedSessions } from "../agent/conversation-archive.js";
 import { createRecall } from "../agent/create-engine.js";
@@ -8,7 +8,11 @@ import { SessionStore } from "../agent/session-store.js";
 import { ConfigError, loadConfig, type Config } from "../config.js";
 import { MemoryStore } from "../memory/memory-store.js";
 import type { Recall } from "../memory/recall/recall.js";
+import { english } from "../agent/history-lines.js";
+import { importPreview } from "../agent/import-preview.js";
+import { applyImport, exportBundle, planImport, readImport } from "../memory/import.js";
 import { formatHit } from "./format-hit.js";
+import { historyText, undoList, undoText } from "./memory-text.js";
 
 const USAGE = `Usage: npm run memory -- <command> [options]
 
@@ -18,6 +22,15 @@ Commands:
       --json prints one JSON array, best first, of {source, date, title, text, score}.
   reindex [--user <id>]
       Rebuild the recall index from the files (every person when --user is left out).
+  history --user <id> [--file soul|user|memory|daily] [--limit N] [--json]
+      Every change to the person's memory, newest first.
+  undo --user <id> [--change <id>] [--with-later]
+      Without --change: the changes that can be undone. With it: undo that change (and, with
+      --with-later, the later changes that touched the same sections).
+  export --user <id> [--out <file>]
+      Everything of the person as one JSON file (what /memory export gives; stdout without --out).
+  import <file> --user <id> [--dry-run]
+      Bring back an export (agentkit-memory.json) or one SOUL.md, USER.md or MEMORY.md.
 
 Needs only AGENTKIT_HOME (default ~/.agentkit); with OPENAI_EMBEDDING_MODEL set, the semantic
 ranking is used too (same OPENAI_BASE_URL / OPENAI_API_KEY as the bot).`;
@@ -89,6 +102,54 @@ async function reindex(t: Tools, args: string[]): Promise<void> {
   if (users.length === 0) console.log("No one has any memory yet.");
 }
 
+function userOf(t: Tools, user: string | undefined, command: string): MemoryStore {
+  if (!user) throw new UsageError(`${command} needs --user <id>`);
+  return t.memoryOf(user);
+}
+
+async function history(t: Tools, args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { user: { type: "string" }, file: { type: "string" }, limit: { type: "string", default: "50" }, json: { type: "boolean", default: false } } });
+  const memory = userOf(t, values.user, "history");
+  const limit = Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1) throw new UsageError("--limit must be a whole number of 1 or more");
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify((await memory.history()).slice(0, limit))}\n`);
+    return;
+  }
+  console.log(await historyText(memory, { file: values.file, limit }));
+}
+
+async function undo(t: Tools, args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { user: { type: "string" }, change: { type: "string" }, "with-later": { type: "boolean", default: false } } });
+  const memory = userOf(t, values.user, "undo");
+  if (!values.change) {
+    console.log(`${(await undoList(memory, 25)).text}\nUndo one with: npm run memory -- undo --user ${values.user} --change <id>`);
+    return;
+  }
+  console.log(await undoText(memory, values.change, values["with-later"], `npm run memory -- undo --user ${values.user} --change ${values.change} --with-later`));
+}
+
+async function exportCommand(t: Tools, args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { user: { type: "string" }, out: { type: "string" } } });
+  const text = `${JSON.stringify(await exportBundle(userOf(t, values.user, "export")), null, 2)}\n`;
+  if (values.out) await writeFile(values.out, text);
+  else process.stdout.write(text);
+}
+
+async function importCommand(t: Tools, args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { user: { type: "string" }, "dry-run": { type: "boolean", default: false } } });
+  const memory = userOf(t, values.user, "import");
+  const path = positionals[0];
+  if (!path) throw new UsageError("import needs a file: npm run memory -- import agentkit-memory.json --user <id>");
+  const files = readImport(basename(path), await readFile(path, "utf8"));
+  if (!files.ok) throw new UsageError(files.error);
+  const plan = planImport(memory, files.value);
+  console.log(importPreview(basename(path), plan, english).replace(/\*\*/g, "").replace(/^-# /m, ""));
+  if (values["dry-run"]) return;
+  const entry = await applyImport(memory, plan);
+  console.log(entry ? `Imported (change ${entry.id}; undo it with --change ${entry.id}).` : "Nothing to import.");
+}
+
 async function removeOrphanIndexes(home: string, people: Set<string>): Promise<number> {
   const names = await readdir(join(home, "index")).catch(() => [] as string[]);
   let removed = 0;
@@ -116,6 +177,10 @@ async function main(argv: string[]): Promise<number> {
   try {
     if (command === "search") await search(t, args);
     else if (command === "reindex") await reindex(t, args);
+    else if (command === "history") await history(t, args);
+    else if (command === "undo") await undo(t, args);
+    else if (command === "export") await exportCommand(t, args);
+    else if (command === "import") await importCommand(t, args);
     else throw new UsageError(`unknown command "${command}"`);
     return 0;
   } finally {

@@ -304,6 +304,11 @@ export class MemoryStore {
     return this.serialize(() => this.proposals.add(proposal, now));
   }
 
+  /** The proposals waiting for the person's OK, oldest first. */
+  listProposals(now = new Date()): Proposal[] {
+    return this.proposals.list(now);
+  }
+
   /** Takes a waiting proposal out, to save or discard it; undefined when gone or expired (7 days). */
   takeProposal(id: string, now = new Date()): Promise<Proposal | undefined> {
     return this.serialize(() => this.proposals.take(id, now));

@@ -1,4 +1,4 @@
-import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { renderConversation, type ConversationMessage } from "../../src/memory/conversation-log.js";
@@ -109,5 +109,37 @@ describe("npm run memory -- reindex", () => {
     const again = await memoryCli(["reindex"], { AGENTKIT_HOME: home });
     expect(again.stdout).toContain("Removed 1 index(es) of people whose memory is gone.");
     expect(await readdir(join(home, "index"))).not.toContain("7.sqlite");
+  });
+});
+
+describe("npm run memory -- history, undo, export, import", () => {
+  it("lists changes, undoes one by its id, and moves a person's memory to another id", async () => {
+    const home = await homeWithHistory();
+    const env = { AGENTKIT_HOME: home };
+    const { MemoryStore } = await import("../../src/memory/memory-store.js");
+    const { PERSON } = await import("../../src/memory/memory-file.js");
+    await MemoryStore.forUser(home, "42").user.add("Likes", "- oolong", PERSON);
+    const history = await memoryCli(["history", "--user", "42"], env);
+    expect(history.code).toBe(0);
+    const id = /\[([0-9a-z]+)\]/.exec(history.stdout)?.[1];
+    expect(history.stdout).toMatch(/ · you · USER\.md › Likes: \+ “oolong” {2}\[/);
+    const json = JSON.parse((await memoryCli(["history", "--user", "42", "--json"], env)).stdout) as { id: string; op: string }[];
+    expect(json[0]).toMatchObject({ id, op: "add" });
+    const undone = await memoryCli(["undo", "--user", "42", "--change", id!], env);
+    expect(undone.stdout).toMatch(/^Undone/);
+    expect(await readFile(join(home, "users", "42", "USER.md"), "utf8")).toBe("## Family\n- Sister: Clara, a nurse\n");
+
+    const exported = await memoryCli(["export", "--user", "42", "--out", join(home, "backup.json")], env);
+    expect(exported.code).toBe(0);
+    const dry = await memoryCli(["import", join(home, "backup.json"), "--user", "43", "--dry-run"], env);
+    expect(dry.stdout).toMatch(/^Import backup\.json: 3 file\(s\) would be written\./);
+    await expect(readFile(join(home, "users", "43", "USER.md"), "utf8")).rejects.toThrow();
+    const imported = await memoryCli(["import", join(home, "backup.json"), "--user", "43"], env);
+    expect(imported.stdout).toMatch(/Imported \(change [0-9a-z]+; undo it with --change [0-9a-z]+\)\./);
+    expect(await readFile(join(home, "users", "43", "USER.md"), "utf8")).toBe("## Family\n- Sister: Clara, a nurse\n");
+    const bad = await memoryCli(["import", join(home, "users", "42", "USER.md"), "--user", "43", "--dry-run"], env);
+    expect(bad.code).toBe(0);
+    const unknown = await memoryCli(["undo", "--user", "42", "--change", "nope"], env);
+    expect(unknown.stdout).toBe("No change nope in the history.\n");
   });
 });

@@ -1,4 +1,4 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startFakeOpenAI, type FakeOpenAI } from "../fakes/fake-openai.js";
@@ -58,6 +58,35 @@ describe("npm run chat", () => {
     expect(second.stdout).toMatch(/1\. \d{4}-\d{2}-\d{2} · conversation › books {2}\(conversations\/.+\.md, score [\d.]+\)\n {3}Mei: My sister says I should read Piranesi\./);
     expect(second.stdout).toContain("Usage: /search <words>");
     expect(second.stdout).toContain('Nothing found for "kayak".');
+  }, 30_000);
+
+  it("shows history and undoes a change with /history and /undo; asks before saving with /save", async () => {
+    fake = await startFakeOpenAI();
+    const home = await makeTempHome();
+    const env = { AGENTKIT_HOME: home, OPENAI_BASE_URL: fake.baseURL };
+    fake.enqueue(
+      { toolCalls: [{ name: "memory_add", arguments: { file: "user", section: "Likes", content: "- oolong" } }] },
+      { text: "Noted." },
+      { text: "Summary." },
+    );
+    const run = await runChat(["--user", "42", "--title", "tea"], "I like oolong\n/history\n/undo\n/undo 1\n/undo 1\n/memory user\n/end\n", env);
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toMatch(/\d\d-\d\d \d\d:\d\d · AgentKit in “tea” · USER\.md › Likes: \+ “oolong” {2}\[[0-9a-z]+\]\n/);
+    expect(run.stdout).toMatch(/1\. \d\d-\d\d \d\d:\d\d · AgentKit in “tea” · USER\.md › Likes: \+ “oolong”.*\nUndo one with \/undo N\./);
+    expect(run.stdout).toMatch(/Undone \([0-9a-z]+\); it applies from the next conversation\./);
+    // Number 1 is now the undo itself: undoing it brings the line back.
+    expect(run.stdout).toContain("── USER.md (18/1400 chars)\n## Likes\n- oolong");
+
+    await writeFile(join(home, "users/42/settings.json"), JSON.stringify({ askBeforeSaving: "profile" }));
+    fake.enqueue(
+      { toolCalls: [{ name: "memory_add", arguments: { file: "user", section: "Work", content: "- designer" } }] },
+      { text: "Shall I remember that?" },
+      { text: "Summary." },
+    );
+    const asked = await runChat(["--user", "42"], "I'm a designer\n/save 1\n/end\n", env);
+    expect(asked.stdout).toContain("✋ 1. waiting for your OK: user › Work (add) — /save 1 or /discard 1");
+    expect(asked.stdout).toContain("Saved to USER.md › Work");
+    expect(await readFile(join(home, "users/42/USER.md"), "utf8")).toContain("## Work\n- designer");
   }, 30_000);
 
   it("ends the session with its summary when stdin closes without /end", async () => {

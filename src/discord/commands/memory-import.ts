@@ -6,44 +6,16 @@ import {
   type ChatInputCommandInteraction,
   type MessageActionRowComponentBuilder,
 } from "discord.js";
-import type { Say } from "../../agent/history-lines.js";
-import { applyImport, planImport, readImport, type ImportedFile, type ImportPlan } from "../../memory/import.js";
+import { importPreview } from "../../agent/import-preview.js";
+import { applyImport, planImport, readImport } from "../../memory/import.js";
 import type { MemoryStore } from "../../memory/memory-store.js";
 import { savePending, takePending } from "../../memory/pending.js";
-import { cutChars } from "../../memory/sections.js";
 import { componentId, type ComponentHandler } from "../components/router.js";
 import { sayFor } from "../interaction-helpers.js";
 import { NO_MENTIONS } from "../reply-stream.js";
 
 /** Larger than any export of a year's use; refused before anything is downloaded. */
 export const IMPORT_MAX_BYTES = 8 * 1024 * 1024;
-const LISTED = 12;
-
-function fileLine(file: ImportedFile, say: Say): string {
-  const size = file.cap ? `${file.chars}/${file.cap}` : `${file.chars}`;
-  const status: Record<ImportedFile["status"], string> = {
-    new: say("new", "新增"),
-    changed: say("replaces the current one", "替换现有内容"),
-    same: say("unchanged, skipped", "未变化，跳过"),
-    refused: say("will not be imported", "不会导入"),
-  };
-  const note = file.problem ? `: ${file.problem}` : file.warning ? ` ⚠️ ${file.warning}` : "";
-  return `• ${file.label} — ${status[file.status]}, ${file.sections} ${say("section(s)", "节")}, ${size} ${say("chars", "字")}${note}`;
-}
-
-export function importPreview(name: string, plan: ImportPlan, say: Say): string {
-  const lines = plan.files.slice(0, LISTED).map((f) => fileLine(f, say));
-  if (plan.files.length > LISTED) lines.push(say(`…and ${plan.files.length - LISTED} more files`, `……另有 ${plan.files.length - LISTED} 个文件`));
-  const writes = Object.keys(plan.writes).length;
-  return cutChars(
-    [
-      say(`**Import ${name}**: ${writes} file(s) would be written.`, `**导入 ${name}**：将写入 ${writes} 个文件。`),
-      ...lines,
-      say("-# Memory files and logs are replaced as a whole; /memory undo takes the import back.", "-# 记忆文件和日志会被整体替换；可用 /memory undo 撤销这次导入。"),
-    ].join("\n"),
-    2000,
-  );
-}
 
 /** /memory import file:<attachment>: reads the file, shows what would change, asks Import / Cancel. */
 export async function runImport(interaction: ChatInputCommandInteraction, memory: MemoryStore): Promise<void> {
