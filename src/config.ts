@@ -23,6 +23,8 @@ export interface Config {
   sessionIdleMinutes: number;
   dailyDays: number;
   historyBudgetChars: number;
+  /** How much memory history the journal keeps: the newest N changes of the last D days. */
+  journal: { entries: number; days: number };
   allowed: { guildIds: string[]; userIds: string[]; roleIds: string[] };
   allowDms: boolean;
   /** level is undefined when LOG_LEVEL is unset: each front end has its own default. */
@@ -71,6 +73,8 @@ const commonSchema = z.object({
   SESSION_IDLE_MINUTES: positiveNumber(60, "60").refine((n) => n <= 35_000, "must be at most 35000 minutes (about 24 days) (60)"),
   DAILY_LOG_DAYS: positiveNumber(2, "2").refine((n) => Number.isInteger(n), "must be a whole number of days (2)"),
   HISTORY_BUDGET_CHARS: positiveNumber(60_000, "60000"),
+  JOURNAL_MAX_ENTRIES: positiveNumber(1000, "1000").refine((n) => Number.isInteger(n), "must be a whole number (1000)"),
+  JOURNAL_MAX_DAYS: positiveNumber(180, "180"),
   ALLOWED_GUILD_IDS: idList("123456789012345678,234567890123456789"),
   ALLOWED_USER_IDS: idList("123456789012345678"),
   ALLOWED_ROLE_IDS: idList("123456789012345678"),
@@ -133,6 +137,7 @@ export function loadConfig(frontEnd: FrontEnd, env: Record<string, string | unde
     sessionIdleMinutes: c.SESSION_IDLE_MINUTES,
     dailyDays: c.DAILY_LOG_DAYS,
     historyBudgetChars: c.HISTORY_BUDGET_CHARS,
+    journal: { entries: c.JOURNAL_MAX_ENTRIES, days: c.JOURNAL_MAX_DAYS },
     allowed: { guildIds: c.ALLOWED_GUILD_IDS, userIds: c.ALLOWED_USER_IDS, roleIds: c.ALLOWED_ROLE_IDS },
     allowDms: c.ALLOW_DMS,
     log: { level: c.LOG_LEVEL, pretty: c.LOG_PRETTY },

@@ -26,7 +26,7 @@ export async function createEngine(config: Config, log: Logger): Promise<EngineP
   const recall = createRecall(model, (message, error) => log.warn({ err: String(error) }, message));
   const engine = new SessionEngine({
     home: config.home,
-    memory: { defaultTimeZone: config.timeZone, dailyDays: config.dailyDays, recall },
+    memory: { defaultTimeZone: config.timeZone, dailyDays: config.dailyDays, recall, journalRetention: config.journal },
     model,
     store,
     log,

@@ -47,7 +47,7 @@ function tools(config: Config): Tools {
   const model = new ModelClient({ ...config.openai, maxRetries: 1 });
   const recall = createRecall(model, (message, error) => console.error(`warning: ${message} (${(error as Error).message})`));
   const memoryOf = (userId: string) => {
-    const opened = MemoryStore.open(config.home, userId, { defaultTimeZone: config.timeZone, dailyDays: config.dailyDays, recall });
+    const opened = MemoryStore.open(config.home, userId, { defaultTimeZone: config.timeZone, dailyDays: config.dailyDays, recall, journalRetention: config.journal });
     if (!opened.ok) throw new UsageError(`--user: ${opened.error}`);
     return opened.value;
   };

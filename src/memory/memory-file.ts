@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import { ok, type Result } from "../result.js";
 import type { Actor, JournalEntry } from "./journal.js";
 import { checkContent, type SafetyLevel } from "./safety.js";
-import { findSecret } from "./secrets.js";
+import { findSecret, type SecretFinding } from "./secrets.js";
 import {
   addToSection,
   countChars,
@@ -50,8 +50,8 @@ export interface WriteOutcome {
   usage: Usage;
   /** The journal entry of the change (undo takes it back). */
   entryId?: string;
-  /** Said to a person whose own edit looks like it holds a secret (it is saved all the same). */
-  warning?: string;
+  /** A person's own edit that looks like it holds a secret (saved all the same): what it looks like. */
+  secret?: SecretFinding;
 }
 
 /** What a file needs of its owner: the person's lock, and a journalled write (under that lock). */
@@ -178,7 +178,7 @@ export class MemoryFile {
         file: this.label,
         ...(section ? { section } : {}),
         usage: { used, cap: this.cap },
-        ...(secret ? { warning: `this looks like ${secret.kind}; it is saved, but anything in memory is sent to the model` } : {}),
+        ...(secret ? { secret } : {}),
       };
       if (!edited.value.changed || after === before) return ok({ ...outcome, changed: false });
       const previous = countChars(before);

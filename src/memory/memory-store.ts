@@ -214,7 +214,7 @@ export class MemoryStore {
     // Not indexed now: a first turn should not pay for a new index; the next write or search reads it.
     return withPersonLock(this.dir, async () => {
       if (await exists(this.soul.path)) return false;
-      await writeFileAtomic(this.soul.path, await this.defaultSoul(locale));
+      await this.commit({ kind: "system", reason: "default persona" }, "persona", [{ label: "SOUL.md", text: await this.defaultSoul(locale) }]);
       return true;
     });
   }

@@ -139,6 +139,13 @@ describe("/memory", () => {
     expect(badName.content).toMatch(/must not contain #/);
   });
 
+  it("add saves a person's own secret-looking text with a warning", async () => {
+    const h = await withNotes();
+    const added = await memory(h, h.discord.alice.id, "add", [s.string("file", "memory"), s.string("section", "Wifi"), s.string("content", "password: hunter22!")]);
+    expect(added.content).toMatch(/^Added to MEMORY\.md › Wifi .*\n⚠️ This looks like a password\. It is saved as you asked/);
+    expect(await readFile(join(h.dir, "MEMORY.md"), "utf8")).toContain("password: hunter22!");
+  });
+
   const submitEdit = (h: Awaited<ReturnType<typeof withNotes>>, customId: string, content: string) => {
     const call = h.discord.submitModal({ userId: h.discord.alice.id, channelId: h.discord.textChannel.id, customId, fields: { content } });
     return h.discord.waitFor(() => h.discord.interactionResponses(call.id)[0]);

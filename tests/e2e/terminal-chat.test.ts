@@ -72,7 +72,7 @@ describe("npm run chat", () => {
     const run = await runChat(["--user", "42", "--title", "tea"], "I like oolong\n/history\n/undo\n/undo 1\n/undo 1\n/memory user\n/end\n", env);
     expect(run.stderr).toBe("");
     expect(run.stdout).toMatch(/\d\d-\d\d \d\d:\d\d · AgentKit in “tea” · USER\.md › Likes: \+ “oolong” {2}\[[0-9a-z]+\]\n/);
-    expect(run.stdout).toMatch(/1\. \d\d-\d\d \d\d:\d\d · AgentKit in “tea” · USER\.md › Likes: \+ “oolong”.*\nUndo one with \/undo N\./);
+    expect(run.stdout).toMatch(/1\. \d\d-\d\d \d\d:\d\d · AgentKit in “tea” · USER\.md › Likes: \+ “oolong” .*\n2\. .* · default persona · SOUL\.md › Name: \+ “AgentKit” \(\+2 more\) .*\nUndo one with \/undo N\./);
     expect(run.stdout).toMatch(/Undone \([0-9a-z]+\); it applies from the next conversation\./);
     // Number 1 is now the undo itself: undoing it brings the line back.
     expect(run.stdout).toContain("── USER.md (18/1400 chars)\n## Likes\n- oolong");

@@ -14,6 +14,8 @@ import { FILE_KINDS, type FileKind, type MemoryStore } from "../../memory/memory
 import { isLocalDate } from "../../memory/time.js";
 import { sectionName } from "../../tools/memory-tools.js";
 import type { Command } from "../bot-context.js";
+import type { Say } from "../../agent/history-lines.js";
+import type { SecretFinding } from "../../memory/secrets.js";
 import { sayFor } from "../interaction-helpers.js";
 import { exportFiles } from "./memory-export.js";
 import { runDeleteAll, runForget } from "./memory-forget.js";
@@ -66,6 +68,15 @@ function fenced(text: string): string {
 
 function fileOf(memory: MemoryStore, kind: FileKind, date?: string): MemoryFile {
   return kind === "daily" && date ? memory.daily(date) : memory.file(kind);
+}
+
+/** Said when a person's own edit looks like it holds a secret: it is saved, they should know. */
+function secretWarning(secret: SecretFinding | undefined, say: Say): string {
+  if (!secret) return "";
+  return `\n⚠️ ${say(
+    `This looks like ${secret.kind}. It is saved as you asked, but everything in memory is sent to the model with each conversation; remove it with /memory edit if that was not meant.`,
+    `这看起来像${secret.zh}。已按你的要求保存，但记忆中的所有内容都会随每次对话发送给模型；如非本意，请用 /memory edit 删除。`,
+  )}`;
 }
 
 export const memoryCommand: Command = {
@@ -239,7 +250,7 @@ export const memoryCommand: Command = {
     }
     const { used, cap } = result.value.usage;
     const verb = sub === "add" ? (result.value.changed ? "Added to" : "Already in") : "Removed";
-    await reply(interaction, `${verb} ${file.label} › ${section.data} (${used}/${cap} chars). I'll use it from the next conversation.`);
+    await reply(interaction, `${verb} ${file.label} › ${section.data} (${used}/${cap} chars). I'll use it from the next conversation.${secretWarning(result.value.secret, sayFor(interaction))}`);
   },
 
   async submitModal(interaction, ctx) {
@@ -260,6 +271,6 @@ export const memoryCommand: Command = {
       return;
     }
     const { used, cap } = result.value.usage;
-    await reply(interaction, `Saved ${file.label} (${used}/${cap} chars). It applies from the next conversation.`);
+    await reply(interaction, `Saved ${file.label} (${used}/${cap} chars). It applies from the next conversation.${secretWarning(result.value.secret, sayFor(interaction))}`);
   },
 };

@@ -74,7 +74,7 @@ describe("closing a session", () => {
     expect(await setup.engine.close(session.id, "end")).toBe("empty");
     await setup.engine.settle();
     expect(setup.fake.requests).toHaveLength(0);
-    expect(await readdir(join(setup.home, "users/111"))).toEqual(["SOUL.md"]);
+    expect(await readdir(join(setup.home, "users/111"))).toEqual(["SOUL.md", "journal.jsonl"]);
   });
 
   it("archives logs older than yesterday when a session closes", async () => {

@@ -51,7 +51,7 @@ const ordinary = [
 
 describe("findSecret", () => {
   it.each(secrets)("names %s", (text, kind) => {
-    expect(findSecret(text)).toEqual({ kind });
+    expect(findSecret(text)).toMatchObject({ kind });
   });
 
   it.each(ordinary)("lets ordinary notes through: %s", (text) => {

@@ -104,3 +104,19 @@ describe("undoChanges", () => {
     expect(await undoChanges(s, ["nope"], ME)).toEqual({ ok: false, reason: "not-found", id: "nope" });
   });
 });
+
+describe("the journal's retention", () => {
+  it("keeps the newest changes within the count and the age, compacting as it goes", async () => {
+    const home = await makeTempHome();
+    const s = MemoryStore.forUser(home, "43", { defaultTimeZone: "UTC", journalRetention: { entries: 5, days: 180 } });
+    for (let i = 0; i < 60; i++) await s.memory.add("Log", `- ${i}`, MODEL);
+    const kept = await s.history();
+    // Compacted at the 50th write to the newest 5, then 10 more.
+    expect(kept).toHaveLength(15);
+    expect(kept[0]!.changes[0]!.after).toContain("- 59");
+    const old = MemoryStore.forUser(home, "44", { defaultTimeZone: "UTC", journalRetention: { entries: 1000, days: 1 } });
+    await old.memory.add("Log", "- ancient", MODEL);
+    await old.journal.compact({ entries: 1000, days: 1 }, new Date(Date.now() + 3 * 86_400_000));
+    expect(await old.history()).toEqual([]);
+  });
+});

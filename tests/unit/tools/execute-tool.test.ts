@@ -191,6 +191,17 @@ describe("concurrent tool calls", () => {
   });
 });
 
+describe("secrets", () => {
+  it("refuses a model write that looks like a secret, naming the kind, and writes it nowhere", async () => {
+    const { store, call } = await setup();
+    const answer = await call("memory_add", { file: "user", section: "Wifi", content: "password: hunter22!" });
+    expect(answer).toMatchObject({ ok: false });
+    expect(answer.error).toMatch(/looks like a password\. Passwords, keys, tokens and card numbers are never stored in memory/);
+    expect(await store.user.read()).toBe("");
+    expect(await store.history()).toEqual([]);
+  });
+});
+
 describe("memory_search", () => {
   async function withHistory() {
     const home = await makeTempHome();
