@@ -1,4 +1,4 @@
-import type { ImportedFile, ImportPlan } from "../memory/import.js";
+import { BUNDLE_NAME, type ImportedFile, type ImportPlan } from "../memory/import.js";
 import { cutChars } from "../memory/sections.js";
 import type { Say } from "./history-lines.js";
 
@@ -12,8 +12,22 @@ function fileLine(file: ImportedFile, say: Say): string {
     same: say("unchanged, skipped", "未变化，跳过"),
     refused: say("will not be imported", "不会导入"),
   };
-  const note = file.problem ? `: ${file.problem}` : file.warning ? ` ⚠️ ${file.warning}` : "";
+  const problems = {
+    "not-memory": say("not a memory file", "不是记忆文件"),
+    unsafe: say(`it ${file.problem?.detail ?? "contains a control character"}`, "含有不可见或控制字符"),
+    "over-cap": say(`over its cap (${file.chars}/${file.cap} chars)`, `超出上限（${file.chars}/${file.cap} 字）`),
+  };
+  const secret = file.secret ? ` ⚠️ ${say(`looks like it holds ${file.secret.kind}`, `看起来包含${file.secret.zh}`)}` : "";
+  const note = file.problem ? `: ${problems[file.problem.kind]}` : secret;
   return `• ${file.label} — ${status[file.status]}, ${file.sections} ${say("section(s)", "节")}, ${size} ${say("chars", "字")}${note}`;
+}
+
+/** Why a file cannot be imported at all, for the person. */
+export function unknownImport(fileName: string, say: Say): string {
+  return say(
+    `${fileName} is not something I can import: send the ${BUNDLE_NAME} that /memory export gives, or one SOUL.md, USER.md or MEMORY.md file.`,
+    `${fileName} 无法导入：请发送 /memory export 给出的 ${BUNDLE_NAME}，或单个 SOUL.md、USER.md 或 MEMORY.md 文件。`,
+  );
 }
 
 /** What an import would do, file by file, for a person (Discord) or an operator (CLI). */

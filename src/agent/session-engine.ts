@@ -239,6 +239,16 @@ export class SessionEngine {
     return ids;
   }
 
+  /** How many of a person's stored sessions mention the words (the forget preview). */
+  async sessionsMentioning(userId: string, hit: (text: string) => boolean): Promise<number> {
+    let count = 0;
+    for (const id of await this.sessionsOf(userId)) {
+      const record = await this.deps.store.get(id);
+      if (record && hit(JSON.stringify(record))) count++;
+    }
+    return count;
+  }
+
   /**
    * Takes text that mentions the words out of a person's stored sessions (history, summaries,
    * frozen prompts): forgetting reaches the session store too. Returns how many changed.
@@ -254,9 +264,11 @@ export class SessionEngine {
         if (record.summary !== undefined) record.summary = scrub(record.summary, hit) ?? "";
         if (record.condensed) record.condensed.summary = scrub(record.condensed.summary, hit) ?? "";
         record.systemPrompt = scrub(record.systemPrompt, hit) ?? "";
+        // The same rule as for the conversation file: a title or place that mentions the words renames it.
+        const titled = hit(record.title) || hit(record.channel.description) || hit(record.conversationFile ?? "");
+        if (titled && record.conversationFile) record.conversationFile = forgottenName(record.conversationFile);
         if (hit(record.title)) record.title = "[forgotten]";
         if (hit(record.channel.description)) record.channel = { ...record.channel, description: "[forgotten]" };
-        if (record.conversationFile && hit(record.conversationFile)) record.conversationFile = forgottenName(record.conversationFile);
         if (JSON.stringify(record) === before) return;
         await this.deps.store.save(record);
         changed++;

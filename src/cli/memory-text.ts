@@ -2,7 +2,7 @@ import { english, historyLine } from "../agent/history-lines.js";
 import type { JournalEntry } from "../memory/journal.js";
 import type { MemoryStore } from "../memory/memory-store.js";
 import { applyProposal } from "../memory/proposals.js";
-import { undoable, undoChanges } from "../memory/undo.js";
+import { undoable, undoChanges, undoWithLater } from "../memory/undo.js";
 
 /** History, undo and proposals as plain text, for the terminal chat and the operator CLI. */
 
@@ -32,10 +32,7 @@ export async function undoList(memory: MemoryStore, limit = 10): Promise<{ entri
 
 /** Undoes one change (and, with `withLater`, the later changes that touched the same sections). */
 export async function undoText(memory: MemoryStore, id: string, withLater: boolean, again: string): Promise<string> {
-  let result = await undoChanges(memory, [id], { kind: "person" });
-  if (!result.ok && result.reason === "changed-since" && withLater && result.later.length > 0) {
-    result = await undoChanges(memory, [id, ...result.later.map((e) => e.id)], { kind: "person" });
-  }
+  const result = withLater ? await undoWithLater(memory, id, { kind: "person" }) : await undoChanges(memory, [id], { kind: "person" });
   const { zone } = memory.timeZone();
   if (result.ok) return `Undone (${(result.entry.undoes ?? []).join(", ")}); it applies from the next conversation.`;
   switch (result.reason) {

@@ -9,7 +9,7 @@ import { ConfigError, loadConfig, type Config } from "../config.js";
 import { MemoryStore } from "../memory/memory-store.js";
 import type { Recall } from "../memory/recall/recall.js";
 import { english } from "../agent/history-lines.js";
-import { importPreview } from "../agent/import-preview.js";
+import { importPreview, unknownImport } from "../agent/import-preview.js";
 import { applyImport, exportBundle, planImport, readImport } from "../memory/import.js";
 import { formatHit } from "./format-hit.js";
 import { historyText, undoList, undoText } from "./memory-text.js";
@@ -142,12 +142,13 @@ async function importCommand(t: Tools, args: string[]): Promise<void> {
   const path = positionals[0];
   if (!path) throw new UsageError("import needs a file: npm run memory -- import agentkit-memory.json --user <id>");
   const files = readImport(basename(path), await readFile(path, "utf8"));
-  if (!files.ok) throw new UsageError(files.error);
+  if (!files.ok) throw new UsageError(unknownImport(basename(path), english));
   const plan = planImport(memory, files.value);
   console.log(importPreview(basename(path), plan, english).replace(/\*\*/g, "").replace(/^-# /m, ""));
   if (values["dry-run"]) return;
   const entry = await applyImport(memory, plan);
-  console.log(entry ? `Imported (change ${entry.id}; undo it with --change ${entry.id}).` : "Nothing to import.");
+  const others = Object.keys(plan.writes).some((label) => label.startsWith("conversations/")) || plan.settings !== undefined;
+  console.log(entry ? `Imported (change ${entry.id}; undo it with --change ${entry.id}).` : others ? "Imported conversations and settings." : "Nothing to import.");
 }
 
 async function removeOrphanIndexes(home: string, people: Set<string>): Promise<number> {

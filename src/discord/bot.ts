@@ -15,7 +15,7 @@ import { commands } from "./commands/index.js";
 import { componentHandlers } from "./components/index.js";
 import { routeComponent, type ComponentInteraction } from "./components/router.js";
 import { Conversations } from "./conversations.js";
-import { callerOf } from "./interaction-helpers.js";
+import { callerOf, inLocale } from "./interaction-helpers.js";
 import { reconcileSessions } from "./reconcile.js";
 
 export interface BotDeps {
@@ -88,8 +88,10 @@ export function createBot({ config, log, engine, retryIntervalMs = 5 * 60_000 }:
       else if (interaction.isModalSubmit()) await command?.submitModal?.(interaction, ctx);
     } catch (error) {
       log.error({ err: error }, "command failed");
-      const content = "Something went wrong on my side; nothing was lost. Please try again.";
-      if (interaction.deferred || interaction.replied) await interaction.editReply({ content }).catch(() => {});
+      const content = inLocale(interaction as Parameters<typeof inLocale>[0], "Something went wrong on my side; nothing was lost. Please try again.", "我这边出了点问题，没有丢失任何内容。请再试一次。");
+      // A button's message is not the bot's answer to overwrite: a private line goes after it.
+      if (isComponent && (interaction.deferred || interaction.replied)) await interaction.followUp({ content, flags: MessageFlags.Ephemeral }).catch(() => {});
+      else if (interaction.deferred || interaction.replied) await interaction.editReply({ content }).catch(() => {});
       else await interaction.reply({ content, flags: MessageFlags.Ephemeral }).catch(() => {});
     }
   }

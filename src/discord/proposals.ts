@@ -43,12 +43,14 @@ async function settle(interaction: ComponentInteraction, id: string, save: boole
   if (!interaction.isButton()) return;
   const say = sayFor(interaction);
   const memory = ctx.engine.memoryOf(interaction.user.id);
+  // Answered at once: taking the proposal waits for the person's lock.
+  await interaction.deferUpdate();
   const proposal = await memory.takeProposal(id);
   // The used row goes; the other proposals keep their buttons.
   const rows = interaction.message.components
     .map((row) => ActionRowBuilder.from(row as never) as ActionRowBuilder<MessageActionRowComponentBuilder>)
     .filter((row) => !row.components.some((c) => JSON.stringify(c.toJSON()).includes(`:${id}"`)));
-  await interaction.update({ components: rows });
+  await interaction.editReply({ components: rows });
   let content: string;
   if (!proposal) content = say("That proposal was already handled, or it expired (after 7 days). Nothing was changed.", "这个提议已经处理过或已过期（7 天）。没有做任何改动。");
   else if (!save) content = say("Discarded; nothing was saved.", "已放弃，没有保存。");

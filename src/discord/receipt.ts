@@ -59,8 +59,9 @@ export const receiptHandlers: ComponentHandler[] = [
     async handle(interaction, [id = ""], ctx) {
       if (!interaction.isButton()) return;
       const say = sayFor(interaction);
+      await interaction.deferReply({ flags: MessageFlags.Ephemeral });
       const { undone, ...view } = await undoAnswer(ctx.engine.memoryOf(interaction.user.id), interaction.user.id, id, say);
-      await interaction.reply({ ...view, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+      await interaction.editReply({ ...view, allowedMentions: NO_MENTIONS });
       if (!undone) return;
       const rows = interaction.message.components.map((row) =>
         ActionRowBuilder.from(row as never) as ActionRowBuilder<MessageActionRowComponentBuilder>,

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { writeFileAtomic } from "./atomic-write.js";
 import { dateOfConversation, parseConversation, renderConversation } from "./conversation-log.js";
 import type { JournalEntry } from "./journal.js";
-import type { FileWrite } from "./journalled-write.js";
+import { journalSeen, type FileWrite } from "./journalled-write.js";
 import { readTextIfExistsSync } from "./memory-file.js";
 import type { MemoryStore } from "./memory-store.js";
 import { parseSections, serializeSections } from "./sections.js";
@@ -18,6 +18,8 @@ export interface ForgetPlan {
   logEntries: number;
   /** Messages of archived conversations. */
   messages: number;
+  /** Entries of the history (journal) whose text mentions the words. */
+  historyEntries: number;
   /** The first few things that would go, as text. */
   examples: string[];
   /** The new texts, applied by `forget`. */
@@ -44,26 +46,41 @@ function fold(text: string): string {
   return text.normalize("NFKC").toLowerCase();
 }
 
-/** Everything of a person that mentions `words`: memory lines, log entries, conversation messages. */
-export async function planForget(memory: MemoryStore, words: string): Promise<ForgetPlan> {
-  const hit = mentions(words);
-  const plan: ForgetPlan = { words, memoryLines: 0, logEntries: 0, messages: 0, examples: [], writes: [], conversations: [] };
+/** Memory lines that mention the words go; a section whose heading mentions them goes whole. */
+function withoutMentions(text: string, hit: (text: string) => boolean, found: (line: string) => void): string {
+  const doc = parseSections(text);
+  const sections = doc.sections.flatMap((section) => {
+    if (hit(section.heading)) {
+      found(section.heading + section.body);
+      return [];
+    }
+    const lines = section.body.split("\n");
+    const kept = lines.filter((line) => {
+      if (!hit(line)) return true;
+      found(line);
+      return false;
+    });
+    if (kept.length === lines.length) return [section];
+    // A section whose every line went goes too (its heading alone would say nothing).
+    return kept.join("\n").trim() === "" ? [] : [{ ...section, body: kept.join("\n") }];
+  });
+  const preamble = hit(doc.preamble) ? (found(doc.preamble), "") : doc.preamble;
+  return serializeSections({ preamble, sections });
+}
+
+/** The new texts of the memory files and logs, found now (planned again under the lock to apply). */
+async function planFiles(memory: MemoryStore, hit: (text: string) => boolean, plan: ForgetPlan): Promise<void> {
+  plan.writes = [];
   const example = (text: string) => {
     if (plan.examples.length < EXAMPLES) plan.examples.push(text.trim().split("\n")[0]!.slice(0, 120));
   };
   for (const label of ["SOUL.md", "USER.md", "MEMORY.md"]) {
     const text = readTextIfExistsSync(memory.pathOf(label));
     if (!text) continue;
-    const kept = text.split("\n").filter((line) => {
-      if (!hit(line) || /^## /.test(line)) return true;
+    const cleaned = withoutMentions(text, hit, (line) => {
       plan.memoryLines++;
       example(line);
-      return false;
     });
-    // A section whose every line went goes too (its heading alone would say nothing).
-    const hadText = new Set(parseSections(text).sections.filter((s) => s.body.trim() !== "").map((s) => s.name));
-    const doc = parseSections(kept.join("\n"));
-    const cleaned = serializeSections({ ...doc, sections: doc.sections.filter((s) => s.body.trim() !== "" || !hadText.has(s.name)) });
     if (cleaned !== text) plan.writes.push({ label, text: cleaned });
   }
   for (const folder of ["daily", "daily/archive"]) {
@@ -78,20 +95,35 @@ export async function planForget(memory: MemoryStore, words: string): Promise<Fo
         example(s.body);
         return false;
       });
-      if (sections.length !== doc.sections.length) plan.writes.push({ label, text: serializeSections({ ...doc, sections }) });
+      const preamble = hit(doc.preamble) ? "" : doc.preamble;
+      if (sections.length !== doc.sections.length || preamble !== doc.preamble) plan.writes.push({ label, text: serializeSections({ preamble, sections }) });
     }
   }
+}
+
+/** Everything of a person that mentions `words`: memory lines, log entries, conversation messages, history. */
+export async function planForget(memory: MemoryStore, words: string): Promise<ForgetPlan> {
+  const hit = mentions(words);
+  const plan: ForgetPlan = { words, memoryLines: 0, logEntries: 0, messages: 0, historyEntries: 0, examples: [], writes: [], conversations: [] };
+  await planFiles(memory, hit, plan);
   const names = await readdir(memory.conversationsDir).catch(() => [] as string[]);
   for (const name of names.filter((n) => dateOfConversation(n)).sort()) {
     const log = parseConversation(await readFile(join(memory.conversationsDir, name), "utf8"));
-    const messages = log.messages.filter((m) => {
-      if (!hit(m.text)) return true;
-      plan.messages++;
-      example(m.text);
-      return false;
+    const messages = log.messages.flatMap((m) => {
+      if (hit(m.text)) {
+        plan.messages++;
+        if (plan.examples.length < EXAMPLES) plan.examples.push(m.text.trim().split("\n")[0]!.slice(0, 120));
+        return [];
+      }
+      // A 💾 line can name a forgotten section.
+      if (m.saved && hit(m.saved)) {
+        const { saved: _saved, ...rest } = m;
+        return [rest];
+      }
+      return [m];
     });
     const titled = hit(log.title) || hit(log.place) || hit(name);
-    if (messages.length === log.messages.length && !titled) continue;
+    if (JSON.stringify(messages) === JSON.stringify(log.messages) && !titled) continue;
     const forgotten = (text: string) => (hit(text) ? "[forgotten]" : text);
     plan.conversations.push({
       name,
@@ -99,6 +131,7 @@ export async function planForget(memory: MemoryStore, words: string): Promise<Fo
       text: renderConversation({ ...log, title: forgotten(log.title), place: forgotten(log.place), messages }),
     });
   }
+  plan.historyEntries = (await memory.journal.entries()).filter((e) => hit(JSON.stringify(e))).length;
   return plan;
 }
 
@@ -116,27 +149,45 @@ export function scrub(text: string | null, hit: (text: string) => boolean): stri
  * words out of the whole history too. Conversation files are rewritten. The recall index follows
  * the files (its deleted rows are overwritten). Returns the journal entry, if memory changed.
  */
-export async function forget(memory: MemoryStore, plan: ForgetPlan, now = new Date()): Promise<JournalEntry | undefined> {
+export async function forget(memory: MemoryStore, plan: ForgetPlan, now = new Date()): Promise<ForgetOutcome> {
   const hit = mentions(plan.words);
   const entry = await memory.serialize(async () => {
-    const entry = plan.writes.length > 0 ? await memory.commit({ kind: "person" }, "forget", plan.writes, { now }) : undefined;
+    // Planned again under the lock: a write made since the preview is neither lost nor undone.
+    const fresh: ForgetPlan = { ...plan, memoryLines: 0, logEntries: 0, examples: [], writes: [] };
+    await planFiles(memory, hit, fresh);
+    const entry = fresh.writes.length > 0 ? await memory.commit({ kind: "person" }, "forget", fresh.writes, { now }) : undefined;
     for (const { name, newName, text } of plan.conversations) {
       await writeFileAtomic(join(memory.conversationsDir, newName), text);
       if (newName !== name) await rm(join(memory.conversationsDir, name), { force: true });
     }
-    await memory.journal.rewrite((e) => ({
-      ...e,
-      ...(e.by.kind === "model" && e.by.title && hit(e.by.title) ? { by: { ...e.by, title: "[forgotten]" } } : {}),
-      changes: e.changes.map((c) => ({
-        ...c,
-        section: hit(c.section) ? "[forgotten]" : c.section,
-        before: scrub(c.before, hit),
-        after: scrub(c.after, hit),
-      })),
-    }));
+    await memory.journal.rewrite((e) => {
+      const mentioned = (e.by.kind === "model" && hit(e.by.title ?? "")) || e.changes.some((c) => hit(c.section) || hit(c.before ?? "") || hit(c.after ?? ""));
+      if (!mentioned) return e;
+      return {
+        ...e,
+        ...(e.by.kind === "model" && e.by.title && hit(e.by.title) ? { by: { ...e.by, title: "[forgotten]" } } : {}),
+        forgotten: true,
+        changes: e.changes.map((c) => ({ ...c, section: hit(c.section) ? "[forgotten]" : c.section, before: scrub(c.before, hit), after: scrub(c.after, hit) })),
+      };
+    });
+    await journalSeen(memory.journal);
+    // Waiting proposals and confirmations may hold the words too: they go.
+    await memory.dropProposals((p) => hit(JSON.stringify(p)));
+    await rm(join(memory.dir, "pending"), { recursive: true, force: true });
     return entry;
   });
   // The index drops the forgotten rows now (secure_delete overwrites them; a checkpoint empties the log).
-  await memory.updateIndex({ purge: true }).catch(() => {});
-  return entry;
+  const indexPurged = await memory.updateIndex({ purge: true }).then(
+    () => true,
+    () => false,
+  );
+  return { entry, indexPurged, renamed: new Map(plan.conversations.filter((c) => c.newName !== c.name).map((c) => [c.name, c.newName])) };
+}
+
+export interface ForgetOutcome {
+  entry: JournalEntry | undefined;
+  /** False when the search index could not be purged now (it follows the files at the next search). */
+  indexPurged: boolean;
+  /** Conversation files renamed because their title mentioned the words: old name → new name. */
+  renamed: Map<string, string>;
 }

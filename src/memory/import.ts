@@ -7,7 +7,7 @@ import type { JournalEntry } from "./journal.js";
 import { readTextIfExistsSync } from "./memory-file.js";
 import { CAPS, type MemoryStore, type Settings } from "./memory-store.js";
 import { checkContent } from "./safety.js";
-import { findSecret } from "./secrets.js";
+import { findSecret, type SecretFinding } from "./secrets.js";
 import { countChars, parseSections } from "./sections.js";
 import { dateOfLog } from "./time.js";
 
@@ -39,7 +39,7 @@ export async function exportBundle(memory: MemoryStore, now = new Date()): Promi
 }
 
 /** An export bundle, or one SOUL.md / USER.md / MEMORY.md file: its files by label. */
-export function readImport(fileName: string, text: string): Result<Record<string, string>> {
+export function readImport(fileName: string, text: string): Result<Record<string, string>, "unknown-format"> {
   const single = /^(soul|user|memory)\.md$/i.exec(fileName.trim());
   if (single) return ok({ [`${single[1]!.toUpperCase()}.md`]: text });
   if (fileName.toLowerCase().endsWith(".json")) {
@@ -53,7 +53,7 @@ export function readImport(fileName: string, text: string): Result<Record<string
       // Reported below, like any other file.
     }
   }
-  return err(`${fileName} is not something I can import: send the ${BUNDLE_NAME} that /memory export gives, or one SOUL.md, USER.md or MEMORY.md file`);
+  return err("unknown-format");
 }
 
 export type ImportStatus = "new" | "changed" | "same" | "refused";
@@ -64,10 +64,10 @@ export interface ImportedFile {
   chars: number;
   cap?: number;
   sections: number;
-  /** Why it will not be imported. */
-  problem?: string;
-  /** Imported all the same, but worth saying (it looks like it holds a secret). */
-  warning?: string;
+  /** Why it will not be imported (`detail`: the safety check's reason). */
+  problem?: { kind: "not-memory" | "unsafe" | "over-cap"; detail?: string };
+  /** Imported all the same, but worth saying: it looks like it holds a secret. */
+  secret?: SecretFinding;
 }
 
 export interface ImportPlan {
@@ -96,10 +96,10 @@ export function planImport(memory: MemoryStore, files: Record<string, string>): 
     const file: ImportedFile = { label, status: "new", chars, ...(cap ? { cap } : {}), sections: parseSections(text).sections.length };
     const safe = checkContent(text, "person");
     const secret = findSecret(text);
-    if (!path) file.problem = "not a memory file";
-    else if (!safe.ok) file.problem = `it ${safe.reason}`;
-    else if (cap !== undefined && chars > cap) file.problem = `over its cap (${chars}/${cap} chars)`;
-    if (secret) file.warning = `looks like it holds ${secret.kind}`;
+    if (!path) file.problem = { kind: "not-memory" };
+    else if (!safe.ok) file.problem = { kind: "unsafe", detail: safe.reason };
+    else if (cap !== undefined && chars > cap) file.problem = { kind: "over-cap" };
+    if (secret) file.secret = secret;
     if (file.problem) file.status = "refused";
     else {
       const current = readTextIfExistsSync(path!);
@@ -127,8 +127,8 @@ export async function applyImport(memory: MemoryStore, plan: ImportPlan, now = n
 
 /** The path of a label an import may write, or undefined (anything else is refused before any path). */
 function pathFor(memory: MemoryStore, label: string): string | undefined {
-  const conversation = /^conversations\/([^/]+)$/.exec(label)?.[1];
-  if (conversation !== undefined) return dateOfConversation(conversation) && !conversation.startsWith(".") ? join(memory.conversationsDir, conversation) : undefined;
+  const conversation = /^conversations\/(\d{4}-\d{2}-\d{2}-[\p{L}\p{N}-]{1,60}\.md)$/u.exec(label)?.[1];
+  if (conversation !== undefined) return dateOfConversation(conversation) ? join(memory.conversationsDir, conversation) : undefined;
   try {
     return memory.pathOf(label);
   } catch {

@@ -16,6 +16,8 @@ export interface SectionChange {
   section: string;
   /** The section's position among the file's sections before the change (where an undo puts it back). */
   position: number;
+  /** For a name used by more than one section (a hand edit): which of them, counting from 0. */
+  nth?: number;
   before: string | null;
   after: string | null;
 }
@@ -30,11 +32,14 @@ export interface JournalEntry {
   changes: SectionChange[];
   /** For an undo: the entries it took back. */
   undoes?: string[];
+  /** Some of its text was forgotten since: it can no longer be undone. */
+  forgotten?: true;
 }
 
-/** A later line that says an entry's change never reached the files (a crash between the two writes). */
-interface VoidLine {
-  void: string;
+/** Later lines about an entry: its change reached the files (done), or never did (void). */
+interface MarkLine {
+  done?: string;
+  void?: string;
 }
 
 export interface Retention {
@@ -57,24 +62,88 @@ export function newEntryId(now: Date): string {
 export class Journal {
   constructor(readonly path: string) {}
 
+  /** Before the files are written: the entry, fsynced. */
   async append(entry: JournalEntry): Promise<void> {
-    await this.appendLine(JSON.stringify(entry));
+    await this.appendLine(JSON.stringify(entry), true);
+  }
+
+  /**
+   * After the files are written. Not fsynced: if a crash loses it, the entry is checked against
+   * the files at the next write and found done.
+   */
+  async markDone(id: string): Promise<void> {
+    await this.appendLine(JSON.stringify({ done: id } satisfies MarkLine), false);
   }
 
   /** Marks an entry whose change never reached the files. */
   async voidEntry(id: string): Promise<void> {
-    await this.appendLine(JSON.stringify({ void: id } satisfies VoidLine));
+    await this.appendLine(JSON.stringify({ void: id } satisfies MarkLine), true);
   }
 
   /** Every entry that happened, oldest first. */
   async entries(): Promise<JournalEntry[]> {
-    const text = await readFile(this.path, "utf8").catch((error: NodeJS.ErrnoException) => {
+    return (await this.read()).entries;
+  }
+
+  /** The last entry when neither done nor void follows it: a crash may have left it unfinished. */
+  async unfinished(): Promise<JournalEntry | undefined> {
+    return (await this.read()).unfinished;
+  }
+
+  async size(): Promise<number> {
+    return (await stat(this.path).catch(() => undefined))?.size ?? 0;
+  }
+
+  /**
+   * A crash in the middle of an append leaves a last line without its line break; the next
+   * append would join it and both would be unreadable. Cut it off (it was never acknowledged).
+   */
+  async repairTail(): Promise<void> {
+    const text = await this.text();
+    if (text === "" || text.endsWith("\n")) return;
+    const handle = await open(this.path, "r+");
+    try {
+      await handle.truncate(Buffer.byteLength(text.slice(0, text.lastIndexOf("\n") + 1)));
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** Keeps the newest `entries` changes of the last `days` days; rewrites the file atomically. */
+  async compact(retention: Retention, now: Date): Promise<number> {
+    const { entries: all, marks } = await this.read();
+    const oldest = now.getTime() - retention.days * 86_400_000;
+    const kept = all.filter((e) => Date.parse(e.at) >= oldest).slice(-retention.entries);
+    if (kept.length === all.length && marks <= 1) return 0;
+    await this.replace(kept);
+    return all.length - kept.length;
+  }
+
+  /** Rewrites every entry through `edit` (forget: texts that mention the words go). */
+  async rewrite(edit: (entry: JournalEntry) => JournalEntry): Promise<void> {
+    await this.replace((await this.entries()).map(edit));
+  }
+
+  private async replace(entries: JournalEntry[]): Promise<void> {
+    const last = entries.at(-1);
+    const done = last ? `${JSON.stringify({ done: last.id } satisfies MarkLine)}\n` : "";
+    await writeFileAtomic(this.path, entries.map((e) => `${JSON.stringify(e)}\n`).join("") + done);
+  }
+
+  private async text(): Promise<string> {
+    return readFile(this.path, "utf8").catch((error: NodeJS.ErrnoException) => {
       if (error.code === "ENOENT") return "";
       throw error;
     });
+  }
+
+  private async read(): Promise<{ entries: JournalEntry[]; unfinished: JournalEntry | undefined; marks: number }> {
     const entries: JournalEntry[] = [];
     const voided = new Set<string>();
-    for (const line of text.split("\n")) {
+    const finished = new Set<string>();
+    let marks = 0;
+    for (const line of (await this.text()).split("\n")) {
       if (line.trim() === "") continue;
       let parsed: unknown;
       try {
@@ -83,56 +152,31 @@ export class Journal {
         // A line cut by a crash mid-append is not an entry.
         continue;
       }
-      if (isVoid(parsed)) voided.add(parsed.void);
-      else if (isEntry(parsed)) entries.push(parsed);
+      if (isMark(parsed)) {
+        marks++;
+        if (parsed.void) voided.add(parsed.void);
+        if (parsed.done) finished.add(parsed.done);
+      } else if (isEntry(parsed)) entries.push(parsed);
     }
-    return entries.filter((e) => !voided.has(e.id));
+    const last = entries.at(-1);
+    const unfinished = last && !voided.has(last.id) && !finished.has(last.id) ? last : undefined;
+    return { entries: entries.filter((e) => !voided.has(e.id)), unfinished, marks };
   }
 
-  /** The last line's entry if it is one (what a crash may have left unfinished). */
-  async last(): Promise<JournalEntry | undefined> {
-    const entries = await this.entries();
-    return entries.at(-1);
-  }
-
-  async size(): Promise<number> {
-    return (await stat(this.path).catch(() => undefined))?.size ?? 0;
-  }
-
-  /** Keeps the newest `entries` changes of the last `days` days; rewrites the file atomically. */
-  async compact(retention: Retention, now: Date): Promise<number> {
-    const all = await this.entries();
-    const oldest = now.getTime() - retention.days * 86_400_000;
-    const kept = all.filter((e) => Date.parse(e.at) >= oldest).slice(-retention.entries);
-    if (kept.length === all.length && !(await this.hasVoidLines())) return 0;
-    await writeFileAtomic(this.path, kept.map((e) => `${JSON.stringify(e)}\n`).join(""));
-    return all.length - kept.length;
-  }
-
-  /** Rewrites every entry through `edit` (forget: texts that mention the words go). */
-  async rewrite(edit: (entry: JournalEntry) => JournalEntry): Promise<void> {
-    const entries = (await this.entries()).map(edit);
-    await writeFileAtomic(this.path, entries.map((e) => `${JSON.stringify(e)}\n`).join(""));
-  }
-
-  private async hasVoidLines(): Promise<boolean> {
-    const text = await readFile(this.path, "utf8").catch(() => "");
-    return text.includes('{"void":');
-  }
-
-  private async appendLine(line: string): Promise<void> {
+  private async appendLine(line: string, sync: boolean): Promise<void> {
     const handle = await open(this.path, "a", 0o600);
     try {
       await handle.writeFile(`${line}\n`, "utf8");
-      await handle.sync();
+      if (sync) await handle.sync();
     } finally {
       await handle.close();
     }
   }
 }
 
-function isVoid(value: unknown): value is VoidLine {
-  return typeof value === "object" && value !== null && typeof (value as VoidLine).void === "string";
+function isMark(value: unknown): value is MarkLine {
+  const m = value as MarkLine;
+  return typeof value === "object" && value !== null && (typeof m.void === "string" || typeof m.done === "string");
 }
 
 function isEntry(value: unknown): value is JournalEntry {

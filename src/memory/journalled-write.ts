@@ -43,6 +43,7 @@ export async function commitWrites(
   await mkdir(dirname(journal.path), { recursive: true });
   await journal.append(entry);
   for (const write of writes) await writeFile(pathOf(write.label), write.text);
+  await journal.markDone(entry.id);
   const count = (sinceCompaction.get(journal.path) ?? 0) + 1;
   sinceCompaction.set(journal.path, count);
   if (count >= COMPACT_EVERY) {
@@ -53,20 +54,23 @@ export async function commitWrites(
   return entry;
 }
 
+/** An empty memory file reads like a missing one: an undo that empties a file removes it. */
 async function writeFile(path: string, text: string | null): Promise<void> {
-  if (text === null) await rm(path, { force: true });
+  if (text === null || text === "") await rm(path, { force: true });
   else await writeFileAtomic(path, text);
 }
 
 /**
- * Under the person's lock, before any write: if the journal's last entry never fully reached
- * the files (a process killed between the journal and the files), finish it when it is partly
- * there, or void it when none of it is. Cheap when this process has seen the journal as it is.
+ * Under the person's lock, before any write: if the journal's last entry is not marked done
+ * (a process killed between the journal and the files), finish it when part of it reached the
+ * files, or void it when none did. A cut last line is removed first. Cheap when this process
+ * has seen the journal as it is.
  */
 export async function recoverJournal(journal: Journal, pathOf: (label: string) => string): Promise<void> {
   const size = await journal.size();
   if (size === 0 || verified.get(journal.path) === size) return;
-  const last = await journal.last();
+  await journal.repairTail();
+  const last = await journal.unfinished();
   if (last) {
     const states = last.changes.map((change) => {
       const current = sectionText(readTextIfExistsSync(pathOf(change.file)) ?? null, change);
@@ -74,16 +78,22 @@ export async function recoverJournal(journal: Journal, pathOf: (label: string) =
     });
     if (states.every((s) => s === "before")) {
       await journal.voidEntry(last.id);
-    } else if (states.includes("before")) {
+    } else {
       // Some files got the change, some not: the intent is clear, finish it.
       const byFile = new Map<string, string | null>();
       last.changes.forEach((change, i) => {
         if (states[i] !== "before") return;
         const text = byFile.has(change.file) ? byFile.get(change.file)! : (readTextIfExistsSync(pathOf(change.file)) ?? null);
-        byFile.set(change.file, setSection(text, change.section, change.position, change.after));
+        byFile.set(change.file, setSection(text, change, change.after));
       });
       for (const [file, text] of byFile) await writeFile(pathOf(file), text);
+      await journal.markDone(last.id);
     }
   }
+  verified.set(journal.path, await journal.size());
+}
+
+/** After the journal was rewritten under the lock (compaction, forget): this process has seen it. */
+export async function journalSeen(journal: Journal): Promise<void> {
   verified.set(journal.path, await journal.size());
 }

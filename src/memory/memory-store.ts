@@ -213,6 +213,7 @@ export class MemoryStore {
   async ensureDefaults(locale: string | undefined): Promise<boolean> {
     // Not indexed now: a first turn should not pay for a new index; the next write or search reads it.
     return withPersonLock(this.dir, async () => {
+      await recoverJournal(this.journal, (label) => this.pathOf(label));
       if (await exists(this.soul.path)) return false;
       await this.commit({ kind: "system", reason: "default persona" }, "persona", [{ label: "SOUL.md", text: await this.defaultSoul(locale) }]);
       return true;
@@ -302,6 +303,11 @@ export class MemoryStore {
   /** A write waiting for the person's OK (ask before saving). */
   propose(proposal: Omit<Proposal, "id" | "createdAt">, now = new Date()): Promise<Proposal> {
     return this.serialize(() => this.proposals.add(proposal, now));
+  }
+
+  /** Drops waiting proposals (forgetting words they hold). Callers hold the lock. */
+  async dropProposals(which: (proposal: Proposal) => boolean): Promise<void> {
+    for (const proposal of this.proposals.list().filter(which)) await this.proposals.take(proposal.id);
   }
 
   /** The proposals waiting for the person's OK, oldest first. */

@@ -9,6 +9,7 @@ import { parseSections, serializeSections, type Section, type SectionDocument } 
 interface Part {
   key: string;
   name: string;
+  nth: number;
   text: string;
   position: number;
 }
@@ -17,11 +18,11 @@ function partsOf(text: string | null): Part[] {
   if (text === null) return [];
   const doc = parseSections(text);
   const seen = new Map<string, number>();
-  const parts: Part[] = doc.preamble === "" ? [] : [{ key: keyOf("", 0), name: "", text: doc.preamble, position: -1 }];
+  const parts: Part[] = doc.preamble === "" ? [] : [{ key: keyOf("", 0), name: "", nth: 0, text: doc.preamble, position: -1 }];
   doc.sections.forEach((section, position) => {
     const nth = seen.get(section.name) ?? 0;
     seen.set(section.name, nth + 1);
-    parts.push({ key: keyOf(section.name, nth), name: section.name, text: section.heading + section.body, position });
+    parts.push({ key: keyOf(section.name, nth), name: section.name, nth, text: section.heading + section.body, position });
   });
   return parts;
 }
@@ -37,25 +38,29 @@ export function diffSections(file: string, before: string | null, after: string 
     const previous = old.get(part.key);
     old.delete(part.key);
     if (previous?.text === part.text) continue;
-    changes.push({ file, section: part.name, position: previous?.position ?? part.position, before: previous?.text ?? null, after: part.text });
+    const nth = part.nth > 0 ? { nth: part.nth } : {};
+    changes.push({ file, section: part.name, ...nth, position: previous?.position ?? part.position, before: previous?.text ?? null, after: part.text });
   }
-  for (const gone of old.values()) changes.push({ file, section: gone.name, position: gone.position, before: gone.text, after: null });
+  for (const gone of old.values()) {
+    changes.push({ file, section: gone.name, ...(gone.nth > 0 ? { nth: gone.nth } : {}), position: gone.position, before: gone.text, after: null });
+  }
   return changes;
 }
 
 /** The current text of a change's section in a file's text (null when absent). */
-export function sectionText(text: string | null, change: Pick<SectionChange, "section">, nth = 0): string | null {
-  return partsOf(text).find((p) => p.key === keyOf(change.section, nth))?.text ?? null;
+export function sectionText(text: string | null, change: Pick<SectionChange, "section" | "nth">): string | null {
+  return partsOf(text).find((p) => p.key === keyOf(change.section, change.nth ?? 0))?.text ?? null;
 }
 
 /**
  * Puts a section back to `wanted` (null removes it) in a file's text; a section that does not
  * exist is inserted at its old position. The rest of the file is kept byte for byte.
  */
-export function setSection(text: string | null, name: string, position: number, wanted: string | null): string {
+export function setSection(text: string | null, change: Pick<SectionChange, "section" | "position" | "nth">, wanted: string | null): string {
+  const { section: name, position } = change;
   const doc: SectionDocument = parseSections(text ?? "");
   if (name === "") return serializeSections({ preamble: wanted ?? "", sections: doc.sections });
-  const index = doc.sections.findIndex((s) => s.name === name);
+  const index = doc.sections.map((s, i) => [s.name, i] as const).filter(([n]) => n === name)[change.nth ?? 0]?.[1] ?? -1;
   const sections = [...doc.sections];
   if (wanted === null) {
     if (index >= 0) sections.splice(index, 1);

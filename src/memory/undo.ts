@@ -1,4 +1,4 @@
-import type { Actor, JournalEntry } from "./journal.js";
+import type { Actor, JournalEntry, SectionChange } from "./journal.js";
 import { readTextIfExistsSync } from "./memory-file.js";
 import type { MemoryStore } from "./memory-store.js";
 import { sectionText, setSection } from "./section-changes.js";
@@ -24,15 +24,14 @@ export async function undoChanges(memory: MemoryStore, ids: readonly string[], b
   return memory.serialize(async () => {
     const entries = await memory.journal.entries();
     const byId = new Map(entries.map((e) => [e.id, e]));
-    const undoneBy = new Map<string, JournalEntry>();
-    for (const e of entries) for (const id of e.undoes ?? []) undoneBy.set(id, e);
+    const undoneBy = undoneMap(entries);
     const targets: JournalEntry[] = [];
     for (const id of ids) {
       const entry = byId.get(id);
       if (!entry) return { ok: false, reason: "not-found", id };
       const undone = undoneBy.get(id);
       if (undone) return { ok: false, reason: "already-undone", id, by: undone };
-      if (NOT_UNDOABLE.has(entry.op)) return { ok: false, reason: "not-undoable", id, op: entry.op };
+      if (NOT_UNDOABLE.has(entry.op) || entry.forgotten) return { ok: false, reason: "not-undoable", id, op: entry.forgotten ? "forget" : entry.op };
       targets.push(entry);
     }
     targets.sort((a, b) => b.at.localeCompare(a.at) || b.id.localeCompare(a.id));
@@ -42,10 +41,10 @@ export async function undoChanges(memory: MemoryStore, ids: readonly string[], b
       for (const change of target.changes) {
         const current = textOf(change.file);
         if (sectionText(current, change) !== change.after) {
-          const later = laterChanges(entries, target, change.file, change.section, undoneBy, new Set(ids));
+          const later = laterChanges(entries, target, change, undoneBy, new Set(ids));
           return { ok: false, reason: "changed-since", id: target.id, later };
         }
-        texts.set(change.file, setSection(current, change.section, change.position, change.before));
+        texts.set(change.file, setSection(current, change, change.before));
       }
     }
     const writes = [...texts].map(([label, text]) => ({ label, text }));
@@ -59,20 +58,44 @@ export async function undoChanges(memory: MemoryStore, ids: readonly string[], b
 function laterChanges(
   entries: JournalEntry[],
   target: JournalEntry,
-  file: string,
-  section: string,
+  change: SectionChange,
   undoneBy: Map<string, JournalEntry>,
   undoing: Set<string>,
 ): JournalEntry[] {
   const index = entries.findIndex((e) => e.id === target.id);
   return entries
     .slice(index + 1)
-    .filter((e) => !undoneBy.has(e.id) && !undoing.has(e.id) && e.changes.some((c) => c.file === file && c.section === section))
+    .filter((e) => !undoneBy.has(e.id) && !undoing.has(e.id) && e.changes.some((c) => c.file === change.file && c.section === change.section && (c.nth ?? 0) === (change.nth ?? 0)))
     .reverse();
 }
 
 /** The entries an undo may still take back, newest first. */
 export function undoable(entries: readonly JournalEntry[]): JournalEntry[] {
-  const undone = new Set(entries.flatMap((e) => e.undoes ?? []));
-  return entries.filter((e) => !undone.has(e.id) && !NOT_UNDOABLE.has(e.op)).reverse();
+  const undone = undoneMap(entries);
+  return entries.filter((e) => !undone.has(e.id) && !NOT_UNDOABLE.has(e.op) && !e.forgotten).reverse();
+}
+
+/**
+ * Which entries are undone now, and by which undo: an undo that was itself undone (a redo)
+ * no longer counts, so what it had taken back is in effect again.
+ */
+function undoneMap(entries: readonly JournalEntry[]): Map<string, JournalEntry> {
+  const undoneBy = new Map<string, JournalEntry>();
+  // Newest first: whether an undo counts is known before the entries it names are reached.
+  for (const e of [...entries].reverse()) {
+    if (undoneBy.has(e.id)) continue;
+    for (const id of e.undoes ?? []) if (!undoneBy.has(id)) undoneBy.set(id, e);
+  }
+  return undoneBy;
+}
+
+/** Undoes a change and, when its sections changed since, every later change in the way (a chain). */
+export async function undoWithLater(memory: MemoryStore, id: string, by: Actor, now = new Date()): Promise<UndoResult> {
+  let ids = [id];
+  for (let round = 0; round < 20; round++) {
+    const result = await undoChanges(memory, ids, by, now);
+    if (result.ok || result.reason !== "changed-since" || result.later.length === 0) return result;
+    ids = [...new Set([...ids, ...result.later.map((e) => e.id)])];
+  }
+  return undoChanges(memory, ids, by, now);
 }

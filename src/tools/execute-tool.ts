@@ -37,6 +37,8 @@ export interface ToolContext {
 }
 
 const MAX_REFUSED_WRITES = 3;
+/** A reply's last message holds five rows of Save / Discard buttons. */
+const MAX_PROPOSALS = 5;
 const STOP_RETRYING =
   "Three memory writes were refused this turn: stop retrying and reply to the person now; mention what could not be saved if it matters.";
 
@@ -98,6 +100,9 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
       : tool === "memory_replace"
         ? file.replace(args.section, args.old_text, args.new_text, context.writer, options)
         : file.remove(args.section, context.writer, options);
+  if (askFirst && context.turn.proposals.length >= MAX_PROPOSALS) {
+    return refused(context, `at most ${MAX_PROPOSALS} changes can wait for the person's approval in one reply; mention the others in your answer instead`, true);
+  }
   // Asked first: everything is checked now, nothing is written until the person says Save.
   const outcome = await write({ dryRun: askFirst });
   if (!outcome.ok) return refused(context, outcome.error, true);
@@ -116,7 +121,7 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
     },
     context.now,
   );
-  const summary = tool === "memory_add" ? `+ “${args.content.trim()}”` : tool === "memory_replace" ? `~ “${args.old_text}” → “${args.new_text}”` : "− section";
+  const summary = tool === "memory_add" ? `+ “${args.content.trim()}”` : tool === "memory_replace" ? `~ “${args.old_text}” → “${args.new_text}”` : "−";
   context.turn.proposals.push({ file: file.label, section: args.section, proposal: proposal.id, summary });
   return {
     ok: true,

@@ -11,6 +11,9 @@ async function withClara(h: BotHarness) {
   await alice.user.add("Family", "- sister Clara, a nurse", PERSON);
   await alice.user.add("Family", "- brother Wei", PERSON);
   await alice.user.add("Likes", "- oolong", PERSON);
+  // A heading that names her, and a change waiting for approval that mentions her.
+  await alice.memory.add("Clara's visit", "- bring tea", PERSON);
+  await alice.propose({ session: "s", title: "t", tool: "memory_add", file: "user", section: "Family", content: "- Clara likes jasmine" });
   await mkdir(join(alice.dir, "daily", "archive"), { recursive: true });
   await writeFile(join(alice.dir, "daily", "archive", "2026-10-01.md"), "## 10:00 · call\nAlice called Clara about the baby.\n\n## 18:00 · run\nA 5 km run.\n");
   // A conversation through the bot: archived, stored in the session store, indexed.
@@ -42,17 +45,19 @@ describe("/memory forget", () => {
     const { alice, thread } = await withClara(h);
     const preview = await memory(h, h.discord.alice.id, "forget", [s.string("text", "clara")]);
     expect(preview.ephemeral).toBe(true);
-    expect(preview.content).toMatch(/^Forgetting “clara” removes 1 line\(s\) of your memory files, 2 daily log entries, 2 conversation message\(s\), for example:\n> - sister Clara, a nurse\n/);
+    expect(preview.content).toMatch(/^Forgetting “clara” removes 2 line\(s\) of your memory files, 2 daily log entries, 2 conversation message\(s\), 5 history entries, for example:\n> - sister Clara, a nurse\n/);
     expect(componentsOf(preview).map((c) => c.label)).toEqual(["Forget", "Cancel"]);
     expect(await alice.user.read()).toContain("Clara");
 
     const click = h.discord.clickButton({ userId: h.discord.alice.id, messageId: preview.messageId!, customId: componentsOf(preview)[0]!.customId! });
     await h.discord.waitFor(() => h.discord.message(preview.messageId!)?.content.startsWith("Forgotten"));
     expect(h.discord.message(preview.messageId!)!.content).toBe(
-      "Forgotten: 1 line(s) of your memory files, 2 daily log entries, 2 conversation message(s). It is gone from history and search too.",
+      "Forgotten: 2 line(s) of your memory files, 2 daily log entries, 2 conversation message(s), 5 history entries. It is gone from history and search too.",
     );
     void click;
     expect(await alice.user.read()).toBe("## Family\n- brother Wei\n\n## Likes\n- oolong\n");
+    expect(await alice.memory.read()).toBe("");
+    expect(alice.listProposals()).toEqual([]);
     expect(await readFile(join(alice.dir, "daily", "archive", "2026-10-01.md"), "utf8")).toBe("## 18:00 · run\nA 5 km run.\n");
     expect(await alice.search("Clara")).toEqual([]);
     expect(JSON.stringify(await h.engine.latestIn(thread)).toLowerCase()).not.toContain("clara");

@@ -37,8 +37,8 @@ describe("/memory history", () => {
     expect(lines).toHaveLength(11);
     const [newer, older] = componentsOf(answer);
     expect([newer?.label, newer?.disabled, older?.label, older?.disabled]).toEqual(["◀ Newer", true, "Older ▶", false]);
-    const click = h.discord.clickButton({ userId: h.discord.alice.id, messageId: answer.messageId!, customId: older!.customId! });
-    await h.discord.waitFor(() => h.discord.interactionResponses(click.id)[0]);
+    h.discord.clickButton({ userId: h.discord.alice.id, messageId: answer.messageId!, customId: older!.customId! });
+    await h.discord.waitFor(() => messageOf(h.discord, answer.messageId!).content.includes("page 2/2"));
     const page2 = messageOf(h.discord, answer.messageId!);
     expect(page2.content).toContain("page 2/2");
     expect(page2.content).toMatch(/· AgentKit in “I love oolong” · USER\.md › Likes: \+ “oolong, no sugar”/);
@@ -60,12 +60,13 @@ describe("/memory undo", () => {
     const answer = await memory(h, "undo");
     const [menu] = componentsOf(answer);
     expect(menu?.options?.[0]).toMatchObject({ label: "USER.md › Likes: + “oolong, no sugar”" });
-    const pick = h.discord.selectMenu({ userId: h.discord.alice.id, messageId: answer.messageId!, customId: menu!.customId!, values: [menu!.options![0]!.value] });
-    await h.discord.waitFor(() => h.discord.interactionResponses(pick.id)[0]);
+    h.discord.selectMenu({ userId: h.discord.alice.id, messageId: answer.messageId!, customId: menu!.customId!, values: [menu!.options![0]!.value] });
+    await h.discord.waitFor(() => messageOf(h.discord, answer.messageId!).content.startsWith("↩"));
     const after = messageOf(h.discord, answer.messageId!);
     expect(after.content).toMatch(/^↩ Undone:\n• USER\.md › Likes: \+ “oolong, no sugar”/);
     expect(componentsOf(after)).toEqual([]);
-    expect(await readFile(join(h.home, "users", h.discord.alice.id, "USER.md"), "utf8")).toBe("");
+    // Emptied, the file is gone (a missing file reads as empty).
+    await expect(readFile(join(h.home, "users", h.discord.alice.id, "USER.md"), "utf8")).rejects.toThrow();
     // The undo is in history too, and can itself be undone.
     const again = await memory(h, "undo");
     expect(componentsOf(again)[0]?.options?.[0]?.label).toMatch(/^↩ undo: USER\.md › Likes: − removed/);
@@ -79,15 +80,15 @@ describe("/memory undo", () => {
     const answer = await memory(h, "undo");
     const [menu] = componentsOf(answer);
     const modelChange = menu!.options!.find((o) => o.label.includes("+ “oolong, no sugar”"))!;
-    const pick = h.discord.selectMenu({ userId: h.discord.alice.id, messageId: answer.messageId!, customId: menu!.customId!, values: [modelChange.value] });
-    await h.discord.waitFor(() => h.discord.interactionResponses(pick.id)[0]);
+    h.discord.selectMenu({ userId: h.discord.alice.id, messageId: answer.messageId!, customId: menu!.customId!, values: [modelChange.value] });
+    await h.discord.waitFor(() => messageOf(h.discord, answer.messageId!).content.startsWith("Not undone"));
     const asked = messageOf(h.discord, answer.messageId!);
     expect(asked.content).toMatch(/^Not undone yet: the section changed since, by:\n• USER\.md › Likes: ~ “oolong, no sugar” → “oolong, a little honey”/);
     expect(await mine.user.read()).toBe("## Likes\n- oolong, a little honey\n");
     const [both, cancel] = componentsOf(asked);
     expect([both?.label, cancel?.label]).toEqual(["Undo these too", "Cancel"]);
-    const click = h.discord.clickButton({ userId: h.discord.alice.id, messageId: answer.messageId!, customId: both!.customId! });
-    await h.discord.waitFor(() => h.discord.interactionResponses(click.id)[0]);
+    h.discord.clickButton({ userId: h.discord.alice.id, messageId: answer.messageId!, customId: both!.customId! });
+    await h.discord.waitFor(() => messageOf(h.discord, answer.messageId!).content.startsWith("↩"));
     expect(messageOf(h.discord, answer.messageId!).content).toMatch(/^↩ Undone:/);
     expect(await mine.user.read()).toBe("");
   });

@@ -44,6 +44,8 @@ export async function setupEngine(
       historyBudgetChars: options.historyBudgetChars ?? 60_000,
       ...(options.clock ? { clock: options.clock } : {}),
     });
+    // Cleanups run newest first: background writes end before the store and the home go.
+    cleanups.push(() => engine.settle());
     return { store, engine };
   };
   const { store, engine } = await build();

@@ -23,19 +23,20 @@ import { NO_MENTIONS } from "../reply-stream.js";
 
 function counts(plan: ForgetPlan, say: Say): string {
   return say(
-    `${plan.memoryLines} line(s) of your memory files, ${plan.logEntries} daily log entr${plan.logEntries === 1 ? "y" : "ies"}, ${plan.messages} conversation message(s)`,
-    `${plan.memoryLines} 行记忆文件内容、${plan.logEntries} 条每日日志、${plan.messages} 条对话消息`,
+    `${plan.memoryLines} line(s) of your memory files, ${plan.logEntries} daily log entr${plan.logEntries === 1 ? "y" : "ies"}, ${plan.messages} conversation message(s), ${plan.historyEntries} history entr${plan.historyEntries === 1 ? "y" : "ies"}`,
+    `${plan.memoryLines} 行记忆文件内容、${plan.logEntries} 条每日日志、${plan.messages} 条对话消息、${plan.historyEntries} 条改动记录`,
   );
 }
 
 /** /memory forget text:<words>: what would go, with Forget / Cancel. */
-export async function runForget(interaction: ChatInputCommandInteraction, memory: MemoryStore): Promise<void> {
+export async function runForget(interaction: ChatInputCommandInteraction, memory: MemoryStore, ctx: BotContext): Promise<void> {
   const say = sayFor(interaction);
   const words = interaction.options.getString("text", true).trim();
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   const plan = await planForget(memory, words);
   const shown = cutChars(words, 80);
-  if (plan.memoryLines + plan.logEntries + plan.messages === 0) {
+  const sessions = await ctx.engine.sessionsMentioning(interaction.user.id, mentions(words));
+  if (plan.memoryLines + plan.logEntries + plan.messages + plan.historyEntries + sessions === 0) {
     await interaction.editReply({ content: say(`Nothing in your memory mentions “${shown}”.`, `你的记忆中没有提到“${shown}”的内容。`), allowedMentions: NO_MENTIONS });
     return;
   }
@@ -43,7 +44,7 @@ export async function runForget(interaction: ChatInputCommandInteraction, memory
   const examples = plan.examples.map((e) => `> ${cutChars(e, 100)}`).join("\n");
   const buttons = new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(
     new ButtonBuilder().setCustomId(componentId("fg", interaction.user.id, token)).setLabel(say("Forget", "忘记")).setStyle(ButtonStyle.Danger),
-    new ButtonBuilder().setCustomId(componentId("fx", interaction.user.id)).setLabel(say("Cancel", "取消")).setStyle(ButtonStyle.Secondary),
+    new ButtonBuilder().setCustomId(componentId("fx", interaction.user.id, token)).setLabel(say("Cancel", "取消")).setStyle(ButtonStyle.Secondary),
   );
   await interaction.editReply({
     content: say(
@@ -73,11 +74,12 @@ export async function runDeleteAll(interaction: ChatInputCommandInteraction): Pr
 
 async function forgetNow(ctx: BotContext, userId: string, words: string, say: Say): Promise<string> {
   const memory = ctx.engine.memoryOf(userId);
-  // Planned again: the files may have changed since the preview.
-  const plan = await planForget(memory, words);
-  await forget(memory, plan);
+  // Sessions first, so a turn under way cannot write the words back into a file afterwards.
   const sessions = await ctx.engine.forgetInSessions(userId, mentions(words));
-  ctx.log.info({ userId, sessions }, "forgot on request");
+  const plan = await planForget(memory, words);
+  const { indexPurged } = await forget(memory, plan);
+  ctx.log.info({ userId, sessions, indexPurged }, "forgot on request");
+  if (!indexPurged) ctx.log.warn({ userId }, "the recall index could not be purged now; it follows the files at the next search");
   return say(`Forgotten: ${counts(plan, say)}. It is gone from history and search too.`, `已忘记：${counts(plan, say)}。改动记录和搜索中也已删除。`);
 }
 
@@ -98,8 +100,9 @@ export const forgetHandlers: ComponentHandler[] = [
   },
   {
     prefix: "fx",
-    async handle(interaction) {
+    async handle(interaction, [token = ""], ctx) {
       if (!interaction.isButton()) return;
+      await takePending(ctx.engine.memoryOf(interaction.user.id).dir, "forget", token);
       await interaction.update({ content: sayFor(interaction)("Nothing was forgotten.", "没有忘记任何内容。"), components: [] });
     },
   },

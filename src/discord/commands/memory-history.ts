@@ -12,7 +12,7 @@ import type { JournalEntry } from "../../memory/journal.js";
 import type { MemoryStore } from "../../memory/memory-store.js";
 import { cutChars } from "../../memory/sections.js";
 import { localDate, localTime } from "../../memory/time.js";
-import { undoable, undoChanges, type UndoResult } from "../../memory/undo.js";
+import { undoable, undoChanges, undoWithLater, type UndoResult } from "../../memory/undo.js";
 import { inLocale, sayFor } from "../interaction-helpers.js";
 import { componentId, type ComponentHandler } from "../components/router.js";
 
@@ -77,15 +77,15 @@ export async function undoView(memory: MemoryStore, owner: string, say: Say): Pr
 
 /** Tries an undo and says what happened; a section changed since offers to undo the later changes too. */
 export async function undoAnswer(memory: MemoryStore, owner: string, id: string, say: Say, chain = false): Promise<View> {
-  let result: UndoResult = await undoChanges(memory, [id], PERSON);
-  if (!result.ok && result.reason === "changed-since" && chain && result.later.length > 0) {
-    result = await undoChanges(memory, [id, ...result.later.map((e) => e.id)], PERSON);
-  }
+  const result: UndoResult = chain ? await undoWithLater(memory, id, PERSON) : await undoChanges(memory, [id], PERSON);
   const entries = new Map((await memory.history()).map((e) => [e.id, e]));
   const line = (e: JournalEntry | undefined) => (e ? describeEntry(e, say) : id);
+  // A long chain is named in part: a Discord message holds 2,000 characters.
+  const bullets = (items: string[]) =>
+    (items.length > 10 ? [...items.slice(0, 10), say(`…and ${items.length - 10} more`, `……另有 ${items.length - 10} 处`)] : items).map((t) => `• ${cutChars(t, 150)}`);
   if (result.ok) {
-    const undone = (result.entry.undoes ?? []).map((u) => `• ${line(entries.get(u))}`);
-    return { content: `${say("↩ Undone:", "↩ 已撤销：")}\n${undone.join("\n")}\n-# ${say("It applies from your next conversation.", "从下一次对话开始生效。")}`, components: [], undone: true };
+    const undone = bullets((result.entry.undoes ?? []).map((u) => line(entries.get(u))));
+    return { content: cutChars(`${say("↩ Undone:", "↩ 已撤销：")}\n${undone.join("\n")}\n-# ${say("It applies from your next conversation.", "从下一次对话开始生效。")}`, 2000), components: [], undone: true };
   }
   switch (result.reason) {
     case "not-found":
@@ -104,16 +104,16 @@ export async function undoAnswer(memory: MemoryStore, owner: string, id: string,
           components: [],
         };
       }
-      const later = result.later.map((e) => `• ${line(e)}`).join("\n");
+      const later = bullets(result.later.map((e) => line(e))).join("\n");
       const buttons = new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(
         new ButtonBuilder().setCustomId(componentId("mc", owner, id)).setLabel(say("Undo these too", "一并撤销")).setStyle(ButtonStyle.Danger),
         new ButtonBuilder().setCustomId(componentId("mx", owner)).setLabel(say("Cancel", "取消")).setStyle(ButtonStyle.Secondary),
       );
       return {
-        content: say(
+        content: cutChars(say(
           `Not undone yet: the section changed since, by:\n${later}\nUndo those too, then ${line(entries.get(result.id))}?`,
           `尚未撤销：该小节之后又被改动过：\n${later}\n要一并撤销它们，再撤销 ${line(entries.get(result.id))} 吗？`,
-        ),
+        ), 2000),
         components: [buttons],
       };
     }
@@ -136,8 +136,9 @@ export const historyHandlers: ComponentHandler[] = [
     prefix: "mh",
     async handle(interaction, [filter = "all", page = "0"], ctx) {
       if (!interaction.isButton()) return;
+      await interaction.deferUpdate();
       const view = await historyView(ctx.engine.memoryOf(interaction.user.id), interaction.user.id, filter, Number(page) || 0, sayFor(interaction));
-      await interaction.update({ ...view, allowedMentions: { parse: [] } });
+      await interaction.editReply({ ...view, allowedMentions: { parse: [] } });
     },
   },
   {
@@ -145,8 +146,9 @@ export const historyHandlers: ComponentHandler[] = [
     prefix: "mu",
     async handle(interaction, _args, ctx) {
       if (!interaction.isStringSelectMenu()) return;
+      await interaction.deferUpdate();
       const { undone: _undone, ...view } = await undoAnswer(ctx.engine.memoryOf(interaction.user.id), interaction.user.id, interaction.values[0] ?? "", sayFor(interaction));
-      await interaction.update({ ...view, allowedMentions: { parse: [] } });
+      await interaction.editReply({ ...view, allowedMentions: { parse: [] } });
     },
   },
   {
@@ -154,8 +156,9 @@ export const historyHandlers: ComponentHandler[] = [
     prefix: "mc",
     async handle(interaction, [id = ""], ctx) {
       if (!interaction.isButton()) return;
+      await interaction.deferUpdate();
       const { undone: _undone, ...view } = await undoAnswer(ctx.engine.memoryOf(interaction.user.id), interaction.user.id, id, sayFor(interaction), true);
-      await interaction.update({ ...view, allowedMentions: { parse: [] } });
+      await interaction.editReply({ ...view, allowedMentions: { parse: [] } });
     },
   },
   {

@@ -6,7 +6,7 @@ import {
   type ChatInputCommandInteraction,
   type MessageActionRowComponentBuilder,
 } from "discord.js";
-import { importPreview } from "../../agent/import-preview.js";
+import { importPreview, unknownImport } from "../../agent/import-preview.js";
 import { applyImport, planImport, readImport } from "../../memory/import.js";
 import type { MemoryStore } from "../../memory/memory-store.js";
 import { savePending, takePending } from "../../memory/pending.js";
@@ -41,7 +41,7 @@ export async function runImport(interaction: ChatInputCommandInteraction, memory
   }
   const files = readImport(attachment.name, text);
   if (!files.ok) {
-    await refuse(`${files.error}. ${say("Nothing was changed.", "没有做任何改动。")}`);
+    await refuse(`${unknownImport(attachment.name, say)} ${say("Nothing was changed.", "没有做任何改动。")}`);
     return;
   }
   const plan = planImport(memory, files.value);
@@ -52,7 +52,7 @@ export async function runImport(interaction: ChatInputCommandInteraction, memory
   const token = await savePending(memory.dir, "import", files.value);
   const buttons = new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(
     new ButtonBuilder().setCustomId(componentId("im", interaction.user.id, token)).setLabel(say("Import", "导入")).setStyle(ButtonStyle.Primary),
-    new ButtonBuilder().setCustomId(componentId("ix", interaction.user.id)).setLabel(say("Cancel", "取消")).setStyle(ButtonStyle.Secondary),
+    new ButtonBuilder().setCustomId(componentId("ix", interaction.user.id, token)).setLabel(say("Cancel", "取消")).setStyle(ButtonStyle.Secondary),
   );
   await interaction.editReply({ content: importPreview(attachment.name, plan, say), components: [buttons], allowedMentions: NO_MENTIONS });
 }
@@ -86,8 +86,9 @@ export const importHandlers: ComponentHandler[] = [
   },
   {
     prefix: "ix",
-    async handle(interaction) {
+    async handle(interaction, [token = ""], ctx) {
       if (!interaction.isButton()) return;
+      await takePending(ctx.engine.memoryOf(interaction.user.id).dir, "import", token);
       await interaction.update({ content: sayFor(interaction)("Nothing was imported.", "没有导入任何内容。"), components: [] });
     },
   },

@@ -178,7 +178,7 @@ export const memoryCommand: Command = {
     const sub = interaction.options.getSubcommand();
     if (sub === "history") return runHistory(interaction, memory);
     if (sub === "settings") return runSettings(interaction, memory);
-    if (sub === "forget") return runForget(interaction, memory);
+    if (sub === "forget") return runForget(interaction, memory, ctx);
     if (sub === "import") return runImport(interaction, memory);
     if (sub === "delete-all") return runDeleteAll(interaction);
     if (sub === "undo") return runUndo(interaction, memory);

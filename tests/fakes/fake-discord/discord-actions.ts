@@ -101,7 +101,8 @@ export class FakeDiscordWorld {
 
   editMessage(message: FakeMessage, patch: MessageContentPatch): FakeMessage | DiscordFailure {
     const channel = this.state.liveChannel(message.channelId);
-    if (channel?.kind === "thread" && channel.archived) return failures.threadArchived();
+    // An ephemeral answer is the person's alone: editing it does not touch the thread.
+    if (channel?.kind === "thread" && channel.archived && !isEphemeral(message)) return failures.threadArchived();
     message.edits.push({
       at: Date.now(),
       content: patch.content,

@@ -46,7 +46,7 @@ describe("export and import", () => {
   it("takes a single memory file by its name, and refuses anything else with a clear line", async () => {
     const { to } = await two();
     expect(readImport("user.md", "## Likes\n- tea\n")).toEqual({ ok: true, value: { "USER.md": "## Likes\n- tea\n" } });
-    expect(readImport("notes.txt", "x")).toMatchObject({ ok: false, error: expect.stringMatching(/not something I can import/) });
+    expect(readImport("notes.txt", "x")).toEqual({ ok: false, error: "unknown-format" });
     expect(readImport("agentkit-memory.json", "{not json")).toMatchObject({ ok: false });
     void to;
   });
@@ -59,13 +59,15 @@ describe("export and import", () => {
       "SOUL.md": "## Name\nMochi\npassword: hunter22!\n",
       "../../etc/passwd.md": "x",
       "conversations/../../x.md": "x",
+      [`conversations/2026-01-01-${"a".repeat(300)}-b.md`]: "x",
     });
     const byLabel = Object.fromEntries(plan.files.map((f) => [f.label, f]));
-    expect(byLabel["USER.md"]).toMatchObject({ status: "refused", problem: "over its cap (1508/1400 chars)" });
-    expect(byLabel["MEMORY.md"]?.problem).toMatch(/control character/);
-    expect(byLabel["SOUL.md"]).toMatchObject({ status: "new", warning: "looks like it holds a password" });
-    expect(byLabel["../../etc/passwd.md"]?.problem).toBe("not a memory file");
-    expect(byLabel["conversations/../../x.md"]?.problem).toBe("not a memory file");
+    expect(byLabel["USER.md"]).toMatchObject({ status: "refused", problem: { kind: "over-cap" }, chars: 1508 });
+    expect(byLabel["MEMORY.md"]?.problem).toMatchObject({ kind: "unsafe", detail: expect.stringMatching(/control character/) });
+    expect(byLabel["SOUL.md"]).toMatchObject({ status: "new", secret: { kind: "a password" } });
+    expect(byLabel["../../etc/passwd.md"]?.problem).toEqual({ kind: "not-memory" });
+    expect(byLabel["conversations/../../x.md"]?.problem).toEqual({ kind: "not-memory" });
+    expect(byLabel[`conversations/2026-01-01-${"a".repeat(300)}-b.md`]?.problem).toEqual({ kind: "not-memory" });
     expect(Object.keys(plan.writes)).toEqual(["SOUL.md"]);
   });
 });

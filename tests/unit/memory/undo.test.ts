@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { modelWriter, PERSON } from "../../../src/memory/memory-file.js";
 import { MemoryStore } from "../../../src/memory/memory-store.js";
-import { undoChanges } from "../../../src/memory/undo.js";
+import { undoable, undoChanges, undoWithLater } from "../../../src/memory/undo.js";
 import { makeTempHome } from "../../helpers/temp-home.js";
 
 const MODEL = modelWriter("session-1", "tea talk");
@@ -52,7 +52,9 @@ describe("undoChanges", () => {
     if (!undone.ok) throw new Error("undo failed");
     expect(await undoChanges(s, [undone.entry.id], ME)).toMatchObject({ ok: true });
     expect(await s.user.read()).toBe("## Family\n- sister Clara\n\n## Likes\n- tea\n");
-    expect(await undoChanges(s, [id], ME)).toMatchObject({ ok: false, reason: "already-undone" });
+    // Redone, the change is in effect again: it can be undone again.
+    expect(await undoChanges(s, [id], ME)).toMatchObject({ ok: true });
+    expect(await s.user.read()).toBe("## Family\n- sister Clara\n");
   });
 
   it("brings a removed section back where it was", async () => {
@@ -75,6 +77,27 @@ describe("undoChanges", () => {
     expect(await s.user.read()).toBe("## Likes\n- oolong\n");
     expect(await undoChanges(s, [first, ...refused.later.map((e) => e.id)], ME)).toMatchObject({ ok: true });
     expect(await s.user.read()).toBe("");
+  });
+
+  it("undoes a chain: each later change in the way, however long, then the chosen one", async () => {
+    const s = await store();
+    await s.user.write("## S\ns0\n\n## T\nt0\n", PERSON);
+    const e1 = await entryOf(s.user.replace("S", "s0", "s1", MODEL));
+    await s.user.write("## S\ns2\n\n## T\nt2\n", PERSON);
+    await s.user.replace("T", "t2", "t3", PERSON);
+    const first = await undoChanges(s, [e1], ME);
+    expect(first).toMatchObject({ ok: false, reason: "changed-since" });
+    expect(await undoWithLater(s, e1, ME)).toMatchObject({ ok: true });
+    expect(await s.user.read()).toBe("## S\ns0\n\n## T\nt0\n");
+  });
+
+  it("counts a redone change as in effect again", async () => {
+    const s = await store();
+    const id = await entryOf(s.user.add("Likes", "- tea", MODEL));
+    const undo = await undoChanges(s, [id], ME);
+    if (!undo.ok) throw new Error("undo failed");
+    await undoChanges(s, [undo.entry.id], ME);
+    expect(undoable([...(await s.history())].reverse()).map((e) => e.id)).toContain(id);
   });
 
   it("refuses when the section was edited by hand, naming no change", async () => {
