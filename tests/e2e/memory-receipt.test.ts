@@ -83,7 +83,7 @@ describe("the receipt at the end of a conversation", () => {
     expect(inDm.content).toContain("USER.md › Likes");
     expect(receiptIn(h, archived)).toBeUndefined();
     // Where the message can still be edited, the used button shows it is done.
-    const click = h.discord.clickButton({ userId: h.discord.alice.id, messageId: inDm.id, customId: componentsOf(inDm)[0]!.customId! });
+    h.discord.clickButton({ userId: h.discord.alice.id, messageId: inDm.id, customId: componentsOf(inDm)[0]!.customId! });
     await h.discord.waitFor(() => componentsOf(h.discord.message(inDm.id)!)[0]?.disabled === true);
     expect(componentsOf(h.discord.message(inDm.id)!)[0]?.label).toBe("Undo 1 ✓");
 
