@@ -25,11 +25,23 @@ export interface Config {
   historyBudgetChars: number;
   /** How much memory history the journal keeps: the newest N changes of the last D days. */
   journal: { entries: number; days: number };
+  /** What a person's Discord attachments may bring into a turn. */
+  attachments: AttachmentLimits;
   allowed: { guildIds: string[]; userIds: string[]; roleIds: string[] };
   allowDms: boolean;
   /** level is undefined when LOG_LEVEL is unset: each front end has its own default. */
   log: { level: string | undefined; pretty: boolean };
   discord?: { token: string; clientId: string; guildId: string | undefined; apiUrl: string | undefined };
+}
+
+export interface AttachmentLimits {
+  /** OPENAI_VISION: the model takes images (image parts); otherwise the bot says it cannot see them. */
+  vision: boolean;
+  imageBytes: number;
+  imagesPerMessage: number;
+  /** Text read from one file, and from all files of one message. */
+  fileBytes: number;
+  messageBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -75,6 +87,11 @@ const commonSchema = z.object({
   HISTORY_BUDGET_CHARS: positiveNumber(60_000, "60000"),
   JOURNAL_MAX_ENTRIES: positiveNumber(1000, "1000").refine((n) => Number.isInteger(n), "must be a whole number (1000)"),
   JOURNAL_MAX_DAYS: positiveNumber(180, "180"),
+  OPENAI_VISION: flag(false),
+  ATTACHMENT_IMAGE_MB: positiveNumber(10, "10"),
+  ATTACHMENT_IMAGES_PER_MESSAGE: positiveNumber(4, "4").refine((n) => Number.isInteger(n), "must be a whole number (4)"),
+  ATTACHMENT_FILE_KB: positiveNumber(100, "100"),
+  ATTACHMENT_MESSAGE_KB: positiveNumber(200, "200"),
   ALLOWED_GUILD_IDS: idList("123456789012345678,234567890123456789"),
   ALLOWED_USER_IDS: idList("123456789012345678"),
   ALLOWED_ROLE_IDS: idList("123456789012345678"),
@@ -138,6 +155,13 @@ export function loadConfig(frontEnd: FrontEnd, env: Record<string, string | unde
     dailyDays: c.DAILY_LOG_DAYS,
     historyBudgetChars: c.HISTORY_BUDGET_CHARS,
     journal: { entries: c.JOURNAL_MAX_ENTRIES, days: c.JOURNAL_MAX_DAYS },
+    attachments: {
+      vision: c.OPENAI_VISION,
+      imageBytes: Math.round(c.ATTACHMENT_IMAGE_MB * 1024 * 1024),
+      imagesPerMessage: c.ATTACHMENT_IMAGES_PER_MESSAGE,
+      fileBytes: Math.round(c.ATTACHMENT_FILE_KB * 1024),
+      messageBytes: Math.round(c.ATTACHMENT_MESSAGE_KB * 1024),
+    },
     allowed: { guildIds: c.ALLOWED_GUILD_IDS, userIds: c.ALLOWED_USER_IDS, roleIds: c.ALLOWED_ROLE_IDS },
     allowDms: c.ALLOW_DMS,
     log: { level: c.LOG_LEVEL, pretty: c.LOG_PRETTY },
