@@ -1,22 +1,31 @@
-import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
+import type { ChatCompletionContentPart, ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { Writer } from "../memory/memory-file.js";
 import type { MemoryStore } from "../memory/memory-store.js";
 import { executeTool, newTurnState, type MemoryChange, type PendingChange } from "../tools/execute-tool.js";
 import { memoryToolDefinitions } from "../tools/memory-tools.js";
-import type { ModelClient, TokenUsage } from "./model-client.js";
+import { StoppedError, type ModelClient, type TokenUsage } from "./model-client.js";
 
 export const MAX_TOOL_ROUNDS = 8;
+
+/** What the person sent in one turn: their words (files already inlined) and images for a model that can see. */
+export interface TurnMessage {
+  text: string;
+  /** Sent as image parts in this turn only; the stored history keeps `placeholder` instead. */
+  images?: { dataUrl: string; placeholder: string }[];
+}
 
 export interface TurnInput {
   model: ModelClient;
   memory: MemoryStore;
   /** System prompt and the history before this turn, exactly as sent. */
   context: ChatCompletionMessageParam[];
-  text: string;
+  message: TurnMessage;
   now: Date;
   /** The model in this session, as the journal names it. */
   writer: Writer;
   onDelta?: (text: string) => void;
+  /** Aborting it stops the turn: the text so far is its answer. */
+  signal?: AbortSignal;
 }
 
 export interface TurnOutput {
@@ -27,16 +36,38 @@ export interface TurnOutput {
   /** Writes waiting for the person's OK (ask before saving). */
   proposals: PendingChange[];
   usage: TokenUsage;
+  /** The person pressed Stop: `text` is what had been shown. */
+  stopped: boolean;
+}
+
+/** The person's message as the model gets it in its turn, with image parts when there are images. */
+function requestMessage(message: TurnMessage): ChatCompletionMessageParam {
+  if (!message.images?.length) return { role: "user", content: message.text };
+  const parts: ChatCompletionContentPart[] = [
+    { type: "text", text: message.text },
+    ...message.images.map((image): ChatCompletionContentPart => ({ type: "image_url", image_url: { url: image.dataUrl } })),
+  ];
+  return { role: "user", content: parts };
+}
+
+/** The person's message as history keeps it: images become short placeholders, so history stays small. */
+function storedMessage(message: TurnMessage): ChatCompletionMessageParam {
+  const placeholders = (message.images ?? []).map((image) => image.placeholder);
+  return { role: "user", content: [message.text, ...placeholders].filter((t) => t !== "").join("\n") };
 }
 
 /** One turn: the model may call memory tools for up to 8 rounds, then must answer. */
 export async function runTurn(input: TurnInput): Promise<TurnOutput> {
-  const messages: ChatCompletionMessageParam[] = [{ role: "user", content: input.text }];
+  const asked = requestMessage(input.message);
+  const messages: ChatCompletionMessageParam[] = [asked];
   const turn = newTurnState();
   const usage: TokenUsage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0 };
   let shown = "";
+  let roundText = "";
   let needsBreak = false;
+  const stored = () => [storedMessage(input.message), ...messages.slice(1)];
   const onDelta = (delta: string) => {
+    roundText += delta;
     // Text from an earlier round stays; a later round's text starts a new paragraph.
     const piece = needsBreak && shown !== "" ? `\n\n${delta}` : delta;
     needsBreak = false;
@@ -45,11 +76,22 @@ export async function runTurn(input: TurnInput): Promise<TurnOutput> {
   };
   for (let round = 0; ; round++) {
     const toolsAllowed = round < MAX_TOOL_ROUNDS;
-    const reply = await input.model.stream({
-      messages: [...input.context, ...messages],
-      ...(toolsAllowed ? { tools: memoryToolDefinitions } : {}),
-      onDelta,
-    });
+    roundText = "";
+    let reply;
+    try {
+      if (input.signal?.aborted) throw new StoppedError();
+      reply = await input.model.stream({
+        messages: [...input.context, ...messages],
+        ...(toolsAllowed ? { tools: memoryToolDefinitions } : {}),
+        onDelta,
+        ...(input.signal ? { signal: input.signal } : {}),
+      });
+    } catch (error) {
+      if (!(error instanceof StoppedError)) throw error;
+      // Stopped: the history keeps exactly what the person saw, and what the tools already did stays done.
+      messages.push({ role: "assistant", content: roundText });
+      return { text: shown, messages: stored(), changes: turn.changes, proposals: turn.proposals, usage, stopped: true };
+    }
     if (reply.usage) {
       usage.promptTokens += reply.usage.promptTokens;
       usage.completionTokens += reply.usage.completionTokens;
@@ -57,7 +99,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutput> {
     }
     if (reply.toolCalls.length === 0 || !toolsAllowed) {
       messages.push({ role: "assistant", content: reply.content });
-      return { text: shown, messages, changes: turn.changes, proposals: turn.proposals, usage };
+      return { text: shown, messages: stored(), changes: turn.changes, proposals: turn.proposals, usage, stopped: false };
     }
     messages.push({
       role: "assistant",

@@ -1,5 +1,6 @@
 export { createEngine, type EngineParts } from "./create-engine.js";
-export { ModelClient, ModelError, type ModelErrorKind, type TokenUsage } from "./model-client.js";
+export type { TurnMessage } from "./agent-loop.js";
+export { ModelClient, ModelError, StoppedError, type ModelErrorKind, type TokenUsage } from "./model-client.js";
 export { describeChanges } from "./saved-line.js";
 export {
   SessionClosedError,

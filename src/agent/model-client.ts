@@ -20,6 +20,14 @@ export class ModelError extends Error {
   }
 }
 
+/** The person stopped the answer (the request's signal was aborted); not a failure. */
+export class StoppedError extends Error {
+  constructor() {
+    super("stopped by the person");
+    this.name = "StoppedError";
+  }
+}
+
 export interface ToolCall {
   id: string;
   name: string;
@@ -55,6 +63,8 @@ export interface StreamRequest {
   messages: ChatCompletionMessageParam[];
   tools?: ChatCompletionFunctionTool[];
   onDelta?: (text: string) => void;
+  /** Aborting it stops the request at once (Stop button): the call rejects with StoppedError. */
+  signal?: AbortSignal;
 }
 
 /** Chat completions on any OpenAI-compatible server. */
@@ -85,7 +95,10 @@ export class ModelClient {
       clearTimeout(idle);
       idle = setTimeout(() => controller.abort(), this.streamIdleMs);
     };
+    const stop = () => controller.abort();
+    request.signal?.addEventListener("abort", stop, { once: true });
     try {
+      if (request.signal?.aborted) throw new StoppedError();
       touch();
       const stream = await this.client.chat.completions.create(
         {
@@ -99,6 +112,7 @@ export class ModelClient {
       );
       const reply = new ReplyAssembler();
       for await (const chunk of stream) {
+        if (request.signal?.aborted) throw new StoppedError();
         touch();
         const text = reply.add(chunk);
         if (text) request.onDelta?.(text);
@@ -106,12 +120,14 @@ export class ModelClient {
       if (controller.signal.aborted) throw new ModelError("timeout", this.describe("timeout"));
       return reply.finish(() => new ModelError("bad-response", this.describe("bad-response")));
     } catch (error) {
+      if (error instanceof StoppedError || request.signal?.aborted) throw new StoppedError();
       if (controller.signal.aborted && !(error instanceof ModelError)) {
         throw new ModelError("timeout", this.describe("timeout"), { cause: error });
       }
       throw this.toModelError(error);
     } finally {
       clearTimeout(idle);
+      request.signal?.removeEventListener("abort", stop);
     }
   }
 

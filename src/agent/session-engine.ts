@@ -11,7 +11,7 @@ import { MemoryStore, type MemoryStoreOptions } from "../memory/memory-store.js"
 import { buildSystemPrompt } from "../memory/system-prompt.js";
 import { localDate, localTime } from "../memory/time.js";
 import type { MemoryChange, PendingChange } from "../tools/execute-tool.js";
-import { runTurn } from "./agent-loop.js";
+import { runTurn, type TurnMessage } from "./agent-loop.js";
 import { baseInstructions } from "./base-instructions.js";
 import { condenseHistory, requestContext } from "./history.js";
 import { archiveClosedSessions, archiveConversation } from "./conversation-archive.js";
@@ -45,6 +45,14 @@ export interface TurnResult {
   changes: MemoryChange[];
   proposals: PendingChange[];
   usage: TokenUsage;
+  /** Stopped by the person: `text` is what was shown, and what the history keeps. */
+  stopped: boolean;
+}
+
+export interface TurnOptions {
+  onDelta?: (text: string) => void;
+  /** Aborting it stops the answer (the Stop button). */
+  signal?: AbortSignal;
 }
 
 export type SessionSummary = Pick<SessionRecord, "id" | "userId" | "status" | "title" | "locale">;
@@ -148,8 +156,12 @@ export class SessionEngine {
     return archiveClosedSessions(this.deps.store, (userId) => this.memoryOf(userId));
   }
 
-  /** Runs one turn. A failed turn leaves the stored history exactly as it was. */
-  async turn(id: string, text: string, onDelta?: (text: string) => void): Promise<TurnResult> {
+  /**
+   * Runs one turn. A failed turn leaves the stored history exactly as it was; a stopped one
+   * keeps what was shown. `input` is the person's text, or their text with images.
+   */
+  async turn(id: string, input: string | TurnMessage, { onDelta, signal }: TurnOptions = {}): Promise<TurnResult> {
+    const message = typeof input === "string" ? { text: input } : input;
     const result = await this.sessions.run(id, async () => {
       const record = await this.require(id);
       if (record.status !== "open") throw new SessionClosedError(id);
@@ -157,10 +169,11 @@ export class SessionEngine {
         model: this.deps.model,
         memory: this.memoryOf(record.userId),
         context: requestContext(record),
-        text,
+        message,
         now: this.clock(),
         writer: modelWriter(record.id, record.title),
         ...(onDelta ? { onDelta } : {}),
+        ...(signal ? { signal } : {}),
       });
       record.messages.push(...output.messages);
       record.usage.push(output.usage);
@@ -175,7 +188,7 @@ export class SessionEngine {
       if (size > this.deps.historyBudgetChars) void this.condense(id);
     });
     const { output } = result;
-    return { text: output.text, changes: output.changes, proposals: output.proposals, usage: output.usage };
+    return { text: output.text, changes: output.changes, proposals: output.proposals, usage: output.usage, stopped: output.stopped };
   }
 
   /** Drops the conversation so far; the snapshot (system prompt) and the memory files stay. */

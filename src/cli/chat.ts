@@ -167,9 +167,11 @@ function isLiveRun(channelId: string): boolean {
 async function chatTurn(engine: SessionEngine, id: string, userId: string, text: string, baseURL: string): Promise<"ok" | "error" | "fatal"> {
   let streamed = false;
   try {
-    const result = await engine.turn(id, text, (delta) => {
-      streamed = true;
-      process.stdout.write(delta);
+    const result = await engine.turn(id, text, {
+      onDelta: (delta) => {
+        streamed = true;
+        process.stdout.write(delta);
+      },
     });
     process.stdout.write("\n");
     const saved = describeChanges(result.changes);

@@ -195,7 +195,7 @@ export class Conversations {
     reply.startTyping();
     try {
       // The turn is persisted before its final text is shown, so a crash never loses a shown answer.
-      const result = await this.deps.engine.turn(sessionId, text, (delta) => reply.push(delta));
+      const result = await this.deps.engine.turn(sessionId, text, { onDelta: (delta) => reply.push(delta) });
       const saved = describeChanges(result.changes);
       const lines = saved ? [`-# ${saved}`] : [];
       if (result.proposals.length === 0) {

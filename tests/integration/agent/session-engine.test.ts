@@ -13,7 +13,7 @@ describe("turns", () => {
     const session = await engine.open(aliceInThread);
     fake.enqueue({ text: "Hello Alice, nice to meet you!", chunkSize: 5 });
     const deltas: string[] = [];
-    const result = await engine.turn(session.id, "hi", (d) => deltas.push(d));
+    const result = await engine.turn(session.id, "hi", { onDelta: (d) => deltas.push(d) });
     expect(result.text).toBe("Hello Alice, nice to meet you!");
     expect(deltas.length).toBeGreaterThan(3);
     expect(deltas.join("")).toBe(result.text);
