@@ -250,10 +250,15 @@ export class MemoryStore {
     };
   }
 
+  /** The date of the oldest log the snapshot loads; older logs belong in daily/archive/. */
+  oldestRecentLog(now: Date = new Date()): string {
+    const { zone } = this.timeZone();
+    return recentDates(now, zone, this.dailyDays)[0] ?? localDate(now, zone);
+  }
+
   /** Moves logs older than the snapshot window to daily/archive/ (never deletes). Returns the moved dates. */
   async archiveOldDailies(now: Date = new Date()): Promise<string[]> {
-    const { zone } = this.timeZone();
-    const oldestKept = recentDates(now, zone, this.dailyDays)[0] ?? localDate(now, zone);
+    const oldestKept = this.oldestRecentLog(now);
     return this.serialize(async () => {
       const names = await readdir(join(this.dir, "daily")).catch(() => [] as string[]);
       const dates = names.sort().flatMap((name) => {

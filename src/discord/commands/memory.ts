@@ -19,6 +19,7 @@ import type { SecretFinding } from "../../memory/secrets.js";
 import { sayFor } from "../interaction-helpers.js";
 import { exportFiles } from "./memory-export.js";
 import { runDeleteAll, runForget } from "./memory-forget.js";
+import { runGlance } from "./memory-glance.js";
 import { runHistory, runUndo } from "./memory-history.js";
 import { runImport } from "./memory-import.js";
 import { searchAnswer } from "./memory-search.js";
@@ -86,7 +87,17 @@ export const memoryCommand: Command = {
     .setDescription("See and edit what I remember about you (only you see the answers)")
     .setDescriptionLocalization("zh-CN", "查看和编辑我对你的记忆（仅你可见）")
     .addSubcommand((s) =>
-      s.setName("view").setNameLocalization("zh-CN", "查看").setDescription("Show a memory file").setDescriptionLocalization("zh-CN", "显示一个记忆文件").addStringOption(withFile),
+      s
+        .setName("view")
+        .setNameLocalization("zh-CN", "查看")
+        .setDescription("Your memory at a glance, or one file")
+        .setDescriptionLocalization("zh-CN", "一览你的记忆，或显示一个文件")
+        .addStringOption((o) =>
+          withFile(o)
+            .setRequired(false)
+            .setDescription("Optional: leave out to see all files at a glance, or pick one (daily = today's log)")
+            .setDescriptionLocalization("zh-CN", "可不填：不填则一览全部文件，或选一个文件查看全文"),
+        ),
     )
     .addSubcommand((s) =>
       s.setName("edit").setNameLocalization("zh-CN", "编辑").setDescription("Edit a whole memory file").setDescriptionLocalization("zh-CN", "编辑整个记忆文件").addStringOption(withFile),
@@ -198,6 +209,7 @@ export const memoryCommand: Command = {
       });
       return;
     }
+    if (sub === "view" && interaction.options.getString("file") === null) return runGlance(interaction, memory);
     const kind = interaction.options.getString("file", true) as FileKind;
     const file = fileOf(memory, kind);
     if (sub === "view") {

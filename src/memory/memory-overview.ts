@@ -1,0 +1,64 @@
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { dateOfConversation } from "./conversation-log.js";
+import type { JournalEntry } from "./journal.js";
+import { FILE_KINDS, type MemoryStore } from "./memory-store.js";
+import { countChars, parseSections } from "./sections.js";
+import { dateOfLog } from "./time.js";
+
+export interface FileOverview {
+  /** "SOUL.md", "USER.md", "MEMORY.md", "daily/2026-12-02.md" (today's log). */
+  label: string;
+  used: number;
+  cap: number;
+  sections: number;
+}
+
+/** A person's memory in figures (/memory view without a file). */
+export interface MemoryOverview {
+  /** SOUL, USER, MEMORY and today's log, in that order; a missing file counts as empty. */
+  files: FileOverview[];
+  /** The newest change history keeps, if any. */
+  lastChange: JournalEntry | undefined;
+  /** The person's zone, in which the last change's time is told. */
+  zone: string;
+  /** Days whose log is archived or, older than the snapshot window, will be at the next close. */
+  archivedLogs: number;
+  /** Closed conversations kept word for word. */
+  conversations: number;
+}
+
+/** Reads, never writes: a person with no memory yet gets zeros and keeps an empty folder. */
+export async function memoryOverview(memory: MemoryStore, now: Date = new Date()): Promise<MemoryOverview> {
+  const files = await Promise.all(
+    FILE_KINDS.map(async (kind): Promise<FileOverview> => {
+      const file = memory.file(kind, now);
+      const text = await file.read();
+      return { label: file.label, used: countChars(text), cap: file.cap, sections: parseSections(text).sections.length };
+    }),
+  );
+  // history() takes the person's lock (which makes their folder) and wakes the recall index: only when there is a journal.
+  const lastChange = (await memory.journal.size()) > 0 ? (await memory.history())[0] : undefined;
+  return {
+    files,
+    lastChange,
+    zone: memory.timeZone().zone,
+    archivedLogs: await countArchivedLogs(memory, now),
+    conversations: (await names(memory.conversationsDir)).filter((name) => dateOfConversation(name) !== undefined).length,
+  };
+}
+
+/** A day counts once, whether its log is in the archive, still waiting to move there, or both. */
+async function countArchivedLogs(memory: MemoryStore, now: Date): Promise<number> {
+  const oldestKept = memory.oldestRecentLog(now);
+  const archived = (await names(memory.archiveDir)).flatMap((name) => dateOfLog(name) ?? []);
+  const waiting = (await names(join(memory.dir, "daily"))).flatMap((name) => {
+    const date = dateOfLog(name);
+    return date !== undefined && date < oldestKept ? [date] : [];
+  });
+  return new Set([...archived, ...waiting]).size;
+}
+
+async function names(folder: string): Promise<string[]> {
+  return readdir(folder).catch(() => [] as string[]);
+}
