@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { ChannelType, type Client, type Message, type TextBasedChannel } from "discord.js";
 import type { Config } from "../config.js";
 import { KeyedMutex } from "../keyed-mutex.js";
@@ -6,10 +7,21 @@ import { describeChanges } from "../agent/saved-line.js";
 import { ModelError } from "../agent/model-client.js";
 import { SessionClosedError, type SessionEngine, type SessionSummary } from "../agent/session-engine.js";
 import type { SessionRecord } from "../agent/session-record.js";
+import type { Say } from "../agent/history-lines.js";
 import { isAllowed } from "./access.js";
+import { readIncoming } from "./incoming.js";
 import { proposalFooter } from "./proposals.js";
 import { postReceipt, receiptMessage, sayIn, type ReceiptPlace } from "./receipt.js";
-import { ReplyStream, type ReplyChannel } from "./reply-stream.js";
+import { NO_MENTIONS, ReplyStream, type ReplyChannel } from "./reply-stream.js";
+import { stopRow } from "./stop-button.js";
+
+/** A message with nothing in it (no words, files or stickers): usually the Message Content intent is off. */
+function emptyMessageLine(say: Say): string {
+  return say(
+    "I got a message with nothing I can read in it. (If every message arrives empty, the bot's Message Content intent is off.)",
+    "我收到的消息里没有我能读的内容。（如果每条消息都是空的，说明机器人的 Message Content 权限没有开启。）",
+  );
+}
 
 export interface ConversationDeps {
   engine: SessionEngine;
@@ -32,6 +44,10 @@ export class Conversations {
   private readonly inFlight = new Set<Promise<unknown>>();
   /** Serialises "find the open session or open one" per channel, so two quick messages share one. */
   private readonly opening = new KeyedMutex();
+  /** Answers streaming now, by the turn id their Stop button carries. */
+  private readonly streaming = new Map<string, AbortController>();
+  /** Sessions already told that this model cannot see images. */
+  private readonly toldNoVision = new Set<string>();
 
   constructor(private readonly deps: ConversationDeps) {}
 
@@ -85,6 +101,7 @@ export class Conversations {
 
   async closeSession(sessionId: string, channelId: string, reason: string, receipt: ReceiptPlace = "channel"): Promise<"closed" | "none" | "pending-summary"> {
     this.clearIdle(channelId);
+    this.toldNoVision.delete(sessionId);
     const outcome = await this.track(this.deps.engine.close(sessionId, reason));
     if (outcome === "already-closed") return "none";
     await this.track(this.sendReceipt(sessionId, channelId, receipt));
@@ -120,6 +137,13 @@ export class Conversations {
     this.idleTimers.set(channelId, timer);
   }
 
+  /** Stops a streaming answer (its Stop button); false when it has already ended. */
+  stopTurn(turnId: string): boolean {
+    const turn = this.streaming.get(turnId);
+    turn?.abort();
+    return turn !== undefined;
+  }
+
   /** Waits for turns and closes under way (graceful shutdown). */
   async drain(): Promise<void> {
     for (const timer of this.idleTimers.values()) clearTimeout(timer);
@@ -137,7 +161,7 @@ export class Conversations {
       }),
     );
     this.clearIdle(message.channelId);
-    await this.answer(sessionId, person.userId, message.channel as TextBasedChannel & ReplyChannel, this.textOf(message));
+    await this.answer(sessionId, message, message.channel as TextBasedChannel & ReplyChannel, this.textOf(message));
     this.scheduleIdleClose(message.channelId, Date.now());
   }
 
@@ -151,7 +175,7 @@ export class Conversations {
         locale: session.locale ?? (this.localeOf(person.userId)),
       });
     });
-    await this.answer(sessionId, person.userId, message.channel as TextBasedChannel & ReplyChannel, this.textOf(message));
+    await this.answer(sessionId, message, message.channel as TextBasedChannel & ReplyChannel, this.textOf(message));
   }
 
   /** The channel's open session, or a new one from `open`; one at a time per channel. */
@@ -179,7 +203,7 @@ export class Conversations {
       ...person,
       locale: this.localeOf(person.userId),
     });
-    await this.answer(record.id, person.userId, thread, text || "Hello!");
+    await this.answer(record.id, message, thread, text || (message.attachments.size + message.stickers.size > 0 ? "" : "Hello!"));
   }
 
   /** What the person said, without the mention of the bot. */
@@ -188,23 +212,45 @@ export class Conversations {
     return message.content.replaceAll(new RegExp(`<@!?${me}>`, "g"), "").trim();
   }
 
-  private async answer(sessionId: string, owner: string, channel: ReplyChannel, text: string): Promise<void> {
-    // A message with only an attachment or a sticker has no text for the model.
-    if (text === "") return;
-    const reply = new ReplyStream(channel, { log: this.deps.log });
+  /** Answers one message: what it brings (words, reply, files, images) goes to the model, with a Stop button while it streams. */
+  private async answer(sessionId: string, message: Message, channel: ReplyChannel, words: string): Promise<void> {
+    const owner = message.author.id;
+    const say = sayIn(this.localeOf(owner));
+    const incoming = await readIncoming(message, words, this.deps.config.attachments, say);
+    const notes = [...incoming.lines];
+    if (incoming.unseenImages && (!incoming.usable || !this.toldNoVision.has(sessionId))) {
+      this.toldNoVision.add(sessionId);
+      notes.unshift(
+        incoming.usable
+          ? say("🖼️ I can't see images with this model, so I answer your words only.", "🖼️ 这个模型看不到图片，所以我只回答你的文字。")
+          : say("🖼️ I can't see images with this model; tell me in words what you'd like to know.", "🖼️ 这个模型看不到图片；请用文字告诉我你想知道什么。"),
+      );
+    }
+    // Nothing the model could answer (a refused file, an image it cannot see): the bot's own lines, never silence.
+    if (!incoming.usable) {
+      const content = notes.length > 0 ? notes.join("\n") : emptyMessageLine(say);
+      await channel.send({ content, allowedMentions: NO_MENTIONS }).catch((error: unknown) => this.deps.log.warn({ err: String(error) }, "could not answer"));
+      return;
+    }
+    const turnId = randomBytes(6).toString("hex");
+    const stop = new AbortController();
+    this.streaming.set(turnId, stop);
+    const reply = new ReplyStream(channel, { log: this.deps.log, whileStreaming: [stopRow(owner, turnId, say)] });
     reply.startTyping();
     try {
       // The turn is persisted before its final text is shown, so a crash never loses a shown answer.
-      const result = await this.deps.engine.turn(sessionId, text, { onDelta: (delta) => reply.push(delta) });
+      const result = await this.deps.engine.turn(sessionId, incoming.message, { onDelta: (delta) => reply.push(delta), signal: stop.signal });
+      this.streaming.delete(turnId);
       const saved = describeChanges(result.changes);
-      const lines = saved ? [`-# ${saved}`] : [];
-      if (result.proposals.length === 0) {
-        await reply.finish(lines[0]);
-        return;
-      }
-      const pending = proposalFooter(owner, result.proposals, sayIn(this.localeOf(owner)));
-      await reply.finish([...lines, ...pending.lines].join("\n"), pending.components);
+      const lines = [
+        ...(result.stopped ? [`-# ${say("stopped", "已停止")}`] : []),
+        ...(saved ? [`-# ${saved}`] : []),
+        ...notes.map((line) => `-# ${line}`),
+      ];
+      const pending = result.proposals.length > 0 ? proposalFooter(owner, result.proposals, say) : { lines: [], components: [] };
+      await reply.finish([...lines, ...pending.lines].join("\n") || undefined, pending.components);
     } catch (error) {
+      this.streaming.delete(turnId);
       const line =
         error instanceof ModelError
           ? `⚠️ ${error.message}`

@@ -18,7 +18,11 @@ export interface ReplyStreamOptions {
   firstSendDelayMs?: number;
   /** Typing shows only when no text has come by then: a fast answer needs no typing call. */
   typingDelayMs?: number;
+  /** Buttons the message being written carries while the answer streams (Stop); gone at the end. */
+  whileStreaming?: Components;
 }
+
+type Components = NonNullable<MessageCreateOptions["components"]>;
 
 /** Typing lasts about 10 s on Discord; refresh a little before it fades. */
 const TYPING_REFRESH_MS = 8_000;
@@ -30,7 +34,8 @@ const TYPING_REFRESH_MS = 8_000;
  */
 export class ReplyStream {
   private text = "";
-  private readonly messages: { message: Message; content: string }[] = [];
+  /** Each message sent, with the text and the buttons (as JSON) it shows now. */
+  private readonly messages: { message: Message; content: string; buttons: string }[] = [];
   private timer: NodeJS.Timeout | undefined;
   private typing: NodeJS.Timeout | undefined;
   /** When the last send or edit started; 0 until the first one is scheduled. */
@@ -69,7 +74,7 @@ export class ReplyStream {
   }
 
   /** Writes the final text exactly, with an optional last line (the 💾 line) and buttons on the last message. */
-  async finish(footer?: string, components?: MessageCreateOptions["components"]): Promise<void> {
+  async finish(footer?: string, components: Components = []): Promise<void> {
     this.stop();
     const body = this.text.trim() === "" ? "…" : this.text;
     const full = footer ? `${body.trimEnd()}\n${footer}` : body;
@@ -81,7 +86,7 @@ export class ReplyStream {
   async fail(line: string): Promise<void> {
     this.stop();
     const full = this.text.trim() === "" ? line : `${this.text.trimEnd()}\n\n${line}`;
-    this.enqueue(() => this.flush({ done: splitForDiscord(full), current: "" }));
+    this.enqueue(() => this.flush({ done: splitForDiscord(full), current: "" }, []));
     await this.chain;
   }
 
@@ -103,21 +108,23 @@ export class ReplyStream {
     });
   }
 
-  private async flush({ done, current }: { done: string[]; current: string }, components?: MessageCreateOptions["components"]): Promise<void> {
+  /** `final`: the buttons the last message keeps once the answer is complete; absent while it streams. */
+  private async flush({ done, current }: { done: string[]; current: string }, final?: Components): Promise<void> {
     const chunks = current.trim() === "" ? done : [...done, current];
     this.lastFlush = Date.now();
     this.stopTyping();
     for (const [i, content] of chunks.entries()) {
       const sent = this.messages[i];
-      // Buttons ride on the last message's own send or edit.
-      const extra = components && i === chunks.length - 1 ? { components } : {};
+      // Buttons ride on the last message's own send or edit; earlier messages lose theirs.
+      const components = i < chunks.length - 1 ? [] : (final ?? this.options.whileStreaming ?? []);
+      const buttons = JSON.stringify(components);
       if (!sent) {
-        const message = await this.channel.send({ content, allowedMentions: NO_MENTIONS, ...extra });
-        this.messages.push({ message, content });
-      } else if (sent.content !== content || "components" in extra) {
-        const edit: MessageEditOptions = { content, allowedMentions: NO_MENTIONS, ...(extra as MessageEditOptions) };
+        const message = await this.channel.send({ content, allowedMentions: NO_MENTIONS, ...(components.length > 0 ? { components } : {}) });
+        this.messages.push({ message, content, buttons });
+      } else if (sent.content !== content || sent.buttons !== buttons) {
+        const edit: MessageEditOptions = { content, allowedMentions: NO_MENTIONS, ...(sent.buttons !== buttons ? { components } : {}) };
         await sent.message.edit(edit);
-        sent.content = content;
+        Object.assign(sent, { content, buttons });
       }
     }
   }

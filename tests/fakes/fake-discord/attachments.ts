@@ -17,15 +17,19 @@ export interface AttachmentInput {
 /** Discord's upload limit for people without Nitro, per file. */
 export const ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024;
 
+/** Discord's upload limit for people with Nitro, per file. */
+export const NITRO_ATTACHMENT_SIZE_LIMIT = 500 * 1024 * 1024;
+
 /** Discord's signed attachment links stay valid for a day after they are issued. */
 const SIGNED_URL_LIFETIME_S = 24 * 60 * 60;
 
 export type CdnFolder = "attachments" | "ephemeral-attachments";
 
-export function toRecordedAttachment(id: string, input: AttachmentInput): RecordedAttachment {
+export function toRecordedAttachment(id: string, input: AttachmentInput, sizeLimit = ATTACHMENT_SIZE_LIMIT): RecordedAttachment {
   const data = typeof input.data === "string" ? Buffer.from(input.data, "utf8") : input.data;
-  if (data.length > ATTACHMENT_SIZE_LIMIT) {
-    throw new Error(`${input.filename} is ${data.length} bytes; Discord takes files up to 10 MiB (${ATTACHMENT_SIZE_LIMIT} bytes)`);
+  if (data.length > sizeLimit) {
+    const mib = sizeLimit / (1024 * 1024);
+    throw new Error(`${input.filename} is ${data.length} bytes; Discord takes files up to ${mib} MiB (${sizeLimit} bytes) from this person`);
   }
   return {
     id,

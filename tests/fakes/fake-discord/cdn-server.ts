@@ -22,7 +22,15 @@ export async function startCdnServer(state: FakeDiscordState): Promise<Server> {
 function serve(state: FakeDiscordState, request: IncomingMessage, response: ServerResponse): void {
   const url = new URL(request.url ?? "/", "http://127.0.0.1");
   const method = (request.method ?? "GET").toUpperCase();
-  const record: CdnRequest = { method, path: url.pathname, query: Object.fromEntries(url.searchParams), status: 0, at: Date.now() };
+  const record: CdnRequest = {
+    method,
+    path: url.pathname,
+    query: Object.fromEntries(url.searchParams),
+    status: 0,
+    at: Date.now(),
+    bytesSent: 0,
+    body: "none",
+  };
   state.cdnRequests.push(record);
   const answer = (status: number, headers: Record<string, string> = {}, body?: Buffer) => {
     record.status = status;
@@ -36,11 +44,41 @@ function serve(state: FakeDiscordState, request: IncomingMessage, response: Serv
     return answer(404, { "content-type": "text/plain" }, Buffer.from("This content is no longer available."));
   }
   const { attachment } = found;
-  answer(
-    200,
-    { "content-type": attachment.contentType ?? "application/octet-stream", "content-length": String(attachment.size) },
-    attachment.data,
-  );
+  const headers = { "content-type": attachment.contentType ?? "application/octet-stream", "content-length": String(attachment.size) };
+  if (method === "HEAD") return answer(200, headers);
+  record.status = 200;
+  response.writeHead(200, headers);
+  sendBody(response, attachment.data, record);
+}
+
+/** Chunk size of a download; small enough that a reader who stops early leaves most of a large file unsent. */
+const SEND_CHUNK = 64 * 1024;
+
+/**
+ * Writes the file in chunks, waiting for the connection to drain between them as a real server
+ * does, and records how much was sent, so a test can tell a download that was cut short (the
+ * reader cancelled its stream) from one that fetched everything.
+ */
+function sendBody(response: ServerResponse, data: Buffer, record: CdnRequest): void {
+  record.body = "sending";
+  let offset = 0;
+  response.on("finish", () => (record.body = "sent"));
+  response.on("close", () => {
+    if (!response.writableFinished) record.body = "cut";
+  });
+  const pump = (): void => {
+    while (offset < data.length && !response.destroyed) {
+      const chunk = data.subarray(offset, offset + SEND_CHUNK);
+      offset += chunk.length;
+      record.bytesSent = offset;
+      if (!response.write(chunk)) {
+        response.once("drain", pump);
+        return;
+      }
+    }
+    if (!response.destroyed) response.end();
+  };
+  pump();
 }
 
 function fileAt(

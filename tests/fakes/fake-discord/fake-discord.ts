@@ -119,7 +119,7 @@ export class FakeDiscord {
   /**
    * A person posting a message, with files (served by the CDN at signed links), stickers, embeds or a reply
    * reference. Rejects what Discord would refuse: an empty message, over 10 files or 3 stickers, a file
-   * over 10 MiB, a reply to a message not in the channel.
+   * over 10 MiB (500 MiB with `premium`), a reply to a message not in the channel.
    */
   async userSends(input: UserMessageInput): Promise<FakeMessage> {
     return userSends(this.world, input);

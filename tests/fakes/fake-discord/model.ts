@@ -274,6 +274,10 @@ export interface CdnRequest {
   query: Record<string, string>;
   status: number;
   at: number;
+  /** Bytes of the file handed to the connection so far (flow-controlled, so a reader that stops early stops this too). */
+  bytesSent: number;
+  /** "cut" when the downloader closed the connection before the whole file was sent. */
+  body: "none" | "sending" | "sent" | "cut";
 }
 
 export interface TypingRecord {

@@ -1,5 +1,5 @@
 import type { APIEmbed } from "discord.js";
-import { toRecordedAttachment, type AttachmentInput } from "./attachments.js";
+import { ATTACHMENT_SIZE_LIMIT, NITRO_ATTACHMENT_SIZE_LIMIT, toRecordedAttachment, type AttachmentInput } from "./attachments.js";
 import { DiscordFailure } from "./discord-errors.js";
 import { isEphemeral, type FakeDiscordWorld } from "./discord-actions.js";
 import type { FakeDmChannel, FakeMessage, FakeStickerItem, FakeThread } from "./model.js";
@@ -14,10 +14,12 @@ export interface UserMessageInput {
   mentionsBot?: boolean;
   /** Sends the message as a reply to this message (which pings its author, as the Discord client does by default). */
   replyToMessageId?: string;
-  /** The same as `replyToMessageId`, in the shape of Discord's `message_reference`. */
+  /** The same as `replyToMessageId`, in the shape of Discord's `message_reference`. In a thread, the message that started it may be named too. */
   reference?: { messageId: string };
   /** Files the person uploads with the message (at most 10, each at most 10 MiB), served by the fake CDN. */
   attachments?: AttachmentInput[];
+  /** The person has Nitro, so each file may be up to 500 MiB instead of 10 MiB. */
+  premium?: boolean;
   /** At most 3; sent as `sticker_items`. */
   stickers?: { id: string; name: string; formatType?: number }[];
   embeds?: APIEmbed[];
@@ -37,7 +39,9 @@ export function userSends(world: FakeDiscordWorld, input: UserMessageInput): Fak
   const mentionsBotAlready = input.content.includes(botMention) || input.content.includes(`<@!${state.botUserId}>`);
   const content = input.mentionsBot && !mentionsBotAlready ? `${botMention} ${input.content}` : input.content;
   const repliedTo = input.reference?.messageId ?? input.replyToMessageId;
-  const referenced = repliedTo ? state.liveMessage(channel.id, repliedTo) : undefined;
+  // In a thread, the message that started it (in the parent channel) can be replied to as well.
+  const starter = channel.kind === "thread" && repliedTo === channel.id ? state.liveMessage(channel.parentId, repliedTo) : undefined;
+  const referenced = repliedTo ? (state.liveMessage(channel.id, repliedTo) ?? starter) : undefined;
   if (repliedTo && (!referenced || isEphemeral(referenced))) throw new Error(`message ${repliedTo} is not in channel ${channel.id}`);
   const { attachments = [], stickers = [], embeds = [] } = input;
   if (attachments.length > 10) throw new Error(`Discord takes at most 10 attachments a message; got ${attachments.length}`);
@@ -45,12 +49,13 @@ export function userSends(world: FakeDiscordWorld, input: UserMessageInput): Fak
   if (!content && attachments.length === 0 && stickers.length === 0 && embeds.length === 0) {
     throw new Error("Discord does not send an empty message: give content, attachments, stickers or embeds");
   }
+  const sizeLimit = input.premium ? NITRO_ATTACHMENT_SIZE_LIMIT : ATTACHMENT_SIZE_LIMIT;
   const message = world.postMessage({
     channel,
     authorId: user.id,
     content,
     embeds,
-    attachments: attachments.map((file) => toRecordedAttachment(state.ids.next(), file)),
+    attachments: attachments.map((file) => toRecordedAttachment(state.ids.next(), file, sizeLimit)),
     stickers: stickers.map((s): FakeStickerItem => ({ id: s.id, name: s.name, formatType: s.formatType ?? 1 })),
     referencedMessageId: referenced?.id ?? null,
   });

@@ -1,0 +1,49 @@
+/**
+ * Whether a GIF or WebP is animated. The model takes still images only, and image-size
+ * reports a GIF's canvas, not its frames, so this walks the blocks by hand: a few lines
+ * against the published formats (GIF89a, WebP container) instead of a decoder.
+ */
+
+/** Counts a GIF's image descriptors, stopping at `enough`; 0 when the blocks are broken before the first frame. */
+export function gifFrameCount(bytes: Uint8Array, enough = 2): number {
+  if (bytes.length < 13) return 0;
+  let offset = 13 + colorTableSize(bytes[10] ?? 0);
+  let frames = 0;
+  while (offset < bytes.length && frames < enough) {
+    const block = bytes[offset];
+    if (block === 0x3b) break;
+    if (block === 0x21) {
+      offset = skipSubBlocks(bytes, offset + 2);
+    } else if (block === 0x2c) {
+      if (offset + 10 > bytes.length) break;
+      frames += 1;
+      // Descriptor (10 bytes), its own colour table, the LZW code size byte, then the data sub-blocks.
+      offset = skipSubBlocks(bytes, offset + 10 + colorTableSize(bytes[offset + 9] ?? 0) + 1);
+    } else {
+      break;
+    }
+  }
+  return frames;
+}
+
+/** Bytes of the colour table announced by a GIF "packed fields" byte (none when its top bit is clear). */
+function colorTableSize(packed: number): number {
+  return packed & 0x80 ? 3 * 2 ** ((packed & 0x07) + 1) : 0;
+}
+
+/** The offset after a chain of sub-blocks (length byte, data) ending in a zero-length block. */
+function skipSubBlocks(bytes: Uint8Array, offset: number): number {
+  let at = offset;
+  while (at < bytes.length) {
+    const length = bytes[at] ?? 0;
+    at += 1 + length;
+    if (length === 0) return at;
+  }
+  return bytes.length;
+}
+
+/** An extended WebP (VP8X) says in its flags whether it is animated. */
+export function webpIsAnimated(bytes: Uint8Array): boolean {
+  const chunk = String.fromCharCode(...bytes.subarray(12, 16));
+  return chunk === "VP8X" && ((bytes[20] ?? 0) & 0x02) !== 0;
+}

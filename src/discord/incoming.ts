@@ -1,0 +1,78 @@
+import { MessageReferenceType, type Message } from "discord.js";
+import type { Say } from "../agent/history-lines.js";
+import type { TurnMessage } from "../agent/agent-loop.js";
+import type { AttachmentLimits } from "../config.js";
+import { cutChars } from "../memory/sections.js";
+import { readAttachments } from "./attachments/index.js";
+
+/** What one Discord message brings to a turn, and what the bot tells the person about it. */
+export interface Incoming {
+  message: TurnMessage;
+  /** Lines the bot adds itself: files it cut or could not read, stickers, links. */
+  lines: string[];
+  /** Images came, and this model cannot see them (said once per conversation). */
+  unseenImages: boolean;
+  /** Something the model can answer: words, a readable file, an image it can see, a sticker, a link. */
+  usable: boolean;
+}
+
+/** A quoted message is context, not the turn: enough to know what is meant. */
+const QUOTE_CHARS = 1_000;
+const PREVIEW_CHARS = 500;
+const URLS = /https?:\/\/\S+/g;
+
+/**
+ * Turns a person's message into the turn's input: the message they replied to, their words,
+ * stickers and link previews as short notes, files inlined, images for a model that can see.
+ */
+export async function readIncoming(message: Message, words: string, limits: AttachmentLimits, say: Say): Promise<Incoming> {
+  const notes: string[] = [];
+  const lines: string[] = [];
+  const quoted = await quoteOf(message);
+  if (quoted) notes.push(quoted);
+  if (words) notes.push(words);
+  const stickers = [...message.stickers.values()].map((s) => s.name);
+  if (stickers.length > 0) {
+    const names = stickers.map((n) => `“${n}”`).join(", ");
+    notes.push(`[sticker: ${names} (you cannot see stickers, only their names)]`);
+    lines.push(say(`🏷️ I can't see stickers; I only know their names: ${names}.`, `🏷️ 我看不到贴纸，只知道它的名字：${names}。`));
+  }
+  const previews = message.embeds.flatMap((e) => {
+    const text = [e.title, e.description].filter(Boolean).join(" — ");
+    return text ? [`[link preview: ${cutChars(text, PREVIEW_CHARS)}${e.url ? ` (${e.url})` : ""}]`] : [];
+  });
+  notes.push(...previews);
+  const onlyLinks = words.replace(URLS, "").trim() === "" && (words !== "" || message.embeds.length > 0);
+  if (onlyLinks) {
+    lines.push(
+      say(
+        "🔗 I can't open links; I read only the address and the preview Discord shows, if any.",
+        "🔗 我打不开链接，只能读到网址和 Discord 显示的预览（如果有）。",
+      ),
+    );
+  }
+  const files = await readAttachments([...message.attachments.values()], limits, say);
+  if (files.text) notes.push(files.text);
+  lines.push(...files.lines);
+  const usable = words !== "" || stickers.length > 0 || previews.length > 0 || files.usable;
+  return {
+    message: { text: notes.join("\n\n"), ...(files.images.length > 0 ? { images: files.images } : {}) },
+    lines,
+    unseenImages: files.unseenImages,
+    usable,
+  };
+}
+
+/** The message the person replied to, as a note for the model; undefined when there is none or it is gone. */
+async function quoteOf(message: Message): Promise<string | undefined> {
+  if (!message.reference?.messageId || message.reference.type !== MessageReferenceType.Default) return undefined;
+  // fetchReference looks in the reference's own channel: a thread's starter message lives in its parent.
+  const quoted = await message.fetchReference().catch(() => undefined);
+  if (!quoted) return undefined;
+  const me = message.client.user.id;
+  const who = quoted.author.id === me ? "your own earlier answer" : `a message by ${quoted.member?.displayName ?? quoted.author.globalName ?? quoted.author.username}`;
+  const files = [...quoted.attachments.values()].map((a) => a.name);
+  const words = quoted.content.replaceAll(new RegExp(`<@!?${me}>`, "g"), "").trim();
+  const text = [words, files.length > 0 ? `(attached: ${files.join(", ")})` : ""].filter(Boolean).join(" ");
+  return `[The person is replying to ${who}: “${cutChars(text, QUOTE_CHARS)}”]`;
+}
