@@ -235,7 +235,7 @@ export class Conversations {
     const turnId = randomBytes(6).toString("hex");
     const stop = new AbortController();
     this.streaming.set(turnId, stop);
-    const reply = new ReplyStream(channel, { log: this.deps.log, whileStreaming: [stopRow(owner, turnId, say)] });
+    const reply = new ReplyStream(channel, { log: this.deps.log, whileStreaming: () => [stopRow(owner, turnId, say)] });
     reply.startTyping();
     try {
       // The turn is persisted before its final text is shown, so a crash never loses a shown answer.

@@ -18,8 +18,11 @@ export interface ReplyStreamOptions {
   firstSendDelayMs?: number;
   /** Typing shows only when no text has come by then: a fast answer needs no typing call. */
   typingDelayMs?: number;
-  /** Buttons the message being written carries while the answer streams (Stop); gone at the end. */
-  whileStreaming?: Components;
+  /**
+   * Buttons the message being written carries while the answer streams (Stop); gone at the end.
+   * Built on the first streaming send only: a quick answer never needs them.
+   */
+  whileStreaming?: () => Components;
 }
 
 type Components = NonNullable<MessageCreateOptions["components"]>;
@@ -42,6 +45,7 @@ export class ReplyStream {
   private lastFlush = 0;
   private chain: Promise<void> = Promise.resolve();
   private readonly interval: number;
+  private buttons: Components | undefined;
 
   constructor(
     private readonly channel: ReplyChannel,
@@ -90,6 +94,11 @@ export class ReplyStream {
     await this.chain;
   }
 
+  private streamingButtons(): Components {
+    this.buttons ??= this.options.whileStreaming?.() ?? [];
+    return this.buttons;
+  }
+
   private stop(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
@@ -116,7 +125,7 @@ export class ReplyStream {
     for (const [i, content] of chunks.entries()) {
       const sent = this.messages[i];
       // Buttons ride on the last message's own send or edit; earlier messages lose theirs.
-      const components = i < chunks.length - 1 ? [] : (final ?? this.options.whileStreaming ?? []);
+      const components = i < chunks.length - 1 ? [] : (final ?? this.streamingButtons());
       const buttons = JSON.stringify(components);
       if (!sent) {
         const message = await this.channel.send({ content, allowedMentions: NO_MENTIONS, ...(components.length > 0 ? { components } : {}) });
