@@ -32,6 +32,8 @@ export interface Config {
   /** level is undefined when LOG_LEVEL is unset: each front end has its own default. */
   log: { level: string | undefined; pretty: boolean };
   discord?: { token: string; clientId: string; guildId: string | undefined; apiUrl: string | undefined };
+  /** SHARD_COUNT: run under discord.js's ShardingManager, one process per shard ("auto": as Discord recommends). */
+  shardCount: number | "auto" | undefined;
 }
 
 export interface AttachmentLimits {
@@ -101,6 +103,9 @@ const commonSchema = z.object({
     `must be one of ${LOG_LEVELS.join(", ")} (info)`,
   ),
   LOG_PRETTY: flag(false),
+  SHARD_COUNT: optionalText
+    .refine((v) => v === undefined || v === "auto" || (/^\d+$/.test(v) && Number(v) >= 1), "must be auto or a whole number of shards (2)")
+    .transform((v) => (v === undefined ? undefined : v === "auto" ? ("auto" as const) : Number(v))),
 });
 
 const discordSchema = z.object({
@@ -165,6 +170,7 @@ export function loadConfig(frontEnd: FrontEnd, env: Record<string, string | unde
     allowed: { guildIds: c.ALLOWED_GUILD_IDS, userIds: c.ALLOWED_USER_IDS, roleIds: c.ALLOWED_ROLE_IDS },
     allowDms: c.ALLOW_DMS,
     log: { level: c.LOG_LEVEL, pretty: c.LOG_PRETTY },
+    shardCount: c.SHARD_COUNT,
     discord:
       discord?.success === true
         ? {
