@@ -34,6 +34,8 @@ export interface Config {
   discord?: { token: string; clientId: string; guildId: string | undefined; apiUrl: string | undefined };
   /** SHARD_COUNT: run under discord.js's ShardingManager, one process per shard ("auto": as Discord recommends). */
   shardCount: number | "auto" | undefined;
+  /** In a shard's process: its id (SHARDS, set by the ShardingManager). */
+  shardId: number | undefined;
 }
 
 export interface AttachmentLimits {
@@ -106,6 +108,7 @@ const commonSchema = z.object({
   SHARD_COUNT: optionalText
     .refine((v) => v === undefined || v === "auto" || (/^\d+$/.test(v) && Number(v) >= 1), "must be auto or a whole number of shards (2)")
     .transform((v) => (v === undefined ? undefined : v === "auto" ? ("auto" as const) : Number(v))),
+  SHARDS: optionalText.transform((v) => (v !== undefined && /^\d+$/.test(v) ? Number(v) : undefined)),
 });
 
 const discordSchema = z.object({
@@ -171,6 +174,7 @@ export function loadConfig(frontEnd: FrontEnd, env: Record<string, string | unde
     allowDms: c.ALLOW_DMS,
     log: { level: c.LOG_LEVEL, pretty: c.LOG_PRETTY },
     shardCount: c.SHARD_COUNT,
+    shardId: c.SHARDS,
     discord:
       discord?.success === true
         ? {

@@ -1,10 +1,11 @@
-import { createEngine } from "./agent/create-engine.js";
-import { ConfigError, loadConfig } from "./config.js";
-import { createBot } from "./discord/bot.js";
+import { ConfigError, loadConfig, type Config } from "./config.js";
+import { launchShards } from "./launcher.js";
 import { createLogger } from "./logger.js";
+import { runBot } from "./run-bot.js";
 
+/** `npm start`: the bot in this process, or with SHARD_COUNT set, a launcher of one process per shard. */
 async function main(): Promise<void> {
-  let config;
+  let config: Config;
   try {
     config = loadConfig("discord");
   } catch (error) {
@@ -13,22 +14,20 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const log = createLogger({ level: config.log.level ?? "info", pretty: config.log.pretty });
-  const parts = await createEngine(config, log);
-  const { engine } = parts;
-  const bot = createBot({ config, log, engine });
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, "shutting down; open sessions resume at the next start");
-    await bot.stop();
-    await parts.close();
-    log.flush();
-    process.exit(0);
+  if (config.shardCount === undefined) {
+    await runBot(config, log);
+    return;
+  }
+  const launcher = await launchShards(config, log);
+  const shutdown = (signal: string) => {
+    log.info({ signal }, "stopping every shard");
+    void launcher.stop().then(() => {
+      log.flush();
+      process.exit(0);
+    });
   };
-  process.on("SIGINT", () => void shutdown("SIGINT"));
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
-  await bot.start();
+  process.once("SIGINT", () => shutdown("SIGINT"));
+  process.once("SIGTERM", () => shutdown("SIGTERM"));
 }
 
 main().catch((error: unknown) => {

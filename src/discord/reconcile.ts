@@ -1,6 +1,7 @@
 import { Semaphore } from "async-mutex";
 import type { BotContext } from "./bot-context.js";
 import type { ReceiptPlace } from "./receipt.js";
+import { handledHere } from "./shards.js";
 
 /** Summaries at start-up run a few at a time, after the bot is already answering. */
 const CLOSE_CONCURRENCY = 4;
@@ -24,6 +25,8 @@ export async function reconcileSessions(ctx: BotContext): Promise<ReconcileOutco
   for await (const record of ctx.engine.openSessions()) {
     if (record.channel.platform !== "discord") continue;
     const { channelId, guildId } = record.channel;
+    // Each shard looks after the sessions of its own guilds (and shard 0 after the DMs).
+    if (!handledHere(ctx.client, guildId)) continue;
     if (guildId === undefined) {
       ctx.conversations.scheduleIdleClose(channelId, Date.parse(record.lastActivityAt));
       resumed++;

@@ -84,4 +84,11 @@ describe("loadConfig", () => {
   it("does not need an API key for a local OpenAI-compatible server", () => {
     expect(() => loadConfig("chat", { OPENAI_BASE_URL: "http://localhost:11434/v1" })).not.toThrow();
   });
+  it("reads SHARD_COUNT as auto or a number of shards, and refuses anything else", () => {
+    const base = { DISCORD_TOKEN: "t", DISCORD_CLIENT_ID: "1", OPENAI_BASE_URL: "http://127.0.0.1:1/v1" };
+    expect(loadConfig("discord", base).shardCount).toBeUndefined();
+    expect(loadConfig("discord", { ...base, SHARD_COUNT: "auto" }).shardCount).toBe("auto");
+    expect(loadConfig("discord", { ...base, SHARD_COUNT: "2", SHARDS: "1" })).toMatchObject({ shardCount: 2, shardId: 1 });
+    expect(() => loadConfig("discord", { ...base, SHARD_COUNT: "0" })).toThrow(/SHARD_COUNT: must be auto or a whole number of shards/);
+  });
 });

@@ -1,0 +1,27 @@
+import { createEngine } from "./agent/create-engine.js";
+import type { Config } from "./config.js";
+import { createBot } from "./discord/bot.js";
+import type { Logger } from "./logger.js";
+
+/**
+ * One bot process: the whole bot, or one shard of it under the launcher (discord.js's Client
+ * takes its shard from the environment the ShardingManager gives it). Stops gracefully on
+ * SIGINT/SIGTERM: turns and closes under way finish, open sessions resume at the next start.
+ */
+export async function runBot(config: Config, log: Logger): Promise<void> {
+  const parts = await createEngine(config, log);
+  const bot = createBot({ config, log, engine: parts.engine });
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, "shutting down; open sessions resume at the next start");
+    await bot.stop();
+    await parts.close();
+    log.flush();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  await bot.start();
+}

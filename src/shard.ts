@@ -1,0 +1,16 @@
+import { ConfigError, loadConfig } from "./config.js";
+import { createLogger } from "./logger.js";
+import { runBot } from "./run-bot.js";
+
+/** One shard's process, spawned by the launcher (src/launcher.ts) through discord.js's ShardingManager. */
+async function main(): Promise<void> {
+  const config = loadConfig("discord");
+  const log = createLogger({ level: config.log.level ?? "info", pretty: config.log.pretty }).child({ shard: config.shardId });
+  await runBot(config, log);
+}
+
+main().catch((error: unknown) => {
+  const problems = error instanceof ConfigError ? error.problems.join("; ") : (error as Error).message;
+  console.error(`AgentKit shard could not start: ${problems}`);
+  process.exit(1);
+});
