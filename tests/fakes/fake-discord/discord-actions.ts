@@ -5,6 +5,7 @@ import type { FakeGateway } from "./gateway.js";
 import type {
   AllowedMentions,
   FakeChannel,
+  FakeGuild,
   FakeMessage,
   FakeStickerItem,
   FakeTextChannel,
@@ -12,6 +13,7 @@ import type {
   FakeUser,
   MessageContentPatch,
 } from "./model.js";
+import { parseShard, type ShardTuple } from "./sharding.js";
 import type { FakeDiscordState, NewThread, NewUser } from "./state.js";
 
 export interface NewMessage extends MessageContentPatch {
@@ -24,6 +26,18 @@ export interface NewMessage extends MessageContentPatch {
   referencedMessageId?: string | null;
   webhookId?: string | null;
   interactionId?: string | null;
+}
+
+export interface NewGuild {
+  name: string;
+  /** `[shard_id, num_shards]`: the guild gets an id that lands on that shard; any id when left out. */
+  forShard?: ShardTuple;
+}
+
+export interface AddedGuild {
+  guild: FakeGuild;
+  /** Its #general channel. */
+  textChannel: FakeTextChannel;
 }
 
 export interface ThreadChanges {
@@ -200,6 +214,14 @@ export class FakeDiscordWorld {
     const channel = this.state.addTextChannel(guildId, { name });
     this.gateway.dispatch(GatewayDispatchEvents.ChannelCreate, channelToApi(this.state, channel));
     return channel;
+  }
+
+  addGuild(input: NewGuild): AddedGuild {
+    const shard = parseShard(input.forShard);
+    if (!shard) throw new Error(`forShard must be [shard_id, num_shards] with 0 <= shard_id < num_shards; got ${JSON.stringify(input.forShard)}`);
+    const added = this.state.addGuildWithBot({ id: this.state.ids.nextOnShard(...shard), name: input.name });
+    this.gateway.guildJoined(added.guild);
+    return added;
   }
 
   addUser(input: NewUser): FakeUser {

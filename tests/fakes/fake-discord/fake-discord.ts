@@ -2,9 +2,10 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { startCdnServer } from "./cdn-server.js";
 import { clickButton, selectMenu, type ButtonClickInput, type SelectMenuInput } from "./component-interactions.js";
-import { FakeDiscordWorld } from "./discord-actions.js";
-import { FakeGateway, type DropOptions, type GatewayHistoryEntry } from "./gateway.js";
+import { FakeDiscordWorld, type AddedGuild, type NewGuild } from "./discord-actions.js";
+import { FakeGateway, type DropOptions, type GatewayDispatchRecord, type GatewayHistoryEntry } from "./gateway.js";
 import { FakeRestServer, type FailNextOptions } from "./http-server.js";
+import { shardOfGuild } from "./sharding.js";
 import { runSlashCommand, submitModal, type ModalSubmitInput, type SlashCommandInput } from "./interactions.js";
 import type {
   CdnRequest,
@@ -112,6 +113,28 @@ export class FakeDiscord {
     return this.world.addUser(input);
   }
 
+  /**
+   * Adds the bot to a new guild with alice (owner), bob and a #general channel; with `forShard: [id, count]`
+   * its id lands on that shard. Connected sessions of the owning shard get its GUILD_CREATE.
+   */
+  addGuild(input: NewGuild): AddedGuild {
+    return this.world.addGuild(input);
+  }
+
+  /** The shard that owns the guild among `numShards` (by default the recommended count): `(id >> 22) % numShards`. */
+  shardOf(guildId: string, numShards = this.recommendedShards): number {
+    return shardOfGuild(guildId, numShards);
+  }
+
+  /** What `GET /gateway/bot` answers as `shards`; set it to make discord.js's `shards: "auto"` spawn that many. */
+  get recommendedShards(): number {
+    return this.state.recommendedShards;
+  }
+  set recommendedShards(count: number) {
+    if (!Number.isInteger(count) || count < 1) throw new Error(`recommendedShards must be a whole number of at least 1; got ${count}`);
+    this.state.recommendedShards = count;
+  }
+
   addTextChannel(name: string, guildId = this.guild.id): FakeTextChannel {
     return this.world.addTextChannel(guildId, name);
   }
@@ -215,6 +238,14 @@ export class FakeDiscord {
   get openGatewaySessions(): number {
     return this.gateway.openSessionCount;
   }
+  /** Open gateway sessions per shard id, e.g. `{ 0: 1, 1: 1 }`; a shard whose socket is closed is absent. */
+  openGatewaySessionsByShard(): Record<number, number> {
+    return this.gateway.openSessionsByShard();
+  }
+  /** Every dispatch each session was sent, READY and GUILD_CREATE included, with the session's shard. */
+  get gatewayDispatches(): readonly GatewayDispatchRecord[] {
+    return this.gateway.dispatches;
+  }
 
   /** Polls until `predicate` returns something truthy, and resolves to it. */
   async waitFor<T>(predicate: () => T | undefined | null | false, timeoutMs = 5000, description?: string): Promise<T> {
@@ -237,6 +268,7 @@ export class FakeDiscord {
     this.rest.failNext(options);
   }
 
+  /** Cuts gateway connections, all of them or, with `shard`, only that shard's, as a lost network or a killed process would. */
   dropGatewayConnections(options: DropOptions = {}): void {
     this.gateway.dropConnections(options);
   }

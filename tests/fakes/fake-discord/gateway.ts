@@ -12,25 +12,42 @@ import {
 } from "discord.js";
 import { WebSocket, WebSocketServer } from "ws";
 import { guildCreateToApi, memberToApi, userToApi } from "./entities.js";
+import type { FakeGuild } from "./model.js";
+import { parseShard, shardReceives, type ShardTuple } from "./sharding.js";
 import type { FakeDiscordState } from "./state.js";
 
 export type GatewayHistoryEntry =
   | { kind: "connect"; at: number; query: Record<string, string> }
-  | { kind: "identify"; at: number; sessionId: string; intents: number; shard: unknown }
-  | { kind: "resume"; at: number; sessionId: string; replayed: number }
+  | { kind: "identify"; at: number; sessionId: string; intents: number; shard: ShardTuple }
+  | { kind: "resume"; at: number; sessionId: string; replayed: number; shard: ShardTuple }
   | { kind: "invalid-session"; at: number; sessionId: string }
-  | { kind: "close"; at: number; code: number; sessionId: string | null };
+  | { kind: "close"; at: number; code: number; sessionId: string | null; shard: ShardTuple | null };
+
+/** One dispatch sent to one session; `delivered` is false when its socket was down (a RESUME replays it). */
+export interface GatewayDispatchRecord {
+  at: number;
+  event: GatewayDispatchEvents;
+  sessionId: string;
+  shard: ShardTuple;
+  sequence: number;
+  data: unknown;
+  delivered: boolean;
+}
 
 export interface DropOptions {
   /** Close with this code (4000 tells discord.js to resume); without one the socket is cut like a lost network. */
   closeCode?: number;
   /** false forgets the sessions too, so the client's RESUME is refused and it must IDENTIFY again. */
   allowResume?: boolean;
+  /** Only the connections of sessions identified as this shard id; sockets not yet identified are left alone. */
+  shard?: number;
 }
 
 interface GatewaySession {
   id: string;
   intents: number;
+  /** Fixed at IDENTIFY; a RESUME keeps it. */
+  shard: ShardTuple;
   sequence: number;
   /** Every dispatch sent, so a RESUME can replay what a dropped connection missed. */
   sent: { sequence: number; frame: string }[];
@@ -49,10 +66,12 @@ const I = GatewayIntentBits;
 
 /**
  * The gateway end of the fake: HELLO, IDENTIFY → READY + GUILD_CREATE, heartbeats, RESUME with replay,
- * and dispatches filtered by the intents each client asked for, as Discord filters them.
+ * and dispatches filtered by the intents each client asked for and routed to the shard that owns
+ * their guild, as Discord filters and routes them.
  */
 export class FakeGateway {
   readonly history: GatewayHistoryEntry[] = [];
+  readonly dispatches: GatewayDispatchRecord[] = [];
   private readonly sessions = new Map<string, GatewaySession>();
   private readonly connections = new Map<WebSocket, Connection>();
   private readonly server: WebSocketServer;
@@ -71,23 +90,45 @@ export class FakeGateway {
 
   /** Sockets that have identified or resumed and are still open. */
   get openSessionCount(): number {
-    return [...this.sessions.values()].filter((s) => s.socket?.readyState === WebSocket.OPEN).length;
+    return this.openSessions().length;
+  }
+
+  /** How many open sessions each shard id has. */
+  openSessionsByShard(): Record<number, number> {
+    const counts: Record<number, number> = {};
+    for (const session of this.openSessions()) counts[session.shard[0]] = (counts[session.shard[0]] ?? 0) + 1;
+    return counts;
   }
 
   dispatch(event: GatewayDispatchEvents, data: unknown): void {
+    const guildId = guildIdOf(event, data);
     for (const session of this.sessions.values()) {
+      if (!shardReceives(session.shard, guildId)) continue;
       const visible = visibleData(event, data, session.intents, this.state.botUserId);
       if (visible !== undefined) this.send(session, event, visible);
     }
   }
 
+  /** The bot joined a guild: the owning shard gets its GUILD_CREATE, as after READY. */
+  guildJoined(guild: FakeGuild): void {
+    for (const session of this.sessions.values()) {
+      if (!shardReceives(session.shard, guild.id) || (session.intents & I.Guilds) === 0) continue;
+      this.sendGuildCreate(session, guild);
+    }
+  }
+
   dropConnections(options: DropOptions = {}): void {
+    const matches = (session: GatewaySession | null) =>
+      options.shard === undefined || (session !== null && session.shard[0] === options.shard);
     for (const [socket, connection] of this.connections) {
+      if (!matches(connection.session)) continue;
       connection.droppedByFake = true;
       if (options.closeCode === undefined) socket.terminate();
       else socket.close(options.closeCode, "fake Discord dropped the connection");
     }
-    if (options.allowResume === false) this.sessions.clear();
+    if (options.allowResume === false) {
+      for (const session of [...this.sessions.values()]) if (matches(session)) this.sessions.delete(session.id);
+    }
   }
 
   async close(): Promise<void> {
@@ -143,32 +184,39 @@ export class FakeGateway {
   private identify(socket: WebSocket, connection: Connection, d: Record<string, unknown>): void {
     if (connection.session) return socket.close(GatewayCloseCodes.AlreadyAuthenticated, "Already authenticated.");
     if (d.token !== this.state.token) return socket.close(GatewayCloseCodes.AuthenticationFailed, "Authentication failed.");
+    const shard = parseShard(d.shard);
+    if (!shard) return socket.close(GatewayCloseCodes.InvalidShard, "Invalid shard.");
     const session: GatewaySession = {
       id: randomBytes(16).toString("hex"),
       intents: typeof d.intents === "number" ? d.intents : 0,
+      shard,
       sequence: 0,
       sent: [],
       socket,
     };
     connection.session = session;
     this.sessions.set(session.id, session);
-    this.history.push({ kind: "identify", at: Date.now(), sessionId: session.id, intents: session.intents, shard: d.shard });
+    this.history.push({ kind: "identify", at: Date.now(), sessionId: session.id, intents: session.intents, shard });
 
-    const guilds = [...this.state.guilds.values()].filter((g) => g.members.has(this.state.botUserId));
+    const guilds = [...this.state.guilds.values()].filter(
+      (g) => g.members.has(this.state.botUserId) && shardReceives(shard, g.id),
+    );
     const ready: GatewayReadyDispatchData = {
       v: 10,
       user: { ...userToApi(this.state.botUser), verified: true, mfa_enabled: false, email: null },
       guilds: guilds.map((g) => ({ id: g.id, unavailable: true })),
       session_id: session.id,
       resume_gateway_url: this.url,
-      shard: [0, 1],
+      shard,
       application: { id: this.state.applicationId, flags: APPLICATION_FLAGS, flags_new: String(APPLICATION_FLAGS) },
     };
     this.send(session, GatewayDispatchEvents.Ready, ready);
+    for (const guild of guilds) this.sendGuildCreate(session, guild);
+  }
+
+  private sendGuildCreate(session: GatewaySession, guild: FakeGuild): void {
     const includeAllMembers = (session.intents & I.GuildMembers) !== 0;
-    for (const guild of guilds) {
-      this.send(session, GatewayDispatchEvents.GuildCreate, guildCreateToApi(this.state, guild, { includeAllMembers }));
-    }
+    this.send(session, GatewayDispatchEvents.GuildCreate, guildCreateToApi(this.state, guild, { includeAllMembers }));
   }
 
   private resume(socket: WebSocket, connection: Connection, d: Record<string, unknown>): void {
@@ -189,13 +237,13 @@ export class FakeGateway {
     const since = typeof d.seq === "number" ? d.seq : 0;
     const missed = session.sent.filter((entry) => entry.sequence > since);
     for (const entry of missed) socket.send(entry.frame);
-    this.history.push({ kind: "resume", at: Date.now(), sessionId: session.id, replayed: missed.length });
+    this.history.push({ kind: "resume", at: Date.now(), sessionId: session.id, replayed: missed.length, shard: session.shard });
     this.send(session, GatewayDispatchEvents.Resumed, { _trace: ["fake-discord"] });
   }
 
   private sendMembersChunk(session: GatewaySession, d: Record<string, unknown>): void {
     const guild = typeof d.guild_id === "string" ? this.state.guilds.get(d.guild_id) : undefined;
-    if (!guild) return;
+    if (!guild || !shardReceives(session.shard, guild.id)) return;
     const wanted = Array.isArray(d.user_ids) ? d.user_ids.map(String) : typeof d.user_ids === "string" ? [d.user_ids] : null;
     const query = typeof d.query === "string" ? d.query.toLowerCase() : "";
     const limit = typeof d.limit === "number" && d.limit > 0 ? d.limit : Number.POSITIVE_INFINITY;
@@ -216,7 +264,7 @@ export class FakeGateway {
   private onClose(socket: WebSocket, connection: Connection, code: number): void {
     this.connections.delete(socket);
     const session = connection.session;
-    this.history.push({ kind: "close", at: Date.now(), code, sessionId: session?.id ?? null });
+    this.history.push({ kind: "close", at: Date.now(), code, sessionId: session?.id ?? null, shard: session?.shard ?? null });
     if (!session || session.socket !== socket) return;
     session.socket = null;
     // Discord ends the session when the client closes with 1000/1001; any other close stays resumable.
@@ -228,12 +276,28 @@ export class FakeGateway {
     const frame = JSON.stringify({ op: GatewayOpcodes.Dispatch, t: event, s: session.sequence, d: data });
     session.sent.push({ sequence: session.sequence, frame });
     if (session.sent.length > REPLAY_LIMIT) session.sent.shift();
-    if (session.socket?.readyState === WebSocket.OPEN) session.socket.send(frame);
+    const delivered = session.socket?.readyState === WebSocket.OPEN;
+    if (delivered) session.socket?.send(frame);
+    const { id: sessionId, shard, sequence } = session;
+    this.dispatches.push({ at: Date.now(), event, sessionId, shard, sequence, data, delivered });
+  }
+
+  private openSessions(): GatewaySession[] {
+    return [...this.sessions.values()].filter((s) => s.socket?.readyState === WebSocket.OPEN);
   }
 
   private sendFrame(socket: WebSocket, frame: object): void {
     if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(frame));
   }
+}
+
+/** The guild a dispatch is about, which decides its shard; null for DMs and other events of no guild. */
+function guildIdOf(event: GatewayDispatchEvents, data: unknown): string | null {
+  const record = data as Record<string, unknown>;
+  if (typeof record.guild_id === "string") return record.guild_id;
+  const E = GatewayDispatchEvents;
+  const isGuildItself = event === E.GuildCreate || event === E.GuildUpdate || event === E.GuildDelete;
+  return isGuildItself && typeof record.id === "string" ? record.id : null;
 }
 
 /** What a session with these intents receives of a dispatch: undefined when nothing, as Discord filters. */

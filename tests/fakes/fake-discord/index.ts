@@ -1,7 +1,9 @@
 export { FakeDiscord, startFakeDiscord } from "./fake-discord.js";
 export type { FakeDiscordOptions, NewUser } from "./state.js";
 export type { FailNextOptions } from "./http-server.js";
-export type { DropOptions, GatewayHistoryEntry } from "./gateway.js";
+export type { DropOptions, GatewayDispatchRecord, GatewayHistoryEntry } from "./gateway.js";
+export type { AddedGuild, NewGuild } from "./discord-actions.js";
+export type { ShardTuple } from "./sharding.js";
 export { slashOption, type ModalSubmitInput, type SlashCommandInput, type SlashCommandOption } from "./interactions.js";
 export type { UserMessageInput } from "./user-actions.js";
 export type { ButtonClickInput, SelectMenuInput } from "./component-interactions.js";

@@ -12,6 +12,16 @@ export class SnowflakeGenerator {
     this.last = fromClock > this.last ? fromClock : this.last + 1n;
     return this.last.toString();
   }
+
+  /** The next id that, as a guild id, lands on `shardId` of `numShards` (its timestamp nudged up to numShards-1 ms). */
+  nextOnShard(shardId: number, numShards: number): string {
+    const first = BigInt(this.next());
+    const count = BigInt(numShards);
+    const offset = (BigInt(shardId) - ((first >> 22n) % count) + count) % count;
+    if (offset === 0n) return first.toString();
+    this.last = ((first >> 22n) + offset) << 22n;
+    return this.last.toString();
+  }
 }
 
 export function timestampOfSnowflake(id: string): Date {

@@ -31,6 +31,8 @@ export interface FakeDiscordOptions {
   heartbeatIntervalMs?: number;
   /** Discord forgets an interaction not answered within 3 s (10062 Unknown interaction); slow CI may need more. */
   interactionAckDeadlineMs?: number;
+  /** What `GET /gateway/bot` recommends as `shards`; 1 unless said otherwise. */
+  recommendedShards?: number;
   /** 0 (the default) picks a free port. */
   port?: number;
 }
@@ -90,6 +92,8 @@ export class FakeDiscordState {
   baseUrl = "";
   /** The CDN's own `http://127.0.0.1:PORT`. */
   cdnBaseUrl = "";
+  /** What `GET /gateway/bot` answers as `shards`. */
+  recommendedShards: number;
   /** Signs attachment links (`hm`), so the CDN can tell links it issued from made-up ones. */
   readonly cdnSecret = randomBytes(32);
 
@@ -119,6 +123,7 @@ export class FakeDiscordState {
     this.applicationId = options.applicationId ?? this.botUserId;
     this.heartbeatIntervalMs = options.heartbeatIntervalMs ?? 41_250;
     this.interactionAckDeadlineMs = options.interactionAckDeadlineMs ?? 3000;
+    this.recommendedShards = options.recommendedShards ?? 1;
     this.users.set(this.botUserId, {
       id: this.botUserId,
       username: options.botUser?.username ?? "AgentKit",
@@ -183,6 +188,17 @@ export class FakeDiscordState {
     guild.roles.set(id, { id, name: "@everyone", permissions: EVERYONE_PERMISSIONS, position: 0, botId: null });
     this.guilds.set(id, guild);
     return guild;
+  }
+
+  /** A guild the bot was added to: a role of its own, alice as owner, bob as member, and a #general channel. */
+  addGuildWithBot(input: { id: string; name: string }): { guild: FakeGuild; textChannel: FakeTextChannel } {
+    const guild = this.addGuild({ id: input.id, name: input.name, ownerId: this.alice.id });
+    const botRole = this.addRole(guild.id, { name: this.botUser.username, permissions: BOT_ROLE_PERMISSIONS });
+    botRole.botId = this.botUserId;
+    this.addMember(guild.id, this.botUserId, [botRole.id]);
+    this.addMember(guild.id, this.alice.id, []);
+    this.addMember(guild.id, this.bob.id, []);
+    return { guild, textChannel: this.addTextChannel(guild.id, { name: "general" }) };
   }
 
   addRole(guildId: string, input: { id?: string; name: string; permissions: bigint }): FakeRole {

@@ -22,10 +22,10 @@ const GATEWAY_ONLY_GUILD_FIELDS = [
 ];
 
 export const applicationRoutes: Route[] = [
-  route("GET", "/gateway/bot", (_request, { gateway }) =>
+  route("GET", "/gateway/bot", (_request, { gateway, state }) =>
     json({
       url: gateway.url,
-      shards: 1,
+      shards: state.recommendedShards,
       session_start_limit: { total: 1000, remaining: 999, reset_after: 14_400_000, max_concurrency: 1 },
     }),
   ),
