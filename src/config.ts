@@ -34,6 +34,8 @@ export interface Config {
   discord?: { token: string; clientId: string; guildId: string | undefined; apiUrl: string | undefined };
   /** SHARD_COUNT: run under discord.js's ShardingManager, one process per shard ("auto": as Discord recommends). */
   shardCount: number | "auto" | undefined;
+  /** SHARD_SPAWN_DELAY_MS: between two shards' starts (Discord lets a bot identify once per 5 s unless it has a higher max_concurrency). */
+  shardSpawnDelayMs: number;
   /** In a shard's process: its id (SHARDS, set by the ShardingManager). */
   shardId: number | undefined;
 }
@@ -108,6 +110,9 @@ const commonSchema = z.object({
   SHARD_COUNT: optionalText
     .refine((v) => v === undefined || v === "auto" || (/^\d+$/.test(v) && Number(v) >= 1), "must be auto or a whole number of shards (2)")
     .transform((v) => (v === undefined ? undefined : v === "auto" ? ("auto" as const) : Number(v))),
+  SHARD_SPAWN_DELAY_MS: optionalText
+    .refine((v) => v === undefined || /^\d+$/.test(v), "must be a whole number of milliseconds (5500)")
+    .transform((v) => (v === undefined ? 5_500 : Number(v))),
   SHARDS: optionalText.transform((v) => (v !== undefined && /^\d+$/.test(v) ? Number(v) : undefined)),
 });
 
@@ -174,6 +179,7 @@ export function loadConfig(frontEnd: FrontEnd, env: Record<string, string | unde
     allowDms: c.ALLOW_DMS,
     log: { level: c.LOG_LEVEL, pretty: c.LOG_PRETTY },
     shardCount: c.SHARD_COUNT,
+    shardSpawnDelayMs: c.SHARD_SPAWN_DELAY_MS,
     shardId: c.SHARDS,
     discord:
       discord?.success === true

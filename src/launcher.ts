@@ -12,8 +12,6 @@ export interface Launcher {
 
 /** How long a shard may take from spawn to ready (login and reconcile) before the manager gives up. */
 const READY_TIMEOUT_MS = 60_000;
-/** Discord lets one shard identify every 5 s (max_concurrency 1); the manager waits this between spawns. */
-const SPAWN_DELAY_MS = 5_500;
 
 /** What Discord recommends for this bot (GET /gateway/bot), through DISCORD_API_URL when set. */
 async function recommendedShards(discord: NonNullable<Config["discord"]>): Promise<number> {
@@ -28,7 +26,7 @@ async function recommendedShards(discord: NonNullable<Config["discord"]>): Promi
  * its shard id and count from the environment the manager gives it, which is why the
  * launcher, not the Client, owns SHARD_COUNT.
  */
-export async function launchShards(config: Config, log: Logger, options: { spawnDelayMs?: number } = {}): Promise<Launcher> {
+export async function launchShards(config: Config, log: Logger): Promise<Launcher> {
   const discord = config.discord;
   if (!discord || config.shardCount === undefined) throw new Error("SHARD_COUNT and the Discord settings are needed to shard");
   const count = config.shardCount === "auto" ? await recommendedShards(discord) : config.shardCount;
@@ -46,7 +44,7 @@ export async function launchShards(config: Config, log: Logger, options: { spawn
     shard.on("death", () => log.warn({ shard: shard.id }, "shard process ended; the manager starts it again"));
     shard.on("error", (error) => log.error({ shard: shard.id, err: String(error) }, "shard error"));
   });
-  await manager.spawn({ amount: count, delay: options.spawnDelayMs ?? SPAWN_DELAY_MS, timeout: READY_TIMEOUT_MS });
+  await manager.spawn({ amount: count, delay: config.shardSpawnDelayMs, timeout: READY_TIMEOUT_MS });
   log.info({ shards: count }, "all shards ready");
   return {
     manager,
