@@ -1,3 +1,4 @@
+import type { Runtime } from "./bots.js";
 import { runLoad, type LoadResult } from "./load.js";
 import { summarize, type Summary } from "./stats.js";
 
@@ -10,6 +11,8 @@ export interface FirstTextOptions {
   ttftMs: number;
   turnTimeoutMs: number;
   nodeArgs?: string[];
+  /** Default compiled. */
+  runtime?: Runtime;
 }
 
 export interface FirstTextResult {
@@ -48,6 +51,7 @@ export async function measureFirstText(options: FirstTextOptions): Promise<First
     replyChars: options.tokens * 4,
     turnTimeoutMs: options.turnTimeoutMs,
     ...(options.nodeArgs ? { nodeArgs: options.nodeArgs } : {}),
+    ...(options.runtime ? { runtime: options.runtime } : {}),
   });
   const samples = load.samples;
   return {

@@ -1,5 +1,5 @@
 import { startFakeDiscord, type FakeDiscord } from "../tests/fakes/fake-discord/index.js";
-import { startBot, type BotKind } from "./bots.js";
+import { startBot, type BotKind, type Runtime } from "./bots.js";
 import { ReplyWatcher } from "./discord-watch.js";
 import { startBenchModel, words, type BenchModel, type ModelCall } from "./model-server.js";
 import { cpuMsOf, delay, makeTempDir, memoryOf, removeTempDir } from "./processes.js";
@@ -24,6 +24,10 @@ export interface LoadOptions {
   turnTimeoutMs: number;
   /** Node flags for the bot process (e.g. --cpu-prof). */
   nodeArgs?: string[];
+  /** Default compiled. */
+  runtime?: Runtime;
+  /** Extra environment for the AgentKit process, e.g. METRICS_PORT. */
+  env?: Record<string, string>;
 }
 
 export interface TurnSample {
@@ -44,6 +48,7 @@ export interface TurnSample {
 
 export interface LoadResult {
   bot: BotKind;
+  runtime: Runtime;
   turnsPlanned: number;
   turnsCompleted: number;
   failures: string[];
@@ -102,7 +107,7 @@ export async function runLoad(kind: BotKind, options: LoadOptions): Promise<Load
       firstTokenDelayMs: tag ? options.ttftMs : 0,
       tokensPerSecond: tag ? options.tokensPerSecond : 0,
     }));
-    bot = await startBot(kind, { discord, model, home, ...(options.nodeArgs ? { nodeArgs: options.nodeArgs } : {}) });
+    bot = await startBot(kind, { discord, model, home, runtime: options.runtime ?? "compiled", ...(options.nodeArgs ? { nodeArgs: options.nodeArgs } : {}), ...(options.env ? { env: options.env } : {}) });
     const people = Array.from({ length: options.people }, (_, i) =>
       discord.addUser({ username: `bench${i}`, globalName: `Bench ${i}` }),
     );
@@ -183,6 +188,7 @@ export async function runLoad(kind: BotKind, options: LoadOptions): Promise<Load
     const lastSent = Math.max(...sentTimes);
     return {
       bot: kind,
+      runtime: options.runtime ?? "compiled",
       turnsPlanned: options.people * options.turns,
       turnsCompleted,
       failures,

@@ -57,13 +57,22 @@ export interface ChildRun {
  * process itself (no npm or tsx wrapper), so /proc/<pid>/status is the bot's memory.
  */
 export function runTs(script: string, env: Record<string, string>, nodeArgs: string[] = []): ChildRun {
+  return runNode([...nodeArgs, "--import", "tsx", script], ROOT, env);
+}
+
+/** Runs compiled JavaScript as `node [nodeArgs] <script>` in `cwd` (a build made by bots.ts's compiledBuild()). */
+export function runJs(script: string, cwd: string, env: Record<string, string>, nodeArgs: string[] = []): ChildRun {
+  return runNode([...nodeArgs, script], cwd, env);
+}
+
+function runNode(argv: string[], cwd: string, env: Record<string, string>): ChildRun {
   const spawnedAt = Date.now();
-  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", script], {
-    cwd: ROOT,
+  const child = spawn(process.execPath, argv, {
+    cwd,
     env: { PATH: process.env.PATH ?? "", HOME: env.AGENTKIT_HOME ?? tmpdir(), ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  if (child.pid === undefined) throw new Error(`could not start ${script}`);
+  if (child.pid === undefined) throw new Error(`could not start ${argv.join(" ")}`);
   children.add(child);
   let output = "";
   let partial = "";

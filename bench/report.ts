@@ -1,8 +1,11 @@
 import type { FirstTextResult } from "./first-text.js";
 import type { LoadResult } from "./load.js";
+import type { MetricsOnResult } from "./metrics-on.js";
 import type { PromptBuildResult } from "./prompt-build.js";
+import { renderMetricsOn } from "./report-metrics.js";
 import type { ReconcileResult } from "./scale-reconcile.js";
 import type { SessionsRssResult } from "./scale-sessions.js";
+import type { StartupResult } from "./startup.js";
 import { ratio, round, type Summary } from "./stats.js";
 
 export interface BenchResults {
@@ -11,7 +14,10 @@ export interface BenchResults {
   options: Record<string, unknown>;
   source: { commit: string; srcChanges: string[] };
   machine: { node: string; cpus: number; platform: string; loadAverageAtStart: number[]; loadAverageAtEnd: number[] };
+  startup?: StartupResult;
   turnOverhead?: LoadResult;
+  /** `--metrics`: the same load with METRICS_PORT set. */
+  turnOverheadMetrics?: MetricsOnResult;
   floor?: LoadResult;
   firstText?: FirstTextResult;
   sessions?: SessionsRssResult;
@@ -92,6 +98,22 @@ export function renderReport(results: BenchResults): string {
   const rows: Row[] = [];
   const { turnOverhead: ak, floor } = results;
   const o = results.options;
+  // Results written before the bench ran compiled bots have no runtime: they ran under tsx.
+  const runtime = typeof o.runtime === "string" ? o.runtime : "tsx";
+  const st = results.startup;
+  if (st) {
+    const s = "0 start-up";
+    const { agentkit: a, floor: f } = st.figures;
+    const pair = (tsx: number, compiled: number, digits: number) => `${fmt(tsx, digits)} / ${fmt(compiled, digits)}`;
+    const ratios = (tsx: number, compiled: number, floorTsx: number, floorCompiled: number) =>
+      `${fmt(ratio(tsx, floorTsx), 2)} / ${fmt(ratio(compiled, floorCompiled), 2)}`;
+    const runs = `p50 of ${st.options.runs}`;
+    rows.push(
+      [s, `spawn → ready, gateway session open (ms, ${runs}), tsx / compiled`, pair(a.tsx.readyMs.p50, a.compiled.readyMs.p50, 0), pair(f.tsx.readyMs.p50, f.compiled.readyMs.p50, 0), ratios(a.tsx.readyMs.p50, a.compiled.readyMs.p50, f.tsx.readyMs.p50, f.compiled.readyMs.p50), ""],
+      [s, `RSS idle after login (MB, ${runs}), tsx / compiled`, pair(a.tsx.idleRssMb.p50, a.compiled.idleRssMb.p50, 1), pair(f.tsx.idleRssMb.p50, f.compiled.idleRssMb.p50, 1), ratios(a.tsx.idleRssMb.p50, a.compiled.idleRssMb.p50, f.tsx.idleRssMb.p50, f.compiled.idleRssMb.p50), ""],
+      [s, `VmHWM after start-up (MB, ${runs}), tsx / compiled`, pair(a.tsx.startupPeakRssMb.p50, a.compiled.startupPeakRssMb.p50, 1), pair(f.tsx.startupPeakRssMb.p50, f.compiled.startupPeakRssMb.p50, 1), ratios(a.tsx.startupPeakRssMb.p50, a.compiled.startupPeakRssMb.p50, f.tsx.startupPeakRssMb.p50, f.compiled.startupPeakRssMb.p50), ""],
+    );
+  }
   if (ak || floor) {
     const s = "1 turns · 2 floor";
     rows.push(...latencyRows(s, "to model", ak?.toModelMs, floor?.toModelMs, verdict("to model p99 ÷ floor", "≤ 1.3× floor")));
@@ -117,7 +139,7 @@ export function renderReport(results: BenchResults): string {
       [s, "model calls per turn", fmt(ak?.modelCallsPerTurn, 2), fmt(floor?.modelCallsPerTurn, 2), "", ""],
       [s, "mean model request (bytes)", fmt(ak?.meanRequestBytes, 0), fmt(floor?.meanRequestBytes, 0), ak && floor ? fmt(ratio(ak.meanRequestBytes, floor.meanRequestBytes), 1) : "–", ""],
       [s, "bot CPU per turn (ms, user+sys)", fmt(ak?.botCpuMsPerTurn), fmt(floor?.botCpuMsPerTurn), ak && floor ? fmt(ratio(ak.botCpuMsPerTurn, floor.botCpuMsPerTurn), 2) : "–", ""],
-      [s, "bot peak RSS during load (MB)", fmt(ak?.botPeakRssMb), fmt(floor?.botPeakRssMb), "", ""],
+      [s, `bot peak RSS during load (MB, ${runtime})`, fmt(ak?.botPeakRssMb), fmt(floor?.botPeakRssMb), "", ""],
     );
   }
   const ft = results.firstText;
@@ -140,9 +162,9 @@ export function renderReport(results: BenchResults): string {
     const n = ss?.options.sessions ?? sf?.options.sessions ?? 0;
     rows.push(
       [s, "sessions opened through Discord", ...both((r) => `${r.opened} / ${r.options.sessions}`), "", ""],
-      [s, "RSS idle after login (MB)", ...both((r) => fmt(r.idle.rssMb)), "", ""],
+      [s, `RSS idle after login (MB, ${runtime})`, ...both((r) => fmt(r.idle.rssMb)), "", ""],
       [s, `VmRSS after ${n} sessions (MB)`, ...both((r) => fmt(r.loaded.rssMb)), ss && sf ? fmt(ratio(ss.loaded.rssMb, sf.loaded.rssMb), 2) : "–", ""],
-      [s, `VmHWM, peak RSS since start (MB)`, ...both((r) => fmt(r.loaded.peakRssMb)), ss && sf ? fmt(ratio(ss.loaded.peakRssMb, sf.loaded.peakRssMb), 2) : "–", ss ? verdict(`peak RSS with ${ss.opened} sessions`, "≤ 250 MB") : ""],
+      [s, `VmHWM, peak RSS since start (MB, ${runtime})`, ...both((r) => fmt(r.loaded.peakRssMb)), ss && sf ? fmt(ratio(ss.loaded.peakRssMb, sf.loaded.peakRssMb), 2) : "–", ss ? verdict(`peak RSS with ${ss.opened} sessions`, "≤ 250 MB") : ""],
       [s, "RSS growth per session (KB)", ...both((r) => fmt(r.rssPerSessionKb, 0)), "", ""],
       [s, "time to open them (s)", ...both((r) => fmt(r.durationMs / 1000)), "", ""],
       [s, "session store size (MB)", ...both((r) => fmt(r.sessionStoreMb, 2)), "", ""],
@@ -154,7 +176,7 @@ export function renderReport(results: BenchResults): string {
     const name = `start-up + reconcile of ${rc.options.stored}`;
     rows.push(
       [s, "stored open sessions: active / archived / deleted (with exchange)", `${rc.mix.active} / ${rc.mix.archived} / ${rc.mix.deleted} (${rc.mix.withExchange})`, "", "", ""],
-      [s, "spawn → logged in (ms)", fmt(rc.readyMs, 0), "", "", ""],
+      [s, `spawn → logged in (ms, ${runtime})`, fmt(rc.readyMs, 0), "", "", ""],
       [s, "logged in → sessions reconciled (ms)", fmt(rc.reconcileMs, 0), "", "", ""],
       [s, "spawn → sessions reconciled, ready (ms)", rc.timedOut ? `> ${rc.options.timeoutMs} (stopped; ${rc.sessionsClosedLogged} closed)` : fmt(rc.totalMs, 0), "", "", verdict(name, "≤ 5000 ms")],
       [
@@ -193,7 +215,7 @@ export function renderReport(results: BenchResults): string {
   out.push(
     `options: ${Object.entries(o)
       .map(([k, v]) => `${k}=${String(v)}`)
-      .join(" ")} · node ${results.machine.node} · ${results.machine.cpus} CPUs · load average ${results.machine.loadAverageAtStart.map((l) => l.toFixed(2)).join(" ")} at start, ${results.machine.loadAverageAtEnd.map((l) => l.toFixed(2)).join(" ")} at end`,
+      .join(" ")} · bots run ${runtime === "compiled" ? "compiled (node dist/index.js)" : "under tsx (node --import tsx src/index.ts)"} · node ${results.machine.node} · ${results.machine.cpus} CPUs · load average ${results.machine.loadAverageAtStart.map((l) => l.toFixed(2)).join(" ")} at start, ${results.machine.loadAverageAtEnd.map((l) => l.toFixed(2)).join(" ")} at end`,
     "",
     `source: ${results.source.commit}${results.source.srcChanges.length > 0 ? ` with uncommitted changes in ${results.source.srcChanges.map((c) => c.slice(3)).join(", ")}` : ""}`,
     "",
@@ -209,6 +231,7 @@ export function renderReport(results: BenchResults): string {
       ),
     );
   }
+  if (results.turnOverheadMetrics) out.push("", renderMetricsOn(ak, results.turnOverheadMetrics, floor));
   if (results.targets.length > 0) {
     out.push("", "Targets:", "");
     out.push(
@@ -221,7 +244,7 @@ export function renderReport(results: BenchResults): string {
   if (results.errors.length > 0) {
     out.push("", "Sections that failed:", "", ...results.errors.map((e) => `- ${e.section}: ${e.message}`));
   }
-  const failures = [...(ak?.failures ?? []), ...(floor?.failures ?? []), ...(ft?.failures ?? []), ...(ss?.failures ?? [])];
+  const failures = [...(ak?.failures ?? []), ...(results.turnOverheadMetrics?.failures ?? []), ...(floor?.failures ?? []), ...(ft?.failures ?? []), ...(ss?.failures ?? [])];
   if (failures.length > 0) out.push("", `Turns that failed (${failures.length}):`, "", ...failures.slice(0, 20).map((f) => `- ${f}`));
   return out.join("\n");
 }

@@ -8,17 +8,20 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { compiledBuild, RUNTIMES, type Runtime } from "./bots.js";
 import { measureFirstText } from "./first-text.js";
 import { measureFloor } from "./floor.js";
 import type { LoadOptions } from "./load.js";
+import { measureTurnOverheadWithMetrics } from "./metrics-on.js";
 import { cleanupEverything, ROOT, withTimeout } from "./processes.js";
 import { measurePromptBuild } from "./prompt-build.js";
 import { checkTargets, renderReport, type BenchResults } from "./report.js";
 import { measureReconcile } from "./scale-reconcile.js";
 import { measureSessionsRss } from "./scale-sessions.js";
+import { measureStartup } from "./startup.js";
 import { measureTurnOverhead } from "./turn-overhead.js";
 
-const SECTIONS = ["turn-overhead", "floor", "first-text", "scale-sessions", "scale-reconcile", "prompt-build"] as const;
+const SECTIONS = ["startup", "turn-overhead", "floor", "first-text", "scale-sessions", "scale-reconcile", "prompt-build"] as const;
 type Section = (typeof SECTIONS)[number];
 /** `--only scale` is the three scale sections. */
 const GROUPS: Record<string, readonly Section[]> = { scale: ["scale-sessions", "scale-reconcile", "prompt-build"], compare: ["turn-overhead", "floor"] };
@@ -40,7 +43,10 @@ const { values } = parseArgs({
     "reconcile-timeout-ms": { type: "string", default: "240000" },
     "first-text-people": { type: "string", default: "10" },
     iterations: { type: "string", default: "2000" },
+    runtime: { type: "string", default: "compiled" },
+    "startup-runs": { type: "string", default: "3" },
     only: { type: "string" },
+    metrics: { type: "boolean", default: false },
     "cpu-prof-dir": { type: "string" },
     out: { type: "string", default: join(ROOT, "bench", "results", "latest.json") },
     help: { type: "boolean", default: false },
@@ -52,8 +58,9 @@ if (values.help) {
   console.log(`npm run bench -- [--people 50] [--turns 5] [--ttft-ms 0] [--tokens-per-second 0] [--pause-ms 3000]
   [--spread-ms 5000] [--reply-words 12] [--sessions 1000] [--session-concurrency 10] [--stored 10000]
   [--archived-share 0.2] [--deleted-share 0.1] [--reconcile-timeout-ms 240000] [--first-text-people 10]
-  [--iterations 2000] [--only ${[...SECTIONS, ...Object.keys(GROUPS)].join("|")}[,…]]
-  [--cpu-prof-dir /tmp/prof] [--out bench/results/latest.json]`);
+  [--iterations 2000] [--runtime compiled|tsx] [--startup-runs 3] [--only ${[...SECTIONS, ...Object.keys(GROUPS)].join("|")}[,…]]
+  [--cpu-prof-dir /tmp/prof] [--out bench/results/latest.json]
+  [--metrics]  turn-overhead runs AgentKit a second time with METRICS_PORT set, /metrics scraped every 5 s`);
   process.exit(0);
 }
 
@@ -78,6 +85,13 @@ for (const name of (values.only ?? SECTIONS.join(",")).split(",").map((s) => s.t
   }
 }
 
+if (!(RUNTIMES as readonly string[]).includes(values.runtime)) {
+  console.error(`--runtime must be ${RUNTIMES.join(" or ")} (got ${values.runtime})`);
+  process.exit(2);
+}
+/** How every section but startup (which runs both) starts the bots: compiled, as production does. */
+const runtime = values.runtime as Runtime;
+
 const people = Math.max(1, Math.round(num("people")));
 const turns = Math.max(1, Math.round(num("turns")));
 const load: LoadOptions = {
@@ -89,6 +103,7 @@ const load: LoadOptions = {
   tokensPerSecond: num("tokens-per-second"),
   replyWords: Math.max(3, Math.round(num("reply-words"))),
   turnTimeoutMs: 30_000,
+  runtime,
 };
 
 process.on("exit", cleanupEverything);
@@ -112,7 +127,9 @@ const results: BenchResults = {
     replyWords: load.replyWords,
     sessions: num("sessions"),
     stored: num("stored"),
+    runtime,
     only: [...only].join(","),
+    metrics: values.metrics,
   },
   source: sourceVersion(),
   machine: { node: process.version, cpus: cpus().length, platform: process.platform, loadAverageAtStart: loadavg(), loadAverageAtEnd: [] },
@@ -153,10 +170,29 @@ const cpuProfDir = values["cpu-prof-dir"];
 
 const nodeArgs = cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfDir}`] : undefined;
 if (cpuProfDir) await mkdir(cpuProfDir, { recursive: true });
-const profiled = nodeArgs ? { nodeArgs } : {};
+const profiled = { runtime, ...(nodeArgs ? { nodeArgs } : {}) };
 
-await section("turn-overhead", loadLimitMs, async () => {
+// Build before the clocks start; a build that fails stops the bench.
+const startsBots = [...only].some((name) => name !== "prompt-build");
+if (startsBots && (runtime === "compiled" || only.has("startup"))) {
+  const started = Date.now();
+  process.stderr.write("bench: building (npm run build into a temp dir)…\n");
+  try {
+    await compiledBuild();
+  } catch (error) {
+    console.error(`bench: ${(error as Error).message}`);
+    process.exit(1);
+  }
+  process.stderr.write(`bench: built in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+}
+
+await section("startup", 10 * 60_000, async () => {
+  results.startup = await measureStartup({ runs: Math.max(1, Math.round(num("startup-runs"))) });
+});
+
+await section("turn-overhead", (values.metrics ? 2 : 1) * loadLimitMs, async () => {
   results.turnOverhead = await measureTurnOverhead({ ...load, ...profiled });
+  if (values.metrics) results.turnOverheadMetrics = await measureTurnOverheadWithMetrics({ ...load, ...profiled });
 });
 await section("floor", loadLimitMs, async () => {
   results.floor = await measureFloor(load);
@@ -175,7 +211,7 @@ await section("first-text", 120_000, async () => {
 await section("scale-sessions", 20 * 60_000, async () => {
   const sessions = { sessions: Math.max(1, Math.round(num("sessions"))), concurrency: Math.max(1, Math.round(num("session-concurrency"))), turnTimeoutMs: 60_000 };
   results.sessions = await measureSessionsRss({ bot: "agentkit", ...sessions, ...profiled });
-  results.sessionsFloor = await measureSessionsRss({ bot: "floor", ...sessions });
+  results.sessionsFloor = await measureSessionsRss({ bot: "floor", ...sessions, runtime });
 });
 const reconcileTimeoutMs = num("reconcile-timeout-ms");
 await section("scale-reconcile", reconcileTimeoutMs + 5 * 60_000, async () => {

@@ -10,7 +10,7 @@ import { renderPersona, defaultPersona } from "../src/memory/persona.js";
 import { buildSystemPrompt } from "../src/memory/system-prompt.js";
 import { startFakeDiscord, type FakeDiscord } from "../tests/fakes/fake-discord/index.js";
 import type { FakeDiscordState } from "../tests/fakes/fake-discord/state.js";
-import { startBot } from "./bots.js";
+import { startBot, type Runtime } from "./bots.js";
 import { ReplyWatcher } from "./discord-watch.js";
 import { answerFor, tagOf } from "./load.js";
 import { startBenchModel, words } from "./model-server.js";
@@ -26,6 +26,8 @@ export interface ReconcileOptions {
   sessionsPerPerson: number;
   timeoutMs: number;
   nodeArgs?: string[];
+  /** Default compiled. */
+  runtime?: Runtime;
 }
 
 export interface ReconcileResult {
@@ -202,6 +204,7 @@ export async function measureReconcile(options: ReconcileOptions): Promise<Recon
       home,
       logLevel: "info",
       readyTimeoutMs: options.timeoutMs,
+      runtime: options.runtime ?? "compiled",
       ...(options.nodeArgs ? { nodeArgs: options.nodeArgs } : {}),
     });
     const spawnedAt = bot.spawnedAt;

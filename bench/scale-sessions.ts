@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeDiscord } from "../tests/fakes/fake-discord/index.js";
-import { startBot, type BotKind } from "./bots.js";
+import { startBot, type BotKind, type Runtime } from "./bots.js";
 import { ReplyWatcher } from "./discord-watch.js";
 import { answerFor, tagOf } from "./load.js";
 import { startBenchModel, words } from "./model-server.js";
@@ -14,6 +14,8 @@ export interface SessionsRssOptions {
   concurrency: number;
   turnTimeoutMs: number;
   nodeArgs?: string[];
+  /** Default compiled. */
+  runtime?: Runtime;
 }
 
 export interface SessionsRssResult {
@@ -50,7 +52,7 @@ export async function measureSessionsRss(options: SessionsRssOptions): Promise<S
     const users = Array.from({ length: options.sessions }, (_, i) =>
       discord.addUser({ username: `rss${i}`, globalName: `Rss ${i}` }),
     );
-    bot = await startBot(options.bot, { discord, model, home, ...(options.nodeArgs ? { nodeArgs: options.nodeArgs } : {}) });
+    bot = await startBot(options.bot, { discord, model, home, runtime: options.runtime ?? "compiled", ...(options.nodeArgs ? { nodeArgs: options.nodeArgs } : {}) });
     await delay(1500);
     const idle = memoryOf(bot.pid);
     let sampledPeakRssMb = idle.rssMb;

@@ -38,6 +38,8 @@ export interface Config {
   shardSpawnDelayMs: number;
   /** In a shard's process: its id (SHARDS, set by the ShardingManager). */
   shardId: number | undefined;
+  /** METRICS_PORT set: /healthz and /metrics on this address (a shard adds its id to the port). */
+  metrics: { port: number; host: string } | undefined;
 }
 
 export interface AttachmentLimits {
@@ -114,6 +116,10 @@ const commonSchema = z.object({
     .refine((v) => v === undefined || /^\d+$/.test(v), "must be a whole number of milliseconds (5500)")
     .transform((v) => (v === undefined ? 5_500 : Number(v))),
   SHARDS: optionalText.transform((v) => (v !== undefined && /^\d+$/.test(v) ? Number(v) : undefined)),
+  METRICS_PORT: optionalText
+    .refine((v) => v === undefined || (/^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 65535), "must be a port number from 1 to 65535 (9464)")
+    .transform((v) => (v === undefined ? undefined : Number(v))),
+  METRICS_HOST: optionalText.transform((v) => v ?? "127.0.0.1"),
 });
 
 const discordSchema = z.object({
@@ -181,6 +187,7 @@ export function loadConfig(frontEnd: FrontEnd, env: Record<string, string | unde
     shardCount: c.SHARD_COUNT,
     shardSpawnDelayMs: c.SHARD_SPAWN_DELAY_MS,
     shardId: c.SHARDS,
+    metrics: c.METRICS_PORT === undefined ? undefined : { port: c.METRICS_PORT, host: c.METRICS_HOST },
     discord:
       discord?.success === true
         ? {

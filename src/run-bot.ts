@@ -2,6 +2,7 @@ import { createEngine } from "./agent/create-engine.js";
 import type { Config } from "./config.js";
 import { createBot } from "./discord/bot.js";
 import type { Logger } from "./logger.js";
+import { createMetrics, startOps } from "./ops/index.js";
 
 /**
  * One bot process: the whole bot, or one shard of it under the launcher (discord.js's Client
@@ -9,13 +10,17 @@ import type { Logger } from "./logger.js";
  * SIGINT/SIGTERM: turns and closes under way finish, open sessions resume at the next start.
  */
 export async function runBot(config: Config, log: Logger): Promise<void> {
-  const parts = await createEngine(config, log);
+  const metrics = config.metrics && createMetrics({ shard: config.shardId });
+  const parts = await createEngine(config, log, { telemetry: metrics?.telemetry });
   const bot = createBot({ config, log, engine: parts.engine });
+  // Before login, so a port in use stops the start before it spends a gateway identify; /healthz is 503 until the gateway is ready.
+  const ops = metrics && (await startOps(config, { client: bot.client, store: parts.store, metrics }, log));
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, "shutting down; open sessions resume at the next start");
+    await ops?.close();
     await bot.stop();
     await parts.close();
     log.flush();

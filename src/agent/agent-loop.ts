@@ -1,7 +1,7 @@
 import type { ChatCompletionContentPart, ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { Writer } from "../memory/memory-file.js";
 import type { MemoryStore } from "../memory/memory-store.js";
-import { executeTool, newTurnState, type MemoryChange, type PendingChange } from "../tools/execute-tool.js";
+import { executeTool, newTurnState, type MemoryChange, type MemoryWriteResult, type PendingChange } from "../tools/execute-tool.js";
 import { memoryToolDefinitions } from "../tools/memory-tools.js";
 import { StoppedError, type ModelClient, type TokenUsage } from "./model-client.js";
 
@@ -26,6 +26,13 @@ export interface TurnInput {
   onDelta?: (text: string) => void;
   /** Aborting it stops the turn: the text so far is its answer. */
   signal?: AbortSignal;
+  /** Adds up the time spent in model requests, failed ones included (metrics). */
+  timing?: TurnTiming;
+  onMemoryWrite?: (result: MemoryWriteResult) => void;
+}
+
+export interface TurnTiming {
+  modelMs: number;
 }
 
 export interface TurnOutput {
@@ -78,6 +85,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutput> {
     const toolsAllowed = round < MAX_TOOL_ROUNDS;
     roundText = "";
     let reply;
+    const asking = performance.now();
     try {
       if (input.signal?.aborted) throw new StoppedError();
       reply = await input.model.stream({
@@ -91,6 +99,8 @@ export async function runTurn(input: TurnInput): Promise<TurnOutput> {
       // Stopped: the history keeps exactly what the person saw, and what the tools already did stays done.
       messages.push({ role: "assistant", content: roundText });
       return { text: shown, messages: stored(), changes: turn.changes, proposals: turn.proposals, usage, stopped: true };
+    } finally {
+      if (input.timing) input.timing.modelMs += performance.now() - asking;
     }
     if (reply.usage) {
       usage.promptTokens += reply.usage.promptTokens;
@@ -111,7 +121,12 @@ export async function runTurn(input: TurnInput): Promise<TurnOutput> {
       })),
     });
     for (const call of reply.toolCalls) {
-      const result = await executeTool(input.memory, call.name, call.arguments, { now: input.now, turn, writer: input.writer });
+      const result = await executeTool(input.memory, call.name, call.arguments, {
+        now: input.now,
+        turn,
+        writer: input.writer,
+        ...(input.onMemoryWrite ? { onWrite: input.onMemoryWrite } : {}),
+      });
       messages.push({ role: "tool", tool_call_id: call.id, content: result });
     }
     needsBreak = true;

@@ -4,6 +4,7 @@ import { Recall } from "../memory/recall/recall.js";
 import { ModelClient } from "./model-client.js";
 import { SessionEngine } from "./session-engine.js";
 import { SessionStore } from "./session-store.js";
+import type { Telemetry } from "./telemetry.js";
 
 export interface EngineParts {
   engine: SessionEngine;
@@ -19,9 +20,14 @@ export function createRecall(model: ModelClient, onError: (message: string, erro
   return new Recall({ embedder: model.embedder, onError });
 }
 
+export interface EngineOptions {
+  /** Where turns, model requests and memory writes are counted (metrics); nothing by default. */
+  telemetry?: Telemetry | undefined;
+}
+
 /** Wires the engine from the configuration; both front ends start here. */
-export async function createEngine(config: Config, log: Logger): Promise<EngineParts> {
-  const model = new ModelClient(config.openai);
+export async function createEngine(config: Config, log: Logger, { telemetry }: EngineOptions = {}): Promise<EngineParts> {
+  const model = new ModelClient({ ...config.openai, telemetry });
   const store = await SessionStore.open(config.home, config.sessionStoreUrl);
   const recall = createRecall(model, (message, error) => log.warn({ err: String(error) }, message));
   const engine = new SessionEngine({
@@ -31,6 +37,7 @@ export async function createEngine(config: Config, log: Logger): Promise<EngineP
     store,
     log,
     historyBudgetChars: config.historyBudgetChars,
+    ...(telemetry ? { telemetry } : {}),
   });
   engine.inBackground(
     engine.archiveEarlierConversations().then((written) => {

@@ -1,4 +1,4 @@
-export { createEngine, type EngineParts } from "./create-engine.js";
+export { createEngine, type EngineOptions, type EngineParts } from "./create-engine.js";
 export type { TurnMessage } from "./agent-loop.js";
 export { ModelClient, ModelError, StoppedError, type ModelErrorKind, type TokenUsage } from "./model-client.js";
 export { describeChanges } from "./saved-line.js";
@@ -12,3 +12,4 @@ export {
 } from "./session-engine.js";
 export type { SessionPlace, SessionRecord, SessionStatus } from "./session-record.js";
 export { SessionStore } from "./session-store.js";
+export { noTelemetry, type ModelOutcome, type Telemetry, type TurnOutcome } from "./telemetry.js";

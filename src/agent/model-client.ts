@@ -5,6 +5,7 @@ import type {
   ChatCompletionFunctionTool,
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions";
+import { noTelemetry, type Telemetry } from "./telemetry.js";
 
 export type ModelErrorKind = "unreachable" | "auth" | "rate-limit" | "server" | "bad-response" | "timeout" | "refused";
 
@@ -57,6 +58,8 @@ export interface ModelClientOptions {
   maxRetries?: number;
   /** OPENAI_EMBEDDING_MODEL, for recall's semantic half. */
   embeddingModel?: string | undefined;
+  /** Told each chat request's outcome and tokens (metrics). */
+  telemetry?: Telemetry | undefined;
 }
 
 export interface StreamRequest {
@@ -71,6 +74,7 @@ export interface StreamRequest {
 export class ModelClient {
   private readonly client: OpenAI;
   private readonly streamIdleMs: number;
+  private readonly telemetry: Telemetry;
 
   constructor(readonly options: ModelClientOptions) {
     this.client = new OpenAI({
@@ -81,6 +85,7 @@ export class ModelClient {
       logLevel: "off",
     });
     this.streamIdleMs = options.streamIdleMs ?? 60_000;
+    this.telemetry = options.telemetry ?? noTelemetry;
   }
 
   get baseURL(): string {
@@ -89,6 +94,18 @@ export class ModelClient {
 
   /** Streams one completion, assembling text and tool-call deltas. */
   async stream(request: StreamRequest): Promise<ModelReply> {
+    try {
+      const reply = await this.streamOnce(request);
+      this.telemetry.modelRequest("ok");
+      if (reply.usage) this.telemetry.tokens(reply.usage);
+      return reply;
+    } catch (error) {
+      this.telemetry.modelRequest(error instanceof ModelError ? error.kind : "stopped");
+      throw error;
+    }
+  }
+
+  private async streamOnce(request: StreamRequest): Promise<ModelReply> {
     const controller = new AbortController();
     let idle: NodeJS.Timeout | undefined;
     const touch = () => {
@@ -158,9 +175,16 @@ export class ModelClient {
       const completion = await this.client.chat.completions.create({ model: this.options.model, messages });
       const content = completion.choices[0]?.message.content;
       if (typeof content !== "string") throw new ModelError("bad-response", this.describe("bad-response"));
+      this.telemetry.modelRequest("ok");
+      if (completion.usage) {
+        const { prompt_tokens, completion_tokens, prompt_tokens_details } = completion.usage;
+        this.telemetry.tokens({ promptTokens: prompt_tokens, completionTokens: completion_tokens, cachedTokens: prompt_tokens_details?.cached_tokens ?? 0 });
+      }
       return content;
     } catch (error) {
-      throw this.toModelError(error);
+      const failure = this.toModelError(error);
+      this.telemetry.modelRequest(failure.kind);
+      throw failure;
     }
   }
 

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { BackgroundWork } from "../background-work.js";
 import { KeyedMutex } from "../keyed-mutex.js";
@@ -11,15 +12,16 @@ import { MemoryStore, type MemoryStoreOptions } from "../memory/memory-store.js"
 import { buildSystemPrompt } from "../memory/system-prompt.js";
 import { localDate, localTime } from "../memory/time.js";
 import type { MemoryChange, PendingChange } from "../tools/execute-tool.js";
-import { runTurn, type TurnMessage } from "./agent-loop.js";
+import { runTurn, type TurnMessage, type TurnTiming } from "./agent-loop.js";
 import { baseInstructions } from "./base-instructions.js";
 import { condenseHistory, requestContext } from "./history.js";
 import { archiveClosedSessions, archiveConversation } from "./conversation-archive.js";
 import { appendDailyEntry, entryHeading } from "./daily-entry.js";
 import { ModelError, type ModelClient, type TokenUsage } from "./model-client.js";
 import { hasExchange, type SessionPlace, type SessionRecord } from "./session-record.js";
-import type { SessionStore } from "./session-store.js";
+import { SessionMovedOnError, type SessionStore } from "./session-store.js";
 import { summariseConversation } from "./summarise.js";
+import { noTelemetry, type Telemetry, type TurnOutcome } from "./telemetry.js";
 
 export interface SessionEngineDeps {
   home: string;
@@ -30,6 +32,8 @@ export interface SessionEngineDeps {
   /** Characters of history sent verbatim before older exchanges are condensed. */
   historyBudgetChars: number;
   clock?: () => Date;
+  /** Told how each turn went and what became of the model's memory writes (metrics). */
+  telemetry?: Telemetry;
 }
 
 export interface OpenRequest {
@@ -59,6 +63,24 @@ export type SessionSummary = Pick<SessionRecord, "id" | "userId" | "status" | "t
 
 export type CloseOutcome = "closed" | "already-closed" | "empty" | "pending-summary";
 
+/**
+ * How long a close may hold its claim: a summary and a condensed day are two model calls.
+ * A process killed mid-close leaves the claim to expire, and the close is retried after.
+ */
+const CLOSE_LEASE_MS = 5 * 60_000;
+
+/** A claim holder (`host:pid:tag`) that ran on this machine and whose process is gone. */
+function deadOnThisHost(holder: string): boolean {
+  const [host, pid] = holder.split(":");
+  if (host !== hostname() || !pid || !/^\d+$/.test(pid)) return false;
+  try {
+    process.kill(Number(pid), 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
+
 export class SessionClosedError extends Error {
   constructor(readonly sessionId: string) {
     super("This conversation has ended; start a new one.");
@@ -73,9 +95,13 @@ export class SessionEngine {
   /** First saves of sessions just opened, not yet on disk. */
   private readonly opening = new Map<string, Promise<void>>();
   private readonly clock: () => Date;
+  /** Who holds a claim in the shared session store: this process. */
+  private readonly worker = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private readonly telemetry: Telemetry;
 
   constructor(private readonly deps: SessionEngineDeps) {
     this.clock = deps.clock ?? (() => new Date());
+    this.telemetry = deps.telemetry ?? noTelemetry;
     this.background = new BackgroundWork((failure, error) => deps.log.error({ err: String(error) }, failure));
   }
 
@@ -165,22 +191,33 @@ export class SessionEngine {
     const result = await this.sessions.run(id, async () => {
       const record = await this.require(id);
       if (record.status !== "open") throw new SessionClosedError(id);
-      const output = await runTurn({
-        model: this.deps.model,
-        memory: this.memoryOf(record.userId),
-        context: requestContext(record),
-        message,
-        now: this.clock(),
-        writer: modelWriter(record.id, record.title),
-        ...(onDelta ? { onDelta } : {}),
-        ...(signal ? { signal } : {}),
-      });
-      record.messages.push(...output.messages);
-      record.usage.push(output.usage);
-      record.lastActivityAt = this.clock().toISOString();
-      await this.firstSaveDone(id);
-      await this.deps.store.save(record);
-      return { record, output };
+      // From here to the save is the turn's time: model requests, and AgentKit's own work around them.
+      const started = performance.now();
+      const timing: TurnTiming = { modelMs: 0 };
+      let outcome: TurnOutcome = "error";
+      try {
+        const output = await runTurn({
+          model: this.deps.model,
+          memory: this.memoryOf(record.userId),
+          context: requestContext(record),
+          message,
+          now: this.clock(),
+          writer: modelWriter(record.id, record.title),
+          timing,
+          onMemoryWrite: (written) => this.telemetry.memoryWrite(written),
+          ...(onDelta ? { onDelta } : {}),
+          ...(signal ? { signal } : {}),
+        });
+        record.messages.push(...output.messages);
+        record.usage.push(output.usage);
+        record.lastActivityAt = this.clock().toISOString();
+        await this.firstSaveDone(id);
+        await this.deps.store.save(record);
+        outcome = output.stopped ? "stopped" : "ok";
+        return { record, output };
+      } finally {
+        this.telemetry.turn(outcome, performance.now() - started - timing.modelMs, timing.modelMs);
+      }
     });
     // Measuring the history is left until the reply has been shown.
     setImmediate(() => {
@@ -210,16 +247,48 @@ export class SessionEngine {
   async close(id: string, reason: string): Promise<CloseOutcome> {
     return this.sessions.run(id, async () => {
       await this.firstSaveDone(id);
-      const record = await this.deps.store.get(id);
-      if (!record || record.status === "closed") return "already-closed";
-      if (record.status === "open") {
-        record.status = "closing";
-        record.closeReason = reason;
-        record.closeRequestedAt = this.clock().toISOString();
-        await this.deps.store.save(record);
-      }
-      return this.finishClose(record);
+      return this.closeClaimed(id, async (record) => {
+        if (record.status === "open") {
+          record.status = "closing";
+          record.closeReason = reason;
+          record.closeRequestedAt = this.clock().toISOString();
+          await this.deps.store.save(record);
+        }
+        return this.finishClose(record);
+      });
     });
+  }
+
+  /**
+   * Runs a close under a claim in the session store, so one process at a time closes a session
+   * even when several share the store (shards retrying pending closes while the owning shard
+   * closes its thread). The record is read again from the store once the claim is held: another
+   * process may have closed it meanwhile. "already-closed" while another process holds the claim.
+   */
+  /**
+   * A claim, also taken over from a process on this machine that has died holding it (killed
+   * mid-close): its restart closes the session at once instead of after the lease.
+   */
+  private async takeClaim(name: string): Promise<boolean> {
+    if (await this.deps.store.claim(name, this.worker, CLOSE_LEASE_MS)) return true;
+    const holder = await this.deps.store.holderOf(name);
+    if (!holder || !deadOnThisHost(holder)) return false;
+    return this.deps.store.claim(name, this.worker, CLOSE_LEASE_MS, { from: holder });
+  }
+
+  private async closeClaimed(id: string, work: (record: SessionRecord) => Promise<CloseOutcome>): Promise<CloseOutcome> {
+    const claim = `close:${id}`;
+    if (!(await this.takeClaim(claim))) return "already-closed";
+    try {
+      const record = await this.deps.store.reload(id);
+      if (!record || record.status === "closed") return "already-closed";
+      return await work(record);
+    } catch (error) {
+      if (error instanceof SessionMovedOnError) return "already-closed";
+      throw error;
+    } finally {
+      await this.deps.store.release(claim, this.worker).catch(() => {});
+    }
   }
 
   /** Retries every close that is pending or was interrupted (start-up and periodically). */
@@ -230,10 +299,7 @@ export class SessionEngine {
     for (const id of waiting) {
       // One close that fails (a disk error, say) must not stop the others or the bot.
       const outcome = await this.sessions
-        .run(id, async () => {
-          const record = await this.deps.store.get(id);
-          return record && record.status !== "open" && record.status !== "closed" ? this.finishClose(record) : "already-closed";
-        })
+        .run(id, () => this.closeClaimed(id, async (record) => (record.status === "open" ? "already-closed" : this.finishClose(record))))
         .catch((error: unknown) => {
           this.deps.log.error({ err: String(error), sessionId: id }, "a pending close failed; it will be retried");
           return "failed" as const;

@@ -1,8 +1,7 @@
 import type { AskBeforeSaving, FileKind, MemoryStore } from "../memory/memory-store.js";
-import { formatUsage, type EditOptions, type Writer, type WriteOutcome } from "../memory/memory-file.js";
+import { formatUsage, type EditOptions, type Refusal, type Writer, type WriteOutcome, type WriteResult } from "../memory/memory-file.js";
 import type { Proposal } from "../memory/proposals.js";
 import { localDate } from "../memory/time.js";
-import type { Result } from "../result.js";
 import { SEARCH_DEFAULT_LIMIT, TOOL_NAMES, toolSchemas, type ToolName } from "./memory-tools.js";
 import { searchResultsForModel } from "./search-results.js";
 
@@ -29,14 +28,23 @@ export function newTurnState(): TurnState {
   return { refusedWrites: 0, changes: [], proposals: [] };
 }
 
+/**
+ * What became of one memory write the model asked for (metrics): written, a no-op, waiting for
+ * the person's OK, or refused over the cap, as unsafe, as a secret, or for any other reason.
+ */
+export type MemoryWriteResult = "saved" | "unchanged" | "pending" | "over-cap" | "unsafe" | "secret" | "other";
+
 export interface ToolContext {
   now: Date;
   turn: TurnState;
   /** The model in its session: the safety level of its writes and who the journal names. */
   writer: Writer;
+  /** Told the result of every write (add, replace, remove), refused ones included. */
+  onWrite?: (result: MemoryWriteResult) => void;
 }
 
 const MAX_REFUSED_WRITES = 3;
+const WRITE_TOOLS: ReadonlySet<string> = new Set<ToolName>(["memory_add", "memory_replace", "memory_remove"]);
 /** A reply's last message holds five rows of Save / Discard buttons. */
 const MAX_PROPOSALS = 5;
 const STOP_RETRYING =
@@ -56,6 +64,7 @@ export async function executeTool(
     return JSON.stringify(await run(store, name, argumentsJson, context));
   } catch (error) {
     // Disk errors and the like: the turn goes on, the model is told.
+    if (WRITE_TOOLS.has(name)) context.onWrite?.("other");
     return JSON.stringify({ ok: false, error: `memory is unavailable right now (${(error as Error).message})` });
   }
 }
@@ -69,13 +78,17 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
   try {
     raw = JSON.parse(argumentsJson);
   } catch {
-    return failure(`the arguments are not valid JSON: ${argumentsJson.slice(0, 80)}`);
+    raw = undefined;
   }
+  const isWrite = WRITE_TOOLS.has(tool);
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    return failure("the arguments must be a JSON object");
+    if (isWrite) context.onWrite?.("other");
+    return failure(raw === undefined ? `the arguments are not valid JSON: ${argumentsJson.slice(0, 80)}` : "the arguments must be a JSON object");
   }
-  const isWrite = tool !== "memory_read" && tool !== "memory_search";
-  if (isWrite && context.turn.refusedWrites >= MAX_REFUSED_WRITES) return failure(STOP_RETRYING);
+  if (isWrite && context.turn.refusedWrites >= MAX_REFUSED_WRITES) {
+    context.onWrite?.("other");
+    return failure(STOP_RETRYING);
+  }
 
   const parsed = toolSchemas[tool].safeParse(raw);
   if (!parsed.success) {
@@ -94,7 +107,7 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
     return { ok: true, file: file.label, usage: formatUsage(await file.usage()), content };
   }
   const askFirst = asksFirst(store.readSettings().askBeforeSaving, args.file);
-  const write = (options: EditOptions): Promise<Result<WriteOutcome>> =>
+  const write = (options: EditOptions): Promise<WriteResult> =>
     tool === "memory_add"
       ? file.add(args.section, args.content, context.writer, options)
       : tool === "memory_replace"
@@ -105,8 +118,11 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
   }
   // Asked first: everything is checked now, nothing is written until the person says Save.
   const outcome = await write({ dryRun: askFirst });
-  if (!outcome.ok) return refused(context, outcome.error, true);
-  if (!askFirst || !outcome.value.changed) return success(outcome.value, context);
+  if (!outcome.ok) return refused(context, outcome.error, true, outcome.refusal);
+  if (!askFirst || !outcome.value.changed) {
+    context.onWrite?.(outcome.value.changed ? "saved" : "unchanged");
+    return success(outcome.value, context);
+  }
   const by = context.writer.by;
   const proposal = await store.propose(
     {
@@ -123,6 +139,7 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
   );
   const summary = tool === "memory_add" ? `+ “${args.content.trim()}”` : tool === "memory_replace" ? `~ “${args.old_text}” → “${args.new_text}”` : "−";
   context.turn.proposals.push({ file: file.label, section: args.section, proposal: proposal.id, summary });
+  context.onWrite?.("pending");
   return {
     ok: true,
     pending: true,
@@ -158,8 +175,9 @@ function failure(error: string): object {
   return { ok: false, error };
 }
 
-function refused(context: ToolContext, error: string, isWrite: boolean): object {
+function refused(context: ToolContext, error: string, isWrite: boolean, refusal?: Refusal): object {
   if (!isWrite) return failure(error);
+  context.onWrite?.(refusal === "over-cap" || refusal === "unsafe" || refusal === "secret" ? refusal : "other");
   context.turn.refusedWrites += 1;
   return failure(context.turn.refusedWrites >= MAX_REFUSED_WRITES ? `${error.replace(/\.$/, "")}. ${STOP_RETRYING}` : error);
 }

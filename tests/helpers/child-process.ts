@@ -17,10 +17,19 @@ afterEach(() => {
   for (const child of running.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
 });
 
-/** Runs a TypeScript entry point of this repo as its own node process (as `npm start` would, minus npm). */
+/** Runs a TypeScript entry point of this repo as its own node process under tsx (as `npm run dev` would, minus npm). */
 export function runTsx(script: string, args: string[], env: Record<string, string>): TsxProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
-    cwd: repoRoot,
+  return runNode(["--import", "tsx", script, ...args], repoRoot, env);
+}
+
+/** Runs a compiled entry point (`dist/index.js`) with plain node in `dir`, as `npm start` and the Docker image do. */
+export function runCompiled(dir: string, script: string, args: string[], env: Record<string, string>): TsxProcess {
+  return runNode([script, ...args], dir, env);
+}
+
+function runNode(argv: string[], cwd: string, env: Record<string, string>): TsxProcess {
+  const child = spawn(process.execPath, argv, {
+    cwd,
     env: { PATH: process.env.PATH ?? "", HOME: env.AGENTKIT_HOME ?? "/nonexistent", ...env },
     stdio: ["pipe", "pipe", "pipe"],
   });

@@ -2,6 +2,7 @@ import { afterEach } from "vitest";
 import { ModelClient } from "../../src/agent/model-client.js";
 import { SessionEngine, type OpenRequest } from "../../src/agent/session-engine.js";
 import { SessionStore } from "../../src/agent/session-store.js";
+import type { Telemetry } from "../../src/agent/telemetry.js";
 import { silentLogger } from "../../src/logger.js";
 import { Recall } from "../../src/memory/recall/recall.js";
 import { startFakeOpenAI, type FakeOpenAI } from "../fakes/fake-openai.js";
@@ -24,12 +25,12 @@ afterEach(async () => {
 });
 
 export async function setupEngine(
-  options: { clock?: () => Date; historyBudgetChars?: number; timeZone?: string; fake?: FakeOpenAI } = {},
+  options: { clock?: () => Date; historyBudgetChars?: number; timeZone?: string; fake?: FakeOpenAI; telemetry?: Telemetry } = {},
 ): Promise<EngineSetup> {
   const home = await makeTempHome();
   const fake = options.fake ?? (await startFakeOpenAI());
   if (!options.fake) cleanups.push(() => fake.close());
-  const model = new ModelClient({ baseURL: fake.baseURL, apiKey: "test", model: "fake-model", maxRetries: 0, timeoutMs: 5_000, streamIdleMs: 800 });
+  const model = new ModelClient({ baseURL: fake.baseURL, apiKey: "test", model: "fake-model", maxRetries: 0, timeoutMs: 5_000, streamIdleMs: 800, telemetry: options.telemetry });
   const recall = new Recall({ debounceMs: 10 });
   cleanups.push(() => recall.close());
   const build = async () => {
@@ -43,6 +44,7 @@ export async function setupEngine(
       log: silentLogger,
       historyBudgetChars: options.historyBudgetChars ?? 60_000,
       ...(options.clock ? { clock: options.clock } : {}),
+      ...(options.telemetry ? { telemetry: options.telemetry } : {}),
     });
     // Cleanups run newest first: background writes end before the store and the home go.
     cleanups.push(() => engine.settle());

@@ -91,4 +91,14 @@ describe("loadConfig", () => {
     expect(loadConfig("discord", { ...base, SHARD_COUNT: "2", SHARDS: "1" })).toMatchObject({ shardCount: 2, shardId: 1 });
     expect(() => loadConfig("discord", { ...base, SHARD_COUNT: "0" })).toThrow(/SHARD_COUNT: must be auto or a whole number of shards/);
   });
+
+  it("serves health and metrics only with METRICS_PORT, on 127.0.0.1 unless METRICS_HOST says otherwise", () => {
+    const base = { OPENAI_BASE_URL: "http://127.0.0.1:1/v1" };
+    expect(loadConfig("chat", base).metrics).toBeUndefined();
+    expect(loadConfig("chat", { ...base, METRICS_PORT: "9464" }).metrics).toEqual({ port: 9464, host: "127.0.0.1" });
+    expect(loadConfig("chat", { ...base, METRICS_PORT: "9464", METRICS_HOST: "0.0.0.0" }).metrics).toEqual({ port: 9464, host: "0.0.0.0" });
+    for (const port of ["0", "65536", "http", "94.64"]) {
+      expect(() => loadConfig("chat", { ...base, METRICS_PORT: port })).toThrow(/METRICS_PORT: must be a port number from 1 to 65535/);
+    }
+  });
 });

@@ -1,0 +1,151 @@
+import { createClient, type RedisClientType } from "@keyv/redis";
+import Keyv from "keyv";
+import { CLAIM, DELETE_RECORD, RELEASE, SAVE_RECORD } from "./redis-scripts.js";
+import type { SessionRecord, SessionStatus } from "./session-record.js";
+import {
+  NAMESPACE,
+  PAGE,
+  PING_TIMEOUT_MS,
+  SESSION,
+  SESSION_STATUSES,
+  STATUS_RANK,
+  SessionStoreBase,
+  checkClaim,
+  withTimeout,
+} from "./session-store-base.js";
+import { TimedKeyvRedis, timed } from "./timed-keyv-redis.js";
+
+const CONNECT_TIMEOUT_MS = 2_000;
+/** How long opening the store waits for Redis before start-up fails with a clear error. */
+const OPEN_TIMEOUT_MS = 5_000;
+const STATUS = "status:";
+const CLAIM_KEY = "claim:";
+
+/**
+ * Sessions in Redis (`SESSION_STORE_URL=redis://…` or `rediss://…`), shared by every process of
+ * the bot. Records, channel pointers and flags are keyv values under keyv's namespace
+ * (`agentkit::session:<id>` …); beside them a set of session ids per status
+ * (`agentkit::status:<status>`), changed in the same Lua script as the record, so listing by
+ * status reads its sets and never scans the keyspace; and claims (`agentkit::claim:<name>`).
+ *
+ * While Redis is down every call rejects at once (no offline queue), or after COMMAND_TIMEOUT_MS
+ * when the server hangs; the client keeps reconnecting in the background, so the same store
+ * works again when Redis is back.
+ */
+export class RedisSessionStore extends SessionStoreBase {
+  private constructor(
+    keyv: Keyv,
+    private readonly adapter: TimedKeyvRedis,
+    private readonly client: RedisClientType,
+  ) {
+    super(keyv);
+  }
+
+  static async open(url: string): Promise<RedisSessionStore> {
+    let connected = false;
+    const client: RedisClientType = createClient({
+      url,
+      disableOfflineQueue: true,
+      socket: {
+        connectTimeout: CONNECT_TIMEOUT_MS,
+        // Once up, never gives up: back within a second of Redis coming back. Before that, a few
+        // tries, so a wrong URL fails start-up at once.
+        reconnectStrategy: (retries: number, cause: Error) => (connected || retries < 3 ? Math.min(50 * 2 ** retries, 1_000) : cause),
+      },
+    });
+    // Failures reach the callers as rejections; without a listener a lost connection would end the process.
+    client.on("error", () => {});
+    try {
+      await withTimeout(client.connect(), OPEN_TIMEOUT_MS, `no answer within ${OPEN_TIMEOUT_MS} ms`);
+      connected = true;
+    } catch (error) {
+      if (client.isOpen) client.destroy();
+      throw new Error(`SESSION_STORE_URL: cannot reach Redis at ${hostOf(url)} (${(error as Error).message})`);
+    }
+    const adapter = new TimedKeyvRedis(client, { namespace: NAMESPACE, throwOnErrors: true });
+    // keyv leaves the prefix to the adapter (`agentkit::key`), as @keyv/redis's createKeyv does.
+    const keyv = new Keyv({ store: adapter, namespace: NAMESPACE, useKeyPrefix: false, throwOnErrors: true });
+    return new RedisSessionStore(keyv, adapter, client);
+  }
+
+  protected async writeRecord(record: SessionRecord): Promise<boolean> {
+    const value = await this.keyv.serializeData({ value: record });
+    const stored = await timed(
+      this.client.eval(SAVE_RECORD, {
+        keys: [this.key(SESSION + record.id), ...this.statusKeys()],
+        arguments: [record.id, String(value), String(STATUS_RANK[record.status])],
+      }),
+    );
+    return Number(stored) === -1;
+  }
+
+  protected async deleteRecord(id: string): Promise<void> {
+    await timed(this.client.eval(DELETE_RECORD, { keys: [this.key(SESSION + id), ...this.statusKeys()], arguments: [id] }));
+  }
+
+  protected async *stored(statuses: readonly SessionStatus[]): AsyncGenerator<SessionRecord> {
+    for (const status of statuses) {
+      let cursor = "0";
+      do {
+        const reply = await timed(this.client.sScan(this.key(STATUS + status), cursor, { COUNT: PAGE }));
+        cursor = String(reply.cursor);
+        if (reply.members.length === 0) continue;
+        const records = await this.keyv.getMany<SessionRecord>(reply.members.map((id) => SESSION + id));
+        // A record may have moved on between the two reads: it is in a later set by now.
+        for (const record of records) if (record?.status === status) yield record;
+      } while (cursor !== "0");
+    }
+  }
+
+  async countByStatus(): Promise<Record<SessionStatus, number>> {
+    const counts = await timed(Promise.all(SESSION_STATUSES.map((status) => this.client.sCard(this.key(STATUS + status)))));
+    return { open: counts[0]!, closing: counts[1]!, "pending-summary": counts[2]!, closed: counts[3]! };
+  }
+
+  async claim(name: string, owner: string, ttlMs: number, options: { from?: string } = {}): Promise<boolean> {
+    checkClaim(name, owner, ttlMs);
+    // Expiry by Redis's clock, one clock for every process.
+    const held = await timed(this.client.eval(CLAIM, { keys: [this.key(CLAIM_KEY + name)], arguments: [owner, String(ttlMs), options.from ?? ""] }));
+    return Number(held) === 1;
+  }
+
+  async holderOf(name: string): Promise<string | undefined> {
+    return (await timed(this.client.get(this.key(CLAIM_KEY + name)))) ?? undefined;
+  }
+
+  async release(name: string, owner: string): Promise<void> {
+    await timed(this.client.eval(RELEASE, { keys: [this.key(CLAIM_KEY + name)], arguments: [owner] }));
+  }
+
+  async ping(): Promise<void> {
+    await withTimeout(this.client.ping(), PING_TIMEOUT_MS, `the session store (Redis) did not answer within ${PING_TIMEOUT_MS} ms`);
+  }
+
+  /** Redis drops a deleted value at once; nothing to compact here. */
+  async purge(): Promise<void> {}
+
+  protected async disconnect(): Promise<void> {
+    // A graceful close waits for the answers to calls in flight, which a down or hung Redis never gives.
+    const answering = this.client.isReady && (await this.ping().then(() => true, () => false));
+    if (answering) await this.client.close();
+    else if (this.client.isOpen) this.client.destroy();
+  }
+
+  /** A key under keyv's namespace, as the adapter writes its own. */
+  private key(name: string): string {
+    return this.adapter.createKeyPrefix(name, this.adapter.namespace);
+  }
+
+  private statusKeys(): string[] {
+    return SESSION_STATUSES.map((status) => this.key(STATUS + status));
+  }
+}
+
+/** Where the URL points, without its password. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return "an unreadable URL";
+  }
+}

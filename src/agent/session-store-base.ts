@@ -1,0 +1,190 @@
+import type Keyv from "keyv";
+import type { SessionRecord, SessionStatus } from "./session-record.js";
+
+export const NAMESPACE = "agentkit";
+export const SESSION = "session:";
+export const CHANNEL = "channel:";
+export const FLAG = "flag:";
+/** Records read per query or round trip when listing sessions. */
+export const PAGE = 500;
+/** How long ping() waits for an answer before the store counts as down (/healthz). */
+export const PING_TIMEOUT_MS = 2_000;
+
+/** In the order a session goes through them: a status only ever moves forward. */
+export const SESSION_STATUSES = ["open", "closing", "pending-summary", "closed"] as const satisfies readonly SessionStatus[];
+export const STATUS_RANK: Record<SessionStatus, number> = { open: 0, closing: 1, "pending-summary": 2, closed: 3 };
+
+/** Channels known to have no session; cleared when it grows past this. */
+const MAX_NEGATIVE = 20_000;
+
+/** A save the store refused: another process has moved this session further along (it closed it, say). */
+export class SessionMovedOnError extends Error {
+  constructor(readonly sessionId: string) {
+    // Only closes move a session on elsewhere: to the person, it has ended.
+    super("This conversation has ended; start a new one.");
+  }
+}
+
+/**
+ * What every session store does, whatever holds the records.
+ *
+ * What is cached, and why it is safe: the records of sessions this process has read or written
+ * and not closed, and each channel's newest session. A session is driven by one process (the
+ * shard that owns its channel), so a turn costs one write and no read. Another process may move
+ * a session forward only through claimed work (start-up reconcile, idle and pending closes), and
+ * a status only moves forward (open → closing → pending-summary → closed). So the store refuses a
+ * save that would move a stored session back (SessionMovedOnError; the stale copy is dropped and
+ * the next get reads the store), and `withStatus` selects by the stored status, giving the cached
+ * copy only when it is at least as far along as the stored one.
+ */
+export abstract class SessionStoreBase {
+  private closed = false;
+  private readonly records = new Map<string, SessionRecord>();
+  /** Channel id → newest session id, or null when the store has none. */
+  private readonly channels = new Map<string, string | null>();
+
+  protected constructor(protected readonly keyv: Keyv) {}
+
+  /** Writes a record unless the stored one is further along; false when refused for that. */
+  protected abstract writeRecord(record: SessionRecord): Promise<boolean>;
+  protected abstract deleteRecord(id: string): Promise<void>;
+  /** Stored records in one of these statuses, in rank order; one may come twice (it moved meanwhile). */
+  protected abstract stored(statuses: readonly SessionStatus[]): AsyncGenerator<SessionRecord>;
+  protected abstract disconnect(): Promise<void>;
+
+  /** How many stored sessions are in each status (metrics), without reading the records. */
+  abstract countByStatus(): Promise<Record<SessionStatus, number>>;
+  /**
+   * Work that must run once across processes: true when `owner` now holds `name` for `ttlMs`
+   * (it was free or expired, or ours already and now renewed); false while another owner holds it.
+   */
+  abstract claim(name: string, owner: string, ttlMs: number, options?: { from?: string }): Promise<boolean>;
+  /** Who holds a claim now, if anyone (to take it over from a process known to be dead: `claim(…, { from })`). */
+  abstract holderOf(name: string): Promise<string | undefined>;
+  /** Gives up a claim, only if `owner` still holds it. */
+  abstract release(name: string, owner: string): Promise<void>;
+  /** Resolves when the store answers within PING_TIMEOUT_MS; rejects otherwise (/healthz). */
+  abstract ping(): Promise<void>;
+  /** After a person's words were removed: drop what the backend keeps of deleted values. */
+  abstract purge(): Promise<void>;
+
+  /** The live record: only the session engine may change it, and must save it after. */
+  async get(id: string): Promise<SessionRecord | undefined> {
+    const cached = this.records.get(id);
+    if (cached) return cached;
+    const record = (await this.keyv.get<SessionRecord>(SESSION + id)) ?? undefined;
+    if (record && record.status !== "closed") this.records.set(id, record);
+    return record;
+  }
+
+  /** The record as stored now, not as this process last saw it (work claimed from other processes). */
+  async reload(id: string): Promise<SessionRecord | undefined> {
+    this.records.delete(id);
+    return this.get(id);
+  }
+
+  /**
+   * Persists a record. Only a newly opened session (`newest`) moves its channel's pointer:
+   * an older session finishing a delayed close must not take the channel back.
+   */
+  async save(record: SessionRecord, options: { newest?: boolean } = {}): Promise<void> {
+    const channelId = record.channel.channelId;
+    // Memory first, so a reader never sees an older state than the one being written.
+    if (record.status === "closed") this.records.delete(record.id);
+    else this.records.set(record.id, record);
+    if (options.newest) this.remember(channelId, record.id);
+    try {
+      if (!(await this.writeRecord(record))) throw new SessionMovedOnError(record.id);
+      if (options.newest && !(await this.keyv.set(CHANNEL + channelId, record.id))) {
+        throw new Error("the session store refused the write");
+      }
+    } catch (error) {
+      // A new session stays in memory (its opener retries the write); for any other save,
+      // memory may be ahead of the store now, or behind it: read it again next time.
+      if (!options.newest || error instanceof SessionMovedOnError) this.records.delete(record.id);
+      throw error;
+    }
+  }
+
+  /** The newest session opened in a channel (thread or DM), whatever its status. */
+  async latestIn(channelId: string): Promise<SessionRecord | undefined> {
+    let id = this.channels.get(channelId);
+    if (id === undefined) {
+      id = (await this.keyv.get<string>(CHANNEL + channelId)) ?? null;
+      this.remember(channelId, id);
+    }
+    return id === null ? undefined : this.get(id);
+  }
+
+  /** Every stored session in one of these states (start-up reconcile, pending closes), each once. */
+  async *withStatus(statuses: readonly SessionStatus[]): AsyncGenerator<SessionRecord> {
+    const wanted = SESSION_STATUSES.filter((s) => statuses.includes(s));
+    const seen = new Set<string>();
+    for await (const stored of this.stored(wanted)) {
+      if (seen.has(stored.id)) continue;
+      const record = this.newerOf(stored);
+      if (!wanted.includes(record.status)) continue;
+      seen.add(record.id);
+      yield record;
+    }
+  }
+
+  /** Deletes a session and, if it is its channel's newest, the channel's pointer (a person deleting their data). */
+  async remove(record: SessionRecord): Promise<void> {
+    this.records.delete(record.id);
+    await this.deleteRecord(record.id);
+    const channelId = record.channel.channelId;
+    const newest = this.channels.get(channelId) ?? (await this.keyv.get<string>(CHANNEL + channelId));
+    if (newest === record.id) {
+      await this.keyv.delete(CHANNEL + channelId);
+      this.channels.set(channelId, null);
+    }
+  }
+
+  /** Store-wide facts such as a finished migration. */
+  async hasFlag(name: string): Promise<boolean> {
+    return (await this.keyv.get<boolean>(FLAG + name)) === true;
+  }
+
+  async setFlag(name: string): Promise<void> {
+    if (!(await this.keyv.set(FLAG + name, true))) throw new Error("the session store refused the write");
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.disconnect();
+  }
+
+  /** The cached copy unless the stored one is further along (another process moved it on). */
+  private newerOf(stored: SessionRecord): SessionRecord {
+    const cached = this.records.get(stored.id);
+    if (!cached) return stored;
+    if (STATUS_RANK[stored.status] <= STATUS_RANK[cached.status]) return cached;
+    this.records.delete(stored.id);
+    return stored;
+  }
+
+  private remember(channelId: string, id: string | null): void {
+    if (id === null && this.channels.size > MAX_NEGATIVE) this.channels.clear();
+    this.channels.set(channelId, id);
+  }
+}
+
+/** Rejects with `message` when `work` has not settled within `ms` (the work itself is left to finish). */
+export async function withTimeout<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function checkClaim(name: string, owner: string, ttlMs: number): void {
+  if (name === "" || owner === "") throw new Error("a claim needs a name and an owner");
+  if (!Number.isInteger(ttlMs) || ttlMs <= 0) throw new RangeError(`a claim's ttl must be a positive whole number of ms, not ${ttlMs}`);
+}

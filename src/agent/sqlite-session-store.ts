@@ -1,0 +1,151 @@
+import KeyvSqlite from "@keyv/sqlite";
+import Keyv from "keyv";
+import type { SessionRecord, SessionStatus } from "./session-record.js";
+import {
+  NAMESPACE,
+  PAGE,
+  PING_TIMEOUT_MS,
+  SESSION,
+  SESSION_STATUSES,
+  SessionStoreBase,
+  checkClaim,
+  withTimeout,
+} from "./session-store-base.js";
+
+const FIRST = `${NAMESPACE}:${SESSION}`;
+/** Just past every session key (";" follows ":"). */
+const END = `${NAMESPACE}:session;`;
+const STATUS = "json_extract(value, '$.value.status')";
+const RANK = (row: string) =>
+  `CASE json_extract(${row}.value, '$.value.status') WHEN 'open' THEN 0 WHEN 'closing' THEN 1 WHEN 'pending-summary' THEN 2 WHEN 'closed' THEN 3 END`;
+/** The trigger's message, to tell its refusal from other failures. */
+const MOVED_ON = "agentkit: session already further along";
+const CLAIMS = `${NAMESPACE}_claims`;
+
+/**
+ * Sessions in SQLite (a file in AGENTKIT_HOME, or `memory://` for one process): keyv's table,
+ * plus an index on each record's status, a trigger that keeps statuses moving forward, and a
+ * table of claims. Several processes may share the file (the bot and a terminal chat).
+ */
+export class SqliteSessionStore extends SessionStoreBase {
+  private constructor(
+    keyv: Keyv,
+    private readonly sqlite: KeyvSqlite,
+  ) {
+    super(keyv);
+  }
+
+  static async open(uri: string): Promise<SqliteSessionStore> {
+    const sqlite = new KeyvSqlite({ uri, busyTimeout: 10_000 });
+    const table = sqlite.opts.table;
+    // WAL without an fsync per commit: a killed process loses nothing (the WAL is in the OS
+    // cache), only a power cut could; and a turn no longer waits on the disk. Awaited, so a
+    // store closed right away does not close the database under them.
+    await sqlite.query("PRAGMA journal_mode=WAL");
+    await sqlite.query("PRAGMA synchronous=NORMAL");
+    // withStatus and countByStatus read this index, not every record (channel and flag rows index as NULL).
+    await sqlite.query(`CREATE INDEX IF NOT EXISTS ${NAMESPACE}_status ON ${table} (${STATUS}, key)`);
+    // In the database itself, so it holds for every process on the file at once.
+    await sqlite.query(
+      `CREATE TRIGGER IF NOT EXISTS ${NAMESPACE}_status_forward BEFORE UPDATE OF value ON ${table}
+       WHEN NEW.key > '${FIRST}' AND NEW.key < '${END}' AND ${RANK("OLD")} > ${RANK("NEW")}
+       BEGIN SELECT RAISE(ABORT, '${MOVED_ON}'); END`,
+    );
+    await sqlite.query(`CREATE TABLE IF NOT EXISTS ${CLAIMS} (name TEXT PRIMARY KEY, owner TEXT NOT NULL, expires_at INTEGER NOT NULL)`);
+    return new SqliteSessionStore(new Keyv({ store: sqlite, namespace: NAMESPACE, throwOnErrors: true }), sqlite);
+  }
+
+  protected async writeRecord(record: SessionRecord): Promise<boolean> {
+    try {
+      if (!(await this.keyv.set(SESSION + record.id, record))) throw new Error("the session store refused the write");
+      return true;
+    } catch (error) {
+      if (error instanceof Error && error.message.includes(MOVED_ON)) return false;
+      throw error;
+    }
+  }
+
+  protected async deleteRecord(id: string): Promise<void> {
+    await this.keyv.delete(SESSION + id);
+  }
+
+  protected async *stored(statuses: readonly SessionStatus[]): AsyncGenerator<SessionRecord> {
+    // Paging by key within one status reads each row once (keyv's own iterator pages with
+    // OFFSET, quadratic over 10,000 sessions, and parses every record).
+    for (const status of statuses) {
+      let after = FIRST;
+      for (;;) {
+        const rows = (await this.sqlite.query(
+          `SELECT key, value FROM ${this.sqlite.opts.table} WHERE ${STATUS} = ? AND key > ? AND key < ? ORDER BY key LIMIT ${PAGE}`,
+          status,
+          after,
+          END,
+        )) as { key: string; value: string }[];
+        for (const row of rows) {
+          // keyv's own decoding: plain JSON.parse would give back ":)" as "::)".
+          const record = (await this.keyv.deserializeData<SessionRecord>(row.value))?.value;
+          if (record) yield record;
+        }
+        if (rows.length < PAGE) break;
+        after = rows.at(-1)!.key;
+      }
+    }
+  }
+
+  async countByStatus(): Promise<Record<SessionStatus, number>> {
+    // One statement, four counts the index answers alone; a GROUP BY would read every record
+    // to compute the status it outputs.
+    const table = this.sqlite.opts.table;
+    const counts = SESSION_STATUSES.map((status, i) => `(SELECT COUNT(*) FROM ${table} WHERE ${STATUS} = '${status}') AS c${i}`);
+    const [row] = (await this.sqlite.query(`SELECT ${counts.join(", ")}`)) as { c0: number; c1: number; c2: number; c3: number }[];
+    return { open: row?.c0 ?? 0, closing: row?.c1 ?? 0, "pending-summary": row?.c2 ?? 0, closed: row?.c3 ?? 0 };
+  }
+
+  async claim(name: string, owner: string, ttlMs: number, options: { from?: string } = {}): Promise<boolean> {
+    checkClaim(name, owner, ttlMs);
+    const now = Date.now();
+    // One statement: taken when free, expired or ours; the row comes back only when it was.
+    const rows = await this.sqlite.query(
+      `INSERT INTO ${CLAIMS} (name, owner, expires_at) VALUES (?, ?, ?)
+       ON CONFLICT(name) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
+       WHERE ${CLAIMS}.expires_at <= ? OR ${CLAIMS}.owner = excluded.owner OR ${CLAIMS}.owner = ?
+       RETURNING owner`,
+      name,
+      owner,
+      now + ttlMs,
+      now,
+      options.from ?? "",
+    );
+    return (rows as unknown[]).length === 1;
+  }
+
+  async holderOf(name: string): Promise<string | undefined> {
+    const rows = (await this.sqlite.query(`SELECT owner FROM ${CLAIMS} WHERE name = ? AND expires_at > ?`, name, Date.now())) as { owner: string }[];
+    return rows[0]?.owner;
+  }
+
+  async release(name: string, owner: string): Promise<void> {
+    await this.sqlite.query(`DELETE FROM ${CLAIMS} WHERE name = ? AND owner = ?`, name, owner);
+  }
+
+  async ping(): Promise<void> {
+    await withTimeout(
+      this.sqlite.query(`SELECT 1 FROM ${CLAIMS} LIMIT 1`),
+      PING_TIMEOUT_MS,
+      `the session store (SQLite) did not answer within ${PING_TIMEOUT_MS} ms`,
+    );
+  }
+
+  /**
+   * SQLite keeps old versions of rows in free pages and in its write-ahead log; a VACUUM and a
+   * truncating checkpoint leave none behind.
+   */
+  async purge(): Promise<void> {
+    await this.sqlite.query("VACUUM");
+    await this.sqlite.query("PRAGMA wal_checkpoint(TRUNCATE)");
+  }
+
+  protected async disconnect(): Promise<void> {
+    await this.keyv.disconnect();
+  }
+}

@@ -1,0 +1,175 @@
+// What every session store promises, run against SQLite and a real redis-server alike.
+import { describe, expect, it } from "vitest";
+import { SessionMovedOnError } from "../../../src/agent/session-store.js";
+import { collect, idsOf, redisPlace, sessionRecord, sqlitePlace, type StorePlace } from "../../helpers/session-stores.js";
+
+const backends: Array<[string, () => Promise<StorePlace>]> = [
+  ["SQLite", sqlitePlace],
+  ["Redis", redisPlace],
+];
+
+describe.each(backends)("the %s session store", (_name, place) => {
+  it("gives back a saved record to another process, and the channel's newest session", async () => {
+    const where = await place();
+    const a = await where.open();
+    const first = sessionRecord("s1", { channelId: "c1" });
+    await a.save(first, { newest: true });
+    await a.save(sessionRecord("s2", { channelId: "c1" }), { newest: true });
+    // An older session finishing later does not take the channel back.
+    await a.save({ ...first, status: "closed" });
+    const b = await where.open();
+    expect(await b.get("s1")).toEqual({ ...first, status: "closed" });
+    expect((await b.latestIn("c1"))?.id).toBe("s2");
+    expect(await b.latestIn("nowhere")).toBeUndefined();
+    expect(await b.get("missing")).toBeUndefined();
+  });
+
+  it("gives back text as it was saved, whether read by id or listed by status", async () => {
+    const where = await place();
+    const record = sessionRecord("s1");
+    record.messages.push({ role: "assistant", content: ":) :base64:aGk= ::" }, { role: "user", content: ":sweat_smile:" });
+    await (await where.open()).save(record);
+    const b = await where.open();
+    expect(await b.get("s1")).toEqual(record);
+    expect(await collect((await where.open()).withStatus(["open"]))).toEqual([record]);
+  });
+
+  it("lists by status, and a record whose status changes moves to its new status", async () => {
+    const where = await place();
+    const a = await where.open();
+    for (const id of ["o1", "o2", "o3"]) await a.save(sessionRecord(id));
+    await a.save(sessionRecord("p1", { status: "pending-summary" }));
+    await a.save({ ...sessionRecord("o2"), status: "closing" });
+    await a.save({ ...sessionRecord("o3"), status: "closed" });
+    for (const store of [a, await where.open()]) {
+      expect(idsOf(await collect(store.withStatus(["open"])))).toEqual(["o1"]);
+      expect(idsOf(await collect(store.withStatus(["closing", "pending-summary"])))).toEqual(["o2", "p1"]);
+      expect(idsOf(await collect(store.withStatus(["closed"])))).toEqual(["o3"]);
+      expect(await store.countByStatus()).toEqual({ open: 1, closing: 1, "pending-summary": 1, closed: 1 });
+    }
+  });
+
+  it("lists more sessions than one page holds, each once", async () => {
+    const a = await (await place()).open();
+    await Promise.all(Array.from({ length: 1_200 }, (_, i) => a.save(sessionRecord(`s${i}`, { status: i % 2 ? "open" : "closed" }))));
+    const open = await collect(a.withStatus(["open"]));
+    expect(open).toHaveLength(600);
+    expect(new Set(open.map((r) => r.id)).size).toBe(600);
+    expect(await a.countByStatus()).toEqual({ open: 600, closing: 0, "pending-summary": 0, closed: 600 });
+  });
+
+  it("removes a session: gone from reads, lists, counts and its channel", async () => {
+    const where = await place();
+    const a = await where.open();
+    const record = sessionRecord("s1", { channelId: "c1" });
+    await a.save(record, { newest: true });
+    await a.remove(record);
+    const b = await where.open();
+    for (const store of [a, b]) {
+      expect(await store.get("s1")).toBeUndefined();
+      expect(await store.latestIn("c1")).toBeUndefined();
+      expect(await collect(store.withStatus(["open", "closing", "pending-summary", "closed"]))).toEqual([]);
+      expect(await store.countByStatus()).toEqual({ open: 0, closing: 0, "pending-summary": 0, closed: 0 });
+    }
+  });
+
+  it("keeps store-wide flags", async () => {
+    const where = await place();
+    const a = await where.open();
+    expect(await a.hasFlag("conversations-archived")).toBe(false);
+    await a.setFlag("conversations-archived");
+    expect(await (await where.open()).hasFlag("conversations-archived")).toBe(true);
+  });
+
+  it("answers ping", async () => {
+    await expect((await (await place()).open()).ping()).resolves.toBeUndefined();
+  });
+
+  it("refuses a save that would move a session back after another process moved it on", async () => {
+    const where = await place();
+    const shard = await where.open();
+    const other = await where.open();
+    const record = sessionRecord("s1");
+    await shard.save(record);
+    // Another process (a claimed idle close, say) closes it; the shard still holds it open.
+    await other.save({ ...sessionRecord("s1"), status: "closed" });
+    record.messages.push({ role: "assistant", content: "late answer" });
+    await expect(shard.save(record)).rejects.toBeInstanceOf(SessionMovedOnError);
+    // The stale copy is dropped: the next read is the store's.
+    expect((await shard.get("s1"))?.status).toBe("closed");
+    expect((await other.get("s1"))?.messages).toHaveLength(1);
+  });
+
+  it("lists the stored status when another process moved a cached session on", async () => {
+    const where = await place();
+    const shard = await where.open();
+    const other = await where.open();
+    await shard.save(sessionRecord("s1"));
+    expect(await shard.get("s1")).toBeDefined();
+    await other.save({ ...sessionRecord("s1"), status: "pending-summary", summary: "tea" });
+    expect(await collect(shard.withStatus(["open"]))).toEqual([]);
+    const [pending] = await collect(shard.withStatus(["pending-summary"]));
+    expect(pending?.summary).toBe("tea");
+    expect((await shard.get("s1"))?.status).toBe("pending-summary");
+  });
+
+  describe("claims", () => {
+    it("lets one of two processes hold a name; the holder renews, the other waits", async () => {
+      const where = await place();
+      const [a, b] = [await where.open(), await where.open()];
+      const [first, second] = await Promise.all([a.claim("reconcile", "a", 10_000), b.claim("reconcile", "b", 10_000)]);
+      expect([first, second].sort()).toEqual([false, true]);
+      const [holder, waiter, holderName, waiterName] = first ? [a, b, "a", "b"] : [b, a, "b", "a"];
+      expect(await holder.claim("reconcile", holderName, 10_000)).toBe(true);
+      expect(await waiter.claim("reconcile", waiterName, 10_000)).toBe(false);
+      // Other names are free.
+      expect(await waiter.claim("idle:900", waiterName, 10_000)).toBe(true);
+    });
+
+    it("frees a name when its ttl runs out", async () => {
+      const where = await place();
+      const [a, b] = [await where.open(), await where.open()];
+      expect(await a.claim("retry", "a", 150)).toBe(true);
+      expect(await b.claim("retry", "b", 150)).toBe(false);
+      await new Promise((r) => setTimeout(r, 250));
+      expect(await b.claim("retry", "b", 10_000)).toBe(true);
+      expect(await a.claim("retry", "a", 10_000)).toBe(false);
+    });
+
+    it("renewing pushes the expiry on", async () => {
+      const where = await place();
+      const [a, b] = [await where.open(), await where.open()];
+      expect(await a.claim("retry", "a", 300)).toBe(true);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(await a.claim("retry", "a", 300)).toBe(true);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(await b.claim("retry", "b", 300)).toBe(false);
+    });
+
+    it("names its holder, and is taken over only from that holder (a process known to be dead)", async () => {
+      const where = await place();
+      const [a, b] = [await where.open(), await where.open()];
+      expect(await a.holderOf("close:1")).toBeUndefined();
+      expect(await a.claim("close:1", "host:1:a", 60_000)).toBe(true);
+      expect(await b.holderOf("close:1")).toBe("host:1:a");
+      expect(await b.claim("close:1", "host:2:b", 60_000, { from: "host:3:c" })).toBe(false);
+      expect(await b.claim("close:1", "host:2:b", 60_000, { from: "host:1:a" })).toBe(true);
+      expect(await a.holderOf("close:1")).toBe("host:2:b");
+    });
+
+    it("is released only by its owner", async () => {
+      const where = await place();
+      const [a, b] = [await where.open(), await where.open()];
+      expect(await a.claim("retry", "a", 10_000)).toBe(true);
+      await b.release("retry", "b");
+      expect(await b.claim("retry", "b", 10_000)).toBe(false);
+      await a.release("retry", "a");
+      expect(await b.claim("retry", "b", 10_000)).toBe(true);
+    });
+
+    it("refuses a ttl that is not a positive whole number of ms", async () => {
+      const a = await (await place()).open();
+      await expect(a.claim("retry", "a", 0)).rejects.toThrow(/ttl/);
+    });
+  });
+});
