@@ -1,8 +1,8 @@
-import { createServer } from "node:net";
 import { parseSamples, sampleValue } from "../tests/helpers/prometheus-text.js";
 import { runLoad, type LoadOptions, type LoadResult } from "./load.js";
 import { delay } from "./processes.js";
 import { summarize, type Summary } from "./stats.js";
+import { freePort } from "../tests/helpers/free-port.js";
 
 /** How often the bench scrapes /metrics during the load: harsher than Prometheus's usual 15–60 s. */
 export const SCRAPE_INTERVAL_MS = 5000;
@@ -17,13 +17,6 @@ export interface MetricsOnResult extends LoadResult {
   meanModelMs: number;
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Section 1 again with METRICS_PORT set, /metrics scraped every 5 s: what metrics cost a turn. */
 export async function measureTurnOverheadWithMetrics(options: LoadOptions): Promise<MetricsOnResult> {

@@ -7,19 +7,13 @@ import { runTsx } from "../helpers/child-process.js";
 import { parseSamples, sampleValue } from "../helpers/prometheus-text.js";
 import { startRedisServer } from "../helpers/redis-server.js";
 import { makeTempHome } from "../helpers/temp-home.js";
+import { freePort } from "../helpers/free-port.js";
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function fakes(): Promise<{ discord: FakeDiscord; model: FakeOpenAI; home: string }> {
   const discord = await startFakeDiscord();
