@@ -28,6 +28,8 @@ export interface BotStartOptions {
   env?: Record<string, string>;
   /** How long login may take. */
   readyTimeoutMs?: number;
+  /** Gateway sessions to wait for: the shard count when SHARD_COUNT is set (default 1). */
+  gatewaySessions?: number;
 }
 
 export interface StartedBot extends ChildRun {
@@ -85,7 +87,7 @@ export async function startBot(kind: BotKind, options: BotStartOptions): Promise
   const run = spawnBot(kind, runtime, dir, options);
   const { discord } = options;
   const deadline = Date.now() + (options.readyTimeoutMs ?? 30_000);
-  while (discord.openGatewaySessions === 0) {
+  while (discord.openGatewaySessions < (options.gatewaySessions ?? 1)) {
     if (run.child.exitCode !== null) throw new Error(`${kind} bot (${runtime}) exited during start-up:\n${run.output()}`);
     if (Date.now() > deadline) throw new Error(`${kind} bot (${runtime}) did not log in:\n${run.output()}`);
     await delay(5);

@@ -1,8 +1,9 @@
 import { startFakeDiscord, type FakeDiscord } from "../tests/fakes/fake-discord/index.js";
+import type { FakeDiscordState } from "../tests/fakes/fake-discord/state.js";
 import { startBot, type BotKind, type Runtime } from "./bots.js";
 import { ReplyWatcher } from "./discord-watch.js";
 import { startBenchModel, words, type BenchModel, type ModelCall } from "./model-server.js";
-import { cpuMsOf, delay, makeTempDir, memoryOf, removeTempDir } from "./processes.js";
+import { cpuMsBetween, delay, makeTempDir, removeTempDir, treeCpuMs, treeMemory } from "./processes.js";
 import { peakInWindow, summarize, type Summary } from "./stats.js";
 
 export interface LoadOptions {
@@ -26,8 +27,16 @@ export interface LoadOptions {
   nodeArgs?: string[];
   /** Default compiled. */
   runtime?: Runtime;
-  /** Extra environment for the AgentKit process, e.g. METRICS_PORT. */
+  /** Extra environment for the AgentKit process, e.g. METRICS_PORT, SHARD_COUNT, SESSION_STORE_URL. */
   env?: Record<string, string>;
+  /**
+   * Set: the fake Discord recommends this many shards and has one guild on each shard (`forShard`),
+   * and the people are spread over those guilds round-robin (person i in guild i mod n). Unset: every
+   * person writes in the fake's default guild.
+   */
+  spreadOverShards?: number;
+  /** Gateway sessions the bot opens (its shard count with SHARD_COUNT; default 1). */
+  botShards?: number;
 }
 
 export interface TurnSample {
@@ -69,9 +78,16 @@ export interface LoadResult {
   peakRestPerSecond: number;
   modelCallsPerTurn: number;
   meanRequestBytes: number;
+  /** VmHWM summed over the bot's processes (the launcher and its shard processes when sharded). */
   botPeakRssMb: number;
-  /** CPU time (user + system) of the bot process during the load phase ÷ completed turns. */
+  /** CPU time (user + system) of the bot's processes during the load phase ÷ completed turns. */
   botCpuMsPerTurn: number;
+  /** How many processes the bot ran (1, or the launcher + one per shard). */
+  botProcesses: number;
+  /** Per process, the bot's own first (the launcher when sharded): VmHWM at the end and CPU per turn. */
+  botProcessBreakdown: { pid: number; peakRssMb: number; cpuMsPerTurn: number }[];
+  /** Guilds the people wrote in (1 = the default guild). */
+  guilds: number;
   /** One turn by a separate person right after start-up, before the load (not in the figures above). */
   coldTurn: { toModelMs: number; toFinalMs: number } | null;
   samples: TurnSample[];
@@ -95,9 +111,14 @@ export function answerFor(tag: string, options: Pick<LoadOptions, "replyWords" |
  * turns are messages in that thread, each sent `pauseMs` after the previous final answer.
  */
 export async function runLoad(kind: BotKind, options: LoadOptions): Promise<LoadResult> {
-  const discord = await startFakeDiscord();
+  const discord = await startFakeDiscord(options.spreadOverShards ? { recommendedShards: options.spreadOverShards } : {});
   const model = await startBenchModel();
   const home = await makeTempDir(`${kind}-home`);
+  const spread = options.spreadOverShards ?? 0;
+  const guilds =
+    spread > 0
+      ? Array.from({ length: spread }, (_, i) => discord.addGuild({ name: `bench shard ${i}`, forShard: [i, spread] }))
+      : [{ guild: discord.guild, textChannel: discord.textChannel }];
   const watcher = new ReplyWatcher(discord);
   let bot: Awaited<ReturnType<typeof startBot>> | undefined;
   try {
@@ -107,25 +128,45 @@ export async function runLoad(kind: BotKind, options: LoadOptions): Promise<Load
       firstTokenDelayMs: tag ? options.ttftMs : 0,
       tokensPerSecond: tag ? options.tokensPerSecond : 0,
     }));
-    bot = await startBot(kind, { discord, model, home, runtime: options.runtime ?? "compiled", ...(options.nodeArgs ? { nodeArgs: options.nodeArgs } : {}), ...(options.env ? { env: options.env } : {}) });
-    const people = Array.from({ length: options.people }, (_, i) =>
-      discord.addUser({ username: `bench${i}`, globalName: `Bench ${i}` }),
-    );
+    bot = await startBot(kind, {
+      discord,
+      model,
+      home,
+      runtime: options.runtime ?? "compiled",
+      gatewaySessions: options.botShards ?? 1,
+      ...(options.nodeArgs ? { nodeArgs: options.nodeArgs } : {}),
+      ...(options.env ? { env: options.env } : {}),
+    });
+    const people = Array.from({ length: options.people }, (_, i) => {
+      const user = discord.addUser({ username: `bench${i}`, globalName: `Bench ${i}` });
+      if (spread > 0) stateOf(discord).addMember(guilds[i % guilds.length]!.guild.id, user.id, []);
+      return user;
+    });
     await delay(200);
-    const coldTurn = await warmUp(discord, model, watcher, options);
+    // One warm-up turn per guild, so each shard process pays its lazy loading before the load; the first is reported.
+    const warmUps: Awaited<ReturnType<typeof warmUp>>[] = [];
+    for (const [g, { guild, textChannel }] of guilds.entries()) {
+      warmUps.push(await warmUp(discord, model, watcher, options, WARM_UP_PERSON + g, spread > 0 ? { guildId: guild.id, channelId: textChannel.id } : undefined));
+    }
+    const coldTurn = warmUps[0] ?? null;
     const restStart = discord.restRequests.length;
     const samples: TurnSample[] = [];
     const failures: string[] = [];
     const sentTimes: number[] = [];
     let peakRssMb = 0;
+    let botProcesses = 1;
+    let peaksByPid = new Map<number, number>();
     const rssTimer = setInterval(() => {
       try {
-        peakRssMb = Math.max(peakRssMb, memoryOf(bot!.pid).peakRssMb);
+        const memory = treeMemory(bot!.pid);
+        peakRssMb = Math.max(peakRssMb, memory.peakRssMb);
+        botProcesses = Math.max(botProcesses, memory.processes);
+        peaksByPid = new Map([...peaksByPid, ...[...memory.byPid].map(([p, m]) => [p, m.peakRssMb] as const)]);
       } catch {
         // the process is gone; the load will fail on its own
       }
     }, 500);
-    const cpuStart = cpuMsOf(bot.pid);
+    const cpuStart = treeCpuMs(bot.pid);
     const loadStart = Date.now();
 
     const runPerson = async (index: number) => {
@@ -137,7 +178,7 @@ export async function runLoad(kind: BotKind, options: LoadOptions): Promise<Load
         const content = `[${tag}] ${words(8, index + turn)}`;
         const message = await discord.userSends(
           threadId === undefined
-            ? { channelId: discord.textChannel.id, userId: user.id, content, mentionsBot: true }
+            ? { channelId: guilds[index % guilds.length]!.textChannel.id, userId: user.id, content, mentionsBot: true }
             : { channelId: threadId, userId: user.id, content },
         );
         const sentAt = Date.now();
@@ -176,14 +217,16 @@ export async function runLoad(kind: BotKind, options: LoadOptions): Promise<Load
     const loadEnd = samples.reduce((last, s) => Math.max(last, s.finalAt), loadStart);
     // Late requests of the last turns (a typing call, a trailing edit) still count.
     await delay(1500);
-    const cpuMs = cpuMsOf(bot.pid) - cpuStart;
+    const cpuEnd = treeCpuMs(bot.pid);
+    const cpuMs = cpuMsBetween(cpuStart, cpuEnd);
     clearInterval(rssTimer);
     const requests = discord.restRequests.slice(restStart);
     const turnsCompleted = samples.length;
     const byRoute: Record<string, number> = {};
     for (const r of requests) byRoute[`${r.method} ${r.route ?? r.path}`] = (byRoute[`${r.method} ${r.route ?? r.path}`] ?? 0) + 1;
     const perTurn = (n: number) => (turnsCompleted === 0 ? Number.NaN : n / turnsCompleted);
-    const turnCalls = model.calls.filter((c) => c.tag !== null && c.tag !== tagOf(WARM_UP_PERSON, 1));
+    const warmUpTags = new Set(guilds.map((_, g) => tagOf(WARM_UP_PERSON + g, 1)));
+    const turnCalls = model.calls.filter((c) => c.tag !== null && !warmUpTags.has(c.tag));
     const firstSent = Math.min(...sentTimes);
     const lastSent = Math.max(...sentTimes);
     return {
@@ -214,6 +257,9 @@ export async function runLoad(kind: BotKind, options: LoadOptions): Promise<Load
       meanRequestBytes: turnCalls.reduce((sum, c) => sum + c.requestBytes, 0) / Math.max(1, turnCalls.length),
       botPeakRssMb: peakRssMb,
       botCpuMsPerTurn: perTurn(cpuMs),
+      botProcesses,
+      botProcessBreakdown: [...peaksByPid].map(([pid, peak]) => ({ pid, peakRssMb: peak, cpuMsPerTurn: perTurn((cpuEnd.get(pid) ?? 0) - (cpuStart.get(pid) ?? 0)) })),
+      guilds: guilds.length,
       coldTurn,
       samples,
     };
@@ -232,11 +278,14 @@ async function warmUp(
   model: BenchModel,
   watcher: ReplyWatcher,
   options: LoadOptions,
+  person = WARM_UP_PERSON,
+  where?: { guildId: string; channelId: string },
 ): Promise<{ toModelMs: number; toFinalMs: number } | null> {
-  const user = discord.addUser({ username: "warmup", globalName: "Warm Up" });
-  const tag = tagOf(WARM_UP_PERSON, 1);
+  const user = discord.addUser({ username: `warmup${person}`, globalName: "Warm Up" });
+  if (where) stateOf(discord).addMember(where.guildId, user.id, []);
+  const tag = tagOf(person, 1);
   const message = await discord.userSends({
-    channelId: discord.textChannel.id,
+    channelId: where?.channelId ?? discord.textChannel.id,
     userId: user.id,
     content: `[${tag}] ${words(8)}`,
     mentionsBot: true,
@@ -250,3 +299,8 @@ async function warmUp(
 }
 
 const WARM_UP_PERSON = 900_000;
+
+/** The fake keeps its state private; the bench adds the people to the shard guilds straight in it. */
+function stateOf(discord: FakeDiscord): FakeDiscordState {
+  return (discord as unknown as { state: FakeDiscordState }).state;
+}

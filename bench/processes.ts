@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,13 +13,8 @@ const tempDirs = new Set<string>();
 /** Kills every child still running and removes every temp dir; safe to call more than once. */
 export function cleanupEverything(): void {
   for (const child of children) {
-    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
-      try {
-        process.kill(child.pid, "SIGKILL");
-      } catch {
-        // already gone
-      }
-    }
+    // The whole tree: a sharded bot's launcher has a process per shard below it.
+    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) killTree(child.pid);
   }
   children.clear();
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
@@ -102,7 +97,7 @@ function runNode(argv: string[], cwd: string, env: Record<string, string>): Chil
     async stop(graceMs = 10_000) {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill("SIGTERM");
-      const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
+      const timer = setTimeout(() => killTree(child.pid!), graceMs);
       await exited;
       clearTimeout(timer);
     },
@@ -146,3 +141,77 @@ export async function withTimeout<T>(what: string, ms: number, work: Promise<T>)
 }
 
 export const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** `pid` and every process below it (the shard processes under the launcher), from /proc/<pid>/task/<tid>/children. */
+export function processTree(pid: number): number[] {
+  const all = [pid];
+  for (let i = 0; i < all.length; i++) {
+    const parent = all[i]!;
+    let tasks: string[];
+    try {
+      tasks = readdirSync(`/proc/${parent}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tasks) {
+      try {
+        for (const child of readFileSync(`/proc/${parent}/task/${tid}/children`, "utf8").trim().split(/\s+/).filter(Boolean)) all.push(Number(child));
+      } catch {
+        // the thread or process ended
+      }
+    }
+  }
+  return all;
+}
+
+/** cpuMsOf() per process of the tree under `pid` (processes that ended are left out). */
+export function treeCpuMs(pid: number): Map<number, number> {
+  const cpu = new Map<number, number>();
+  for (const p of processTree(pid)) {
+    try {
+      cpu.set(p, cpuMsOf(p));
+    } catch {
+      // ended
+    }
+  }
+  return cpu;
+}
+
+/** CPU used by the tree between two treeCpuMs() readings; a process new since `before` counts from 0. */
+export function cpuMsBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let sum = 0;
+  for (const [p, ms] of after) sum += ms - (before.get(p) ?? 0);
+  return sum;
+}
+
+/** VmRSS and VmHWM summed over the tree under `pid`, and how many processes it has. */
+export function treeMemory(pid: number): MemoryStatus & { processes: number; byPid: Map<number, MemoryStatus> } {
+  let rssMb = 0;
+  let peakRssMb = 0;
+  let processes = 0;
+  const byPid = new Map<number, MemoryStatus>();
+  for (const p of processTree(pid)) {
+    try {
+      const m = memoryOf(p);
+      byPid.set(p, m);
+      rssMb += m.rssMb;
+      peakRssMb += m.peakRssMb;
+      processes++;
+    } catch {
+      // ended
+    }
+  }
+  if (processes === 0) throw new Error(`process ${pid} is gone`);
+  return { rssMb, peakRssMb, processes, byPid };
+}
+
+/** SIGKILL to `pid` and every process below it (children first listed, so none is re-parented unseen). */
+export function killTree(pid: number): void {
+  for (const p of processTree(pid).reverse()) {
+    try {
+      process.kill(p, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+}

@@ -3,8 +3,10 @@ import type { LoadResult } from "./load.js";
 import type { MetricsOnResult } from "./metrics-on.js";
 import type { PromptBuildResult } from "./prompt-build.js";
 import { renderMetricsOn } from "./report-metrics.js";
+import { renderSharded, shardedTargets } from "./report-sharded.js";
 import type { ReconcileResult } from "./scale-reconcile.js";
 import type { SessionsRssResult } from "./scale-sessions.js";
+import type { ShardedLoadResult } from "./sharded.js";
 import type { StartupResult } from "./startup.js";
 import { ratio, round, type Summary } from "./stats.js";
 
@@ -24,6 +26,10 @@ export interface BenchResults {
   sessionsFloor?: SessionsRssResult;
   reconcile?: ReconcileResult;
   promptBuild?: PromptBuildResult;
+  /** `--only sharded`: the load with people over one guild per shard, against the floor, one process and the shards. */
+  sharded?: ShardedLoadResult;
+  /** `--only reconcile-redis`: section 4b with the sessions in Redis, one process and sharded. */
+  reconcileRedis?: { single: ReconcileResult; sharded: ReconcileResult };
   targets: TargetCheck[];
   errors: { section: string; message: string }[];
 }
@@ -69,6 +75,7 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
     add("prompt build alone p99", results.promptBuild.buildUs.p99 / 1000, 2, "ms");
     add("snapshot + prompt build p99", results.promptBuild.totalUs.p99 / 1000, 2, "ms");
   }
+  shardedTargets(results, add);
   return checks;
 }
 
@@ -220,7 +227,8 @@ export function renderReport(results: BenchResults): string {
     `source: ${results.source.commit}${results.source.srcChanges.length > 0 ? ` with uncommitted changes in ${results.source.srcChanges.map((c) => c.slice(3)).join(", ")}` : ""}`,
     "",
   );
-  out.push(table(["section", "metric", "AgentKit", "floor", "AgentKit ÷ floor", "target"], rows));
+  if (rows.length > 0) out.push(table(["section", "metric", "AgentKit", "floor", "AgentKit ÷ floor", "target"], rows));
+  if (results.sharded || results.reconcileRedis) out.push(...(rows.length > 0 ? [""] : []), renderSharded(results, verdict));
   if (ak || floor) {
     const routes = [...new Set([...Object.keys(ak?.restPerTurnByRoute ?? {}), ...Object.keys(floor?.restPerTurnByRoute ?? {})])];
     out.push("", "REST calls per turn by route (load phase):", "");
@@ -244,7 +252,8 @@ export function renderReport(results: BenchResults): string {
   if (results.errors.length > 0) {
     out.push("", "Sections that failed:", "", ...results.errors.map((e) => `- ${e.section}: ${e.message}`));
   }
-  const failures = [...(ak?.failures ?? []), ...(results.turnOverheadMetrics?.failures ?? []), ...(floor?.failures ?? []), ...(ft?.failures ?? []), ...(ss?.failures ?? [])];
+  const sh = results.sharded;
+  const failures = [...(ak?.failures ?? []), ...(sh ? [sh.floor, sh.single, sh.singleRedis, sh.sharded].flatMap((r) => r.failures.map((f) => `${r.bot}${r.botProcesses > 1 ? ` ×${r.botProcesses}` : ""}: ${f}`)) : []), ...(results.turnOverheadMetrics?.failures ?? []), ...(floor?.failures ?? []), ...(ft?.failures ?? []), ...(ss?.failures ?? [])];
   if (failures.length > 0) out.push("", `Turns that failed (${failures.length}):`, "", ...failures.slice(0, 20).map((f) => `- ${f}`));
   return out.join("\n");
 }

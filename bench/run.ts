@@ -18,13 +18,20 @@ import { measurePromptBuild } from "./prompt-build.js";
 import { checkTargets, renderReport, type BenchResults } from "./report.js";
 import { measureReconcile } from "./scale-reconcile.js";
 import { measureSessionsRss } from "./scale-sessions.js";
+import { measureSharded } from "./sharded.js";
 import { measureStartup } from "./startup.js";
 import { measureTurnOverhead } from "./turn-overhead.js";
 
-const SECTIONS = ["startup", "turn-overhead", "floor", "first-text", "scale-sessions", "scale-reconcile", "prompt-build"] as const;
+const SECTIONS = ["startup", "turn-overhead", "floor", "first-text", "scale-sessions", "scale-reconcile", "prompt-build", "sharded", "reconcile-redis"] as const;
 type Section = (typeof SECTIONS)[number];
+/** Run only when named with --only: each adds minutes (four load runs; two seedings of Redis and start-ups). */
+const OPT_IN: readonly Section[] = ["sharded", "reconcile-redis"];
 /** `--only scale` is the three scale sections. */
-const GROUPS: Record<string, readonly Section[]> = { scale: ["scale-sessions", "scale-reconcile", "prompt-build"], compare: ["turn-overhead", "floor"] };
+const GROUPS: Record<string, readonly Section[]> = {
+  scale: ["scale-sessions", "scale-reconcile", "prompt-build"],
+  compare: ["turn-overhead", "floor"],
+  sharding: ["sharded", "reconcile-redis"],
+};
 
 const { values } = parseArgs({
   options: {
@@ -45,6 +52,7 @@ const { values } = parseArgs({
     iterations: { type: "string", default: "2000" },
     runtime: { type: "string", default: "compiled" },
     "startup-runs": { type: "string", default: "3" },
+    shards: { type: "string", default: "2" },
     only: { type: "string" },
     metrics: { type: "boolean", default: false },
     "cpu-prof-dir": { type: "string" },
@@ -58,9 +66,10 @@ if (values.help) {
   console.log(`npm run bench -- [--people 50] [--turns 5] [--ttft-ms 0] [--tokens-per-second 0] [--pause-ms 3000]
   [--spread-ms 5000] [--reply-words 12] [--sessions 1000] [--session-concurrency 10] [--stored 10000]
   [--archived-share 0.2] [--deleted-share 0.1] [--reconcile-timeout-ms 240000] [--first-text-people 10]
-  [--iterations 2000] [--runtime compiled|tsx] [--startup-runs 3] [--only ${[...SECTIONS, ...Object.keys(GROUPS)].join("|")}[,…]]
+  [--iterations 2000] [--runtime compiled|tsx] [--startup-runs 3] [--shards 2] [--only ${[...SECTIONS, ...Object.keys(GROUPS)].join("|")}[,…]]
   [--cpu-prof-dir /tmp/prof] [--out bench/results/latest.json]
-  [--metrics]  turn-overhead runs AgentKit a second time with METRICS_PORT set, /metrics scraped every 5 s`);
+  [--metrics]  turn-overhead runs AgentKit a second time with METRICS_PORT set, /metrics scraped every 5 s
+  ${OPT_IN.join(", ")} run only when named in --only (or --only sharding)`);
   process.exit(0);
 }
 
@@ -75,7 +84,7 @@ function num(name: keyof typeof values): number {
 }
 
 const only = new Set<Section>();
-for (const name of (values.only ?? SECTIONS.join(",")).split(",").map((s) => s.trim()).filter(Boolean)) {
+for (const name of (values.only ?? SECTIONS.filter((s) => !OPT_IN.includes(s)).join(",")).split(",").map((s) => s.trim()).filter(Boolean)) {
   const group = GROUPS[name];
   if (group) group.forEach((s) => only.add(s));
   else if ((SECTIONS as readonly string[]).includes(name)) only.add(name as Section);
@@ -130,6 +139,7 @@ const results: BenchResults = {
     runtime,
     only: [...only].join(","),
     metrics: values.metrics,
+    ...(only.has("sharded") || only.has("reconcile-redis") ? { shards: Math.max(2, Math.round(num("shards"))) } : {}),
   },
   source: sourceVersion(),
   machine: { node: process.version, cpus: cpus().length, platform: process.platform, loadAverageAtStart: loadavg(), loadAverageAtEnd: [] },
@@ -224,6 +234,28 @@ await section("scale-reconcile", reconcileTimeoutMs + 5 * 60_000, async () => {
     timeoutMs: reconcileTimeoutMs,
     ...profiled,
   });
+});
+const shards = Math.max(2, Math.round(num("shards")));
+await section("sharded", 4 * loadLimitMs, async () => {
+  results.sharded = await measureSharded({ ...load, ...profiled, shards });
+});
+await section("reconcile-redis", 2 * (reconcileTimeoutMs + 5 * 60_000), async () => {
+  const base = {
+    stored: Math.max(1, Math.round(num("stored"))),
+    archivedShare: num("archived-share"),
+    deletedShare: num("deleted-share"),
+    exchangeShare: 0.5,
+    sessionsPerPerson: 5,
+    timeoutMs: reconcileTimeoutMs,
+    store: "redis" as const,
+    spreadOverShards: shards,
+    ...profiled,
+  };
+  process.stderr.write("bench: reconcile-redis: one process…\n");
+  const single = await measureReconcile(base);
+  process.stderr.write(`bench: reconcile-redis: ${shards} shards…\n`);
+  const sharded = await measureReconcile({ ...base, botShards: shards });
+  results.reconcileRedis = { single, sharded };
 });
 await section("prompt-build", 5 * 60_000, async () => {
   const iterations = Math.max(10, Math.round(num("iterations")));

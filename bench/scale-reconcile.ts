@@ -14,7 +14,9 @@ import { startBot, type Runtime } from "./bots.js";
 import { ReplyWatcher } from "./discord-watch.js";
 import { answerFor, tagOf } from "./load.js";
 import { startBenchModel, words } from "./model-server.js";
-import { delay, makeTempDir, memoryOf, removeTempDir, withTimeout } from "./processes.js";
+import { delay, killTree, makeTempDir, removeTempDir, treeMemory, withTimeout } from "./processes.js";
+import { startBenchRedis, type BenchRedis } from "./redis.js";
+import { BENCH_SHARD_SPAWN_DELAY_MS } from "./sharded.js";
 
 export interface ReconcileOptions {
   stored: number;
@@ -28,13 +30,24 @@ export interface ReconcileOptions {
   nodeArgs?: string[];
   /** Default compiled. */
   runtime?: Runtime;
+  /** Where the sessions are stored: SQLite in AGENTKIT_HOME (default) or a fresh redis-server (SESSION_STORE_URL). */
+  store?: "sqlite" | "redis";
+  /** Set: the fake Discord has one guild per shard (`forShard`) and the threads are spread over them round-robin. */
+  spreadOverShards?: number;
+  /** Set: the bot runs with SHARD_COUNT=<botShards> (launcher + one process per shard); each shard reconciles its own guilds. */
+  botShards?: number;
 }
 
 export interface ReconcileResult {
   options: ReconcileOptions;
   mix: { active: number; archived: number; deleted: number; withExchange: number; people: number };
+  /** The SQLite file, or Redis's used_memory after seeding. */
   storeMb: number;
   populateMs: number;
+  /** Sharded: spawn → the launcher's "all shards ready" (every shard logged in; the reconciles may still run). */
+  allShardsReadyMs?: number | null;
+  /** Sharded: per shard, spawn → logged in / → sessions reconciled, and the sessions it resumed and closes. */
+  perShard?: { shard: number; readyMs: number | null; totalMs: number | null; resumed: number; closing: number }[];
   /** Spawn → "logged in" (READY) log line. */
   readyMs: number | null;
   /** "logged in" → "sessions reconciled" log line. */
@@ -63,6 +76,7 @@ export interface ReconcileResult {
 
 interface PinoLine {
   msg?: string;
+  shard?: number;
   time?: number;
   closed?: number;
   closing?: number;
@@ -96,11 +110,14 @@ function snapshotFor(displayName: string, now: Date): MemorySnapshot {
  * bot's AGENTKIT_HOME. The bot runs with LOG_LEVEL=info; its pino lines give the times.
  */
 export async function measureReconcile(options: ReconcileOptions): Promise<ReconcileResult> {
-  const discord = await startFakeDiscord();
+  const spread = options.spreadOverShards ?? 0;
+  const shards = options.botShards ?? 0;
+  const discord = await startFakeDiscord(spread > 0 ? { recommendedShards: spread } : {});
   const model = await startBenchModel();
   const home = await makeTempDir("reconcile-home");
   // tmpfs makes the 2 × N fsync'd upserts of populating the store quick; the bot reads a copy on disk.
   const staging = await makeTempDir("reconcile-stage", existsSync("/dev/shm") ? "/dev/shm" : undefined);
+  let redis: BenchRedis | undefined;
   let bot: Awaited<ReturnType<typeof startBot>> | undefined;
   let closesDone = false;
   const watcher = new ReplyWatcher(discord);
@@ -109,15 +126,19 @@ export async function measureReconcile(options: ReconcileOptions): Promise<Recon
       text: tag ? answerFor(tag, { replyWords: 12 }) : "Talked about the weather and planned a short trip.",
     }));
     const state = stateOf(discord);
+    const guilds =
+      spread > 0
+        ? Array.from({ length: spread }, (_, i) => discord.addGuild({ name: `bench shard ${i}`, forShard: [i, spread] }))
+        : [{ guild: state.defaultGuild, textChannel: state.defaultTextChannel }];
     const now = new Date();
     const openedAt = new Date(now.getTime() - 3 * 3600_000).toISOString();
     const people = Math.max(1, Math.ceil(options.stored / options.sessionsPerPerson));
     const prompts = new Map<number, string>();
-    const promptOf = (person: number, title: string, channelId: string) => {
+    const promptOf = (person: number, title: string, channelId: string, guildId: string) => {
       let prompt = prompts.get(person);
       if (!prompt) {
         const snapshot = snapshotFor(`Person ${person}`, now);
-        const place = { platform: "discord" as const, channelId, guildId: state.defaultGuild.id, description: "a Discord thread" };
+        const place = { platform: "discord" as const, channelId, guildId, description: "a Discord thread" };
         prompt = buildSystemPrompt(snapshot, baseInstructions({ place, title, displayName: `Person ${person}`, snapshot }));
         prompts.set(person, prompt);
       }
@@ -125,14 +146,17 @@ export async function measureReconcile(options: ReconcileOptions): Promise<Recon
     };
     const mix = { active: 0, archived: 0, deleted: 0, withExchange: 0, people };
     const populateStart = Date.now();
-    const store = await SessionStore.open(staging);
+    if (options.store === "redis") redis = await startBenchRedis();
+    // Through the real SessionStore API, as the bot writes them: SQLite staged on tmpfs, or the Redis the bot will use.
+    const store = await SessionStore.open(staging, redis?.url);
     const saves: Promise<void>[] = [];
     for (let i = 0; i < options.stored; i++) {
       const person = i % people;
       const userId = String(2_000_000_000_000_000n + BigInt(person));
       const title = `Chat ${i}: ${words(3, i)}`;
+      const where = guilds[i % guilds.length]!;
       const thread = state.addThread({
-        parent: state.defaultTextChannel,
+        parent: where.textChannel,
         name: title,
         ownerId: state.botUserId,
         type: ChannelType.PublicThread,
@@ -157,8 +181,8 @@ export async function measureReconcile(options: ReconcileOptions): Promise<Recon
         displayName: `Person ${person}`,
         locale: "en-US",
         title,
-        channel: { platform: "discord", channelId: thread.id, guildId: state.defaultGuild.id, description: `the Discord thread "${title}"` },
-        systemPrompt: promptOf(person, title, thread.id),
+        channel: { platform: "discord", channelId: thread.id, guildId: where.guild.id, description: `the Discord thread "${title}"` },
+        systemPrompt: promptOf(person, title, thread.id, where.guild.id),
         messages: exchange
           ? [
               { role: "user", content: `Hello, ${words(20, i)}` },
@@ -177,11 +201,13 @@ export async function measureReconcile(options: ReconcileOptions): Promise<Recon
     }
     await Promise.all(saves);
     await store.close();
-    for (const file of ["sessions.sqlite", "sessions.sqlite-wal"]) {
-      if (existsSync(join(staging, file))) await copyFile(join(staging, file), join(home, file));
+    if (!redis) {
+      for (const file of ["sessions.sqlite", "sessions.sqlite-wal"]) {
+        if (existsSync(join(staging, file))) await copyFile(join(staging, file), join(home, file));
+      }
     }
     const populateMs = Date.now() - populateStart;
-    const storeMb = statSync(join(home, "sessions.sqlite")).size / 1024 / 1024;
+    const storeMb = redis ? await redis.usedMemoryMb() : statSync(join(home, "sessions.sqlite")).size / 1024 / 1024;
 
     const restStart = discord.restRequests.length;
     const seen = {
@@ -190,6 +216,20 @@ export async function measureReconcile(options: ReconcileOptions): Promise<Recon
       closesFinishedAt: null as number | null,
       outcome: null as { closed: number; resumed: number } | null,
       sessionsClosed: 0,
+      allShardsReadyAt: null as number | null,
+    };
+    // Per process (the shard id, or -1 unsharded): each reconciles its own guilds; the figures are the last of them.
+    const expected = Math.max(1, shards);
+    const byShard = new Map<number, { loggedInAt?: number; reconciledAt?: number; closesFinishedAt?: number; resumed: number; closing: number }>();
+    const shardOf = (entry: PinoLine) => {
+      const key = entry.shard ?? -1;
+      let s = byShard.get(key);
+      if (!s) byShard.set(key, (s = { resumed: 0, closing: 0 }));
+      return s;
+    };
+    const lastOf = (field: "loggedInAt" | "reconciledAt" | "closesFinishedAt") => {
+      const times = [...byShard.values()].map((s) => s[field]).filter((t): t is number => t !== undefined);
+      return times.length >= expected ? Math.max(...times) : null;
     };
     let resolveReconciled: () => void = () => {};
     let resolveCloses: () => void = () => {};
@@ -205,6 +245,11 @@ export async function measureReconcile(options: ReconcileOptions): Promise<Recon
       logLevel: "info",
       readyTimeoutMs: options.timeoutMs,
       runtime: options.runtime ?? "compiled",
+      gatewaySessions: expected,
+      env: {
+        ...(redis ? { SESSION_STORE_URL: redis.url } : {}),
+        ...(shards > 0 ? { SHARD_COUNT: String(shards), SHARD_SPAWN_DELAY_MS: BENCH_SHARD_SPAWN_DELAY_MS } : {}),
+      },
       ...(options.nodeArgs ? { nodeArgs: options.nodeArgs } : {}),
     });
     const spawnedAt = bot.spawnedAt;
@@ -217,20 +262,30 @@ export async function measureReconcile(options: ReconcileOptions): Promise<Recon
         } catch {
           continue;
         }
-        if (entry.msg === "logged in") seen.loggedInAt = entry.time ?? Date.now();
-        else if (entry.msg === "session closed") seen.sessionsClosed++;
+        const at = entry.time ?? Date.now();
+        if (entry.msg === "all shards ready") seen.allShardsReadyAt = at;
+        else if (entry.msg === "logged in") {
+          shardOf(entry).loggedInAt = at;
+          seen.loggedInAt = lastOf("loggedInAt");
+        } else if (entry.msg === "session closed") seen.sessionsClosed++;
         else if (entry.msg === "sessions reconciled") {
-          seen.reconciledAt = entry.time ?? Date.now();
-          seen.outcome = { closed: entry.closed ?? entry.closing ?? 0, resumed: entry.resumed ?? 0 };
-          resolveReconciled();
+          const s = shardOf(entry);
+          s.reconciledAt = at;
+          s.resumed = entry.resumed ?? 0;
+          s.closing = entry.closed ?? entry.closing ?? 0;
           // Older code closed everything before this line and logs no "start-up closes finished".
-          if (entry.closing === undefined) {
-            seen.closesFinishedAt = seen.reconciledAt;
-            closesDone = true;
-            resolveCloses();
+          if (entry.closing === undefined) s.closesFinishedAt = at;
+          seen.reconciledAt = lastOf("reconciledAt");
+          if (seen.reconciledAt !== null) {
+            const all = [...byShard.values()];
+            seen.outcome = { closed: all.reduce((n, x) => n + x.closing, 0), resumed: all.reduce((n, x) => n + x.resumed, 0) };
+            resolveReconciled();
           }
         } else if (entry.msg === "start-up closes finished") {
-          seen.closesFinishedAt = entry.time ?? Date.now();
+          shardOf(entry).closesFinishedAt = at;
+        }
+        if (seen.closesFinishedAt === null && lastOf("closesFinishedAt") !== null) {
+          seen.closesFinishedAt = lastOf("closesFinishedAt");
           closesDone = true;
           resolveCloses();
         }
@@ -240,12 +295,16 @@ export async function measureReconcile(options: ReconcileOptions): Promise<Recon
     bot.onLine((line) => parse(line));
     const sampler = setInterval(() => {
       try {
-        peakRssMb = Math.max(peakRssMb, memoryOf(bot!.pid).peakRssMb);
+        peakRssMb = Math.max(peakRssMb, treeMemory(bot!.pid).peakRssMb);
       } catch {
         // exited
       }
     }, 500);
-    const probe = sendProbe(discord, watcher, seen.loggedInAt ?? Date.now(), Math.max(5000, options.timeoutMs - (Date.now() - spawnStart)));
+    const probeGuild = guilds[0]!;
+    const probe = sendProbe(discord, watcher, seen.loggedInAt ?? Date.now(), Math.max(5000, options.timeoutMs - (Date.now() - spawnStart)), {
+      guildId: probeGuild.guild.id,
+      channelId: probeGuild.textChannel.id,
+    });
     const remaining = () => Math.max(0, options.timeoutMs - (Date.now() - spawnStart));
     let timedOut = false;
     let closesTimedOut = false;
@@ -262,7 +321,7 @@ export async function measureReconcile(options: ReconcileOptions): Promise<Recon
     const probed = await probe;
     clearInterval(sampler);
     try {
-      peakRssMb = Math.max(peakRssMb, memoryOf(bot.pid).peakRssMb);
+      peakRssMb = Math.max(peakRssMb, treeMemory(bot.pid).peakRssMb);
     } catch {
       // exited
     }
@@ -279,6 +338,21 @@ export async function measureReconcile(options: ReconcileOptions): Promise<Recon
       mix,
       storeMb,
       populateMs,
+      ...(shards > 0
+        ? {
+            allShardsReadyMs: seen.allShardsReadyAt === null ? null : seen.allShardsReadyAt - spawnedAt,
+            perShard: [...byShard.entries()]
+              .filter(([shard]) => shard >= 0)
+              .sort(([a], [b]) => a - b)
+              .map(([shard, s]) => ({
+                shard,
+                readyMs: s.loggedInAt === undefined ? null : s.loggedInAt - spawnedAt,
+                totalMs: s.reconciledAt === undefined ? null : s.reconciledAt - spawnedAt,
+                resumed: s.resumed,
+                closing: s.closing,
+              })),
+          }
+        : {}),
       readyMs: loggedInAt === null ? null : loggedInAt - spawnedAt,
       reconcileMs: loggedInAt !== null && reconciledAt !== null ? reconciledAt - loggedInAt : null,
       totalMs: reconciledAt !== null ? reconciledAt - spawnedAt : null,
@@ -303,11 +377,12 @@ export async function measureReconcile(options: ReconcileOptions): Promise<Recon
     // Once the closes are done, SIGTERM (a --cpu-prof profile is written); a graceful stop before would wait for them.
     if (bot && closesDone) await bot.stop(5000);
     else {
-      bot?.child.kill("SIGKILL");
+      if (bot) killTree(bot.pid);
       await bot?.exited;
     }
     await model.close();
     await discord.close();
+    await redis?.close();
     removeTempDir(home);
     removeTempDir(staging);
   }
@@ -319,11 +394,13 @@ async function sendProbe(
   watcher: ReplyWatcher,
   loggedInAt: number,
   timeoutMs: number,
+  where: { guildId: string; channelId: string },
 ): Promise<{ sentAfterLoginMs: number; answeredMs: number | null; finalAt: number | null }> {
   const user = discord.addUser({ username: "probe", globalName: "Probe" });
+  stateOf(discord).addMember(where.guildId, user.id, []);
   await delay(Math.max(0, loggedInAt + 1000 - Date.now()));
   const tag = tagOf(999_999, 1);
-  const message = await discord.userSends({ channelId: discord.textChannel.id, userId: user.id, content: `[${tag}] are you there?`, mentionsBot: true });
+  const message = await discord.userSends({ channelId: where.channelId, userId: user.id, content: `[${tag}] are you there?`, mentionsBot: true });
   const sentAt = Date.now();
   try {
     const shown = await watcher.expect(message.id, answerFor(tag, { replyWords: 12 }), timeoutMs);
