@@ -224,16 +224,18 @@ await section("scale-sessions", 20 * 60_000, async () => {
   results.sessionsFloor = await measureSessionsRss({ bot: "floor", ...sessions, runtime });
 });
 const reconcileTimeoutMs = num("reconcile-timeout-ms");
+/** The stored sessions both reconcile sections start from. */
+const reconcileBase = {
+  stored: Math.max(1, Math.round(num("stored"))),
+  archivedShare: num("archived-share"),
+  deletedShare: num("deleted-share"),
+  exchangeShare: 0.5,
+  sessionsPerPerson: 5,
+  timeoutMs: reconcileTimeoutMs,
+  ...profiled,
+};
 await section("scale-reconcile", reconcileTimeoutMs + 5 * 60_000, async () => {
-  results.reconcile = await measureReconcile({
-    stored: Math.max(1, Math.round(num("stored"))),
-    archivedShare: num("archived-share"),
-    deletedShare: num("deleted-share"),
-    exchangeShare: 0.5,
-    sessionsPerPerson: 5,
-    timeoutMs: reconcileTimeoutMs,
-    ...profiled,
-  });
+  results.reconcile = await measureReconcile(reconcileBase);
 });
 const shards = Math.max(2, Math.round(num("shards")));
 await section("sharded", 4 * loadLimitMs, async () => {
@@ -241,15 +243,9 @@ await section("sharded", 4 * loadLimitMs, async () => {
 });
 await section("reconcile-redis", 2 * (reconcileTimeoutMs + 5 * 60_000), async () => {
   const base = {
-    stored: Math.max(1, Math.round(num("stored"))),
-    archivedShare: num("archived-share"),
-    deletedShare: num("deleted-share"),
-    exchangeShare: 0.5,
-    sessionsPerPerson: 5,
-    timeoutMs: reconcileTimeoutMs,
+    ...reconcileBase,
     store: "redis" as const,
     spreadOverShards: shards,
-    ...profiled,
   };
   process.stderr.write("bench: reconcile-redis: one process…\n");
   const single = await measureReconcile(base);

@@ -1,10 +1,10 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
-import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach } from "vitest";
 import { freePort } from "./free-port.js";
+import { launchRedis, redisCommand, requireRedisServer } from "./redis-process.js";
 
 export interface RedisServer {
   url: string;
@@ -19,7 +19,6 @@ export interface RedisServer {
   resume(): void;
 }
 
-const STARTUP_MS = 5_000;
 const started: Array<{ kill(): void; dir: string }> = [];
 
 afterEach(async () => {
@@ -38,9 +37,7 @@ process.on("exit", () => {
  * each test.
  */
 export async function startRedisServer(): Promise<RedisServer> {
-  if (spawnSync("redis-server", ["--version"]).error) {
-    throw new Error("redis-server is not installed: apt-get install -y redis-server (.ci/run does this)");
-  }
+  requireRedisServer();
   const dir = await mkdtemp(join(tmpdir(), "agentkit-redis-"));
   const port = await freePort();
   let child: ChildProcess | undefined;
@@ -48,7 +45,7 @@ export async function startRedisServer(): Promise<RedisServer> {
   started.push(entry);
 
   const start = async () => {
-    child = await launch(port, dir);
+    child = await launchRedis(port, dir);
   };
   const stop = async () => {
     const running = child;
@@ -56,7 +53,7 @@ export async function startRedisServer(): Promise<RedisServer> {
     running.kill("SIGCONT");
     const exited = new Promise<void>((resolve) => running.once("exit", () => resolve()));
     // Redis answers SHUTDOWN by closing the connection; its exit is what matters.
-    await send(port, ["SHUTDOWN", "SAVE"]).catch(() => "");
+    await redisCommand(port, ["SHUTDOWN", "SAVE"]).catch(() => "");
     const late = setTimeout(() => running.kill("SIGKILL"), 3_000);
     await exited;
     clearTimeout(late);
@@ -74,43 +71,3 @@ export async function startRedisServer(): Promise<RedisServer> {
     resume: () => void child?.kill("SIGCONT"),
   };
 }
-
-async function launch(port: number, dir: string): Promise<ChildProcess> {
-  const args = ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", "no", "--daemonize", "no"];
-  const child = spawn("redis-server", args, { stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout?.on("data", (d: Buffer) => (output += d.toString()));
-  child.stderr?.on("data", (d: Buffer) => (output += d.toString()));
-  const deadline = Date.now() + STARTUP_MS;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode}:\n${output}`);
-    if ((await send(port, ["PING"]).catch(() => "")) === "+PONG\r\n") return child;
-    if (Date.now() > deadline) {
-      child.kill("SIGKILL");
-      throw new Error(`redis-server did not answer PING within ${STARTUP_MS} ms:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-/** One command in RESP; its one-line answer (PING's +PONG; SHUTDOWN answers by closing). Tests inspect Redis with a real client. */
-function send(port: number, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, "127.0.0.1");
-    let answer = "";
-    socket.setTimeout(1_000, () => {
-      socket.destroy();
-      reject(new Error("no answer"));
-    });
-    socket.on("error", reject);
-    socket.on("connect", () => socket.write(`*${args.length}\r\n${args.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).join("")}`));
-    socket.on("data", (d: Buffer) => {
-      answer += d.toString();
-      if (!answer.includes("\r\n")) return;
-      socket.destroy();
-      resolve(answer);
-    });
-    socket.on("close", () => resolve(answer));
-  });
-}
-

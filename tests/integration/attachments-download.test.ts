@@ -1,12 +1,12 @@
 import { Events } from "discord.js";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { english } from "../../src/agent/history-lines.js";
 import type { AttachmentLimits } from "../../src/config.js";
 import { readAttachments } from "../../src/discord/attachments/index.js";
-import { startFakeDiscord, type AttachmentInput, type FakeDiscord } from "../fakes/fake-discord/index.js";
+import { type AttachmentInput, type FakeDiscord } from "../fakes/fake-discord/index.js";
 import { eventually } from "../helpers/eventually.js";
 import { gif, jpeg, png, utf16, webpExtended, webpLossless, webpLossy, zip } from "../helpers/image-fixtures.js";
-import { DiscordJsClients, nextEvent } from "./fake-discord-client.js";
+import { fakeDiscordPerTest, nextEvent } from "./fake-discord-client.js";
 
 /** The bot's attachment reader against the fake Discord: discord.js's attachments, the CDN's signed links, real HTTP. */
 
@@ -15,16 +15,7 @@ const MB = 1024 * 1024;
 const LIMITS: AttachmentLimits = { vision: true, imageBytes: 10 * MB, imagesPerMessage: 4, fileBytes: 100 * KB, messageBytes: 200 * KB };
 
 let discord: FakeDiscord;
-const clients = new DiscordJsClients();
-
-beforeEach(async () => {
-  discord = await startFakeDiscord();
-});
-
-afterEach(async () => {
-  await clients.destroyAll();
-  await discord.close();
-});
+const clients = fakeDiscordPerTest((fresh) => (discord = fresh));
 
 /** Alice posts these files; resolves with the attachments as the bot's discord.js client received them. */
 async function alicePosts(attachments: AttachmentInput[], options: { premium?: boolean } = {}) {

@@ -1,20 +1,11 @@
 import type { EventEmitter } from "node:events";
 import { AttachmentBuilder, Events, GatewayDispatchEvents, MessageType, type APIMessage, type Client } from "discord.js";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { slashOption, startFakeDiscord, type FakeDiscord } from "../fakes/fake-discord/index.js";
-import { DiscordJsClients, nextEvent, nextInteraction } from "./fake-discord-client.js";
+import { describe, expect, it } from "vitest";
+import { slashOption, type FakeDiscord } from "../fakes/fake-discord/index.js";
+import { fakeDiscordPerTest, nextEvent, nextInteraction } from "./fake-discord-client.js";
 
 let discord: FakeDiscord;
-const clients = new DiscordJsClients();
-
-beforeEach(async () => {
-  discord = await startFakeDiscord();
-});
-
-afterEach(async () => {
-  await clients.destroyAll();
-  await discord.close();
-});
+const clients = fakeDiscordPerTest((fresh) => (discord = fresh));
 
 /** The next raw gateway dispatch of `event`, as Discord sent it, before discord.js shapes it. */
 function nextRawDispatch(client: Client, event: GatewayDispatchEvents, filter: (data: APIMessage) => boolean): Promise<APIMessage> {

@@ -1,5 +1,6 @@
 import { Client, Events, GatewayIntentBits, Partials, type ClientEvents, type ClientOptions, type Interaction } from "discord.js";
-import type { FakeDiscord } from "../fakes/fake-discord/index.js";
+import { afterEach, beforeEach } from "vitest";
+import { startFakeDiscord, type FakeDiscord } from "../fakes/fake-discord/index.js";
 
 /** Helpers for the fake Discord's self-tests, which drive it through the real discord.js client. */
 
@@ -57,4 +58,22 @@ export function nextEvent<Event extends keyof ClientEvents>(
 
 export function nextInteraction(client: Client): Promise<Interaction> {
   return nextEvent(client, Events.InteractionCreate).then(([interaction]) => interaction);
+}
+
+/**
+ * A fresh fake Discord before each test, handed to `use`; after it, the discord.js clients the
+ * test logged in are destroyed and the fake is closed.
+ */
+export function fakeDiscordPerTest(use: (discord: FakeDiscord) => void): DiscordJsClients {
+  const clients = new DiscordJsClients();
+  let current: FakeDiscord | undefined;
+  beforeEach(async () => {
+    current = await startFakeDiscord();
+    use(current);
+  });
+  afterEach(async () => {
+    await clients.destroyAll();
+    await current?.close();
+  });
+  return clients;
 }

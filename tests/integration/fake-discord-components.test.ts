@@ -17,21 +17,12 @@ import {
   type Message,
   type MessageCreateOptions,
 } from "discord.js";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { componentsOf, startFakeDiscord, type FakeDiscord } from "../fakes/fake-discord/index.js";
-import { DiscordJsClients, nextEvent, nextInteraction } from "./fake-discord-client.js";
+import { describe, expect, it } from "vitest";
+import { componentsOf, type FakeDiscord } from "../fakes/fake-discord/index.js";
+import { fakeDiscordPerTest, nextEvent, nextInteraction } from "./fake-discord-client.js";
 
 let discord: FakeDiscord;
-const clients = new DiscordJsClients();
-
-beforeEach(async () => {
-  discord = await startFakeDiscord();
-});
-
-afterEach(async () => {
-  await clients.destroyAll();
-  await discord.close();
-});
+const clients = fakeDiscordPerTest((fresh) => (discord = fresh));
 
 const button = (customId: string, label: string, style = ButtonStyle.Primary) =>
   new ButtonBuilder().setCustomId(customId).setLabel(label).setStyle(style);
