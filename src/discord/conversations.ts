@@ -161,7 +161,7 @@ export class Conversations {
       }),
     );
     this.clearIdle(message.channelId);
-    await this.answer(sessionId, message, message.channel as TextBasedChannel & ReplyChannel, this.textOf(message));
+    await this.answer(sessionId, message, message.channel as TextBasedChannel & ReplyChannel & { id: string }, this.textOf(message));
     this.scheduleIdleClose(message.channelId, Date.now());
   }
 
@@ -175,7 +175,7 @@ export class Conversations {
         locale: session.locale ?? (this.localeOf(person.userId)),
       });
     });
-    await this.answer(sessionId, message, message.channel as TextBasedChannel & ReplyChannel, this.textOf(message));
+    await this.answer(sessionId, message, message.channel as TextBasedChannel & ReplyChannel & { id: string }, this.textOf(message));
   }
 
   /** The channel's open session, or a new one from `open`; one at a time per channel. */
@@ -213,9 +213,10 @@ export class Conversations {
   }
 
   /** Answers one message: what it brings (words, reply, files, images) goes to the model, with a Stop button while it streams. */
-  private async answer(sessionId: string, message: Message, channel: ReplyChannel, words: string): Promise<void> {
+  private async answer(sessionId: string, message: Message, channel: ReplyChannel & { id: string }, words: string): Promise<void> {
     const owner = message.author.id;
-    const say = sayIn(this.localeOf(owner));
+    // The session's language, fixed when it opened (from the person's settings or their Discord client): no file read per message.
+    const say = sayIn((await this.deps.engine.sessionIn(channel.id))?.locale);
     const incoming = await readIncoming(message, words, this.deps.config.attachments, say);
     const notes = [...incoming.lines];
     if (incoming.unseenImages && (!incoming.usable || !this.toldNoVision.has(sessionId))) {
