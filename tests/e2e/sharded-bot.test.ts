@@ -46,7 +46,8 @@ describe("sharded (SHARD_COUNT)", () => {
 
     const launcher = await startSharded(discord, model, home);
     expect(discord.openGatewaySessionsByShard()).toEqual({ 0: 1, 1: 1 });
-    const pids = shardPids(launcher);
+    // Each shard's log lines reach the launcher's output on their own time (pino writes asynchronously).
+    const pids = await discord.waitFor(() => (shardPids(launcher).size === 2 ? shardPids(launcher) : undefined), 10_000, "both shards' log lines");
     expect([...pids.keys()].sort()).toEqual([0, 1]);
     expect(pids.get(0)).not.toBe(pids.get(1));
 
