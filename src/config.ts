@@ -200,7 +200,21 @@ export function loadConfig(frontEnd: FrontEnd, env: Record<string, string | unde
   };
 }
 
+/**
+ * Loads `.env`, then hides from the libraries that read the environment themselves what they
+ * must not see: an empty line of `.env` means "unset" (discord.js's Client turns `SHARD_COUNT=`
+ * into 0 shards and `JSON.parse`s `SHARDS`), and outside a shard process SHARDS and SHARD_COUNT
+ * belong to the launcher, which gives each shard its own. Returns what was read, before hiding.
+ */
 function readProcessEnv(): Record<string, string | undefined> {
   loadDotenv({ quiet: true });
-  return process.env;
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value !== undefined && value.trim() === "") delete process.env[name];
+  }
+  const read = { ...process.env };
+  if (!process.env.SHARDING_MANAGER) {
+    delete process.env.SHARDS;
+    delete process.env.SHARD_COUNT;
+  }
+  return read;
 }

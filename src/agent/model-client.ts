@@ -83,6 +83,11 @@ export class ModelClient {
       timeout: options.timeoutMs ?? 60_000,
       maxRetries: options.maxRetries ?? 2,
       logLevel: "off",
+      // Given explicitly so the SDK never falls back to OPENAI_ORG_ID / OPENAI_PROJECT_ID from the
+      // environment, which src/config.ts does not validate.
+      organization: null,
+      project: null,
+      webhookSecret: null,
     });
     this.streamIdleMs = options.streamIdleMs ?? 60_000;
     this.telemetry = options.telemetry ?? noTelemetry;

@@ -1,8 +1,10 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startFakeDiscord, type FakeDiscord } from "../fakes/fake-discord/index.js";
 import { startFakeOpenAI, type FakeOpenAI } from "../fakes/fake-openai.js";
 import { botEnv, botMessages } from "../helpers/bot-harness.js";
-import { runTsx } from "../helpers/child-process.js";
+import { repoRoot, runTsx } from "../helpers/child-process.js";
 import { makeTempHome } from "../helpers/temp-home.js";
 
 const closers: (() => Promise<void>)[] = [];
@@ -32,6 +34,18 @@ describe("the bot process (npm start)", () => {
     expect(discord.commands.global.map((c) => c.name)).toEqual(["chat", "end", "onboard", "memory"]);
     expect(discord.commands.byGuild.get(discord.guild.id)).toBeUndefined();
   }, 20_000);
+
+  it("starts when every variable of .env.example is present but empty, and ignores a stray SHARDS outside a shard", async () => {
+    const { discord, model, home } = await fakes();
+    const names = [...readFileSync(join(repoRoot, ".env.example"), "utf8").matchAll(/^([A-Z_]+)=/gm)].map((m) => m[1]!);
+    expect(names).toContain("SHARD_COUNT");
+    const empty = Object.fromEntries(names.map((name) => [name, ""]));
+    const bot = run("src/index.ts", { ...empty, ...botEnv(discord, model, home), SHARDS: "not-json", LOG_LEVEL: "warn" });
+    await discord.waitFor(() => discord.openGatewaySessions > 0 || bot.child.exitCode !== null, 15_000, "the bot to log in");
+    expect(bot.child.exitCode, bot.output()).toBeNull();
+    bot.child.kill("SIGTERM");
+    expect(await bot.exited).toBe(0);
+  }, 30_000);
 
   it("exits 1 with one clear line when DISCORD_TOKEN is missing", async () => {
     const bot = run("src/index.ts", { DISCORD_CLIENT_ID: "123", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" });
