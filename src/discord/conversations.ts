@@ -8,7 +8,7 @@ import { ModelError } from "../agent/model-client.js";
 import { SessionClosedError, type SessionEngine, type SessionSummary } from "../agent/session-engine.js";
 import type { SessionRecord } from "../agent/session-record.js";
 import type { Say } from "../agent/history-lines.js";
-import { isAllowed } from "./access.js";
+import { refusalLine, type Access, type Refusal } from "./access.js";
 import { readIncoming } from "./incoming.js";
 import { proposalFooter } from "./proposals.js";
 import { postReceipt, receiptMessage, sayIn, type ReceiptPlace } from "./receipt.js";
@@ -28,6 +28,8 @@ export interface ConversationDeps {
   client: Client;
   config: Config;
   log: Logger;
+  /** Who may use the bot (the allow lists; membership for DMs). */
+  access: Access;
 }
 
 export interface Person {
@@ -37,6 +39,8 @@ export interface Person {
 }
 
 const THREAD_NAME_LIMIT = 100;
+/** A refused DM is answered at most this often per person. */
+const REFUSAL_QUIET_MS = 60 * 60_000;
 
 /** Discord threads and DMs as sessions: who may talk, which session a message belongs to. */
 export class Conversations {
@@ -48,6 +52,8 @@ export class Conversations {
   private readonly streaming = new Map<string, AbortController>();
   /** Sessions already told that this model cannot see images. */
   private readonly toldNoVision = new Set<string>();
+  /** When each person was last told, per reason, that their DMs are refused. */
+  private readonly refusedDms = new Map<string, number>();
 
   constructor(private readonly deps: ConversationDeps) {}
 
@@ -67,20 +73,38 @@ export class Conversations {
       locale: undefined,
     };
     if (message.channel.type === ChannelType.DM) {
-      if (!isAllowed(this.deps.config, caller)) return;
+      const refusal = await this.deps.access.check(caller);
+      if (refusal) return this.refuseDm(message, refusal);
       await this.track(this.inDm(message, person));
       return;
     }
     if (message.channel.isThread()) {
       const record = await this.deps.engine.sessionIn(message.channelId);
       // Only the owner's words reach the model; their memory is in the prompt.
-      if (!record || record.userId !== message.author.id || !isAllowed(this.deps.config, caller)) return;
+      if (!record || record.userId !== message.author.id || (await this.deps.access.check(caller))) return;
       await this.track(this.inThread(message, record, person));
       return;
     }
     const mentioned = message.mentions.users.has(me.id);
-    if (!mentioned || !isAllowed(this.deps.config, caller)) return;
+    // In a server a refusal stays silent: a public answer to every stranger's mention would be noise.
+    if (!mentioned || (await this.deps.access.check(caller))) return;
     await this.track(this.startFromMention(message, person));
+  }
+
+  /**
+   * A refused DM gets one line, in English and Chinese (a message carries no locale), at most
+   * once an hour per person and reason: a stranger's flood cannot make the bot flood back.
+   */
+  private async refuseDm(message: Message, refusal: Refusal): Promise<void> {
+    const key = `${message.author.id}:${refusal}`;
+    const now = Date.now();
+    if (now - (this.refusedDms.get(key) ?? -Infinity) < REFUSAL_QUIET_MS) return;
+    this.refusedDms.delete(key);
+    this.refusedDms.set(key, now);
+    if (this.refusedDms.size > 10_000) this.refusedDms.delete(this.refusedDms.keys().next().value!);
+    const content = `${refusalLine(refusal, (en) => en)}\n${refusalLine(refusal, (_en, zh) => zh)}`;
+    if (!message.channel.isSendable()) return;
+    await message.channel.send({ content, allowedMentions: NO_MENTIONS }).catch((error: unknown) => this.deps.log.warn({ err: String(error) }, "could not send a refusal"));
   }
 
   /** Opens a session in a thread the bot just created for a person (/chat). */
