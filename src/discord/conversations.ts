@@ -48,8 +48,8 @@ export class Conversations {
   private readonly inFlight = new Set<Promise<unknown>>();
   /** Serialises "find the open session or open one" per channel, so two quick messages share one. */
   private readonly opening = new KeyedMutex();
-  /** Answers streaming now, by the turn id their Stop button carries. */
-  private readonly streaming = new Map<string, AbortController>();
+  /** Answers streaming now, by the turn id their Stop button carries, with the person whose turn it is. */
+  private readonly streaming = new Map<string, { stop: AbortController; owner: string }>();
   /** Sessions already told that this model cannot see images. */
   private readonly toldNoVision = new Set<string>();
   /** When each person was last told, per reason, that their DMs are refused. */
@@ -161,11 +161,13 @@ export class Conversations {
     this.idleTimers.set(channelId, timer);
   }
 
-  /** Stops a streaming answer (its Stop button); false when it has already ended. */
-  stopTurn(turnId: string): boolean {
+  /** Stops a streaming answer (its Stop button) for its owner only; "ended" when it has already ended. */
+  stopTurn(turnId: string, userId: string): "stopped" | "not-yours" | "ended" {
     const turn = this.streaming.get(turnId);
-    turn?.abort();
-    return turn !== undefined;
+    if (!turn) return "ended";
+    if (turn.owner !== userId) return "not-yours";
+    turn.stop.abort();
+    return "stopped";
   }
 
   /** Waits for turns and closes under way (graceful shutdown). */
@@ -259,7 +261,7 @@ export class Conversations {
     }
     const turnId = randomBytes(6).toString("hex");
     const stop = new AbortController();
-    this.streaming.set(turnId, stop);
+    this.streaming.set(turnId, { stop, owner });
     const reply = new ReplyStream(channel, { log: this.deps.log, whileStreaming: () => [stopRow(owner, turnId, say)] });
     reply.startTyping();
     try {
