@@ -93,12 +93,15 @@ export class Conversations {
 
   /**
    * A refused DM gets one line, in English and Chinese (a message carries no locale), at most
-   * once an hour per person and reason: a stranger's flood cannot make the bot flood back.
+   * once an hour per person and reason (a minute for a failed lookup): a stranger's flood cannot
+   * make the bot flood back.
    */
   private async refuseDm(message: Message, refusal: Refusal): Promise<void> {
     const key = `${message.author.id}:${refusal}`;
     const now = Date.now();
-    if (now - (this.refusedDms.get(key) ?? -Infinity) < REFUSAL_QUIET_MS) return;
+    // "Try again in a minute" must be true: a failed lookup may be said again after a minute.
+    const quiet = refusal === "check-failed" ? 60_000 : REFUSAL_QUIET_MS;
+    if (now - (this.refusedDms.get(key) ?? -Infinity) < quiet) return;
     this.refusedDms.delete(key);
     this.refusedDms.set(key, now);
     if (this.refusedDms.size > 10_000) this.refusedDms.delete(this.refusedDms.keys().next().value!);
