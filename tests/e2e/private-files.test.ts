@@ -1,14 +1,13 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { chmod, lstat, mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { registerCommands } from "../../src/discord/register-commands.js";
 import { componentsOf, slashOption as s, startFakeDiscord, type FakeDiscord } from "../fakes/fake-discord/index.js";
 import { startFakeOpenAI, type FakeOpenAI } from "../fakes/fake-openai.js";
 import { botEnv, botMessages } from "../helpers/bot-harness.js";
 import { repoRoot } from "../helpers/child-process.js";
-import { eventually } from "../helpers/eventually.js";
 import { makeTempHome } from "../helpers/temp-home.js";
 
 const closers: (() => Promise<void>)[] = [];
@@ -110,7 +109,7 @@ describe("everything under AGENTKIT_HOME is private to the bot's user, whatever 
       "users", person, `${person}/SOUL.md`, `${person}/MEMORY.md`, `${person}/settings.json`, `${person}/journal.jsonl`,
       `${person}/proposals.json`, `${person}/pending`, `${person}/conversations`, `${person}/daily`,
     ];
-    const entries = await eventually(async () => {
+    const entries = await vi.waitFor(async () => {
       const found = await walk(home);
       const paths = found.map((e) => e.path);
       for (const path of expected) expect(paths).toContain(path);
@@ -118,7 +117,7 @@ describe("everything under AGENTKIT_HOME is private to the bot's user, whatever 
       expect(paths.some((p) => p.startsWith(`${person}/daily/`))).toBe(true);
       expect(paths.some((p) => p.startsWith(`${person}/pending/`))).toBe(true);
       return found;
-    }, 10_000);
+    }, { timeout: 10_000, interval: 50 });
     expect(notPrivate(entries)).toEqual([]);
     expect(notPrivate(await walk(join(parent, "data")))).toEqual([]);
     bot.child.kill("SIGTERM");
@@ -141,7 +140,8 @@ describe("everything under AGENTKIT_HOME is private to the bot's user, whatever 
 
     const bot = runUnderUmask("022", "src/index.ts", [], { ...botEnv(discord, model, home), LOG_LEVEL: "warn" });
     await discord.waitFor(() => discord.openGatewaySessions > 0, 15_000, "the bot to log in");
-    await eventually(async () => expect(notPrivate(await walk(home))).toEqual([]), 10_000);
+    // The home is tightened in the background while the bot logs in.
+    await vi.waitFor(async () => expect(notPrivate(await walk(home))).toEqual([]), { timeout: 10_000, interval: 50 });
     expect((await lstat(outside)).mode & 0o777).toBe(0o644);
     bot.child.kill("SIGTERM");
     await bot.exited;
