@@ -1,9 +1,11 @@
 import { ConfigError, loadConfig } from "./config.js";
+import { keepFilesPrivate } from "./lib/private-files.js";
 import { createLogger } from "./logger.js";
 import { runBot } from "./run-bot.js";
 
 /** One shard's process, spawned by the launcher (src/launcher.ts) through discord.js's ShardingManager. */
 async function main(): Promise<void> {
+  keepFilesPrivate();
   const config = loadConfig("discord");
   const log = createLogger({ level: config.log.level ?? "info", pretty: config.log.pretty }).child({ shard: config.shardId });
   await runBot(config, log);

@@ -1,4 +1,5 @@
 import type { Config } from "../config.js";
+import { tightenHome } from "../lib/private-files.js";
 import type { Logger } from "../logger.js";
 import { Recall } from "../memory/recall/recall.js";
 import { ModelClient } from "./model-client.js";
@@ -39,6 +40,13 @@ export async function createEngine(config: Config, log: Logger, { telemetry }: E
     historyBudgetChars: config.historyBudgetChars,
     ...(telemetry ? { telemetry } : {}),
   });
+  // A home from before files were private, or copied in with a wide umask, becomes private (§1).
+  engine.inBackground(
+    tightenHome(config.home).then(({ changed, failed }) => {
+      if (changed + failed > 0) log.info({ changed, failed }, "took group and other permissions away from files under AGENTKIT_HOME");
+    }),
+    "could not check the permissions under AGENTKIT_HOME",
+  );
   engine.inBackground(
     engine.archiveEarlierConversations().then((written) => {
       if (written > 0) log.info({ written }, "earlier conversations written to conversations/");

@@ -1,5 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
+import { PRIVATE_DIR_MODE } from "../lib/private-files.js";
 import { RedisSessionStore } from "./redis-session-store.js";
 import type { SessionStoreBase } from "./session-store-base.js";
 import { SqliteSessionStore } from "./sqlite-session-store.js";
@@ -16,7 +17,7 @@ export const SessionStore = {
    */
   async open(home: string, url?: string): Promise<SessionStore> {
     if (url === undefined) {
-      await mkdir(home, { recursive: true });
+      await mkdir(home, { recursive: true, mode: PRIVATE_DIR_MODE });
       return SqliteSessionStore.open(`sqlite://${join(home, "sessions.sqlite")}`);
     }
     const scheme = url.split(":")[0]?.toLowerCase();

@@ -42,6 +42,7 @@ function readOptions(): ChatOptions {
 }
 
 async function main(): Promise<number> {
+  process.umask(0o077); // files under AGENTKIT_HOME are the bot user's only (0600 / 0700), whatever the shell's umask
   const options = readOptions();
   if (!/^\d{1,20}$/.test(options.user)) {
     console.error(`--user must be a numeric id like a Discord user id (got "${options.user}")`);

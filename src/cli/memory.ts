@@ -169,6 +169,7 @@ async function everyone(home: string): Promise<string[]> {
 }
 
 async function main(argv: string[]): Promise<number> {
+  process.umask(0o077); // files under AGENTKIT_HOME are the bot user's only (0600 / 0700), whatever the shell's umask
   const [command, ...args] = argv;
   if (!command || command === "help" || command === "--help") {
     console.log(USAGE);

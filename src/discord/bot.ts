@@ -9,13 +9,13 @@ import {
 import type { SessionEngine } from "../agent/session-engine.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
-import { isAllowed, REFUSAL } from "./access.js";
+import { Access, cachedGuildsOwning, refusalLine, restMemberRoles } from "./access.js";
 import type { BotContext, Command } from "./bot-context.js";
 import { commands } from "./commands/index.js";
 import { componentHandlers } from "./components/index.js";
 import { routeComponent, type ComponentInteraction } from "./components/router.js";
 import { Conversations } from "./conversations.js";
-import { callerOf, inLocale } from "./interaction-helpers.js";
+import { callerOf, inLocale, sayFor } from "./interaction-helpers.js";
 import { reconcileSessions } from "./reconcile.js";
 
 export interface BotDeps {
@@ -51,7 +51,8 @@ export function createBot({ config, log, engine, retryIntervalMs = 5 * 60_000 }:
     allowedMentions: { parse: [] },
     ...(discord.apiUrl ? { rest: { api: discord.apiUrl } } : {}),
   });
-  const conversations = new Conversations({ engine, client, config, log });
+  const access = new Access(config, restMemberRoles(client), cachedGuildsOwning(client));
+  const conversations = new Conversations({ engine, client, config, log, access });
   const ctx: BotContext = { engine, conversations, config, log, client };
   const byName = new Map(commands.map((c) => [c.data.name, c]));
   const byModal = new Map(commands.filter((c) => c.modalPrefix).map((c) => [c.modalPrefix!, c]));
@@ -78,8 +79,10 @@ export function createBot({ config, log, engine, retryIntervalMs = 5 * 60_000 }:
     else if (interaction.isModalSubmit()) command = byModal.get(prefix);
     if (!command && !isComponent) return;
     if (!interaction.isRepliable()) return;
-    if (!isAllowed(config, callerOf(interaction as Parameters<typeof callerOf>[0]))) {
-      await interaction.reply({ content: REFUSAL, flags: MessageFlags.Ephemeral });
+    const asked = interaction as Parameters<typeof callerOf>[0];
+    const refusal = await access.check(callerOf(asked));
+    if (refusal) {
+      await interaction.reply({ content: refusalLine(refusal, sayFor(asked)), flags: MessageFlags.Ephemeral });
       return;
     }
     try {

@@ -8,7 +8,7 @@ import { ModelError } from "../agent/model-client.js";
 import { SessionClosedError, type SessionEngine, type SessionSummary } from "../agent/session-engine.js";
 import type { SessionRecord } from "../agent/session-record.js";
 import type { Say } from "../agent/history-lines.js";
-import { isAllowed } from "./access.js";
+import { refusalLine, type Access, type Refusal } from "./access.js";
 import { readIncoming } from "./incoming.js";
 import { proposalFooter } from "./proposals.js";
 import { postReceipt, receiptMessage, sayIn, type ReceiptPlace } from "./receipt.js";
@@ -28,6 +28,8 @@ export interface ConversationDeps {
   client: Client;
   config: Config;
   log: Logger;
+  /** Who may use the bot (the allow lists; membership for DMs). */
+  access: Access;
 }
 
 export interface Person {
@@ -37,6 +39,8 @@ export interface Person {
 }
 
 const THREAD_NAME_LIMIT = 100;
+/** A refused DM is answered at most this often per person. */
+const REFUSAL_QUIET_MS = 60 * 60_000;
 
 /** Discord threads and DMs as sessions: who may talk, which session a message belongs to. */
 export class Conversations {
@@ -44,10 +48,12 @@ export class Conversations {
   private readonly inFlight = new Set<Promise<unknown>>();
   /** Serialises "find the open session or open one" per channel, so two quick messages share one. */
   private readonly opening = new KeyedMutex();
-  /** Answers streaming now, by the turn id their Stop button carries. */
-  private readonly streaming = new Map<string, AbortController>();
+  /** Answers streaming now, by the turn id their Stop button carries, with the person whose turn it is. */
+  private readonly streaming = new Map<string, { stop: AbortController; owner: string }>();
   /** Sessions already told that this model cannot see images. */
   private readonly toldNoVision = new Set<string>();
+  /** When each person was last told, per reason, that their DMs are refused. */
+  private readonly refusedDms = new Map<string, number>();
 
   constructor(private readonly deps: ConversationDeps) {}
 
@@ -67,20 +73,41 @@ export class Conversations {
       locale: undefined,
     };
     if (message.channel.type === ChannelType.DM) {
-      if (!isAllowed(this.deps.config, caller)) return;
+      const refusal = await this.deps.access.check(caller);
+      if (refusal) return this.refuseDm(message, refusal);
       await this.track(this.inDm(message, person));
       return;
     }
     if (message.channel.isThread()) {
       const record = await this.deps.engine.sessionIn(message.channelId);
       // Only the owner's words reach the model; their memory is in the prompt.
-      if (!record || record.userId !== message.author.id || !isAllowed(this.deps.config, caller)) return;
+      if (!record || record.userId !== message.author.id || (await this.deps.access.check(caller))) return;
       await this.track(this.inThread(message, record, person));
       return;
     }
     const mentioned = message.mentions.users.has(me.id);
-    if (!mentioned || !isAllowed(this.deps.config, caller)) return;
+    // In a server a refusal stays silent: a public answer to every stranger's mention would be noise.
+    if (!mentioned || (await this.deps.access.check(caller))) return;
     await this.track(this.startFromMention(message, person));
+  }
+
+  /**
+   * A refused DM gets one line, in English and Chinese (a message carries no locale), at most
+   * once an hour per person and reason (a minute for a failed lookup): a stranger's flood cannot
+   * make the bot flood back.
+   */
+  private async refuseDm(message: Message, refusal: Refusal): Promise<void> {
+    const key = `${message.author.id}:${refusal}`;
+    const now = Date.now();
+    // "Try again in a minute" must be true: a failed lookup may be said again after a minute.
+    const quiet = refusal === "check-failed" ? 60_000 : REFUSAL_QUIET_MS;
+    if (now - (this.refusedDms.get(key) ?? -Infinity) < quiet) return;
+    this.refusedDms.delete(key);
+    this.refusedDms.set(key, now);
+    if (this.refusedDms.size > 10_000) this.refusedDms.delete(this.refusedDms.keys().next().value!);
+    const content = `${refusalLine(refusal, (en) => en)}\n${refusalLine(refusal, (_en, zh) => zh)}`;
+    if (!message.channel.isSendable()) return;
+    await message.channel.send({ content, allowedMentions: NO_MENTIONS }).catch((error: unknown) => this.deps.log.warn({ err: String(error) }, "could not send a refusal"));
   }
 
   /** Opens a session in a thread the bot just created for a person (/chat). */
@@ -137,11 +164,13 @@ export class Conversations {
     this.idleTimers.set(channelId, timer);
   }
 
-  /** Stops a streaming answer (its Stop button); false when it has already ended. */
-  stopTurn(turnId: string): boolean {
+  /** Stops a streaming answer (its Stop button) for its owner only; "ended" when it has already ended. */
+  stopTurn(turnId: string, userId: string): "stopped" | "not-yours" | "ended" {
     const turn = this.streaming.get(turnId);
-    turn?.abort();
-    return turn !== undefined;
+    if (!turn) return "ended";
+    if (turn.owner !== userId) return "not-yours";
+    turn.stop.abort();
+    return "stopped";
   }
 
   /** Waits for turns and closes under way (graceful shutdown). */
@@ -235,7 +264,7 @@ export class Conversations {
     }
     const turnId = randomBytes(6).toString("hex");
     const stop = new AbortController();
-    this.streaming.set(turnId, stop);
+    this.streaming.set(turnId, { stop, owner });
     const reply = new ReplyStream(channel, { log: this.deps.log, whileStreaming: () => [stopRow(owner, turnId, say)] });
     reply.startTyping();
     try {

@@ -3,9 +3,11 @@ import {
   ButtonBuilder,
   ButtonStyle,
   MessageFlags,
+  type ButtonInteraction,
   type MessageActionRowComponentBuilder,
 } from "discord.js";
 import type { Say } from "../agent/history-lines.js";
+import { KeyedMutex } from "../keyed-mutex.js";
 import { applyProposal } from "../memory/proposals.js";
 import { cutChars } from "../memory/sections.js";
 import type { PendingChange } from "../tools/execute-tool.js";
@@ -38,30 +40,52 @@ export function proposalFooter(owner: string, proposals: PendingChange[], say: S
   return { lines, components };
 }
 
-/** Save or Discard pressed: the proposal is taken out either way; its row of buttons goes. */
+/** One Save or Discard at a time per person, so a double press cannot write a proposal twice. */
+const settling = new KeyedMutex();
+
+/**
+ * Save or Discard pressed. The proposal is looked up in the presser's own memory before the
+ * message is touched, so a button naming someone else's proposal changes nothing. Discard and
+ * a successful Save take it out and its row of buttons goes; a failed Save keeps both.
+ */
 async function settle(interaction: ComponentInteraction, id: string, save: boolean, ctx: BotContext): Promise<void> {
   if (!interaction.isButton()) return;
   const say = sayFor(interaction);
   const memory = ctx.engine.memoryOf(interaction.user.id);
-  // Answered at once: taking the proposal waits for the person's lock.
+  // Answered at once: saving waits for the person's lock.
   await interaction.deferUpdate();
-  const proposal = await memory.takeProposal(id);
-  // The used row goes; the other proposals keep their buttons.
-  const rows = interaction.message.components
-    .map((row) => ActionRowBuilder.from(row as never) as ActionRowBuilder<MessageActionRowComponentBuilder>)
-    .filter((row) => !row.components.some((c) => JSON.stringify(c.toJSON()).includes(`:${id}"`)));
-  await interaction.editReply({ components: rows });
-  let content: string;
-  if (!proposal) content = say("That proposal was already handled, or it expired (after 7 days). Nothing was changed.", "这个提议已经处理过或已过期（7 天）。没有做任何改动。");
-  else if (!save) content = say("Discarded; nothing was saved.", "已放弃，没有保存。");
-  else {
+  const content = await settling.run(interaction.user.id, async () => {
+    const proposal = memory.listProposals().find((p) => p.id === id);
+    if (!proposal) {
+      // Gone from their memory (handled, expired, or never theirs): only the pressed row goes, which names them.
+      await dropPressedRow(interaction);
+      return say("That proposal was already handled, or it expired (after 7 days). Nothing was changed.", "这个提议已经处理过或已过期（7 天）。没有做任何改动。");
+    }
+    if (!save) {
+      await memory.takeProposal(id);
+      await dropPressedRow(interaction);
+      return say("Discarded; nothing was saved.", "已放弃，没有保存。");
+    }
     const saved = await applyProposal(memory, proposal);
-    const where = `${saved.ok ? saved.value.file : proposal.file} › ${proposal.section}`;
-    content = saved.ok
-      ? say(`Saved to ${where} (${saved.value.usage.used}/${saved.value.usage.cap} chars).`, `已保存到 ${where}（${saved.value.usage.used}/${saved.value.usage.cap} 字）。`)
-      : `${say("Not saved:", "未保存：")} ${saved.error}`;
-  }
+    if (!saved.ok) {
+      return `${say("Not saved:", "未保存：")} ${saved.error}\n${say(
+        "The proposal is still waiting: make room or clear what stands in its way (/memory edit, /memory remove), then press Save again, or Discard it.",
+        "提议仍在等待：请先腾出空间或处理上面说的问题（/memory edit、/memory remove），再按保存，或者放弃它。",
+      )}`;
+    }
+    await memory.takeProposal(id);
+    await dropPressedRow(interaction);
+    const where = `${saved.value.file} › ${proposal.section}`;
+    return say(`Saved to ${where} (${saved.value.usage.used}/${saved.value.usage.cap} chars).`, `已保存到 ${where}（${saved.value.usage.used}/${saved.value.usage.cap} 字）。`);
+  });
   await interaction.followUp({ content, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+}
+
+/** Takes away the row holding the pressed button (its Save and Discard); the other proposals keep theirs. */
+async function dropPressedRow(interaction: ButtonInteraction): Promise<void> {
+  const rows = interaction.message.components.map((row) => ActionRowBuilder.from(row as never) as ActionRowBuilder<MessageActionRowComponentBuilder>);
+  const kept = rows.filter((row) => !row.components.some((c) => (c.toJSON() as { custom_id?: string }).custom_id === interaction.customId));
+  if (kept.length !== rows.length) await interaction.editReply({ components: kept });
 }
 
 export const proposalHandlers: ComponentHandler[] = [

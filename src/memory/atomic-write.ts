@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, open, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../lib/private-files.js";
 
 /** Temporary files start with a dot and end in .tmp, so nothing mistakes them for memory. */
 export function isTemporaryFile(name: string): boolean {
@@ -13,10 +14,10 @@ export function isTemporaryFile(name: string): boolean {
  */
 export async function writeFileAtomic(path: string, content: string): Promise<void> {
   const dir = dirname(path);
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
   try {
-    const handle = await open(temp, "w", 0o600);
+    const handle = await open(temp, "w", PRIVATE_FILE_MODE);
     try {
       await handle.writeFile(content, "utf8");
       await handle.sync();

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { open, readFile, stat } from "node:fs/promises";
 import { writeFileAtomic } from "./atomic-write.js";
+import { PRIVATE_FILE_MODE } from "../lib/private-files.js";
 
 /** Who changed memory: the model in a session, the person, or AgentKit itself. */
 export type Actor =
@@ -164,7 +165,7 @@ export class Journal {
   }
 
   private async appendLine(line: string, sync: boolean): Promise<void> {
-    const handle = await open(this.path, "a", 0o600);
+    const handle = await open(this.path, "a", PRIVATE_FILE_MODE);
     try {
       await handle.writeFile(`${line}\n`, "utf8");
       if (sync) await handle.sync();

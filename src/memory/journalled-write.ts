@@ -4,6 +4,7 @@ import { writeFileAtomic } from "./atomic-write.js";
 import { Journal, newEntryId, type Actor, type JournalEntry, type Retention } from "./journal.js";
 import { readTextIfExistsSync } from "./memory-file.js";
 import { diffSections, sectionText, setSection } from "./section-changes.js";
+import { PRIVATE_DIR_MODE } from "../lib/private-files.js";
 
 /** A file's new text (null deletes it), by its label. */
 export interface FileWrite {
@@ -40,7 +41,7 @@ export async function commitWrites(
   const changes = writes.flatMap((w) => diffSections(w.label, readTextIfExistsSync(pathOf(w.label)) ?? null, w.text));
   if (changes.length === 0) return undefined;
   const entry: JournalEntry = { id: newEntryId(now), at: now.toISOString(), by, op, changes, ...(options.undoes ? { undoes: options.undoes } : {}) };
-  await mkdir(dirname(journal.path), { recursive: true });
+  await mkdir(dirname(journal.path), { recursive: true, mode: PRIVATE_DIR_MODE });
   await journal.append(entry);
   for (const write of writes) await writeFile(pathOf(write.label), write.text);
   await journal.markDone(entry.id);

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { writeFileAtomic } from "./atomic-write.js";
+import { PRIVATE_DIR_MODE } from "../lib/private-files.js";
 
 /** A confirmation a person has not given yet (forget, import): kept an hour, in their folder. */
 const KEEP_MS = 60 * 60_000;
@@ -13,7 +14,7 @@ function folder(dir: string): string {
 /** Stores what a confirmation button will need and returns its token (goes in the button's custom id). */
 export async function savePending(dir: string, kind: string, payload: unknown): Promise<string> {
   const token = randomBytes(6).toString("hex");
-  await mkdir(folder(dir), { recursive: true });
+  await mkdir(folder(dir), { recursive: true, mode: PRIVATE_DIR_MODE });
   // Old ones go as new ones come.
   for (const name of await readdir(folder(dir)).catch(() => [] as string[])) {
     const info = await stat(join(folder(dir), name)).catch(() => undefined);

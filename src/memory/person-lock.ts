@@ -2,6 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import lockfile from "proper-lockfile";
 import { KeyedMutex } from "../keyed-mutex.js";
+import { PRIVATE_DIR_MODE } from "../lib/private-files.js";
 
 /** Every write of one person in this process runs in turn. */
 const inProcess = new KeyedMutex();
@@ -27,7 +28,7 @@ export const PERSON_LOCK_REFRESH_MS = 1_000;
  */
 export function withPersonLock<T>(folder: string, work: () => Promise<T>): Promise<T> {
   return inProcess.run(folder, async () => {
-    await mkdir(dirname(folder), { recursive: true });
+    await mkdir(dirname(folder), { recursive: true, mode: PRIVATE_DIR_MODE });
     const release = await lockfile.lock(folder, {
       realpath: false,
       stale: PERSON_LOCK_STALE_MS,

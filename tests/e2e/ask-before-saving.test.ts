@@ -91,4 +91,77 @@ describe("ask before saving", () => {
     await h.engine.memoryOf(h.discord.alice.id).user.write(`## Bio\n${"x".repeat(1390)}\n`, PERSON);
     expect((await press(h, third, "Save")).content).toMatch(/^Not saved: USER\.md is full/);
   });
+
+  it("keeps a proposal and its buttons when Save fails, says why, and saves it once there is room", async () => {
+    const h = await startBot();
+    await askFirst(h, "true");
+    const reply = await turnThatSaves(h);
+    const proposals = join(h.home, "users", h.discord.alice.id, "proposals.json");
+    const waiting = await readFile(proposals, "utf8");
+    const full = `## Bio\n${"x".repeat(1390)}\n`;
+    await h.engine.memoryOf(h.discord.alice.id).user.write(full, PERSON);
+
+    const failed = await press(h, reply, "Save");
+    expect(failed.ephemeral).toBe(true);
+    expect(failed.content).toMatch(/^Not saved: USER\.md is full/);
+    expect(failed.content).toMatch(/still waiting: make room .*then press Save again, or Discard it/);
+    expect(componentsOf(h.discord.message(reply.id)!).map((c) => c.label)).toEqual(["Save", "Discard"]);
+    expect(await readFile(proposals, "utf8")).toBe(waiting);
+    expect(await read(h, "USER.md")).toBe(full);
+
+    await h.engine.memoryOf(h.discord.alice.id).user.write("## Bio\nshort\n", PERSON);
+    expect((await press(h, reply, "Save")).content).toMatch(/^Saved to USER\.md › Likes/);
+    expect(await read(h, "USER.md")).toBe("## Bio\nshort\n\n## Likes\n- oolong\n");
+    expect(componentsOf(h.discord.message(reply.id)!)).toEqual([]);
+    expect(JSON.parse(await readFile(proposals, "utf8"))).toEqual([]);
+  });
+
+  it("says in Chinese that a failed Save keeps the proposal", async () => {
+    const h = await startBot();
+    await askFirst(h, "true");
+    const reply = await turnThatSaves(h);
+    await h.engine.memoryOf(h.discord.alice.id).user.write(`## Bio\n${"x".repeat(1390)}\n`, PERSON);
+    const button = componentsOf(h.discord.message(reply.id)!).find((c) => c.label === "Save")!;
+    const click = h.discord.clickButton({ userId: h.discord.alice.id, messageId: reply.id, customId: button.customId!, locale: "zh-CN" });
+    const failed = await h.discord.waitFor(() => h.discord.interactionResponses(click.id).find((r) => r.content));
+    expect(failed.content).toMatch(/^未保存：/);
+    expect(failed.content).toMatch(/提议仍在等待/);
+  });
+
+  it("a Save button for bob that names alice's proposal touches neither the proposal nor alice's buttons", async () => {
+    const h = await startBot();
+    await askFirst(h, "true");
+    const reply = await turnThatSaves(h);
+    const proposals = join(h.home, "users", h.discord.alice.id, "proposals.json");
+    const waiting = await readFile(proposals, "utf8");
+    const [aliceSave] = componentsOf(reply);
+    const proposalId = aliceSave!.customId!.split(":")[2]!;
+    // The bot's own message gets a row for bob naming alice's proposal: a button Discord would let bob press.
+    const lyingRow = { type: 1, components: [{ type: 2, style: 3, label: "Save", custom_id: `ps:${h.discord.bob.id}:${proposalId}` }] };
+    const channel = h.bot.client.channels.cache.get(reply.channelId);
+    if (!channel?.isTextBased()) throw new Error("expected the thread");
+    await channel.messages.edit(reply.id, { components: [...(reply.components as never[]), lyingRow as never] });
+    const aliceRows = h.discord.message(reply.id)!.components.slice(0, 1);
+
+    const click = h.discord.clickButton({ userId: h.discord.bob.id, messageId: reply.id, customId: `ps:${h.discord.bob.id}:${proposalId}` });
+    const answer = await h.discord.waitFor(() => h.discord.interactionResponses(click.id).find((r) => r.content));
+    expect(answer.ephemeral).toBe(true);
+    expect(await readFile(proposals, "utf8")).toBe(waiting);
+    expect(h.discord.message(reply.id)!.components.slice(0, 1)).toEqual(aliceRows);
+    expect(await read(h, "USER.md")).toBe("");
+    // Alice's own button still works.
+    expect((await press(h, h.discord.message(reply.id)!, "Save")).content).toMatch(/^Saved to USER\.md › Likes/);
+  });
+
+  it("refuses a forged click (a custom id the message does not carry) before any handler runs", async () => {
+    const h = await startBot();
+    await askFirst(h, "true");
+    const reply = await turnThatSaves(h);
+    const proposalId = componentsOf(reply)[0]!.customId!.split(":")[2]!;
+    const click = h.discord.forgeButtonClick({ userId: h.discord.bob.id, messageId: reply.id, customId: `pd:${h.discord.bob.id}:${proposalId}` });
+    const answer = await h.discord.waitFor(() => h.discord.interactionResponses(click.id).find((r) => r.content));
+    expect(answer).toMatchObject({ ephemeral: true });
+    expect(answer.content).toMatch(/belong to someone else's memory/);
+    expect(h.discord.message(reply.id)!.components).toEqual(reply.components);
+  });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AttachmentInput } from "../fakes/fake-discord/index.js";
 import { botMessages, startBot, type BotHarness } from "../helpers/bot-harness.js";
-import { png, zip } from "../helpers/image-fixtures.js";
+import { apng, png, zip } from "../helpers/image-fixtures.js";
 
 const MB = 1024 * 1024;
 
@@ -59,6 +59,23 @@ describe("images", () => {
     expect(alone.content).toBe("🖼️ I can't see images with this model; tell me in words what you'd like to know.");
     expect(h.model.requests).toHaveLength(calls);
     expect(h.discord.cdnRequests).toEqual([]);
+  });
+});
+
+describe("animated PNGs", () => {
+  it("refuses an APNG named .png like an animated GIF: one line, and the model gets only the words", async () => {
+    const h = await startBot({ env: { OPENAI_VISION: "true" } });
+    const threadId = await thread(h);
+    const spinner = { filename: "spinner.png", contentType: "image/png", data: apng(32, 32, 4), width: 32, height: 32 };
+    const calls = h.model.requests.length;
+    const alone = await post(h, threadId, "", [spinner]);
+    expect(alone.content).toBe("🖼️ spinner.png is animated; I can only look at still images.");
+    expect(h.model.requests).toHaveLength(calls);
+
+    h.model.enqueue({ text: "I see only your words." });
+    const withWords = await post(h, threadId, "look at this", [spinner]);
+    expect(withWords.content).toBe("I see only your words.\n-# 🖼️ spinner.png is animated; I can only look at still images.");
+    expect(lastAsked(h)).toEqual({ role: "user", content: "look at this\n\n[image: spinner.png (not shown: it is animated)]" });
   });
 });
 

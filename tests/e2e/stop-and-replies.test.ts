@@ -73,6 +73,43 @@ describe("the Stop button", () => {
   });
 });
 
+describe("the Stop button belongs to its turn's owner", () => {
+  /** Alice's slow answer, streaming with its Stop button; returns it and the turn id the button carries. */
+  async function slowAnswer(h: BotHarness) {
+    const text = "Counting slowly: " + Array.from({ length: 60 }, (_, i) => `n${i}`).join(" ");
+    h.model.enqueue({ text, chunkSize: 6, tokensPerSecond: 40 });
+    const start = await h.discord.userSends({ channelId: h.discord.textChannel.id, userId: h.discord.alice.id, content: "count", mentionsBot: true });
+    const streaming = await h.discord.waitFor(() => botMessages(h.discord, start.id).find((m) => componentsOf(m).some((c) => c.label === "Stop")));
+    const turnId = componentsOf(streaming)[0]!.customId!.split(":")[2]!;
+    return { text, streaming, turnId };
+  }
+
+  it("a Stop button for bob that names alice's turn does not stop alice's answer", async () => {
+    const h = await startBot();
+    const { text, streaming, turnId } = await slowAnswer(h);
+    // A button Discord would accept (it is on the message, bob's id in it) but whose turn is someone else's.
+    const channel = h.bot.client.channels.cache.get(streaming.channelId);
+    if (!channel?.isSendable()) throw new Error("expected the thread");
+    const lying = await channel.send({ content: "a stray button", components: [stopRow(h.discord.bob.id, turnId, sayIn("en"))] });
+    const click = await press(h, h.discord.message(lying.id)!, h.discord.bob.id);
+    const refusal = await h.discord.waitFor(() => h.discord.interactionResponses(click.id).find((r) => r.content));
+    expect(refusal).toMatchObject({ ephemeral: true });
+    expect(refusal.content).toMatch(/someone else's answer/);
+    const done = await h.discord.waitFor(() => (h.discord.message(streaming.id)!.content === text ? h.discord.message(streaming.id) : undefined), 8000);
+    expect(componentsOf(done!)).toEqual([]);
+  });
+
+  it("a forged Stop (a custom id the message does not carry) changes nothing", async () => {
+    const h = await startBot();
+    const { text, streaming, turnId } = await slowAnswer(h);
+    const click = h.discord.forgeButtonClick({ userId: h.discord.bob.id, messageId: streaming.id, customId: `st:${h.discord.bob.id}:${turnId}` });
+    const refusal = await h.discord.waitFor(() => h.discord.interactionResponses(click.id).find((r) => r.content));
+    expect(refusal).toMatchObject({ ephemeral: true });
+    await h.discord.waitFor(() => h.discord.message(streaming.id)!.content === text, 8000);
+    expect(h.discord.message(streaming.id)!.content).not.toMatch(/stopped/);
+  });
+});
+
 describe("replies, stickers and links", () => {
   it("gives the model the message the person replied to", async () => {
     const h = await startBot();

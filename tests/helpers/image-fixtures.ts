@@ -46,6 +46,33 @@ export function png(width: number, height: number): Buffer {
   ]);
 }
 
+/**
+ * An animated PNG (APNG) of this size: `acTL` (animation control) before the first `IDAT`, then a
+ * frame control and frame data for each further frame. Browsers animate it; decoders that do not
+ * know APNG show the first frame, so only its bytes tell it from a still PNG.
+ */
+export function apng(width: number, height: number, frames = 2): Buffer {
+  const still = png(width, height);
+  const chunks = still.subarray(8);
+  const ihdrEnd = 8 + 25;
+  const idat = still.subarray(ihdrEnd, still.length - 12);
+  const frameControl = (sequence: number) =>
+    pngChunk("fcTL", Buffer.concat([uint32be(sequence), uint32be(width), uint32be(height), uint32be(0), uint32be(0), Buffer.from([0, 1, 0, 10, 0, 0])]));
+  const pixels = idat.subarray(8, idat.length - 4);
+  const later = Array.from({ length: frames - 1 }, (_, i) => [frameControl(1 + 2 * i), pngChunk("fdAT", Buffer.concat([uint32be(2 + 2 * i), pixels]))]).flat();
+  return Buffer.concat([
+    still.subarray(0, ihdrEnd),
+    pngChunk("acTL", Buffer.concat([uint32be(frames), uint32be(0)])),
+    frameControl(0),
+    idat,
+    ...later,
+    chunks.subarray(chunks.length - 12),
+  ]);
+}
+
+/** A PNG's chunks after the signature, for tests that build odd files by hand. */
+export { pngChunk };
+
 function jpegSegment(marker: number, body: Buffer): Buffer {
   const length = Buffer.alloc(2);
   length.writeUInt16BE(body.length + 2);

@@ -1,7 +1,7 @@
 import { imageSize } from "image-size";
 import type { Result } from "../../result.js";
 import { err, ok } from "../../result.js";
-import { gifFrameCount, webpIsAnimated } from "./animation.js";
+import { gifFrameCount, pngIsAnimated, webpIsAnimated } from "./animation.js";
 import { sniffFormat, type FileFormat } from "./file-signatures.js";
 
 /** The image types the model takes. */
@@ -27,7 +27,8 @@ const QUARTER_TURNS = new Set([5, 6, 7, 8]);
 /**
  * What an image really is, judged by its bytes: the type, the size as shown, and whether it may be
  * sent. Sizes come from image-size (no dependencies, Node >= 18), which knows JPEG's segment layouts
- * and EXIF orientation; it does not report GIF frames, so animation.ts walks those by hand.
+ * and EXIF orientation; it does not report GIF frames or APNG animation, so animation.ts walks
+ * those by hand.
  */
 export function inspectImage(bytes: Uint8Array): Result<ImageInfo, ImageProblem> {
   const format = sniffFormat(bytes);
@@ -36,6 +37,7 @@ export function inspectImage(bytes: Uint8Array): Result<ImageInfo, ImageProblem>
   const frames = mime === "image/gif" ? gifFrameCount(bytes) : 1;
   if (frames !== 1) return err(frames === 0 ? { kind: "damaged" } : { kind: "animated" });
   if (mime === "image/webp" && webpIsAnimated(bytes)) return err({ kind: "animated" });
+  if (mime === "image/png" && pngIsAnimated(bytes)) return err({ kind: "animated" });
   let size: { width: number; height: number; orientation?: number };
   try {
     size = imageSize(bytes);

@@ -25,7 +25,9 @@ export async function routeComponent(interaction: ComponentInteraction, handlers
   const [prefix = "", owner = "", ...args] = interaction.customId.split(":");
   const handler = handlers.get(prefix);
   if (!handler) return false;
-  if (owner !== interaction.user.id) {
+  // Discord sends only custom ids the message carries; a modified client that got past that gets nothing either.
+  const forged = !interaction.isModalSubmit() && !carriesCustomId(interaction.message.components, interaction.customId);
+  if (owner !== interaction.user.id || forged) {
     // Someone else's buttons: a private word to them, and the message stays as it is.
     await interaction.reply({
       content: inLocale(interaction, "These buttons belong to someone else's memory; only they can use them.", "这些按钮属于别人的记忆，只有本人可以使用。"),
@@ -35,4 +37,19 @@ export async function routeComponent(interaction: ComponentInteraction, handlers
   }
   await handler.handle(interaction, args, ctx);
   return true;
+}
+
+/** Whether a message's components (rows, sections, containers) include this custom id. */
+function carriesCustomId(components: readonly { toJSON(): unknown }[], customId: string): boolean {
+  const pending: unknown[] = components.map((c) => c.toJSON());
+  // A message holds at most a few dozen components; the bound keeps a strange payload from looping long.
+  for (let seen = 0; pending.length > 0 && seen < 1_000; seen++) {
+    const node = pending.pop();
+    if (Array.isArray(node)) pending.push(...node);
+    else if (node && typeof node === "object") {
+      if ((node as { custom_id?: unknown }).custom_id === customId) return true;
+      for (const value of Object.values(node)) if (value && typeof value === "object") pending.push(value);
+    }
+  }
+  return false;
 }

@@ -5,6 +5,7 @@ import { dateOfLog, localDate } from "../time.js";
 import { indexText } from "./search-text.js";
 import { SqliteDb, type SqlValue } from "./sqlite-db.js";
 import { unitsOfConversation, unitsOfSections, type RecallSource, type Unit } from "./units.js";
+import { PRIVATE_DIR_MODE } from "../../lib/private-files.js";
 
 /** Bumped when the layout or the tokenizing changes: an older index is rebuilt from the files. */
 const SCHEMA_VERSION = "1";
@@ -64,7 +65,7 @@ export class PersonIndex {
   ) {}
 
   static async open(dir: string, indexPath: string): Promise<PersonIndex> {
-    await mkdir(dirname(indexPath), { recursive: true });
+    await mkdir(dirname(indexPath), { recursive: true, mode: PRIVATE_DIR_MODE });
     const db = await SqliteDb.open(indexPath);
     try {
       // A small page cache per index: a bot keeps several open, one per person searching or writing.

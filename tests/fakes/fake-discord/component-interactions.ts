@@ -26,6 +26,20 @@ export function clickButton(world: FakeDiscordWorld, input: ButtonClickInput): F
   return dispatchComponentInteraction(world, input, message, channel, { custom_id: input.customId, component_type: ComponentType.Button });
 }
 
+/**
+ * A modified client clicking a button with a custom id of its own making, on a message it can
+ * see. Discord refuses custom ids the message does not carry; the fake lets a test prove the
+ * bot does not depend on that. The message must still be in the person's reach.
+ */
+export function forgeButtonClick(world: FakeDiscordWorld, input: ButtonClickInput): FakeInteraction {
+  const { state } = world;
+  const message = state.messages.get(input.messageId);
+  if (!message || message.deleted) throw new Error(`fake Discord has no message ${input.messageId}`);
+  const channel = state.channel(message.channelId);
+  if (channel.kind === "dm" && channel.recipientId !== input.userId) throw new Error(`message ${message.id} is in a DM with someone else`);
+  return dispatchComponentInteraction(world, input, message, channel, { custom_id: input.customId, component_type: ComponentType.Button });
+}
+
 /** A person choosing `values` in a string select; they must be among its options, within its min and max. */
 export function selectMenu(world: FakeDiscordWorld, input: SelectMenuInput): FakeInteraction {
   const { message, channel, component } = componentInReach(world, input, ComponentType.StringSelect);

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { startCdnServer } from "./cdn-server.js";
-import { clickButton, selectMenu, type ButtonClickInput, type SelectMenuInput } from "./component-interactions.js";
+import { clickButton, forgeButtonClick, selectMenu, type ButtonClickInput, type SelectMenuInput } from "./component-interactions.js";
 import { FakeDiscordWorld, type AddedGuild, type NewGuild } from "./discord-actions.js";
 import { FakeGateway, type DropOptions, type GatewayDispatchRecord, type GatewayHistoryEntry } from "./gateway.js";
 import { FakeRestServer, type FailNextOptions } from "./http-server.js";
@@ -163,6 +163,11 @@ export class FakeDiscord {
   /** Throws, dispatching nothing, when the person could not click it: see component-interactions.ts. */
   clickButton(input: ButtonClickInput): FakeInteraction {
     return clickButton(this.world, input);
+  }
+
+  /** A modified client sending a custom id the message does not carry (Discord itself refuses these). */
+  forgeButtonClick(input: ButtonClickInput): FakeInteraction {
+    return forgeButtonClick(this.world, input);
   }
 
   selectMenu(input: SelectMenuInput): FakeInteraction {

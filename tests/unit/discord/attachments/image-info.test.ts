@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { inspectImage } from "../../../../src/discord/attachments/image-info.js";
-import { gif, jpeg, png, webpExtended, webpLossless, webpLossy, zip } from "../../../helpers/image-fixtures.js";
+import { apng, gif, jpeg, png, pngChunk, webpExtended, webpLossless, webpLossy, zip } from "../../../helpers/image-fixtures.js";
 
 describe("inspectImage", () => {
   it("reads the type and size of PNG, JPEG, WebP and still GIF from the bytes", () => {
@@ -21,6 +21,40 @@ describe("inspectImage", () => {
     expect(inspectImage(gif(5, 4, 2))).toEqual({ ok: false, error: { kind: "animated" } });
     expect(inspectImage(gif(5, 4, 3))).toEqual({ ok: false, error: { kind: "animated" } });
     expect(inspectImage(webpExtended(10, 10, { animated: true }))).toEqual({ ok: false, error: { kind: "animated" } });
+  });
+
+  it("refuses an animated PNG (APNG) like an animated GIF, and takes a PNG whose acTL comes only after its image data", () => {
+    expect(inspectImage(apng(16, 16))).toEqual({ ok: false, error: { kind: "animated" } });
+    expect(inspectImage(apng(640, 480, 5))).toEqual({ ok: false, error: { kind: "animated" } });
+    // APNG's control chunk counts only before the first IDAT; after it, it is an unknown ancillary chunk.
+    const still = png(8, 8);
+    const late = Buffer.concat([still.subarray(0, still.length - 12), pngChunk("acTL", Buffer.alloc(8)), still.subarray(still.length - 12)]);
+    expect(inspectImage(late)).toEqual({ ok: true, value: { mime: "image/png", width: 8, height: 8 } });
+  });
+
+  it("walks PNG chunks safely: cut short, lying lengths and garbage end the walk without a throw", () => {
+    const animated = apng(16, 16);
+    // Cut just after the signature, inside IHDR, inside the acTL chunk's header, and inside its data.
+    for (const end of [8, 20, 33, 40, 45, 50]) expect(() => inspectImage(animated.subarray(0, end))).not.toThrow();
+    expect(inspectImage(animated.subarray(0, 40))).not.toMatchObject({ error: { kind: "animated" } });
+    // Once the chunk's type can be read, the file says it is an APNG, whole or not.
+    expect(inspectImage(animated.subarray(0, 45))).toEqual({ ok: false, error: { kind: "animated" } });
+    // A chunk whose length points far past the end: the walk stops there, and the file is judged on its header.
+    const lying = Buffer.from(png(8, 8));
+    lying.writeUInt32BE(0xfffffff0, 33);
+    expect(inspectImage(lying)).toEqual({ ok: true, value: { mime: "image/png", width: 8, height: 8 } });
+    const signature = png(1, 1).subarray(0, 8);
+    expect(() => inspectImage(Buffer.concat([signature, Buffer.alloc(5000, 0xff)]))).not.toThrow();
+    expect(() => inspectImage(Buffer.concat([signature, Buffer.alloc(3)]))).not.toThrow();
+  });
+
+  it("walks a 10 MB PNG of a hundred thousand empty chunks in linear time", () => {
+    const header = png(8, 8).subarray(0, 33);
+    const filler = pngChunk("tEXt", Buffer.alloc(88));
+    const big = Buffer.concat([header, ...Array.from({ length: 100_000 }, () => filler), pngChunk("acTL", Buffer.alloc(8)), png(8, 8).subarray(33)]);
+    const started = performance.now();
+    expect(inspectImage(big)).toEqual({ ok: false, error: { kind: "animated" } });
+    expect(performance.now() - started).toBeLessThan(500);
   });
 
   it("says what a file that is not an image looks like", () => {
