@@ -1,4 +1,4 @@
-import { blockedNotice, checkContent, type SafetyLevel } from "./safety.js";
+import { blockedNotice, checkContent, escapeTags, withoutByteOrderMark } from "./safety.js";
 import { CAPS, type MemorySnapshot } from "./memory-store.js";
 import { countChars, parseSections, type SectionDocument } from "./sections.js";
 
@@ -12,20 +12,21 @@ interface Block {
   label: string;
   text: string;
   cap: number;
-  level: SafetyLevel;
 }
 
 /**
  * The frozen system prompt: memory blocks first, base instructions last.
- * Deterministic: the same snapshot and base always give the same bytes.
+ * Deterministic: the same snapshot and base always give the same bytes. Whatever the files
+ * hold, each block opens and closes exactly once: every "<" inside is escaped (escapeTags),
+ * and a part with an invisible character is replaced by a notice. SOUL.md is held to the
+ * same rules: a person's persona needs neither.
  */
 export function buildSystemPrompt(snapshot: MemorySnapshot, base: string, options: PromptOptions = {}): string {
   const warn = options.warn ?? (() => {});
   const blocks: Block[] = [
-    // SOUL.md is the person's chosen persona: only control characters and our own tags block it.
-    { tag: "agent-identity", label: "SOUL.md", text: snapshot.soul, cap: CAPS.soul, level: "persona" },
-    { tag: "user-profile", label: "USER.md", text: snapshot.user, cap: CAPS.user, level: "tool" },
-    { tag: "agent-notes", label: "MEMORY.md", text: snapshot.memory, cap: CAPS.memory, level: "tool" },
+    { tag: "agent-identity", label: "SOUL.md", text: withoutByteOrderMark(snapshot.soul), cap: CAPS.soul },
+    { tag: "user-profile", label: "USER.md", text: withoutByteOrderMark(snapshot.user), cap: CAPS.user },
+    { tag: "agent-notes", label: "MEMORY.md", text: withoutByteOrderMark(snapshot.memory), cap: CAPS.memory },
   ];
   const parts = blocks.flatMap((block) => {
     const body = renderFile(block, warn);
@@ -33,7 +34,7 @@ export function buildSystemPrompt(snapshot: MemorySnapshot, base: string, option
     return [`<${block.tag} chars="${countChars(block.text)}/${block.cap}">\n${body}\n</${block.tag}>`];
   });
   const days = snapshot.dailies.flatMap(({ date, text }) => {
-    const body = renderFile({ tag: "", label: `daily/${date}.md`, text, cap: CAPS.daily, level: "tool" }, warn);
+    const body = renderFile({ tag: "", label: `daily/${date}.md`, text: withoutByteOrderMark(text), cap: CAPS.daily }, warn);
     return body === "" ? [] : [`### ${date}\n${body}`];
   });
   if (days.length > 0) parts.push(`<recent-activity>\n${days.join("\n\n")}\n</recent-activity>`);
@@ -44,20 +45,20 @@ export function buildSystemPrompt(snapshot: MemorySnapshot, base: string, option
 function renderFile(block: Block, warn: (message: string) => void): string {
   const doc = parseSections(block.text.replace(/\r\n/g, "\n"));
   const safe = blockUnsafeParts(doc, block, warn);
-  return cutToCap(safe, block, warn).trim();
+  return escapeTags(cutToCap(safe, block, warn).trim());
 }
 
 function blockUnsafeParts(doc: SectionDocument, block: Block, warn: (message: string) => void): string[] {
-  const blocked = (reason: string, where: string) => {
-    warn(`${block.label}: ${where} left out of the prompt: it ${reason}`);
-    return `${blockedNotice(reason)}\n`;
+  const blocked = (verdict: { reason: string; character?: string }, where: string) => {
+    warn(`${block.label}: ${where} left out of the prompt: it ${verdict.reason}`);
+    return `${blockedNotice(verdict)}\n`;
   };
-  const preamble = checkContent(doc.preamble, block.level);
-  const parts = [preamble.ok ? doc.preamble : blocked(preamble.reason, "the preamble")];
+  const preamble = checkContent(doc.preamble, "record");
+  const parts = [preamble.ok ? doc.preamble : blocked(preamble, "the preamble")];
   for (const section of doc.sections) {
-    const verdict = checkContent(section.heading + section.body, block.level);
-    // The heading goes too: a name can carry the same injection or a closing tag.
-    parts.push(verdict.ok ? section.heading + section.body : `## [blocked section]\n${blocked(verdict.reason, `section "${section.name}"`)}`);
+    const verdict = checkContent(section.heading + section.body, "record");
+    // The heading goes too: the name can hide the same characters.
+    parts.push(verdict.ok ? section.heading + section.body : `## [blocked section]\n${blocked(verdict, `section "${section.name}"`)}`);
   }
   return parts;
 }
