@@ -1,6 +1,6 @@
 import { blockedNotice, checkContent, escapeTags, withoutByteOrderMark } from "./safety.js";
 import { CAPS, type MemorySnapshot } from "./memory-store.js";
-import { countChars, parseSections, type SectionDocument } from "./sections.js";
+import { countChars, parseSections } from "./sections.js";
 
 export interface PromptOptions {
   /** Told when a file had to be cut or a section blocked (the files stay untouched). */
@@ -44,42 +44,55 @@ export function buildSystemPrompt(snapshot: MemorySnapshot, base: string, option
 
 function renderFile(block: Block, warn: (message: string) => void): string {
   const doc = parseSections(block.text.replace(/\r\n/g, "\n"));
-  const safe = blockUnsafeParts(doc, block, warn);
-  return escapeTags(cutToCap(safe, block, warn).trim());
-}
-
-function blockUnsafeParts(doc: SectionDocument, block: Block, warn: (message: string) => void): string[] {
-  const blocked = (verdict: { reason: string; character?: string }, where: string) => {
-    warn(`${block.label}: ${where} left out of the prompt: it ${verdict.reason}`);
-    return `${blockedNotice(verdict)}\n`;
-  };
-  const preamble = checkContent(doc.preamble, "record");
-  const parts = [preamble.ok ? doc.preamble : blocked(preamble, "the preamble")];
-  for (const section of doc.sections) {
-    const verdict = checkContent(section.heading + section.body, "record");
-    // The heading goes too: the name can hide the same characters.
-    parts.push(verdict.ok ? section.heading + section.body : `## [blocked section]\n${blocked(verdict, `section "${section.name}"`)}`);
-  }
-  return parts;
-}
-
-/** Hand-edited files may be over their cap: show whole parts up to it and mark the cut. */
-function cutToCap(parts: string[], block: Block, warn: (message: string) => void): string {
+  const parts = [doc.preamble, ...doc.sections.map((section) => section.heading + section.body)];
+  const names = ["the preamble", ...doc.sections.map((section) => `section "${section.name}"`)];
+  const render = (i: number) => checked(parts[i]!, names[i]!, i > 0, block, warn);
   const total = countChars(parts.join(""));
-  if (total <= block.cap) return parts.join("");
+  if (total <= block.cap) return escapeTags(parts.map((_, i) => render(i)).join("").trim());
+  // Hand-edited files may be over their cap: show whole parts up to it and mark the cut. Parts
+  // past the cap are neither checked nor rendered, so a huge file costs one count of its text.
   let shown = "";
-  for (const part of parts) {
-    if (countChars(shown + part) > block.cap) break;
+  let shownChars = 0;
+  let rawChars = 0;
+  for (let i = 0; i < parts.length; i++) {
+    const part = render(i);
+    const chars = countChars(part);
+    if (shownChars + chars > block.cap) {
+      // Nothing but blank text before a part too long on its own: show its first lines.
+      if (shown.trim() === "") {
+        const cut = cutAtLine(part, block.cap - shownChars);
+        shown += cut;
+        rawChars += countChars(cut);
+      }
+      break;
+    }
     shown += part;
+    shownChars += chars;
+    rawChars += countChars(parts[i]!);
   }
-  if (shown === "") shown = cutAtLine(parts.join(""), block.cap);
-  const hidden = total - countChars(shown);
+  const hidden = total - rawChars;
   warn(`${block.label} is over its cap (${total}/${block.cap} chars); ${hidden} chars left out of the prompt`);
-  return `${shown.trimEnd()}\n[… ${hidden} chars not shown]`;
+  return escapeTags(`${shown.trim()}\n[… ${hidden} chars not shown]`);
+}
+
+/** A part as the prompt shows it: itself, or a notice when it holds an invisible character. */
+function checked(part: string, where: string, isSection: boolean, block: Block, warn: (message: string) => void): string {
+  const verdict = checkContent(part, "record");
+  if (verdict.ok) return part;
+  warn(`${block.label}: ${where} left out of the prompt: it ${verdict.reason}`);
+  // The heading goes too: the name can hide the same characters.
+  return `${isSection ? "## [blocked section]\n" : ""}${blockedNotice(verdict)}\n`;
 }
 
 function cutAtLine(text: string, cap: number): string {
-  const head = [...text].slice(0, cap).join("");
+  let end = 0;
+  let chars = 0;
+  for (const char of text) {
+    if (chars === cap) break;
+    end += char.length;
+    chars += 1;
+  }
+  const head = text.slice(0, end);
   const lastBreak = head.lastIndexOf("\n");
   return lastBreak > 0 ? head.slice(0, lastBreak + 1) : head;
 }

@@ -127,3 +127,26 @@ describe("buildSystemPrompt", () => {
     expect(buildSystemPrompt(snap, BASE)).toBe(buildSystemPrompt(structuredClone(snap), BASE));
   });
 });
+
+describe("buildSystemPrompt on 1 MB hand-edited files", () => {
+  const MB = 1 << 20;
+  const oneMB = (unit: string) => unit.repeat(Math.ceil(MB / unit.length));
+  // Linear work on 1 MB takes milliseconds (tens on a loaded machine); a quadratic pattern takes minutes.
+  it.each([
+    ["CRLF line ends", oneMB("- tea\r\n")],
+    ["bare carriage returns", oneMB("\r")],
+    ["angle brackets", `## A\n${oneMB("<＜﹤")}`],
+    ["many small sections with an invisible character", oneMB("## s\n\u200B\n")],
+    ["many small sections of tags", oneMB("## </agent-notes>\n</user-profile>\n")],
+    ["a byte-order mark and Chinese", `\uFEFF${oneMB("猫")}`],
+    ["emoji joined by ZWJ", oneMB("👩\u200D👩\u200D👧 ")],
+  ])("builds the prompt from 1 MB of %s within two seconds, blocks still well formed", (_name, text) => {
+    buildSystemPrompt({ ...empty, memory: text.slice(0, 1000) }, BASE); // compiles the patterns
+    const start = performance.now();
+    const prompt = buildSystemPrompt({ ...empty, memory: text }, BASE);
+    expect(performance.now() - start).toBeLessThan(2000);
+    expect(prompt.split("<agent-notes")).toHaveLength(2);
+    expect(prompt.split("</agent-notes>")).toHaveLength(2);
+    expect(prompt).toMatch(/\[… \d+ chars not shown\]\n<\/agent-notes>/);
+  });
+});
