@@ -1,5 +1,5 @@
 import type { RecallHit } from "../memory/recall/recall.js";
-import { blockedNotice, checkContent, withoutByteOrderMark } from "../memory/safety.js";
+import { blockedNotice, checkContent } from "../memory/safety.js";
 import { countChars, cutChars } from "../memory/sections.js";
 import { toolJson } from "./tool-json.js";
 
@@ -23,15 +23,13 @@ export interface SearchResult {
  */
 export function searchResultsForModel(query: string, hits: RecallHit[]): object {
   const results: SearchResult[] = hits.map((hit) => {
-    // The index reads files as they are: the first chunk of a file may start with its byte-order mark.
-    const hitText = withoutByteOrderMark(hit.text);
-    const text = checkContent(hitText, "record");
+    const text = checkContent(hit.text, "record");
     const title = checkContent(hit.title, "record");
     return {
       source: hit.source,
       date: hit.date,
       title: title.ok ? cutChars(hit.title, TITLE_CHARS) : blockedNotice(title),
-      text: text.ok ? hitText : blockedNotice(text),
+      text: text.ok ? hit.text : blockedNotice(text),
     };
   });
   const answer = (texts: string[]) => ({

@@ -362,6 +362,15 @@ describe("memory_search", () => {
     expect(texts.join(" ")).not.toContain("\u200B");
   });
 
+  it("finds a file saved with a byte-order mark and shows its text, not a blocked notice", async () => {
+    const { store } = await withHistory();
+    await writeFile(join(store.dir, "USER.md"), "\uFEFF## Drinks\n- oolong every morning\n");
+    const answer = JSON.parse(await executeToolRaw(store, { query: "oolong morning" })) as { results: { source: string; text: string }[] };
+    const user = answer.results.find((r) => r.source === "user");
+    expect(user?.text).toContain("- oolong every morning");
+    expect(user?.text).not.toMatch(/blocked|\uFEFF/);
+  });
+
   it("answers search results in JSON with no < or >, whatever a conversation held", async () => {
     const { store } = await withHistory();
     await store.writeConversation("2026-10-05-tags-dddddddd.md", {
