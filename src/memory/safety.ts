@@ -38,8 +38,8 @@ export function checkContent(text: string, level: SafetyLevel): SafetyVerdict {
 }
 
 /** What the model sees instead of blocked text: the character's code and name, never the text itself. */
-export function blockedNotice(verdict: { character?: string }, hint = "see /memory view"): string {
-  return `[blocked: ${verdict.character ? `invisible or control character ${verdict.character}` : "unsafe text"}; ${hint}]`;
+export function blockedNotice(verdict: { character?: string }): string {
+  return `[blocked: ${verdict.character ? `invisible or control character ${verdict.character}` : "unsafe text"}; see /memory view]`;
 }
 
 /** The text without what checkContent refuses as invisible (for model text kept anyway, like summaries). */
