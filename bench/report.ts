@@ -1,6 +1,7 @@
 import type { FirstTextResult } from "./first-text.js";
 import type { LoadResult } from "./load.js";
 import type { MetricsOnResult } from "./metrics-on.js";
+import type { InjectionCheckResult } from "./injection-check.js";
 import type { PromptBuildResult } from "./prompt-build.js";
 import { renderMetricsOn } from "./report-metrics.js";
 import { renderSharded, shardedTargets } from "./report-sharded.js";
@@ -26,6 +27,7 @@ export interface BenchResults {
   sessionsFloor?: SessionsRssResult;
   reconcile?: ReconcileResult;
   promptBuild?: PromptBuildResult;
+  injectionCheck?: InjectionCheckResult;
   /** `--only sharded`: the load with people over one guild per shard, against the floor, one process and the shards. */
   sharded?: ShardedLoadResult;
   /** `--only reconcile-redis`: section 4b with the sessions in Redis, one process and sharded. */
@@ -75,6 +77,7 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
     add("prompt build alone p99", results.promptBuild.buildUs.p99 / 1000, 2, "ms");
     add("snapshot + prompt build p99", results.promptBuild.totalUs.p99 / 1000, 2, "ms");
   }
+  if (results.injectionCheck) add("injection check on a 2,000-char write p99", results.injectionCheck.toolUs.p99 / 1000, 1, "ms");
   shardedTargets(results, add);
   return checks;
 }
@@ -216,6 +219,15 @@ export function renderReport(results: BenchResults): string {
       [s, "build p50 / p99 (µs)", `${fmt(pb.buildUs.p50, 0)} / ${fmt(pb.buildUs.p99, 0)}`, "", "", verdict("prompt build alone p99", "≤ 2000 µs")],
       [s, "snapshot + build p50 / p99 (µs)", `${fmt(pb.totalUs.p50, 0)} / ${fmt(pb.totalUs.p99, 0)}`, "", "", verdict("snapshot + prompt build p99", "≤ 2000 µs")],
       [s, "prompt size (chars)", String(pb.promptChars), "", "", ""],
+    );
+  }
+  const ic = results.injectionCheck;
+  if (ic) {
+    const s = "4d injection check";
+    const pair = (summary: Summary) => `${fmt(summary.p50, 1)} / ${fmt(summary.p99, 1)}`;
+    rows.push(
+      [s, `model's write, ${ic.noteChars.join(" / ")}-char notes: p50 / p99 (µs)`, pair(ic.toolUs), pair(ic.floorUs), `${fmt(ratio(ic.toolUs.p50, ic.floorUs.p50), 1)} / ${fmt(ratio(ic.toolUs.p99, ic.floorUs.p99), 1)}`, verdict("injection check on a 2,000-char write p99", "≤ 1000 µs")],
+      [s, "person's edit, same notes: p50 / p99 (µs)", pair(ic.personUs), pair(ic.floorUs), `${fmt(ratio(ic.personUs.p50, ic.floorUs.p50), 1)} / ${fmt(ratio(ic.personUs.p99, ic.floorUs.p99), 1)}`, ""],
     );
   }
   out.push(`## AgentKit benchmark`, "");

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { ok, type Result } from "../result.js";
 import type { Actor, JournalEntry } from "./journal.js";
-import { checkContent, type SafetyLevel } from "./safety.js";
+import { checkContent, withoutByteOrderMark, type SafetyLevel } from "./safety.js";
 import { findSecret, type SecretFinding } from "./secrets.js";
 import {
   addToSection,
@@ -61,9 +61,10 @@ export interface FileOwner {
   commit(by: Actor, op: string, label: string, path: string, text: string): Promise<JournalEntry | undefined>;
 }
 
+/** A file's text; a byte-order mark an editor put at its start is read past (and so dropped by the next write). */
 export function readTextIfExistsSync(path: string): string | undefined {
   try {
-    return readFileSync(path, "utf8");
+    return withoutByteOrderMark(readFileSync(path, "utf8"));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;
@@ -114,7 +115,7 @@ export class MemoryFile {
   /** The file's text, or undefined when there is no such file. */
   async readIfExists(): Promise<string | undefined> {
     try {
-      return await readFile(this.path, "utf8");
+      return withoutByteOrderMark(await readFile(this.path, "utf8"));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
       throw error;
@@ -173,6 +174,11 @@ export class MemoryFile {
       const edited = change(parseSections(before));
       if (!edited.ok) return refuse("not-applicable", `${this.label}: ${edited.error}`);
       const after = serializeSections(edited.value.doc);
+      // The model's text may not change which sections the file has, by any route (a fence it
+      // closes, a line it splits): a duplicate heading would make a section uneditable.
+      if (writer.level === "tool" && !sameSections(parseSections(after), edited.value.doc)) {
+        return refuse("unsafe", `${this.label}: refused, the text would change the file's sections (it opens or closes a code fence around a heading, or makes a new "## " line); write plain lines`);
+      }
       const used = countChars(after);
       const outcome = {
         file: this.label,
@@ -200,4 +206,8 @@ export class MemoryFile {
       `Consolidate first: replace long entries with shorter ones or remove outdated sections, then try again.`
     );
   }
+}
+
+function sameSections(a: SectionDocument, b: SectionDocument): boolean {
+  return a.sections.length === b.sections.length && a.sections.every((section, i) => section.name === b.sections[i]!.name);
 }

@@ -1,135 +1,241 @@
+import { cutChars } from "./sections.js";
+
 /**
- * Decides whether text is safe to store in memory or inject into the system prompt.
- * Memory is data written partly from conversation (DESIGN.md §2), so the model's writes
- * are held to more than a person's own edits.
+ * What keeps memory from steering the model (DESIGN.md §2). Not a list of phrases: text is
+ * data, whatever words it holds. What it may not hold is what a reader cannot see (invisible,
+ * bidirectional and control characters) and, in the model's own writes, a line that would
+ * start a new section. Where memory meets the prompt, every "<" is escaped (escapeTags), so
+ * nothing inside a block can open or close one.
  */
 
-/** "tool": writes by the model (control characters AND injection phrases are refused).
- *  "person": a person's own edits (control characters only).
- *  "persona": SOUL.md at injection time: control characters and tags of our own prompt blocks,
- *  which persona text never needs but which would let the file close its block. */
-export type SafetyLevel = "tool" | "person" | "persona";
-export type SafetyVerdict = { ok: true } | { ok: false; reason: string };
+/** "tool": the model's writes (no invisible characters, no `##` lines).
+ *  "person": a person's own edits and files (no invisible characters; a byte-order mark may start the text).
+ *  "record": text shown to the model from files and transcripts (no invisible characters at all). */
+export type SafetyLevel = "tool" | "person" | "record";
+/** `character`: the code and name of the invisible character found, e.g. "U+202E RIGHT-TO-LEFT OVERRIDE". */
+export type SafetyVerdict = { ok: true } | { ok: false; reason: string; character?: string };
 
 export function checkContent(text: string, level: SafetyLevel): SafetyVerdict {
-  const control = CONTROL.exec(text);
-  if (control) {
-    const at = [...text.slice(0, control.index)].length + 1;
-    return { ok: false, reason: `contains an invisible or bidirectional control character: ${nameOf(control[0])} at character ${at}` };
-  }
-  if (level === "persona") {
-    const tag = PROMPT_TAGS.exec(text);
-    if (tag) return { ok: false, reason: `contains a tag of the system prompt's own blocks: "${quote(tag[0])}"` };
+  const at = findInvisible(text, level === "person");
+  if (at !== undefined) {
+    const position = countCodePoints(text, at) + 1;
+    const code = text.codePointAt(at)!;
+    const character = nameOf(code);
+    const detail = code === 0x0d ? `${character} (not followed by a line feed)` : character;
+    return { ok: false, reason: `contains an invisible or bidirectional control character: ${detail} at character ${position}`, character };
   }
   if (level === "tool") {
-    // NFKC folds look-alike spellings such as full-width "ＩＧＮＯＲＥ" into the words the patterns know.
-    const folded = text.normalize("NFKC");
-    for (const pattern of INJECTION) {
-      const found = pattern.exec(folded);
-      if (found) return { ok: false, reason: `contains a prompt-injection phrase: "${quote(found[0])}"` };
+    const heading = HEADING_LINE.exec(text);
+    if (heading) {
+      const line = countLines(text, heading.index);
+      return {
+        ok: false,
+        reason: `has a line that would start a new section ("## …", line ${line}); add to that section with its own call, or use "###" for a heading inside this one`,
+      };
     }
   }
   return { ok: true };
 }
 
-/** The text without the control characters checkContent refuses (for model text we keep anyway, like summaries). */
-/**
- * What the model sees instead of blocked text. It names the kind of problem only: quoting an
- * injection phrase would inject it.
- */
-export function blockedNotice(reason: string): string {
-  const control = /U\+[0-9A-F]{4,5}[A-Z -]*/.exec(reason);
-  return `[blocked: ${control ? `invisible or control character ${control[0].trim()}` : "possible prompt injection"}; see /memory view]`;
+/** What the model sees instead of blocked text: the character's code and name, never the text itself. */
+export function blockedNotice(verdict: { character?: string }): string {
+  return `[blocked: ${verdict.character ? `invisible or control character ${verdict.character}` : "unsafe text"}; see /memory view]`;
 }
 
+/** The text without what checkContent refuses as invisible (for model text kept anyway, like summaries). */
 export function stripControlCharacters(text: string): string {
-  return text.replace(new RegExp(CONTROL.source, "gu"), "");
+  let kept = "";
+  let from = 0;
+  for (let at = findInvisible(text, false); at !== undefined; at = findInvisible(text, false, from)) {
+    const char = String.fromCodePoint(text.codePointAt(at)!);
+    // A line break in another spelling stays a line break.
+    kept += text.slice(from, at) + (char === "\r" || char === "\u2028" || char === "\u2029" ? "\n" : "");
+    from = at + char.length;
+  }
+  return kept + text.slice(from);
 }
 
-// Invisible formatting, bidi controls, C0/C1 controls (not tab, LF, CR), line/paragraph separators,
-// tag characters; and a zero-width joiner unless it joins two emoji (👨‍👩‍👧, 🏳️‍🌈, 👩🏽‍💻).
-const CONTROL = new RegExp(
-  String.raw`[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B\u200C\u200E\u200F` +
-    String.raw`\u2028\u2029\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u{E0000}-\u{E007F}]` +
-    String.raw`|(?<!\p{Extended_Pictographic}[\u{FE0F}\u{1F3FB}-\u{1F3FF}]?)\u200D|\u200D(?!\p{Extended_Pictographic})`,
-  "u",
-);
+/** A file saved with a UTF-8 byte-order mark reads as the same file without it. */
+export function withoutByteOrderMark(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
 
-const CONTROL_NAMES: Record<number, string> = {
-  0x00: "NULL", 0x08: "BACKSPACE", 0x1b: "ESCAPE", 0x7f: "DELETE", 0xad: "SOFT HYPHEN",
-  0x061c: "ARABIC LETTER MARK", 0x180e: "MONGOLIAN VOWEL SEPARATOR",
+/**
+ * Memory text as it goes into a prompt block: every "<" and its full-width and small forms
+ * (which NFKC folds to "<") become "&lt;", so no tag can be opened or closed from inside.
+ * ">" stays: without a "<" it closes nothing, and arrows and quotes stay readable.
+ */
+export function escapeTags(text: string): string {
+  return text.replace(LESS_THAN, "&lt;");
+}
+
+/**
+ * A short text a person chose (thread title, display name) as quoted data on one line: invisible
+ * characters dropped, whitespace runs made one space, tags escaped, cut to `maxChars`, quoted as JSON.
+ */
+export function quoteForPrompt(text: string, maxChars: number): string {
+  // Only the start can be shown: a 1 MB title costs no more than a short one.
+  const head = text.length > maxChars * 8 ? `${text.slice(0, maxChars * 8)}…` : text;
+  const flat = stripControlCharacters(head).replace(WHITESPACE_RUN, " ").trim();
+  return JSON.stringify(cutChars(escapeTags(flat), maxChars));
+}
+
+// What a reader cannot see: C0 and C1 controls (not tab or line feed), every format character
+// and default-ignorable code point (zero-width, bidi, variation selectors 1–256, tags, the
+// combining grapheme joiner, Hangul fillers…), line and paragraph separators, lone surrogates,
+// noncharacters, and the braille blank, which looks like a space. permitted() lets through what
+// emoji need (a joiner between two emoji, VS16 after one, a flag's tags), CRLF, and a BOM that
+// starts a file.
+const INVISIBLE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\p{Default_Ignorable_Code_Point}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Noncharacter_Code_Point}\u2800]/u;
+const INVISIBLE_ALL = new RegExp(INVISIBLE.source, "gu");
+
+/** A line the section parser (or Markdown) reads as a `##` heading; `###` and deeper are body text. */
+const HEADING_LINE = /^ {0,3}##(?:[ \t\r]|$)/m;
+const LESS_THAN = /[<\uFF1C\uFE64]/g;
+const WHITESPACE_RUN = /\s+/gu;
+const PICTOGRAPHIC = /^\p{Extended_Pictographic}$/u;
+const EMOJI = /^[\p{Emoji}\p{Extended_Pictographic}]$/u;
+
+const ZWJ = 0x200d;
+const VS16 = 0xfe0f;
+const BLACK_FLAG = 0x1f3f4;
+// The three subdivision flags (England, Scotland, Wales): the only tag sequences in use, as tags after 🏴.
+const FLAG_TAGS = ["gbeng", "gbsct", "gbwls"].map((code) => [...code].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join("") + "\u{E007F}");
+
+/**
+ * Which UTF-16 units need a closer look: INVISIBLE for every BMP character, and every surrogate.
+ * Hand-written because V8 runs a class this large at about 50 ns a character; the table takes 1,
+ * so the check on a 2,000-character note stays far under a millisecond (bench: injection-check).
+ */
+let suspects: Uint8Array | undefined;
+function suspectTable(): Uint8Array {
+  if (suspects) return suspects;
+  const table = new Uint8Array(0x10000);
+  table.fill(1, 0xd800, 0xe000);
+  let bmp = "";
+  for (let unit = 0; unit < 0xd800; unit++) bmp += String.fromCharCode(unit);
+  for (let unit = 0xe000; unit < 0x10000; unit++) bmp += String.fromCharCode(unit);
+  for (const match of bmp.matchAll(INVISIBLE_ALL)) table[match[0].charCodeAt(0)] = 1;
+  return (suspects = table);
+}
+
+/** Index (UTF-16) of the first character that is not allowed, from `from` on. One pass: linear. */
+function findInvisible(text: string, leadingBom: boolean, from = 0): number | undefined {
+  const table = suspectTable();
+  for (let at = from; at < text.length; at++) {
+    const unit = text.charCodeAt(at);
+    if (table[unit] === 0) continue;
+    let code = unit;
+    if (unit >= 0xd800 && unit <= 0xdfff) {
+      const low = text.charCodeAt(at + 1);
+      // A lone surrogate is refused: a file would get U+FFFD in its place.
+      if (unit > 0xdbff || !(low >= 0xdc00 && low <= 0xdfff)) return at;
+      code = text.codePointAt(at)!;
+      if (!hasProperty(INVISIBLE, code)) {
+        at += 1;
+        continue;
+      }
+    }
+    const skip = permitted(text, at, code, leadingBom);
+    if (skip === 0) return at;
+    at += skip - 1;
+  }
+  return undefined;
+}
+
+/** How many UTF-16 units to pass over when the suspect at `at` is allowed where it stands; 0 when not. */
+function permitted(text: string, at: number, code: number, leadingBom: boolean): number {
+  if (code === 0x0d) return text.charCodeAt(at + 1) === 0x0a ? 1 : 0;
+  if (code === 0xfeff) return at === 0 && leadingBom ? 1 : 0;
+  if (code === VS16) return isEmoji(codePointBefore(text, at)) ? 1 : 0;
+  if (code === ZWJ) return joinsEmoji(text, at) ? 1 : 0;
+  if (code >= 0xe0020 && code <= 0xe007f && codePointBefore(text, at) === BLACK_FLAG) {
+    const flag = FLAG_TAGS.find((tags) => text.startsWith(tags, at));
+    return flag ? flag.length : 0;
+  }
+  return 0;
+}
+
+/** A zero-width joiner between two emoji (👩‍👩‍👧, 🏳️‍🌈, 👩🏽‍💻), not one that hides in a word. */
+function joinsEmoji(text: string, at: number): boolean {
+  let before = codePointBefore(text, at);
+  // The joiner may follow VS16 or a skin tone that follows the emoji.
+  if (before !== undefined && (before === VS16 || (before >= 0x1f3fb && before <= 0x1f3ff))) {
+    before = codePointBefore(text, at - (before > 0xffff ? 2 : 1));
+  }
+  const after = text.codePointAt(at + 1);
+  return before !== undefined && after !== undefined && hasProperty(PICTOGRAPHIC, before) && hasProperty(PICTOGRAPHIC, after);
+}
+
+function isEmoji(code: number | undefined): boolean {
+  return code !== undefined && hasProperty(EMOJI, code);
+}
+
+/** Emoji repeat within a text and across texts: each answer is kept (a few thousand at most). */
+const answers = new Map<RegExp, Map<number, boolean>>();
+function hasProperty(property: RegExp, code: number): boolean {
+  let known = answers.get(property);
+  if (!known) answers.set(property, (known = new Map()));
+  let answer = known.get(code);
+  if (answer === undefined) {
+    answer = property.test(String.fromCodePoint(code));
+    if (known.size < 8192) known.set(code, answer);
+  }
+  return answer;
+}
+
+function codePointBefore(text: string, at: number): number | undefined {
+  if (at <= 0) return undefined;
+  const low = text.charCodeAt(at - 1);
+  if (low >= 0xdc00 && low <= 0xdfff && at >= 2) {
+    const high = text.charCodeAt(at - 2);
+    if (high >= 0xd800 && high <= 0xdbff) return text.codePointAt(at - 2);
+  }
+  return low;
+}
+
+function countCodePoints(text: string, end: number): number {
+  let count = 0;
+  for (let i = 0; i < end; i++) {
+    const unit = text.charCodeAt(i);
+    // A high surrogate followed by a low one is one code point.
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < end) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+    count++;
+  }
+  return count;
+}
+
+function countLines(text: string, end: number): number {
+  let lines = 1;
+  for (let i = text.indexOf("\n"); i !== -1 && i < end; i = text.indexOf("\n", i + 1)) lines++;
+  return lines;
+}
+
+const NAMES: Record<number, string> = {
+  0x00: "NULL", 0x08: "BACKSPACE", 0x0d: "CARRIAGE RETURN", 0x1b: "ESCAPE", 0x7f: "DELETE",
+  0xad: "SOFT HYPHEN", 0x034f: "COMBINING GRAPHEME JOINER", 0x061c: "ARABIC LETTER MARK",
+  0x115f: "HANGUL CHOSEONG FILLER", 0x1160: "HANGUL JUNGSEONG FILLER", 0x180e: "MONGOLIAN VOWEL SEPARATOR",
   0x200b: "ZERO WIDTH SPACE", 0x200c: "ZERO WIDTH NON-JOINER", 0x200d: "ZERO WIDTH JOINER",
   0x200e: "LEFT-TO-RIGHT MARK", 0x200f: "RIGHT-TO-LEFT MARK",
   0x2028: "LINE SEPARATOR", 0x2029: "PARAGRAPH SEPARATOR",
   0x202a: "LEFT-TO-RIGHT EMBEDDING", 0x202b: "RIGHT-TO-LEFT EMBEDDING", 0x202c: "POP DIRECTIONAL FORMATTING",
   0x202d: "LEFT-TO-RIGHT OVERRIDE", 0x202e: "RIGHT-TO-LEFT OVERRIDE", 0x2060: "WORD JOINER",
   0x2066: "LEFT-TO-RIGHT ISOLATE", 0x2067: "RIGHT-TO-LEFT ISOLATE", 0x2068: "FIRST STRONG ISOLATE",
-  0x2069: "POP DIRECTIONAL ISOLATE", 0xfeff: "ZERO WIDTH NO-BREAK SPACE",
+  0x2069: "POP DIRECTIONAL ISOLATE", 0x2800: "BRAILLE PATTERN BLANK", 0x3164: "HANGUL FILLER",
+  0xfeff: "ZERO WIDTH NO-BREAK SPACE", 0xffa0: "HALFWIDTH HANGUL FILLER",
+  0xfff9: "INTERLINEAR ANNOTATION ANCHOR", 0xfffa: "INTERLINEAR ANNOTATION SEPARATOR", 0xfffb: "INTERLINEAR ANNOTATION TERMINATOR",
 };
 
-function nameOf(char: string): string {
-  const code = char.codePointAt(0) ?? 0;
+function nameOf(code: number): string {
   const hex = `U+${code.toString(16).toUpperCase().padStart(4, "0")}`;
-  const name = CONTROL_NAMES[code] ?? (code >= 0xe0000 ? "TAG CHARACTER" : undefined);
+  const name =
+    NAMES[code] ??
+    (code >= 0xfe00 && code <= 0xfe0f ? `VARIATION SELECTOR-${code - 0xfe00 + 1}`
+      : code >= 0xe0100 && code <= 0xe01ef ? `VARIATION SELECTOR-${code - 0xe0100 + 17}`
+        : code >= 0xe0000 && code <= 0xe007f ? "TAG CHARACTER"
+          : undefined);
   return name === undefined ? hex : `${hex} ${name}`;
 }
-
-/** Single line, no angle brackets (the reason is itself shown in the prompt), about 60 chars. */
-function quote(found: string): string {
-  const text = found.replace(/\s+/gu, " ").replace(/^[\s.!?:;。！？：；]+/u, "").trim();
-  const safe = text.replaceAll("<", "‹").replaceAll(">", "›");
-  const chars = [...safe];
-  return chars.length <= 60 ? safe : `${chars.slice(0, 59).join("")}…`;
-}
-
-/**
- * Case-insensitive, multi-line pattern in which a space stands for a run of whitespace or
- * punctuation and "~" for an optional one. Every repeat is bounded, so matching stays linear.
- */
-const phrase = (source: string): RegExp =>
-  new RegExp(source.replaceAll(" ", String.raw`[\s\p{P}]{1,6}`).replaceAll("~", String.raw`[\s\p{P}]{0,6}`), "imu");
-
-const VERB = "(?:ignore|disregard|forget|override|bypass)";
-const EARLIER = "(?:previous|prior|above|earlier|preceding|original|initial)";
-const RULES = "(?:instructions?|rules|prompts?|directions|directives|guidelines|guardrails|restrictions|system prompt)";
-const REVEAL = "(?:reveal|print|show|display|repeat|leak|output|dump|expose|disclose|recite|tell|give|send|share|paste|write out|what (?:is|are|s|was|were))";
-const CN_EARLIER = "(?:之前|以上|前面|上面|先前|此前|所有|全部|你的|原来|原有)";
-
-// Our own prompt blocks (opening or closing, any case), a <system> tag, chat-template tokens.
-const PROMPT_TAGS = phrase(
-  String.raw`<~/?~(?:agent[\s_-]?identity|user[\s_-]?profile|agent[\s_-]?notes|recent[\s_-]?activity)\b|<~/?~system(?:[\s_-]?prompt)?~>|<\|[a-z_]{1,40}\|>`,
-);
-
-const INJECTION: readonly RegExp[] = [
-  // Override earlier instructions: needs an "earlier" word, or all/any/your, so "ignore the typo" passes.
-  phrase(String.raw`\b${VERB} (?:(?:all|any|the|your|of|these|those) ){0,3}${EARLIER} ${RULES}\b`),
-  phrase(String.raw`\b${VERB} (?:your|all|any) (?:(?:of|the|your|these|those) ){0,2}(?:${EARLIER} )?${RULES}\b`),
-  phrase(String.raw`\b${VERB} (?:the |your )?(?:system (?:prompt|message)|guardrails|safety (?:rules|guidelines|filters?))\b`),
-  phrase(String.raw`\b(?:ignore|disregard|forget) (?:(?:all|everything|anything|the|of) ){0,2}(?:above|before this|you (?:were|have been|ve been) told)\b`),
-  // Role switch: "you are now DAN / in developer mode / no longer bound …", not "You are Mochi".
-  phrase(String.raw`\b(?:you (?:are|re) now|you will now be|from now on you (?:are|re|will be)) (?:(?:in|a|an|the|operating in|entering) ){0,2}` +
-    String.raw`(?:DAN|developer mode|dev mode|jailbroken|jailbreak mode|god mode|unrestricted|unfiltered|uncensored|free from|no longer (?:bound|restricted|limited|an ai|an assistant|required)|not bound)\b`),
-  // Mode switch given as a command (sentence start or "please"), so "how to enable developer mode" passes.
-  phrase(String.raw`(?:^|[.!?:;]|\bplease\b)~(?:enable|activate|enter|turn on|switch (?:on|to)|unlock) (?:the )?(?:developer|dev|DAN|jailbreak|god|unrestricted) mode\b`),
-  // No-restrictions role play.
-  phrase(String.raw`\b(?:act|behave|respond|answer|pretend|operate)(?: as if| as though| like)? (?:that )?you (?:have|had|are|were) (?:no|zero|without|free (?:of|from)|not bound by) (?:any )?` +
-    String.raw`(?:restrictions|rules|limits|limitations|filters|guidelines|boundaries|censorship|content polic(?:y|ies)|ethical guidelines|safety guidelines)\b`),
-  PROMPT_TAGS,
-  // A replacement system prompt.
-  phrase(String.raw`\b(?:new|updated|revised|real|actual|true) system (?:prompt|message|instructions)\b|\bsystem (?:prompt|message)~[:：]`),
-  // Requests to reveal the prompt or secrets; compounds like "API key rotation" or "password reset" pass.
-  phrase(String.raw`\b${REVEAL} (?:(?:me|us|all|the|your|of|back|out|verbatim|exactly|full|entire|whole|complete|contents?|text) ){0,4}` +
-    String.raw`(?:system (?:prompt|message|instructions)|(?:hidden|secret|internal|initial|original|developer) (?:prompt|instructions|rules)|your (?:instructions|prompt|rules|guidelines|directives|config(?:uration)?)` +
-    String.raw`|(?:(?:openai|discord|anthropic) )?(?:api|secret|private|access) keys?|(?:access|auth|api|bot|bearer|discord|session) tokens?|(?:your|the) token|(?:your|the|all|any) (?:passwords?|secrets|credentials)` +
-    String.raw`|environment variables|\.env)\b(?!~(?:reset|rotation|manager|policy|strength|field|feature|generator|change|requirements|flow|form|page|usage|limit|count))`),
-  // Chinese: ignore / disregard / forget the earlier instructions (bare 规则/提示 need a qualifier: "忽略提示" can mean a hint).
-  phrase(String.raw`(?:忽略|无视)~(?:${CN_EARLIER}~的?~(?:所有|全部)?~(?:指令|指示|规则|提示词?|设定|命令|限制)|(?:系统)?(?:指令|指示)|系统提示词?)`),
-  phrase(String.raw`忘记~(?:之前|以上|前面|所有|你之前|你)~的?~(?:所有)?~(?:指令|指示|规则|设定|提示词?|身份)`),
-  // Chinese: reveal the system prompt, instructions or secrets.
-  phrase(String.raw`(?:泄露|泄漏|透露|显示|输出|打印|展示|告诉我|给我看|发给我|重复)~(?:一下|出)?~(?:你的)?~` +
-    String.raw`(?:系统提示词?|系统指令|系统消息|初始指令|隐藏的?(?:提示词?|指令)|你的(?:指令|提示词|规则|设定)|密钥|API~key|密码|令牌)`),
-  // Chinese: role and mode switch ("进入开发者模式" only as a command), and a replacement system prompt.
-  phrase(String.raw`你现在(?:是|处于|已经?进入了?|进入了?)~(?:一个|一位)?~(?:不受(?:任何)?限制|没有(?:任何)?限制|无限制|DAN|开发者模式|越狱)`),
-  phrase(String.raw`(?:(?:^|[。！？!?.：:；;])~(?:现在|立即|立刻|马上)?|请)~(?:进入|开启|启用|打开)~(?:开发者|DAN|越狱|无限制)~模式`),
-  phrase(String.raw`新的?~系统~(?:提示词|(?:提示|指令|消息)(?=~[:：]))|系统提示词~[:：]`),
-];

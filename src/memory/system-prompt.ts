@@ -1,6 +1,6 @@
-import { blockedNotice, checkContent, type SafetyLevel } from "./safety.js";
+import { blockedNotice, checkContent, escapeTags, withoutByteOrderMark } from "./safety.js";
 import { CAPS, type MemorySnapshot } from "./memory-store.js";
-import { countChars, parseSections, type SectionDocument } from "./sections.js";
+import { countChars, parseSections } from "./sections.js";
 
 export interface PromptOptions {
   /** Told when a file had to be cut or a section blocked (the files stay untouched). */
@@ -12,20 +12,21 @@ interface Block {
   label: string;
   text: string;
   cap: number;
-  level: SafetyLevel;
 }
 
 /**
  * The frozen system prompt: memory blocks first, base instructions last.
- * Deterministic: the same snapshot and base always give the same bytes.
+ * Deterministic: the same snapshot and base always give the same bytes. Whatever the files
+ * hold, each block opens and closes exactly once: every "<" inside is escaped (escapeTags),
+ * and a part with an invisible character is replaced by a notice. SOUL.md is held to the
+ * same rules: a person's persona needs neither.
  */
 export function buildSystemPrompt(snapshot: MemorySnapshot, base: string, options: PromptOptions = {}): string {
   const warn = options.warn ?? (() => {});
   const blocks: Block[] = [
-    // SOUL.md is the person's chosen persona: only control characters and our own tags block it.
-    { tag: "agent-identity", label: "SOUL.md", text: snapshot.soul, cap: CAPS.soul, level: "persona" },
-    { tag: "user-profile", label: "USER.md", text: snapshot.user, cap: CAPS.user, level: "tool" },
-    { tag: "agent-notes", label: "MEMORY.md", text: snapshot.memory, cap: CAPS.memory, level: "tool" },
+    { tag: "agent-identity", label: "SOUL.md", text: withoutByteOrderMark(snapshot.soul), cap: CAPS.soul },
+    { tag: "user-profile", label: "USER.md", text: withoutByteOrderMark(snapshot.user), cap: CAPS.user },
+    { tag: "agent-notes", label: "MEMORY.md", text: withoutByteOrderMark(snapshot.memory), cap: CAPS.memory },
   ];
   const parts = blocks.flatMap((block) => {
     const body = renderFile(block, warn);
@@ -33,7 +34,7 @@ export function buildSystemPrompt(snapshot: MemorySnapshot, base: string, option
     return [`<${block.tag} chars="${countChars(block.text)}/${block.cap}">\n${body}\n</${block.tag}>`];
   });
   const days = snapshot.dailies.flatMap(({ date, text }) => {
-    const body = renderFile({ tag: "", label: `daily/${date}.md`, text, cap: CAPS.daily, level: "tool" }, warn);
+    const body = renderFile({ tag: "", label: `daily/${date}.md`, text: withoutByteOrderMark(text), cap: CAPS.daily }, warn);
     return body === "" ? [] : [`### ${date}\n${body}`];
   });
   if (days.length > 0) parts.push(`<recent-activity>\n${days.join("\n\n")}\n</recent-activity>`);
@@ -43,42 +44,55 @@ export function buildSystemPrompt(snapshot: MemorySnapshot, base: string, option
 
 function renderFile(block: Block, warn: (message: string) => void): string {
   const doc = parseSections(block.text.replace(/\r\n/g, "\n"));
-  const safe = blockUnsafeParts(doc, block, warn);
-  return cutToCap(safe, block, warn).trim();
-}
-
-function blockUnsafeParts(doc: SectionDocument, block: Block, warn: (message: string) => void): string[] {
-  const blocked = (reason: string, where: string) => {
-    warn(`${block.label}: ${where} left out of the prompt: it ${reason}`);
-    return `${blockedNotice(reason)}\n`;
-  };
-  const preamble = checkContent(doc.preamble, block.level);
-  const parts = [preamble.ok ? doc.preamble : blocked(preamble.reason, "the preamble")];
-  for (const section of doc.sections) {
-    const verdict = checkContent(section.heading + section.body, block.level);
-    // The heading goes too: a name can carry the same injection or a closing tag.
-    parts.push(verdict.ok ? section.heading + section.body : `## [blocked section]\n${blocked(verdict.reason, `section "${section.name}"`)}`);
-  }
-  return parts;
-}
-
-/** Hand-edited files may be over their cap: show whole parts up to it and mark the cut. */
-function cutToCap(parts: string[], block: Block, warn: (message: string) => void): string {
+  const parts = [doc.preamble, ...doc.sections.map((section) => section.heading + section.body)];
+  const names = ["the preamble", ...doc.sections.map((section) => `section "${section.name}"`)];
+  const render = (i: number) => checked(parts[i]!, names[i]!, i > 0, block, warn);
   const total = countChars(parts.join(""));
-  if (total <= block.cap) return parts.join("");
+  if (total <= block.cap) return escapeTags(parts.map((_, i) => render(i)).join("").trim());
+  // Hand-edited files may be over their cap: show whole parts up to it and mark the cut. Parts
+  // past the cap are neither checked nor rendered, so a huge file costs one count of its text.
   let shown = "";
-  for (const part of parts) {
-    if (countChars(shown + part) > block.cap) break;
+  let shownChars = 0;
+  let rawChars = 0;
+  for (let i = 0; i < parts.length; i++) {
+    const part = render(i);
+    const chars = countChars(part);
+    if (shownChars + chars > block.cap) {
+      // Nothing but blank text before a part too long on its own: show its first lines.
+      if (shown.trim() === "") {
+        const cut = cutAtLine(part, block.cap - shownChars);
+        shown += cut;
+        rawChars += countChars(cut);
+      }
+      break;
+    }
     shown += part;
+    shownChars += chars;
+    rawChars += countChars(parts[i]!);
   }
-  if (shown === "") shown = cutAtLine(parts.join(""), block.cap);
-  const hidden = total - countChars(shown);
+  const hidden = total - rawChars;
   warn(`${block.label} is over its cap (${total}/${block.cap} chars); ${hidden} chars left out of the prompt`);
-  return `${shown.trimEnd()}\n[… ${hidden} chars not shown]`;
+  return escapeTags(`${shown.trim()}\n[… ${hidden} chars not shown]`);
+}
+
+/** A part as the prompt shows it: itself, or a notice when it holds an invisible character. */
+function checked(part: string, where: string, isSection: boolean, block: Block, warn: (message: string) => void): string {
+  const verdict = checkContent(part, "record");
+  if (verdict.ok) return part;
+  warn(`${block.label}: ${where} left out of the prompt: it ${verdict.reason}`);
+  // The heading goes too: the name can hide the same characters.
+  return `${isSection ? "## [blocked section]\n" : ""}${blockedNotice(verdict)}\n`;
 }
 
 function cutAtLine(text: string, cap: number): string {
-  const head = [...text].slice(0, cap).join("");
+  let end = 0;
+  let chars = 0;
+  for (const char of text) {
+    if (chars === cap) break;
+    end += char.length;
+    chars += 1;
+  }
+  const head = text.slice(0, end);
   const lastBreak = head.lastIndexOf("\n");
   return lastBreak > 0 ? head.slice(0, lastBreak + 1) : head;
 }

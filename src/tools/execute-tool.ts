@@ -4,6 +4,7 @@ import type { Proposal } from "../memory/proposals.js";
 import { localDate } from "../memory/time.js";
 import { SEARCH_DEFAULT_LIMIT, TOOL_NAMES, toolSchemas, type ToolName } from "./memory-tools.js";
 import { searchResultsForModel } from "./search-results.js";
+import { toolJson } from "./tool-json.js";
 
 export interface MemoryChange {
   file: string;
@@ -61,11 +62,11 @@ export async function executeTool(
   context: ToolContext,
 ): Promise<string> {
   try {
-    return JSON.stringify(await run(store, name, argumentsJson, context));
+    return toolJson(await run(store, name, argumentsJson, context));
   } catch (error) {
     // Disk errors and the like: the turn goes on, the model is told.
     if (WRITE_TOOLS.has(name)) context.onWrite?.("other");
-    return JSON.stringify({ ok: false, error: `memory is unavailable right now (${(error as Error).message})` });
+    return toolJson({ ok: false, error: `memory is unavailable right now (${(error as Error).message})` });
   }
 }
 
@@ -100,7 +101,7 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
     return searchResultsForModel(query, await store.search(query, { limit: limit ?? SEARCH_DEFAULT_LIMIT }));
   }
   // The schema has validated these fields for the tool at hand.
-  const args = parsed.data as { file: FileKind; section: string; content: string; old_text: string; new_text: string };
+  let args = parsed.data as { file: FileKind; section: string; content: string; old_text: string; new_text: string };
   const file = store.file(args.file, context.now);
   if (tool === "memory_read") {
     const content = await file.read();
@@ -117,7 +118,13 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
     return refused(context, `at most ${MAX_PROPOSALS} changes can wait for the person's approval in one reply; mention the others in your answer instead`, true);
   }
   // Asked first: everything is checked now, nothing is written until the person says Save.
-  const outcome = await write({ dryRun: askFirst });
+  let outcome = await write({ dryRun: askFirst });
+  if (!outcome.ok && outcome.refusal === "not-applicable" && tool === "memory_replace" && args.old_text.includes(ESCAPED_LESS_THAN)) {
+    // The prompt shows "<" as "&lt;": old_text copied from it means the file's "<".
+    args = { ...args, old_text: unescapeTags(args.old_text), new_text: unescapeTags(args.new_text) };
+    const retried = await write({ dryRun: askFirst });
+    if (retried.ok) outcome = retried;
+  }
   if (!outcome.ok) return refused(context, outcome.error, true, outcome.refusal);
   if (!askFirst || !outcome.value.changed) {
     context.onWrite?.(outcome.value.changed ? "saved" : "unchanged");
@@ -148,6 +155,9 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
     note: `Not saved yet: ${file.label} changes wait for the person's approval (their choice). They see this change with Save / Discard buttons under your reply; mention that you proposed it.`,
   };
 }
+
+const ESCAPED_LESS_THAN = "&lt;";
+const unescapeTags = (text: string): string => text.replaceAll(ESCAPED_LESS_THAN, "<");
 
 /** Whether the person wants to approve the model's writes to this file first. */
 function asksFirst(setting: AskBeforeSaving | undefined, file: FileKind): boolean {

@@ -37,7 +37,7 @@ export const toolSchemas = {
       section: sectionName,
       content: text("content")
         .refine((v) => v.trim() !== "", "content must not be empty")
-        .describe("Markdown to append, usually one '- ' bullet per fact"),
+        .describe("Markdown to append, usually one '- ' bullet per fact; no '## ' lines (the section is the heading)"),
     })
     .strict(),
   memory_replace: z

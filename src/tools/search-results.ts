@@ -1,6 +1,7 @@
 import type { RecallHit } from "../memory/recall/recall.js";
 import { blockedNotice, checkContent } from "../memory/safety.js";
 import { countChars, cutChars } from "../memory/sections.js";
+import { toolJson } from "./tool-json.js";
 
 /** What memory_search answers the model with, at most this many characters of JSON. */
 export const SEARCH_RESULT_CHARS = 3000;
@@ -15,20 +16,20 @@ export interface SearchResult {
 }
 
 /**
- * Search results as the model gets them: checked like memory is when a session opens
- * (control characters, and injection phrases outside the persona, are replaced by a notice),
- * and cut so that the whole answer stays within SEARCH_RESULT_CHARS.
+ * Search results as the model gets them: checked like memory is when a session opens (a text
+ * or title with an invisible character is replaced by a notice), and cut so that the whole
+ * answer stays within SEARCH_RESULT_CHARS. Tags need no check here: the tool's JSON escapes
+ * every "<" (toolJson).
  */
 export function searchResultsForModel(query: string, hits: RecallHit[]): object {
   const results: SearchResult[] = hits.map((hit) => {
-    const level = hit.source === "soul" ? "persona" : "tool";
-    const text = checkContent(hit.text, level);
-    const title = checkContent(hit.title, level);
+    const text = checkContent(hit.text, "record");
+    const title = checkContent(hit.title, "record");
     return {
       source: hit.source,
       date: hit.date,
-      title: title.ok ? cutChars(hit.title, TITLE_CHARS) : blockedNotice(title.reason),
-      text: text.ok ? hit.text : blockedNotice(text.reason),
+      title: title.ok ? cutChars(hit.title, TITLE_CHARS) : blockedNotice(title),
+      text: text.ok ? hit.text : blockedNotice(text),
     };
   });
   const answer = (texts: string[]) => ({
@@ -37,7 +38,7 @@ export function searchResultsForModel(query: string, hits: RecallHit[]): object 
     results: results.map((r, i) => ({ ...r, text: texts[i]! })),
     ...(results.length === 0 ? { note: "nothing found; try other words (a name, a place, a topic)" } : {}),
   });
-  return answer(fitTexts(results.map((r) => r.text), (texts) => JSON.stringify(answer(texts)).length));
+  return answer(fitTexts(results.map((r) => r.text), (texts) => toolJson(answer(texts)).length));
 }
 
 /** Shortens the longest texts first until the answer fits (every result keeps some text). */
