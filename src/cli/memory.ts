@@ -1,10 +1,12 @@
 import { chmod, readdir, readFile, rm, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { archiveClosedSessions } from "../agent/conversation-archive.js";
 import { createRecall } from "../agent/create-engine.js";
 import { english } from "../agent/history-lines.js";
 import { importPreview, unknownImport } from "../agent/import-preview.js";
 import { ModelClient } from "../agent/model-client.js";
+import { SessionStore } from "../agent/session-store.js";
 import { ConfigError, loadConfig, type Config } from "../config.js";
 import { printable } from "../lib/printable.js";
 import { writeFileAtomic } from "../memory/atomic-write.js";
@@ -125,8 +127,6 @@ async function search(t: Tools, args: string[]): Promise<void> {
 async function reindex(t: Tools, args: string[]): Promise<void> {
   const { values } = parse("reindex", args, { user: { type: "string" } });
   const users = values.user ? [(await existingPerson(t, values.user, "reindex")).userId] : await everyone(t.config.home);
-  // Only reindex needs the session store (and its Redis client): loaded here, not at every start.
-  const [{ SessionStore }, { archiveClosedSessions }] = await Promise.all([import("../agent/session-store.js"), import("../agent/conversation-archive.js")]);
   // Conversations that closed before transcripts were kept are written out first (idempotent).
   const store = await SessionStore.open(t.config.home, t.config.sessionStoreUrl);
   try {
