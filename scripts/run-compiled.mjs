@@ -105,7 +105,8 @@ async function ensureBuilt(entry) {
       onCompromised: () => {},
     });
   } catch (error) {
-    fail(`could not compile src/ into dist/: another build holds ${join(root, ".dist.lock")} (${error.message})`);
+    const why = error.code === "ELOCKED" ? "another build still holds" : `${error.code ?? error.message} on`;
+    fail(`could not compile src/ into dist/: ${why} ${join(root, ".dist.lock")}`);
   }
   try {
     // Whoever held the lock before may have just compiled these very sources.

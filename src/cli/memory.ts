@@ -210,7 +210,8 @@ async function exportCommand(t: Tools, args: string[]): Promise<void> {
   }
 }
 
-async function importCommand(t: Tools, args: string[]): Promise<void> {
+/** Exit 1 when any file is refused (the preview names it), so a script knows the import was not whole. */
+async function importCommand(t: Tools, args: string[]): Promise<number> {
   const { values, positionals } = parse("import", args, { user: { type: "string" }, "dry-run": { type: "boolean", default: false } }, true);
   const memory = userOf(t, values.user, "import");
   const path = positionals[0];
@@ -222,10 +223,12 @@ async function importCommand(t: Tools, args: string[]): Promise<void> {
   if (!files.ok) throw new Refused(unknownImport(basename(path), english));
   const plan = planImport(memory, files.value);
   console.log(printable(importPreview(basename(path), plan, english).replace(/\*\*/g, "").replace(/^-# /m, "")));
-  if (values["dry-run"]) return;
+  const complete = plan.files.every((file) => file.status !== "refused") ? 0 : 1;
+  if (values["dry-run"]) return complete;
   const entry = await applyImport(memory, plan);
   const others = Object.keys(plan.writes).some((label) => label.startsWith("conversations/")) || plan.settings !== undefined;
   console.log(entry ? `Imported (change ${entry.id}; undo it with --change ${entry.id}).` : others ? "Imported conversations and settings." : "Nothing to import.");
+  return complete;
 }
 
 /** Import may bring a person who has no folder yet (moving someone to a new id). */
@@ -251,7 +254,8 @@ async function everyone(home: string): Promise<string[]> {
   return names.filter((d) => d.isDirectory() && /^\d{1,20}$/.test(d.name)).map((d) => d.name).sort();
 }
 
-const COMMANDS = new Map<string, (t: Tools, args: string[]) => Promise<void>>([
+/** A command resolves with its exit status, or nothing for 0. */
+const COMMANDS = new Map<string, (t: Tools, args: string[]) => Promise<number | void>>([
   ["search", search],
   ["reindex", reindex],
   ["history", history],
@@ -275,8 +279,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const t = tools(loadConfig("operator"));
   try {
-    await run(t, args);
-    return 0;
+    return (await run(t, args)) ?? 0;
   } finally {
     await t.recall.close();
   }

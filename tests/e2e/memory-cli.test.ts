@@ -289,6 +289,26 @@ describe("npm run memory: failures exit non-zero with one line", () => {
     expect(notMemory.stdout).toBe("");
     expect(notMemory.stderr).toMatch(/^[^\n]+\n$/);
   });
+
+  it("an import with a refused file exits 1, after writing the files that were not refused", async () => {
+    const home = await homeWithHistory();
+    const env = { AGENTKIT_HOME: home };
+    const bundle = { format: "agentkit-memory", version: 1, exportedAt: "2026-10-03T00:00:00.000Z", files: { "MEMORY.md": "## Notes\n- \u001b[2Jhidden\n", "SOUL.md": "## Name\nMochi\n" } };
+    await writeFile(join(home, "bundle.json"), JSON.stringify(bundle));
+    const dry = await memoryCli(["import", join(home, "bundle.json"), "--user", "42", "--dry-run"], env);
+    expect(dry.code).toBe(1);
+    const run = await memoryCli(["import", join(home, "bundle.json"), "--user", "42"], env);
+    expect(run.code).toBe(1);
+    expect(run.stdout).not.toMatch(RAW_CONTROL);
+    expect(await readFile(join(home, "users", "42", "SOUL.md"), "utf8")).toBe("## Name\nMochi\n");
+    await expect(readFile(join(home, "users", "42", "MEMORY.md"), "utf8")).rejects.toThrow();
+  });
+
+  it("a configuration problem is one line and exit 1", async () => {
+    const home = await homeWithHistory();
+    const run = await memoryCli(["search", "tea", "--user", "42"], { AGENTKIT_HOME: home, AGENTKIT_TIMEZONE: "Mars/Olympus", JOURNAL_MAX_DAYS: "-1" });
+    expectOneLineFailure(run, 1, /^Configuration problems \(see \.env\.example\): AGENTKIT_TIMEZONE: .+; JOURNAL_MAX_DAYS: .+$/);
+  });
 });
 
 /** The characters a terminal would obey (what printable() stands in for), other than line feed and tab. */
