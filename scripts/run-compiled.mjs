@@ -35,8 +35,9 @@ function fingerprint() {
   const hash = createHash("sha256");
   const names = readdirSync(src, { recursive: true }).sort();
   for (const name of names) {
-    const info = statSync(join(src, name), { bigint: true });
-    if (info.isFile()) hash.update(`src/${name}\0${info.size}\0${info.mtimeNs}\n`);
+    // An editor's swap file may be gone between the listing and the stat.
+    const info = statSync(join(src, name), { bigint: true, throwIfNoEntry: false });
+    if (info?.isFile()) hash.update(`src/${name}\0${info.size}\0${info.mtimeNs}\n`);
   }
   for (const name of BUILD_INPUTS) {
     const info = statSync(join(root, name), { bigint: true, throwIfNoEntry: false });
