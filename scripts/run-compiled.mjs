@@ -3,8 +3,8 @@
 // Runs the compiled program (dist/cli/memory.js) in this very process, so stdin, the terminal and
 // signals (Ctrl+C, SIGHUP) reach it exactly as they would with `node dist/cli/memory.js`. tsx would
 // compile the program's ~100 files at every start (1–3 s); this costs a stat of each source file.
-// dist/ is compiled first when it is missing or was built from other sources: every file of src/
-// (name, size, mtime) and tsconfig.json, tsconfig.build.json and package.json make a fingerprint,
+// dist/ is compiled first when it is missing or was built from other sources: every source file of
+// src/ (name, size, mtime) and tsconfig.json, tsconfig.build.json and package.json make a fingerprint,
 // kept in dist/.build-stamp. It is plain JavaScript because it must run before anything is compiled.
 //
 // A build holds a lock (.dist.lock, proper-lockfile: stale after 30 s if its holder died), compiles
@@ -33,7 +33,8 @@ function fail(line, code = 1) {
 /** What the sources are now: every file of src/ and the build's own settings, by name, size and mtime. */
 function fingerprint() {
   const hash = createHash("sha256");
-  const names = readdirSync(src, { recursive: true }).sort();
+  // What tsc may read; an editor's swap or backup file (.x.ts.swp, x.ts~) is not a change.
+  const names = readdirSync(src, { recursive: true }).filter((name) => /(^|\/)[^./][^/]*\.(ts|tsx|mts|cts|js|mjs|cjs|json)$/.test(name)).sort();
   for (const name of names) {
     // An editor's swap file may be gone between the listing and the stat.
     const info = statSync(join(src, name), { bigint: true, throwIfNoEntry: false });

@@ -88,13 +88,16 @@ describe("npm run memory and npm run chat run the compiled build (scripts/run-co
     expect(await leftovers(dir)).toEqual([]);
   }, 120_000);
 
-  it("does not compile again while nothing changed, and runs what dist/ holds", async () => {
+  it("does not compile again while no source changed (an editor's swap file is not one), and runs what dist/ holds", async () => {
     const dir = await makeProject();
     expect((await npmRun(dir, "memory", [])).code).toBe(0);
     const built = await builtAt(dir, "chat.js");
     // The compiled file, not the source, is what runs: a change made to dist/ alone shows (a build would undo it).
     const compiled = join(dir, "dist", "cli", "memory.js");
     await writeFile(compiled, (await readFile(compiled, "utf8")).replace('marker: "one"', 'marker: "from dist"'));
+    // An editor's swap and backup files are not sources.
+    await writeFile(join(dir, "src", "cli", ".memory.ts.swp"), "swap");
+    await writeFile(join(dir, "src", "cli", "memory.ts~"), "backup");
     const again = await npmRun(dir, "memory", ["history"]);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toBe("");
