@@ -75,7 +75,8 @@ async function until(what: string, check: () => boolean, run: Running): Promise<
 
 const parsed = (run: FinishedRun) => JSON.parse(run.stdout) as { marker: string; args: string[]; argv1: string; url: string; stdin: string };
 const builtAt = async (dir: string, file: string) => (await stat(join(dir, "dist", "cli", file), { bigint: true })).mtimeNs;
-const leftovers = async (dir: string) => (await readdir(dir)).filter((name) => name.startsWith(".dist-"));
+// A build leaves nothing behind: no lock, no half-built or replaced folder.
+const leftovers = async (dir: string) => (await readdir(dir)).filter((name) => name.startsWith(".dist"));
 
 describe("npm run memory and npm run chat run the compiled build (scripts/run-compiled.mjs)", () => {
   it("compiles src/ into dist/ on the first run, then runs dist/cli/memory.js with the arguments and stdin untouched", async () => {
