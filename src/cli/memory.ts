@@ -1,41 +1,60 @@
-import { readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, readdir, readFile, rm, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { parseArgs } from "node:util";
+import { parseArgs, type ParseArgsConfig } from "node:util";
 import { archiveClosedSessions } from "../agent/conversation-archive.js";
 import { createRecall } from "../agent/create-engine.js";
+import { english } from "../agent/history-lines.js";
+import { importPreview, unknownImport } from "../agent/import-preview.js";
 import { ModelClient } from "../agent/model-client.js";
 import { SessionStore } from "../agent/session-store.js";
 import { ConfigError, loadConfig, type Config } from "../config.js";
-import { MemoryStore } from "../memory/memory-store.js";
-import type { Recall } from "../memory/recall/recall.js";
-import { english } from "../agent/history-lines.js";
-import { importPreview, unknownImport } from "../agent/import-preview.js";
+import { printable } from "../lib/printable.js";
+import { writeFileAtomic } from "../memory/atomic-write.js";
 import { applyImport, exportBundle, planImport, readImport } from "../memory/import.js";
+import { FILE_KINDS, MemoryStore } from "../memory/memory-store.js";
+import type { Recall } from "../memory/recall/recall.js";
+import { undoChanges, undoWithLater, type UndoResult } from "../memory/undo.js";
 import { formatHit } from "./format-hit.js";
-import { historyText, undoList, undoText } from "./memory-text.js";
+import { historyText, undoList } from "./memory-text.js";
+import { jsonForTerminal } from "./terminal-json.js";
+
+const HELP = {
+  search: `search "<query>" --user <id> [--limit N] [--json]
+      Search everything a person told the bot (conversations, daily logs, memory files), best
+      first; the number before each result is its rank. --json prints one JSON array, best first,
+      of {source, date, title, text, score}.`,
+  reindex: `reindex [--user <id>]
+      Rebuild the recall index from the files (every person when --user is left out).`,
+  history: `history --user <id> [--file soul|user|memory|daily] [--limit N] [--json]
+      Every change to the person's memory, newest first.`,
+  undo: `undo --user <id> [--change <id>] [--with-later]
+      Without --change: the changes that can be undone. With it: undo that change (and, with
+      --with-later, the later changes that touched the same sections).`,
+  export: `export --user <id> [--out <file>]
+      Everything of the person as one JSON file (what /memory export gives; stdout without --out).
+      The file is readable by its owner only (mode 600).`,
+  import: `import <file> --user <id> [--dry-run]
+      Bring back an export (agentkit-memory.json) or one SOUL.md, USER.md or MEMORY.md.`,
+} as const;
+
+type Command = keyof typeof HELP;
+const COMMAND_NAMES = Object.keys(HELP) as Command[];
 
 const USAGE = `Usage: npm run memory -- <command> [options]
 
 Commands:
-  search "<query>" --user <id> [--limit N] [--json]
-      Search everything a person told the bot (conversations, daily logs, memory files).
-      --json prints one JSON array, best first, of {source, date, title, text, score}.
-  reindex [--user <id>]
-      Rebuild the recall index from the files (every person when --user is left out).
-  history --user <id> [--file soul|user|memory|daily] [--limit N] [--json]
-      Every change to the person's memory, newest first.
-  undo --user <id> [--change <id>] [--with-later]
-      Without --change: the changes that can be undone. With it: undo that change (and, with
-      --with-later, the later changes that touched the same sections).
-  export --user <id> [--out <file>]
-      Everything of the person as one JSON file (what /memory export gives; stdout without --out).
-  import <file> --user <id> [--dry-run]
-      Bring back an export (agentkit-memory.json) or one SOUL.md, USER.md or MEMORY.md.
+${COMMAND_NAMES.map((name) => `  ${HELP[name]}`).join("\n")}
+
+A person who has no folder under AGENTKIT_HOME is refused (nothing is created for them), except
+by import. Exit status: 0 done, 1 refused or failed (one line on stderr), 2 a wrong command line.
 
 Needs only AGENTKIT_HOME (default ~/.agentkit); with OPENAI_EMBEDDING_MODEL set, the semantic
 ranking is used too (same OPENAI_BASE_URL / OPENAI_API_KEY as the bot).`;
 
+/** The command line cannot be run as written: exit 2. */
 class UsageError extends Error {}
+/** The command was understood but cannot do what it was asked (unknown person, change or file; a refused undo): exit 1. */
+class Refused extends Error {}
 
 interface Tools {
   config: Config;
@@ -45,7 +64,7 @@ interface Tools {
 
 function tools(config: Config): Tools {
   const model = new ModelClient({ ...config.openai, maxRetries: 1 });
-  const recall = createRecall(model, (message, error) => console.error(`warning: ${message} (${(error as Error).message})`));
+  const recall = createRecall(model, (message, error) => console.error(printable(`warning: ${message} (${(error as Error).message})`)));
   const memoryOf = (userId: string) => {
     const opened = MemoryStore.open(config.home, userId, { defaultTimeZone: config.timeZone, dailyDays: config.dailyDays, recall, journalRetention: config.journal });
     if (!opened.ok) throw new UsageError(`--user: ${opened.error}`);
@@ -54,31 +73,60 @@ function tools(config: Config): Tools {
   return { config, recall, memoryOf };
 }
 
+/** node's parseArgs, with its errors worded as one line that names the command. */
+function parse<O extends NonNullable<ParseArgsConfig["options"]>>(command: Command, args: string[], options: O, allowPositionals = false) {
+  try {
+    return parseArgs({ args, options, allowPositionals, strict: true });
+  } catch (error) {
+    const { code, message } = error as { code?: string; message: string };
+    const help = `(npm run memory -- ${command} --help)`;
+    const quoted = /'([^']*)'/.exec(message)?.[1];
+    if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") throw new UsageError(`unknown option ${quoted} for ${command} ${help}`);
+    if (code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") throw new UsageError(`${command} takes no argument "${quoted}" ${help}`);
+    if (code?.startsWith("ERR_PARSE_ARGS")) throw new UsageError(`${message} ${help}`);
+    throw error;
+  }
+}
+
+function wholeNumber(value: string, option: string, min: number, max: number): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < min || n > max) throw new UsageError(`${option} must be a whole number from ${min} to ${max}`);
+  return n;
+}
+
+/**
+ * The person's memory, only if they have a folder: read-only commands must not create one (or an
+ * index) for an id that was mistyped, and an export of nobody must not look like a good backup.
+ */
+async function existingPerson(t: Tools, user: string | undefined, command: Command): Promise<MemoryStore> {
+  if (!user) throw new UsageError(`${command} needs --user <id>`);
+  const memory = t.memoryOf(user);
+  const folder = await stat(memory.dir).catch(() => undefined);
+  if (!folder?.isDirectory()) throw new Refused(`no memory of user ${user} in ${t.config.home} (no folder users/${user})`);
+  return memory;
+}
+
 async function search(t: Tools, args: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: { user: { type: "string" }, limit: { type: "string", default: "10" }, json: { type: "boolean", default: false } },
-  });
+  const { values, positionals } = parse("search", args, { user: { type: "string" }, limit: { type: "string", default: "10" }, json: { type: "boolean", default: false } }, true);
   const query = positionals.join(" ").trim();
   if (!values.user) throw new UsageError("search needs --user <id>");
   if (query === "") throw new UsageError('search needs a query: npm run memory -- search "oolong tea" --user <id>');
-  const limit = Number(values.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 50) throw new UsageError("--limit must be a whole number from 1 to 50");
-  const memory = t.memoryOf(values.user);
+  const limit = wholeNumber(values.limit, "--limit", 1, 50);
+  const memory = await existingPerson(t, values.user, "search");
   await memory.updateIndex();
   const hits = await memory.search(query, { limit });
   if (values.json) {
     const contract = hits.map(({ source, date, title, text, score }) => ({ source, date, title, text, score }));
-    process.stdout.write(`${JSON.stringify(contract)}\n`);
+    process.stdout.write(`${jsonForTerminal(contract)}\n`);
     return;
   }
-  if (hits.length === 0) console.log(`Nothing found for "${query}".`);
+  if (hits.length === 0) console.log(printable(`Nothing found for "${query}".`));
   hits.forEach((hit, i) => console.log(formatHit(hit, i + 1)));
 }
 
 async function reindex(t: Tools, args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { user: { type: "string" } } });
+  const { values } = parse("reindex", args, { user: { type: "string" } });
+  const users = values.user ? [(await existingPerson(t, values.user, "reindex")).userId] : await everyone(t.config.home);
   // Conversations that closed before transcripts were kept are written out first (idempotent).
   const store = await SessionStore.open(t.config.home, t.config.sessionStoreUrl);
   try {
@@ -87,7 +135,6 @@ async function reindex(t: Tools, args: string[]): Promise<void> {
   } finally {
     await store.close();
   }
-  const users = values.user ? [values.user] : await everyone(t.config.home);
   if (!values.user) {
     // An index whose person's folder is gone holds their words still: it goes too.
     const removed = await removeOrphanIndexes(t.config.home, new Set(users));
@@ -102,53 +149,92 @@ async function reindex(t: Tools, args: string[]): Promise<void> {
   if (users.length === 0) console.log("No one has any memory yet.");
 }
 
-function userOf(t: Tools, user: string | undefined, command: string): MemoryStore {
-  if (!user) throw new UsageError(`${command} needs --user <id>`);
-  return t.memoryOf(user);
-}
-
 async function history(t: Tools, args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { user: { type: "string" }, file: { type: "string" }, limit: { type: "string", default: "50" }, json: { type: "boolean", default: false } } });
-  const memory = userOf(t, values.user, "history");
-  const limit = Number(values.limit);
-  if (!Number.isInteger(limit) || limit < 1) throw new UsageError("--limit must be a whole number of 1 or more");
+  const { values } = parse("history", args, { user: { type: "string" }, file: { type: "string" }, limit: { type: "string", default: "50" }, json: { type: "boolean", default: false } });
+  const limit = wholeNumber(values.limit, "--limit", 1, 100_000);
+  if (values.file !== undefined && !(FILE_KINDS as readonly string[]).includes(values.file)) {
+    throw new UsageError(`unknown file "${values.file}"; choose one of ${FILE_KINDS.join(", ")}`);
+  }
+  const memory = await existingPerson(t, values.user, "history");
   if (values.json) {
-    process.stdout.write(`${JSON.stringify((await memory.history()).slice(0, limit))}\n`);
+    process.stdout.write(`${jsonForTerminal((await memory.history()).slice(0, limit))}\n`);
     return;
   }
-  console.log(await historyText(memory, { file: values.file, limit }));
+  console.log(printable(await historyText(memory, { file: values.file, limit })));
 }
 
 async function undo(t: Tools, args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { user: { type: "string" }, change: { type: "string" }, "with-later": { type: "boolean", default: false } } });
-  const memory = userOf(t, values.user, "undo");
+  const { values } = parse("undo", args, { user: { type: "string" }, change: { type: "string" }, "with-later": { type: "boolean", default: false } });
+  const memory = await existingPerson(t, values.user, "undo");
   if (!values.change) {
-    console.log(`${(await undoList(memory, 25)).text}\nUndo one with: npm run memory -- undo --user ${values.user} --change <id>`);
+    console.log(printable(`${(await undoList(memory, 25)).text}\nUndo one with: npm run memory -- undo --user ${values.user} --change <id>`));
     return;
   }
-  console.log(await undoText(memory, values.change, values["with-later"], `npm run memory -- undo --user ${values.user} --change ${values.change} --with-later`));
+  const id = values.change;
+  const result = values["with-later"] ? await undoWithLater(memory, id, { kind: "person" }) : await undoChanges(memory, [id], { kind: "person" });
+  if (!result.ok) throw new Refused(undoRefusal(result, id));
+  console.log(`Undone (${(result.entry.undoes ?? []).join(", ")}); it applies from the next conversation.`);
+}
+
+/** Why an undo wrote nothing, in one line (history shows the changes it names). */
+function undoRefusal(result: Exclude<UndoResult, { ok: true }>, id: string): string {
+  switch (result.reason) {
+    case "not-found":
+      return `No change ${id} in the history.`;
+    case "already-undone":
+      return `Change ${id} was already undone (by ${result.by.id}).`;
+    case "not-undoable":
+      return `Change ${id} cannot be undone (${result.op}).`;
+    case "changed-since": {
+      if (result.later.length === 0) return "Not undone: the section was edited by hand since; nothing was changed.";
+      const one = result.later.length === 1;
+      return `Not undone: the section changed since, by change${one ? "" : "s"} ${result.later.map((e) => e.id).join(", ")}; add --with-later to undo ${one ? "it" : "them"} too.`;
+    }
+  }
 }
 
 async function exportCommand(t: Tools, args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { user: { type: "string" }, out: { type: "string" } } });
-  const text = `${JSON.stringify(await exportBundle(userOf(t, values.user, "export")), null, 2)}\n`;
-  if (values.out) await writeFile(values.out, text);
-  else process.stdout.write(text);
+  const { values } = parse("export", args, { user: { type: "string" }, out: { type: "string" } });
+  const memory = await existingPerson(t, values.user, "export");
+  const text = `${jsonForTerminal(await exportBundle(memory), 2)}\n`;
+  if (!values.out) {
+    process.stdout.write(text);
+    return;
+  }
+  try {
+    // Created 600 less the umask, then exactly 600: a backup of someone's memory is the operator's alone.
+    await writeFileAtomic(values.out, text);
+    await chmod(values.out, 0o600);
+  } catch (error) {
+    throw new Refused(`could not write ${values.out} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
 }
 
-async function importCommand(t: Tools, args: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { user: { type: "string" }, "dry-run": { type: "boolean", default: false } } });
+/** Exit 1 when any file is refused (the preview names it), so a script knows the import was not whole. */
+async function importCommand(t: Tools, args: string[]): Promise<number> {
+  const { values, positionals } = parse("import", args, { user: { type: "string" }, "dry-run": { type: "boolean", default: false } }, true);
   const memory = userOf(t, values.user, "import");
   const path = positionals[0];
   if (!path) throw new UsageError("import needs a file: npm run memory -- import agentkit-memory.json --user <id>");
-  const files = readImport(basename(path), await readFile(path, "utf8"));
-  if (!files.ok) throw new UsageError(unknownImport(basename(path), english));
+  const content = await readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
+    throw new Refused(`could not read ${path} (${error.code ?? error.message})`);
+  });
+  const files = readImport(basename(path), content);
+  if (!files.ok) throw new Refused(unknownImport(basename(path), english));
   const plan = planImport(memory, files.value);
-  console.log(importPreview(basename(path), plan, english).replace(/\*\*/g, "").replace(/^-# /m, ""));
-  if (values["dry-run"]) return;
+  console.log(printable(importPreview(basename(path), plan, english).replace(/\*\*/g, "").replace(/^-# /m, "")));
+  const complete = plan.files.every((file) => file.status !== "refused") ? 0 : 1;
+  if (values["dry-run"]) return complete;
   const entry = await applyImport(memory, plan);
   const others = Object.keys(plan.writes).some((label) => label.startsWith("conversations/")) || plan.settings !== undefined;
   console.log(entry ? `Imported (change ${entry.id}; undo it with --change ${entry.id}).` : others ? "Imported conversations and settings." : "Nothing to import.");
+  return complete;
+}
+
+/** Import may bring a person who has no folder yet (moving someone to a new id). */
+function userOf(t: Tools, user: string | undefined, command: Command): MemoryStore {
+  if (!user) throw new UsageError(`${command} needs --user <id>`);
+  return t.memoryOf(user);
 }
 
 async function removeOrphanIndexes(home: string, people: Set<string>): Promise<number> {
@@ -168,36 +254,52 @@ async function everyone(home: string): Promise<string[]> {
   return names.filter((d) => d.isDirectory() && /^\d{1,20}$/.test(d.name)).map((d) => d.name).sort();
 }
 
+/** A command resolves with its exit status, or nothing for 0. */
+const COMMANDS = new Map<string, (t: Tools, args: string[]) => Promise<number | void>>([
+  ["search", search],
+  ["reindex", reindex],
+  ["history", history],
+  ["undo", undo],
+  ["export", exportCommand],
+  ["import", importCommand],
+]);
+
 async function main(argv: string[]): Promise<number> {
   process.umask(0o077); // files under AGENTKIT_HOME are the bot user's only (0600 / 0700), whatever the shell's umask
   const [command, ...args] = argv;
-  if (!command || command === "help" || command === "--help") {
+  if (command === undefined) throw new UsageError(`which command? ${COMMAND_NAMES.slice(0, -1).join(", ")} or ${COMMAND_NAMES.at(-1)} (npm run memory -- --help)`);
+  if (command === "--help" || command === "-h" || command === "help") {
     console.log(USAGE);
-    return command ? 0 : 2;
+    return 0;
+  }
+  const run = COMMANDS.get(command);
+  if (!run) throw new UsageError(`unknown command "${command}"; the commands are ${COMMAND_NAMES.join(", ")} (npm run memory -- --help)`);
+  if (args.includes("--help") || args.includes("-h")) {
+    console.log(`Usage: npm run memory -- ${HELP[command as Command]}`);
+    return 0;
   }
   const t = tools(loadConfig("operator"));
   try {
-    if (command === "search") await search(t, args);
-    else if (command === "reindex") await reindex(t, args);
-    else if (command === "history") await history(t, args);
-    else if (command === "undo") await undo(t, args);
-    else if (command === "export") await exportCommand(t, args);
-    else if (command === "import") await importCommand(t, args);
-    else throw new UsageError(`unknown command "${command}"`);
-    return 0;
+    return (await run(t, args)) ?? 0;
   } finally {
     await t.recall.close();
   }
 }
 
+/** A failure is one line on stderr, whatever it carries (an id, a path, a server's message). */
+function oneLine(text: string): string {
+  return printable(text).replace(/\n/g, "\u240a");
+}
+
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
-      console.error(`${(error as Error).message}\n\n${USAGE}`);
-      process.exit(2);
+    if (error instanceof UsageError || error instanceof Refused) {
+      console.error(oneLine(error.message));
+      process.exit(error instanceof UsageError ? 2 : 1);
     }
-    console.error(error instanceof ConfigError ? error.message : `npm run memory failed: ${(error as Error).message}`);
+    if (error instanceof ConfigError) console.error(oneLine(`Configuration problems (see .env.example): ${error.problems.join("; ")}`));
+    else console.error(oneLine(`npm run memory failed: ${(error as Error).message}`));
     process.exit(1);
   },
 );

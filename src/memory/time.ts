@@ -1,5 +1,7 @@
 import { TZDate } from "@date-fns/tz";
-import { format, subDays } from "date-fns";
+// The two functions by their own paths: the package's index loads all of date-fns (~0.1 s at every start).
+import { format } from "date-fns/format";
+import { subDays } from "date-fns/subDays";
 
 export function isValidTimeZone(zone: string): boolean {
   try {

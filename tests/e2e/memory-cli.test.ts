@@ -1,12 +1,31 @@
-import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { spawn } from "node:child_process";
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { renderConversation, type ConversationMessage } from "../../src/memory/conversation-log.js";
 import { startFakeOpenAI, type FakeOpenAI } from "../fakes/fake-openai.js";
-import { runToEnd } from "../helpers/child-process.js";
+import { runCompiled, type FinishedRun } from "../helpers/child-process.js";
+import { buildCompiled } from "../helpers/compiled-build.js";
 import { makeTempHome } from "../helpers/temp-home.js";
 
-const memoryCli = (args: string[], env: Record<string, string>) => runToEnd("src/cli/memory.ts", args, "", env);
+// The compiled CLI, as `npm run memory` runs it: built once for this file (a start under tsx costs
+// seconds, and this file starts the CLI some fifty times).
+let built = "";
+beforeAll(async () => {
+  built = await mkdtemp(join(tmpdir(), "agentkit-cli-build-"));
+  await buildCompiled(built);
+}, 180_000);
+afterAll(async () => {
+  if (built) await rm(built, { recursive: true, force: true });
+});
+
+async function memoryCli(args: string[], env: Record<string, string>): Promise<FinishedRun> {
+  const run = runCompiled(built, "dist/cli/memory.js", args, env);
+  run.child.stdin.end();
+  const code = await run.exited;
+  return { code, stdout: run.stdout(), stderr: run.stderr() };
+}
 
 let fake: FakeOpenAI | undefined;
 afterEach(async () => {
@@ -67,7 +86,7 @@ describe("npm run memory -- search", () => {
   it("prints readable results without --json, and a clear line for bad input", async () => {
     const home = await homeWithHistory();
     const run = await memoryCli(["search", "Piranesi", "--user", "42"], { AGENTKIT_HOME: home });
-    expect(run.stdout).toMatch(/^1\. 2026-10-02 · conversation › books and tea {2}\(conversations\/2026-10-02-books-and-tea-aaaaaaaa\.md, score [\d.]+\)\n {3}Mei: My sister recommended Piranesi/);
+    expect(run.stdout).toMatch(/^1\. 2026-10-02 · conversation › books and tea {2}\(conversations\/2026-10-02-books-and-tea-aaaaaaaa\.md\)\n {3}Mei: My sister recommended Piranesi/);
     const badUser = await memoryCli(["search", "x", "--user", "alice"], { AGENTKIT_HOME: home });
     expect(badUser.code).toBe(2);
     expect(badUser.stderr).toMatch(/--user: "alice" is not a Discord user id/);
@@ -140,6 +159,233 @@ describe("npm run memory -- history, undo, export, import", () => {
     const bad = await memoryCli(["import", join(home, "users", "42", "USER.md"), "--user", "43", "--dry-run"], env);
     expect(bad.code).toBe(0);
     const unknown = await memoryCli(["undo", "--user", "42", "--change", "nope"], env);
-    expect(unknown.stdout).toBe("No change nope in the history.\n");
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toBe("No change nope in the history.\n");
   });
 });
+
+/** Every path under `dir`, sorted; undefined when `dir` does not exist. */
+async function tree(dir: string): Promise<string[] | undefined> {
+  return readdir(dir, { recursive: true }).then((names) => names.sort(), () => undefined);
+}
+
+/** A failure as the CLI promises it: a non-zero exit, nothing on stdout, exactly one line on stderr. */
+function expectOneLineFailure(run: FinishedRun, code: number, line: RegExp): void {
+  expect(run.code, run.stderr).toBe(code);
+  expect(run.stdout).toBe("");
+  expect(run.stderr).toMatch(/^[^\n]+\n$/);
+  expect(run.stderr.slice(0, -1)).toMatch(line);
+}
+
+describe("npm run memory: help and bad command lines", () => {
+  it("--help, help and a command's --help print the usage on stdout and exit 0", async () => {
+    const home = await makeTempHome();
+    for (const args of [["--help"], ["-h"], ["help"]]) {
+      const run = await memoryCli(args, { AGENTKIT_HOME: home });
+      expect(run.code).toBe(0);
+      expect(run.stderr).toBe("");
+      expect(run.stdout).toMatch(/^Usage: npm run memory -- <command> \[options\]\n/);
+      expect(run.stdout).toContain("export --user <id> [--out <file>]");
+    }
+    const search = await memoryCli(["search", "--help"], { AGENTKIT_HOME: home });
+    expect(search.code).toBe(0);
+    expect(search.stdout).toMatch(/^Usage: npm run memory -- search "<query>" --user <id>/);
+    expect(search.stdout).not.toContain("reindex");
+    expect(await tree(home)).toEqual([]);
+  });
+
+  it("no command, an unknown command, an unknown option or a stray argument is one line on stderr and exit 2", async () => {
+    const home = await homeWithHistory();
+    const env = { AGENTKIT_HOME: home };
+    const before = await tree(home);
+    expectOneLineFailure(await memoryCli([], env), 2, /^which command\? search, reindex, history, undo, export or import \(npm run memory -- --help\)$/m);
+    expectOneLineFailure(await memoryCli(["serach", "tea", "--user", "42"], env), 2, /^unknown command "serach"; the commands are search, reindex, history, undo, export, import/);
+    expectOneLineFailure(await memoryCli(["search", "tea", "--user", "42", "--jsno"], env), 2, /^unknown option --jsno for search \(npm run memory -- search --help\)$/);
+    expectOneLineFailure(await memoryCli(["history", "extra", "--user", "42"], env), 2, /^history takes no argument "extra"/);
+    expectOneLineFailure(await memoryCli(["search", "tea", "--user"], env), 2, /--user/);
+    expectOneLineFailure(await memoryCli(["history", "--user", "42", "--limit", "0"], env), 2, /--limit must be a whole number/);
+    expect(await tree(home)).toEqual(before);
+  });
+});
+
+describe("npm run memory: a person who does not exist", () => {
+  it("search, history, undo and export refuse with one line, exit 1, and create no file, folder or index", async () => {
+    const home = await homeWithHistory();
+    const env = { AGENTKIT_HOME: home };
+    const before = await tree(home);
+    const unknown = /^no memory of user 99 in .+ \(no folder users\/99\)$/;
+    expectOneLineFailure(await memoryCli(["search", "tea", "--user", "99"], env), 1, unknown);
+    expectOneLineFailure(await memoryCli(["search", "tea", "--user", "99", "--json"], env), 1, unknown);
+    expectOneLineFailure(await memoryCli(["history", "--user", "99"], env), 1, unknown);
+    expectOneLineFailure(await memoryCli(["history", "--user", "99", "--json"], env), 1, unknown);
+    expectOneLineFailure(await memoryCli(["undo", "--user", "99"], env), 1, unknown);
+    expectOneLineFailure(await memoryCli(["undo", "--user", "99", "--change", "abc"], env), 1, unknown);
+    expectOneLineFailure(await memoryCli(["export", "--user", "99"], env), 1, unknown);
+    // An empty backup would look like a good one: nothing is written.
+    expectOneLineFailure(await memoryCli(["export", "--user", "99", "--out", join(home, "backup.json")], env), 1, unknown);
+    expectOneLineFailure(await memoryCli(["reindex", "--user", "99"], env), 1, unknown);
+    expect(await tree(home)).toEqual(before);
+  });
+
+  it("creates no AGENTKIT_HOME when it does not exist yet", async () => {
+    const home = join(await makeTempHome(), "not-yet");
+    for (const args of [["search", "tea", "--user", "7"], ["history", "--user", "7"], ["export", "--user", "7"], ["undo", "--user", "7"]]) {
+      expectOneLineFailure(await memoryCli(args, { AGENTKIT_HOME: home }), 1, /^no memory of user 7 in /);
+    }
+    expect(await tree(home)).toBeUndefined();
+  });
+
+  it("searches a person whose folder exists but holds nothing yet", async () => {
+    const home = await makeTempHome();
+    await mkdir(join(home, "users", "5"), { recursive: true });
+    const run = await memoryCli(["search", "tea", "--user", "5", "--json"], { AGENTKIT_HOME: home });
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual([]);
+  });
+});
+
+describe("npm run memory: failures exit non-zero with one line", () => {
+  it("an unknown --file exits 2, an unknown change and a refused undo exit 1, each with one line, and write nothing", async () => {
+    const home = await homeWithHistory();
+    const env = { AGENTKIT_HOME: home };
+    const { MemoryStore } = await import("../../src/memory/memory-store.js");
+    const { PERSON } = await import("../../src/memory/memory-file.js");
+    await MemoryStore.forUser(home, "42").user.add("Likes", "- oolong", PERSON);
+    const [change] = JSON.parse((await memoryCli(["history", "--user", "42", "--json"], env)).stdout) as { id: string }[];
+
+    expectOneLineFailure(await memoryCli(["history", "--user", "42", "--file", "diary"], env), 2, /^unknown file "diary"; choose one of soul, user, memory, daily$/);
+    expectOneLineFailure(await memoryCli(["undo", "--user", "42", "--change", "nope"], env), 1, /^No change nope in the history\.$/);
+
+    // Edited by hand since: the undo is refused and the file keeps the hand edit.
+    const userFile = join(home, "users", "42", "USER.md");
+    const handEdited = (await readFile(userFile, "utf8")).replace("- oolong", "- oolong, no sugar");
+    await writeFile(userFile, handEdited);
+    expectOneLineFailure(await memoryCli(["undo", "--user", "42", "--change", change!.id], env), 1, /^Not undone: the section was edited by hand since; nothing was changed\.$/);
+    expect(await readFile(userFile, "utf8")).toBe(handEdited);
+
+    // A later change in the way: named in the one line, with how to undo it too.
+    await writeFile(userFile, handEdited.replace("- oolong, no sugar", "- oolong"));
+    await MemoryStore.forUser(home, "42").user.add("Likes", "- jasmine", PERSON);
+    const [later] = JSON.parse((await memoryCli(["history", "--user", "42", "--json"], env)).stdout) as { id: string }[];
+    expectOneLineFailure(
+      await memoryCli(["undo", "--user", "42", "--change", change!.id], env),
+      1,
+      new RegExp(`^Not undone: the section changed since, by change ${later!.id}; add --with-later to undo it too\\.$`),
+    );
+
+    const undone = await memoryCli(["undo", "--user", "42", "--change", later!.id], env);
+    expect(undone.code).toBe(0);
+    expect(undone.stdout).toMatch(/^Undone/);
+    expectOneLineFailure(await memoryCli(["undo", "--user", "42", "--change", later!.id], env), 1, new RegExp(`^Change ${later!.id} was already undone \\(by [0-9a-z]+\\)\\.$`));
+  });
+
+  it("an import file that is not there, or not a memory file, exits 1 with one line", async () => {
+    const home = await homeWithHistory();
+    const env = { AGENTKIT_HOME: home };
+    expectOneLineFailure(await memoryCli(["import", join(home, "missing.json"), "--user", "42"], env), 1, /missing\.json/);
+    await writeFile(join(home, "notes.txt"), "hello");
+    const notMemory = await memoryCli(["import", join(home, "notes.txt"), "--user", "42"], env);
+    expect(notMemory.code).toBe(1);
+    expect(notMemory.stdout).toBe("");
+    expect(notMemory.stderr).toMatch(/^[^\n]+\n$/);
+  });
+
+  it("an import with a refused file exits 1, after writing the files that were not refused", async () => {
+    const home = await homeWithHistory();
+    const env = { AGENTKIT_HOME: home };
+    const bundle = { format: "agentkit-memory", version: 1, exportedAt: "2026-10-03T00:00:00.000Z", files: { "MEMORY.md": "## Notes\n- \u001b[2Jhidden\n", "SOUL.md": "## Name\nMochi\n" } };
+    await writeFile(join(home, "bundle.json"), JSON.stringify(bundle));
+    const dry = await memoryCli(["import", join(home, "bundle.json"), "--user", "42", "--dry-run"], env);
+    expect(dry.code).toBe(1);
+    const run = await memoryCli(["import", join(home, "bundle.json"), "--user", "42"], env);
+    expect(run.code).toBe(1);
+    expect(run.stdout).not.toMatch(RAW_CONTROL);
+    expect(await readFile(join(home, "users", "42", "SOUL.md"), "utf8")).toBe("## Name\nMochi\n");
+    await expect(readFile(join(home, "users", "42", "MEMORY.md"), "utf8")).rejects.toThrow();
+  });
+
+  it("a configuration problem is one line and exit 1", async () => {
+    const home = await homeWithHistory();
+    const run = await memoryCli(["search", "tea", "--user", "42"], { AGENTKIT_HOME: home, AGENTKIT_TIMEZONE: "Mars/Olympus", JOURNAL_MAX_DAYS: "-1" });
+    expectOneLineFailure(run, 1, /^Configuration problems \(see \.env\.example\): AGENTKIT_TIMEZONE: .+; JOURNAL_MAX_DAYS: .+$/);
+  });
+});
+
+/** The characters a terminal would obey (what printable() stands in for), other than line feed and tab. */
+const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+
+describe("npm run memory: what it prints", () => {
+  it("prints each result's rank instead of its raw score, which --json keeps", async () => {
+    const home = await homeWithHistory();
+    const env = { AGENTKIT_HOME: home };
+    const hits = JSON.parse((await memoryCli(["search", "Piranesi", "--user", "42", "--json"], env)).stdout) as { score: number }[];
+    expect(hits.length).toBeGreaterThanOrEqual(2);
+    const text = await memoryCli(["search", "Piranesi", "--user", "42"], env);
+    expect(text.stdout).not.toContain("score");
+    for (const hit of hits) expect(text.stdout).not.toContain(String(hit.score));
+    expect(text.stdout.match(/^\d+\. /gm)).toEqual(hits.map((_, i) => `${i + 1}. `));
+  });
+
+  it("shows control characters in text someone else wrote as visible stand-ins, and --json still parses back to the exact text", async () => {
+    const home = await homeWithHistory();
+    const env = { AGENTKIT_HOME: home };
+    const hostile = "- likes \u001b[31mred\u001b[0m tea \u202eeert\u202c \u009b2J\u001b]0;pwned\u0007 safe\rEVIL done";
+    await writeFile(join(home, "users", "42", "MEMORY.md"), `## Tea \u001b[2J notes\n${hostile}\n`);
+    const { MemoryStore } = await import("../../src/memory/memory-store.js");
+    const memory = MemoryStore.forUser(home, "42");
+    await memory.serialize(() => memory.commit({ kind: "system", reason: "test" }, "add", [{ label: "USER.md", text: `## Family\n- Sister: Clara, a nurse\n- \u001b[2Jcleared \u202eevil\n` }]));
+
+    const search = await memoryCli(["search", "red tea", "--user", "42"], env);
+    expect(search.code).toBe(0);
+    expect(search.stdout).toContain("Tea ␛[2J notes");
+    expect(search.stdout).toContain("likes ␛[31mred␛[0m tea <U+202E>eert<U+202C> <U+009B>2J␛]0;pwned␇ safe␍EVIL done");
+    expect(search.stdout).not.toMatch(RAW_CONTROL);
+
+    const json = await memoryCli(["search", "red tea", "--user", "42", "--json"], env);
+    expect(json.stdout).not.toMatch(RAW_CONTROL);
+    expect((JSON.parse(json.stdout) as { text: string; title: string }[]).find((h) => h.title === "Tea \u001b[2J notes")?.text).toBe(hostile);
+
+    for (const args of [["history", "--user", "42"], ["undo", "--user", "42"]]) {
+      const run = await memoryCli(args, env);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain("␛[2Jcleared <U+202E>evil");
+      expect(run.stdout).not.toMatch(RAW_CONTROL);
+    }
+    const historyJson = await memoryCli(["history", "--user", "42", "--json"], env);
+    expect(historyJson.stdout).not.toMatch(RAW_CONTROL);
+    expect(JSON.stringify(JSON.parse(historyJson.stdout))).toContain("\\u001b[2Jcleared \u202eevil");
+
+    const exported = await memoryCli(["export", "--user", "42"], env);
+    expect(exported.code).toBe(0);
+    expect(exported.stdout).not.toMatch(RAW_CONTROL);
+    expect((JSON.parse(exported.stdout) as { files: Record<string, string> }).files["MEMORY.md"]).toBe(`## Tea \u001b[2J notes\n${hostile}\n`);
+  });
+
+  it("writes an export with --out that only its owner can read and write, whatever the umask", async () => {
+    const home = await homeWithHistory();
+    const out = join(home, "backup.json");
+    await writeFile(out, "an older backup");
+    await chmod(out, 0o644);
+    for (const umask of ["000", "277"]) {
+      const run = await withUmask(umask, ["export", "--user", "42", "--out", out], { AGENTKIT_HOME: home });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toBe("");
+      expect((await stat(out)).mode & 0o777).toBe(0o600);
+      expect(JSON.parse(await readFile(out, "utf8"))).toMatchObject({ format: "agentkit-memory", files: { "USER.md": "## Family\n- Sister: Clara, a nurse\n" } });
+    }
+    expectOneLineFailure(await memoryCli(["export", "--user", "42", "--out", home], { AGENTKIT_HOME: home }), 1, /^could not write /);
+  });
+});
+
+/** The compiled CLI in a shell whose umask is `umask`. */
+function withUmask(umask: string, args: string[], env: Record<string, string>): Promise<FinishedRun> {
+  const child = spawn("sh", ["-c", `umask ${umask} && exec "$0" dist/cli/memory.js "$@"`, process.execPath, ...args], {
+    cwd: built,
+    env: { PATH: process.env.PATH ?? "", HOME: env.AGENTKIT_HOME ?? "/nonexistent", ...env },
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
+}

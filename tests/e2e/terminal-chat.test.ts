@@ -55,7 +55,7 @@ describe("npm run chat", () => {
     );
     const second = await runChat(["--user", "42"], "/search sister\n/search\n/search kayak\n/end\n", env);
     expect(second.stderr).toBe("");
-    expect(second.stdout).toMatch(/1\. \d{4}-\d{2}-\d{2} · conversation › books {2}\(conversations\/.+\.md, score [\d.]+\)\n {3}Mei: My sister says I should read Piranesi\./);
+    expect(second.stdout).toMatch(/1\. \d{4}-\d{2}-\d{2} · conversation › books {2}\(conversations\/.+\.md\)\n {3}Mei: My sister says I should read Piranesi\./);
     expect(second.stdout).toContain("Usage: /search <words>");
     expect(second.stdout).toContain('Nothing found for "kayak".');
   }, 30_000);
