@@ -8,6 +8,7 @@ import { ModelError } from "../agent/model-client.js";
 import { SessionClosedError, type SessionEngine, type SessionSummary } from "../agent/session-engine.js";
 import type { SessionRecord } from "../agent/session-record.js";
 import type { Say } from "../agent/history-lines.js";
+import { modelErrorLine } from "../present/model-errors.js";
 import { isAllowed } from "./access.js";
 import { readIncoming } from "./incoming.js";
 import { proposalFooter } from "./proposals.js";
@@ -254,10 +255,13 @@ export class Conversations {
       this.streaming.delete(turnId);
       const line =
         error instanceof ModelError
-          ? `⚠️ ${error.message}`
+          ? `⚠️ ${modelErrorLine(error, say)}`
           : error instanceof SessionClosedError
-            ? "This conversation had just ended, so I didn't read that message. Mention me or use /chat to start a new one."
-            : "⚠️ Something went wrong on my side. Please try again.";
+            ? say(
+                "This conversation had just ended, so I didn't read that message. Mention me or use /chat to start a new one.",
+                "这段对话刚刚结束，所以我没有读那条消息。提到我或使用 /chat 开始新的对话。",
+              )
+            : `⚠️ ${say("Something went wrong on my side. Please try again.", "我这边出了点问题，请再试一次。")}`;
       if (!(error instanceof ModelError || error instanceof SessionClosedError)) {
         this.deps.log.error({ err: error, sessionId }, "turn failed");
       }
