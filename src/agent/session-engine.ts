@@ -390,6 +390,8 @@ export class SessionEngine {
     }
     // Before the summary: the transcript needs no model, and a retried close rewrites the same file.
     await archiveConversation(memory, record);
+    // A summary kept from an earlier attempt: that attempt may have written the daily entry already.
+    const retry = record.summary !== undefined;
     try {
       record.summary ??= await summariseConversation(this.deps.model, record);
     } catch (error) {
@@ -408,6 +410,7 @@ export class SessionEngine {
         date: localDate(closedAt, zone),
         heading: entryHeading(localTime(closedAt, zone), record.title),
         summary: record.summary,
+        retry,
       },
       this.deps.model,
     );

@@ -56,6 +56,22 @@ describe("closing a session", () => {
     );
   });
 
+  it("gives two sessions with the same title closing at the same moment two entries, even when their summaries are the same", async () => {
+    const setup = await setupEngine({ clock: fixedClock });
+    const first = await chatOnce(setup);
+    const second = await chatOnce(setup);
+    const third = await chatOnce(setup, "other talk");
+    setup.fake.setFallback({ text: "Alice talked about tea." });
+    expect(await Promise.all([setup.engine.close(first.id, "end"), setup.engine.close(second.id, "end")])).toEqual(["closed", "closed"]);
+    expect(await readFile(join(setup.home, "users/111/daily/2026-12-01.md"), "utf8")).toBe(
+      "## 23:30 · tea talk\nAlice talked about tea.\n\n## 23:30 · tea talk (2)\nAlice talked about tea.\n",
+    );
+    // Another title in the same minute, with the same words, is an entry of its own too.
+    await setup.engine.close(third.id, "end");
+    const sections = parseSections(await readFile(join(setup.home, "users/111/daily/2026-12-01.md"), "utf8")).sections;
+    expect(sections.map((s) => s.name)).toEqual(["23:30 · tea talk", "23:30 · tea talk (2)", "23:30 · other talk"]);
+  });
+
   it("writes exactly one summary for 10 concurrent close() calls", async () => {
     const setup = await setupEngine({ clock: fixedClock });
     const session = await chatOnce(setup);
