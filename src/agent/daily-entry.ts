@@ -58,6 +58,8 @@ export async function appendDailyEntry(store: MemoryStore, entry: DailyEntry, mo
     let heading = wanted;
     for (let n = 2; taken.has(heading); n++) heading = `${wanted} (${n})`;
     const block = `## ${heading}\n${summary}\n`;
+    // Surely over the cap: decided before addToSection, whose trimming is not linear on a model's long blanks.
+    if (countChars(before) + countChars(block) > CAPS.daily) return { before, block };
     const added = addToSection(parseSections(before), heading, summary);
     if (!added.ok) throw new Error(`${log.label}: ${added.error}`);
     const after = serializeSections(added.value.doc);

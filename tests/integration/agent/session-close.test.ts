@@ -72,6 +72,19 @@ describe("closing a session", () => {
     expect(sections.map((s) => s.name)).toEqual(["23:30 · tea talk", "23:30 · tea talk (2)", "23:30 · other talk"]);
   });
 
+  it("closes in linear time when the model's summary holds a long inner run of blanks (32 KB, then 1 MB)", async () => {
+    for (const size of [32 << 10, 1 << 20]) {
+      const setup = await setupEngine({ clock: fixedClock });
+      const session = await chatOnce(setup);
+      setup.fake.setFallback({ text: `Alice said${" ".repeat(size)}hi.` });
+      const started = performance.now();
+      expect(await setup.engine.close(session.id, "end")).toBe("closed");
+      expect(performance.now() - started, `${size} chars`).toBeLessThan(3000);
+      // Too long for the day: kept whole in the archive, cut in the log.
+      expect(await readFile(join(setup.home, "users/111/daily/archive/2026-12-01.md"), "utf8")).toContain(`Alice said${" ".repeat(size)}hi.`);
+    }
+  });
+
   it("writes exactly one summary for 10 concurrent close() calls", async () => {
     const setup = await setupEngine({ clock: fixedClock });
     const session = await chatOnce(setup);
