@@ -79,7 +79,7 @@ describe("closing a session", () => {
       setup.fake.setFallback({ text: `Alice said${" ".repeat(size)}hi.` });
       const started = performance.now();
       expect(await setup.engine.close(session.id, "end")).toBe("closed");
-      expect(performance.now() - started, `${size} chars`).toBeLessThan(3000);
+      expect(performance.now() - started, `${size} chars`).toBeLessThan(5000);
       // Too long for the day: kept whole in the archive, cut in the log.
       expect(await readFile(join(setup.home, "users/111/daily/archive/2026-12-01.md"), "utf8")).toContain(`Alice said${" ".repeat(size)}hi.`);
     }

@@ -64,7 +64,7 @@ describe("patterns on a person's or the model's text run in linear time (1 MB of
       for (const words of [repeatTo("http://", size), repeatTo("https:/", size), `https://${repeatTo("a", size)} x`]) {
         const started = performance.now();
         await readIncoming(message, words, limits, english);
-        expect(performance.now() - started).toBeLessThan(2000);
+        expect(performance.now() - started).toBeLessThan(5000);
       }
     }
   });
