@@ -23,6 +23,8 @@ export interface Config {
   sessionIdleMinutes: number;
   dailyDays: number;
   historyBudgetChars: number;
+  /** What one person may ask of the bot in Discord at once and per minute (§5). */
+  fairUse: FairUseLimits;
   /** How much memory history the journal keeps: the newest N changes of the last D days. */
   journal: { entries: number; days: number };
   /** What a person's Discord attachments may bring into a turn. */
@@ -52,6 +54,15 @@ export interface AttachmentLimits {
   messageBytes: number;
 }
 
+export interface FairUseLimits {
+  /** PERSON_MESSAGES_PER_MINUTE: messages (and /chat) a person may send in any 60 s; more are not read. */
+  messagesPerMinute: number;
+  /** PERSON_TURNS_AT_ONCE: conversations answering one person at the same time. */
+  turnsAtOnce: number;
+  /** SESSION_QUEUE_MAX: messages that wait in a conversation while it answers; they are answered together. */
+  queuePerSession: number;
+}
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Configuration problems (see .env.example):\n${problems.map((p) => `  - ${p}`).join("\n")}`);
@@ -76,6 +87,10 @@ const positiveNumber = (fallback: number, example: string) =>
   optionalText
     .refine((v) => v === undefined || (Number.isFinite(Number(v)) && Number(v) > 0), `must be a positive number (${example})`)
     .transform((v) => (v === undefined ? fallback : Number(v)));
+const wholeNumber = (fallback: number, example: string, { min }: { min: number }) =>
+  optionalText
+    .refine((v) => v === undefined || (/^\d{1,6}$/.test(v) && Number(v) >= min), `must be a whole number of at least ${min} (${example})`)
+    .transform((v) => (v === undefined ? fallback : Number(v)));
 
 const commonSchema = z.object({
   AGENTKIT_HOME: optionalText,
@@ -93,6 +108,9 @@ const commonSchema = z.object({
   SESSION_IDLE_MINUTES: positiveNumber(60, "60").refine((n) => n <= 35_000, "must be at most 35000 minutes (about 24 days) (60)"),
   DAILY_LOG_DAYS: positiveNumber(2, "2").refine((n) => Number.isInteger(n), "must be a whole number of days (2)"),
   HISTORY_BUDGET_CHARS: positiveNumber(60_000, "60000"),
+  PERSON_MESSAGES_PER_MINUTE: wholeNumber(20, "20", { min: 1 }),
+  PERSON_TURNS_AT_ONCE: wholeNumber(2, "2", { min: 1 }),
+  SESSION_QUEUE_MAX: wholeNumber(5, "5", { min: 0 }),
   JOURNAL_MAX_ENTRIES: positiveNumber(1000, "1000").refine((n) => Number.isInteger(n), "must be a whole number (1000)"),
   JOURNAL_MAX_DAYS: positiveNumber(180, "180"),
   OPENAI_VISION: flag(false),
@@ -122,12 +140,14 @@ const commonSchema = z.object({
   METRICS_HOST: optionalText.transform((v) => v ?? "127.0.0.1"),
 });
 
+/** Empty or blank is unset (optionalText), so both get the "is required" line; a value that is there is checked further. */
+const requiredText = (what: string) => z.string({ error: `is required: ${what}` });
+
 const discordSchema = z.object({
-  DISCORD_TOKEN: z.string({ error: "is required: the bot token from the Developer Portal (Bot → Reset Token)" }).trim().min(1, "is required: the bot token from the Developer Portal (Bot → Reset Token)"),
-  DISCORD_CLIENT_ID: z
-    .string({ error: "is required: the application id (123456789012345678)" })
-    .trim()
-    .regex(snowflake, "must be the application id, digits only (123456789012345678)"),
+  DISCORD_TOKEN: optionalText.pipe(requiredText("the bot token from the Developer Portal (Bot → Reset Token)")),
+  DISCORD_CLIENT_ID: optionalText.pipe(
+    requiredText("the application id (123456789012345678)").regex(snowflake, "must be the application id, digits only (123456789012345678)"),
+  ),
   DISCORD_GUILD_ID: optionalText.refine((v) => v === undefined || snowflake.test(v), "must be a server id, digits only (123456789012345678)"),
   DISCORD_API_URL: optionalText.refine((v) => v === undefined || URL.canParse(v), "must be a URL (http://127.0.0.1:8080/api)"),
 });
@@ -173,6 +193,7 @@ export function loadConfig(frontEnd: FrontEnd, env: Record<string, string | unde
     sessionIdleMinutes: c.SESSION_IDLE_MINUTES,
     dailyDays: c.DAILY_LOG_DAYS,
     historyBudgetChars: c.HISTORY_BUDGET_CHARS,
+    fairUse: { messagesPerMinute: c.PERSON_MESSAGES_PER_MINUTE, turnsAtOnce: c.PERSON_TURNS_AT_ONCE, queuePerSession: c.SESSION_QUEUE_MAX },
     journal: { entries: c.JOURNAL_MAX_ENTRIES, days: c.JOURNAL_MAX_DAYS },
     attachments: {
       vision: c.OPENAI_VISION,

@@ -2,18 +2,23 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { systemWriter } from "../memory/memory-file.js";
 import type { MemoryStore } from "../memory/memory-store.js";
-import { countChars, parseSections, serializeSections } from "../memory/sections.js";
+import { addToSection, countChars, parseSections, serializeSections } from "../memory/sections.js";
 import { CAPS } from "../memory/memory-store.js";
 import { stripControlCharacters } from "../memory/safety.js";
 import type { ModelClient } from "./model-client.js";
 
-const SUMMARY = systemWriter("summary of a conversation");
+const SUMMARY = systemWriter("summary of a conversation").by;
 const CONDENSE = systemWriter("condensed the day's log").by;
 
 export interface DailyEntry {
   date: string;
   heading: string;
   summary: string;
+  /**
+   * A retried close (its summary was kept from an earlier attempt): its entry may be written
+   * already, under its heading or a numbered one, and is then not written again.
+   */
+  retry?: boolean;
 }
 
 /** Section name of a daily entry: `HH:mm · <title>` (titles lose characters a heading can't hold). */
@@ -22,30 +27,48 @@ export function entryHeading(time: string, title: string): string {
   return `${time} · ${clean}`;
 }
 
+/** `wanted`, or `wanted (n)`: the headings one entry may have been written under. */
+function isHeadingOf(name: string, wanted: string): boolean {
+  if (name === wanted) return true;
+  const number = name.startsWith(`${wanted} (`) && name.endsWith(")") ? name.slice(wanted.length + 2, -1) : "";
+  return number !== "" && [...number].every((c) => c >= "0" && c <= "9");
+}
+
 /**
  * Appends a session summary to the day's log. When the log would pass its cap, the model
  * condenses the day (the original goes to the archive first); if that fails, the newest
  * entries that fit stay and the rest move verbatim to the archive. Nothing is lost.
- * Idempotent: an entry already in the log or its archive is not written twice.
+ * A retried close finds its entry in the log or its archive and does not write it twice.
  */
 export async function appendDailyEntry(store: MemoryStore, entry: DailyEntry, model: ModelClient): Promise<void> {
   const log = store.daily(entry.date);
   // A summary is kept whatever the model wrote; only invisible characters are dropped.
   const summary = stripControlCharacters(entry.summary).trim();
   const wanted = stripControlCharacters(entry.heading);
-  const before = await log.read();
-  // A retried close finds its summary already in the log or the archive (it is kept with the session).
-  const archived = await readFile(join(store.archiveDir, `${entry.date}.md`), "utf8").catch(() => "");
-  if (holdsEntry(before, summary) || holdsEntry(archived, summary)) return;
-  // Two sessions with the same title closing in the same minute: the second gets its own entry
-  // (the archive counts too: it tells entries apart by heading).
-  const taken = new Set([before, archived].flatMap((text) => parseSections(text).sections.map((s) => s.name)));
-  let heading = wanted;
-  for (let n = 2; taken.has(heading); n++) heading = `${wanted} (${n})`;
-  const block = `## ${heading}\n${summary}\n`;
-  const added = await log.add(heading, summary, SUMMARY);
-  if (added.ok) return;
-  if (added.refusal !== "over-cap") throw new Error(added.error);
+  // Reading the day, choosing a free heading and writing it happen under the person's lock, so two
+  // sessions of one title closing in the same minute (two threads, two shards) get two entries.
+  const full = await store.serialize(async (): Promise<{ before: string; block: string } | undefined> => {
+    const before = await log.read();
+    // The archive counts too: it tells entries apart by heading.
+    const archived = await readFile(join(store.archiveDir, `${entry.date}.md`), "utf8").catch(() => "");
+    const sections = [before, archived].flatMap((text) => parseSections(text.replace(/\r\n/g, "\n")).sections);
+    // Only a retry looks for its summary: another session may well have been summed up in the same words.
+    if (entry.retry && sections.some((s) => isHeadingOf(s.name, wanted) && s.body.trim() === summary)) return undefined;
+    const taken = new Set(sections.map((s) => s.name));
+    let heading = wanted;
+    for (let n = 2; taken.has(heading); n++) heading = `${wanted} (${n})`;
+    const block = `## ${heading}\n${summary}\n`;
+    // Surely over the cap: decided before addToSection, whose trimming is not linear on a model's long blanks.
+    if (countChars(before) + countChars(block) > CAPS.daily) return { before, block };
+    const added = addToSection(parseSections(before), heading, summary);
+    if (!added.ok) throw new Error(`${log.label}: ${added.error}`);
+    const after = serializeSections(added.value.doc);
+    if (countChars(after) > CAPS.daily) return { before, block };
+    await store.commit(SUMMARY, "add", [{ label: log.label, text: after }]);
+    return undefined;
+  });
+  if (!full) return;
+  const { before, block } = full;
 
   const condensed = await condenseDay(model, before, block).catch(() => undefined);
   const written = await store.serialize(async () => {
@@ -61,10 +84,6 @@ export async function appendDailyEntry(store: MemoryStore, entry: DailyEntry, mo
     const archived = moved ? [store.archiveWrite(entry.date, withBreak(moved))] : [];
     await store.commit(CONDENSE, "condense", [...archived, { label: log.label, text: kept }]);
   });
-}
-
-function holdsEntry(log: string, summary: string): boolean {
-  return parseSections(log.replace(/\r\n/g, "\n")).sections.some((s) => s.body.trim() === summary);
 }
 
 async function condenseDay(model: ModelClient, log: string, block: string): Promise<string | undefined> {

@@ -45,15 +45,25 @@ export function describeChange(change: SectionChange, say: Say): string {
   const after = lines(change.after);
   if (change.before === null) return `${where}: + ${quote(after.join(" / "))}`;
   if (change.after === null) return `${where}: − ${say("removed", "删除")}${before.length ? ` ${quote(before.join(" / "))}` : ""}`;
-  const gone = before.filter((line) => !after.includes(line));
-  const added = after.filter((line) => !before.includes(line));
+  // Sets, not includes(): a section of many lines (an import) must not take lines × lines.
+  const kept = new Set(after);
+  const had = new Set(before);
+  const gone = before.filter((line) => !kept.has(line));
+  const added = after.filter((line) => !had.has(line));
   if (gone.length === 0 && added.length > 0) return `${where}: + ${quote(added.join(" / "))}`;
   if (added.length === 0 && gone.length > 0) return `${where}: − ${quote(gone.join(" / "))}`;
   return `${where}: ~ ${quote(gone.join(" / "))} → ${quote(added.join(" / "))}`;
 }
 
+/** The text without blank lines and line-end blanks. Line by line: /[ \t]+$/gm retries at every blank of a long inner run (quadratic). */
 function blankless(text: string | null): string | null {
-  return text === null ? null : text.replace(/[ \t]+$/gm, "").replace(/\n+/g, "\n").trim();
+  if (text === null) return null;
+  return text
+    .split("\n")
+    .map((line) => line.trimEnd())
+    .filter((line) => line !== "")
+    .join("\n")
+    .trim();
 }
 
 /** What an entry did, in one line: its first change, and how many more. */

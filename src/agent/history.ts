@@ -18,6 +18,18 @@ export function requestContext(record: SessionRecord): ChatCompletionMessagePara
 
 const size = (m: ChatCompletionMessageParam) => JSON.stringify(m).length;
 
+/** Characters of history a request sends after the frozen system prompt: the condensed summary and the messages since. */
+export function historyChars(record: SessionRecord): number {
+  return requestContext(record)
+    .slice(1)
+    .reduce((n, m) => n + size(m), 0);
+}
+
+/** Whether a request with the person's new words would send more history than the budget (HISTORY_BUDGET_CHARS). */
+export function overBudget(record: SessionRecord, words: string, budgetChars: number): boolean {
+  return historyChars(record) + size({ role: "user", content: words }) > budgetChars;
+}
+
 /**
  * Condenses the oldest exchanges so the recent history fits in half the budget.
  * Cuts only before a person's message, so no tool call is separated from its result.

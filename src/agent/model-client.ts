@@ -7,17 +7,46 @@ import type {
 } from "openai/resources/chat/completions";
 import { noTelemetry, type Telemetry } from "./telemetry.js";
 
-export type ModelErrorKind = "unreachable" | "auth" | "rate-limit" | "server" | "bad-response" | "timeout" | "refused";
+export type ModelErrorKind =
+  | "unreachable"
+  | "auth"
+  | "rate-limit"
+  | "server"
+  | "bad-response"
+  | "timeout"
+  | "refused"
+  /** A 404 from a base URL with no version in its path: OPENAI_BASE_URL lacks /v1 (Ollama's usual mistake). */
+  | "wrong-base-url";
 
-/** Every failure of the model, with a message fit to show a person. */
+export interface ModelErrorDetails {
+  /** OPENAI_BASE_URL as configured. */
+  baseURL: string;
+  /** The HTTP status, when the server answered. */
+  status?: number;
+}
+
+/**
+ * Every failure of the model, as a kind the front ends word (src/present/model-errors.ts).
+ * The message is for logs: the kind, the status and the server.
+ */
 export class ModelError extends Error {
   constructor(
     readonly kind: ModelErrorKind,
-    message: string,
+    readonly details: ModelErrorDetails,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    const status = details.status === undefined ? "" : `, HTTP ${details.status}`;
+    super(`model server ${details.baseURL} (OPENAI_BASE_URL): ${kind}${status}`, options);
     this.name = "ModelError";
+  }
+}
+
+/** A base URL whose path names an API version (`/v1`, `/api/v1`, `/v1beta/openai`): a 404 there is not the missing /v1. */
+function hasVersionPath(baseURL: string): boolean {
+  try {
+    return new URL(baseURL).pathname.split("/").some((segment) => /^v\d/.test(segment));
+  } catch {
+    return true;
   }
 }
 
@@ -139,12 +168,12 @@ export class ModelClient {
         const text = reply.add(chunk);
         if (text) request.onDelta?.(text);
       }
-      if (controller.signal.aborted) throw new ModelError("timeout", this.describe("timeout"));
-      return reply.finish(() => new ModelError("bad-response", this.describe("bad-response")));
+      if (controller.signal.aborted) throw this.failure("timeout");
+      return reply.finish(() => this.failure("bad-response"));
     } catch (error) {
       if (error instanceof StoppedError || request.signal?.aborted) throw new StoppedError();
       if (controller.signal.aborted && !(error instanceof ModelError)) {
-        throw new ModelError("timeout", this.describe("timeout"), { cause: error });
+        throw this.failure("timeout", undefined, error);
       }
       throw this.toModelError(error);
     } finally {
@@ -179,7 +208,7 @@ export class ModelClient {
     try {
       const completion = await this.client.chat.completions.create({ model: this.options.model, messages });
       const content = completion.choices[0]?.message.content;
-      if (typeof content !== "string") throw new ModelError("bad-response", this.describe("bad-response"));
+      if (typeof content !== "string") throw this.failure("bad-response");
       this.telemetry.modelRequest("ok");
       if (completion.usage) {
         const { prompt_tokens, completion_tokens, prompt_tokens_details } = completion.usage;
@@ -195,41 +224,29 @@ export class ModelClient {
 
   private toModelError(error: unknown): ModelError {
     if (error instanceof ModelError) return error;
-    if (error instanceof OpenAI.APIConnectionTimeoutError) return new ModelError("timeout", this.describe("timeout"), { cause: error });
-    if (error instanceof OpenAI.APIConnectionError) return new ModelError("unreachable", this.describe("unreachable"), { cause: error });
+    if (error instanceof OpenAI.APIConnectionTimeoutError) return this.failure("timeout", undefined, error);
+    if (error instanceof OpenAI.APIConnectionError) return this.failure("unreachable", undefined, error);
     if (error instanceof OpenAI.APIError) {
+      const status = error.status;
       const kind: ModelErrorKind =
-        error.status === 401 || error.status === 403
+        status === 401 || status === 403
           ? "auth"
-          : error.status === 429
+          : status === 429
             ? "rate-limit"
-            : error.status !== undefined && error.status >= 500
+            : status !== undefined && status >= 500
               ? "server"
-              : "refused";
-      return new ModelError(kind, this.describe(kind, error.status), { cause: error });
+              : status === 404 && !hasVersionPath(this.options.baseURL)
+                ? "wrong-base-url"
+                : "refused";
+      return this.failure(kind, status, error);
     }
     // A stream cut mid-way (TypeError: terminated) or garbage in it (SyntaxError).
-    return new ModelError("bad-response", this.describe("bad-response"), { cause: error });
+    return this.failure("bad-response", undefined, error);
   }
 
-  private describe(kind: ModelErrorKind, status?: number): string {
-    const where = `the model server at ${this.options.baseURL} (OPENAI_BASE_URL)`;
-    switch (kind) {
-      case "unreachable":
-        return `Could not reach ${where}. Is it running?`;
-      case "auth":
-        return `The model server refused the API key (OPENAI_API_KEY), HTTP ${status}.`;
-      case "rate-limit":
-        return "The model is busy right now (rate limited). Please try again in a moment.";
-      case "server":
-        return `The model server had an error (HTTP ${status}). Please try again in a moment.`;
-      case "timeout":
-        return "The model took too long to answer. Please try again.";
-      case "refused":
-        return `The model server rejected the request (HTTP ${status}). Check OPENAI_MODEL.`;
-      case "bad-response":
-        return "The model sent a broken answer. Please try again.";
-    }
+  private failure(kind: ModelErrorKind, status?: number, cause?: unknown): ModelError {
+    const details = { baseURL: this.options.baseURL, ...(status !== undefined ? { status } : {}) };
+    return new ModelError(kind, details, cause === undefined ? undefined : { cause });
   }
 }
 

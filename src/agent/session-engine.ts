@@ -14,7 +14,7 @@ import { localDate, localTime } from "../memory/time.js";
 import type { MemoryChange, PendingChange } from "../tools/execute-tool.js";
 import { runTurn, type TurnMessage, type TurnTiming } from "./agent-loop.js";
 import { baseInstructions } from "./base-instructions.js";
-import { condenseHistory, requestContext } from "./history.js";
+import { condenseHistory, historyChars, overBudget, requestContext } from "./history.js";
 import { archiveClosedSessions, archiveConversation } from "./conversation-archive.js";
 import { appendDailyEntry, entryHeading } from "./daily-entry.js";
 import { ModelError, type ModelClient, type TokenUsage } from "./model-client.js";
@@ -196,6 +196,8 @@ export class SessionEngine {
       const timing: TurnTiming = { modelMs: 0 };
       let outcome: TurnOutcome = "error";
       try {
+        // Before the request, not only after the turn: turns back to back leave no idle moment to condense in.
+        if (overBudget(record, message.text, this.deps.historyBudgetChars)) await this.condenseNow(record, timing);
         const output = await runTurn({
           model: this.deps.model,
           memory: this.memoryOf(record.userId),
@@ -221,8 +223,7 @@ export class SessionEngine {
     });
     // Measuring the history is left until the reply has been shown.
     setImmediate(() => {
-      const size = requestContext(result.record).reduce((n, m) => n + JSON.stringify(m).length, 0);
-      if (size > this.deps.historyBudgetChars) void this.condense(id);
+      if (historyChars(result.record) > this.deps.historyBudgetChars) void this.condense(id);
     });
     const { output } = result;
     return { text: output.text, changes: output.changes, proposals: output.proposals, usage: output.usage, stopped: output.stopped };
@@ -390,6 +391,8 @@ export class SessionEngine {
     }
     // Before the summary: the transcript needs no model, and a retried close rewrites the same file.
     await archiveConversation(memory, record);
+    // A summary kept from an earlier attempt: that attempt may have written the daily entry already.
+    const retry = record.summary !== undefined;
     try {
       record.summary ??= await summariseConversation(this.deps.model, record);
     } catch (error) {
@@ -408,6 +411,7 @@ export class SessionEngine {
         date: localDate(closedAt, zone),
         heading: entryHeading(localTime(closedAt, zone), record.title),
         summary: record.summary,
+        retry,
       },
       this.deps.model,
     );
@@ -434,6 +438,22 @@ export class SessionEngine {
         await this.deps.store.save(record);
       })
       .catch((error: unknown) => this.deps.log.warn({ sessionId: id, err: String(error) }, "history not condensed"));
+  }
+
+  /** Condenses the history of a turn about to go over budget; if the model cannot, the turn goes ahead as it is. */
+  private async condenseNow(record: SessionRecord, timing: TurnTiming): Promise<void> {
+    const asking = performance.now();
+    try {
+      const condensed = await condenseHistory(this.deps.model, record, this.deps.historyBudgetChars);
+      if (!condensed) return;
+      record.condensed = condensed;
+      await this.firstSaveDone(record.id);
+      await this.deps.store.save(record);
+    } catch (error) {
+      this.deps.log.warn({ sessionId: record.id, err: String(error) }, "history not condensed before the request");
+    } finally {
+      timing.modelMs += performance.now() - asking;
+    }
   }
 
   /** Waits for a new session's first save; writes it again (channel pointer included) if it failed. */

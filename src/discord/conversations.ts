@@ -8,8 +8,11 @@ import { ModelError } from "../agent/model-client.js";
 import { SessionClosedError, type SessionEngine, type SessionSummary } from "../agent/session-engine.js";
 import type { SessionRecord } from "../agent/session-record.js";
 import type { Say } from "../agent/history-lines.js";
+import { modelErrorLine } from "../present/model-errors.js";
 import { refusalLine, type Access, type Refusal } from "./access.js";
-import { readIncoming } from "./incoming.js";
+import { BusyNotices, excerptOf, startRefusedLine } from "./busy-notice.js";
+import { FairUse } from "./fair-use.js";
+import { readIncoming, type Incoming } from "./incoming.js";
 import { proposalFooter } from "./proposals.js";
 import { postReceipt, receiptMessage, sayIn, type ReceiptPlace } from "./receipt.js";
 import { NO_MENTIONS, ReplyStream, type ReplyChannel } from "./reply-stream.js";
@@ -42,6 +45,42 @@ const THREAD_NAME_LIMIT = 100;
 /** A refused DM is answered at most this often per person. */
 const REFUSAL_QUIET_MS = 60 * 60_000;
 
+/** A message admitted to a conversation, and how its turn runs (with the messages that waited for it). */
+interface Pending {
+  message: Message;
+  /** What the person wrote, without the mention of the bot. */
+  words: string;
+  /** The language of the conversation (or of the person), for a line saying it was not read. */
+  locale: string | undefined;
+  run: (batch: Pending[]) => Promise<void>;
+}
+
+type AnswerChannel = TextBasedChannel & ReplyChannel & { id: string };
+
+/** Messages that waited for a turn are answered as one: their words and files in order, at most one message's images. */
+function joinIncoming(parts: Incoming[], imagesPerMessage: number, say: Say): Incoming {
+  if (parts.length === 1) return parts[0]!;
+  const images = parts.flatMap((p) => p.message.images ?? []);
+  const seen = images.slice(0, imagesPerMessage);
+  const unseen = images.slice(imagesPerMessage);
+  const text = [...parts.map((p) => p.message.text), ...unseen.map((image) => image.placeholder)].filter((t) => t !== "").join("\n\n");
+  const lines = parts.flatMap((p) => p.lines);
+  if (unseen.length > 0) {
+    lines.push(
+      say(
+        `🖼️ I looked at the first ${seen.length} images of these messages; send the others again to have them seen.`,
+        `🖼️ 这几条消息里我只看了前 ${seen.length} 张图片；其余的请再发一次。`,
+      ),
+    );
+  }
+  return {
+    message: { text, ...(seen.length > 0 ? { images: seen } : {}) },
+    lines,
+    unseenImages: parts.some((p) => p.unseenImages),
+    usable: parts.some((p) => p.usable),
+  };
+}
+
 /** Discord threads and DMs as sessions: who may talk, which session a message belongs to. */
 export class Conversations {
   private readonly idleTimers = new Map<string, NodeJS.Timeout>();
@@ -54,8 +93,20 @@ export class Conversations {
   private readonly toldNoVision = new Set<string>();
   /** When each person was last told, per reason, that their DMs are refused. */
   private readonly refusedDms = new Map<string, number>();
+  /** Per person: messages a minute and conversations at once; per conversation: what waits for its answer. */
+  private readonly fairUse: FairUse<Pending>;
+  private readonly notices: BusyNotices;
 
-  constructor(private readonly deps: ConversationDeps) {}
+  constructor(private readonly deps: ConversationDeps) {
+    this.fairUse = new FairUse(deps.config.fairUse);
+    this.notices = new BusyNotices(deps.log);
+  }
+
+  /** /chat: undefined when the person may start a conversation now (counted), else the line to answer with. */
+  mayStart(userId: string, say: Say): string | undefined {
+    const refusal = this.fairUse.start(userId);
+    return refusal && startRefusedLine(refusal, say);
+  }
 
   /** Entry point for every messageCreate. */
   async onMessage(message: Message): Promise<void> {
@@ -178,33 +229,82 @@ export class Conversations {
     for (const timer of this.idleTimers.values()) clearTimeout(timer);
     this.idleTimers.clear();
     await Promise.allSettled([...this.inFlight]);
+    this.notices.flush();
   }
 
   private async inDm(message: Message, person: Person): Promise<void> {
-    const sessionId = await this.openOrReuse(message.channelId, async () =>
-      this.deps.engine.open({
-        ...person,
-        locale: this.localeOf(person.userId),
-        title: "direct messages",
-        place: { platform: "discord", channelId: message.channelId, description: "direct messages" },
-      }),
-    );
-    this.clearIdle(message.channelId);
-    await this.answer(sessionId, message, message.channel as TextBasedChannel & ReplyChannel & { id: string }, this.textOf(message));
-    this.scheduleIdleClose(message.channelId, Date.now());
+    const channel = message.channel as AnswerChannel;
+    await this.take(message.channelId, person, {
+      message,
+      words: this.textOf(message),
+      locale: this.localeOf(person.userId),
+      run: async (batch) => {
+        const sessionId = await this.openOrReuse(message.channelId, async () =>
+          this.deps.engine.open({
+            ...person,
+            locale: this.localeOf(person.userId),
+            title: "direct messages",
+            place: { platform: "discord", channelId: message.channelId, description: "direct messages" },
+          }),
+        );
+        this.clearIdle(message.channelId);
+        await this.answer(sessionId, batch, channel);
+        this.scheduleIdleClose(message.channelId, Date.now());
+      },
+    });
   }
 
   private async inThread(message: Message, session: SessionSummary, person: Person): Promise<void> {
-    // A closed session's thread stays usable: a new message starts a new session (fresh snapshot).
-    const sessionId = await this.openOrReuse(message.channelId, async () => {
-      const channel = message.channel;
-      const name = channel.isThread() ? channel.name : session.title;
-      return this.openInThread(message.channelId, name, message.guildId ?? "", {
-        ...person,
-        locale: session.locale ?? (this.localeOf(person.userId)),
-      });
+    const channel = message.channel as AnswerChannel;
+    // The session as the message found it: one that ends meanwhile (/end) is not reopened by a message that waited.
+    const found = session.status === "open" ? session.id : undefined;
+    await this.take(message.channelId, person, {
+      message,
+      words: this.textOf(message),
+      locale: session.locale ?? this.localeOf(person.userId),
+      run: async (batch) => {
+        // A closed session's thread stays usable: a new message starts a new session (fresh snapshot).
+        const sessionId =
+          found ??
+          (await this.openOrReuse(message.channelId, async () => {
+            const name = channel.isThread() ? channel.name : session.title;
+            return this.openInThread(message.channelId, name, message.guildId ?? "", {
+              ...person,
+              locale: session.locale ?? this.localeOf(person.userId),
+            });
+          }));
+        await this.answer(sessionId, batch, channel);
+      },
     });
-    await this.answer(sessionId, message, message.channel as TextBasedChannel & ReplyChannel & { id: string }, this.textOf(message));
+  }
+
+  /**
+   * Admits a message to its conversation (fair use): answers it now, with the next turn, or says
+   * it was not read. Runs the conversation's turns until nothing waits for it.
+   */
+  private async take(conversation: string, person: Person, pending: Pending): Promise<void> {
+    const admission = this.fairUse.offer(person.userId, conversation, pending);
+    if (admission.kind === "refused") {
+      // Where the message was sent, in order: one notice per burst.
+      const say = sayIn(pending.locale);
+      this.notices.refused(pending.message.channel as AnswerChannel, person.userId, excerptOf(pending.message, pending.words), admission.refusal, say);
+      return;
+    }
+    if (admission.kind === "queued") return;
+    let batch = [pending];
+    while (batch.length > 0) {
+      try {
+        await batch[0]!.run(batch);
+      } catch (error) {
+        // Opening the session failed (the store is down): the person hears so instead of nothing.
+        this.deps.log.error({ err: String(error) }, "could not answer a message");
+        const say = sayIn(batch[0]!.locale);
+        await (batch[0]!.message.channel as AnswerChannel)
+          .send({ content: `⚠️ ${say("Something went wrong on my side. Please try again.", "我这边出了点问题，请再试一次。")}`, allowedMentions: NO_MENTIONS })
+          .catch(() => {});
+      }
+      batch = this.fairUse.next(conversation);
+    }
   }
 
   /** The channel's open session, or a new one from `open`; one at a time per channel. */
@@ -217,22 +317,38 @@ export class Conversations {
 
   private async startFromMention(message: Message, person: Person): Promise<void> {
     const text = this.textOf(message);
-    const name = (text.split("\n")[0] || `Chat with ${person.displayName}`).slice(0, THREAD_NAME_LIMIT);
-    let thread;
-    try {
-      thread = await message.startThread({ name, autoArchiveDuration: 1440 });
-    } catch (error) {
-      this.deps.log.warn({ err: String(error) }, "could not start a thread");
-      await message
-        .reply({ content: "I couldn't start a thread here. Please check my permissions (Create Public Threads) and try again.", allowedMentions: { parse: [] } })
-        .catch(() => {});
-      return;
-    }
-    const record = await this.openInThread(thread.id, name, message.guildId ?? "", {
-      ...person,
+    // The thread started from a message has the message's id: messages in it wait for this first answer.
+    await this.take(message.id, person, {
+      message,
+      words: text,
       locale: this.localeOf(person.userId),
+      run: async () => {
+        const name = (text.split("\n")[0] || `Chat with ${person.displayName}`).slice(0, THREAD_NAME_LIMIT);
+        let thread;
+        try {
+          thread = await message.startThread({ name, autoArchiveDuration: 1440 });
+        } catch (error) {
+          this.deps.log.warn({ err: String(error) }, "could not start a thread");
+          const say = sayIn(this.localeOf(person.userId));
+          await message
+            .reply({
+              content: say(
+                "I couldn't start a thread here. Please check my permissions (Create Public Threads) and try again.",
+                "我无法在这里创建子区。请检查我的权限（创建公开子区）后再试一次。",
+              ),
+              allowedMentions: { parse: [] },
+            })
+            .catch(() => {});
+          return;
+        }
+        const record = await this.openInThread(thread.id, name, message.guildId ?? "", {
+          ...person,
+          locale: this.localeOf(person.userId),
+        });
+        const words = text || (message.attachments.size + message.stickers.size > 0 ? "" : "Hello!");
+        await this.answer(record.id, [{ message, words }], thread);
+      },
     });
-    await this.answer(record.id, message, thread, text || (message.attachments.size + message.stickers.size > 0 ? "" : "Hello!"));
   }
 
   /** What the person said, without the mention of the bot. */
@@ -241,12 +357,18 @@ export class Conversations {
     return message.content.replaceAll(new RegExp(`<@!?${me}>`, "g"), "").trim();
   }
 
-  /** Answers one message: what it brings (words, reply, files, images) goes to the model, with a Stop button while it streams. */
-  private async answer(sessionId: string, message: Message, channel: ReplyChannel & { id: string }, words: string): Promise<void> {
-    const owner = message.author.id;
+  /**
+   * Answers one message, or several that waited for the same turn, as one: what they bring
+   * (words, replies, files, images) goes to the model, with a Stop button while it streams.
+   */
+  private async answer(sessionId: string, batch: Pick<Pending, "message" | "words">[], channel: ReplyChannel & { id: string }): Promise<void> {
+    const owner = batch[0]!.message.author.id;
     // The session's language, fixed when it opened (from the person's settings or their Discord client): no file read per message.
     const say = sayIn((await this.deps.engine.sessionIn(channel.id))?.locale);
-    const incoming = await readIncoming(message, words, this.deps.config.attachments, say);
+    const parts: Incoming[] = [];
+    // One message at a time: each reads at most its own attachments' worth.
+    for (const { message, words } of batch) parts.push(await readIncoming(message, words, this.deps.config.attachments, say));
+    const incoming = joinIncoming(parts, this.deps.config.attachments.imagesPerMessage, say);
     const notes = [...incoming.lines];
     if (incoming.unseenImages && (!incoming.usable || !this.toldNoVision.has(sessionId))) {
       this.toldNoVision.add(sessionId);
@@ -260,6 +382,7 @@ export class Conversations {
     if (!incoming.usable) {
       const content = notes.length > 0 ? notes.join("\n") : emptyMessageLine(say);
       await channel.send({ content, allowedMentions: NO_MENTIONS }).catch((error: unknown) => this.deps.log.warn({ err: String(error) }, "could not answer"));
+      this.notices.answered(channel.id);
       return;
     }
     const turnId = randomBytes(6).toString("hex");
@@ -283,14 +406,20 @@ export class Conversations {
       this.streaming.delete(turnId);
       const line =
         error instanceof ModelError
-          ? `⚠️ ${error.message}`
+          ? `⚠️ ${modelErrorLine(error, say)}`
           : error instanceof SessionClosedError
-            ? "This conversation had just ended, so I didn't read that message. Mention me or use /chat to start a new one."
-            : "⚠️ Something went wrong on my side. Please try again.";
+            ? say(
+                `This conversation had just ended, so I didn't read ${batch.length === 1 ? "that message" : `those ${batch.length} messages`}. Mention me or use /chat to start a new one.`,
+                `这段对话刚刚结束，所以我没有读${batch.length === 1 ? "那条消息" : `那 ${batch.length} 条消息`}。提到我或使用 /chat 开始新的对话。`,
+              )
+            : `⚠️ ${say("Something went wrong on my side. Please try again.", "我这边出了点问题，请再试一次。")}`;
       if (!(error instanceof ModelError || error instanceof SessionClosedError)) {
         this.deps.log.error({ err: error, sessionId }, "turn failed");
       }
       await reply.fail(line);
+    } finally {
+      // The answer (or its failure line) is below any notice now: a later refusal gets a new one.
+      this.notices.answered(channel.id);
     }
   }
 

@@ -39,6 +39,7 @@ const MODEL_OUTCOMES: Record<ModelOutcome, true> = {
   "bad-response": true,
   timeout: true,
   refused: true,
+  "wrong-base-url": true,
 };
 const WRITE_RESULTS: Record<MemoryWriteResult, true> = {
   saved: true,

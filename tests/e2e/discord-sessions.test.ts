@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { slashOption } from "../fakes/fake-discord/index.js";
+import { startFakeOpenAI } from "../fakes/fake-openai.js";
 import { botMessages, startBot } from "../helpers/bot-harness.js";
 import { eventually } from "../helpers/eventually.js";
 
@@ -144,6 +145,22 @@ describe("conversations in threads", () => {
     model.enqueue({ text: "Works again." });
     await discord.userSends({ channelId: start.id, userId: discord.alice.id, content: "again" });
     await discord.waitFor(() => botMessages(discord, start.id).find((m) => m.content === "Works again."));
+  });
+
+  it("tells the person to add /v1 to OPENAI_BASE_URL when the model server has no /chat/completions there, in their language", async () => {
+    const model = await startFakeOpenAI();
+    const { discord, engine } = await startBot({ model, env: { OPENAI_BASE_URL: model.baseURL.replace(/\/v1$/, "") } });
+    const start = await discord.userSends({ channelId: discord.textChannel.id, userId: discord.alice.id, content: "hi", mentionsBot: true });
+    const line = await discord.waitFor(() => botMessages(discord, start.id).find((m) => m.content.startsWith("⚠️")));
+    expect(line.content).toContain("OPENAI_BASE_URL");
+    expect(line.content).toContain(`${model.baseURL}`);
+    await engine.memoryOf(discord.alice.id).saveSettings({ locale: "zh-CN" });
+    const dm = discord.openDm(discord.alice.id);
+    await discord.userSends({ channelId: dm.id, userId: discord.alice.id, content: "你好" });
+    const zh = await discord.waitFor(() => botMessages(discord, dm.id).find((m) => m.content.startsWith("⚠️")));
+    expect(zh.content).toContain(`${model.baseURL}`);
+    expect(zh.content).toMatch(/OPENAI_BASE_URL.*[\u4e00-\u9fff]|[\u4e00-\u9fff].*OPENAI_BASE_URL/);
+    await model.close();
   });
 
   it("closes exactly once when the thread is archived by a person, and when it is deleted", async () => {

@@ -101,4 +101,48 @@ describe("loadConfig", () => {
       expect(() => loadConfig("chat", { ...base, METRICS_PORT: port })).toThrow(/METRICS_PORT: must be a port number from 1 to 65535/);
     }
   });
+
+  it("gives an empty, a blank and an unset required variable the same message", () => {
+    const problemsFor = (env: Record<string, string | undefined>) => {
+      try {
+        loadConfig("discord", env);
+        return [];
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+    };
+    const unset = problemsFor({});
+    const empty = problemsFor({ DISCORD_TOKEN: "", DISCORD_CLIENT_ID: "", OPENAI_API_KEY: "" });
+    const blank = problemsFor({ DISCORD_TOKEN: "  ", DISCORD_CLIENT_ID: " \t", OPENAI_API_KEY: " " });
+    expect(unset).toHaveLength(3);
+    expect(empty).toEqual(unset);
+    expect(blank).toEqual(unset);
+    expect(unset.find((p) => p.startsWith("DISCORD_CLIENT_ID"))).toMatch(/is required/);
+    // A value that is there but wrong still says what is wrong with it.
+    expect(problemsFor({ ...discordEnv, DISCORD_CLIENT_ID: "my-app", OPENAI_API_KEY: "k" })).toEqual([
+      expect.stringMatching(/^DISCORD_CLIENT_ID: must be the application id, digits only/),
+    ]);
+  });
+
+  it("reads the fair-use limits, with defaults when unset or empty, and refuses what is not a whole positive number", () => {
+    const base = { OPENAI_BASE_URL: "http://127.0.0.1:1/v1" };
+    const defaults = { messagesPerMinute: 20, turnsAtOnce: 2, queuePerSession: 5 };
+    expect(loadConfig("chat", base).fairUse).toEqual(defaults);
+    expect(loadConfig("chat", { ...base, PERSON_MESSAGES_PER_MINUTE: "", PERSON_TURNS_AT_ONCE: "", SESSION_QUEUE_MAX: "" }).fairUse).toEqual(defaults);
+    expect(loadConfig("chat", { ...base, PERSON_MESSAGES_PER_MINUTE: "6", PERSON_TURNS_AT_ONCE: "1", SESSION_QUEUE_MAX: "0" }).fairUse).toEqual({
+      messagesPerMinute: 6,
+      turnsAtOnce: 1,
+      queuePerSession: 0,
+    });
+    for (const [name, value] of [
+      ["PERSON_MESSAGES_PER_MINUTE", "0"],
+      ["PERSON_MESSAGES_PER_MINUTE", "2.5"],
+      ["PERSON_TURNS_AT_ONCE", "0"],
+      ["PERSON_TURNS_AT_ONCE", "many"],
+      ["SESSION_QUEUE_MAX", "-1"],
+      ["SESSION_QUEUE_MAX", "1e9"],
+    ] as const) {
+      expect(() => loadConfig("chat", { ...base, [name]: value }), `${name}=${value}`).toThrow(new RegExp(`${name}: must be a whole number`));
+    }
+  });
 });

@@ -39,6 +39,12 @@ export const chatCommand: Command = {
       });
       return;
     }
+    // A new thread counts as a message: nobody opens threads faster than PERSON_MESSAGES_PER_MINUTE.
+    const refused = ctx.conversations.mayStart(interaction.user.id, (en, zh) => inLocale(interaction, en, zh));
+    if (refused) {
+      await interaction.reply({ content: refused, flags: MessageFlags.Ephemeral });
+      return;
+    }
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
     const displayName = displayNameOf(interaction);
     const topic = interaction.options.getString("topic")?.trim();

@@ -33,24 +33,38 @@ describe("ModelClient", () => {
   });
 
   it.each([
-    [401, "auth", /OPENAI_API_KEY/],
-    [429, "rate-limit", /busy/],
-    [503, "server", /HTTP 503/],
-    [404, "refused", /OPENAI_MODEL/],
-  ] as const)("turns HTTP %i into a %s ModelError", async (status, kind, message) => {
+    [401, "auth"],
+    [429, "rate-limit"],
+    [503, "server"],
+    [404, "refused"],
+    [400, "refused"],
+  ] as const)("turns HTTP %i into a %s ModelError that keeps the status and the base URL", async (status, kind) => {
     const model = await client();
     fake.enqueue({ error: { status } });
     const error = await failure(model.stream({ messages: [{ role: "user", content: "hi" }] }));
     expect(error).toBeInstanceOf(ModelError);
     expect(error?.kind).toBe(kind);
-    expect(error?.message).toMatch(message);
+    expect(error?.details).toEqual({ baseURL: fake.baseURL, status });
   });
 
-  it("names OPENAI_BASE_URL when the server is unreachable", async () => {
-    const model = new ModelClient({ baseURL: "http://127.0.0.1:9/v1", apiKey: "k", model: "m", maxRetries: 0 });
-    const error = await failure(model.complete([{ role: "user", content: "hi" }]));
-    expect(error?.kind).toBe("unreachable");
-    expect(error?.message).toMatch(/http:\/\/127\.0\.0\.1:9\/v1 \(OPENAI_BASE_URL\)/);
+  it("tells a base URL without /v1 (a 404 for /chat/completions) from a 404 behind /v1 (an unknown model)", async () => {
+    fake = await startFakeOpenAI();
+    const root = fake.baseURL.replace(/\/v1$/, "");
+    for (const baseURL of [root, `${root}/`, `${root}/api`]) {
+      const model = new ModelClient({ baseURL, apiKey: "k", model: "m", maxRetries: 0 });
+      const streamed = await failure(model.stream({ messages: [{ role: "user", content: "hi" }] }));
+      expect(streamed?.kind, baseURL).toBe("wrong-base-url");
+      expect(streamed?.details.status).toBe(404);
+      expect((await failure(model.complete([{ role: "user", content: "hi" }])))?.kind).toBe("wrong-base-url");
+    }
+    // Servers whose OpenAI path is versioned otherwise (v1beta) are not told to add /v1.
+    fake.enqueue({ error: { status: 404 } });
+    const versioned = new ModelClient({ baseURL: fake.baseURL.replace(/\/v1$/, "/v1beta/openai"), apiKey: "k", model: "m", maxRetries: 0 });
+    expect((await failure(versioned.stream({ messages: [{ role: "user", content: "hi" }] })))?.kind).toBe("refused");
+    // The fake's own 404 behind /v1 is a model it does not serve.
+    fake.enqueue({ error: { status: 404 } });
+    const right = new ModelClient({ baseURL: fake.baseURL, apiKey: "k", model: "m", maxRetries: 0 });
+    expect((await failure(right.stream({ messages: [{ role: "user", content: "hi" }] })))?.kind).toBe("refused");
   });
 
   it("uses the SDK's retries for a 429 with retry-after", async () => {

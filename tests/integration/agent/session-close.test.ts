@@ -56,6 +56,35 @@ describe("closing a session", () => {
     );
   });
 
+  it("gives two sessions with the same title closing at the same moment two entries, even when their summaries are the same", async () => {
+    const setup = await setupEngine({ clock: fixedClock });
+    const first = await chatOnce(setup);
+    const second = await chatOnce(setup);
+    const third = await chatOnce(setup, "other talk");
+    setup.fake.setFallback({ text: "Alice talked about tea." });
+    expect(await Promise.all([setup.engine.close(first.id, "end"), setup.engine.close(second.id, "end")])).toEqual(["closed", "closed"]);
+    expect(await readFile(join(setup.home, "users/111/daily/2026-12-01.md"), "utf8")).toBe(
+      "## 23:30 · tea talk\nAlice talked about tea.\n\n## 23:30 · tea talk (2)\nAlice talked about tea.\n",
+    );
+    // Another title in the same minute, with the same words, is an entry of its own too.
+    await setup.engine.close(third.id, "end");
+    const sections = parseSections(await readFile(join(setup.home, "users/111/daily/2026-12-01.md"), "utf8")).sections;
+    expect(sections.map((s) => s.name)).toEqual(["23:30 · tea talk", "23:30 · tea talk (2)", "23:30 · other talk"]);
+  });
+
+  it("closes in linear time when the model's summary holds a long inner run of blanks (32 KB, then 1 MB)", async () => {
+    for (const size of [32 << 10, 1 << 20]) {
+      const setup = await setupEngine({ clock: fixedClock });
+      const session = await chatOnce(setup);
+      setup.fake.setFallback({ text: `Alice said${" ".repeat(size)}hi.` });
+      const started = performance.now();
+      expect(await setup.engine.close(session.id, "end")).toBe("closed");
+      expect(performance.now() - started, `${size} chars`).toBeLessThan(5000);
+      // Too long for the day: kept whole in the archive, cut in the log.
+      expect(await readFile(join(setup.home, "users/111/daily/archive/2026-12-01.md"), "utf8")).toContain(`Alice said${" ".repeat(size)}hi.`);
+    }
+  });
+
   it("writes exactly one summary for 10 concurrent close() calls", async () => {
     const setup = await setupEngine({ clock: fixedClock });
     const session = await chatOnce(setup);

@@ -151,6 +151,20 @@ describe("persistence", () => {
     ]);
   });
 
+  it("condenses before a request would go over the history budget, for turns back to back and at once", async () => {
+    const { engine, fake } = await setupEngine({ historyBudgetChars: 1500 });
+    fake.setFallback((request) => (request.body.stream ? { text: "x".repeat(300) } : { text: "They talked about many x." }));
+    const history = () => fake.requests.filter((r) => r.body.stream).map((r) => JSON.stringify(r.body.messages.slice(1)).length);
+    const first = await engine.open(aliceInThread);
+    for (let i = 0; i < 8; i++) await engine.turn(first.id, `message ${i} ${"y".repeat(100)}`);
+    const second = await engine.open(aliceInThread);
+    await Promise.all(Array.from({ length: 8 }, (_, i) => engine.turn(second.id, `message ${i} ${"y".repeat(100)}`)));
+    expect(history()).toHaveLength(16);
+    for (const chars of history()) expect(chars).toBeLessThanOrEqual(1500);
+    // Nothing is lost: the stored history keeps every message; only what is sent is condensed.
+    expect((await engine.get(second.id))?.messages).toHaveLength(16);
+  });
+
   it("condenses the oldest exchanges into one message after the system prompt when over budget", async () => {
     const { engine, fake } = await setupEngine({ historyBudgetChars: 1500 });
     const session = await engine.open(aliceInThread);
