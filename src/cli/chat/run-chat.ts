@@ -7,6 +7,7 @@ import { printable } from "../../lib/printable.js";
 import { AnswerOutput } from "./answer-output.js";
 import { showProposals } from "./change-commands.js";
 import { chatLogPath, openChatLog } from "./chat-log.js";
+import { ClosedTerminal } from "./closed-terminal.js";
 import type { ChatInput, Interrupt } from "./chat-input.js";
 import { printUnknown, readInput, runCommand } from "./commands.js";
 import type { ChatContext } from "./context.js";
@@ -31,6 +32,7 @@ const REASONS: Record<Ending, string> = {
 
 /** One conversation in the terminal, from open to its summary. Resolves with the exit code. */
 export async function runChat(options: ChatOptions): Promise<number> {
+  const terminal = new ClosedTerminal();
   const config = loadConfig("chat");
   const { log, problem } = openChatLog(config.home, config.log.level);
   const parts = await createEngine(config, log);
@@ -115,18 +117,21 @@ export async function runChat(options: ChatOptions): Promise<number> {
         else warn(say("Could not end the conversation now; it is ended the next time you start the chat.", "现在无法结束对话；会在下次启动聊天时结束。"));
       }
       await parts.close();
+      terminal.release();
       return failures > 0 && !input.interactive ? 1 : 0;
     })());
 
   process.on("SIGINT", () => input.interrupt());
   process.on("SIGTERM", () => void end("terminate").then((code) => process.exit(code)));
   process.on("SIGHUP", () => {
-    // The terminal is gone: writing to it fails, and nobody would read it.
-    const ignore = () => {};
-    process.stdout.on("error", ignore);
-    process.stderr.on("error", ignore);
+    terminal.markGone();
     void end("hangup").then((code) => process.exit(code));
   });
+  if (input.interactive) {
+    // A terminal's input ends or fails only when the terminal is gone (Ctrl+D is a key in raw mode).
+    process.stdin.on("end", () => terminal.markGone());
+    process.stdin.on("error", () => terminal.markGone());
+  }
 
   async function answer(text: string): Promise<void> {
     const stop = new AbortController();
@@ -168,7 +173,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
       break;
     }
   }
-  return end(how);
+  return end(how === "input-ended" && terminal.isGone ? "hangup" : how);
 
   function commandFailed(error: unknown): undefined {
     log.error({ err: String(error) }, "command failed");
