@@ -157,7 +157,7 @@ describe("npm run chat in a terminal", () => {
     term.type(`typed early${ENTER}`);
     await new Promise((r) => setTimeout(r, 100));
     term.type(`and more`);
-    await term.waitFor("Second answer.");
+    await term.waitFor("Second answer.\n> and more");
     const screen = term.screen();
     const answer = screen.slice(screen.indexOf("alpha"), screen.indexOf(" tau") + 4);
     expect(answer).not.toContain("typed");

@@ -154,6 +154,16 @@ describe("npm run chat", () => {
     expect(sent).toEqual(["/end is a word", "/usr/bin is missing"]);
   }, 30_000);
 
+  it("refuses a message over ATTACHMENT_MESSAGE_KB with one line and sends nothing to the model", async () => {
+    fake = await startFakeOpenAI();
+    const home = await makeTempHome();
+    fake.setFallback({ text: "ok" });
+    const run = await runChat(["--user", "42"], `${"y".repeat(3000)}\nshort\n/end\n`, { AGENTKIT_HOME: home, OPENAI_BASE_URL: fake.baseURL, ATTACHMENT_MESSAGE_KB: "2" });
+    expect(run.code).toBe(1);
+    expect(run.stderr.trim().split("\n")).toEqual(["That message is 3,000 bytes; one message holds at most 2,048 (ATTACHMENT_MESSAGE_KB). Nothing was sent."]);
+    expect(fake.requests.filter((r) => r.body.stream).map((r) => r.body.messages.at(-1)!.content)).toEqual(["short"]);
+  }, 30_000);
+
   it("says so when the model sends an empty answer", async () => {
     fake = await startFakeOpenAI();
     const home = await makeTempHome();

@@ -15,7 +15,7 @@ import { closeLeftovers, terminalChannelId } from "./leftovers.js";
 import type { ChatOptions } from "./options.js";
 import { PipedInput } from "./piped-input.js";
 import { TerminalInput } from "./terminal-input.js";
-import { defaultName, emptyAnswer, endedLine, endingLine, messageKept, modelTrouble, quitLine, sayIn, stoppedLine, welcome } from "./words.js";
+import { defaultName, emptyAnswer, endedLine, endingLine, messageKept, modelTrouble, quitLine, sayIn, stoppedLine, tooLong, typedTooMuch, welcome } from "./words.js";
 
 /** A second Ctrl+C this soon after one that stopped an answer or began the end quits at once. */
 const QUIT_WINDOW_MS = 1000;
@@ -77,7 +77,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
     else void end("interrupt");
   };
   const input: ChatInput = process.stdin.isTTY
-    ? new TerminalInput(process.stdin, process.stdout, onInterrupt)
+    ? new TerminalInput(process.stdin, process.stdout, onInterrupt, (chars) => warn(typedTooMuch(say, chars)))
     : new PipedInput(process.stdin, onInterrupt);
 
   const ctx: ChatContext = {
@@ -166,7 +166,13 @@ export async function runChat(options: ChatOptions): Promise<number> {
     const text = await input.next();
     if (text === undefined || ending) break;
     const parsed = readInput(text);
-    if (parsed.kind === "message") await answer(parsed.text);
+    if (parsed.kind === "message") {
+      const bytes = Buffer.byteLength(parsed.text);
+      if (bytes > config.attachments.messageBytes) {
+        failures++;
+        warn(tooLong(say, bytes, config.attachments.messageBytes));
+      } else await answer(parsed.text);
+    }
     else if (parsed.kind === "unknown") printUnknown(ctx, parsed.command);
     else if ((await runCommand(ctx, parsed.name, parsed.args, parsed.rest).catch((error: unknown) => commandFailed(error))) === "end") {
       how = "command";

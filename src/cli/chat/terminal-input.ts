@@ -1,6 +1,7 @@
 import { EventEmitter } from "node:events";
 import { createInterface, type Interface } from "node:readline";
 import type { ReadStream, WriteStream } from "node:tty";
+import { printable } from "../../lib/printable.js";
 import { messageText, type ChatInput, type Interrupt } from "./chat-input.js";
 
 /**
@@ -22,8 +23,10 @@ const PASTE_END = "\x1b[201~";
 const BRACKETED_PASTE_ON = "\x1b[?2004h";
 const BRACKETED_PASTE_OFF = "\x1b[?2004l";
 const CTRL_C = "\x03";
-/** A line end followed by more input within this time was part of a paste, not Enter. */
-const JOIN_MS = 15;
+/** A line end followed by more input within this time was part of a paste, not Enter (no one types that fast). */
+const JOIN_MS = 25;
+/** Typing held while busy, at most: a paste bigger than this waits nowhere. */
+const MAX_HELD_CHARS = 1_000_000;
 /** A split paste marker at the end of a read waits this long for the rest. */
 const CARRY_MS = 30;
 
@@ -103,12 +106,15 @@ export class TerminalInput implements ChatInput {
   private ended = false;
   /** Typed while busy, with when it arrived (a paste is told from typing by timing). */
   private held: { text: string; at: number }[] = [];
+  private heldChars = 0;
+  private droppedChars = 0;
   /** Lines of the message being composed (a paste, or a burst of lines). */
   private draft: string[] = [];
   private pasting = false;
   /** A line end that sends the message unless more input follows within JOIN_MS. */
   private lineEndAt: number | undefined;
   private sendTimer: NodeJS.Timeout | undefined;
+  private sendCheck: NodeJS.Immediate | undefined;
   private afterCR = false;
   private carry = "";
   private carryTimer: NodeJS.Timeout | undefined;
@@ -123,6 +129,7 @@ export class TerminalInput implements ChatInput {
     private readonly stdin: ReadStream,
     private readonly stdout: WriteStream,
     private readonly onInterrupt: (kind: Interrupt) => void,
+    private readonly onDropped: (chars: number) => void,
   ) {
     this.feed = new KeyFeed(stdin);
     this.screen = new Screen(stdout);
@@ -156,6 +163,10 @@ export class TerminalInput implements ChatInput {
 
   ready(): void {
     if (this.ended) return;
+    if (this.droppedChars > 0) {
+      this.onDropped(this.droppedChars);
+      this.droppedChars = 0;
+    }
     this.busy = false;
     this.screen.quiet = false;
     this.rl.setPrompt(PROMPT);
@@ -165,7 +176,7 @@ export class TerminalInput implements ChatInput {
       const lines = kept.split("\n");
       const last = lines.pop() ?? "";
       if (lines.length > 0) {
-        this.screen.write(`${PROMPT}${lines.join(`\n${CONTINUATION}`)}\n`);
+        this.screen.write(`${PROMPT}${printable(lines.join(`\n${CONTINUATION}`))}\n`);
         this.draft = lines;
         this.rl.setPrompt(CONTINUATION);
       }
@@ -256,8 +267,7 @@ export class TerminalInput implements ChatInput {
     pieces.forEach((piece, i) => {
       if (i > 0) this.interrupt();
       if (piece === "" || this.ended) return;
-      if (this.busy) this.held.push({ text: piece, at });
-      else if (!this.consume(piece, at)) this.held.push({ text: piece, at });
+      if (this.busy || !this.consume(piece, at, true)) this.hold(piece, at);
     });
   }
 
@@ -265,17 +275,28 @@ export class TerminalInput implements ChatInput {
   private replay(): void {
     while (!this.busy && this.held.length > 0) {
       const next = this.held[0]!;
-      if (!this.consume(next.text, next.at)) return;
+      if (!this.consume(next.text, next.at, false)) return;
       this.held.shift();
+      this.heldChars -= next.text.length;
     }
+  }
+
+  private hold(text: string, at: number): void {
+    if (this.heldChars + text.length > MAX_HELD_CHARS) {
+      this.droppedChars += text.length;
+      return;
+    }
+    this.held.push({ text, at });
+    this.heldChars += text.length;
   }
 
   /**
    * Gives a piece of input to readline, deciding where messages end. False when a waiting
    * line end turned out to end a message before this piece (it arrived later than JOIN_MS):
-   * the message is sent and the piece waits.
+   * the message is sent and the piece waits. Live input counts from when a line end was
+   * handled (a big read takes time); held input from when it was typed.
    */
-  private consume(text: string, at: number): boolean {
+  private consume(text: string, at: number, live: boolean): boolean {
     this.cancelTimer();
     if (this.lineEndAt !== undefined && at - this.lineEndAt > JOIN_MS) {
       this.send();
@@ -301,7 +322,7 @@ export class TerminalInput implements ChatInput {
       if (c === "\r" || c === "\n") {
         typeText(i);
         this.feed.type("\r");
-        if (!this.pasting) this.lineEndAt = at;
+        if (!this.pasting) this.lineEndAt = live ? Date.now() : at;
         i += c === "\r" && text[i + 1] === "\n" ? 2 : 1;
         start = i;
         continue;
@@ -318,7 +339,8 @@ export class TerminalInput implements ChatInput {
     typeText(text.length);
     this.afterCR = text.endsWith("\r");
     if (this.lineEndAt !== undefined) {
-      this.sendTimer = setTimeout(() => this.send(), Math.max(0, this.lineEndAt + JOIN_MS - Date.now()));
+      // Decided after the next poll for input: a read already waiting continues the paste.
+      this.sendTimer = setTimeout(() => (this.sendCheck = setImmediate(() => this.send())), Math.max(0, this.lineEndAt + JOIN_MS - Date.now()));
     }
     return true;
   }
@@ -345,7 +367,9 @@ export class TerminalInput implements ChatInput {
 
   private cancelTimer(): void {
     clearTimeout(this.sendTimer);
+    clearImmediate(this.sendCheck);
     this.sendTimer = undefined;
+    this.sendCheck = undefined;
   }
 
   private cancelSend(): void {

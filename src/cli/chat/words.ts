@@ -109,3 +109,15 @@ export function endedLine(say: Say, outcome: CloseOutcome): string {
       return say("Conversation ended.", "对话已结束。");
   }
 }
+
+export const tooLong = (say: Say, bytes: number, max: number) =>
+  say(
+    `That message is ${bytes.toLocaleString("en")} bytes; one message holds at most ${max.toLocaleString("en")} (ATTACHMENT_MESSAGE_KB). Nothing was sent.`,
+    `这条消息有 ${bytes.toLocaleString("en")} 字节；一条消息最多 ${max.toLocaleString("en")} 字节（ATTACHMENT_MESSAGE_KB）。没有发送。`,
+  );
+
+export const typedTooMuch = (say: Say, chars: number) =>
+  say(
+    `(${chars.toLocaleString("en")} characters typed or pasted while the answer streamed were too many to keep and were dropped.)`,
+    `（回答输出时输入或粘贴的 ${chars.toLocaleString("en")} 个字符太多，无法保留，已丢弃。）`,
+  );
