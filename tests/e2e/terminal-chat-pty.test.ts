@@ -104,6 +104,28 @@ describe("npm run chat in a terminal", () => {
     expect(log).toContain("summary of the Mochi run");
   }, 40_000);
 
+  it("a Ctrl+C while the summary is being written quits at once, and the next start writes it", async () => {
+    fake = await startFakeOpenAI();
+    const home = await makeTempHome();
+    // The first summary request hangs: a slow model at the end of the conversation.
+    fake.enqueue({ text: "Noted, Mochi." }, { text: "never sent", firstTokenDelayMs: 60_000 }, { text: "summary of the Mochi run" });
+    const term = await startChat(home);
+    term.type(`my cat is Mochi${ENTER}`);
+    await term.waitFor("Noted, Mochi.\n> ");
+    term.type(CTRL_C);
+    await term.waitFor("Ending the conversation");
+    await fake.waitForRequests(2, 10_000);
+    // Well past the quit window: a Ctrl+C during the close still quits at once.
+    await new Promise((r) => setTimeout(r, 1200));
+    term.type(CTRL_C);
+    await term.waitFor("summary will be written the next time you start the chat");
+    expect(await term.exited).toBe(130);
+    const second = await startChat(home);
+    second.type("\x04");
+    expect(await second.exited).toBe(0);
+    expect(await dailyLog(home, "42")).toContain("summary of the Mochi run");
+  }, 40_000);
+
   it("closing the terminal (SIGHUP) ends the conversation with its summary", async () => {
     fake = await startFakeOpenAI();
     const home = await makeTempHome();
@@ -143,8 +165,10 @@ describe("npm run chat in a terminal", () => {
     term.type(`and a second message${ENTER}`);
     await term.waitFor(/Got it\.\n> .*\n?Got it\.\n> /s);
     expect(sentMessages()).toEqual(["def greet(name):\n    return f'hi {name}'\n\nprint(greet('Mei'))", "and a second message"]);
-    term.type(`/end${ENTER}`);
+    // Ctrl+D at an empty prompt ends the conversation like /end.
+    term.type("\x04");
     expect(await term.exited).toBe(0);
+    expect(await dailyLog(home, "42")).toContain("Got it.");
   }, 30_000);
 
   it("text typed while an answer streams is not echoed into it, and is sent after it", async () => {

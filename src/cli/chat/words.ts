@@ -85,8 +85,8 @@ export const messageKept = (say: Say, interactive: boolean) =>
 
 export const endingLine = (say: Say) =>
   say(
-    "Ending the conversation and writing its summary… (Ctrl+C again quits at once; the summary is then written the next time you start the chat)",
-    "正在结束对话并写入摘要……（再按 Ctrl+C 立即退出；摘要会在下次启动聊天时写入）",
+    "Ending the conversation and writing its summary… (Ctrl+C quits at once; the summary is then written the next time you start the chat)",
+    "正在结束对话并写入摘要……（按 Ctrl+C 立即退出；摘要会在下次启动聊天时写入）",
   );
 
 export const quitLine = (say: Say) =>
