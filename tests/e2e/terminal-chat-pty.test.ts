@@ -25,7 +25,8 @@ async function dailyLog(home: string, user: string): Promise<string> {
 /** Starts the chat in a terminal and waits for its first prompt. */
 async function startChat(home: string, args: string[] = ["--user", "42"]): Promise<Terminal> {
   const term = runInTerminal("src/cli/chat.ts", args, { AGENTKIT_HOME: home, OPENAI_BASE_URL: fake!.baseURL });
-  await term.waitFor("\n> ");
+  // Start-up is tsx compiling the chat: seconds on a busy machine.
+  await term.waitFor("\n> ", { timeoutMs: 30_000 });
   return term;
 }
 
@@ -34,7 +35,8 @@ function sentMessages(): string[] {
   return fake!.requests.filter((r) => r.body.stream).map((r) => String(r.body.messages.at(-1)!.content));
 }
 
-const slowAnswer = { text: "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau", chunkSize: 6, tokensPerSecond: 8 };
+/** About four seconds of streaming: time enough to interrupt it on a busy machine. */
+const slowAnswer = { text: "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau", chunkSize: 5, tokensPerSecond: 5 };
 
 describe("npm run chat in a terminal", () => {
   it("Ctrl+C while an answer streams stops it, keeps what was shown in the history, and returns to the prompt", async () => {
@@ -59,7 +61,7 @@ describe("npm run chat in a terminal", () => {
     expect(term.screen()).toContain(String(stopped?.content));
     term.type("/end\r");
     expect(await term.exited).toBe(0);
-  }, 30_000);
+  }, 60_000);
 
   it("Ctrl+C at a prompt with text clears it; at an empty prompt it ends the conversation with its summary", async () => {
     fake = await startFakeOpenAI();
@@ -80,7 +82,7 @@ describe("npm run chat in a terminal", () => {
     expect(await term.exited).toBe(0);
     expect(sentMessages()).toEqual(["hello"]);
     expect(await dailyLog(home, "42")).toContain("They said hello and left.");
-  }, 30_000);
+  }, 60_000);
 
   it("a second Ctrl+C within a second quits at once, says so, and the next start writes the summary", async () => {
     fake = await startFakeOpenAI();
@@ -102,7 +104,7 @@ describe("npm run chat in a terminal", () => {
     expect(await second.exited).toBe(0);
     const log = await dailyLog(home, "42");
     expect(log).toContain("summary of the Mochi run");
-  }, 40_000);
+  }, 60_000);
 
   it("a Ctrl+C while the summary is being written quits at once, and the next start writes it", async () => {
     fake = await startFakeOpenAI();
@@ -124,7 +126,7 @@ describe("npm run chat in a terminal", () => {
     second.type("\x04");
     expect(await second.exited).toBe(0);
     expect(await dailyLog(home, "42")).toContain("summary of the Mochi run");
-  }, 40_000);
+  }, 60_000);
 
   it("closing the terminal (SIGHUP) ends the conversation with its summary", async () => {
     fake = await startFakeOpenAI();
@@ -137,7 +139,7 @@ describe("npm run chat in a terminal", () => {
     // A clean exit: the close was not cut short by writes to the closed terminal, nor by Node restoring it.
     expect(await term.exited).toBe(0);
     expect(await dailyLog(home, "42")).toContain("Summary after the window closed.");
-  }, 30_000);
+  }, 60_000);
 
   it("a bracketed paste of several lines is one message, sent with Enter", async () => {
     fake = await startFakeOpenAI();
@@ -153,7 +155,7 @@ describe("npm run chat in a terminal", () => {
     expect(sentMessages()).toEqual(["first line\nsecond line\nthird line\nand my words"]);
     term.type(`/end${ENTER}`);
     expect(await term.exited).toBe(0);
-  }, 30_000);
+  }, 60_000);
 
   it("lines that arrive within a few milliseconds (a paste without bracketed paste) are one message", async () => {
     fake = await startFakeOpenAI();
@@ -169,7 +171,7 @@ describe("npm run chat in a terminal", () => {
     term.type("\x04");
     expect(await term.exited).toBe(0);
     expect(await dailyLog(home, "42")).toContain("Got it.");
-  }, 30_000);
+  }, 60_000);
 
   it("text typed while an answer streams is not echoed into it, and is sent after it", async () => {
     fake = await startFakeOpenAI();
@@ -191,7 +193,7 @@ describe("npm run chat in a terminal", () => {
     expect(sentMessages()).toEqual(["first question", "typed early", "and more"]);
     term.type(`/end${ENTER}`);
     expect(await term.exited).toBe(0);
-  }, 30_000);
+  }, 60_000);
 
   it("when the model server goes away, the message is kept at the prompt and Enter sends it again once the server is back", async () => {
     fake = await startFakeOpenAI();
@@ -213,5 +215,5 @@ describe("npm run chat in a terminal", () => {
     expect(term.screen()).not.toMatch(/\{"level"/);
     term.type(`/end${ENTER}`);
     expect(await term.exited).toBe(0);
-  }, 40_000);
+  }, 60_000);
 });

@@ -275,7 +275,7 @@ describe("npm run chat", () => {
   it("SIGTERM while an answer streams stops it, keeps what was shown, and ends the conversation with its summary", async () => {
     fake = await startFakeOpenAI();
     const home = await makeTempHome();
-    fake.enqueue({ text: "One two three four five six seven eight nine ten eleven twelve.", chunkSize: 4, tokensPerSecond: 10 });
+    fake.enqueue({ text: "One two three four five six seven eight nine ten eleven twelve.", chunkSize: 4, tokensPerSecond: 4 });
     fake.setFallback((req) => ({ text: `summary of: ${JSON.stringify(req.body.messages.at(-1)?.content).slice(0, 400)}` }));
     const chat = runTsx("src/cli/chat.ts", ["--user", "7"], { AGENTKIT_HOME: home, OPENAI_BASE_URL: fake.baseURL });
     chat.child.stdin.write("count\n");

@@ -159,22 +159,29 @@ export async function runChat(options: ChatOptions): Promise<number> {
     }
   }
 
+  /** One message or command; "end" when it ends the conversation. */
+  async function handle(text: string): Promise<"end" | undefined> {
+    const parsed = readInput(text);
+    if (parsed.kind === "unknown") {
+      printUnknown(ctx, parsed.command);
+      return undefined;
+    }
+    if (parsed.kind === "command") return runCommand(ctx, parsed.name, parsed.args, parsed.rest).catch((error: unknown) => commandFailed(error));
+    const bytes = Buffer.byteLength(parsed.text);
+    if (bytes > config.attachments.messageBytes) {
+      failures++;
+      warn(tooLong(say, bytes, config.attachments.messageBytes));
+    } else await answer(parsed.text);
+    return undefined;
+  }
+
   if (input.interactive) print(welcome(say, options.user));
   let how: Ending = "input-ended";
   for (;;) {
     input.ready();
     const text = await input.next();
     if (text === undefined || ending) break;
-    const parsed = readInput(text);
-    if (parsed.kind === "message") {
-      const bytes = Buffer.byteLength(parsed.text);
-      if (bytes > config.attachments.messageBytes) {
-        failures++;
-        warn(tooLong(say, bytes, config.attachments.messageBytes));
-      } else await answer(parsed.text);
-    }
-    else if (parsed.kind === "unknown") printUnknown(ctx, parsed.command);
-    else if ((await runCommand(ctx, parsed.name, parsed.args, parsed.rest).catch((error: unknown) => commandFailed(error))) === "end") {
+    if ((await handle(text)) === "end") {
       how = "command";
       break;
     }

@@ -297,8 +297,10 @@ export class TerminalInput implements ChatInput {
    * handled (a big read takes time); held input from when it was typed.
    */
   private consume(text: string, at: number, live: boolean): boolean {
+    // Read while the decision waited for the poll: it was already there, so it continues the paste.
+    const waitingRead = live && this.sendCheck !== undefined;
     this.cancelTimer();
-    if (this.lineEndAt !== undefined && at - this.lineEndAt > JOIN_MS) {
+    if (this.lineEndAt !== undefined && !waitingRead && at - this.lineEndAt > JOIN_MS) {
       this.send();
       if (this.busy) return false;
     }
