@@ -142,13 +142,19 @@ describe("npm run chat", () => {
     }
   }, 30_000);
 
-  it("answers unknown /commands with a pointer to /help instead of sending them to the model; // sends a leading slash", async () => {
+  it("answers unknown /commands with a pointer to /help instead of sending them to the model; // sends a leading slash; /memory view works", async () => {
     fake = await startFakeOpenAI();
     const home = await makeTempHome();
     fake.setFallback({ text: "ok" });
-    const run = await runChat(["--user", "42"], "/frobnicate now\n/Help\n//end is a word\n/usr/bin is missing\n/end\n", { AGENTKIT_HOME: home, OPENAI_BASE_URL: fake.baseURL });
+    const run = await runChat(["--user", "42"], "/frobnicate now\n/Help\n//end is a word\n/usr/bin is missing\n/memory view user\n/memory search kayak\n/end\n", {
+      AGENTKIT_HOME: home,
+      OPENAI_BASE_URL: fake.baseURL,
+    });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("Unknown command /frobnicate; see /help.");
+    // Discord's spelling does what it does there.
+    expect(run.stdout).toContain("── USER.md (0/1400 chars)\n(empty)");
+    expect(run.stdout).toContain('Nothing found for "kayak".');
     expect(run.stdout).toContain("/settings [ask off|profile|all]");
     const sent = fake.requests.filter((r) => r.body.stream).map((r) => r.body.messages.at(-1)!.content);
     expect(sent).toEqual(["/end is a word", "/usr/bin is missing"]);

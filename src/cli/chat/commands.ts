@@ -26,8 +26,14 @@ export function readInput(text: string): Input {
   const name = head.slice(1).toLowerCase();
   const rest = text.slice(head.length).trim();
   if (!(COMMAND_NAMES as readonly string[]).includes(name)) return { kind: "unknown", command: head };
-  return { kind: "command", name: name as CommandName, args: rest === "" ? [] : rest.split(/\s+/), rest };
+  const args = rest === "" ? [] : rest.split(/\s+/);
+  // Discord's spelling (/memory view user, /memory search tea) does what it does there.
+  const sub = name === "memory" ? DISCORD_SUBCOMMANDS[args[0]?.toLowerCase() ?? ""] : undefined;
+  if (sub) return { kind: "command", name: sub, args: args.slice(1), rest: rest.slice(args[0]!.length).trim() };
+  return { kind: "command", name: name as CommandName, args, rest };
 }
+
+const DISCORD_SUBCOMMANDS: Record<string, CommandName> = { view: "memory", search: "search", history: "history", undo: "undo", settings: "settings" };
 
 /** Runs one command; "end" when the conversation should end. */
 export async function runCommand(ctx: ChatContext, name: CommandName, args: string[], rest: string): Promise<"end" | undefined> {
