@@ -45,7 +45,7 @@ export function parseChatArgs(argv: string[]): ParsedArgs {
   for (const [option, value, max] of [["--title", values.title, MAX_TITLE], ["--name", values.name, MAX_NAME]] as const) {
     if (value === undefined) continue;
     if (value.trim() === "") return { kind: "invalid", line: `${option} must not be empty` };
-    if ([...value].length > max) return { kind: "invalid", line: `${option} is at most ${max} characters` };
+    if (value.length > 2 * max || [...value].length > max) return { kind: "invalid", line: `${option} is at most ${max} characters` };
     if (CONTROL.test(value)) return { kind: "invalid", line: `${option} must be one line of plain text (no control characters)` };
   }
   return { kind: "run", options: { user: values.user, locale: values.locale, title: values.title.trim(), name: values.name?.trim() } };
