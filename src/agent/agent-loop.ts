@@ -29,6 +29,8 @@ export interface TurnInput {
   /** Adds up the time spent in model requests, failed ones included (metrics). */
   timing?: TurnTiming;
   onMemoryWrite?: (result: MemoryWriteResult) => void;
+  /** Where the session runs: the tools word their notes for its controls. */
+  platform?: "discord" | "terminal";
 }
 
 export interface TurnTiming {
@@ -126,6 +128,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutput> {
         turn,
         writer: input.writer,
         ...(input.onMemoryWrite ? { onWrite: input.onMemoryWrite } : {}),
+        ...(input.platform ? { platform: input.platform } : {}),
       });
       messages.push({ role: "tool", tool_call_id: call.id, content: result });
     }

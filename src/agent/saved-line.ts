@@ -1,7 +1,8 @@
 import type { MemoryChange } from "../tools/execute-tool.js";
+import { english, type Say } from "./history-lines.js";
 
 /** "saved to USER.md › Preferences, MEMORY.md › Follow-ups", or "" when nothing changed. */
-export function describeChanges(changes: MemoryChange[]): string {
+export function describeChanges(changes: MemoryChange[], say: Say = english): string {
   const places = [...new Set(changes.map((c) => (c.section ? `${c.file} › ${c.section}` : c.file)))];
-  return places.length === 0 ? "" : `💾 saved to ${places.join(", ")}`;
+  return places.length === 0 ? "" : say(`💾 saved to ${places.join(", ")}`, `💾 已保存到 ${places.join("、")}`);
 }

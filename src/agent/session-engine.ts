@@ -207,6 +207,7 @@ export class SessionEngine {
           writer: modelWriter(record.id, record.title),
           timing,
           onMemoryWrite: (written) => this.telemetry.memoryWrite(written),
+          platform: record.channel.platform,
           ...(onDelta ? { onDelta } : {}),
           ...(signal ? { signal } : {}),
         });

@@ -1,10 +1,14 @@
-import { english, historyLine } from "../agent/history-lines.js";
+import { english, historyLine, type Say } from "../agent/history-lines.js";
+import { printable } from "../lib/printable.js";
 import type { JournalEntry } from "../memory/journal.js";
-import type { MemoryStore } from "../memory/memory-store.js";
-import { applyProposal } from "../memory/proposals.js";
+import type { FileKind, MemoryStore } from "../memory/memory-store.js";
+import { applyProposal, type Proposal } from "../memory/proposals.js";
 import { undoable, undoChanges, undoWithLater } from "../memory/undo.js";
 
-/** History, undo and proposals as plain text, for the terminal chat and the operator CLI. */
+/**
+ * History, undo and proposals as plain text, for the terminal chat and the operator CLI.
+ * Memory text is someone else's writing: every line is made printable() before it is returned.
+ */
 
 const FILES: Record<string, (file: string) => boolean> = {
   soul: (f) => f === "SOUL.md",
@@ -13,57 +17,102 @@ const FILES: Record<string, (file: string) => boolean> = {
   daily: (f) => f.startsWith("daily/"),
 };
 
-export async function historyText(memory: MemoryStore, options: { file?: string | undefined; limit?: number } = {}): Promise<string> {
+export async function historyText(memory: MemoryStore, options: { file?: string | undefined; limit?: number } = {}, say: Say = english): Promise<string> {
   const keep = options.file ? FILES[options.file] : () => true;
-  if (!keep) return `Unknown file "${options.file}"; choose one of ${Object.keys(FILES).join(", ")}.`;
+  if (!keep) return unknownFile(options.file ?? "", say);
   const entries = (await memory.history()).filter((e) => e.changes.some((c) => keep(c.file))).slice(0, options.limit ?? 20);
-  if (entries.length === 0) return "Nothing has changed in this memory yet.";
+  if (entries.length === 0) return say("Nothing has changed in this memory yet.", "这份记忆还没有任何改动。");
   const { zone } = memory.timeZone();
-  return entries.map((e) => `${historyLine(e, zone, english)}  [${e.id}]`).join("\n");
+  return printable(entries.map((e) => `${historyLine(e, zone, say)}  [${e.id}]`).join("\n"));
+}
+
+export function unknownFile(file: string, say: Say = english): string {
+  const choices = Object.keys(FILES).join(", ");
+  return printable(say(`Unknown file "${file}"; choose one of ${choices}.`, `没有文件 "${file}"；可选：${choices}。`));
 }
 
 /** The changes an undo can still take back, newest first, as numbered lines. */
-export async function undoList(memory: MemoryStore, limit = 10): Promise<{ entries: JournalEntry[]; text: string }> {
+export async function undoList(memory: MemoryStore, limit = 10, say: Say = english): Promise<{ entries: JournalEntry[]; text: string }> {
   const entries = undoable([...(await memory.history())].reverse()).slice(0, limit);
   const { zone } = memory.timeZone();
-  const text = entries.length === 0 ? "There is nothing to undo." : entries.map((e, i) => `${i + 1}. ${historyLine(e, zone, english)}  [${e.id}]`).join("\n");
+  const text =
+    entries.length === 0
+      ? say("There is nothing to undo.", "没有可以撤销的改动。")
+      : printable(entries.map((e, i) => `${i + 1}. ${historyLine(e, zone, say)}  [${e.id}]`).join("\n"));
   return { entries, text };
 }
 
-/** Undoes one change (and, with `withLater`, the later changes that touched the same sections). */
-export async function undoText(memory: MemoryStore, id: string, withLater: boolean, again: string): Promise<string> {
+/**
+ * Undoes one change (and, with `withLater`, the later changes that touched the same sections),
+ * and says which changes were taken back. `again` is the command that undoes the later ones too.
+ */
+export async function undoText(memory: MemoryStore, id: string, withLater: boolean, again: string, say: Say = english): Promise<string> {
   const result = withLater ? await undoWithLater(memory, id, { kind: "person" }) : await undoChanges(memory, [id], { kind: "person" });
   const { zone } = memory.timeZone();
-  if (result.ok) return `Undone (${(result.entry.undoes ?? []).join(", ")}); it applies from the next conversation.`;
+  const line = (e: JournalEntry) => `  ${historyLine(e, zone, say)}  [${e.id}]`;
+  if (result.ok) {
+    const undoes = new Set(result.entry.undoes ?? []);
+    const taken = (await memory.history()).filter((e) => undoes.has(e.id));
+    return printable(
+      [
+        say(`Undone (${[...undoes].join(", ")}):`, `已撤销（${[...undoes].join(", ")}）：`),
+        ...taken.map(line),
+        say("The files have changed now; the assistant sees it from the next conversation.", "文件已经改好；助手从下一次对话起看到这些变化。"),
+      ].join("\n"),
+    );
+  }
   switch (result.reason) {
     case "not-found":
-      return `No change ${id} in the history.`;
+      return printable(say(`No change ${id} in the history.`, `历史中没有改动 ${id}。`));
     case "already-undone":
-      return `Change ${id} was already undone (by ${result.by.id}).`;
+      return printable(say(`Change ${id} was already undone (by ${result.by.id}).`, `改动 ${id} 已经撤销过了（由 ${result.by.id}）。`));
     case "not-undoable":
-      return `Change ${id} cannot be undone (${result.op}).`;
+      return printable(say(`Change ${id} cannot be undone (${result.op}).`, `改动 ${id} 无法撤销（${result.op}）。`));
     case "changed-since":
       return result.later.length === 0
-        ? `Not undone: the section was edited by hand since; nothing was changed.`
-        : `Not undone: the section changed since, by:\n${result.later.map((e) => `  ${historyLine(e, zone, english)}  [${e.id}]`).join("\n")}\nTo undo those too: ${again}`;
+        ? say("Not undone: the section was edited by hand since; nothing was changed.", "未撤销：这一节之后被手动修改过；没有做任何改动。")
+        : printable(
+            [say("Not undone: the section changed since, by:", "未撤销：这一节之后又被改过："), ...result.later.map(line), say(`To undo those too: ${again}`, `要一并撤销：${again}`)].join("\n"),
+          );
   }
 }
 
-export function proposalsText(memory: MemoryStore): string {
-  const proposals = memory.listProposals();
-  if (proposals.length === 0) return "";
-  return proposals
-    .map((p, i) => `✋ ${i + 1}. waiting for your OK: ${p.file} › ${p.section} (${p.tool.replace("memory_", "")}) — /save ${i + 1} or /discard ${i + 1}`)
-    .join("\n");
+const LABELS: Record<FileKind, string> = { soul: "SOUL.md", user: "USER.md", memory: "MEMORY.md", daily: "daily" };
+
+/** Where a proposal would write, as the person knows the file: `USER.md › Work`. */
+function proposalPlace(proposal: Proposal): string {
+  const file = proposal.file === "daily" ? `daily/${proposal.date ?? "?"}.md` : LABELS[proposal.file];
+  return `${file} › ${proposal.section}`;
 }
 
-/** /save N or /discard N in the terminal: the Nth waiting proposal, as listed by proposalsText. */
-export async function settleProposal(memory: MemoryStore, n: number, save: boolean): Promise<string> {
-  const proposal = memory.listProposals()[n - 1];
-  if (!proposal) return `There is no proposal ${n}.`;
-  const taken = await memory.takeProposal(proposal.id);
-  if (!taken) return `Proposal ${n} was already handled or expired.`;
-  if (!save) return "Discarded; nothing was saved.";
+/** The text a proposal would save, in full: the person approves exactly this. */
+export function proposalChange(proposal: Proposal, say: Say = english): string {
+  switch (proposal.tool) {
+    case "memory_add":
+      return `+ “${(proposal.content ?? "").trim()}”`;
+    case "memory_replace":
+      return `~ “${proposal.oldText ?? ""}” → “${proposal.newText ?? ""}”`;
+    case "memory_remove":
+      return say("− removes the whole section", "− 删除整节");
+  }
+}
+
+/** One waiting proposal as a numbered line, with the commands that answer it; continuation lines indented. */
+export function proposalLine(proposal: Proposal, n: number, say: Say = english): string {
+  const waiting = say("waiting for your OK", "等你确认");
+  const answer = say(`/save ${n} or /discard ${n}`, `/save ${n} 保存，/discard ${n} 放弃`);
+  const text = `✋ ${n}. ${waiting}: ${proposalPlace(proposal)}: ${proposalChange(proposal, say)} — ${answer}`;
+  return printable(text.replace(/\n/g, "\n     "));
+}
+
+/** Saves or discards one waiting proposal by id, and says what became of it. */
+export async function settleProposal(memory: MemoryStore, id: string, save: boolean, say: Say = english): Promise<string> {
+  const taken = await memory.takeProposal(id);
+  if (!taken) return say("That change was already saved or discarded, or it expired (after 7 days).", "这条改动已经保存或放弃过，或已过期（7 天）。");
+  const where = printable(proposalPlace(taken));
+  if (!save) return say(`Discarded; nothing was saved to ${where}.`, `已放弃；没有保存到 ${where}。`);
   const saved = await applyProposal(memory, taken);
-  return saved.ok ? `Saved to ${saved.value.file} › ${taken.section} (${saved.value.usage.used}/${saved.value.usage.cap} chars).` : `Not saved: ${saved.error}`;
+  if (!saved.ok) return printable(`${say("Not saved:", "未保存：")} ${saved.error}`);
+  const { used, cap } = saved.value.usage;
+  return say(`Saved to ${where} (${used}/${cap} chars).`, `已保存到 ${where}（${used}/${cap} 字）。`);
 }

@@ -42,6 +42,8 @@ export interface ToolContext {
   writer: Writer;
   /** Told the result of every write (add, replace, remove), refused ones included. */
   onWrite?: (result: MemoryWriteResult) => void;
+  /** Where the person answers a proposal: Discord's buttons, or the terminal's /save N. */
+  platform?: "discord" | "terminal";
 }
 
 const MAX_REFUSED_WRITES = 3;
@@ -152,7 +154,10 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
     pending: true,
     file: file.label,
     section: args.section,
-    note: `Not saved yet: ${file.label} changes wait for the person's approval (their choice). They see this change with Save / Discard buttons under your reply; mention that you proposed it.`,
+    note:
+      context.platform === "terminal"
+        ? `Not saved yet: ${file.label} changes wait for the person's approval (their choice). They see this change under your reply and answer it with /save N or /discard N; mention that you proposed it.`
+        : `Not saved yet: ${file.label} changes wait for the person's approval (their choice). They see this change with Save / Discard buttons under your reply; mention that you proposed it.`,
   };
 }
 

@@ -1,0 +1,114 @@
+import type { Say } from "../../agent/history-lines.js";
+import { printable } from "../../lib/printable.js";
+import { FILE_KINDS, type FileKind } from "../../memory/memory-store.js";
+import type { RecallHit } from "../../memory/recall/ranking.js";
+import { historyText, unknownFile } from "../memory-text.js";
+import { proposalCommand, undoCommand } from "./change-commands.js";
+import type { ChatContext } from "./context.js";
+import { settingsCommand } from "./settings-command.js";
+import { cleared, commandHelp, unknownCommand } from "./words.js";
+
+/** What a line typed at the prompt is: a message for the model, or one of the chat's commands. */
+export type Input = { kind: "message"; text: string } | { kind: "command"; name: CommandName; args: string[]; rest: string } | { kind: "unknown"; command: string };
+
+const COMMAND_NAMES = ["end", "clear", "memory", "search", "history", "undo", "save", "discard", "settings", "help"] as const;
+export type CommandName = (typeof COMMAND_NAMES)[number];
+
+/** A slash word, like a command: /usr/bin or "/ 2" are words for the model. */
+const SLASH_WORD = /^\/[A-Za-z][A-Za-z0-9_-]*$/;
+
+export function readInput(text: string): Input {
+  // "//" sends a message that starts with a slash.
+  if (text.startsWith("//")) return { kind: "message", text: text.slice(1) };
+  if (!text.startsWith("/") || text.includes("\n")) return { kind: "message", text };
+  const head = text.split(/\s/, 1)[0]!;
+  if (!SLASH_WORD.test(head)) return { kind: "message", text };
+  const name = head.slice(1).toLowerCase();
+  const rest = text.slice(head.length).trim();
+  if (!(COMMAND_NAMES as readonly string[]).includes(name)) return { kind: "unknown", command: head };
+  const args = rest === "" ? [] : rest.split(/\s+/);
+  // Discord's spelling (/memory view user, /memory search tea) does what it does there.
+  const sub = name === "memory" ? DISCORD_SUBCOMMANDS[args[0]?.toLowerCase() ?? ""] : undefined;
+  if (sub) return { kind: "command", name: sub, args: args.slice(1), rest: rest.slice(args[0]!.length).trim() };
+  return { kind: "command", name: name as CommandName, args, rest };
+}
+
+const DISCORD_SUBCOMMANDS: Record<string, CommandName> = { view: "memory", search: "search", history: "history", undo: "undo", settings: "settings" };
+
+/** Runs one command; "end" when the conversation should end. */
+export async function runCommand(ctx: ChatContext, name: CommandName, args: string[], rest: string): Promise<"end" | undefined> {
+  switch (name) {
+    case "end":
+      return "end";
+    case "help":
+      ctx.print(commandHelp(ctx.say));
+      return;
+    case "clear":
+      await ctx.engine.clear(ctx.sessionId);
+      ctx.print(cleared(ctx.say));
+      return;
+    case "memory":
+      await printMemory(ctx, args[0]);
+      return;
+    case "search":
+      await printSearch(ctx, rest);
+      return;
+    case "history":
+      ctx.print(await historyText(ctx.memory, { file: args[0] }, ctx.say));
+      return;
+    case "undo":
+      await undoCommand(ctx, args);
+      return;
+    case "save":
+    case "discard":
+      await proposalCommand(ctx, name === "save", args);
+      return;
+    case "settings":
+      await settingsCommand(ctx, args);
+      return;
+  }
+}
+
+export function printUnknown(ctx: ChatContext, command: string): void {
+  ctx.print(unknownCommand(ctx.say, printable(command)));
+}
+
+async function printMemory(ctx: ChatContext, which: string | undefined): Promise<void> {
+  if (which !== undefined && !(FILE_KINDS as readonly string[]).includes(which)) {
+    ctx.print(unknownFile(which, ctx.say));
+    return;
+  }
+  for (const kind of which ? [which as FileKind] : FILE_KINDS) {
+    const file = ctx.memory.file(kind);
+    const { used, cap } = await file.usage();
+    const text = (await file.read()).trim();
+    const head = ctx.say(`── ${file.label} (${used}/${cap} chars)`, `── ${file.label}（${used}/${cap} 字）`);
+    ctx.print(`${head}\n${text ? printable(text) : ctx.say("(empty)", "（空）")}\n`);
+  }
+}
+
+async function printSearch(ctx: ChatContext, query: string): Promise<void> {
+  const { say } = ctx;
+  if (query === "") {
+    ctx.print(say("Usage: /search <words>, e.g. /search oolong tea", "用法：/search <词语>，例如 /search 乌龙茶"));
+    return;
+  }
+  let hits: RecallHit[];
+  try {
+    hits = await ctx.memory.search(query, { limit: 5 });
+  } catch (error) {
+    ctx.warn(printable(say(`Search is unavailable right now: ${(error as Error).message}`, `搜索暂时不可用：${(error as Error).message}`)));
+    return;
+  }
+  if (hits.length === 0) ctx.print(printable(say(`Nothing found for "${query}".`, `没有找到 “${query}”。`)));
+  hits.forEach((hit, i) => ctx.print(hitText(hit, i + 1, say)));
+}
+
+const SOURCES: Record<string, string> = { conversation: "对话", daily: "日志", user: "资料", memory: "笔记", soul: "人设" };
+
+/** One search result: number, date, where it comes from, then its text indented. */
+function hitText(hit: RecallHit, n: number, say: Say): string {
+  const source = say(hit.source, SOURCES[hit.source] ?? hit.source);
+  const where = hit.title ? `${source} › ${hit.title}` : source;
+  return printable(`${n}. ${hit.date} · ${where}\n   ${hit.text.replace(/\n+/g, "\n   ")}\n`);
+}

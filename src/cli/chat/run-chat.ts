@@ -1,0 +1,196 @@
+import { createEngine } from "../../agent/create-engine.js";
+import { ModelError } from "../../agent/model-client.js";
+import { describeChanges } from "../../agent/saved-line.js";
+import type { CloseOutcome } from "../../agent/session-engine.js";
+import { loadConfig } from "../../config.js";
+import { printable } from "../../lib/printable.js";
+import { AnswerOutput } from "./answer-output.js";
+import { showProposals } from "./change-commands.js";
+import { chatLogPath, openChatLog } from "./chat-log.js";
+import { ClosedTerminal } from "./closed-terminal.js";
+import type { ChatInput, Interrupt } from "./chat-input.js";
+import { printUnknown, readInput, runCommand } from "./commands.js";
+import type { ChatContext } from "./context.js";
+import { closeLeftovers, terminalChannelId } from "./leftovers.js";
+import type { ChatOptions } from "./options.js";
+import { PipedInput } from "./piped-input.js";
+import { TerminalInput } from "./terminal-input.js";
+import { defaultName, emptyAnswer, endedLine, endingLine, messageKept, modelTrouble, quitLine, sayIn, stoppedLine, tooLong, typedTooMuch, welcome } from "./words.js";
+
+/** A second Ctrl+C this soon after one that stopped an answer or began the end quits at once. */
+const QUIT_WINDOW_MS = 1000;
+
+type Ending = "command" | "input-ended" | "interrupt" | "terminate" | "hangup";
+
+const REASONS: Record<Ending, string> = {
+  command: "terminal /end",
+  "input-ended": "terminal input ended",
+  interrupt: "terminal Ctrl+C",
+  terminate: "terminal SIGTERM",
+  hangup: "terminal closed (SIGHUP)",
+};
+
+/** One conversation in the terminal, from open to its summary. Resolves with the exit code. */
+export async function runChat(options: ChatOptions): Promise<number> {
+  const terminal = new ClosedTerminal();
+  const config = loadConfig("chat");
+  const { log, problem } = openChatLog(config.home, config.log.level);
+  const parts = await createEngine(config, log);
+  const { engine } = parts;
+  const memory = engine.memoryOf(options.user);
+  let locale = options.locale ?? memory.readSettings().locale;
+  let say = sayIn(locale);
+  const print = (text: string) => void process.stdout.write(`${text}\n`);
+  const warn = (text: string) => void process.stderr.write(`${text}\n`);
+  if (problem) warn(printable(say(`(No log file at ${chatLogPath(config.home)}: ${problem})`, `（无法写日志文件 ${chatLogPath(config.home)}：${problem}）`)));
+
+  const retried = closeLeftovers(engine, options.user).catch((error: unknown) => log.warn({ err: String(error) }, "earlier terminal sessions not closed"));
+  const session = await engine.open({
+    userId: options.user,
+    displayName: options.name ?? defaultName(say),
+    locale,
+    title: options.title,
+    place: { platform: "terminal", channelId: terminalChannelId(), description: "a terminal" },
+  });
+
+  let answering: AbortController | undefined;
+  let armedAt = 0;
+  let ending: Promise<number> | undefined;
+  let failures = 0;
+
+  const quitNow = (): void => {
+    input.leavePrompt();
+    print(quitLine(say));
+    input.close();
+    process.exit(130);
+  };
+  const onInterrupt = (kind: Interrupt): void => {
+    if (ending) return quitNow();
+    if (kind === "text") {
+      armedAt = 0;
+      return;
+    }
+    const now = Date.now();
+    if (now - armedAt < QUIT_WINDOW_MS) return quitNow();
+    armedAt = now;
+    if (kind === "busy") answering?.abort();
+    else void end("interrupt");
+  };
+  const input: ChatInput = process.stdin.isTTY
+    ? new TerminalInput(process.stdin, process.stdout, onInterrupt, (chars) => warn(typedTooMuch(say, chars)))
+    : new PipedInput(process.stdin, onInterrupt);
+
+  const ctx: ChatContext = {
+    engine,
+    sessionId: session.id,
+    memory,
+    get say() {
+      return say;
+    },
+    setLocale(chosen) {
+      locale = chosen;
+      say = sayIn(chosen);
+    },
+    print,
+    warn,
+    listed: { undo: undefined, proposals: undefined },
+  };
+
+  // Every way out waits for the one close; a Ctrl+C while it runs quits at once (onInterrupt).
+  const end = (how: Ending): Promise<number> =>
+    (ending ??= (async () => {
+      const quiet = how === "hangup";
+      // An answer still streaming stops first, keeping what was shown, so the summary sees it.
+      answering?.abort();
+      input.leavePrompt();
+      if (!quiet && input.interactive) print(endingLine(say));
+      input.close();
+      let outcome: CloseOutcome | undefined;
+      try {
+        outcome = await engine.close(session.id, REASONS[how]);
+      } catch (error) {
+        log.error({ err: String(error), sessionId: session.id }, "could not end the session");
+      }
+      await retried;
+      if (!quiet) {
+        if (outcome) print(endedLine(say, outcome));
+        else warn(say("Could not end the conversation now; it is ended the next time you start the chat.", "现在无法结束对话；会在下次启动聊天时结束。"));
+      }
+      await parts.close();
+      terminal.release();
+      return failures > 0 && !input.interactive ? 1 : 0;
+    })());
+
+  process.on("SIGINT", () => input.interrupt());
+  process.on("SIGTERM", () => void end("terminate").then((code) => process.exit(code)));
+  process.on("SIGHUP", () => {
+    terminal.markGone();
+    void end("hangup").then((code) => process.exit(code));
+  });
+  if (input.interactive) {
+    // A terminal's input ends or fails only when the terminal is gone (Ctrl+D is a key in raw mode).
+    process.stdin.on("end", () => terminal.markGone());
+    process.stdin.on("error", () => terminal.markGone());
+  }
+
+  async function answer(text: string): Promise<void> {
+    const stop = new AbortController();
+    answering = stop;
+    const output = new AnswerOutput((piece) => void process.stdout.write(piece));
+    try {
+      const result = await engine.turn(session.id, text, { onDelta: (delta) => output.push(delta), signal: stop.signal });
+      output.end();
+      if (result.stopped) print(stoppedLine(say));
+      else if (result.text.trim() === "") print(emptyAnswer(say));
+      const saved = describeChanges(result.changes, say);
+      if (saved) print(printable(saved));
+      if (result.proposals.length > 0) showProposals(ctx, false);
+    } catch (error) {
+      output.end();
+      failures++;
+      const kind = error instanceof ModelError ? error.kind : "other";
+      if (kind === "other") log.error({ err: String(error), sessionId: session.id }, "turn failed");
+      const trouble = modelTrouble(say, error);
+      warn(printable(input.interactive ? `${trouble} ${messageKept(say, true)}` : trouble));
+      // The history is as before the message: sending it again loses nothing.
+      input.keep(text);
+    } finally {
+      answering = undefined;
+    }
+  }
+
+  /** One message or command; "end" when it ends the conversation. */
+  async function handle(text: string): Promise<"end" | undefined> {
+    const parsed = readInput(text);
+    if (parsed.kind === "unknown") {
+      printUnknown(ctx, parsed.command);
+      return undefined;
+    }
+    if (parsed.kind === "command") return runCommand(ctx, parsed.name, parsed.args, parsed.rest).catch((error: unknown) => commandFailed(error));
+    const bytes = Buffer.byteLength(parsed.text);
+    if (bytes > config.attachments.messageBytes) {
+      failures++;
+      warn(tooLong(say, bytes, config.attachments.messageBytes));
+    } else await answer(parsed.text);
+    return undefined;
+  }
+
+  if (input.interactive) print(welcome(say, options.user));
+  let how: Ending = "input-ended";
+  for (;;) {
+    input.ready();
+    const text = await input.next();
+    if (text === undefined || ending) break;
+    if ((await handle(text)) === "end") {
+      how = "command";
+      break;
+    }
+  }
+  return end(how === "input-ended" && terminal.isGone ? "hangup" : how);
+
+  function commandFailed(error: unknown): undefined {
+    log.error({ err: String(error) }, "command failed");
+    warn(printable(modelTrouble(say, error)));
+    return undefined;
+  }
+}
