@@ -34,6 +34,9 @@ export function modelErrorLine(error: ModelError, say: Say): string {
     case "refused":
       return say(`The model server rejected the request${http}. Check OPENAI_MODEL.`, `模型服务器拒绝了请求${http}。请检查 OPENAI_MODEL。`);
     case "bad-response":
-      return say("The model sent a broken answer. Please try again.", "模型返回的回答不完整，请再试一次。");
+      return say(
+        "The model server stopped answering in the middle (the connection broke or the answer was garbled). Please try again.",
+        "模型服务器中途停止了回答（连接断开或回答损坏），请再试一次。",
+      );
   }
 }

@@ -74,7 +74,7 @@ describe("npm run chat", () => {
     fake.enqueue({ text: "Hello!" }, { text: "Summary." });
     const run = await runChat(["--user", "42"], "hi\n/end\n", { AGENTKIT_HOME: home, OPENAI_BASE_URL: fake.baseURL, USER: "root", LOGNAME: "root" });
     expect(run.code).toBe(0);
-    expect(fake.requests[0]!.body.messages[0]!.content).toContain("talking with User on a terminal chat");
+    expect(fake.requests[0]!.body.messages[0]!.content).toContain('their display name is "User"');
     const [file] = await readdir(join(home, "users/42/conversations"));
     expect(await readFile(join(home, "users/42/conversations", file!), "utf8")).toContain("## 🧑 User\nhi\n");
   }, 30_000);
@@ -373,7 +373,7 @@ describe("npm run chat", () => {
     fake.enqueue({ text: "Tea is lovely." }, { text: "They asked about tea." });
     chat.child.stdin.end("tell me about tea\n/end\n");
     expect(await chat.exited).toBe(1);
-    expect(chat.stderr().trim().split("\n")).toEqual(["⚠️ The model server stopped answering in the middle (the connection broke or the answer was garbled)."]);
+    expect(chat.stderr().trim().split("\n")).toEqual(["⚠️ The model server stopped answering in the middle (the connection broke or the answer was garbled). Please try again."]);
     expect(chat.stdout()).toContain("Tea is lovely.\n");
     expect(chat.stdout()).toContain("Conversation ended; its summary is in today's daily log.");
     for (const line of [...chat.stdout().split("\n"), ...chat.stderr().split("\n")]) expect(line).not.toMatch(/^\{"level"/);
