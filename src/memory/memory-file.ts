@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import { ok, type Result } from "../result.js";
 import type { Actor, JournalEntry } from "./journal.js";
 import { checkContent, type SafetyLevel } from "./safety.js";
-import { findSecret, type SecretFinding } from "./secrets.js";
+import { addedSecret, findSecret, type SecretFinding } from "./secrets.js";
 import {
   addToSection,
   countChars,
@@ -157,11 +157,12 @@ export class MemoryFile {
     if (!verdict.ok) return refuse("unsafe", `${this.label}: refused, the text ${verdict.reason}`);
     const name = checkContent(section ?? "", writer.level);
     if (!name.ok) return refuse("unsafe", `${this.label}: refused, the section name ${name.reason}`);
-    // The model never stores a secret; a person's own edit is saved with a warning.
-    const secret = findSecret(`${section ?? ""}\n${incoming}`);
-    if (secret && writer.level === "tool") {
-      return refuse("secret", `${this.label}: refused, the text looks like ${secret.kind}. Passwords, keys, tokens and card numbers are never stored in memory; tell the person so`);
-    }
+    // The model and AgentKit itself never store a secret; a person's own edit is saved with a warning.
+    const refusesSecrets = writer.level === "tool" || writer.by.kind === "system";
+    const secretRefusal = (found: SecretFinding) =>
+      refuse("secret", `${this.label}: refused, the text looks like ${found.kind}. Passwords, keys, tokens and card numbers are never stored in memory; tell the person so`);
+    const incomingSecret = findSecret(`${section ?? ""}\n${incoming}`);
+    if (incomingSecret && refusesSecrets) return secretRefusal(incomingSecret);
     return this.owner.serialize(async (): Promise<WriteResult> => {
       const before = await this.read();
       if (ifUnchanged !== undefined && contentHash(before) !== ifUnchanged) {
@@ -173,6 +174,9 @@ export class MemoryFile {
       const edited = change(parseSections(before));
       if (!edited.ok) return refuse("not-applicable", `${this.label}: ${edited.error}`);
       const after = serializeSections(edited.value.doc);
+      // The file as it would be after the write: a key or a card number can be assembled from two writes.
+      const secret = incomingSecret ?? (after === before ? undefined : addedSecret(before, after));
+      if (secret && refusesSecrets) return secretRefusal(secret);
       const used = countChars(after);
       const outcome = {
         file: this.label,

@@ -373,28 +373,32 @@ const AFTER_CARD = /^[ \t,;:/-]{0,6}(?:(?:exp(?:iry|ires|iration)?\.?|valid(?: t
 
 /** A 13–19 digit number that is a card: right layout, issuer and Luhn check, and card context when written all together. */
 function refineCard(m: RegExpExecArray, view: string): [number, number] | undefined {
-  if (m[0].length < 13 || m[0].length - (m[0].split(/[ -]/).length - 1) < 13) return undefined;
-  const groups: { start: number; end: number }[] = [];
-  for (const part of m[0].matchAll(/\d+/g)) groups.push({ start: m.index + part.index, end: m.index + part.index + part[0].length });
-  for (let first = 0; first < groups.length; first++) {
+  const parts = m[0].split(/[ -]/);
+  if (m[0].length - (parts.length - 1) < 13) return undefined;
+  const starts: number[] = [];
+  let at = m.index;
+  for (const part of parts) {
+    starts.push(at);
+    at += part.length + 1;
+  }
+  for (let first = 0; first < parts.length; first++) {
     let digits = "";
-    for (let last = first; last < groups.length; last++) {
-      digits += view.slice(groups[last]!.start, groups[last]!.end);
+    const sizes: number[] = [];
+    for (let last = first; last < parts.length; last++) {
+      digits += parts[last]!;
+      sizes.push(parts[last]!.length);
       if (digits.length > 19) break;
-      if (digits.length < 13) continue;
-      const sizes = groups.slice(first, last + 1).map((g) => g.end - g.start);
-      if (!cardLayout(sizes) || !issuedNumber(digits) || !luhn(digits)) continue;
-      const start = groups[first]!.start;
-      let end = groups[last]!.end;
+      if (digits.length < 13 || !cardLayout(sizes) || !issuedNumber(digits) || !luhn(digits)) continue;
+      const start = starts[first]!;
+      let end = starts[last]! + parts[last]!.length;
       const before = view.slice(Math.max(0, start - 40), start);
-      const nextGroup = groups[last + 1];
       const after = AFTER_CARD.exec(view.slice(end, end + 40));
-      const codeAfter = nextGroup && sizes.length === 1 && /^ \d{3,4}$/.test(view.slice(end, nextGroup.end));
-      const context = after !== null || Boolean(codeAfter) || CARD_WORDS.test(before);
+      const next = parts[last + 1];
+      const codeAfter = sizes.length === 1 && next !== undefined && /^\d{3,4}$/.test(next) && view[end] === " ";
       if (NOT_CARD_WORDS.test(before) && after === null) continue;
-      if (sizes.length === 1 && !context) continue;
+      if (sizes.length === 1 && after === null && !codeAfter && !CARD_WORDS.test(before)) continue;
       if (after) end += after[0].length;
-      else if (codeAfter) end = nextGroup.end;
+      else if (codeAfter) end = starts[last + 1]! + next.length;
       return [start, end];
     }
   }
@@ -478,14 +482,35 @@ function grown(array: Int32Array, size: number): Int32Array {
 }
 
 /** The view with line breaks (and the spaces around them) between two key characters removed; undefined when there are none. */
-/** A line break, with the blanks around it, between two key characters. */
-const LINE_BREAK_IN_KEY = /([A-Za-z0-9+/=_-])[ \t\r]*\n[ \t]*(?=[A-Za-z0-9+/=_-])/g;
-
+/**
+ * The view with line breaks inside keys removed: where a line ends with what looks like part of a
+ * key (digits, odd capitals, a cut after a prefix such as "sk-proj-") and the next one goes on
+ * with key characters that are not a plain word. Undefined when there is no such break.
+ */
 function joinedView(view: View): View | undefined {
   const text = view.text;
-  if (!text.includes("\n")) return undefined;
-  const joined = text.replace(LINE_BREAK_IN_KEY, "$1");
-  if (joined.length === text.length) return undefined;
+  let breakAt = text.indexOf("\n");
+  if (breakAt < 0) return undefined;
+  const pieces: string[] = [];
+  let copied = 0;
+  while (breakAt >= 0) {
+    let left = breakAt;
+    while (left > copied && isBlank(text.charCodeAt(left - 1))) left--;
+    let right = breakAt + 1;
+    while (right < text.length && isBlank(text.charCodeAt(right))) right++;
+    let tokenStart = left;
+    while (tokenStart > copied && isKeyChar(text.charCodeAt(tokenStart - 1))) tokenStart--;
+    let tokenEnd = right;
+    while (tokenEnd < text.length && isKeyChar(text.charCodeAt(tokenEnd))) tokenEnd++;
+    if (tokenStart < left && tokenEnd > right && keyFragment(text.slice(tokenStart, left)) && !PLAIN_WORD.test(text.slice(right, tokenEnd))) {
+      pieces.push(text.slice(copied, left));
+      copied = right;
+    }
+    breakAt = text.indexOf("\n", Math.max(right, breakAt + 1));
+  }
+  if (pieces.length === 0) return undefined;
+  pieces.push(text.slice(copied));
+  const joined = pieces.join("");
   // Only blanks and line breaks were removed, each just before a key character: walking both
   // texts side by side maps every character of the joined one back.
   const from = new Int32Array(joined.length);
@@ -501,6 +526,16 @@ function joinedView(view: View): View | undefined {
     to[k] = view.to ? view.to[i]! : i + 1;
   }
   return { text: joined, from, to, joins };
+}
+
+/** The end of a line that may be the first part of a wrapped key or card number. */
+function keyFragment(token: string): boolean {
+  return /\d/.test(token) || /[a-z][A-Z]|[A-Z]{2}[a-z]/.test(token) || /[-_]$/.test(token) || token.length >= 20;
+}
+
+/** Space, tab or carriage return. */
+function isBlank(code: number): boolean {
+  return code === 32 || code === 9 || code === 13;
 }
 
 /** [A-Za-z0-9+/=_-] */
