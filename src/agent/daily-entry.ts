@@ -5,6 +5,7 @@ import type { MemoryStore } from "../memory/memory-store.js";
 import { countChars, parseSections, serializeSections } from "../memory/sections.js";
 import { CAPS } from "../memory/memory-store.js";
 import { stripControlCharacters } from "../memory/safety.js";
+import { maskSecrets } from "../memory/secrets.js";
 import type { ModelClient } from "./model-client.js";
 
 const SUMMARY = systemWriter("summary of a conversation");
@@ -30,9 +31,10 @@ export function entryHeading(time: string, title: string): string {
  */
 export async function appendDailyEntry(store: MemoryStore, entry: DailyEntry, model: ModelClient): Promise<void> {
   const log = store.daily(entry.date);
-  // A summary is kept whatever the model wrote; only invisible characters are dropped.
-  const summary = stripControlCharacters(entry.summary).trim();
-  const wanted = stripControlCharacters(entry.heading);
+  // A summary is kept whatever the model wrote; invisible characters are dropped and secrets masked
+  // (the log reaches every later prompt).
+  const summary = maskSecrets(stripControlCharacters(entry.summary)).trim();
+  const wanted = maskSecrets(stripControlCharacters(entry.heading));
   const before = await log.read();
   // A retried close finds its summary already in the log or the archive (it is kept with the session).
   const archived = await readFile(join(store.archiveDir, `${entry.date}.md`), "utf8").catch(() => "");
@@ -76,7 +78,7 @@ async function condenseDay(model: ModelClient, log: string, block: string): Prom
     },
     { role: "user", content: `${log.trim()}\n\n${block}` },
   ]);
-  const text = `${answer.trim()}\n`;
+  const text = `${maskSecrets(answer.trim())}\n`;
   const valid = countChars(text) <= CAPS.daily && parseSections(text).sections.length > 0;
   return valid ? text : undefined;
 }

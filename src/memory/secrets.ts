@@ -676,6 +676,21 @@ export function maskSecretsInParts(parts: readonly string[]): string[] {
 }
 
 /**
+ * Masks the messages of a conversation: across all of them in order, and across each speaker's
+ * own messages, so that a key or a card number split over two messages of the person is found
+ * even with the assistant's answer between them.
+ */
+export function maskSecretsInConversation(messages: readonly { speaker: string; text: string }[]): string[] {
+  const texts = maskSecretsInParts(messages.map((m) => m.text));
+  for (const speaker of new Set(messages.map((m) => m.speaker))) {
+    const own = messages.flatMap((m, i) => (m.speaker === speaker ? [i] : []));
+    if (own.length < 2 || own.length === messages.length) continue;
+    maskSecretsInParts(own.map((i) => texts[i]!)).forEach((text, k) => (texts[own[k]!] = text));
+  }
+  return texts;
+}
+
+/**
  * Secrets that `after` holds and `before` did not (by their normalised text, counted): what a
  * write would add, a key assembled from two writes included.
  */

@@ -1,5 +1,6 @@
 import type { RecallHit } from "../memory/recall/recall.js";
 import { blockedNotice, checkContent } from "../memory/safety.js";
+import { maskSecrets } from "../memory/secrets.js";
 import { countChars, cutChars } from "../memory/sections.js";
 
 /** What memory_search answers the model with, at most this many characters of JSON. */
@@ -15,25 +16,27 @@ export interface SearchResult {
 }
 
 /**
- * Search results as the model gets them: checked like memory is when a session opens
- * (control characters, and injection phrases outside the persona, are replaced by a notice),
- * and cut so that the whole answer stays within SEARCH_RESULT_CHARS.
+ * Search results as the model gets them: secrets masked, checked like memory is when a session
+ * opens (control characters, and injection phrases outside the persona, are replaced by a
+ * notice), and cut so that the whole answer stays within SEARCH_RESULT_CHARS.
  */
 export function searchResultsForModel(query: string, hits: RecallHit[]): object {
   const results: SearchResult[] = hits.map((hit) => {
     const level = hit.source === "soul" ? "persona" : "tool";
-    const text = checkContent(hit.text, level);
-    const title = checkContent(hit.title, level);
+    // The index holds masked text already; this covers a hit from anywhere else.
+    const [hitText, hitTitle] = [maskSecrets(hit.text), maskSecrets(hit.title)];
+    const text = checkContent(hitText, level);
+    const title = checkContent(hitTitle, level);
     return {
       source: hit.source,
       date: hit.date,
-      title: title.ok ? cutChars(hit.title, TITLE_CHARS) : blockedNotice(title.reason),
-      text: text.ok ? hit.text : blockedNotice(text.reason),
+      title: title.ok ? cutChars(hitTitle, TITLE_CHARS) : blockedNotice(title.reason),
+      text: text.ok ? hitText : blockedNotice(text.reason),
     };
   });
   const answer = (texts: string[]) => ({
     ok: true,
-    query,
+    query: maskSecrets(query),
     results: results.map((r, i) => ({ ...r, text: texts[i]! })),
     ...(results.length === 0 ? { note: "nothing found; try other words (a name, a place, a topic)" } : {}),
   });

@@ -1,0 +1,106 @@
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseConversation } from "../../src/memory/conversation-log.js";
+import { slashOption as s } from "../fakes/fake-discord/index.js";
+import type { RecordedRequest } from "../fakes/fake-openai.js";
+import { botMessages, startBot, type BotHarness } from "../helpers/bot-harness.js";
+import { luhnNumber } from "../unit/memory/secret-corpus.js";
+
+// Built from pieces so that no scanner takes this file for a leak.
+const key = ["sk-", "proj-", "Zq3Wm8Kp2Lr7Tn4Vb9Xc1Hd6Jf0Gs5Ya2Ue8IoP4aS7dF1gH"].join("");
+const card = luhnNumber("4", 16);
+const grouped = card.replace(/(\d{4})(?=\d)/g, "$1 ");
+
+/** Pieces of the secrets that must not be anywhere: the key's tail, and the card's last eight digits in any spacing. */
+function expectNoSecret(text: string): void {
+  expect(text).not.toContain(key.slice(-16));
+  expect(text.replace(/[\s-]/g, "")).not.toContain(card.slice(8));
+}
+
+const isSummaryRequest = (r: RecordedRequest) => String(r.body.messages[0]?.content ?? "").includes("personal daily log");
+
+/** Alice talks in a thread: a key, then a card number split over two messages; the model tries to save the key; then /end. */
+async function conversationWithSecrets(h: BotHarness): Promise<string> {
+  h.model.enqueue(
+    { toolCalls: [{ name: "memory_add", arguments: { file: "user", section: "Keys", content: `OpenAI key ${key}` } }] },
+    { text: "I can't keep keys in memory, but I noted that you use OpenAI." },
+    { text: "Go on." },
+    { text: `Got it: ${grouped}.` },
+  );
+  const start = await h.discord.userSends({ channelId: h.discord.textChannel.id, userId: h.discord.alice.id, content: `my OpenAI key is ${key}, keep it for me`, mentionsBot: true });
+  const thread = start.id;
+  await h.discord.waitFor(() => botMessages(h.discord, thread).find((m) => m.content.startsWith("I can't keep keys")));
+  for (const [content, reply] of [
+    [`and my card is ${grouped.slice(0, 9)}`, "Go on."],
+    [`${grouped.slice(10)} exp 12/29`, "Got it"],
+  ] as const) {
+    const before = botMessages(h.discord, thread).length;
+    await h.discord.userSends({ channelId: thread, userId: h.discord.alice.id, content });
+    await h.discord.waitFor(() => botMessages(h.discord, thread).slice(before).find((m) => m.content.startsWith(reply)));
+  }
+  // The summary repeats both, as a model may.
+  h.model.enqueue({ text: `Alice shared her OpenAI key ${key} and her card ${grouped}.` });
+  const end = h.discord.runSlashCommand({ userId: h.discord.alice.id, channelId: thread, name: "end" });
+  await h.discord.waitFor(() => h.discord.interactionResponses(end.id).find((r) => r.content?.includes("ended")));
+  await h.engine.settle();
+  return thread;
+}
+
+async function memorySearch(h: BotHarness, query: string): Promise<string> {
+  const call = h.discord.runSlashCommand({ userId: h.discord.alice.id, channelId: h.discord.textChannel.id, name: "memory", options: [s.subcommand("search", [s.string("query", query)])] });
+  return (await h.discord.waitFor(() => h.discord.interactionResponses(call.id).find((r) => r.content))).content!;
+}
+
+describe("a secret said in a conversation is never stored", () => {
+  it("the refused write, the conversation file, the daily log, the summary request and the closed session hold placeholders instead", async () => {
+    const h = await startBot();
+    const thread = await conversationWithSecrets(h);
+    const dir = join(h.home, "users", h.discord.alice.id);
+
+    // The model's write was refused, as before.
+    expect(await readFile(join(dir, "USER.md"), "utf8").catch(() => "")).not.toContain("Keys");
+
+    const [file] = await readdir(join(dir, "conversations"));
+    const transcript = await readFile(join(dir, "conversations", file!), "utf8");
+    expectNoSecret(transcript);
+    expect(transcript).toContain("my OpenAI key is [secret: OpenAI key], keep it for me");
+    expect(transcript).toContain("[secret: card number]");
+    // Still a conversation file: every message comes back.
+    expect(parseConversation(transcript).messages.map((m) => m.speaker)).toEqual(["person", "assistant", "person", "assistant", "person", "assistant"]);
+
+    const [log] = await readdir(join(dir, "daily"));
+    const daily = await readFile(join(dir, "daily", log!), "utf8");
+    expectNoSecret(daily);
+    expect(daily).toContain("Alice shared her OpenAI key [secret: OpenAI key] and her card [secret: card number].");
+
+    const summaryRequest = h.model.requests.find(isSummaryRequest)!;
+    expectNoSecret(JSON.stringify(summaryRequest.body));
+
+    const record = await h.engine.latestIn(thread);
+    expect(record?.status).toBe("closed");
+    expectNoSecret(JSON.stringify(record));
+  });
+
+  it("search, by the person and by the model in a later session, and the next session's prompt find the placeholder, never the secret", async () => {
+    const h = await startBot();
+    await conversationWithSecrets(h);
+
+    const found = await memorySearch(h, "OpenAI key card");
+    expect(found).toContain("[secret: OpenAI key]");
+    expectNoSecret(found);
+    // Searching for the key itself finds nothing: the index never held it.
+    expect(await memorySearch(h, key)).toMatch(/^Nothing found for/);
+
+    const asked = h.model.requests.length;
+    h.model.enqueue({ toolCalls: [{ name: "memory_search", arguments: { query: "OpenAI key card" } }] }, { text: "You shared them, but I keep no keys." });
+    const start = await h.discord.userSends({ channelId: h.discord.textChannel.id, userId: h.discord.alice.id, content: "what was my key?", mentionsBot: true });
+    await h.discord.waitFor(() => botMessages(h.discord, start.id).find((m) => m.content.startsWith("You shared them")));
+    const [first, second] = h.model.requests.slice(asked);
+    expect(String(first!.body.messages[0]!.content)).toContain("[secret: OpenAI key]");
+    expectNoSecret(JSON.stringify(first!.body));
+    const toolResult = second!.body.messages.find((m) => m.role === "tool");
+    expect(String(toolResult?.content)).toContain("[secret: OpenAI key]");
+    expectNoSecret(JSON.stringify(second!.body));
+  });
+});
