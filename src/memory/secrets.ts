@@ -281,19 +281,24 @@ function unlikeAWord(value: string): boolean {
   return /\d/.test(value) || /[^A-Za-z'’-]/.test(value) || /[a-z][A-Z]/.test(value) || /^[A-Z]{2,}[a-z]/.test(value);
 }
 
+/** After "password:" a final ! or ? is usually part of it; after "password is" it ends the sentence. */
+const TRAILING_AFTER_COLON = /[.,;:)\]}'"`’”>]+$/;
+
 function refinePassword(m: RegExpExecArray): [number, number] | undefined {
   const raw = m[4]!;
   const start = m.indices![4]![0];
-  const value = passwordValue(raw);
-  if (!acceptablePassword(value)) return undefined;
+  const prose = m[2] !== undefined;
+  const value = prose ? passwordValue(raw) : raw.replace(TRAILING_AFTER_COLON, "");
+  if (!acceptablePassword(passwordValue(value))) return undefined;
   const quoted = m[3] !== "";
-  if (m[2] !== undefined && !quoted && !unlikeAWord(value)) return undefined;
-  return trimEnd(start, raw);
+  if (prose && !quoted && !unlikeAWord(value)) return undefined;
+  return [start, start + value.length];
 }
 
 function refinePasswordZh(m: RegExpExecArray): [number, number] | undefined {
   const raw = m[2]!;
-  return acceptablePassword(passwordValue(raw)) ? trimEnd(m.indices![2]![0], raw) : undefined;
+  const value = raw.replace(TRAILING_AFTER_COLON, "");
+  return acceptablePassword(passwordValue(value)) ? [m.indices![2]![0], m.indices![2]![0] + value.length] : undefined;
 }
 
 function refinePasswordValue(m: RegExpExecArray): [number, number] | undefined {
@@ -634,8 +639,13 @@ export function secretPlaceholder(label: string): string {
 
 /** The text with every secret replaced by its placeholder (`[secret: OpenAI key]`). */
 export function maskSecrets(text: string): string {
-  const spans = findSecrets(text);
-  return spans.length === 0 ? text : replaceSpans(text, spans);
+  return maskSecretsFound(text).text;
+}
+
+/** maskSecrets, and what was masked (to tell the person). */
+export function maskSecretsFound(text: string): { text: string; found: SecretSpan[] } {
+  const found = findSecrets(text);
+  return { text: found.length === 0 ? text : replaceSpans(text, found), found };
 }
 
 function replaceSpans(text: string, spans: readonly { start: number; end: number; label: string }[]): string {

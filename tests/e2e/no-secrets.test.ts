@@ -104,3 +104,49 @@ describe("a secret said in a conversation is never stored", () => {
     expectNoSecret(JSON.stringify(second!.body));
   });
 });
+
+describe("attachments", () => {
+  const config = ["model: gpt-4o", `api_key: ${key}`, "db:", "  password: Wq9-tz4Lp!", "  host: db.internal"].join("\n");
+
+  it("masks secrets in a text file before the model or the history sees it, says so, and refuses dotenv and credential files", async () => {
+    const h = await startBot();
+    h.model.enqueue({ text: "Hello Alice." });
+    const start = await h.discord.userSends({ channelId: h.discord.textChannel.id, userId: h.discord.alice.id, content: "hi", mentionsBot: true });
+    await h.discord.waitFor(() => botMessages(h.discord, start.id)[0]);
+    h.model.enqueue({ text: "Your config looks fine." });
+    await h.discord.userSends({
+      channelId: start.id,
+      userId: h.discord.alice.id,
+      content: "why does this fail?",
+      attachments: [
+        { filename: "config.yml", contentType: "text/yaml", data: config },
+        { filename: ".env.local", contentType: "text/plain", data: `OPENAI_API_KEY=${key}` },
+        { filename: "credentials.json", contentType: "application/json", data: `{"token": "${key}"}` },
+        { filename: ".env.example", contentType: "text/plain", data: "OPENAI_API_KEY=" },
+      ],
+    });
+    const reply = await h.discord.waitFor(() => botMessages(h.discord, start.id).find((m) => m.content.startsWith("Your config")));
+    expect(reply.content.split("\n")).toEqual([
+      "Your config looks fine.",
+      "-# 🔒 config.yml: I hid 2 things that look like secrets (an OpenAI API key, a password) before reading it.",
+      "-# 🔒 .env.local: I don't read this file; files like .env and private keys usually hold secrets.",
+      "-# 🔒 credentials.json: I don't read this file; files like .env and private keys usually hold secrets.",
+    ]);
+    const asked = String(h.model.requests.at(-1)!.body.messages.at(-1)!.content);
+    expect(asked).toContain("api_key: [secret: OpenAI key]\ndb:\n  password: [secret: password]\n  host: db.internal");
+    expect(asked).toContain("📄 .env.example:\n```\nOPENAI_API_KEY=\n```");
+    expectNoSecret(asked);
+    expect(h.discord.cdnRequests.map((r) => r.path.split("/").at(-1))).not.toContain(".env.local");
+    expectNoSecret(JSON.stringify(await h.engine.latestIn(start.id)));
+  });
+
+  it("says it in Chinese for a zh-CN person", async () => {
+    const h = await startBot();
+    await h.engine.memoryOf(h.discord.alice.id).saveSettings({ locale: "zh-CN" });
+    const dm = h.discord.openDm(h.discord.alice.id);
+    h.model.enqueue({ text: "配置没问题。" });
+    await h.discord.userSends({ channelId: dm.id, userId: h.discord.alice.id, content: "看看", attachments: [{ filename: "config.yml", contentType: "text/yaml", data: config }] });
+    const reply = await h.discord.waitFor(() => botMessages(h.discord, dm.id)[0]);
+    expect(reply.content).toBe("配置没问题。\n-# 🔒 config.yml：读取前我隐去了 2 处看起来像密钥的内容（OpenAI API 密钥、密码）。");
+  });
+});

@@ -35,7 +35,8 @@ describe("maskSecrets", () => {
     expect(maskSecrets(`use ${openaiKey} for the bot and ${anthropicKey} for the other`)).toBe(
       "use [secret: OpenAI key] for the bot and [secret: Anthropic key] for the other",
     );
-    expect(maskSecrets("wifi password: hunter22! thanks")).toBe("wifi password: [secret: password]! thanks");
+    expect(maskSecrets("wifi password: hunter22! thanks")).toBe("wifi password: [secret: password] thanks");
+    expect(maskSecrets("My password is Tr0ub4dor&3!")).toBe("My password is [secret: password]!");
     expect(maskSecrets("DATABASE_URL=postgres://app:Wq9-tz4Lp@db.internal:5432/app")).toBe("DATABASE_URL=postgres://app:[secret: password]@db.internal:5432/app");
   });
 
