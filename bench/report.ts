@@ -2,6 +2,7 @@ import type { FirstTextResult } from "./first-text.js";
 import type { LoadResult } from "./load.js";
 import type { MetricsOnResult } from "./metrics-on.js";
 import type { PromptBuildResult } from "./prompt-build.js";
+import type { SecretCheckResult } from "./secret-check.js";
 import { renderMetricsOn } from "./report-metrics.js";
 import { renderSharded, shardedTargets } from "./report-sharded.js";
 import type { ReconcileResult } from "./scale-reconcile.js";
@@ -26,6 +27,8 @@ export interface BenchResults {
   sessionsFloor?: SessionsRssResult;
   reconcile?: ReconcileResult;
   promptBuild?: PromptBuildResult;
+  /** The secret check on 2,000-character notes, beside one plain pattern pass. */
+  secretCheck?: SecretCheckResult;
   /** `--only sharded`: the load with people over one guild per shard, against the floor, one process and the shards. */
   sharded?: ShardedLoadResult;
   /** `--only reconcile-redis`: section 4b with the sessions in Redis, one process and sharded. */
@@ -75,6 +78,7 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
     add("prompt build alone p99", results.promptBuild.buildUs.p99 / 1000, 2, "ms");
     add("snapshot + prompt build p99", results.promptBuild.totalUs.p99 / 1000, 2, "ms");
   }
+  if (results.secretCheck) add("secret check of a 2,000-char write p99 (CPU time)", results.secretCheck.writeCpuUs.p99 / 1000, 1, "ms");
   shardedTargets(results, add);
   return checks;
 }
@@ -216,6 +220,18 @@ export function renderReport(results: BenchResults): string {
       [s, "build p50 / p99 (µs)", `${fmt(pb.buildUs.p50, 0)} / ${fmt(pb.buildUs.p99, 0)}`, "", "", verdict("prompt build alone p99", "≤ 2000 µs")],
       [s, "snapshot + build p50 / p99 (µs)", `${fmt(pb.totalUs.p50, 0)} / ${fmt(pb.totalUs.p99, 0)}`, "", "", verdict("snapshot + prompt build p99", "≤ 2000 µs")],
       [s, "prompt size (chars)", String(pb.promptChars), "", "", ""],
+    );
+  }
+  const sc = results.secretCheck;
+  if (sc) {
+    const s = "4d secrets";
+    const us = (x: Summary) => `${fmt(x.p50, 0)} / ${fmt(x.p99, 0)}`;
+    const times = (x: Summary) => `${fmt(ratio(x.p50, sc.floorUs.p50), 1)} / ${fmt(ratio(x.p99, sc.floorUs.p99), 1)}`;
+    rows.push(
+      [s, `findSecret, ${sc.noteChars}-char note p50 / p99 (µs)`, us(sc.findUs), us(sc.floorUs), times(sc.findUs), ""],
+      [s, "maskSecrets p50 / p99 (µs)", us(sc.maskUs), us(sc.floorUs), times(sc.maskUs), ""],
+      [s, "memory write check p50 / p99 (µs)", us(sc.writeUs), us(sc.floorUs), times(sc.writeUs), ""],
+      [s, "memory write check, CPU time p50 / p99 (µs)", us(sc.writeCpuUs), "", "", verdict("secret check of a 2,000-char write p99 (CPU time)", "≤ 1000 µs")],
     );
   }
   out.push(`## AgentKit benchmark`, "");

@@ -15,6 +15,7 @@ import type { LoadOptions } from "./load.js";
 import { measureTurnOverheadWithMetrics } from "./metrics-on.js";
 import { cleanupEverything, ROOT, withTimeout } from "./processes.js";
 import { measurePromptBuild } from "./prompt-build.js";
+import { measureSecretCheck } from "./secret-check.js";
 import { checkTargets, renderReport, type BenchResults } from "./report.js";
 import { measureReconcile } from "./scale-reconcile.js";
 import { measureSessionsRss } from "./scale-sessions.js";
@@ -22,13 +23,13 @@ import { measureSharded } from "./sharded.js";
 import { measureStartup } from "./startup.js";
 import { measureTurnOverhead } from "./turn-overhead.js";
 
-const SECTIONS = ["startup", "turn-overhead", "floor", "first-text", "scale-sessions", "scale-reconcile", "prompt-build", "sharded", "reconcile-redis"] as const;
+const SECTIONS = ["startup", "turn-overhead", "floor", "first-text", "scale-sessions", "scale-reconcile", "prompt-build", "secret-check", "sharded", "reconcile-redis"] as const;
 type Section = (typeof SECTIONS)[number];
 /** Run only when named with --only: each adds minutes (four load runs; two seedings of Redis and start-ups). */
 const OPT_IN: readonly Section[] = ["sharded", "reconcile-redis"];
 /** `--only scale` is the three scale sections. */
 const GROUPS: Record<string, readonly Section[]> = {
-  scale: ["scale-sessions", "scale-reconcile", "prompt-build"],
+  scale: ["scale-sessions", "scale-reconcile", "prompt-build", "secret-check"],
   compare: ["turn-overhead", "floor"],
   sharding: ["sharded", "reconcile-redis"],
 };
@@ -183,7 +184,7 @@ if (cpuProfDir) await mkdir(cpuProfDir, { recursive: true });
 const profiled = { runtime, ...(nodeArgs ? { nodeArgs } : {}) };
 
 // Build before the clocks start; a build that fails stops the bench.
-const startsBots = [...only].some((name) => name !== "prompt-build");
+const startsBots = [...only].some((name) => name !== "prompt-build" && name !== "secret-check");
 if (startsBots && (runtime === "compiled" || only.has("startup"))) {
   const started = Date.now();
   process.stderr.write("bench: building (npm run build into a temp dir)…\n");
@@ -256,6 +257,10 @@ await section("reconcile-redis", 2 * (reconcileTimeoutMs + 5 * 60_000), async ()
 await section("prompt-build", 5 * 60_000, async () => {
   const iterations = Math.max(10, Math.round(num("iterations")));
   results.promptBuild = await measurePromptBuild({ iterations, warmup: Math.min(500, Math.ceil(iterations / 10)) });
+});
+await section("secret-check", 5 * 60_000, async () => {
+  const iterations = Math.max(10, Math.round(num("iterations")));
+  results.secretCheck = measureSecretCheck({ iterations, warmup: Math.min(500, Math.ceil(iterations / 10)) });
 });
 
 results.finishedAt = new Date().toISOString();

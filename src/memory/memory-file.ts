@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import { ok, type Result } from "../result.js";
 import type { Actor, JournalEntry } from "./journal.js";
 import { checkContent, type SafetyLevel } from "./safety.js";
-import { addedSecret, findSecret, type SecretFinding } from "./secrets.js";
+import { addedSecret, type SecretFinding } from "./secrets.js";
 import {
   addToSection,
   countChars,
@@ -159,10 +159,6 @@ export class MemoryFile {
     if (!name.ok) return refuse("unsafe", `${this.label}: refused, the section name ${name.reason}`);
     // The model and AgentKit itself never store a secret; a person's own edit is saved with a warning.
     const refusesSecrets = writer.level === "tool" || writer.by.kind === "system";
-    const secretRefusal = (found: SecretFinding) =>
-      refuse("secret", `${this.label}: refused, the text looks like ${found.kind}. Passwords, keys, tokens and card numbers are never stored in memory; tell the person so`);
-    const incomingSecret = findSecret(`${section ?? ""}\n${incoming}`);
-    if (incomingSecret && refusesSecrets) return secretRefusal(incomingSecret);
     return this.owner.serialize(async (): Promise<WriteResult> => {
       const before = await this.read();
       if (ifUnchanged !== undefined && contentHash(before) !== ifUnchanged) {
@@ -174,9 +170,12 @@ export class MemoryFile {
       const edited = change(parseSections(before));
       if (!edited.ok) return refuse("not-applicable", `${this.label}: ${edited.error}`);
       const after = serializeSections(edited.value.doc);
-      // The file as it would be after the write: a key or a card number can be assembled from two writes.
-      const secret = incomingSecret ?? (after === before ? undefined : addedSecret(before, after));
-      if (secret && refusesSecrets) return secretRefusal(secret);
+      // The file as it would be after the write, not only the incoming text: a key or a card
+      // number can be assembled from two writes. A secret the file held already is not new.
+      const secret = after === before ? undefined : addedSecret(before, after);
+      if (secret && refusesSecrets) {
+        return refuse("secret", `${this.label}: refused, the text looks like ${secret.kind}. Passwords, keys, tokens and card numbers are never stored in memory; tell the person so`);
+      }
       const used = countChars(after);
       const outcome = {
         file: this.label,

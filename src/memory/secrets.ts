@@ -77,7 +77,7 @@ interface Shape {
   /** Default: the whole match. */
   refine?: Refine;
   /** Text without this cannot hold the shape: the pattern is not run at all (most notes skip most shapes). */
-  needs?: string | RegExp;
+  needs?: string | RegExp | ((text: string) => boolean);
 }
 
 // The characters of most key formats (base64url); a lookbehind on them makes a pattern start
@@ -155,7 +155,7 @@ const SHAPES: Shape[] = [
     refine: randomGroup(40),
   },
   // The secret key with no label of its own, next to its access key id.
-  { id: "aws-pair", kind: KINDS.awsSecret, needs: /AKIA|ASIA|aws/i, pattern: /(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g, refine: refineAwsPair },
+  { id: "aws-pair", kind: KINDS.awsSecret, needs: (text) => text.includes("AKIA") || text.includes("ASIA") || /\baws\b/i.test(text), pattern: /(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g, refine: refineAwsPair },
   { id: "google", kind: KINDS.google, pattern: new RegExp(`${NOT_AFTER_RUN}AIza[${RUN}]{35}(?![${RUN}])`, "g"), refine: (m) => span(m, 0) },
   { id: "google-oauth", kind: KINDS.googleOauth, pattern: new RegExp(`${NOT_AFTER_RUN}(?:GOCSPX-[${RUN}]{24,40}|ya29\\.[${RUN}]{40,}|1//0[${RUN}]{40,})`, "g"), refine: randomGroup(28) },
   { id: "stripe", kind: KINDS.stripe, pattern: /(?<![A-Za-z0-9_])(?:(?:sk|rk|pk)_live_|(?:sk|rk)_test_|whsec_)([A-Za-z0-9]{20,255})/g, refine: randomGroup(20) },
@@ -173,7 +173,7 @@ const SHAPES: Shape[] = [
   { id: "bearer", kind: KINDS.bearer, pattern: /\bbearer[ \t]{1,8}([A-Za-z0-9._~+/=-]{20,})/dgi, refine: randomGroup(20) },
   { id: "basic", kind: KINDS.basic, pattern: /\bauthorization["']?[ \t]{0,3}[:=][ \t]{0,3}["']?basic[ \t]{1,8}([A-Za-z0-9+/]{8,}={0,2})/dgi, refine: (m) => span(m) },
   // user:password@ in a URL; only the password is masked, the host stays readable.
-  { id: "url-password", kind: KINDS.password, needs: "://", pattern: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/[^\s:/?#@"'<>]{0,100}:([^\s/?#@"'<>]{1,200})@/dg, refine: refinePasswordValue },
+  { id: "url-password", kind: KINDS.password, pattern: /:\/\/[^\s:/?#@"'<>]{0,100}:([^\s/?#@"'<>]{1,200})@/dg, refine: refinePasswordValue },
   { id: "url-param", kind: KINDS.labelled, needs: "=", pattern: /[?&]([A-Za-z_-]{2,30})=([^&\s#"'<>]{8,300})/dg, refine: refineUrlParam },
   {
     id: "password",
@@ -196,11 +196,12 @@ const SHAPES: Shape[] = [
   },
   { id: "pin-zh", kind: KINDS.pin, pattern: new RegExp(`PIN ?码${ZH_VERB}(\\d{4,12})(?!\\d)`, "dgi"), refine: (m) => span(m) },
   {
+    // Matched from the label's last word (a literal), the words before it checked after (refineLabelled).
     id: "labelled",
     kind: KINDS.labelled,
-    pattern:
-      /(?<![A-Za-z])(?:api[_ .-]?(?:key|token|secret)|apikey|secret[_ .-]?key|client[_ .-]?secret|app[_ .-]?secret|(?:access|auth|refresh|bot|session)[_ .-]?token|_?authToken|private[_ .-]?key|subscription[_ .-]?key|secret|token|密钥|秘钥|令牌)(?![A-Za-z])["']?[ \t]*(?:is|=|:|是|为|=>)[ \t]*["'`]?([A-Za-z0-9_\-./+=~]{16,300})/dgi,
-    refine: randomGroup(16),
+    needs: /key|token|secret|密钥|秘钥|令牌/i,
+    pattern: /(?:key|token|secret|密钥|秘钥|令牌)(?![A-Za-z])["']?[ \t]*(?:is|=|:|是|为|=>)[ \t]*["'`]?([A-Za-z0-9_\-./+=~]{16,300})/dgi,
+    refine: refineLabelled,
   },
   { id: "card", kind: KINDS.card, pattern: /(?<![\d])\d{4,19}(?:[ -]\d{1,19}){0,8}(?![\d])/g, refine: refineCard },
 ];
@@ -219,6 +220,19 @@ function refineAwsPair(m: RegExpExecArray, view: string): [number, number] | und
   const before = view.slice(Math.max(0, m.index - 80), m.index);
   if (!/(?:AKIA|ASIA)[A-Z0-9]{16}|aws/i.test(before) || !/[/+]/.test(m[0]) || !looksRandom(m[0], 40)) return undefined;
   return span(m, 0);
+}
+
+/** The whole label that ends where a labelled match starts: api key, secret_key, client-secret, access token, 密钥… */
+const LABEL_BEFORE = /(?:^|[^A-Za-z])(?:api[_ .-]?|secret[_ .-]?|client[_ .-]?|app[_ .-]?|access[_ .-]?|auth[_ .-]?|refresh[_ .-]?|bot[_ .-]?|session[_ .-]?|private[_ .-]?|subscription[_ .-]?|x-api-|_?auth)?$/i;
+
+function refineLabelled(m: RegExpExecArray, view: string): [number, number] | undefined {
+  const word = m[0].slice(0, 6).toLowerCase();
+  const before = view.slice(Math.max(0, m.index - 16), m.index);
+  // A bare "key" is a label only with a word before it (api key, secret_key); "token", "secret" and the Chinese words stand alone.
+  if (word.startsWith("key")) {
+    if (!/(?:api|secret|subscription|private|x-api)[_ .-]?$/i.test(before)) return undefined;
+  } else if (/^[a-z]/.test(word) && !LABEL_BEFORE.test(before)) return undefined;
+  return randomGroup(16)(m, view);
 }
 
 // ── PEM and PuTTY key files ────────────────────────────────────────────────────────────────
@@ -393,7 +407,7 @@ function refineCard(m: RegExpExecArray, view: string): [number, number] | undefi
       digits += parts[last]!;
       sizes.push(parts[last]!.length);
       if (digits.length > 19) break;
-      if (digits.length < 13 || !cardLayout(sizes) || !issuedNumber(digits) || !luhn(digits)) continue;
+      if (digits.length < 13 || !luhn(digits) || !cardLayout(sizes) || !issuedNumber(digits)) continue;
       const start = starts[first]!;
       let end = starts[last]! + parts[last]!.length;
       const before = view.slice(Math.max(0, start - 40), start);
@@ -412,13 +426,13 @@ function refineCard(m: RegExpExecArray, view: string): [number, number] | undefi
 
 // ── normalising and scanning ───────────────────────────────────────────────────────────────
 
-/** The text as the shapes see it, with where each of its UTF-16 units came from in the original. */
+/** The text as the shapes see it, and where each of its UTF-16 units came from in the original. */
 interface View {
   text: string;
-  /** Original offset of unit i; undefined when the view is the original itself. */
-  from?: Int32Array;
-  /** Original end offset of unit i. */
-  to?: Int32Array;
+  /** Original offset where unit i of the view starts. */
+  start(i: number): number;
+  /** Original offset where unit i of the view ends. */
+  end(i: number): number;
   /** In a joined view: where each removed line break was (the offset of the text after it). */
   joins?: number[];
 }
@@ -437,56 +451,70 @@ function fold(char: string): string {
   return out;
 }
 
-const HAS_IGNORABLE = /\p{Default_Ignorable_Code_Point}/u;
+const identityView = (text: string): View => ({ text, start: (i) => i, end: (i) => i + 1 });
 
+/** Characters NFKC may change or that may be ignorable: not ASCII, Han, kana or Hangul syllables (most of any note). */
+const MAY_FOLD = /[^\x00-\x7f\u4e00-\u9fff\u3041-\u3096\u30a1-\u30fa\uac00-\ud7a3]/g;
+
+/**
+ * NFKC, default-ignorable characters dropped. Only the characters that change are visited
+ * (one native pass finds them) and recorded as edits; an offset maps back by bisection.
+ */
 function normalisedView(text: string): View {
-  // Most text is ASCII, or already NFKC without invisible characters: then the view is the text.
-  if (!/[^\x00-\x7f]/.test(text) || (!HAS_IGNORABLE.test(text) && text.normalize("NFKC") === text)) return { text };
   const pieces: string[] = [];
-  let from: Int32Array = new Int32Array(text.length + 16);
-  let to: Int32Array = new Int32Array(text.length + 16);
+  // Per edit: where it starts in the view, where it ends there, and the original span it replaced.
+  const viewStart: number[] = [];
+  const viewEnd: number[] = [];
+  const origStart: number[] = [];
+  const origEnd: number[] = [];
+  let copied = 0;
   let length = 0;
-  let copiedFrom = 0;
-  for (let i = 0; i < text.length; ) {
-    const code = text.charCodeAt(i);
-    const width = code >= 0xd800 && code <= 0xdbff && i + 1 < text.length ? 2 : 1;
-    const char = code < 0x80 ? undefined : text.slice(i, i + width);
-    const out = char === undefined ? undefined : fold(char);
-    if (out === undefined || out === char) {
-      for (let k = 0; k < width; k++) {
-        from[length] = i;
-        to[length] = i + width;
-        length++;
-      }
-    } else {
-      // A character NFKC changes (or drops): copy the text so far, then its folded form.
-      if (i > copiedFrom) pieces.push(text.slice(copiedFrom, i));
-      if (out !== "") pieces.push(out);
-      copiedFrom = i + width;
-      if (length + out.length > from.length) {
-        const size = Math.max(from.length * 2, length + out.length);
-        from = grown(from, size);
-        to = grown(to, size);
-      }
-      for (let k = 0; k < out.length; k++) {
-        from[length] = i;
-        to[length] = i + width;
-        length++;
-      }
-    }
-    i += width;
+  MAY_FOLD.lastIndex = 0;
+  // Without the u flag (2.5× faster): a character outside the BMP comes as its two halves, joined here.
+  for (let m = MAY_FOLD.exec(text); m !== null; m = MAY_FOLD.exec(text)) {
+    const code = m[0].charCodeAt(0);
+    const pair = code >= 0xd800 && code <= 0xdbff && (text.charCodeAt(m.index + 1) & 0xfc00) === 0xdc00;
+    const char = pair ? text.slice(m.index, m.index + 2) : m[0];
+    if (pair) MAY_FOLD.lastIndex = m.index + 2;
+    const out = fold(char);
+    if (out === char) continue;
+    pieces.push(text.slice(copied, m.index), out);
+    length += m.index - copied;
+    viewStart.push(length);
+    length += out.length;
+    viewEnd.push(length);
+    origStart.push(m.index);
+    origEnd.push(m.index + char.length);
+    copied = m.index + char.length;
   }
-  pieces.push(text.slice(copiedFrom));
-  return { text: pieces.join(""), from: from.subarray(0, length), to: to.subarray(0, length) };
+  if (viewStart.length === 0) return identityView(text);
+  pieces.push(text.slice(copied));
+  /** The last edit that starts at or before view offset i, or -1. */
+  const editAt = (i: number) => {
+    let low = 0;
+    let high = viewStart.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (viewStart[mid]! <= i) low = mid + 1;
+      else high = mid;
+    }
+    // Several dropped characters start at one offset: take the last, which covers them all.
+    return low - 1;
+  };
+  const shift = (k: number) => (k < 0 ? 0 : origEnd[k]! - viewEnd[k]!);
+  return {
+    text: pieces.join(""),
+    start: (i) => {
+      const k = editAt(i);
+      return k >= 0 && i < viewEnd[k]! ? origStart[k]! : i + shift(k);
+    },
+    end: (i) => {
+      const k = editAt(i);
+      return k >= 0 && i < viewEnd[k]! ? origEnd[k]! : i + 1 + shift(k);
+    },
+  };
 }
 
-function grown(array: Int32Array, size: number): Int32Array {
-  const bigger = new Int32Array(size);
-  bigger.set(array);
-  return bigger;
-}
-
-/** The view with line breaks (and the spaces around them) between two key characters removed; undefined when there are none. */
 /**
  * The view with line breaks inside keys removed: where a line ends with what looks like part of a
  * key (digits, odd capitals, a cut after a prefix such as "sk-proj-") and the next one goes on
@@ -507,7 +535,7 @@ function joinedView(view: View): View | undefined {
     while (tokenStart > copied && isKeyChar(text.charCodeAt(tokenStart - 1))) tokenStart--;
     let tokenEnd = right;
     while (tokenEnd < text.length && isKeyChar(text.charCodeAt(tokenEnd))) tokenEnd++;
-    if (tokenStart < left && tokenEnd > right && keyFragment(text.slice(tokenStart, left)) && !PLAIN_WORD.test(text.slice(right, tokenEnd))) {
+    if (tokenStart < left && tokenEnd > right && keyFragment(text, tokenStart, left) && continuesKey(text, right, tokenEnd)) {
       pieces.push(text.slice(copied, left));
       copied = right;
     }
@@ -518,8 +546,7 @@ function joinedView(view: View): View | undefined {
   const joined = pieces.join("");
   // Only blanks and line breaks were removed, each just before a key character: walking both
   // texts side by side maps every character of the joined one back.
-  const from = new Int32Array(joined.length);
-  const to = new Int32Array(joined.length);
+  const at = new Int32Array(joined.length);
   const joins: number[] = [];
   let i = 0;
   for (let k = 0; k < joined.length; k++, i++) {
@@ -527,16 +554,42 @@ function joinedView(view: View): View | undefined {
       while (text.charCodeAt(i) !== joined.charCodeAt(k)) i++;
       joins.push(k);
     }
-    from[k] = view.from ? view.from[i]! : i;
-    to[k] = view.to ? view.to[i]! : i + 1;
+    at[k] = i;
   }
-  return { text: joined, from, to, joins };
+  return { text: joined, start: (k) => view.start(at[k]!), end: (k) => view.end(at[k]!), joins };
 }
 
-/** The end of a line that may be the first part of a wrapped key or card number. */
-function keyFragment(token: string): boolean {
-  return /\d/.test(token) || /[a-z][A-Z]|[A-Z]{2}[a-z]/.test(token) || /[-_]$/.test(token) || token.length >= 20;
+/** The end of a line, text[start, end), that may be the first part of a wrapped key or card number: digits, odd capitals, a cut after a prefix. */
+function keyFragment(text: string, start: number, end: number): boolean {
+  if (end - start >= 20) return true;
+  const last = text.charCodeAt(end - 1);
+  if (last === 45 || last === 95) return true;
+  for (let i = start; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 48 && code <= 57) return true;
+    if (i > start && isUpper(code) && (isLower(text.charCodeAt(i - 1)) || (i + 1 < end && isUpper(text.charCodeAt(i - 1)) && isLower(text.charCodeAt(i + 1))))) return true;
+  }
+  return false;
 }
+
+/**
+ * The start of a line, text[start, end), that may go on with a key: letters or digits, not a
+ * plain word (PLAIN_WORD: a capital at most first, then small letters) and not a list marker.
+ */
+function continuesKey(text: string, start: number, end: number): boolean {
+  let alphanumeric = false;
+  let plain = end - start <= 21;
+  for (let i = start; i < end; i++) {
+    const code = text.charCodeAt(i);
+    const lower = isLower(code);
+    if (lower || isUpper(code) || (code >= 48 && code <= 57)) alphanumeric = true;
+    if (!(lower || (i === start && isUpper(code)))) plain = false;
+  }
+  return alphanumeric && !plain;
+}
+
+const isUpper = (code: number) => code >= 65 && code <= 90;
+const isLower = (code: number) => code >= 97 && code <= 122;
 
 /** Space, tab or carriage return. */
 function isBlank(code: number): boolean {
@@ -584,7 +637,7 @@ function scanView(view: View, out: Found[]): void {
   const text = view.text;
   for (const shape of SHAPES) {
     const needs = shape.needs;
-    if (needs !== undefined && (typeof needs === "string" ? !text.includes(needs) : !needs.test(text))) continue;
+    if (needs !== undefined && !(typeof needs === "string" ? text.includes(needs) : typeof needs === "function" ? needs(text) : needs.test(text))) continue;
     const pattern = shape.pattern;
     pattern.lastIndex = 0;
     for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
@@ -593,8 +646,8 @@ function scanView(view: View, out: Found[]): void {
         const start = found[0];
         const end = endBeforeWords(view, start, found[1]);
         out.push({
-          start: view.from ? view.from[start]! : start,
-          end: view.to ? view.to[end - 1]! : end,
+          start: view.start(start),
+          end: view.end(end - 1),
           kind: shape.kind,
         });
         // What was masked is not scanned again (a PEM body holds many key-like runs).

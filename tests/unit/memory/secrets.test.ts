@@ -145,7 +145,7 @@ const WORST: Record<string, ((size: number) => string)[]> = {
   pin: [repeat("pin is "), repeat("pin: 123 "), prefixThen("pin for ", "a ")],
   "password-zh": [repeat("密码"), repeat("密码是"), repeat("密码一直 是 ")],
   "pin-zh": [repeat("PIN码"), repeat("PIN 码是 123 ")],
-  labelled: [repeat("token: "), repeat(`api key is ${"a".repeat(15)} `), repeat("secret="), prefixThen("token=", "a")],
+  labelled: [repeat("token: "), repeat(`api key is ${"a".repeat(15)} `), repeat("secret="), prefixThen("token=", "a"), repeat("key="), repeat("api_key: 1")],
   card: [repeat("1 "), repeat("1-"), repeat("4111 1111 1111 1111 "), repeat("1234 "), repeat("12345678901234567890 ")],
 };
 
