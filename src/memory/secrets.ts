@@ -92,7 +92,7 @@ const PLACEHOLDER = /your|example|placeholder|redacted|dummy|changeme|insert|rep
  * A key rather than words or a placeholder: letters and digits (or mixed case), enough distinct
  * characters, not words joined by dashes (a URL slug such as sk-learn-tutorial-2024).
  */
-export function looksRandom(whole: string, minLength = 16, needDigit = true): boolean {
+function looksRandom(whole: string, minLength = 16, needDigit = true): boolean {
   if (whole.length < minLength) return false;
   // Keys are at most a few hundred characters; judging the start keeps a megabyte run cheap.
   const token = whole.slice(0, 256);
