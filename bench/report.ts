@@ -3,6 +3,7 @@ import type { LoadResult } from "./load.js";
 import type { MetricsOnResult } from "./metrics-on.js";
 import type { InjectionCheckResult } from "./injection-check.js";
 import type { PromptBuildResult } from "./prompt-build.js";
+import type { SecretCheckResult } from "./secret-check.js";
 import { renderMetricsOn } from "./report-metrics.js";
 import { renderSharded, shardedTargets } from "./report-sharded.js";
 import type { ReconcileResult } from "./scale-reconcile.js";
@@ -28,6 +29,8 @@ export interface BenchResults {
   reconcile?: ReconcileResult;
   promptBuild?: PromptBuildResult;
   injectionCheck?: InjectionCheckResult;
+  /** The secret check on 2,000-character notes, beside one plain pattern pass. */
+  secretCheck?: SecretCheckResult;
   /** `--only sharded`: the load with people over one guild per shard, against the floor, one process and the shards. */
   sharded?: ShardedLoadResult;
   /** `--only reconcile-redis`: section 4b with the sessions in Redis, one process and sharded. */
@@ -78,6 +81,7 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
     add("snapshot + prompt build p99", results.promptBuild.totalUs.p99 / 1000, 2, "ms");
   }
   if (results.injectionCheck) add("injection check on a 2,000-char write p99", results.injectionCheck.toolUs.p99 / 1000, 1, "ms");
+  if (results.secretCheck) add("secret check of a 2,000-char write p99 (CPU time)", results.secretCheck.writeCpuUs.p99 / 1000, 1, "ms");
   shardedTargets(results, add);
   return checks;
 }
@@ -228,6 +232,18 @@ export function renderReport(results: BenchResults): string {
     rows.push(
       [s, `model's write, ${ic.noteChars.join(" / ")}-char notes: p50 / p99 (µs)`, pair(ic.toolUs), pair(ic.floorUs), `${fmt(ratio(ic.toolUs.p50, ic.floorUs.p50), 1)} / ${fmt(ratio(ic.toolUs.p99, ic.floorUs.p99), 1)}`, verdict("injection check on a 2,000-char write p99", "≤ 1000 µs")],
       [s, "person's edit, same notes: p50 / p99 (µs)", pair(ic.personUs), pair(ic.floorUs), `${fmt(ratio(ic.personUs.p50, ic.floorUs.p50), 1)} / ${fmt(ratio(ic.personUs.p99, ic.floorUs.p99), 1)}`, ""],
+    );
+  }
+  const sc = results.secretCheck;
+  if (sc) {
+    const s = "4e secrets";
+    const us = (x: Summary) => `${fmt(x.p50, 0)} / ${fmt(x.p99, 0)}`;
+    const times = (x: Summary) => `${fmt(ratio(x.p50, sc.floorUs.p50), 1)} / ${fmt(ratio(x.p99, sc.floorUs.p99), 1)}`;
+    rows.push(
+      [s, `findSecret, ${sc.noteChars}-char note p50 / p99 (µs)`, us(sc.findUs), us(sc.floorUs), times(sc.findUs), ""],
+      [s, "maskSecrets p50 / p99 (µs)", us(sc.maskUs), us(sc.floorUs), times(sc.maskUs), ""],
+      [s, "memory write check p50 / p99 (µs)", us(sc.writeUs), us(sc.floorUs), times(sc.writeUs), ""],
+      [s, "memory write check, CPU time p50 / p99 (µs)", us(sc.writeCpuUs), "", "", verdict("secret check of a 2,000-char write p99 (CPU time)", "≤ 1000 µs")],
     );
   }
   out.push(`## AgentKit benchmark`, "");

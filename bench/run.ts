@@ -16,6 +16,7 @@ import { measureTurnOverheadWithMetrics } from "./metrics-on.js";
 import { cleanupEverything, ROOT, withTimeout } from "./processes.js";
 import { measureInjectionCheck } from "./injection-check.js";
 import { measurePromptBuild } from "./prompt-build.js";
+import { measureSecretCheck } from "./secret-check.js";
 import { checkTargets, renderReport, type BenchResults } from "./report.js";
 import { measureReconcile } from "./scale-reconcile.js";
 import { measureSessionsRss } from "./scale-sessions.js";
@@ -23,13 +24,13 @@ import { measureSharded } from "./sharded.js";
 import { measureStartup } from "./startup.js";
 import { measureTurnOverhead } from "./turn-overhead.js";
 
-const SECTIONS = ["startup", "turn-overhead", "floor", "first-text", "scale-sessions", "scale-reconcile", "prompt-build", "injection-check", "sharded", "reconcile-redis"] as const;
+const SECTIONS = ["startup", "turn-overhead", "floor", "first-text", "scale-sessions", "scale-reconcile", "prompt-build", "injection-check", "secret-check", "sharded", "reconcile-redis"] as const;
 type Section = (typeof SECTIONS)[number];
 /** Run only when named with --only: each adds minutes (four load runs; two seedings of Redis and start-ups). */
 const OPT_IN: readonly Section[] = ["sharded", "reconcile-redis"];
 /** `--only scale` is the three scale sections. */
 const GROUPS: Record<string, readonly Section[]> = {
-  scale: ["scale-sessions", "scale-reconcile", "prompt-build"],
+  scale: ["scale-sessions", "scale-reconcile", "prompt-build", "secret-check"],
   compare: ["turn-overhead", "floor"],
   sharding: ["sharded", "reconcile-redis"],
 };
@@ -185,7 +186,7 @@ const profiled = { runtime, ...(nodeArgs ? { nodeArgs } : {}) };
 
 // Build before the clocks start; a build that fails stops the bench.
 /** Sections timed in this process: they need no bot. */
-const IN_PROCESS: readonly Section[] = ["prompt-build", "injection-check"];
+const IN_PROCESS: readonly Section[] = ["prompt-build", "injection-check", "secret-check"];
 const startsBots = [...only].some((name) => !IN_PROCESS.includes(name));
 if (startsBots && (runtime === "compiled" || only.has("startup"))) {
   const started = Date.now();
@@ -263,6 +264,10 @@ await section("prompt-build", 5 * 60_000, async () => {
 await section("injection-check", 60_000, async () => {
   const iterations = Math.max(100, Math.round(num("iterations")) * 5);
   results.injectionCheck = measureInjectionCheck({ iterations, warmup: Math.min(1000, Math.ceil(iterations / 10)) });
+});
+await section("secret-check", 5 * 60_000, async () => {
+  const iterations = Math.max(10, Math.round(num("iterations")));
+  results.secretCheck = measureSecretCheck({ iterations, warmup: Math.min(500, Math.ceil(iterations / 10)) });
 });
 
 results.finishedAt = new Date().toISOString();

@@ -1,6 +1,7 @@
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { conversationFileName, type ConversationLog, type ConversationMessage } from "../memory/conversation-log.js";
 import type { MemoryStore } from "../memory/memory-store.js";
+import { maskSecrets, maskSecretsInConversation } from "../memory/secrets.js";
 import { localDate, localTime } from "../memory/time.js";
 import type { MemoryChange } from "../tools/execute-tool.js";
 import { describeChanges } from "./saved-line.js";
@@ -64,19 +65,22 @@ export function conversationLogOf(record: SessionRecord, zone: string): Conversa
     const at = new Date(iso);
     return `${localDate(at, zone)} ${localTime(at, zone)} (${zone})`;
   };
+  // Secrets are masked in the words kept forever (together: a key split over two messages too).
+  const messages = conversationMessages(record);
+  const texts = maskSecretsInConversation(messages);
   return {
-    title: record.title,
-    place: record.channel.description,
+    title: maskSecrets(record.title),
+    place: maskSecrets(record.channel.description),
     opened: stamp(record.openedAt),
     closed: stamp(record.closeRequestedAt ?? record.closedAt ?? record.lastActivityAt),
     sessionId: record.id,
-    messages: conversationMessages(record),
+    messages: messages.map((m, i) => ({ ...m, text: texts[i]! })),
   };
 }
 
 /** The transcript's file name: chosen once (opened date in the person's zone then), kept with the session. */
 function conversationFileOf(record: SessionRecord, zone: string): string {
-  return record.conversationFile ?? conversationFileName(localDate(new Date(record.openedAt), zone), record.title, record.id);
+  return record.conversationFile ?? conversationFileName(localDate(new Date(record.openedAt), zone), maskSecrets(record.title), record.id);
 }
 
 /**

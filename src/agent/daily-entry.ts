@@ -5,6 +5,7 @@ import type { MemoryStore } from "../memory/memory-store.js";
 import { addToSection, countChars, parseSections, serializeSections } from "../memory/sections.js";
 import { CAPS } from "../memory/memory-store.js";
 import { stripControlCharacters } from "../memory/safety.js";
+import { maskSecrets } from "../memory/secrets.js";
 import type { ModelClient } from "./model-client.js";
 
 const SUMMARY = systemWriter("summary of a conversation").by;
@@ -42,9 +43,10 @@ function isHeadingOf(name: string, wanted: string): boolean {
  */
 export async function appendDailyEntry(store: MemoryStore, entry: DailyEntry, model: ModelClient): Promise<void> {
   const log = store.daily(entry.date);
-  // A summary is kept whatever the model wrote; only invisible characters are dropped.
-  const summary = stripControlCharacters(entry.summary).trim();
-  const wanted = stripControlCharacters(entry.heading);
+  // A summary is kept whatever the model wrote; invisible characters are dropped and secrets masked
+  // (the log reaches every later prompt).
+  const summary = maskSecrets(stripControlCharacters(entry.summary)).trim();
+  const wanted = maskSecrets(stripControlCharacters(entry.heading));
   // Reading the day, choosing a free heading and writing it happen under the person's lock, so two
   // sessions of one title closing in the same minute (two threads, two shards) get two entries.
   const full = await store.serialize(async (): Promise<{ before: string; block: string } | undefined> => {
@@ -95,7 +97,7 @@ async function condenseDay(model: ModelClient, log: string, block: string): Prom
     },
     { role: "user", content: `${log.trim()}\n\n${block}` },
   ]);
-  const text = `${answer.trim()}\n`;
+  const text = `${maskSecrets(answer.trim())}\n`;
   const valid = countChars(text) <= CAPS.daily && parseSections(text).sections.length > 0;
   return valid ? text : undefined;
 }

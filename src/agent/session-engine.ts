@@ -16,6 +16,7 @@ import { runTurn, type TurnMessage, type TurnTiming } from "./agent-loop.js";
 import { baseInstructions } from "./base-instructions.js";
 import { condenseHistory, historyChars, overBudget, requestContext } from "./history.js";
 import { archiveClosedSessions, archiveConversation } from "./conversation-archive.js";
+import { maskSecretsInRecord } from "./mask-record.js";
 import { appendDailyEntry, entryHeading } from "./daily-entry.js";
 import { ModelError, type ModelClient, type TokenUsage } from "./model-client.js";
 import { hasExchange, type SessionPlace, type SessionRecord } from "./session-record.js";
@@ -386,6 +387,8 @@ export class SessionEngine {
   private async finishClose(record: SessionRecord): Promise<CloseOutcome> {
     const memory = this.memoryOf(record.userId);
     const now = this.clock();
+    // From here on the session keeps no secret: its transcript, summary request and every save (design §9).
+    maskSecretsInRecord(record);
     if (!hasExchange(record)) {
       await this.markClosed(record, now);
       return "empty";

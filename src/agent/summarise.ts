@@ -1,10 +1,11 @@
+import { maskSecrets } from "../memory/secrets.js";
 import type { ModelClient } from "./model-client.js";
 import type { SessionRecord } from "./session-record.js";
 import { transcriptOf } from "./transcript.js";
 
 /** A few sentences for the daily log, in the person's language; asked without tools. */
 export async function summariseConversation(model: ModelClient, record: SessionRecord): Promise<string> {
-  const earlier = record.condensed ? `Earlier part (already summarised): ${record.condensed.summary}\n\n` : "";
+  const earlier = record.condensed ? `Earlier part (already summarised): ${maskSecrets(record.condensed.summary)}\n\n` : "";
   const summary = await model.complete([
     {
       role: "system",
@@ -13,5 +14,6 @@ export async function summariseConversation(model: ModelClient, record: SessionR
     },
     { role: "user", content: `${earlier}${transcriptOf(record.messages, record.displayName)}` },
   ]);
-  return summary.trim() || "(the model returned an empty summary)";
+  // The transcript it saw was masked; a summary that still holds a secret (from the model's own words) is masked too.
+  return maskSecrets(summary.trim()) || "(the model returned an empty summary)";
 }

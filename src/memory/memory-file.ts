@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import { ok, type Result } from "../result.js";
 import type { Actor, JournalEntry } from "./journal.js";
 import { checkContent, withoutByteOrderMark, type SafetyLevel } from "./safety.js";
-import { findSecret, type SecretFinding } from "./secrets.js";
+import { addedSecret, type SecretFinding } from "./secrets.js";
 import {
   addToSection,
   countChars,
@@ -158,11 +158,8 @@ export class MemoryFile {
     if (!verdict.ok) return refuse("unsafe", `${this.label}: refused, the text ${verdict.reason}`);
     const name = checkContent(section ?? "", writer.level);
     if (!name.ok) return refuse("unsafe", `${this.label}: refused, the section name ${name.reason}`);
-    // The model never stores a secret; a person's own edit is saved with a warning.
-    const secret = findSecret(`${section ?? ""}\n${incoming}`);
-    if (secret && writer.level === "tool") {
-      return refuse("secret", `${this.label}: refused, the text looks like ${secret.kind}. Passwords, keys, tokens and card numbers are never stored in memory; tell the person so`);
-    }
+    // The model and AgentKit itself never store a secret; a person's own edit is saved with a warning.
+    const refusesSecrets = writer.level === "tool" || writer.by.kind === "system";
     return this.owner.serialize(async (): Promise<WriteResult> => {
       const before = await this.read();
       if (ifUnchanged !== undefined && contentHash(before) !== ifUnchanged) {
@@ -178,6 +175,12 @@ export class MemoryFile {
       // closes, a line it splits): a duplicate heading would make a section uneditable.
       if (writer.level === "tool" && !sameSections(parseSections(after), edited.value.doc)) {
         return refuse("unsafe", `${this.label}: refused, the text would change the file's sections (it opens or closes a code fence around a heading, or makes a new "## " line); write plain lines`);
+      }
+      // The file as it would be after the write, not only the incoming text: a key or a card
+      // number can be assembled from two writes. A secret the file held already is not new.
+      const secret = after === before ? undefined : addedSecret(before, after);
+      if (secret && refusesSecrets) {
+        return refuse("secret", `${this.label}: refused, the text looks like ${secret.kind}. Passwords, keys, tokens and card numbers are never stored in memory; tell the person so`);
       }
       const used = countChars(after);
       const outcome = {

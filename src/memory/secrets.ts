@@ -1,56 +1,381 @@
 /**
- * Secrets that must never be stored in memory. Hand-written: the npm detectors are either
- * whole scanning tools (secretlint, detect-secrets ports) or unmaintained entropy guessers
- * that flag ordinary words; a short list of well-known shapes, each tested against a corpus of
- * normal notes, is both stricter and quieter.
+ * Secrets that must never be stored: API keys and tokens, private keys, passwords, card
+ * numbers. Hand-written: the npm detectors are either whole scanning tools (secretlint,
+ * detect-secrets ports) or entropy guessers that flag ordinary words; a list of well-known
+ * shapes, each measured against a corpus of secrets and of ordinary notes
+ * (tests/unit/memory/secret-corpus.ts), is both stricter and quieter.
+ *
+ * Text is matched as NFKC with default-ignorable characters dropped (full-width digits, a
+ * zero-width space inside a key), and a second time with line breaks between two key
+ * characters removed (a key wrapped over two lines, or split over two messages: see
+ * maskSecretsInParts). Every pattern is linear: each starts where a run of its characters
+ * starts (a lookbehind on the run's own class) or after a literal prefix, and every quantifier
+ * that could meet another over the same characters is bounded.
  */
 
 export interface SecretFinding {
-  /** What it looks like, for a person: "an OpenAI API key". */
+  /** What it looks like, for a person and the model: "an OpenAI API key". */
   kind: string;
   /** The same in Chinese. */
   zh: string;
+  /** A short English name, as the placeholder shows it: "OpenAI key". */
+  label: string;
 }
+
+/** Where a secret is, in the text that was scanned (UTF-16 offsets). */
+export interface SecretSpan extends SecretFinding {
+  start: number;
+  end: number;
+}
+
+interface Kind extends SecretFinding {
+  /** Lower is more specific; when two matches overlap, the more specific names them. */
+  rank: number;
+}
+
+const kind = (label: string, en: string, zh: string, rank = 0): Kind => ({ label, kind: en, zh, rank });
+
+const KINDS = {
+  pem: kind("private key", "a private key", "私钥"),
+  openai: kind("OpenAI key", "an OpenAI API key", "OpenAI API 密钥"),
+  anthropic: kind("Anthropic key", "an Anthropic API key", "Anthropic API 密钥"),
+  github: kind("GitHub token", "a GitHub token", "GitHub 令牌"),
+  gitlab: kind("GitLab token", "a GitLab token", "GitLab 令牌"),
+  slack: kind("Slack token", "a Slack token", "Slack 令牌"),
+  slackHook: kind("Slack webhook", "a Slack webhook", "Slack webhook 地址"),
+  discordHook: kind("Discord webhook", "a Discord webhook", "Discord webhook 地址"),
+  awsAccess: kind("AWS access key", "an AWS access key", "AWS 访问密钥"),
+  awsSecret: kind("AWS secret key", "an AWS secret key", "AWS 私密密钥"),
+  google: kind("Google API key", "a Google API key", "Google API 密钥"),
+  googleOauth: kind("Google OAuth secret", "a Google OAuth secret or token", "Google OAuth 密钥或令牌"),
+  stripe: kind("Stripe key", "a Stripe key", "Stripe 密钥"),
+  npm: kind("npm token", "an npm token", "npm 令牌"),
+  huggingFace: kind("Hugging Face token", "a Hugging Face token", "Hugging Face 令牌"),
+  sendgrid: kind("SendGrid key", "a SendGrid API key", "SendGrid API 密钥"),
+  telegram: kind("Telegram bot token", "a Telegram bot token", "Telegram 机器人令牌"),
+  azureKey: kind("Azure key", "an Azure storage or service key", "Azure 存储或服务密钥"),
+  azureSas: kind("Azure SAS signature", "an Azure SAS signature", "Azure SAS 签名"),
+  azureClient: kind("Azure client secret", "an Azure client secret", "Azure 客户端密钥"),
+  discordBot: kind("Discord bot token", "a Discord bot token", "Discord 机器人令牌"),
+  jwt: kind("JSON web token", "a JSON web token", "JSON Web 令牌"),
+  otherService: kind("API key", "an API key or token", "API 密钥或令牌"),
+  bearer: kind("bearer token", "a bearer token", "Bearer 令牌", 1),
+  basic: kind("basic auth credentials", "basic auth credentials", "Basic 认证凭据", 1),
+  password: kind("password", "a password", "密码", 2),
+  pin: kind("PIN", "a PIN", "PIN 码", 2),
+  labelled: kind("API key", "an API key or token", "API 密钥或令牌", 2),
+  card: kind("card number", "a payment card number", "银行卡号"),
+} satisfies Record<string, Kind>;
+
+/** A match of a shape: the span to mask (view offsets), or undefined when the check says no. */
+type Refine = (match: RegExpExecArray, view: string) => [number, number] | undefined;
 
 interface Shape {
-  kind: string;
-  zh: string;
+  id: string;
+  kind: Kind;
   pattern: RegExp;
-  check?: (match: string) => boolean;
+  /** Default: the whole match. */
+  refine?: Refine;
+  /** Text without this cannot hold the shape: the pattern is not run at all (most notes skip most shapes). */
+  needs?: string | RegExp | ((text: string) => boolean);
 }
+
+// The characters of most key formats (base64url); a lookbehind on them makes a pattern start
+// only where such a run starts, so each run is scanned a bounded number of times.
+const RUN = "A-Za-z0-9_\\-";
+const NOT_AFTER_RUN = `(?<![${RUN}])`;
+
+/** Placeholders people write instead of a key: YOUR_API_KEY_HERE, xxxx, <token>, EXAMPLE. */
+const PLACEHOLDER = /your|example|placeholder|redacted|dummy|changeme|insert|replace|here|x{4}|\*{3}|\.{3}|…|[<>{}$]/i;
+
+/**
+ * A key rather than words or a placeholder: letters and digits (or mixed case), enough distinct
+ * characters, not words joined by dashes (a URL slug such as sk-learn-tutorial-2024).
+ */
+function looksRandom(whole: string, minLength = 16, needDigit = true): boolean {
+  if (whole.length < minLength) return false;
+  // Keys are at most a few hundred characters; judging the start keeps a megabyte run cheap.
+  const token = whole.slice(0, 256);
+  if (PLACEHOLDER.test(token)) return false;
+  let digits = 0;
+  let upper = 0;
+  let lower = 0;
+  const distinct = new Set<string>();
+  for (const char of token) {
+    if (char >= "0" && char <= "9") digits++;
+    else if (char >= "A" && char <= "Z") upper++;
+    else if (char >= "a" && char <= "z") lower++;
+    distinct.add(char);
+  }
+  if (upper + lower === 0) return false;
+  if (needDigit ? digits === 0 : digits === 0 && (upper < 3 || lower < 3)) return false;
+  if (distinct.size < Math.min(10, Math.ceil(token.length / 3))) return false;
+  const parts = token.split(/[-_./]+/).filter(Boolean);
+  return !(parts.length >= 3 && parts.every((part) => /^(?:[a-z]+|[A-Z][a-z]+|\d+)$/.test(part)));
+}
+
+/** The whole match (or group 1) when it looks random. */
+const randomGroup =
+  (minLength = 16, needDigit = true): Refine =>
+  (m) => {
+    const [start, end] = span(m);
+    return looksRandom(m[1] ?? m[0], minLength, needDigit) ? [start, end] : undefined;
+  };
+
+/** The span of group 1 when there is one (needs the `d` flag), else of the whole match. */
+function span(m: RegExpExecArray, groupIndex = 1): [number, number] {
+  const group = m.indices?.[groupIndex];
+  return group ? [group[0], group[1]] : [m.index, m.index + m[0].length];
+}
+
+/** Characters a URL value or a quoted value often ends with that are not part of it. */
+const TRAILING = /[.,;:!?)\]}'"`’”>]+$/;
+
+const trimEnd = (start: number, value: string): [number, number] => [start, start + value.replace(TRAILING, "").length];
+
+/** Chinese "is" after 密码: 是, 为, a colon, "changed to"; adverbs such as 一直 may come between, nouns may not (密码管理器是…). */
+const ZH_VERB = "(?:一直|也|都|还|就|总|已经|应该|好像|大概|其实|仍然|依然|现在|目前)?[ \\t]*(?:是|为|:|=|改成了?|改为|设为|设成|设置为|换成了?)[ \\t]*";
 
 const SHAPES: Shape[] = [
-  { kind: "a private key (PEM)", zh: "私钥（PEM）", pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/ },
-  { kind: "an OpenAI API key", zh: "OpenAI API 密钥", pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/ },
-  { kind: "an Anthropic API key", zh: "Anthropic API 密钥", pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/ },
-  { kind: "a GitHub token", zh: "GitHub 令牌", pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})/ },
-  { kind: "a Slack token", zh: "Slack 令牌", pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/ },
-  { kind: "a Slack webhook", zh: "Slack webhook", pattern: /hooks\.slack\.com\/services\/T[A-Z0-9]+\/B[A-Z0-9]+\/[A-Za-z0-9]+/ },
-  { kind: "an AWS access key", zh: "AWS 访问密钥", pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/ },
-  { kind: "an AWS secret key", zh: "AWS 私密密钥", pattern: /aws_?secret(?:_access)?_?key\W{0,5}[A-Za-z0-9/+=]{40}\b/i },
-  { kind: "a Google API key", zh: "Google API 密钥", pattern: /\bAIza[0-9A-Za-z_-]{35}\b/ },
-  { kind: "a Stripe key", zh: "Stripe 密钥", pattern: /\b(?:sk|rk)_live_[0-9A-Za-z]{20,}/ },
+  // A PEM private key: the header, then its base64 body up to the END line (see refinePem).
+  { id: "pem", kind: KINDS.pem, pattern: /-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----/g, refine: refinePem },
+  { id: "putty", kind: KINDS.pem, pattern: /PuTTY-User-Key-File-\d: [^\n]{0,80}/g, refine: refineKeyFileLines },
+  { id: "anthropic", kind: KINDS.anthropic, pattern: new RegExp(`${NOT_AFTER_RUN}sk-ant-(?:[a-z]{2,8}\\d{2}-)?([${RUN}]{20,})`, "g"), refine: randomGroup(20) },
+  { id: "openai", kind: KINDS.openai, pattern: new RegExp(`${NOT_AFTER_RUN}sk-(?!ant-)(?:(?:proj|svcacct|admin|None)-)?([${RUN}]{20,})`, "g"), refine: randomGroup(20) },
+  { id: "github", kind: KINDS.github, pattern: /(?<![A-Za-z0-9_])(?:gh[pousr]_([A-Za-z0-9]{36,255})|github_pat_([A-Za-z0-9_]{40,255}))/g, refine: (m) => (looksRandom(m[1] ?? m[2] ?? "", 30) ? span(m, 0) : undefined) },
+  { id: "gitlab", kind: KINDS.gitlab, pattern: new RegExp(`${NOT_AFTER_RUN}(?:gl(?:pat|dt|rt|ptt|soat|ft|imt|agent|oas|cbt)-|GR1348941)([${RUN}.]{20,})`, "g"), refine: randomGroup(20) },
+  { id: "slack", kind: KINDS.slack, pattern: new RegExp(`${NOT_AFTER_RUN}xox[abposre]-([A-Za-z0-9-]{10,})`, "g"), refine: (m) => ((m[1]!.match(/\d/g)?.length ?? 0) >= 6 ? span(m, 0) : undefined) },
+  { id: "slack-webhook", kind: KINDS.slackHook, pattern: /hooks\.slack\.com\/(?:services|workflows|triggers)\/([A-Za-z0-9_/]{20,})/dg, refine: (m) => span(m) },
+  { id: "discord-webhook", kind: KINDS.discordHook, pattern: /discord(?:app)?\.com\/api\/webhooks\/\d{16,21}\/([A-Za-z0-9_-]{40,})/dg, refine: (m) => span(m) },
+  { id: "aws-access", kind: KINDS.awsAccess, pattern: /(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Z0-9])/g, refine: (m) => (PLACEHOLDER.test(m[0]) ? undefined : span(m, 0)) },
+  {
+    id: "aws-secret",
+    kind: KINDS.awsSecret,
+    pattern: /aws[_ .-]?secret(?:[_ .-]?access)?[_ .-]?key["']?[ \t]{0,3}(?:=|:|is)[ \t]{0,3}["']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/dgi,
+    refine: randomGroup(40),
+  },
+  // The secret key with no label of its own, next to its access key id.
+  { id: "aws-pair", kind: KINDS.awsSecret, needs: (text) => text.includes("AKIA") || text.includes("ASIA") || /\baws\b/i.test(text), pattern: /(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g, refine: refineAwsPair },
+  { id: "google", kind: KINDS.google, pattern: new RegExp(`${NOT_AFTER_RUN}AIza[${RUN}]{35}(?![${RUN}])`, "g"), refine: (m) => span(m, 0) },
+  { id: "google-oauth", kind: KINDS.googleOauth, pattern: new RegExp(`${NOT_AFTER_RUN}(?:GOCSPX-[${RUN}]{24,40}|ya29\\.[${RUN}]{40,}|1//0[${RUN}]{40,})`, "g"), refine: randomGroup(28) },
+  { id: "stripe", kind: KINDS.stripe, pattern: /(?<![A-Za-z0-9_])(?:(?:sk|rk|pk)_live_|(?:sk|rk)_test_|whsec_)([A-Za-z0-9]{20,255})/g, refine: randomGroup(20) },
+  { id: "npm", kind: KINDS.npm, pattern: /(?<![A-Za-z0-9_])npm_([A-Za-z0-9]{36})(?![A-Za-z0-9])/g, refine: randomGroup(36) },
+  { id: "hugging-face", kind: KINDS.huggingFace, pattern: /(?<![A-Za-z0-9_])(?:hf_|api_org_)([A-Za-z0-9]{30,40})(?![A-Za-z0-9])/g, refine: randomGroup(30, false) },
+  { id: "sendgrid", kind: KINDS.sendgrid, pattern: new RegExp(`(?<![${RUN}.])SG\\.([${RUN}]{16,32})\\.[${RUN}]{30,64}(?![${RUN}])`, "g"), refine: randomGroup(16, false) },
+  { id: "telegram", kind: KINDS.telegram, needs: ":", pattern: new RegExp(`(?<!\\d)\\d{8,10}:([${RUN}]{35})(?![${RUN}])`, "g"), refine: randomGroup(35, false) },
+  { id: "azure-key", kind: KINDS.azureKey, pattern: /(?:AccountKey|SharedAccessKey|SharedAccessSignature)=([A-Za-z0-9+/]{30,}={0,2})/dg, refine: randomGroup(30) },
+  { id: "azure-sas", kind: KINDS.azureSas, pattern: /[?&]sig=([A-Za-z0-9%+/=]{30,})/dg, refine: randomGroup(30) },
+  { id: "azure-client", kind: KINDS.azureClient, needs: "Q~", pattern: /(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/g, refine: (m) => span(m, 0) },
+  { id: "other-service", kind: KINDS.otherService, pattern: /(?<![A-Za-z0-9_])(?:shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}|dop_v1_[a-f0-9]{64}|SK[0-9a-f]{32}|key-[0-9a-f]{32}|sq0(?:atp|csp)-[A-Za-z0-9_-]{22,43})(?![A-Za-z0-9_])/g, refine: randomGroup(32) },
   // A Discord bot token: the bot's id in base64, a timestamp part, an HMAC part.
-  { kind: "a Discord bot token", zh: "Discord 机器人令牌", pattern: /\b[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}\b/ },
-  { kind: "a JSON web token", zh: "JSON Web 令牌", pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/ },
-  { kind: "a password", zh: "密码", pattern: /(?:\b(?:password|passwd|passcode|pwd|pin)|密码|口令)\s*(?:is|=|:|：|是)\s*\S{4,}/i, check: notPlaceholder },
-  { kind: "an API key or token", zh: "API 密钥或令牌", pattern: /\b(?:api[_ -]?key|secret[_ -]?key|access[_ -]?token|auth[_ -]?token|bearer)\s*(?:is|=|:|：)\s*["']?[A-Za-z0-9_\-./+=]{16,}/i },
-  { kind: "a payment card number", zh: "银行卡号", pattern: /\b\d(?:[ -]?\d){12,18}\b/, check: isCardNumber },
+  { id: "discord-bot", kind: KINDS.discordBot, needs: ".", pattern: new RegExp(`(?<![${RUN}.])[MNO][${RUN}]{23,27}\\.[${RUN}]{6}\\.([${RUN}]{27,40})(?![${RUN}])`, "g"), refine: randomGroup(27) },
+  { id: "jwt", kind: KINDS.jwt, pattern: new RegExp(`${NOT_AFTER_RUN}eyJ[${RUN}]{8,}\\.eyJ[${RUN}]{8,}\\.[${RUN}]{8,}`, "g"), refine: (m) => span(m, 0) },
+  { id: "bearer", kind: KINDS.bearer, pattern: /\bbearer[ \t]{1,8}([A-Za-z0-9._~+/=-]{20,})/dgi, refine: randomGroup(20) },
+  { id: "basic", kind: KINDS.basic, pattern: /\bauthorization["']?[ \t]{0,3}[:=][ \t]{0,3}["']?basic[ \t]{1,8}([A-Za-z0-9+/]{8,}={0,2})/dgi, refine: (m) => span(m) },
+  // user:password@ in a URL; only the password is masked, the host stays readable.
+  { id: "url-password", kind: KINDS.password, pattern: /:\/\/[^\s:/?#@"'<>]{0,100}:([^\s/?#@"'<>]{1,200})@/dg, refine: refinePasswordValue },
+  { id: "url-param", kind: KINDS.labelled, needs: "=", pattern: /[?&]([A-Za-z_-]{2,30})=([^&\s#"'<>]{8,300})/dg, refine: refineUrlParam },
+  {
+    id: "password",
+    kind: KINDS.password,
+    pattern:
+      /(?<![A-Za-z])(pass(?:word|wd|code|phrase)s?|pwd|pw)(?![A-Za-z])["']?(?:[ \t]+(?:for|to|of|on|at)[ \t]+[^\n:=]{1,40}?)?[ \t]*(?:(is|was|are)(?![A-Za-z])[ \t]*:?|:=|[:=]|=>)[ \t]*(["'`“‘]?)([!-:<-~]{4,64})/dgi,
+    refine: refinePassword,
+  },
+  {
+    id: "pin",
+    kind: KINDS.pin,
+    pattern: /(?<![A-Za-z])pin(?:[ _-]?code)?s?(?![A-Za-z])["']?(?:[ \t]+(?:for|to|of|on|at)[ \t]+[^\n:=]{1,40}?)?[ \t]*(?:is|was|:|=)[ \t]*["']?(\d{4,12})(?![\d])/dgi,
+    refine: (m) => span(m),
+  },
+  {
+    id: "password-zh",
+    kind: KINDS.password,
+    pattern: new RegExp(`(?:密码|口令|暗码)${ZH_VERB}(["'\`“‘「]?)([!-:<-~]{4,64})`, "dg"),
+    refine: refinePasswordZh,
+  },
+  { id: "pin-zh", kind: KINDS.pin, pattern: new RegExp(`PIN ?码${ZH_VERB}(\\d{4,12})(?!\\d)`, "dgi"), refine: (m) => span(m) },
+  {
+    // Matched from the label's last word (a literal), the words before it checked after (refineLabelled).
+    id: "labelled",
+    kind: KINDS.labelled,
+    needs: /key|token|secret|密钥|秘钥|令牌/i,
+    pattern: /(?:key|token|secret|密钥|秘钥|令牌)(?![A-Za-z])["']?[ \t]*(?:is|=|:|是|为|=>)[ \t]*["'`]?([A-Za-z0-9_\-./+=~]{16,300})/dgi,
+    refine: refineLabelled,
+  },
+  { id: "card", kind: KINDS.card, pattern: /(?<![\d])\d{4,19}(?:[ -]\d{1,19}){0,8}(?![\d])/g, refine: refineCard },
 ];
 
-/** Words that follow "password:" in ordinary notes without being one. */
-function notPlaceholder(match: string): boolean {
-  const value = match.replace(/^.*?(?:is|=|:|：|是)\s*/i, "").toLowerCase();
-  return !/^(?:reset|changed?|updated?|manager|policy|protected|required|hint|\*+|x+|\.\.\.+|…|redacted|hidden|<[^>]*>)/.test(value);
+/** Shape ids, for the tests that run each pattern on its worst input. */
+export const SHAPE_IDS: readonly string[] = SHAPES.map((s) => s.id);
+
+/** The regular expression of a shape (a copy), for those tests. */
+export function shapePattern(id: string): RegExp {
+  const shape = SHAPES.find((s) => s.id === id);
+  if (!shape) throw new Error(`no shape ${id}`);
+  return new RegExp(shape.pattern.source, shape.pattern.flags);
 }
 
-/** 13–19 digits that pass the Luhn check and are not a date, phone pattern or id with a leading 0. */
-function isCardNumber(match: string): boolean {
-  const digits = match.replace(/[ -]/g, "");
-  if (digits.length < 13 || digits.length > 19 || !/^[2-6]/.test(digits)) return false;
+function refineAwsPair(m: RegExpExecArray, view: string): [number, number] | undefined {
+  const before = view.slice(Math.max(0, m.index - 80), m.index);
+  if (!/(?:AKIA|ASIA)[A-Z0-9]{16}|aws/i.test(before) || !/[/+]/.test(m[0]) || !looksRandom(m[0], 40)) return undefined;
+  return span(m, 0);
+}
+
+/** The whole label that ends where a labelled match starts: api key, secret_key, client-secret, access token, 密钥… */
+const LABEL_BEFORE = /(?:^|[^A-Za-z])(?:api[_ .-]?|secret[_ .-]?|client[_ .-]?|app[_ .-]?|access[_ .-]?|auth[_ .-]?|refresh[_ .-]?|bot[_ .-]?|session[_ .-]?|private[_ .-]?|subscription[_ .-]?|x-api-|_?auth)?$/i;
+
+function refineLabelled(m: RegExpExecArray, view: string): [number, number] | undefined {
+  const word = m[0].slice(0, 6).toLowerCase();
+  const before = view.slice(Math.max(0, m.index - 16), m.index);
+  // A bare "key" is a label only with a word before it (api key, secret_key); "token", "secret" and the Chinese words stand alone.
+  if (word.startsWith("key")) {
+    if (!/(?:api|secret|subscription|private|x-api)[_ .-]?$/i.test(before)) return undefined;
+  } else if (/^[a-z]/.test(word) && !LABEL_BEFORE.test(before)) return undefined;
+  return randomGroup(16)(m, view);
+}
+
+// ── PEM and PuTTY key files ────────────────────────────────────────────────────────────────
+
+/** The header, the base64 body (also with escaped \n, as in a JSON key file) and the END line if there is one. */
+function refinePem(m: RegExpExecArray, view: string): [number, number] {
+  let at = m.index + m[0].length;
+  for (; at < view.length; at++) {
+    const code = view.charCodeAt(at);
+    if (code === 45 /* - */ && view.startsWith("-----", at)) break;
+    if (!(isKeyChar(code) || code === 32 || code === 9 || code === 10 || code === 13 || code === 58 || code === 44 || code === 46 || code === 92)) break;
+  }
+  const end = /^-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----/.exec(view.slice(at, at + 80));
+  if (end) at += end[0].length;
+  return [m.index, at];
+}
+
+/** A PuTTY key: its header and every following "Name: value" or base64 line. */
+function refineKeyFileLines(m: RegExpExecArray, view: string): [number, number] {
+  let end = m.index + m[0].length;
+  for (;;) {
+    if (view[end] !== "\n") break;
+    const next = view.indexOf("\n", end + 1);
+    const line = view.slice(end + 1, next < 0 ? view.length : next);
+    if (line.length > 200 || !/^(?:[A-Za-z-]{1,40}: ?[^\n]*|[A-Za-z0-9+/=]+)$/.test(line)) break;
+    end += 1 + line.length;
+  }
+  return [m.index, end];
+}
+
+// ── passwords ──────────────────────────────────────────────────────────────────────────────
+
+/** Words that follow "password:" or "password is" in ordinary notes without being one. */
+const NOT_PASSWORDS = new Set(
+  (
+    "reset changed change updated update expired expire wrong incorrect correct invalid valid required optional needed " +
+    "missing unknown forgotten forgot hidden protected saved stored set same different empty blank none null nil undefined " +
+    "true false string text secret private strong weak long short good bad simple hard easy manager managers policy hint " +
+    "unchanged locked unlocked disabled enabled sensitive case-sensitive mandatory compromised leaked ok okay fine here there " +
+    "below above elsewhere somewhere written stolen known new old temporary default generated random redacted masked"
+  ).split(" "),
+);
+
+/** Templates and code, not values: ${X}, <x>, %X%, {{x}}, [x], $X, os.environ[...], getPassword(). */
+const NOT_A_VALUE = /^(?:[[<{$%*(]|(?:os|process|env|config|settings|self|this|req|request)\.|getenv)|\(|\[/i;
+
+function passwordValue(raw: string): string {
+  return raw.replace(TRAILING, "");
+}
+
+function acceptablePassword(value: string): boolean {
+  if (value.length < 4 || NOT_A_VALUE.test(value)) return false;
+  const lower = value.toLowerCase();
+  if (NOT_PASSWORDS.has(lower) || /^(?:x+|\*+|\.+|password\d?|passwd|pass|pwd|secret|changeme|example|test|your[_-]?password|mypassword)$/.test(lower)) return false;
+  return !/^your[_-]|[_-]here$|^replace|^insert/i.test(value);
+}
+
+/** A password told in a sentence ("is", "was") is a word unless it has digits, symbols, odd capitals or quotes. */
+function unlikeAWord(value: string): boolean {
+  return /\d/.test(value) || /[^A-Za-z'’-]/.test(value) || /[a-z][A-Z]/.test(value) || /^[A-Z]{2,}[a-z]/.test(value);
+}
+
+/** After "password:" a final ! or ? is usually part of it; after "password is" it ends the sentence. */
+const TRAILING_AFTER_COLON = /[.,;:)\]}'"`’”>]+$/;
+
+function refinePassword(m: RegExpExecArray): [number, number] | undefined {
+  const raw = m[4]!;
+  const start = m.indices![4]![0];
+  const prose = m[2] !== undefined;
+  const value = prose ? passwordValue(raw) : raw.replace(TRAILING_AFTER_COLON, "");
+  if (!acceptablePassword(passwordValue(value))) return undefined;
+  const quoted = m[3] !== "";
+  if (prose && !quoted && !unlikeAWord(value)) return undefined;
+  return [start, start + value.length];
+}
+
+function refinePasswordZh(m: RegExpExecArray): [number, number] | undefined {
+  const raw = m[2]!;
+  const value = raw.replace(TRAILING_AFTER_COLON, "");
+  return acceptablePassword(passwordValue(value)) ? [m.indices![2]![0], m.indices![2]![0] + value.length] : undefined;
+}
+
+function refinePasswordValue(m: RegExpExecArray): [number, number] | undefined {
+  const value = decodeURIComponentSafe(m[1]!);
+  return acceptablePassword(value) ? span(m) : undefined;
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Query parameters that carry credentials. */
+const SECRET_PARAMS = new Set([
+  "key", "apikey", "api_key", "api-key", "token", "access_token", "auth", "auth_token", "id_token", "refresh_token",
+  "secret", "client_secret", "password", "passwd", "pwd", "pass", "signature", "x-amz-signature", "x-goog-signature", "private_token",
+]);
+
+function refineUrlParam(m: RegExpExecArray): [number, number] | undefined {
+  const name = m[1]!.toLowerCase();
+  if (!SECRET_PARAMS.has(name)) return undefined;
+  const raw = m[2]!;
+  const value = passwordValue(raw);
+  const start = m.indices![2]![0];
+  if (/^(?:password|passwd|pwd|pass)$/.test(name)) return acceptablePassword(decodeURIComponentSafe(value)) ? trimEnd(start, raw) : undefined;
+  return looksRandom(value, 16) ? trimEnd(start, raw) : undefined;
+}
+
+// ── card numbers ───────────────────────────────────────────────────────────────────────────
+
+/** Card numbers are written in fours (Amex and Diners 4-6-5 / 4-6-4; a group may be two fours run together), or all together. */
+function cardLayout(sizes: number[]): boolean {
+  if (sizes.length === 1) return true;
+  const key = sizes.join("-");
+  if (key === "4-6-5" || key === "4-6-4") return true;
+  const last = sizes.at(-1)!;
+  return sizes.slice(0, -1).every((s) => s % 4 === 0) && (last <= 4 || last % 4 === 0);
+}
+
+/** The issuer ranges of Visa, Mastercard, Amex, Discover, JCB, Diners and UnionPay, with their lengths. */
+function issuedNumber(digits: string): boolean {
+  const n = digits.length;
+  const two = Number(digits.slice(0, 2));
+  const four = Number(digits.slice(0, 4));
+  const six = Number(digits.slice(0, 6));
+  if (digits[0] === "4") return n === 13 || n === 16 || n === 19;
+  if (two >= 51 && two <= 55) return n === 16;
+  if (four >= 2221 && four <= 2720) return n === 16;
+  if (two === 34 || two === 37) return n === 15;
+  if (two === 36 || two === 38 || (four >= 3000 && four <= 3059)) return n === 14 || n === 16;
+  if (four >= 3528 && four <= 3589) return n >= 16 && n <= 19;
+  if (four === 6011 || two === 65 || (six >= 644000 && six <= 649999)) return n >= 16 && n <= 19;
+  if (two === 62 || two === 81) return n >= 16 && n <= 19;
+  return false;
+}
+
+function luhn(digits: string): boolean {
   let sum = 0;
   for (let i = 0; i < digits.length; i++) {
-    let d = Number(digits[digits.length - 1 - i]);
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
     if (i % 2 === 1) {
       d *= 2;
       if (d > 9) d -= 9;
@@ -60,13 +385,390 @@ function isCardNumber(match: string): boolean {
   return sum % 10 === 0;
 }
 
+const CARD_WORDS = /(?:card|visa|master ?card|amex|american express|discover|jcb|unionpay|debit|credit|\bcc\b|\bpan\b|卡)[^\n]{0,30}$/i;
+const NOT_CARD_WORDS = /(?:order|invoice|tracking|ref(?:erence)?|account|acct|iban|isbn|sku|ean|upc|serial|ticket|booking|订单|单号|发票|编号|参考号|流水号|账号)[^\n]{0,25}$/i;
+/** An expiry (MM/YY) or a security code after the number. */
+const AFTER_CARD = /^[ \t,;:/-]{0,6}(?:(?:exp(?:iry|ires|iration)?\.?|valid(?: thru| through)?|有效期(?:至)?)[ \t:]{0,3})?(?:(?:0[1-9]|1[0-2]) ?\/ ?(?:\d{4}|\d{2})(?!\d)|(?:cvv2?|cvc2?|csc|cvn|security code|安全码)[ \t:]{0,3}\d{3,4}(?!\d))/i;
+
+/** A 13–19 digit number that is a card: right layout, issuer and Luhn check, and card context when written all together. */
+function refineCard(m: RegExpExecArray, view: string): [number, number] | undefined {
+  const parts = m[0].split(/[ -]/);
+  if (m[0].length - (parts.length - 1) < 13) return undefined;
+  const starts: number[] = [];
+  let at = m.index;
+  for (const part of parts) {
+    starts.push(at);
+    at += part.length + 1;
+  }
+  for (let first = 0; first < parts.length; first++) {
+    let digits = "";
+    const sizes: number[] = [];
+    for (let last = first; last < parts.length; last++) {
+      digits += parts[last]!;
+      sizes.push(parts[last]!.length);
+      if (digits.length > 19) break;
+      if (digits.length < 13 || !luhn(digits) || !cardLayout(sizes) || !issuedNumber(digits)) continue;
+      const start = starts[first]!;
+      let end = starts[last]! + parts[last]!.length;
+      const before = view.slice(Math.max(0, start - 40), start);
+      const after = AFTER_CARD.exec(view.slice(end, end + 40));
+      const next = parts[last + 1];
+      const codeAfter = sizes.length === 1 && next !== undefined && /^\d{3,4}$/.test(next) && view[end] === " ";
+      if (NOT_CARD_WORDS.test(before) && after === null) continue;
+      if (sizes.length === 1 && after === null && !codeAfter && !CARD_WORDS.test(before)) continue;
+      if (after) end += after[0].length;
+      else if (codeAfter) end = starts[last + 1]! + next.length;
+      return [start, end];
+    }
+  }
+  return undefined;
+}
+
+// ── normalising and scanning ───────────────────────────────────────────────────────────────
+
+/** The text as the shapes see it, and where each of its UTF-16 units came from in the original. */
+interface View {
+  text: string;
+  /** Original offset where unit i of the view starts. */
+  start(i: number): number;
+  /** Original offset where unit i of the view ends. */
+  end(i: number): number;
+  /** In a joined view: where each removed line break was (the offset of the text after it). */
+  joins?: number[];
+}
+
+const IGNORABLE = /^\p{Default_Ignorable_Code_Point}$/u;
+const folded = new Map<string, string>();
+
+/** NFKC of one code point, with default-ignorable characters (zero-width, soft hyphen, variation selectors) dropped. */
+function fold(char: string): string {
+  let out = folded.get(char);
+  if (out === undefined) {
+    out = IGNORABLE.test(char) ? "" : char.normalize("NFKC");
+    // Bounded: a hostile text of every code point must not grow the cache without end.
+    if (folded.size < 20_000) folded.set(char, out);
+  }
+  return out;
+}
+
+const identityView = (text: string): View => ({ text, start: (i) => i, end: (i) => i + 1 });
+
+/** Characters NFKC may change or that may be ignorable: not ASCII, Han, kana or Hangul syllables (most of any note). */
+const MAY_FOLD = /[^\x00-\x7f\u4e00-\u9fff\u3041-\u3096\u30a1-\u30fa\uac00-\ud7a3]/g;
+
+/**
+ * NFKC, default-ignorable characters dropped. Only the characters that change are visited
+ * (one native pass finds them) and recorded as edits; an offset maps back by bisection.
+ */
+function normalisedView(text: string): View {
+  const pieces: string[] = [];
+  // Per edit: where it starts in the view, where it ends there, and the original span it replaced.
+  const viewStart: number[] = [];
+  const viewEnd: number[] = [];
+  const origStart: number[] = [];
+  const origEnd: number[] = [];
+  let copied = 0;
+  let length = 0;
+  MAY_FOLD.lastIndex = 0;
+  // Without the u flag (2.5× faster): a character outside the BMP comes as its two halves, joined here.
+  for (let m = MAY_FOLD.exec(text); m !== null; m = MAY_FOLD.exec(text)) {
+    const code = m[0].charCodeAt(0);
+    const pair = code >= 0xd800 && code <= 0xdbff && (text.charCodeAt(m.index + 1) & 0xfc00) === 0xdc00;
+    const char = pair ? text.slice(m.index, m.index + 2) : m[0];
+    if (pair) MAY_FOLD.lastIndex = m.index + 2;
+    const out = fold(char);
+    if (out === char) continue;
+    pieces.push(text.slice(copied, m.index), out);
+    length += m.index - copied;
+    viewStart.push(length);
+    length += out.length;
+    viewEnd.push(length);
+    origStart.push(m.index);
+    origEnd.push(m.index + char.length);
+    copied = m.index + char.length;
+  }
+  if (viewStart.length === 0) return identityView(text);
+  pieces.push(text.slice(copied));
+  /** The last edit that starts at or before view offset i, or -1. */
+  const editAt = (i: number) => {
+    let low = 0;
+    let high = viewStart.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (viewStart[mid]! <= i) low = mid + 1;
+      else high = mid;
+    }
+    // Several dropped characters start at one offset: take the last, which covers them all.
+    return low - 1;
+  };
+  const shift = (k: number) => (k < 0 ? 0 : origEnd[k]! - viewEnd[k]!);
+  return {
+    text: pieces.join(""),
+    start: (i) => {
+      const k = editAt(i);
+      return k >= 0 && i < viewEnd[k]! ? origStart[k]! : i + shift(k);
+    },
+    end: (i) => {
+      const k = editAt(i);
+      return k >= 0 && i < viewEnd[k]! ? origEnd[k]! : i + 1 + shift(k);
+    },
+  };
+}
+
+/**
+ * The view with line breaks inside keys removed: where a line ends with what looks like part of a
+ * key (digits, odd capitals, a cut after a prefix such as "sk-proj-") and the next one goes on
+ * with key characters that are not a plain word. Undefined when there is no such break.
+ */
+function joinedView(view: View): View | undefined {
+  const text = view.text;
+  let breakAt = text.indexOf("\n");
+  if (breakAt < 0) return undefined;
+  const pieces: string[] = [];
+  let copied = 0;
+  while (breakAt >= 0) {
+    let left = breakAt;
+    while (left > copied && isBlank(text.charCodeAt(left - 1))) left--;
+    let right = breakAt + 1;
+    while (right < text.length && isBlank(text.charCodeAt(right))) right++;
+    let tokenStart = left;
+    while (tokenStart > copied && isKeyChar(text.charCodeAt(tokenStart - 1))) tokenStart--;
+    let tokenEnd = right;
+    while (tokenEnd < text.length && isKeyChar(text.charCodeAt(tokenEnd))) tokenEnd++;
+    if (tokenStart < left && tokenEnd > right && keyFragment(text, tokenStart, left) && continuesKey(text, right, tokenEnd)) {
+      pieces.push(text.slice(copied, left));
+      copied = right;
+    }
+    breakAt = text.indexOf("\n", Math.max(right, breakAt + 1));
+  }
+  if (pieces.length === 0) return undefined;
+  pieces.push(text.slice(copied));
+  const joined = pieces.join("");
+  // Only blanks and line breaks were removed, each just before a key character: walking both
+  // texts side by side maps every character of the joined one back.
+  const at = new Int32Array(joined.length);
+  const joins: number[] = [];
+  let i = 0;
+  for (let k = 0; k < joined.length; k++, i++) {
+    if (text.charCodeAt(i) !== joined.charCodeAt(k)) {
+      while (text.charCodeAt(i) !== joined.charCodeAt(k)) i++;
+      joins.push(k);
+    }
+    at[k] = i;
+  }
+  return { text: joined, start: (k) => view.start(at[k]!), end: (k) => view.end(at[k]!), joins };
+}
+
+/** The end of a line, text[start, end), that may be the first part of a wrapped key or card number: digits, odd capitals, a cut after a prefix. */
+function keyFragment(text: string, start: number, end: number): boolean {
+  if (end - start >= 20) return true;
+  const last = text.charCodeAt(end - 1);
+  if (last === 45 || last === 95) return true;
+  for (let i = start; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 48 && code <= 57) return true;
+    if (i > start && isUpper(code) && (isLower(text.charCodeAt(i - 1)) || (i + 1 < end && isUpper(text.charCodeAt(i - 1)) && isLower(text.charCodeAt(i + 1))))) return true;
+  }
+  return false;
+}
+
+/**
+ * The start of a line, text[start, end), that may go on with a key: letters or digits, not a
+ * plain word (PLAIN_WORD: a capital at most first, then small letters) and not a list marker.
+ */
+function continuesKey(text: string, start: number, end: number): boolean {
+  let alphanumeric = false;
+  let plain = end - start <= 21;
+  for (let i = start; i < end; i++) {
+    const code = text.charCodeAt(i);
+    const lower = isLower(code);
+    if (lower || isUpper(code) || (code >= 48 && code <= 57)) alphanumeric = true;
+    if (!(lower || (i === start && isUpper(code)))) plain = false;
+  }
+  return alphanumeric && !plain;
+}
+
+const isUpper = (code: number) => code >= 65 && code <= 90;
+const isLower = (code: number) => code >= 97 && code <= 122;
+
+/** Space, tab or carriage return. */
+function isBlank(code: number): boolean {
+  return code === 32 || code === 9 || code === 13;
+}
+
+/** [A-Za-z0-9+/=_-] */
+function isKeyChar(code: number): boolean {
+  return (
+    (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 43 || code === 47 || code === 61 || code === 95 || code === 45
+  );
+}
+
+/** A word after a key on the next line ("…key\nthanks") is not part of the key: the match ends at that line break. */
+const PLAIN_WORD = /^[A-Z]?[a-z]{1,20}$/;
+
+function endBeforeWords(view: View, start: number, end: number): number {
+  const joins = view.joins;
+  if (!joins) return end;
+  // The last join before `end`, found by bisection: a text can hold many joins and many matches.
+  let low = 0;
+  let high = joins.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (joins[mid]! < end) low = mid + 1;
+    else high = mid;
+  }
+  for (let i = low - 1; i >= 0; i--) {
+    const at = joins[i]!;
+    if (at <= start) break;
+    const tail = /^[A-Za-z0-9]*/.exec(view.text.slice(at, Math.min(end, at + 24)))![0];
+    if (!PLAIN_WORD.test(tail)) break;
+    end = at;
+  }
+  return end;
+}
+
+interface Found {
+  start: number;
+  end: number;
+  kind: Kind;
+}
+
+function scanView(view: View, out: Found[]): void {
+  const text = view.text;
+  for (const shape of SHAPES) {
+    const needs = shape.needs;
+    if (needs !== undefined && !(typeof needs === "string" ? text.includes(needs) : typeof needs === "function" ? needs(text) : needs.test(text))) continue;
+    const pattern = shape.pattern;
+    pattern.lastIndex = 0;
+    for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+      const found = shape.refine ? shape.refine(m, text) : span(m, 0);
+      if (found && found[1] > found[0]) {
+        const start = found[0];
+        const end = endBeforeWords(view, start, found[1]);
+        out.push({
+          start: view.start(start),
+          end: view.end(end - 1),
+          kind: shape.kind,
+        });
+        // What was masked is not scanned again (a PEM body holds many key-like runs).
+        if (end > pattern.lastIndex) pattern.lastIndex = end;
+      }
+      if (m[0].length === 0) pattern.lastIndex++;
+    }
+  }
+}
+
+/** Every secret in `text`, in order, overlapping matches merged and named by the most specific shape. */
+export function findSecrets(text: string): SecretSpan[] {
+  const found: Found[] = [];
+  const view = normalisedView(text);
+  scanView(view, found);
+  const joined = joinedView(view);
+  if (joined) scanView(joined, found);
+  found.sort((a, b) => a.start - b.start || b.end - a.end);
+  const merged: Found[] = [];
+  for (const f of found) {
+    const last = merged.at(-1);
+    if (last && f.start < last.end) {
+      if (f.kind.rank < last.kind.rank) last.kind = f.kind;
+      last.end = Math.max(last.end, f.end);
+    } else {
+      merged.push({ ...f });
+    }
+  }
+  return merged.map(({ start, end, kind: { label, kind, zh } }) => ({ start, end, label, kind, zh }));
+}
+
 /** The first thing in `text` that looks like a secret, if any. */
 export function findSecret(text: string): SecretFinding | undefined {
-  for (const shape of SHAPES) {
-    const pattern = new RegExp(shape.pattern.source, shape.pattern.flags.includes("g") ? shape.pattern.flags : `${shape.pattern.flags}g`);
-    for (const match of text.matchAll(pattern)) {
-      if (!shape.check || shape.check(match[0])) return { kind: shape.kind, zh: shape.zh };
-    }
+  const first = findSecrets(text)[0];
+  return first && { kind: first.kind, zh: first.zh, label: first.label };
+}
+
+/** What a masked secret reads as: no secret shape, no markup, no instruction. */
+export function secretPlaceholder(label: string): string {
+  return `[secret: ${label}]`;
+}
+
+/** The text with every secret replaced by its placeholder (`[secret: OpenAI key]`). */
+export function maskSecrets(text: string): string {
+  return maskSecretsFound(text).text;
+}
+
+/** maskSecrets, and what was masked (to tell the person). */
+export function maskSecretsFound(text: string): { text: string; found: SecretSpan[] } {
+  const found = findSecrets(text);
+  return { text: found.length === 0 ? text : replaceSpans(text, found), found };
+}
+
+function replaceSpans(text: string, spans: readonly { start: number; end: number; label: string }[]): string {
+  let out = "";
+  let at = 0;
+  for (const s of spans) {
+    out += text.slice(at, s.start) + secretPlaceholder(s.label);
+    at = s.end;
+  }
+  return out + text.slice(at);
+}
+
+/**
+ * Masks several texts read one after another (the messages of a conversation), so that a key
+ * split over two of them is found: they are scanned joined by line breaks, and a secret that
+ * spans a break is masked in each part it touches.
+ */
+export function maskSecretsInParts(parts: readonly string[]): string[] {
+  if (parts.length <= 1) return parts.map(maskSecrets);
+  const starts: number[] = [];
+  let joined = "";
+  parts.forEach((part, i) => {
+    if (i > 0) joined += "\n";
+    starts.push(joined.length);
+    joined += part;
+  });
+  const spans = findSecrets(joined);
+  if (spans.length === 0) return [...parts];
+  return parts.map((part, i) => {
+    const start = starts[i]!;
+    const end = start + part.length;
+    const own = spans
+      .filter((s) => s.end > start && s.start < end)
+      .map((s) => ({ start: Math.max(s.start, start) - start, end: Math.min(s.end, end) - start, label: s.label }))
+      .filter((s) => s.end > s.start);
+    return own.length === 0 ? part : replaceSpans(part, own);
+  });
+}
+
+/**
+ * Masks the messages of a conversation: across all of them in order, and across each speaker's
+ * own messages, so that a key or a card number split over two messages of the person is found
+ * even with the assistant's answer between them.
+ */
+export function maskSecretsInConversation(messages: readonly { speaker: string; text: string }[]): string[] {
+  const texts = maskSecretsInParts(messages.map((m) => m.text));
+  for (const speaker of new Set(messages.map((m) => m.speaker))) {
+    const own = messages.flatMap((m, i) => (m.speaker === speaker ? [i] : []));
+    if (own.length < 2 || own.length === messages.length) continue;
+    maskSecretsInParts(own.map((i) => texts[i]!)).forEach((text, k) => (texts[own[k]!] = text));
+  }
+  return texts;
+}
+
+/**
+ * Secrets that `after` holds and `before` did not (by their normalised text, counted): what a
+ * write would add, a key assembled from two writes included.
+ */
+export function addedSecret(before: string, after: string): SecretFinding | undefined {
+  const seen = new Map<string, number>();
+  const key = (text: string, s: SecretSpan) => normalisedView(text.slice(s.start, s.end)).text.replace(/\s+/g, "");
+  for (const s of findSecrets(before)) {
+    const k = key(before, s);
+    seen.set(k, (seen.get(k) ?? 0) + 1);
+  }
+  for (const s of findSecrets(after)) {
+    const k = key(after, s);
+    const count = seen.get(k) ?? 0;
+    if (count === 0) return { kind: s.kind, zh: s.zh, label: s.label };
+    seen.set(k, count - 1);
   }
   return undefined;
 }

@@ -1,5 +1,6 @@
 import type { RecallHit } from "../memory/recall/recall.js";
 import { blockedNotice, checkContent } from "../memory/safety.js";
+import { maskSecrets } from "../memory/secrets.js";
 import { countChars, cutChars } from "../memory/sections.js";
 import { toolJson } from "./tool-json.js";
 
@@ -16,25 +17,27 @@ export interface SearchResult {
 }
 
 /**
- * Search results as the model gets them: checked like memory is when a session opens (a text
- * or title with an invisible character is replaced by a notice), and cut so that the whole
- * answer stays within SEARCH_RESULT_CHARS. Tags need no check here: the tool's JSON escapes
- * every "<" (toolJson).
+ * Search results as the model gets them: secrets masked, checked like memory is when a session
+ * opens (a text or title with an invisible character is replaced by a notice), and cut so that
+ * the whole answer stays within SEARCH_RESULT_CHARS. Tags need no check here: the tool's JSON
+ * escapes every "<" (toolJson).
  */
 export function searchResultsForModel(query: string, hits: RecallHit[]): object {
   const results: SearchResult[] = hits.map((hit) => {
-    const text = checkContent(hit.text, "record");
-    const title = checkContent(hit.title, "record");
+    // The index holds masked text already; this covers a hit from anywhere else.
+    const [hitText, hitTitle] = [maskSecrets(hit.text), maskSecrets(hit.title)];
+    const text = checkContent(hitText, "record");
+    const title = checkContent(hitTitle, "record");
     return {
       source: hit.source,
       date: hit.date,
-      title: title.ok ? cutChars(hit.title, TITLE_CHARS) : blockedNotice(title),
-      text: text.ok ? hit.text : blockedNotice(text),
+      title: title.ok ? cutChars(hitTitle, TITLE_CHARS) : blockedNotice(title),
+      text: text.ok ? hitText : blockedNotice(text),
     };
   });
   const answer = (texts: string[]) => ({
     ok: true,
-    query,
+    query: maskSecrets(query),
     results: results.map((r, i) => ({ ...r, text: texts[i]! })),
     ...(results.length === 0 ? { note: "nothing found; try other words (a name, a place, a topic)" } : {}),
   });

@@ -48,17 +48,24 @@ const TEXT_NAMES: Record<string, string> = {
 /** Content types of text that do not start with "text/". */
 const TEXT_TYPE = /^(text\/.+|application\/(json|ld\+json|.+\+json|x?ndjson|xml|.+\+xml|javascript|x-javascript|ecmascript|x-yaml|yaml|toml|x-toml|x-sh|x-shellscript|sql|x-sql|x-httpd-php|x-python|x-ruby|x-perl|graphql))$/;
 
-/** Dotenv files and private keys: sending them to a model provider would leak what they hold. */
-const SECRET_NAME = /^(\.env(\.(?!example$|sample$|template$|dist$)[^.]+)?|id_(rsa|dsa|ecdsa|ed25519)|\.netrc|\.pgpass|\.npmrc|credentials)$/;
-const SECRET_EXTENSIONS = new Set(["pem", "key", "p12", "pfx", "jks", "keystore", "ppk", "asc", "gpg"]);
+/**
+ * Files that hold credentials by what they are (dotenv files, key files, the credential files of
+ * git, npm, PyPI, cloud SDKs): sending them to a model provider would leak what they hold.
+ */
+const SECRET_NAME =
+  /^(?:\.envrc|id_[a-z0-9_]+(?:\.pub)?|\.netrc|\.pgpass|\.npmrc|\.pypirc|\.git-credentials|\.htpasswd|credentials(?:\.json)?|service[-_]account.*\.json|client_secret.*\.json|authkey_.*\.p8)$/;
+const SECRET_EXTENSIONS = new Set(["pem", "key", "p12", "pfx", "jks", "keystore", "ppk", "asc", "gpg", "kdbx", "p8"]);
+/** `.env.example`, `.env.local.sample`, `.env.template`: the shape of a dotenv file without its values. */
+const DOTENV_TEMPLATE = /\.(?:example|sample|template)$/;
 
 export function kindOf(name: string, contentType: string | null): AttachmentKind {
   const lower = name.toLowerCase();
   const dot = lower.lastIndexOf(".");
   const extension = dot >= 0 ? lower.slice(dot + 1) : "";
   const type = (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
-  if (SECRET_NAME.test(lower) || SECRET_EXTENSIONS.has(extension)) return { kind: "secret" };
-  if (lower.startsWith(".env.")) return { kind: "text", language: "" };
+  const dotenv = lower === ".env" || lower.startsWith(".env.");
+  if (dotenv && DOTENV_TEMPLATE.test(lower)) return { kind: "text", language: "" };
+  if (dotenv || SECRET_NAME.test(lower) || SECRET_EXTENSIONS.has(extension)) return { kind: "secret" };
   if (IMAGE_EXTENSIONS.has(extension)) return { kind: "image" };
   const unsupported = UNSUPPORTED_IMAGE_EXTENSIONS[extension];
   if (unsupported) return { kind: "unsupported-image", format: unsupported };

@@ -27,6 +27,14 @@ export const textLines = {
       : say(`📄 ${name} doesn't look like a text file.`, `📄 ${name} 看起来不是文本文件。`),
   encoding: (say: Say, name: string) =>
     say(`📄 ${name} isn't UTF-8 or UTF-16 text, so I couldn't read it.`, `📄 ${name} 不是 UTF-8 或 UTF-16 编码的文本，我无法读取。`),
+  /** `kinds`: what the hidden things look like, each once, e.g. "an OpenAI API key" / "OpenAI API 密钥". */
+  secretsHidden: (say: Say, name: string, count: number, kinds: { en: string[]; zh: string[] }) => {
+    const listed = (all: string[], separator: string) => (all.length > 3 ? [...all.slice(0, 3), "…"] : all).join(separator);
+    return say(
+      `🔒 ${name}: I hid ${count} ${count === 1 ? "thing that looks like a secret" : "things that look like secrets"} (${listed(kinds.en, ", ")}) before reading it.`,
+      `🔒 ${name}：读取前我隐去了 ${count} 处看起来像密钥的内容（${listed(kinds.zh, "、")}）。`,
+    );
+  },
 };
 
 export const imageLines = {

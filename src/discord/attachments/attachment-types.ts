@@ -32,6 +32,8 @@ export interface Outcome {
   image?: ReadImage;
   /** For the person, in their language. */
   line?: string;
+  /** A second line for the person: secret shapes were masked in the file before anyone read it. */
+  secretsLine?: string;
   /** Something the model can use (a file's text, an image). */
   usable?: boolean;
   /** An image the model cannot see because vision is off. */

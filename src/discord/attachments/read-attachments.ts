@@ -75,7 +75,7 @@ export async function readAttachments(
   return {
     text: outcomes.map((o) => o.text).filter((text) => text !== "").join("\n\n"),
     images: outcomes.flatMap((o) => (o.image ? [o.image] : [])),
-    lines: outcomes.flatMap((o) => (o.line ? [o.line] : [])),
+    lines: outcomes.flatMap((o) => [o.line, o.secretsLine].filter((line): line is string => line !== undefined)),
     unseenImages: outcomes.some((o) => o.unseen === true),
     usable: outcomes.some((o) => o.usable === true),
   };

@@ -1,3 +1,5 @@
+import type { Say } from "../../agent/history-lines.js";
+import { maskSecretsFound } from "../../memory/secrets.js";
 import type { AttachmentLike, Outcome, ReadContext } from "./attachment-types.js";
 import { fileLines, textLines } from "./attachment-lines.js";
 import { decodeText } from "./decode-text.js";
@@ -50,13 +52,22 @@ async function readTextFile({ attachment, language }: TextFile, budget: number, 
         : { text: fileNote(name, noteReasons.encoding), line: textLines.encoding(say, name) };
     return { outcome, used: 0 };
   }
-  const { text, keptBytes } = decoded.value;
-  if (complete) return { outcome: { text: `${wholeHeading(name)}\n${fencedBlock(text, language)}`, usable: true }, used: keptBytes };
+  const { keptBytes } = decoded.value;
+  // Secret shapes are masked before the text reaches the model or the stored history.
+  const { text, found } = maskSecretsFound(decoded.value.text);
+  const secrets = secretsLine(say, name, found);
+  if (complete) return { outcome: { text: `${wholeHeading(name)}\n${fencedBlock(text, language)}`, usable: true, ...secrets }, used: keptBytes };
   // Discord's declared size may be wrong; the file is at least one byte longer than what was read.
   const total = Math.max(attachment.size, bytes.length + 1);
   const shown = `${text}${text === "" || text.endsWith("\n") ? "" : "\n"}${cutMarker(keptBytes, total)}`;
   return {
-    outcome: { text: `${cutHeading(name, keptBytes, total)}\n${fencedBlock(shown, language)}`, line: textLines.cut(say, name, total, keptBytes), usable: true },
+    outcome: { text: `${cutHeading(name, keptBytes, total)}\n${fencedBlock(shown, language)}`, line: textLines.cut(say, name, total, keptBytes), usable: true, ...secrets },
     used: keptBytes,
   };
+}
+
+function secretsLine(say: Say, name: string, found: { kind: string; zh: string }[]): { secretsLine?: string } {
+  if (found.length === 0) return {};
+  const kinds = { en: [...new Set(found.map((f) => f.kind))], zh: [...new Set(found.map((f) => f.zh))] };
+  return { secretsLine: textLines.secretsHidden(say, name, found.length, kinds) };
 }

@@ -7,8 +7,11 @@ import { SqliteDb, type SqlValue } from "./sqlite-db.js";
 import { unitsOfConversation, unitsOfSections, type RecallSource, type Unit } from "./units.js";
 import { PRIVATE_DIR_MODE } from "../../lib/private-files.js";
 
-/** Bumped when the layout or the tokenizing changes: an older index is rebuilt from the files. */
-const SCHEMA_VERSION = "1";
+/**
+ * Bumped when the layout, the tokenizing or what units hold changes: an older index is rebuilt
+ * from the files. 2: secrets masked in units (an index from before held them as written).
+ */
+const SCHEMA_VERSION = "2";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -77,6 +80,8 @@ export class PersonIndex {
         const version = await db.get<{ value: string }>("SELECT value FROM meta WHERE key = 'schema'");
         if (version?.value === SCHEMA_VERSION) return;
         await db.exec("DELETE FROM sources; DELETE FROM units; DELETE FROM units_fts; DELETE FROM vectors;");
+        // FTS5 keeps the words of deleted rows in its segments until they are merged (an older index may hold secrets).
+        await db.exec("INSERT INTO units_fts(units_fts) VALUES ('optimize')");
         await db.run("INSERT OR REPLACE INTO meta(key, value) VALUES ('schema', ?)", [SCHEMA_VERSION]);
       });
     } catch (error) {

@@ -1,4 +1,5 @@
 import { parseConversation, type Speaker } from "../conversation-log.js";
+import { maskSecrets, maskSecretsInConversation } from "../secrets.js";
 import { cutChars, parseSections } from "../sections.js";
 
 export type RecallSource = "conversation" | "daily" | "user" | "memory" | "soul";
@@ -24,17 +25,23 @@ export interface Unit {
 const NEIGHBOUR_CHARS = 400;
 
 
-/** One unit per message; the context of a message is the one before and the one after it. */
+/**
+ * One unit per message; the context of a message is the one before and the one after it. Units
+ * hold text with secrets masked, so the index (and the embeddings server) never sees one, even
+ * from a file written before secrets were masked or put in by hand.
+ */
 export function unitsOfConversation(text: string, date: string): Unit[] {
   const log = parseConversation(text);
+  const texts = maskSecretsInConversation(log.messages);
+  const title = maskSecrets(log.title);
   return log.messages.map((message, ord) => {
-    const before = log.messages[ord - 1]?.text ?? "";
-    const after = log.messages[ord + 1]?.text ?? "";
+    const before = texts[ord - 1] ?? "";
+    const after = texts[ord + 1] ?? "";
     return {
       source: "conversation",
       date,
-      title: log.title,
-      text: message.text,
+      title,
+      text: texts[ord]!,
       context: `${cutChars(before, NEIGHBOUR_CHARS)}\n${cutChars(after, NEIGHBOUR_CHARS)}`.trim(),
       ord,
       speaker: message.speaker,
@@ -48,6 +55,6 @@ export function unitsOfSections(text: string, source: RecallSource, date: string
   const doc = parseSections(text.replace(/\r\n/g, "\n"));
   const parts = [{ name: "", body: doc.preamble }, ...doc.sections.map((s) => ({ name: s.name, body: s.body }))];
   return parts
-    .map((part, ord) => ({ source, date, title: part.name, text: part.body.trim(), context: "", ord }))
+    .map((part, ord) => ({ source, date, title: maskSecrets(part.name), text: maskSecrets(part.body.trim()), context: "", ord }))
     .filter((unit) => unit.text !== "" || unit.title !== "");
 }

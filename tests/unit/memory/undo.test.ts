@@ -35,7 +35,8 @@ describe("history", () => {
     const s = await store();
     await s.user.add("Likes", "- tea", MODEL);
     await s.user.add("Likes", "- tea", MODEL);
-    await s.user.add("Keys", `sk-${"a".repeat(30)}`, MODEL);
+    // A realistic key (a run of one letter is a placeholder, not a key), built from pieces.
+    await s.user.add("Keys", ["sk-", "proj-", "Zq3Wm8Kp2Lr7Tn4Vb9Xc1Hd6Jf0Gs5"].join(""), MODEL);
     expect(await s.history()).toHaveLength(1);
     expect(await readFile(s.journal.path, "utf8")).not.toContain("sk-");
   });

@@ -48,6 +48,28 @@ describe("kindOf", () => {
     expect(kindOf(".env.example", null)).toEqual({ kind: "text", language: "" });
   });
 
+  it("refuses every .env file but examples, samples and templates", () => {
+    for (const name of [".env", ".ENV", ".env.local", ".env.production.local", ".env.dist", ".env.test", ".env.example.bak", ".envrc"]) {
+      expect(kindOf(name, "text/plain")).toEqual({ kind: "secret" });
+    }
+    for (const name of [".env.example", ".env.sample", ".env.template", ".env.local.example", ".ENV.Example"]) {
+      expect(kindOf(name, null)).toEqual({ kind: "text", language: "" });
+    }
+  });
+
+  it("refuses credential files by name, whatever their extension says", () => {
+    for (const name of [
+      "credentials.json", "Credentials.JSON", "credentials", "service-account.json", "service-account-prod.json", "service_account.json",
+      "client_secret_1234.apps.googleusercontent.com.json", ".git-credentials", ".pypirc", ".npmrc", ".netrc", ".pgpass", ".htpasswd",
+      "id_rsa", "id_ed25519", "id_ecdsa_sk", "id_rsa.pub", "id_work", "vault.kdbx", "AuthKey_ABC123.p8",
+    ]) {
+      expect(kindOf(name, "application/json")).toEqual({ kind: "secret" });
+    }
+    for (const name of ["credentials-guide.md", "identity.json", "ids.txt", "service.json", "package.json"]) {
+      expect(kindOf(name, null).kind).not.toBe("secret");
+    }
+  });
+
   it("leaves everything else to the 'cannot read this kind of file' answer", () => {
     for (const [name, type] of [
       ["report.pdf", "application/pdf"],
