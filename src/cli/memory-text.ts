@@ -2,7 +2,7 @@ import { english, historyLine, type Say } from "../agent/history-lines.js";
 import { printable } from "../lib/printable.js";
 import type { JournalEntry } from "../memory/journal.js";
 import type { FileKind, MemoryStore } from "../memory/memory-store.js";
-import { applyProposal, type Proposal } from "../memory/proposals.js";
+import { settleProposal, type Proposal } from "../memory/proposals.js";
 import { undoable, undoChanges, undoWithLater } from "../memory/undo.js";
 
 /**
@@ -105,14 +105,20 @@ export function proposalLine(proposal: Proposal, n: number, say: Say = english):
   return printable(text.replace(/\n/g, "\n     "));
 }
 
-/** Saves or discards one waiting proposal by id, and says what became of it. */
-export async function settleProposal(memory: MemoryStore, id: string, save: boolean, say: Say = english): Promise<string> {
-  const taken = await memory.takeProposal(id);
-  if (!taken) return say("That change was already saved or discarded, or it expired (after 7 days).", "这条改动已经保存或放弃过，或已过期（7 天）。");
-  const where = printable(proposalPlace(taken));
-  if (!save) return say(`Discarded; nothing was saved to ${where}.`, `已放弃；没有保存到 ${where}。`);
-  const saved = await applyProposal(memory, taken);
-  if (!saved.ok) return printable(`${say("Not saved:", "未保存：")} ${saved.error}`);
-  const { used, cap } = saved.value.usage;
+/** Saves or discards one waiting proposal by id, and says what became of it; a refused Save keeps it waiting. */
+export async function settleProposalText(memory: MemoryStore, id: string, save: boolean, say: Say = english): Promise<string> {
+  const settled = await settleProposal(memory, id, save);
+  if (settled.kind === "gone") return say("That change was already saved or discarded, or it expired (after 7 days).", "这条改动已经保存或放弃过，或已过期（7 天）。");
+  const where = printable(proposalPlace(settled.proposal));
+  if (settled.kind === "discarded") return say(`Discarded; nothing was saved to ${where}.`, `已放弃；没有保存到 ${where}。`);
+  if (settled.kind === "refused") {
+    return printable(
+      `${say("Not saved:", "未保存：")} ${settled.error}\n${say(
+        "It is still waiting: make room (/memory, /undo) and /save it again, or /discard it.",
+        "它仍在等待：请先腾出空间（/memory、/undo），再 /save，或者 /discard 放弃。",
+      )}`,
+    );
+  }
+  const { used, cap } = settled.outcome.usage;
   return say(`Saved to ${where} (${used}/${cap} chars).`, `已保存到 ${where}（${used}/${cap} 字）。`);
 }

@@ -7,8 +7,7 @@ import {
   type MessageActionRowComponentBuilder,
 } from "discord.js";
 import type { Say } from "../agent/history-lines.js";
-import { KeyedMutex } from "../keyed-mutex.js";
-import { applyProposal } from "../memory/proposals.js";
+import { settleProposal, type Settled } from "../memory/proposals.js";
 import { cutChars } from "../memory/sections.js";
 import type { PendingChange } from "../tools/execute-tool.js";
 import type { BotContext } from "./bot-context.js";
@@ -40,9 +39,6 @@ export function proposalFooter(owner: string, proposals: PendingChange[], say: S
   return { lines, components };
 }
 
-/** One Save or Discard at a time per person, so a double press cannot write a proposal twice. */
-const settling = new KeyedMutex();
-
 /**
  * Save or Discard pressed. The proposal is looked up in the presser's own memory before the
  * message is touched, so a button naming someone else's proposal changes nothing. Discard and
@@ -54,31 +50,29 @@ async function settle(interaction: ComponentInteraction, id: string, save: boole
   const memory = ctx.engine.memoryOf(interaction.user.id);
   // Answered at once: saving waits for the person's lock.
   await interaction.deferUpdate();
-  const content = await settling.run(interaction.user.id, async () => {
-    const proposal = memory.listProposals().find((p) => p.id === id);
-    if (!proposal) {
-      // Gone from their memory (handled, expired, or never theirs): only the pressed row goes, which names them.
-      await dropPressedRow(interaction);
+  const settled = await settleProposal(memory, id, save);
+  // Gone from their memory (handled, expired, or never theirs): only the pressed row goes, which names them.
+  if (settled.kind !== "refused") await dropPressedRow(interaction);
+  await interaction.followUp({ content: settledLine(settled, say), flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+}
+
+function settledLine(settled: Settled, say: Say): string {
+  switch (settled.kind) {
+    case "gone":
       return say("That proposal was already handled, or it expired (after 7 days). Nothing was changed.", "这个提议已经处理过或已过期（7 天）。没有做任何改动。");
-    }
-    if (!save) {
-      await memory.takeProposal(id);
-      await dropPressedRow(interaction);
+    case "discarded":
       return say("Discarded; nothing was saved.", "已放弃，没有保存。");
-    }
-    const saved = await applyProposal(memory, proposal);
-    if (!saved.ok) {
-      return `${say("Not saved:", "未保存：")} ${saved.error}\n${say(
+    case "refused":
+      return `${say("Not saved:", "未保存：")} ${settled.error}\n${say(
         "The proposal is still waiting: make room or clear what stands in its way (/memory edit, /memory remove), then press Save again, or Discard it.",
         "提议仍在等待：请先腾出空间或处理上面说的问题（/memory edit、/memory remove），再按保存，或者放弃它。",
       )}`;
+    case "saved": {
+      const where = `${settled.outcome.file} › ${settled.proposal.section}`;
+      const { used, cap } = settled.outcome.usage;
+      return say(`Saved to ${where} (${used}/${cap} chars).`, `已保存到 ${where}（${used}/${cap} 字）。`);
     }
-    await memory.takeProposal(id);
-    await dropPressedRow(interaction);
-    const where = `${saved.value.file} › ${proposal.section}`;
-    return say(`Saved to ${where} (${saved.value.usage.used}/${saved.value.usage.cap} chars).`, `已保存到 ${where}（${saved.value.usage.used}/${saved.value.usage.cap} 字）。`);
-  });
-  await interaction.followUp({ content, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+  }
 }
 
 /** Takes away the row holding the pressed button (its Save and Discard); the other proposals keep theirs. */

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
+import { KeyedMutex } from "../keyed-mutex.js";
 import { writeFileAtomic } from "./atomic-write.js";
-import { modelWriter, readTextIfExistsSync, type WriteResult } from "./memory-file.js";
+import { modelWriter, readTextIfExistsSync, type WriteOutcome, type WriteResult } from "./memory-file.js";
 import type { FileKind, MemoryStore } from "./memory-store.js";
 
 /** A write the model asked for while the person wants to approve changes first (ask before saving). */
@@ -76,4 +77,34 @@ export async function applyProposal(memory: MemoryStore, proposal: Proposal): Pr
     case "memory_remove":
       return file.remove(proposal.section, writer);
   }
+}
+
+/** What became of a proposal the person answered; the front ends word it. */
+export type Settled =
+  | { kind: "gone" }
+  | { kind: "discarded"; proposal: Proposal }
+  | { kind: "saved"; proposal: Proposal; outcome: WriteOutcome }
+  | { kind: "refused"; proposal: Proposal; error: string };
+
+/** One Save or Discard at a time per person in this process, so a double press cannot write twice. */
+const settling = new KeyedMutex();
+
+/**
+ * Save or Discard, for Discord's buttons and the terminal's /save and /discard alike. A Save
+ * that is refused (the file is full now, a secret, the text changed) keeps the proposal, so the
+ * person can make room and save again; a Save that succeeds and a Discard take it out.
+ */
+export function settleProposal(memory: MemoryStore, id: string, save: boolean): Promise<Settled> {
+  return settling.run(memory.dir, async (): Promise<Settled> => {
+    const proposal = memory.listProposals().find((p) => p.id === id);
+    if (!proposal) return { kind: "gone" };
+    if (!save) {
+      await memory.takeProposal(id);
+      return { kind: "discarded", proposal };
+    }
+    const saved = await applyProposal(memory, proposal);
+    if (!saved.ok) return { kind: "refused", proposal, error: saved.error };
+    await memory.takeProposal(id);
+    return { kind: "saved", proposal, outcome: saved.value };
+  });
 }

@@ -142,6 +142,34 @@ describe("npm run chat", () => {
     }
   }, 30_000);
 
+  it("keeps a proposal whose /save is refused (the file filled up meanwhile), so it can be saved or discarded later", async () => {
+    fake = await startFakeOpenAI();
+    const home = await makeTempHome();
+    const env = { AGENTKIT_HOME: home, OPENAI_BASE_URL: fake.baseURL };
+    await mkdir(join(home, "users/42"), { recursive: true });
+    await writeFile(join(home, "users/42/settings.json"), JSON.stringify({ askBeforeSaving: "profile" }));
+    // Each fits USER.md (cap 1400) alone; the second no longer fits once the first is saved.
+    const long = (word: string) => `- ${word} ${"x".repeat(780)}`;
+    fake.enqueue(
+      {
+        toolCalls: [
+          { name: "memory_add", arguments: { file: "user", section: "Work", content: long("work") } },
+          { name: "memory_add", arguments: { file: "user", section: "Pets", content: long("pets") } },
+        ],
+      },
+      { text: "Shall I remember that?" },
+      { text: "Summary." },
+    );
+    const run = await runChat(["--user", "42"], "I work a lot and have pets\n/save 1\n/save 2\n/save 2\n/discard 2\n/end\n", env);
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toContain("Saved to USER.md › Work");
+    const refusals = run.stdout.split("\n").filter((line) => line.startsWith("Not saved: USER.md is full"));
+    // Refused twice: the proposal was still there for the second /save.
+    expect(refusals).toHaveLength(2);
+    expect(run.stdout).toContain("It is still waiting");
+    expect(run.stdout).toContain("Discarded; nothing was saved to USER.md › Pets.");
+  }, 30_000);
+
   it("answers unknown /commands with a pointer to /help instead of sending them to the model; // sends a leading slash; /memory view works", async () => {
     fake = await startFakeOpenAI();
     const home = await makeTempHome();

@@ -1,5 +1,5 @@
 import type { Say } from "../../agent/history-lines.js";
-import { proposalLine, settleProposal, undoList, undoText } from "../memory-text.js";
+import { proposalLine, settleProposalText, undoList, undoText } from "../memory-text.js";
 import type { ChatContext } from "./context.js";
 
 /** /undo, /save and /discard: numbers refer to the last list shown; ids work too. */
@@ -58,7 +58,7 @@ export async function proposalCommand(ctx: ChatContext, save: boolean, args: str
     }
     id = listed;
   }
-  ctx.print(await settleProposal(memory, id, save, say));
+  ctx.print(await settleProposalText(memory, id, save, say));
 }
 
 /** Lists the waiting proposals (a new list: its numbers are the ones /save N means from now on). */
