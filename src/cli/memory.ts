@@ -1,4 +1,4 @@
-import { readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
 import { archiveClosedSessions } from "../agent/conversation-archive.js";
@@ -9,8 +9,9 @@ import { ConfigError, loadConfig, type Config } from "../config.js";
 import { MemoryStore } from "../memory/memory-store.js";
 import type { Recall } from "../memory/recall/recall.js";
 import { english } from "../agent/history-lines.js";
-import { importPreview, unknownImport } from "../agent/import-preview.js";
-import { applyImport, exportBundle, planImport, readImport } from "../memory/import.js";
+import { importRefusal, importReport, type ImportReport } from "../agent/import-preview.js";
+import { applyImport, exportBundle, importableName, IMPORT_LIMITS, planImport, readImport, type ImportRefusal } from "../memory/import.js";
+import { printable } from "../lib/printable.js";
 import { formatHit } from "./format-hit.js";
 import { historyText, undoList, undoText } from "./memory-text.js";
 
@@ -141,14 +142,23 @@ async function importCommand(t: Tools, args: string[]): Promise<void> {
   const memory = userOf(t, values.user, "import");
   const path = positionals[0];
   if (!path) throw new UsageError("import needs a file: npm run memory -- import agentkit-memory.json --user <id>");
-  const files = readImport(basename(path), await readFile(path, "utf8"));
-  if (!files.ok) throw new UsageError(unknownImport(basename(path), english));
-  const plan = planImport(memory, files.value);
-  console.log(importPreview(basename(path), plan, english).replace(/\*\*/g, "").replace(/^-# /m, ""));
-  if (values["dry-run"]) return;
-  const entry = await applyImport(memory, plan);
-  const others = Object.keys(plan.writes).some((label) => label.startsWith("conversations/")) || plan.settings !== undefined;
-  console.log(entry ? `Imported (change ${entry.id}; undo it with --change ${entry.id}).` : others ? "Imported conversations and settings." : "Nothing to import.");
+  const name = basename(path);
+  // Refused by name and size before the file is read.
+  const refused = (refusal: ImportRefusal) => new Error(importRefusal(name, refusal, english));
+  if (!importableName(name)) throw refused({ kind: "unknown-name" });
+  const { size } = await stat(path);
+  if (size > IMPORT_LIMITS.bytes) throw refused({ kind: "too-large", bytes: size, limit: IMPORT_LIMITS.bytes });
+  const files = await readImport(name, await readFile(path));
+  if (!files.ok) throw refused(files.error);
+  const plain = (report: ImportReport) => printable([report.header.replaceAll("**", ""), ...report.files].join("\n"));
+  if (values["dry-run"]) {
+    console.log(`${plain(importReport(name, await planImport(memory, files.value), "preview", english))}\nDry run: nothing was written.`);
+    return;
+  }
+  const { plan, entry } = await applyImport(memory, files.value);
+  const wrote = plan.files.some((f) => f.status === "new" || f.status === "changed");
+  const undo = entry ? `\nUndo it with: npm run memory -- undo --user ${values.user} --change ${entry.id}` : "";
+  console.log(`${plain(importReport(name, plan, "done", english))}${wrote ? undo : "\nNothing to import: the memory already held all of it."}`);
 }
 
 async function removeOrphanIndexes(home: string, people: Set<string>): Promise<number> {

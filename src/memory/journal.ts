@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { open, stat, type FileHandle } from "node:fs/promises";
+import { parseJsonInSlices } from "../lib/json-in-slices.js";
+import { TimeSlices } from "../lib/time-slices.js";
 import { writeFileAtomic } from "./atomic-write.js";
 
 /** Who changed memory: the model in a session, the person, or AgentKit itself. */
@@ -72,7 +74,7 @@ export class Journal {
 
   /** Before the files are written: the entry, fsynced. */
   async append(entry: JournalEntry): Promise<void> {
-    await this.appendLine(JSON.stringify(entry), true);
+    await this.appendLine(await entryLine(entry, new TimeSlices()), true);
   }
 
   /**
@@ -119,7 +121,7 @@ export class Journal {
       if (tailBytes <= MAX_LINE_BYTES) {
         const tail = Buffer.alloc(tailBytes);
         await handle.read(tail, 0, tailBytes, tailStart);
-        if (parseLine(tail.toString("utf8")) !== undefined) {
+        if ((await parseLine(tail.toString("utf8"))) !== undefined) {
           await handle.write("\n", size, "utf8");
           await handle.sync();
           return;
@@ -148,9 +150,12 @@ export class Journal {
   }
 
   private async replace(entries: JournalEntry[]): Promise<void> {
+    const slices = new TimeSlices();
+    const lines: string[] = [];
+    for (const entry of entries) lines.push(`${await entryLine(entry, slices)}\n`);
     const last = entries.at(-1);
     const done = last ? `${JSON.stringify({ done: last.id } satisfies MarkLine)}\n` : "";
-    await writeFileAtomic(this.path, entries.map((e) => `${JSON.stringify(e)}\n`).join("") + done);
+    await writeFileAtomic(this.path, lines.join("") + done);
   }
 
   private async read(): Promise<{ entries: JournalEntry[]; unfinished: JournalEntry | undefined; marks: number }> {
@@ -158,9 +163,10 @@ export class Journal {
     const voided = new Set<string>();
     const finished = new Set<string>();
     let marks = 0;
-    await forEachLine(this.path, (line) => {
+    const slices = new TimeSlices();
+    await forEachLine(this.path, async (line) => {
       // Junk (a line cut by a crash, a disk error, a hand edit) is not an entry: skipped.
-      const parsed = parseLine(line);
+      const parsed = await parseLine(line, slices);
       if (parsed === undefined) return;
       if ("changes" in parsed) {
         entries.push(parsed);
@@ -214,7 +220,7 @@ async function lastNewline(handle: FileHandle, size: number): Promise<number> {
  * Calls `visit` with each line of a file (the last one even without its line break), read a
  * chunk at a time so other work runs between chunks; a line over MAX_LINE_BYTES is skipped.
  */
-async function forEachLine(path: string, visit: (line: string) => void): Promise<void> {
+async function forEachLine(path: string, visit: (line: string) => void | Promise<void>): Promise<void> {
   const handle = await openIfExists(path, "r");
   if (!handle) return;
   try {
@@ -227,10 +233,11 @@ async function forEachLine(path: string, visit: (line: string) => void): Promise
       if (pendingBytes > MAX_LINE_BYTES) pending = [];
       else pending.push(Buffer.from(piece));
     };
-    const endLine = () => {
-      if (pendingBytes <= MAX_LINE_BYTES && pendingBytes > 0) visit(Buffer.concat(pending).toString("utf8"));
+    const endLine = async () => {
+      const line = pendingBytes <= MAX_LINE_BYTES && pendingBytes > 0 ? Buffer.concat(pending).toString("utf8") : undefined;
       pending = [];
       pendingBytes = 0;
+      if (line !== undefined) await visit(line);
     };
     for (;;) {
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
@@ -239,31 +246,57 @@ async function forEachLine(path: string, visit: (line: string) => void): Promise
       let start = 0;
       for (let at = chunk.indexOf(NEWLINE, start); at !== -1; at = chunk.indexOf(NEWLINE, start)) {
         if (pendingBytes === 0) {
-          if (at > start) visit(chunk.toString("utf8", start, at));
+          if (at > start) await visit(chunk.toString("utf8", start, at));
         } else {
           take(chunk.subarray(start, at));
-          endLine();
+          await endLine();
         }
         start = at + 1;
       }
       if (start < chunk.length) take(chunk.subarray(start));
     }
-    endLine();
+    await endLine();
   } finally {
     await handle.close();
   }
 }
 
+/** Lines longer than this are parsed in slices: JSON.parse of an import's entry (megabytes) would hold the loop. */
+const SLICED_LINE_CHARS = 256 * 1024;
+
 /** A journal line: an entry, a done/void mark, or undefined for anything else. */
-function parseLine(line: string): JournalEntry | MarkLine | undefined {
+async function parseLine(line: string, slices = new TimeSlices()): Promise<JournalEntry | MarkLine | undefined> {
   if (line.trim() === "") return undefined;
   let parsed: unknown;
-  try {
-    parsed = JSON.parse(line);
-  } catch {
-    return undefined;
+  if (line.length > SLICED_LINE_CHARS) {
+    const read = await parseJsonInSlices(line, { maxDepth: 16, slices });
+    if (!read.ok) return undefined;
+    parsed = read.value;
+  } else {
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      return undefined;
+    }
+    await slices.pause();
   }
   return isEntry(parsed) || isMark(parsed) ? parsed : undefined;
+}
+
+/**
+ * An entry as one JSON line, its changes written one at a time: an import's entry holds
+ * megabytes, and one JSON.stringify of it would hold the loop.
+ */
+async function entryLine(entry: JournalEntry, slices: TimeSlices): Promise<string> {
+  const { changes, ...rest } = entry;
+  // `changes` goes last, so the head ends in `"changes":0}`; the changes replace that 0.
+  const head = JSON.stringify({ ...rest, changes: 0 });
+  const parts: string[] = [];
+  for (const change of changes) {
+    parts.push(JSON.stringify(change));
+    await slices.pause();
+  }
+  return `${head.slice(0, -2)}[${parts.join(",")}]}`;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
