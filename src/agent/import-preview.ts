@@ -15,9 +15,10 @@ export interface ImportReport {
 // One class, no quantifier: linear. Line breaks and controls in a label would break the list.
 const UNSHOWN = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 
-/** Text from an upload (a label, a heading), on one line and short. */
+/** Text from an upload (a label, a heading), on one line and short; only its start is looked at (a label can be megabytes). */
 function shown(text: string, max = 80): string {
-  return cutChars(text.replace(UNSHOWN, "�"), max);
+  const start = text.slice(0, max * 2).replace(UNSHOWN, "�");
+  return cutChars(text.length > max * 2 ? `${start}…` : start, max);
 }
 
 const number = (n: number) => n.toLocaleString("en-US");

@@ -265,9 +265,11 @@ const FIRST_CHARS = 60;
 
 /** The first words of a text on one line, cut with "…"; Chinese (no spaces) is cut by length. */
 export function firstWords(text: string): string {
-  const words = text.slice(0, FIRST_CHARS * 4).split(/\s+/).filter((w) => w !== "");
+  // Only the start is split (one class, linear): a section can be a megabyte.
+  const start = text.trimStart();
+  const words = start.slice(0, FIRST_CHARS * 4).split(/\s+/).filter((w) => w !== "");
   let shown = words.slice(0, FIRST_WORDS).join(" ");
-  const more = words.length > FIRST_WORDS || text.length > FIRST_CHARS * 4;
+  const more = words.length > FIRST_WORDS || start.trimEnd().length > FIRST_CHARS * 4;
   if (countChars(shown) > FIRST_CHARS) shown = [...shown].slice(0, FIRST_CHARS).join("");
   else if (!more) return shown;
   return `${shown}…`;

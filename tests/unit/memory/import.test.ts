@@ -1,10 +1,13 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { applyImport, exportBundle, IMPORT_LIMITS, planImport, readImport } from "../../../src/memory/import.js";
+import { english } from "../../../src/agent/history-lines.js";
+import { importReport } from "../../../src/agent/import-preview.js";
+import { applyImport, exportBundle, firstWords, IMPORT_LIMITS, planImport, readImport, type ImportPlan } from "../../../src/memory/import.js";
 import { PERSON } from "../../../src/memory/memory-file.js";
 import { MemoryStore } from "../../../src/memory/memory-store.js";
 import { undoChanges } from "../../../src/memory/undo.js";
+import { expectLinear } from "../../helpers/linear-time.js";
 import { makeTempHome } from "../../helpers/temp-home.js";
 
 async function two() {
@@ -142,6 +145,25 @@ describe("planning an import", () => {
     const many = Array.from({ length: IMPORT_LIMITS.sections + 1 }, (_, i) => `## ${i}\nx\n`).join("");
     const plan = await planImport(to, { "daily/archive/2026-01-01.md": many, "conversations/2026-01-01-long-aaaaaaaa.md": many });
     expect(plan.files.map((f) => f.problem ?? f.status)).toEqual(["new", { kind: "too-many-sections", sections: IMPORT_LIMITS.sections + 1, limit: IMPORT_LIMITS.sections }]);
+  });
+
+  it("checks labels and lines of any length in linear time (1 MB of the worst shapes)", async () => {
+    const { to } = await two();
+    const labels = [
+      (n: number) => `conversations/2026-01-01-${"a".repeat(n)}.mdx`,
+      (n: number) => `daily/${"2026-01-01.md".repeat(n / 13)}`,
+      (n: number) => `${"../".repeat(n / 3)}USER.md`,
+    ];
+    for (const make of labels) {
+      const label = make(1_000_000);
+      const started = performance.now();
+      const plan = await planImport(to, { [label]: "x" });
+      expect(plan.files[0]?.problem).toEqual({ kind: "not-memory" });
+      expect(performance.now() - started).toBeLessThan(1000);
+    }
+    const refused = (label: string): ImportPlan => ({ files: [{ label, status: "refused", chars: 0, sections: 0, problem: { kind: "not-memory" } }], writes: {} });
+    expectLinear((n) => `${" \n\u0000".repeat(n / 3)}x`, (label) => expect(importReport(label, refused(label), "preview", english).files[0]!.length).toBeLessThan(200));
+    expectLinear((n) => `${" \n".repeat(n / 2)}x`, (text) => expect(firstWords(text)).toBe("x"));
   });
 
   it("lists settings.json like every other file: new, changed, unchanged, or refused with the reason", async () => {
