@@ -1,47 +1,172 @@
-import { BUNDLE_NAME, type ImportedFile, type ImportPlan } from "../memory/import.js";
+import { BUNDLE_NAME, type FileProblem, type ImportedFile, type ImportPlan, type ImportRefusal, type SectionPreview } from "../memory/import.js";
+import type { Settings } from "../memory/memory-store.js";
 import { cutChars } from "../memory/sections.js";
 import type { Say } from "./history-lines.js";
 
-const LISTED = 12;
+/** Before the person says Import (what would happen), or after (what did). */
+export type ImportStage = "preview" | "done";
 
-function fileLine(file: ImportedFile, say: Say): string {
-  const size = file.cap ? `${file.chars}/${file.cap}` : `${file.chars}`;
-  const status: Record<ImportedFile["status"], string> = {
+/** An import's report: a first line, then one block per file (its line, then a line per section it changes). */
+export interface ImportReport {
+  header: string;
+  files: string[];
+}
+
+// One class, no quantifier: linear. Line breaks and controls in a label would break the list.
+const UNSHOWN = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+/** Text from an upload (a label, a heading), on one line and short; only its start is looked at (a label can be megabytes). */
+function shown(text: string, max = 80): string {
+  const start = text.slice(0, max * 2).replace(UNSHOWN, "�");
+  return cutChars(text.length > max * 2 ? `${start}…` : start, max);
+}
+
+const number = (n: number) => n.toLocaleString("en-US");
+
+/** Bytes as people read them, rounded up (a file just over a limit never shows as the limit): "1.4 MB", "820 KB". */
+function size(bytes: number): string {
+  return bytes >= 1_000_000 ? `${Math.ceil(bytes / 100_000) / 10} MB` : `${Math.ceil(bytes / 1000)} KB`;
+}
+
+function problemText(problem: FileProblem, file: ImportedFile, say: Say): string {
+  switch (problem.kind) {
+    case "not-memory":
+      return say("not a memory file", "不是记忆文件");
+    case "bad-date":
+      return say(`${problem.date} is not a real date`, `${problem.date} 不是真实存在的日期`);
+    case "too-large":
+      return say(`over the import limit for one file (${size(problem.bytes)}; at most ${size(problem.limit)})`, `超出单个文件的导入上限（${size(problem.bytes)}；最多 ${size(problem.limit)}）`);
+    case "long-line":
+      return say(`line ${number(problem.line)} is longer than ${number(problem.limit)} characters`, `第 ${number(problem.line)} 行超过 ${number(problem.limit)} 个字符`);
+    case "too-many-sections":
+      return say(`${number(problem.sections)} sections; at most ${number(problem.limit)} in one file`, `${number(problem.sections)} 节；一个文件最多 ${number(problem.limit)} 节`);
+    case "unsafe":
+      return say(`it ${problem.detail}`, "含有不可见或控制字符");
+    case "over-cap":
+      return say(`over its cap (${file.chars}/${file.cap} chars)`, `超出上限（${file.chars}/${file.cap} 字）`);
+    case "bad-settings": {
+      const value = shown(problem.value ?? "", 40);
+      if (problem.problem === "timezone") return say(`unknown time zone "${value}"`, `未知的时区“${value}”`);
+      if (problem.problem === "locale") return say(`"${value}" is not a language tag such as en or zh-CN`, `“${value}”不是 en 或 zh-CN 这样的语言代码`);
+      if (problem.problem === "ask-before-saving") return say(`ask before saving is off, profile or all, not "${value}"`, `保存前询问只能是 off、profile 或 all，不能是“${value}”`);
+      return say("not a JSON object of settings", "不是设置的 JSON 对象");
+    }
+  }
+}
+
+function statusText(file: ImportedFile, stage: ImportStage, say: Say): string {
+  const preview = {
     new: say("new", "新增"),
     changed: say("replaces the current one", "替换现有内容"),
     same: say("unchanged, skipped", "未变化，跳过"),
     refused: say("will not be imported", "不会导入"),
   };
-  const problems = {
-    "not-memory": say("not a memory file", "不是记忆文件"),
-    unsafe: say(`it ${file.problem?.detail ?? "contains a control character"}`, "含有不可见或控制字符"),
-    "over-cap": say(`over its cap (${file.chars}/${file.cap} chars)`, `超出上限（${file.chars}/${file.cap} 字）`),
+  const done = {
+    new: say("written (new)", "已写入（新增）"),
+    changed: say("written (replaced the current one)", "已写入（替换了现有内容）"),
+    same: say("unchanged, skipped", "未变化，跳过"),
+    refused: say("not imported", "未导入"),
   };
-  const secret = file.secret ? ` ⚠️ ${say(`looks like it holds ${file.secret.kind}`, `看起来包含${file.secret.zh}`)}` : "";
-  const note = file.problem ? `: ${problems[file.problem.kind]}` : secret;
-  return `• ${file.label} — ${status[file.status]}, ${file.sections} ${say("section(s)", "节")}, ${size} ${say("chars", "字")}${note}`;
+  return (stage === "preview" ? preview : done)[file.status];
 }
 
-/** Why a file cannot be imported at all, for the person. */
-export function unknownImport(fileName: string, say: Say): string {
-  return say(
-    `${fileName} is not something I can import: send the ${BUNDLE_NAME} that /memory export gives, or one SOUL.md, USER.md or MEMORY.md file.`,
-    `${fileName} 无法导入：请发送 /memory export 给出的 ${BUNDLE_NAME}，或单个 SOUL.md、USER.md 或 MEMORY.md 文件。`,
-  );
+function settingsText(settings: Settings, say: Say): string {
+  const parts = [
+    ...(settings.timezone !== undefined ? [say(`time zone ${settings.timezone}`, `时区 ${settings.timezone}`)] : []),
+    ...(settings.locale !== undefined ? [say(`language ${settings.locale}`, `语言 ${settings.locale}`)] : []),
+    ...(settings.askBeforeSaving !== undefined ? [say(`ask before saving: ${settings.askBeforeSaving}`, `保存前询问：${settings.askBeforeSaving}`)] : []),
+  ];
+  return parts.length > 0 ? parts.join(say(", ", "，")) : say("no settings", "没有设置");
 }
 
-/** What an import would do, file by file, for a person (Discord) or an operator (CLI). */
-export function importPreview(name: string, plan: ImportPlan, say: Say): string {
-  const lines = plan.files.slice(0, LISTED).map((f) => fileLine(f, say));
-  if (plan.files.length > LISTED) lines.push(say(`…and ${plan.files.length - LISTED} more files`, `……另有 ${plan.files.length - LISTED} 个文件`));
-  const writes = Object.keys(plan.writes).length;
-  return cutChars(
-    [
-      say(`**Import ${name}**: ${writes} file(s) would be written.`, `**导入 ${name}**：将写入 ${writes} 个文件。`),
-      ...lines,
-      say("-# Memory files and logs are replaced as a whole; /memory undo takes the import back.", "-# 记忆文件和日志会被整体替换；可用 /memory undo 撤销这次导入。"),
-    ].join("\n"),
-    2000,
-  );
+function sectionLine(section: SectionPreview, stage: ImportStage, say: Say): string {
+  const name = section.name === "" ? say("the text before the first section", "第一个小节之前的文字") : say(`“${shown(section.name, 60)}”`, `「${shown(section.name, 60)}」`);
+  const verbs = {
+    added: ["+", say("adds", "新增"), say("added", "已新增")],
+    replaced: ["~", say("replaces", "替换"), say("replaced", "已替换")],
+    removed: ["−", say("removes", "删除"), say("removed", "已删除")],
+  } as const;
+  const [mark, verb, past] = verbs[section.change];
+  const words = section.words === "" ? "" : say(`: ${shown(section.words)}`, `：${shown(section.words)}`);
+  return `  ${mark} ${stage === "preview" ? verb : past}${say(" ", "")}${name}${words}`;
 }
 
+function fileBlock(file: ImportedFile, stage: ImportStage, say: Say): string {
+  const label = shown(file.label);
+  const status = statusText(file, stage, say);
+  const colon = say(": ", "：");
+  const comma = say(", ", "，");
+  const problem = file.problem ? `${colon}${problemText(file.problem, file, say)}` : "";
+  if (file.label === "settings.json") return `• ${label} — ${status}${problem || (file.settings ? `${colon}${settingsText(file.settings, say)}` : "")}`;
+  if (file.problem) return `• ${label} — ${status}${problem}`;
+  const chars = file.cap ? `${file.chars}/${file.cap}` : `${file.chars}`;
+  const secret = file.secret && !file.problem ? ` ⚠️ ${say(`looks like it holds ${file.secret.kind}`, `看起来包含${file.secret.zh}`)}` : "";
+  const line = `• ${label} — ${status}${comma}${file.sections} ${say("section(s)", "节")}${comma}${chars} ${say("chars", "字")}${problem}${secret}`;
+  const more = file.moreChanges ? [say(`  …and ${number(file.moreChanges)} more section(s)`, `  ……另有 ${number(file.moreChanges)} 节`)] : [];
+  return [line, ...(file.changes ?? []).map((s) => sectionLine(s, stage, say)), ...more].join("\n");
+}
+
+/** What an import would do (preview) or did (done), file by file: every file, settings.json included. */
+export function importReport(name: string, plan: ImportPlan, stage: ImportStage, say: Say): ImportReport {
+  const written = plan.files.filter((f) => f.status === "new" || f.status === "changed").length;
+  const refused = plan.files.filter((f) => f.status === "refused").length;
+  const file = shown(name);
+  const header =
+    stage === "preview"
+      ? say(`**Import ${file}**: ${written} file(s) would be written${refused ? `, ${refused} refused` : ""}.`, `**导入 ${file}**：将写入 ${written} 个文件${refused ? `，${refused} 个被拒绝` : ""}。`)
+      : say(`**Imported ${file}**: ${written} file(s) written${refused ? `, ${refused} refused` : ""}.`, `**已导入 ${file}**：已写入 ${written} 个文件${refused ? `，${refused} 个被拒绝` : ""}。`);
+  return { header, files: plan.files.map((f) => fileBlock(f, stage, say)) };
+}
+
+/** Why an upload cannot be imported, in one line that ends by saying nothing changed. */
+export function importRefusal(name: string, refusal: ImportRefusal, say: Say): string {
+  const file = shown(name);
+  const nothing = say(" Nothing was changed.", "没有做任何改动。");
+  switch (refusal.kind) {
+    case "unknown-name":
+      return say(
+        `${file} is not something I can import: send the ${BUNDLE_NAME} that /memory export gives, or one SOUL.md, USER.md or MEMORY.md file.`,
+        `${file} 无法导入：请发送 /memory export 给出的 ${BUNDLE_NAME}，或单个 SOUL.md、USER.md 或 MEMORY.md 文件。`,
+      ) + nothing;
+    case "too-large": {
+      const got = refusal.bytes === undefined ? say(`more than ${size(refusal.limit)}`, `超过 ${size(refusal.limit)}`) : size(refusal.bytes);
+      return say(`${file} is too large to import (${got}; at most ${size(refusal.limit)}).`, `${file} 太大，无法导入（${got}；最多 ${size(refusal.limit)}）。`) + nothing;
+    }
+    case "not-utf8":
+      return say(`${file} is not UTF-8 text.`, `${file} 不是 UTF-8 文本。`) + nothing;
+    case "empty":
+      return say(`${file} is empty.`, `${file} 是空的。`) + nothing;
+    case "no-files":
+      return say(`${file} holds no files.`, `${file} 里没有任何文件。`) + nothing;
+    case "invalid-json":
+      return say(
+        `${file} is not valid JSON: the error is at line ${number(refusal.line)}, column ${number(refusal.column)} (cut short or edited by hand?).`,
+        `${file} 不是有效的 JSON：错误在第 ${number(refusal.line)} 行第 ${number(refusal.column)} 列（文件不完整或被手动改过？）。`,
+      ) + nothing;
+    case "too-many-files":
+      return say(`${file} holds ${number(refusal.files)} files; at most ${number(refusal.limit)} in one import.`, `${file} 含有 ${number(refusal.files)} 个文件；一次最多导入 ${number(refusal.limit)} 个。`) + nothing;
+    case "too-much-memory":
+      return say(
+        `The memory files and logs in ${file} add up to ${number(refusal.chars)} characters; at most ${number(refusal.limit)} in one import (one undo takes an import back).`,
+        `${file} 中的记忆文件和日志共 ${number(refusal.chars)} 个字符；一次导入最多 ${number(refusal.limit)} 个（一次撤销即可撤回整个导入）。`,
+      ) + nothing;
+    case "wrong-shape":
+      return wrongShape(file, refusal, say) + nothing;
+  }
+}
+
+function wrongShape(file: string, refusal: Extract<ImportRefusal, { kind: "wrong-shape" }>, say: Say): string {
+  switch (refusal.problem) {
+    case "not-an-export":
+      return say(`${file} is JSON, but not an AgentKit memory export (it needs "format": "agentkit-memory").`, `${file} 是 JSON，但不是 AgentKit 的记忆导出文件（需要 "format": "agentkit-memory"）。`);
+    case "newer-version":
+      return say(`${file} comes from a newer AgentKit; this one reads version 1 exports.`, `${file} 来自更新版本的 AgentKit；当前版本只能读取第 1 版的导出文件。`);
+    case "no-files-object":
+      return say(`${file} has no "files" object (each file's name and its text).`, `${file} 缺少 "files" 对象（每个文件的名称和内容）。`);
+    case "file-not-text":
+      return say(`${file}: "${shown(refusal.label)}" in "files" should be text, and is not.`, `${file}："files" 中的“${shown(refusal.label)}”应当是文本，但不是。`);
+    case "too-deep":
+    case "too-many-values":
+      return say(`${file} is JSON, but not shaped like an AgentKit memory export.`, `${file} 是 JSON，但结构不像 AgentKit 的记忆导出文件。`);
+  }
+}

@@ -4,13 +4,13 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import { archiveClosedSessions } from "../agent/conversation-archive.js";
 import { createRecall } from "../agent/create-engine.js";
 import { english } from "../agent/history-lines.js";
-import { importPreview, unknownImport } from "../agent/import-preview.js";
+import { importRefusal, importReport, type ImportReport } from "../agent/import-preview.js";
 import { ModelClient } from "../agent/model-client.js";
 import { SessionStore } from "../agent/session-store.js";
 import { ConfigError, loadConfig, type Config } from "../config.js";
 import { printable } from "../lib/printable.js";
 import { writeFileAtomic } from "../memory/atomic-write.js";
-import { applyImport, exportBundle, planImport, readImport } from "../memory/import.js";
+import { applyImport, exportBundle, importableName, IMPORT_LIMITS, planImport, readImport, type ImportRefusal } from "../memory/import.js";
 import { FILE_KINDS, MemoryStore } from "../memory/memory-store.js";
 import type { Recall } from "../memory/recall/recall.js";
 import { undoChanges, undoWithLater, type UndoResult } from "../memory/undo.js";
@@ -216,19 +216,29 @@ async function importCommand(t: Tools, args: string[]): Promise<number> {
   const memory = userOf(t, values.user, "import");
   const path = positionals[0];
   if (!path) throw new UsageError("import needs a file: npm run memory -- import agentkit-memory.json --user <id>");
-  const content = await readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
+  const name = basename(path);
+  const unreadable = (error: NodeJS.ErrnoException): never => {
     throw new Refused(`could not read ${path} (${error.code ?? error.message})`);
-  });
-  const files = readImport(basename(path), content);
-  if (!files.ok) throw new Refused(unknownImport(basename(path), english));
-  const plan = planImport(memory, files.value);
-  console.log(printable(importPreview(basename(path), plan, english).replace(/\*\*/g, "").replace(/^-# /m, "")));
-  const complete = plan.files.every((file) => file.status !== "refused") ? 0 : 1;
-  if (values["dry-run"]) return complete;
-  const entry = await applyImport(memory, plan);
-  const others = Object.keys(plan.writes).some((label) => label.startsWith("conversations/")) || plan.settings !== undefined;
-  console.log(entry ? `Imported (change ${entry.id}; undo it with --change ${entry.id}).` : others ? "Imported conversations and settings." : "Nothing to import.");
-  return complete;
+  };
+  // Refused by name and size before the file is read.
+  const refused = (refusal: ImportRefusal) => new Refused(importRefusal(name, refusal, english));
+  if (!importableName(name)) throw refused({ kind: "unknown-name" });
+  const { size } = await stat(path).catch(unreadable);
+  if (size > IMPORT_LIMITS.bytes) throw refused({ kind: "too-large", bytes: size, limit: IMPORT_LIMITS.bytes });
+  const files = await readImport(name, await readFile(path).catch(unreadable));
+  if (!files.ok) throw refused(files.error);
+  const plain = (report: ImportReport) => printable([report.header.replaceAll("**", ""), ...report.files].join("\n"));
+  const whole = (plan: { files: { status: string }[] }) => (plan.files.every((file) => file.status !== "refused") ? 0 : 1);
+  if (values["dry-run"]) {
+    const plan = await planImport(memory, files.value);
+    console.log(`${plain(importReport(name, plan, "preview", english))}\nDry run: nothing was written.`);
+    return whole(plan);
+  }
+  const { plan, entry } = await applyImport(memory, files.value);
+  const wrote = plan.files.some((f) => f.status === "new" || f.status === "changed");
+  const undo = entry ? `\nUndo it with: npm run memory -- undo --user ${values.user} --change ${entry.id}` : "";
+  console.log(`${plain(importReport(name, plan, "done", english))}${wrote ? undo : "\nNothing to import: the memory already held all of it."}`);
+  return whole(plan);
 }
 
 /** Import may bring a person who has no folder yet (moving someone to a new id). */

@@ -1,15 +1,18 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { parseJsonInSlices } from "../lib/json-in-slices.js";
+import { TimeSlices } from "../lib/time-slices.js";
 import { err, ok, type Result } from "../result.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import { dateOfConversation } from "./conversation-log.js";
-import type { JournalEntry } from "./journal.js";
+import type { JournalEntry, SectionChange } from "./journal.js";
 import { readTextIfExistsSync } from "./memory-file.js";
-import { CAPS, type MemoryStore, type Settings } from "./memory-store.js";
+import { ASK_BEFORE_SAVING, CAPS, type AskBeforeSaving, type MemoryStore, type Settings } from "./memory-store.js";
 import { checkContent } from "./safety.js";
 import { findSecret, type SecretFinding } from "./secrets.js";
+import { diffSections } from "./section-changes.js";
 import { countChars, parseSections } from "./sections.js";
-import { dateOfLog } from "./time.js";
+import { dateOfLog, isValidTimeZone } from "./time.js";
 
 export const BUNDLE_FORMAT = "agentkit-memory";
 export const BUNDLE_NAME = "agentkit-memory.json";
@@ -22,6 +25,25 @@ export interface Bundle {
   /** By label: "SOUL.md", "settings.json", "daily/2026-12-01.md", "daily/archive/…", "conversations/…". */
   files: Record<string, string>;
 }
+
+/**
+ * What one import may hold. Far above a year's use (an export is mostly conversations, a few
+ * KB each), and low enough that reading, checking and writing it never holds up anyone else.
+ */
+export const IMPORT_LIMITS = {
+  /** The upload: a bundle or one memory file (Discord takes 10 MiB without Nitro). */
+  bytes: 10_000_000,
+  /** One file in a bundle: a conversation, an archived day (memory files and logs have smaller caps). */
+  fileBytes: 1_000_000,
+  /** One line of any file. */
+  lineChars: 20_000,
+  /** `## ` sections of one memory file or log (a real one has tens): each becomes a change in the journal. */
+  sections: 1_000,
+  /** Files in one bundle. */
+  files: 5_000,
+  /** Memory files and logs together: they become one journal entry (one undo takes the import back). */
+  journalledChars: 4_000_000,
+} as const;
 
 export async function exportBundle(memory: MemoryStore, now = new Date()): Promise<Bundle> {
   const files: Record<string, string> = {};
@@ -38,25 +60,110 @@ export async function exportBundle(memory: MemoryStore, now = new Date()): Promi
   return { format: BUNDLE_FORMAT, version: 1, exportedAt: now.toISOString(), files };
 }
 
-/** An export bundle, or one SOUL.md / USER.md / MEMORY.md file: its files by label. */
-export function readImport(fileName: string, text: string): Result<Record<string, string>, "unknown-format"> {
-  const single = /^(soul|user|memory)\.md$/i.exec(fileName.trim());
+/** Why an upload cannot be imported at all (nothing is changed); front ends word it. */
+export type ImportRefusal =
+  | { kind: "unknown-name" }
+  /** `bytes` is unknown when a download was cut at the limit. */
+  | { kind: "too-large"; bytes?: number; limit: number }
+  | { kind: "not-utf8" }
+  | { kind: "empty" }
+  /** A bundle whose `files` holds nothing. */
+  | { kind: "no-files" }
+  | { kind: "invalid-json"; line: number; column: number }
+  | { kind: "wrong-shape"; problem: "not-an-export" | "newer-version" | "no-files-object" | "too-deep" | "too-many-values" }
+  | { kind: "wrong-shape"; problem: "file-not-text"; label: string }
+  | { kind: "too-many-files"; files: number; limit: number }
+  | { kind: "too-much-memory"; chars: number; limit: number };
+
+const SINGLE_FILE = /^(soul|user|memory)\.md$/i;
+
+/** Labels an import journals: memory files and daily logs (conversations and settings are written as they are). */
+function isJournalled(label: string): boolean {
+  return label !== "settings.json" && !label.startsWith("conversations/");
+}
+
+/** Whether a file name is one an import takes: a .json bundle, or SOUL.md / USER.md / MEMORY.md. */
+export function importableName(fileName: string): boolean {
+  const name = fileName.trim();
+  return SINGLE_FILE.test(name) || name.toLowerCase().endsWith(".json");
+}
+
+/**
+ * An upload as files by label: an export bundle, or one SOUL.md / USER.md / MEMORY.md file.
+ * Read in slices (a 10 MB bundle never holds up other people).
+ */
+export async function readImport(fileName: string, bytes: Uint8Array, slices = new TimeSlices()): Promise<Result<Record<string, string>, ImportRefusal>> {
+  if (!importableName(fileName)) return err({ kind: "unknown-name" });
+  const single = SINGLE_FILE.exec(fileName.trim());
+  if (bytes.byteLength > IMPORT_LIMITS.bytes) return err({ kind: "too-large", bytes: bytes.byteLength, limit: IMPORT_LIMITS.bytes });
+  const text = await decodeUtf8(bytes, slices);
+  if (text === undefined) return err({ kind: "not-utf8" });
+  if (text.trim() === "") return err({ kind: "empty" });
   if (single) return ok({ [`${single[1]!.toUpperCase()}.md`]: text });
-  if (fileName.toLowerCase().endsWith(".json")) {
-    try {
-      const bundle = JSON.parse(text) as Partial<Bundle>;
-      if (bundle.format === BUNDLE_FORMAT && bundle.files && typeof bundle.files === "object") {
-        const files = Object.entries(bundle.files).filter((e): e is [string, string] => typeof e[1] === "string");
-        return ok(Object.fromEntries(files));
-      }
-    } catch {
-      // Reported below, like any other file.
-    }
+  // A bundle of 5,000 files has about 5,000 values; far more is not an export.
+  const parsed = await parseJsonInSlices(text, { maxDepth: 8, maxValues: IMPORT_LIMITS.files * 4, slices });
+  if (!parsed.ok) {
+    if (parsed.error.kind === "syntax") return err({ kind: "invalid-json", line: parsed.error.line, column: parsed.error.column });
+    return err({ kind: "wrong-shape", problem: parsed.error.kind });
   }
-  return err("unknown-format");
+  return bundleFiles(parsed.value);
+}
+
+/** UTF-8 to text a megabyte at a time (10 MB in one call holds the loop for tens of ms); undefined when it is not UTF-8. */
+async function decodeUtf8(bytes: Uint8Array, slices: TimeSlices): Promise<string | undefined> {
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  const pieces: string[] = [];
+  try {
+    for (let start = 0; start < bytes.byteLength; start += DECODE_BYTES) {
+      pieces.push(decoder.decode(bytes.subarray(start, start + DECODE_BYTES), { stream: true }));
+      await slices.pause();
+    }
+    pieces.push(decoder.decode());
+  } catch {
+    return undefined;
+  }
+  return pieces.join("");
+}
+
+const DECODE_BYTES = 1 << 20;
+
+function bundleFiles(value: unknown): Result<Record<string, string>, ImportRefusal> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return err({ kind: "wrong-shape", problem: "not-an-export" });
+  const bundle = value as Record<string, unknown>;
+  if (bundle.format !== BUNDLE_FORMAT) return err({ kind: "wrong-shape", problem: "not-an-export" });
+  if (bundle.version !== 1) return err({ kind: "wrong-shape", problem: "newer-version" });
+  const files = bundle.files;
+  if (typeof files !== "object" || files === null || Array.isArray(files)) return err({ kind: "wrong-shape", problem: "no-files-object" });
+  const entries = Object.entries(files);
+  if (entries.length === 0) return err({ kind: "no-files" });
+  if (entries.length > IMPORT_LIMITS.files) return err({ kind: "too-many-files", files: entries.length, limit: IMPORT_LIMITS.files });
+  const notText = entries.find(([, text]) => typeof text !== "string");
+  if (notText) return err({ kind: "wrong-shape", problem: "file-not-text", label: notText[0] });
+  const journalled = entries.reduce((sum, [label, text]) => sum + (isJournalled(label) ? (text as string).length : 0), 0);
+  if (journalled > IMPORT_LIMITS.journalledChars) return err({ kind: "too-much-memory", chars: journalled, limit: IMPORT_LIMITS.journalledChars });
+  return ok(Object.fromEntries(entries) as Record<string, string>);
 }
 
 export type ImportStatus = "new" | "changed" | "same" | "refused";
+
+/** Why one file of an import will not be written. */
+export type FileProblem =
+  | { kind: "not-memory" }
+  | { kind: "bad-date"; date: string }
+  | { kind: "too-large"; bytes: number; limit: number }
+  | { kind: "long-line"; line: number; limit: number }
+  | { kind: "too-many-sections"; sections: number; limit: number }
+  | { kind: "unsafe"; detail: string }
+  | { kind: "over-cap" }
+  | { kind: "bad-settings"; problem: "json" | "timezone" | "locale" | "ask-before-saving"; value?: string };
+
+/** A section an import would add, replace or remove, and the first words of its text. */
+export interface SectionPreview {
+  change: "added" | "replaced" | "removed";
+  /** "" for the text before the first heading. */
+  name: string;
+  words: string;
+}
 
 export interface ImportedFile {
   label: string;
@@ -64,87 +171,225 @@ export interface ImportedFile {
   chars: number;
   cap?: number;
   sections: number;
-  /** Why it will not be imported (`detail`: the safety check's reason). */
-  problem?: { kind: "not-memory" | "unsafe" | "over-cap"; detail?: string };
+  problem?: FileProblem;
   /** Imported all the same, but worth saying: it looks like it holds a secret. */
   secret?: SecretFinding;
+  /** A memory file or log that would change: its first sections that would be added, replaced or removed. */
+  changes?: SectionPreview[];
+  /** How many more sections would change than `changes` names. */
+  moreChanges?: number;
+  /** settings.json: the settings it would set. */
+  settings?: Settings;
 }
 
 export interface ImportPlan {
+  /** Every file of the upload, settings.json included, by label. */
   files: ImportedFile[];
   /** The texts to write, by label (refused and unchanged files left out). */
   writes: Record<string, string>;
+  /** The settings to save (settings.json, when it changes them). */
   settings?: Settings;
 }
 
 const capOf = (label: string): number | undefined =>
   label === "SOUL.md" ? CAPS.soul : label === "USER.md" ? CAPS.user : label === "MEMORY.md" ? CAPS.memory : /^daily\/\d/.test(label) ? CAPS.daily : undefined;
 
-/** What an import would change, checked as a person's own edit would be (control characters, caps). */
-export function planImport(memory: MemoryStore, files: Record<string, string>): ImportPlan {
+/**
+ * What an import would change, checked as a person's own edit would be (control characters,
+ * caps), plus the import's own limits (size, line length, real dates). One file at a time,
+ * pausing between steps: each step is bounded by the per-file limit.
+ */
+export async function planImport(memory: MemoryStore, files: Record<string, string>, slices = new TimeSlices()): Promise<ImportPlan> {
   const plan: ImportPlan = { files: [], writes: {} };
   for (const [label, raw] of Object.entries(files).sort(([a], [b]) => a.localeCompare(b))) {
-    const text = raw.replace(/\r\n/g, "\n");
+    await slices.pause();
     if (label === "settings.json") {
-      const parsed = parseSettings(text);
-      if (parsed) plan.settings = parsed;
+      planSettings(memory, raw, plan);
       continue;
     }
-    const path = pathFor(memory, label);
-    const chars = countChars(text);
-    const cap = capOf(label);
-    const file: ImportedFile = { label, status: "new", chars, ...(cap ? { cap } : {}), sections: parseSections(text).sections.length };
-    const safe = checkContent(text, "person");
-    const secret = findSecret(text);
-    if (!path) file.problem = { kind: "not-memory" };
-    else if (!safe.ok) file.problem = { kind: "unsafe", detail: safe.reason };
-    else if (cap !== undefined && chars > cap) file.problem = { kind: "over-cap" };
-    if (secret) file.secret = secret;
-    if (file.problem) file.status = "refused";
-    else {
-      const current = readTextIfExistsSync(path!);
-      file.status = current === undefined ? "new" : current === text ? "same" : "changed";
-      if (file.status !== "same") plan.writes[label] = text;
-    }
+    const text = raw.includes("\r\n") ? raw.split("\r\n").join("\n") : raw;
+    const file = await planFile(memory, label, text, slices);
     plan.files.push(file);
+    if (file.status === "new" || file.status === "changed") plan.writes[label] = text;
   }
   return plan;
 }
 
-/** Writes an import: memory files and logs as one journalled change (one undo takes it back), then conversations. */
-export async function applyImport(memory: MemoryStore, plan: ImportPlan, now = new Date()): Promise<JournalEntry | undefined> {
-  const memoryWrites = Object.entries(plan.writes).filter(([label]) => !label.startsWith("conversations/"));
-  const entry = await memory.serialize(async () => {
-    const committed = memoryWrites.length > 0 ? await memory.commit({ kind: "person" }, "import", memoryWrites.map(([label, text]) => ({ label, text })), { now }) : undefined;
-    for (const [label, text] of Object.entries(plan.writes)) {
-      if (label.startsWith("conversations/")) await writeFileAtomic(join(memory.dir, label), text);
+async function planFile(memory: MemoryStore, label: string, text: string, slices: TimeSlices): Promise<ImportedFile> {
+  const cap = capOf(label);
+  const file: ImportedFile = { label, status: "refused", chars: 0, ...(cap ? { cap } : {}), sections: 0 };
+  const path = pathFor(memory, label);
+  const bytes = Buffer.byteLength(text);
+  const longLine = firstLongLine(text, IMPORT_LIMITS.lineChars);
+  if (!path) file.problem = path === null ? { kind: "bad-date", date: dateInLabel(label)! } : { kind: "not-memory" };
+  else if (bytes > IMPORT_LIMITS.fileBytes) file.problem = { kind: "too-large", bytes, limit: IMPORT_LIMITS.fileBytes };
+  else if (longLine) file.problem = { kind: "long-line", line: longLine, limit: IMPORT_LIMITS.lineChars };
+  if (file.problem) return { ...file, chars: text.length };
+  // Each step is bounded now (the per-file limit); the loop is handed back between them.
+  file.chars = countChars(text);
+  await slices.pause();
+  file.sections = parseSections(text).sections.length;
+  await slices.pause();
+  const safe = checkContent(text, "person");
+  await slices.pause();
+  const secret = findSecret(text);
+  if (!safe.ok) file.problem = { kind: "unsafe", detail: safe.reason };
+  else if (cap !== undefined && file.chars > cap) file.problem = { kind: "over-cap" };
+  else if (isJournalled(label) && file.sections > IMPORT_LIMITS.sections) file.problem = { kind: "too-many-sections", sections: file.sections, limit: IMPORT_LIMITS.sections };
+  if (secret) file.secret = secret;
+  if (file.problem) return file;
+  await slices.pause();
+  const current = readTextIfExistsSync(path!);
+  file.status = current === undefined ? "new" : current === text ? "same" : "changed";
+  if (file.status !== "same" && isJournalled(label)) {
+    const changes = diffSections(label, current ?? null, text);
+    file.changes = changes.slice(0, PREVIEWED_SECTIONS).map(sectionPreview);
+    if (changes.length > PREVIEWED_SECTIONS) file.moreChanges = changes.length - PREVIEWED_SECTIONS;
+  }
+  return file;
+}
+
+/** Sections named per file in a preview; the rest are counted. */
+const PREVIEWED_SECTIONS = 10;
+
+/** A section an import would add, replace or remove, with its first words. */
+function sectionPreview(change: SectionChange): SectionPreview {
+  const kind = change.before === null ? "added" : change.after === null ? "removed" : "replaced";
+  const text = change.after ?? change.before ?? "";
+  const body = change.section === "" ? text : text.slice(text.indexOf("\n") + 1 || text.length);
+  return { change: kind, name: change.section, words: firstWords(body) };
+}
+
+const FIRST_WORDS = 8;
+const FIRST_CHARS = 60;
+
+/** The first words of a text on one line, cut with "…"; Chinese (no spaces) is cut by length. */
+export function firstWords(text: string): string {
+  // Only the start is split (one class, linear): a section can be a megabyte.
+  const start = text.trimStart();
+  const words = start.slice(0, FIRST_CHARS * 4).split(/\s+/).filter((w) => w !== "");
+  let shown = words.slice(0, FIRST_WORDS).join(" ");
+  const more = words.length > FIRST_WORDS || start.trimEnd().length > FIRST_CHARS * 4;
+  if (countChars(shown) > FIRST_CHARS) shown = [...shown].slice(0, FIRST_CHARS).join("");
+  else if (!more) return shown;
+  return `${shown}…`;
+}
+
+/** The first line (from 1) longer than `limit` characters, or 0. */
+function firstLongLine(text: string, limit: number): number {
+  let line = 1;
+  for (let start = 0; start <= text.length; line++) {
+    const newline = text.indexOf("\n", start);
+    const end = newline === -1 ? text.length : newline;
+    if (end - start > limit) return line;
+    if (newline === -1) return 0;
+    start = newline + 1;
+  }
+  return 0;
+}
+
+/** The yyyy-MM-dd a log's or conversation's label names, if any. */
+function dateInLabel(label: string): string | undefined {
+  const name = label.slice(label.lastIndexOf("/") + 1);
+  return label.startsWith("conversations/") ? dateOfConversation(name) : dateOfLog(name);
+}
+
+/** A date that exists on the calendar (no 2026-02-30, no month 13). */
+function isRealDate(date: string): boolean {
+  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
+  const parsed = new Date(Date.UTC(year, month - 1, day));
+  return parsed.getUTCFullYear() === year && parsed.getUTCMonth() === month - 1 && parsed.getUTCDate() === day;
+}
+
+/**
+ * The path of a label an import may write; undefined for anything else (refused before any
+ * path is built), null for a log or conversation dated on a day that does not exist.
+ */
+function pathFor(memory: MemoryStore, label: string): string | undefined | null {
+  let path: string | undefined;
+  if (label.startsWith("conversations/")) {
+    const name = /^conversations\/(\d{4}-\d{2}-\d{2}-[\p{L}\p{N}-]{1,60}\.md)$/u.exec(label)?.[1];
+    path = name === undefined ? undefined : join(memory.conversationsDir, name);
+  } else {
+    try {
+      path = memory.pathOf(label);
+    } catch {
+      path = undefined;
     }
-    return committed;
+  }
+  const date = dateInLabel(label);
+  return path !== undefined && date !== undefined && !isRealDate(date) ? null : path;
+}
+
+/** A language tag such as en, zh-CN or pt-BR (bounded: linear). */
+const LOCALE = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8}){0,3}$/;
+const SETTINGS_MAX_CHARS = 10_000;
+
+function planSettings(memory: MemoryStore, text: string, plan: ImportPlan): void {
+  const file: ImportedFile = { label: "settings.json", status: "refused", chars: text.length, sections: 0 };
+  plan.files.push(file);
+  const parsed = parseSettings(text);
+  if (!parsed.ok) {
+    file.problem = parsed.error;
+    return;
+  }
+  file.settings = parsed.value;
+  const current = memory.readSettings();
+  const merged = { ...current, ...parsed.value };
+  const exists = readTextIfExistsSync(join(memory.dir, "settings.json")) !== undefined;
+  file.status = !exists ? "new" : JSON.stringify(merged) === JSON.stringify(current) ? "same" : "changed";
+  if (file.status !== "same") plan.settings = parsed.value;
+}
+
+function parseSettings(text: string): Result<Settings, FileProblem> {
+  let value: unknown;
+  try {
+    value = text.length > SETTINGS_MAX_CHARS ? undefined : JSON.parse(text);
+  } catch {
+    value = undefined;
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return err({ kind: "bad-settings", problem: "json" });
+  const { timezone, locale, askBeforeSaving } = value as Record<string, unknown>;
+  const shown = (v: unknown) => String(v).slice(0, 60);
+  if (timezone !== undefined && (typeof timezone !== "string" || !isValidTimeZone(timezone))) return err({ kind: "bad-settings", problem: "timezone", value: shown(timezone) });
+  if (locale !== undefined && (typeof locale !== "string" || !LOCALE.test(locale))) return err({ kind: "bad-settings", problem: "locale", value: shown(locale) });
+  if (askBeforeSaving !== undefined && !(ASK_BEFORE_SAVING as unknown[]).includes(askBeforeSaving)) {
+    return err({ kind: "bad-settings", problem: "ask-before-saving", value: shown(askBeforeSaving) });
+  }
+  return ok({
+    ...(timezone !== undefined ? { timezone } : {}),
+    ...(locale !== undefined ? { locale } : {}),
+    ...(askBeforeSaving !== undefined ? { askBeforeSaving: askBeforeSaving as AskBeforeSaving } : {}),
   });
-  if (plan.settings) await memory.saveSettings(plan.settings);
-  return entry;
 }
 
-/** The path of a label an import may write, or undefined (anything else is refused before any path). */
-function pathFor(memory: MemoryStore, label: string): string | undefined {
-  const conversation = /^conversations\/(\d{4}-\d{2}-\d{2}-[\p{L}\p{N}-]{1,60}\.md)$/u.exec(label)?.[1];
-  if (conversation !== undefined) return dateOfConversation(conversation) ? join(memory.conversationsDir, conversation) : undefined;
-  try {
-    return memory.pathOf(label);
-  } catch {
-    return undefined;
-  }
+export interface ImportOutcome {
+  /** The plan as it was applied (made again under the person's lock: the files may have changed since a preview). */
+  plan: ImportPlan;
+  /** The journal entry of the memory files and logs (one undo takes them back), if any changed. */
+  entry?: JournalEntry;
 }
 
-function parseSettings(text: string): Settings | undefined {
-  try {
-    const value = JSON.parse(text) as Record<string, unknown>;
-    const settings: Settings = {};
-    if (typeof value.timezone === "string") settings.timezone = value.timezone;
-    if (typeof value.locale === "string") settings.locale = value.locale;
-    if (value.askBeforeSaving === "off" || value.askBeforeSaving === "profile" || value.askBeforeSaving === "all") settings.askBeforeSaving = value.askBeforeSaving;
-    return settings;
-  } catch {
-    return undefined;
-  }
+/** Writes an import: memory files and logs as one journalled change, then conversations, then settings. */
+export async function applyImport(memory: MemoryStore, files: Record<string, string>, now = new Date()): Promise<ImportOutcome> {
+  const slices = new TimeSlices();
+  const outcome = await memory.serialize(async (): Promise<ImportOutcome> => {
+    const plan = await planImport(memory, files, slices);
+    const writes = Object.entries(plan.writes);
+    const journalled = writes.filter(([label]) => isJournalled(label)).map(([label, text]) => ({ label, text }));
+    const entry = journalled.length > 0 ? await memory.commit({ kind: "person" }, "import", journalled, { now }) : undefined;
+    for (const [label, text] of writes) {
+      if (isJournalled(label)) continue;
+      await writeFileAtomic(pathFor(memory, label)!, text);
+      await slices.pause();
+    }
+    return { plan, ...(entry ? { entry } : {}) };
+  });
+  if (outcome.plan.settings) await memory.saveSettings(outcome.plan.settings);
+  return outcome;
+}
+
+/** Where a pending import keeps its upload until the person answers (the pending/ folder, an hour). */
+export function pendingUploadPath(memory: MemoryStore, token: string): string {
+  return join(memory.dir, "pending", `import-${token}.upload`);
 }

@@ -1,7 +1,8 @@
 import { mkdir, rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import { writeFileAtomic } from "./atomic-write.js";
-import { Journal, newEntryId, type Actor, type JournalEntry, type Retention } from "./journal.js";
+import { TimeSlices } from "../lib/time-slices.js";
+import { Journal, newEntryId, type Actor, type JournalEntry, type Retention, type SectionChange } from "./journal.js";
 import { readTextIfExistsSync } from "./memory-file.js";
 import { diffSections, sectionText, setSection } from "./section-changes.js";
 import { PRIVATE_DIR_MODE } from "../lib/private-files.js";
@@ -38,7 +39,13 @@ export async function commitWrites(
   options: CommitOptions = {},
 ): Promise<JournalEntry | undefined> {
   const now = options.now ?? new Date();
-  const changes = writes.flatMap((w) => diffSections(w.label, readTextIfExistsSync(pathOf(w.label)) ?? null, w.text));
+  // File by file, handing the loop back between them: an import writes thousands of sections.
+  const slices = new TimeSlices();
+  const changes: SectionChange[] = [];
+  for (const w of writes) {
+    for (const change of diffSections(w.label, readTextIfExistsSync(pathOf(w.label)) ?? null, w.text)) changes.push(change);
+    await slices.pause();
+  }
   if (changes.length === 0) return undefined;
   const entry: JournalEntry = { id: newEntryId(now), at: now.toISOString(), by, op, changes, ...(options.undoes ? { undoes: options.undoes } : {}) };
   await mkdir(dirname(journal.path), { recursive: true, mode: PRIVATE_DIR_MODE });

@@ -37,12 +37,73 @@ export function cutChars(text: string, max: number): string {
   return `${[...text].slice(0, Math.max(0, max - 1)).join("")}…`;
 }
 
-// The `s` flag lets the name hold U+2028/U+2029 as written; lines are split on \n only.
-const HEADING = /^## +(.*?)\s*$/s;
+// Anchored, and `(.*)$` always matches to the end: no backtracking, linear on any line.
 const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/s;
+// A `###`…`######` heading (CommonMark: up to three spaces, then a space, a tab or the end); bounded, linear.
+const SUBHEADING = /^ {0,3}#{3,6}(?:[ \t]|$)/;
 
-function splitLines(text: string): string[] {
-  return text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+/** Where the line that starts at `start` ends: after its \n, or at the end of the text (split on \n only). */
+function endOfLine(text: string, start: number): number {
+  const newline = text.indexOf("\n", start);
+  return newline === -1 ? text.length : newline + 1;
+}
+
+const SPACE = 0x20;
+const MARKS = new Set([0x23, 0x60, 0x7e]); // # ` ~
+
+/**
+ * Calls `visit` with the bounds of each line that starts, after up to three spaces, with `#`,
+ * a backtick or `~`: only such a line can be a heading or a fence, so no other line is cut
+ * out. A loop over line starts, no pattern: linear, and fast on many short lines. Stops when
+ * `visit` returns false.
+ */
+function forEachMarkedLine(text: string, visit: (start: number, end: number) => boolean | void): void {
+  for (let start = 0; start < text.length; ) {
+    const end = endOfLine(text, start);
+    let lead = start;
+    while (lead - start < 3 && text.charCodeAt(lead) === SPACE) lead++;
+    if (MARKS.has(text.charCodeAt(lead)) && visit(start, end) === false) return;
+    start = end;
+  }
+}
+
+/** A line without its line ending (\n or \r\n). */
+function bareLine(line: string): string {
+  if (!line.endsWith("\n")) return line;
+  return line.endsWith("\r\n") ? line.slice(0, -2) : line.slice(0, -1);
+}
+
+/**
+ * The name of a `## ` heading line, or undefined. By hand: the pattern it replaces,
+ * /^## +(.*?)\s*$/, took quadratic time on a heading holding a long run of spaces.
+ */
+function headingName(line: string): string | undefined {
+  if (!line.startsWith("## ")) return undefined;
+  const name = line.slice(3).trim();
+  return name === "" ? undefined : name;
+}
+
+/** Text without the line breaks (\n, \r\n) it ends with; a loop, as /(\r?\n)+$/ is quadratic on a long run. */
+function withoutTrailingBreaks(text: string): string {
+  let end = text.length;
+  while (end > 0 && text[end - 1] === "\n") {
+    end--;
+    if (end > 0 && text[end - 1] === "\r") end--;
+  }
+  return text.slice(0, end);
+}
+
+/** A section's body cut before its first `###` (or deeper) heading outside code: its own text, then its subsections. */
+function splitSubsections(body: string): { own: string; subsections: string } {
+  const fences = new FenceTracker();
+  let cut = body.length;
+  forEachMarkedLine(body, (start, end) => {
+    const line = body.slice(start, end);
+    if (fences.feed(line) || !SUBHEADING.test(bareLine(line))) return true;
+    cut = start;
+    return false;
+  });
+  return { own: body.slice(0, cut), subsections: body.slice(cut) };
 }
 
 /** Follows ``` and ~~~ fences line by line (CommonMark's rules, simplified to what memory files use). */
@@ -52,8 +113,7 @@ export class FenceTracker {
 
   /** Feeds one line; returns true when the line is code or a fence line. */
   feed(line: string): boolean {
-    const bare = line.replace(/\r?\n$/, "");
-    const match = FENCE.exec(bare);
+    const match = FENCE.exec(bareLine(line));
     const marker = match?.[1];
     if (this.open === null) {
       // A backtick fence's info string may not contain a backtick.
@@ -73,25 +133,30 @@ export class FenceTracker {
 /** The marker of a fence left open at the end of the text, if any. */
 export function openFenceAtEnd(text: string): string | null {
   const tracker = new FenceTracker();
-  for (const line of splitLines(text)) tracker.feed(line);
+  forEachMarkedLine(text, (start, end) => void tracker.feed(text.slice(start, end)));
   return tracker.open;
 }
 
 export function parseSections(text: string): SectionDocument {
   const doc: SectionDocument = { preamble: "", sections: [] };
   const fences = new FenceTracker();
-  for (const line of splitLines(text)) {
-    if (!fences.feed(line)) {
-      const name = HEADING.exec(line.replace(/\r?\n$/, ""))?.[1]?.trim();
-      if (name) {
-        doc.sections.push({ name, heading: line, body: "" });
-        continue;
-      }
-    }
-    const current = doc.sections.at(-1);
-    if (current) current.body += line;
-    else doc.preamble += line;
-  }
+  let heading: { name: string; line: string } | undefined;
+  let bodyStart = 0;
+  const endPart = (at: number) => {
+    const body = text.slice(bodyStart, at);
+    if (heading) doc.sections.push({ name: heading.name, heading: heading.line, body });
+    else doc.preamble = body;
+  };
+  // Every other line is body text, inside a fence or not, and leaves the fence as it is.
+  forEachMarkedLine(text, (start, end) => {
+    const line = text.slice(start, end);
+    const name = fences.feed(line) ? undefined : headingName(bareLine(line));
+    if (name === undefined) return;
+    endPart(start);
+    heading = { name, line };
+    bodyStart = end;
+  });
+  endPart(text.length);
   return doc;
 }
 
@@ -108,8 +173,10 @@ function lineEnding(doc: SectionDocument): string {
   return serializeSections(doc).includes("\r\n") ? "\r\n" : "\n";
 }
 
+/** Every line break as `eol`; split and join, which stay fast on a text of many short lines. */
 function withEnding(text: string, eol: string): string {
-  return text.replace(/\r?\n/g, eol);
+  const lf = text.includes("\r\n") ? text.split("\r\n").join("\n") : text;
+  return eol === "\n" ? lf : lf.split("\n").join(eol);
 }
 
 function findOne(doc: SectionDocument, name: string): Result<number> {
@@ -138,7 +205,7 @@ function replaceAt(doc: SectionDocument, index: number, section: Section | null)
 /** Appends content to a section, creating the section at the end when missing. */
 export function addToSection(doc: SectionDocument, name: string, content: string): Result<Edit> {
   const eol = lineEnding(doc);
-  const trimmed = withEnding(content.replace(/\s+$/, ""), eol);
+  const trimmed = withEnding(content.trimEnd(), eol);
   // Content that opens a code fence and leaves it open would turn every later heading into code.
   const unclosed = openFenceAtEnd(trimmed);
   const text = unclosed ? `${trimmed}${eol}${unclosed}` : trimmed;
@@ -163,10 +230,13 @@ export function addToSection(doc: SectionDocument, name: string, content: string
   // A heading that ends the file without a line break gets one, or the content would join the heading.
   const section = existing.heading.endsWith("\n") ? existing : { ...existing, heading: existing.heading + eol };
   if (section.body.includes(trimmed)) return ok({ doc, changed: false });
-  const kept = section.body.replace(/(\r?\n)+$/, "");
+  // A `###` subsection a person added keeps its own text: the addition ends the section's own text.
+  const { own, subsections } = splitSubsections(section.body);
+  const kept = withoutTrailingBreaks(own);
   const isLast = found.value === doc.sections.length - 1;
-  const trailer = isLast ? eol : section.body.slice(kept.length).length > 0 ? eol + eol : eol;
-  const body = (kept === "" ? "" : kept + eol) + text + trailer;
+  const gap = own.slice(kept.length);
+  const trailer = subsections !== "" ? gap || eol : isLast ? eol : gap.length > 0 ? eol + eol : eol;
+  const body = (kept === "" ? "" : kept + eol) + text + trailer + subsections;
   return ok({ doc: replaceAt(doc, found.value, { ...section, body }), changed: true });
 }
 

@@ -154,7 +154,7 @@ describe("npm run memory -- history, undo, export, import", () => {
     expect(dry.stdout).toMatch(/^Import backup\.json: 3 file\(s\) would be written\./);
     await expect(readFile(join(home, "users", "43", "USER.md"), "utf8")).rejects.toThrow();
     const imported = await memoryCli(["import", join(home, "backup.json"), "--user", "43"], env);
-    expect(imported.stdout).toMatch(/Imported \(change [0-9a-z]+; undo it with --change [0-9a-z]+\)\./);
+    expect(imported.stdout).toMatch(/^Imported backup\.json: 3 file\(s\) written\.\n[^]*\nUndo it with: npm run memory -- undo --user 43 --change [0-9a-z]+\n$/);
     expect(await readFile(join(home, "users", "43", "USER.md"), "utf8")).toBe("## Family\n- Sister: Clara, a nurse\n");
     const bad = await memoryCli(["import", join(home, "users", "42", "USER.md"), "--user", "43", "--dry-run"], env);
     expect(bad.code).toBe(0);

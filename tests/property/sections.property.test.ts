@@ -31,6 +31,19 @@ function openFence(text: string): string | null {
   return open;
 }
 
+/** A body from its first `###`…`######` heading outside a fence on (CommonMark's ATX rule), or "". */
+function fromFirstSubsection(body: string): string {
+  const lines = body.split("\n");
+  let offset = 0;
+  for (const [i, raw] of lines.entries()) {
+    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    const inCode = openFence(lines.slice(0, i).join("\n")) !== null;
+    if (!inCode && /^ {0,3}#{3,6}([ \t]|$)/.test(line)) return body.slice(offset);
+    offset += raw.length + 1;
+  }
+  return "";
+}
+
 const describeDoc = (doc: SectionDocument) =>
   JSON.stringify({ preamble: doc.preamble, sections: doc.sections.map((s) => s.heading + s.body) });
 
@@ -232,6 +245,14 @@ function checkAdd(text: string, target: Target, content: string): void {
   expect(holders.length, `no section "${name}" holding ${JSON.stringify(wanted)} in ${shown}`).toBeGreaterThan(0);
 
   const isNew = !doc.sections.some((s) => s.name === name);
+  if (!isNew && edit.value.changed) {
+    // The section's `###` subsections stay last, whole: the content ends the section's own text.
+    const index = doc.sections.findIndex((s) => s.name === name);
+    const subsections = fromFirstSubsection(doc.sections[index]!.body);
+    const body = reparsed.sections[index]?.body ?? "";
+    expect(body.endsWith(subsections), `subsections of "${name}" not kept last in ${shown}`).toBe(true);
+    expect(body.slice(0, body.length - subsections.length).includes(wanted), `content not before the subsections in ${shown}`).toBe(true);
+  }
   expect(reparsed.sections.length, `section count changed: ${shown}`).toBe(doc.sections.length + (isNew ? 1 : 0));
   doc.sections.forEach((before, i) => {
     if (before.name === name) return;
@@ -257,6 +278,8 @@ describe("sections: addToSection", () => {
           ["", "a\u2028b", "x"],
           ["## Likes", { existing: 0 }, "- tea"],
           ["## A\nx\n## B\ny\n", "A", "```"],
+          ["## A\nx\n\n### Sub\ny\n## B\n", "A", "- z"],
+          ["## A\n```\n### code\n```\n### Sub\n", "A", "- z"],
         ],
       }),
     TIMEOUT,

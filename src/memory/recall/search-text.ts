@@ -16,17 +16,32 @@ interface Word {
   cjk: boolean;
 }
 
+/** Characters the segmenter sees at once: its iteration takes quadratic time in the length of what it is given. */
+const PIECE = 1000;
+
+/** Where to end a piece that starts at `start`: after the last space or line break in reach (no word is cut), else at PIECE. */
+function pieceEnd(text: string, start: number): number {
+  if (text.length - start <= PIECE) return text.length;
+  for (let i = start + PIECE; i > start + PIECE / 2; i--) if (/\s/.test(text[i - 1]!)) return i;
+  return start + PIECE;
+}
+
 /** Word-like pieces in order; adjacent Han/Kana words are joined back into one run. */
 function wordsOf(text: string): Word[] {
   const words: Word[] = [];
+  const folded = text.normalize("NFKC").toLowerCase();
   let previousEnd = -1;
-  for (const { segment, index, isWordLike } of segmenter.segment(text.normalize("NFKC").toLowerCase())) {
-    if (!isWordLike) continue;
-    const cjk = UNSEGMENTED.test(segment);
-    const last = words.at(-1);
-    if (cjk && last?.cjk && previousEnd === index) last.text += segment;
-    else words.push({ text: segment, cjk });
-    previousEnd = index + segment.length;
+  for (let start = 0; start < folded.length; ) {
+    const end = pieceEnd(folded, start);
+    for (const { segment, index, isWordLike } of segmenter.segment(folded.slice(start, end))) {
+      if (!isWordLike) continue;
+      const cjk = UNSEGMENTED.test(segment);
+      const last = words.at(-1);
+      if (cjk && last?.cjk && previousEnd === start + index) last.text += segment;
+      else words.push({ text: segment, cjk });
+      previousEnd = start + index + segment.length;
+    }
+    start = end;
   }
   return words;
 }

@@ -1,16 +1,22 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { applyImport, exportBundle, planImport, readImport } from "../../../src/memory/import.js";
+import { english } from "../../../src/agent/history-lines.js";
+import { importReport } from "../../../src/agent/import-preview.js";
+import { applyImport, exportBundle, firstWords, IMPORT_LIMITS, planImport, readImport, type ImportPlan } from "../../../src/memory/import.js";
 import { PERSON } from "../../../src/memory/memory-file.js";
 import { MemoryStore } from "../../../src/memory/memory-store.js";
 import { undoChanges } from "../../../src/memory/undo.js";
+import { expectLinear } from "../../helpers/linear-time.js";
 import { makeTempHome } from "../../helpers/temp-home.js";
 
 async function two() {
   const home = await makeTempHome();
   return { home, from: MemoryStore.forUser(home, "1", { defaultTimeZone: "UTC" }), to: MemoryStore.forUser(home, "2", { defaultTimeZone: "UTC" }) };
 }
+
+const bytes = (text: string) => Buffer.from(text, "utf8");
+const bundle = (files: unknown, extra: Record<string, unknown> = {}) => bytes(JSON.stringify({ format: "agentkit-memory", version: 1, exportedAt: "2026-12-02T10:00:00Z", files, ...extra }));
 
 describe("export and import", () => {
   it("moves a person's whole memory: files, logs, archive, conversations and settings; one undo takes it back", async () => {
@@ -20,20 +26,22 @@ describe("export and import", () => {
     await from.daily("2026-12-01").write("## 10:00 · tea\nTalked tea.\n", PERSON);
     await from.saveSettings({ timezone: "Asia/Shanghai", askBeforeSaving: "profile" });
     await from.writeConversation("2026-12-01-tea-aaaaaaaa.md", { title: "tea", place: "", opened: "", closed: "", sessionId: "a", messages: [{ speaker: "person", name: "Mei", text: "oolong please" }] });
-    const bundle = await exportBundle(from);
-    expect(Object.keys(bundle.files).sort()).toEqual(["SOUL.md", "USER.md", "conversations/2026-12-01-tea-aaaaaaaa.md", "daily/2026-12-01.md", "settings.json"]);
+    const exported = await exportBundle(from);
+    expect(Object.keys(exported.files).sort()).toEqual(["SOUL.md", "USER.md", "conversations/2026-12-01-tea-aaaaaaaa.md", "daily/2026-12-01.md", "settings.json"]);
 
     await to.user.write("## Old\n- replaced by the import\n", PERSON);
-    const files = readImport("agentkit-memory.json", JSON.stringify(bundle));
-    if (!files.ok) throw new Error(files.error);
-    const plan = planImport(to, files.value);
+    const files = await readImport("agentkit-memory.json", bytes(JSON.stringify(exported)));
+    if (!files.ok) throw new Error(files.error.kind);
+    const plan = await planImport(to, files.value);
     expect(Object.fromEntries(plan.files.map((f) => [f.label, f.status]))).toEqual({
       "SOUL.md": "new",
       "USER.md": "changed",
       "conversations/2026-12-01-tea-aaaaaaaa.md": "new",
       "daily/2026-12-01.md": "new",
+      "settings.json": "new",
     });
-    const entry = await applyImport(to, plan);
+    const { entry, plan: applied } = await applyImport(to, files.value);
+    expect(applied.files.map((f) => f.status)).toEqual(plan.files.map((f) => f.status));
     expect(await to.user.read()).toBe("## Likes\n- oolong\n");
     expect(await readFile(join(to.conversationsDir, "2026-12-01-tea-aaaaaaaa.md"), "utf8")).toContain("oolong please");
     expect(to.readSettings()).toEqual({ timezone: "Asia/Shanghai", askBeforeSaving: "profile" });
@@ -43,17 +51,47 @@ describe("export and import", () => {
     expect(await to.soul.read()).toBe("");
   });
 
-  it("takes a single memory file by its name, and refuses anything else with a clear line", async () => {
-    const { to } = await two();
-    expect(readImport("user.md", "## Likes\n- tea\n")).toEqual({ ok: true, value: { "USER.md": "## Likes\n- tea\n" } });
-    expect(readImport("notes.txt", "x")).toEqual({ ok: false, error: "unknown-format" });
-    expect(readImport("agentkit-memory.json", "{not json")).toMatchObject({ ok: false });
-    void to;
+  it("takes a single memory file by its name, and refuses anything else with its reason", async () => {
+    expect(await readImport("user.md", bytes("## Likes\n- tea\n"))).toEqual({ ok: true, value: { "USER.md": "## Likes\n- tea\n" } });
+    expect(await readImport("notes.txt", bytes("x"))).toEqual({ ok: false, error: { kind: "unknown-name" } });
+    expect(await readImport("USER.md", bytes(" \n\t\n"))).toEqual({ ok: false, error: { kind: "empty" } });
+    expect(await readImport("agentkit-memory.json", bytes(""))).toEqual({ ok: false, error: { kind: "empty" } });
+    expect(await readImport("agentkit-memory.json", Buffer.from([0x7b, 0xff, 0xfe, 0x7d]))).toEqual({ ok: false, error: { kind: "not-utf8" } });
+    expect(await readImport("agentkit-memory.json", bytes('{\n  "format": "agentkit-memory",\n  "files": {"USER.md": "x",}\n}'))).toEqual({
+      ok: false,
+      error: { kind: "invalid-json", line: 3, column: 28 },
+    });
+    expect(await readImport("agentkit-memory.json", bytes('{"format": "agentkit-memory", "files": {"USER.md": "cut sh'))).toMatchObject({ ok: false, error: { kind: "invalid-json", line: 1 } });
   });
 
+  it("says what is wrong with JSON that is not an export", async () => {
+    const refusal = async (data: Buffer) => {
+      const read = await readImport("agentkit-memory.json", data);
+      return read.ok ? undefined : read.error;
+    };
+    expect(await refusal(bytes('{"name": "my-package", "version": "1.0.0"}'))).toEqual({ kind: "wrong-shape", problem: "not-an-export" });
+    expect(await refusal(bytes("[1, 2, 3]"))).toEqual({ kind: "wrong-shape", problem: "not-an-export" });
+    expect(await refusal(bundle({}, { version: 2 }))).toEqual({ kind: "wrong-shape", problem: "newer-version" });
+    expect(await refusal(bytes('{"format": "agentkit-memory", "version": 1}'))).toEqual({ kind: "wrong-shape", problem: "no-files-object" });
+    expect(await refusal(bundle(["USER.md"]))).toEqual({ kind: "wrong-shape", problem: "no-files-object" });
+    expect(await refusal(bundle({ "USER.md": 42 }))).toEqual({ kind: "wrong-shape", problem: "file-not-text", label: "USER.md" });
+    expect(await refusal(bundle({}))).toEqual({ kind: "no-files" });
+    expect(await refusal(bytes(`{"format": "agentkit-memory", "version": 1, "files": {}, "x": ${"[".repeat(50)}${"]".repeat(50)}}`))).toEqual({ kind: "wrong-shape", problem: "too-deep" });
+  });
+
+  it("refuses an upload over the size limit, a bundle of too many files, and more memory text than one undo should hold", async () => {
+    expect(await readImport("agentkit-memory.json", Buffer.alloc(IMPORT_LIMITS.bytes + 1, 0x20))).toEqual({ ok: false, error: { kind: "too-large", bytes: IMPORT_LIMITS.bytes + 1, limit: IMPORT_LIMITS.bytes } });
+    const many = Object.fromEntries(Array.from({ length: IMPORT_LIMITS.files + 1 }, (_, i) => [`conversations/2026-01-01-c${i}.md`, "x"]));
+    expect(await readImport("agentkit-memory.json", bundle(many))).toEqual({ ok: false, error: { kind: "too-many-files", files: IMPORT_LIMITS.files + 1, limit: IMPORT_LIMITS.files } });
+    const archives = Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`daily/archive/2026-01-0${i + 1}.md`, "x".repeat(900_000)]));
+    expect(await readImport("agentkit-memory.json", bundle(archives))).toEqual({ ok: false, error: { kind: "too-much-memory", chars: 4_500_000, limit: IMPORT_LIMITS.journalledChars } });
+  });
+});
+
+describe("planning an import", () => {
   it("refuses files over their cap, with control characters, or that are not memory files; warns about secrets", async () => {
     const { to } = await two();
-    const plan = planImport(to, {
+    const plan = await planImport(to, {
       "USER.md": `## Bio\n${"x".repeat(1500)}\n`,
       "MEMORY.md": "## Notes\nhello\u202eworld\n",
       "SOUL.md": "## Name\nMochi\npassword: hunter22!\n",
@@ -69,5 +107,90 @@ describe("export and import", () => {
     expect(byLabel["conversations/../../x.md"]?.problem).toEqual({ kind: "not-memory" });
     expect(byLabel[`conversations/2026-01-01-${"a".repeat(300)}-b.md`]?.problem).toEqual({ kind: "not-memory" });
     expect(Object.keys(plan.writes)).toEqual(["SOUL.md"]);
+  });
+
+  it("refuses logs and conversations dated on days that do not exist", async () => {
+    const { to } = await two();
+    const plan = await planImport(to, {
+      "daily/2026-02-30.md": "## 10:00 · tea\nx\n",
+      "daily/archive/2026-13-01.md": "## 10:00 · tea\nx\n",
+      "conversations/2025-02-29-tea-aaaaaaaa.md": "# tea\n",
+      "daily/2028-02-29.md": "## 10:00 · leap day\nx\n",
+    });
+    expect(Object.fromEntries(plan.files.map((f) => [f.label, f.problem ?? f.status]))).toEqual({
+      "conversations/2025-02-29-tea-aaaaaaaa.md": { kind: "bad-date", date: "2025-02-29" },
+      "daily/2028-02-29.md": "new",
+      "daily/2026-02-30.md": { kind: "bad-date", date: "2026-02-30" },
+      "daily/archive/2026-13-01.md": { kind: "bad-date", date: "2026-13-01" },
+    });
+    expect(Object.keys(plan.writes)).toEqual(["daily/2028-02-29.md"]);
+  });
+
+  it("refuses a file over the per-file limit and a line over the line limit, naming the line", async () => {
+    const { to } = await two();
+    const plan = await planImport(to, {
+      "conversations/2026-01-01-big-aaaaaaaa.md": "a message\n".repeat(110_000),
+      "conversations/2026-01-02-wide-bbbbbbbb.md": `# wide\n\nfine\n${"x".repeat(IMPORT_LIMITS.lineChars + 1)}\n`,
+      "conversations/2026-01-03-ok-cccccccc.md": `# ok\n${"x".repeat(IMPORT_LIMITS.lineChars)}\n`,
+    });
+    expect(plan.files.map((f) => f.problem ?? f.status)).toEqual([
+      { kind: "too-large", bytes: 1_100_000, limit: IMPORT_LIMITS.fileBytes },
+      { kind: "long-line", line: 4, limit: IMPORT_LIMITS.lineChars },
+      "new",
+    ]);
+  });
+
+  it("refuses a memory file or log with more sections than any real one has", async () => {
+    const { to } = await two();
+    const many = Array.from({ length: IMPORT_LIMITS.sections + 1 }, (_, i) => `## ${i}\nx\n`).join("");
+    const plan = await planImport(to, { "daily/archive/2026-01-01.md": many, "conversations/2026-01-01-long-aaaaaaaa.md": many });
+    expect(plan.files.map((f) => f.problem ?? f.status)).toEqual(["new", { kind: "too-many-sections", sections: IMPORT_LIMITS.sections + 1, limit: IMPORT_LIMITS.sections }]);
+  });
+
+  it("checks labels and lines of any length in linear time (1 MB of the worst shapes)", async () => {
+    const { to } = await two();
+    const labels = [
+      (n: number) => `conversations/2026-01-01-${"a".repeat(n)}.mdx`,
+      (n: number) => `daily/${"2026-01-01.md".repeat(n / 13)}`,
+      (n: number) => `${"../".repeat(n / 3)}USER.md`,
+    ];
+    for (const make of labels) {
+      const label = make(1_000_000);
+      const started = performance.now();
+      const plan = await planImport(to, { [label]: "x" });
+      expect(plan.files[0]?.problem).toEqual({ kind: "not-memory" });
+      expect(performance.now() - started).toBeLessThan(1000);
+    }
+    const refused = (label: string): ImportPlan => ({ files: [{ label, status: "refused", chars: 0, sections: 0, problem: { kind: "not-memory" } }], writes: {} });
+    expectLinear((n) => `${" \n\u0000".repeat(n / 3)}x`, (label) => expect(importReport(label, refused(label), "preview", english).files[0]!.length).toBeLessThan(200));
+    expectLinear((n) => `${" \n".repeat(n / 2)}x`, (text) => expect(firstWords(text)).toBe("x"));
+  });
+
+  it("lists settings.json like every other file: new, changed, unchanged, or refused with the reason", async () => {
+    const { to } = await two();
+    const settingsOf = async (text: string) => (await planImport(to, { "settings.json": text })).files[0];
+    expect(await settingsOf('{"timezone": "Asia/Shanghai", "locale": "zh-CN"}')).toMatchObject({ label: "settings.json", status: "new", settings: { timezone: "Asia/Shanghai", locale: "zh-CN" } });
+    await to.saveSettings({ timezone: "Asia/Shanghai" });
+    expect(await settingsOf('{"timezone": "Asia/Shanghai"}')).toMatchObject({ status: "same" });
+    expect(await settingsOf('{"timezone": "Europe/Berlin"}')).toMatchObject({ status: "changed" });
+    expect(await settingsOf('{"timezone": "Mars/Olympus"}')).toMatchObject({ status: "refused", problem: { kind: "bad-settings", problem: "timezone", value: "Mars/Olympus" } });
+    expect(await settingsOf('{"locale": "not a locale at all"}')).toMatchObject({ status: "refused", problem: { kind: "bad-settings", problem: "locale" } });
+    expect(await settingsOf('{"askBeforeSaving": "sometimes"}')).toMatchObject({ status: "refused", problem: { kind: "bad-settings", problem: "ask-before-saving" } });
+    expect(await settingsOf("{oops")).toMatchObject({ status: "refused", problem: { kind: "bad-settings", problem: "json" } });
+    const refused = await planImport(to, { "settings.json": '{"timezone": "Mars/Olympus"}' });
+    expect(refused.settings).toBeUndefined();
+  });
+
+  it("names the sections a memory file would gain, lose or see replaced, with their first words", async () => {
+    const { to } = await two();
+    await to.user.write("Intro line\n## Likes\n- tea\n## Old\n- Bob's old notes, long gone by now\n", PERSON);
+    const plan = await planImport(to, {
+      "USER.md": "Intro line\n## Likes\n- oolong, no sugar, in the afternoon with a book and a cat\n## 工作\n在上海做设计师，喜欢安静的工作环境，每天早上八点开始工作，中午休息一个小时，下午继续画图直到傍晚在上海做设计师，喜欢安静的工作环境，每天早上八点开始工作，中午休息一个小时，下午继续画图直到傍晚\n",
+    });
+    expect(plan.files[0]?.changes).toEqual([
+      { change: "replaced", name: "Likes", words: "- oolong, no sugar, in the afternoon with…" },
+      { change: "added", name: "工作", words: `${"在上海做设计师，喜欢安静的工作环境，每天早上八点开始工作，中午休息一个小时，下午继续画图直到傍晚在上海做设计师，喜欢安静的工作环境，每天早上八点开始工作，中午休息一个小时，下午继续画图直到傍晚".slice(0, 60)}…` },
+      { change: "removed", name: "Old", words: "- Bob's old notes, long gone by now" },
+    ]);
   });
 });

@@ -7,6 +7,7 @@ import {
   replaceInSection,
   serializeSections,
 } from "../../../src/memory/sections.js";
+import { expectLinear } from "../../helpers/linear-time.js";
 
 const roundTrip = (text: string) => serializeSections(parseSections(text));
 
@@ -83,6 +84,20 @@ describe("addToSection", () => {
     expect(result.ok && serializeSections(result.value.doc)).toBe("## A\n- likes tea\n");
   });
 
+  it("adds to the section's own text, before a ### subsection a person added, not into the subsection", () => {
+    const result = addToSection(parseSections("## Likes\n- tea\n\n### Drinks\n- oolong\n## Work\n- design\n"), "Likes", "- cake");
+    expect(result.ok && serializeSections(result.value.doc)).toBe("## Likes\n- tea\n- cake\n\n### Drinks\n- oolong\n## Work\n- design\n");
+  });
+
+  it("adds right under the heading when the section starts with a subsection; a ### inside a code fence is not one", () => {
+    const first = addToSection(parseSections("## Likes\n### Drinks\n- oolong\n"), "Likes", "- cake");
+    expect(first.ok && serializeSections(first.value.doc)).toBe("## Likes\n- cake\n### Drinks\n- oolong\n");
+    const fenced = addToSection(parseSections("## Likes\n```\n### not a heading\n```\n#### Deeper\n- x\n"), "Likes", "- cake");
+    expect(fenced.ok && serializeSections(fenced.value.doc)).toBe("## Likes\n```\n### not a heading\n```\n- cake\n#### Deeper\n- x\n");
+    const crlf = addToSection(parseSections("## A\r\n- a\r\n\r\n### Sub\r\n- s\r\n"), "A", "- b");
+    expect(crlf.ok && serializeSections(crlf.value.doc)).toBe("## A\r\n- a\r\n- b\r\n\r\n### Sub\r\n- s\r\n");
+  });
+
   it("refuses to edit a duplicated section name and names the duplicate", () => {
     const result = addToSection(parseSections("## A\none\n## A\ntwo\n"), "A", "x");
     expect(result.ok).toBe(false);
@@ -131,5 +146,29 @@ describe("countChars", () => {
   it("counts code points, not UTF-16 units", () => {
     expect(countChars("猫😺")).toBe(2);
     expect("猫😺".length).toBe(3);
+  });
+});
+
+describe("linear time on the worst input a file or the model can hold (1 MB)", () => {
+  it("reads a heading line holding a long run of spaces or other whitespace", () => {
+    expectLinear((n) => `## a${" ".repeat(n)}b`, (line) => expect(parseSections(line).sections[0]?.name).toMatch(/^a +b$/));
+    expectLinear((n) => `## ${"\t ".repeat(n / 2)}\u2028x\n`, (line) => parseSections(line));
+    expectLinear((n) => `${"## ".repeat(n / 3)}\n`, (line) => parseSections(line));
+  });
+
+  it("reads a file made only of lines that look like headings or fences", () => {
+    expectLinear((n) => "## a\n".repeat(n / 5), (text) => expect(parseSections(text).sections).toHaveLength(200_000 / (1_000_000 / text.length)));
+    expectLinear((n) => "```\n## a\n".repeat(n / 9), (text) => parseSections(text));
+    expectLinear((n) => "\r#".repeat(n / 2), (text) => parseSections(text));
+    expectLinear((n) => "### a\n".repeat(n / 6), (text) => addToSection(parseSections(`## A\n${text}`), "A", "y"));
+  });
+
+  it("adds content with a long run of whitespace before its last word", () => {
+    expectLinear((n) => `y${" \n".repeat(n / 2)}z`, (content) => addToSection(parseSections("## A\nx\n"), "A", content));
+  });
+
+  it("adds to a section whose body holds a long run of blank lines before its last line", () => {
+    expectLinear((n) => `## A\n${"\n".repeat(n)}x\n## B\n`, (text) => addToSection(parseSections(text), "A", "y"));
+    expectLinear((n) => `## A\n${"\r\n".repeat(n / 2)}x`, (text) => addToSection(parseSections(text), "A", "y"));
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { indexText, matchExpression, queryTerms } from "../../../../src/memory/recall/search-text.js";
+import { cpuMs } from "../../../helpers/linear-time.js";
 
 describe("indexText", () => {
   it("keeps words of spaced scripts and gives Han runs their characters and pairs", () => {
@@ -44,5 +45,21 @@ describe("matchExpression", () => {
   it("quotes every term so FTS5 operators typed by anyone are plain words", () => {
     expect(matchExpression(["and", "(", 'a"b', "*"])).toBe('"and" OR "(" OR "a""b" OR "*"');
     expect(matchExpression([])).toBeUndefined();
+  });
+});
+
+describe("indexText on long texts (an attached log, an imported conversation)", () => {
+  it("takes linear time: 100 k characters of short lines in well under a second", () => {
+    const text = "a\n".repeat(50_000);
+    expect(cpuMs(() => indexText(text))).toBeLessThan(1000);
+  });
+
+  it("gives the same words when it reads a long text in pieces: no word is cut, Han runs stay joined", () => {
+    const words = `${"alpha beta ".repeat(200)}${"你".repeat(3000)} omega`;
+    const tokens = indexText(words).split(" ");
+    expect(tokens.filter((t) => t === "alpha")).toHaveLength(200);
+    expect(tokens.filter((t) => t === "你你")).toHaveLength(2999);
+    expect(tokens.at(-1)).toBe("omega");
+    expect(tokens.every((t) => t === "alpha" || t === "beta" || t === "omega" || t === "你" || t === "你你")).toBe(true);
   });
 });
