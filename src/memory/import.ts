@@ -230,10 +230,12 @@ async function planFile(memory: MemoryStore, label: string, text: string, slices
   await slices.pause();
   file.sections = parseSections(text).sections.length;
   await slices.pause();
-  const safe = checkContent(text, "person");
-  await slices.pause();
-  const secret = findSecret(text);
-  if (!safe.ok) file.problem = { kind: "unsafe", detail: safe.reason };
+  const safe = await inPieces(text, slices, (piece) => {
+    const verdict = checkContent(piece, "person");
+    return verdict.ok ? undefined : verdict;
+  });
+  const secret = await inPieces(text, slices, findSecret);
+  if (safe) file.problem = { kind: "unsafe", detail: safe.reason };
   else if (cap !== undefined && file.chars > cap) file.problem = { kind: "over-cap" };
   else if (isJournalled(label) && file.sections > IMPORT_LIMITS.sections) file.problem = { kind: "too-many-sections", sections: file.sections, limit: IMPORT_LIMITS.sections };
   if (secret) file.secret = secret;
@@ -247,6 +249,25 @@ async function planFile(memory: MemoryStore, label: string, text: string, slices
     if (changes.length > PREVIEWED_SECTIONS) file.moreChanges = changes.length - PREVIEWED_SECTIONS;
   }
   return file;
+}
+
+/**
+ * `check` over a file of up to 1 MB, a piece of about 32,000 characters at a time, handing the
+ * loop back between pieces (both checks take tens of ms on a whole worst-case file). Pieces end
+ * after a line feed, and lines are at most IMPORT_LIMITS.lineChars, so nothing a check looks for
+ * within a line (a key, a "\r" without "\n", an emoji sequence) is cut in two.
+ */
+async function inPieces<T>(text: string, slices: TimeSlices, check: (piece: string) => T | undefined): Promise<T | undefined> {
+  const PIECE = 32_000;
+  for (let start = 0; start < text.length; ) {
+    const cut = start + PIECE >= text.length ? text.length : text.lastIndexOf("\n", start + PIECE) + 1;
+    const end = cut > start ? cut : Math.min(text.length, start + PIECE);
+    const found = check(text.slice(start, end));
+    if (found !== undefined) return found;
+    start = end;
+    await slices.pause();
+  }
+  return undefined;
 }
 
 /** Sections named per file in a preview; the rest are counted. */
