@@ -6,6 +6,7 @@ import { indexText } from "./search-text.js";
 import { SqliteDb, type SqlValue } from "./sqlite-db.js";
 import { unitsOfConversation, unitsOfSections, type RecallSource, type Unit } from "./units.js";
 import { PRIVATE_DIR_MODE } from "../../lib/private-files.js";
+import { TimeSlices } from "../../lib/time-slices.js";
 
 /**
  * Bumped when the layout, the tokenizing or what units hold changes: an older index is rebuilt
@@ -62,6 +63,7 @@ const ROWS_PER_INSERT = 400;
 
 /** The recall index of one person ($AGENTKIT_HOME/index/<id>.sqlite), derived from their files only. */
 export class PersonIndex {
+  private readonly slices = new TimeSlices();
   private constructor(
     readonly dir: string,
     readonly db: SqliteDb,
@@ -199,11 +201,13 @@ export class PersonIndex {
       const batch = units.slice(start, start + ROWS_PER_INSERT);
       const rows: SqlValue[] = [];
       const fts: SqlValue[] = [];
-      batch.forEach((unit, i) => {
+      for (const [i, unit] of batch.entries()) {
         const id = firstId + start + i;
         rows.push(id, path, unit.ord, unit.source, unit.date, unit.title, unit.speaker ?? null, unit.name ?? null, unit.text);
         fts.push(id, indexText(unit.text), indexText(unit.context), indexText(unit.title));
-      });
+        // Tokenising is the costly part of a sync: other people's turns run between units.
+        await this.slices.pause();
+      }
       await this.db.run(
         `INSERT INTO units(id, path, ord, source, date, title, speaker, name, text) VALUES ${batch.map(() => "(?,?,?,?,?,?,?,?,?)").join(",")}`,
         rows,

@@ -34,20 +34,39 @@ export function unitsOfConversation(text: string, date: string): Unit[] {
   const log = parseConversation(text);
   const texts = maskSecretsInConversation(log.messages);
   const title = maskSecrets(log.title);
-  return log.messages.map((message, ord) => {
+  return log.messages.flatMap((message, ord) => {
     const before = texts[ord - 1] ?? "";
     const after = texts[ord + 1] ?? "";
-    return {
-      source: "conversation",
-      date,
-      title,
-      text: texts[ord]!,
-      context: `${cutChars(before, NEIGHBOUR_CHARS)}\n${cutChars(after, NEIGHBOUR_CHARS)}`.trim(),
-      ord,
-      speaker: message.speaker,
-      name: message.name,
-    };
+    const context = `${cutChars(before, NEIGHBOUR_CHARS)}\n${cutChars(after, NEIGHBOUR_CHARS)}`.trim();
+    return partsOf(texts[ord]!).map((text): Unit => ({ source: "conversation", date, title, text, context, ord, speaker: message.speaker, name: message.name }));
   });
+}
+
+/** A message longer than this (a pasted log, an imported conversation) is indexed as several units. */
+export const PART_CHARS = 4_000;
+
+/**
+ * A long message in parts of at most PART_CHARS characters, cut after a line feed or a space where
+ * one is near: tokenising 800,000 characters at once held the event loop for most of a second,
+ * a part takes a few milliseconds and the index yields between them.
+ */
+function partsOf(text: string): string[] {
+  if (text.length <= PART_CHARS) return [text];
+  const parts: string[] = [];
+  for (let start = 0; start < text.length; ) {
+    let end = Math.min(text.length, start + PART_CHARS);
+    if (end < text.length) {
+      const line = text.lastIndexOf("\n", end);
+      const space = text.lastIndexOf(" ", end);
+      const at = line > start + PART_CHARS / 2 ? line : space > start + PART_CHARS / 2 ? space : -1;
+      if (at > start) end = at + 1;
+      // Never between the two halves of a surrogate pair.
+      else if (/[\uD800-\uDBFF]/.test(text[end - 1]!)) end -= 1;
+    }
+    parts.push(text.slice(start, end));
+    start = end;
+  }
+  return parts;
 }
 
 /** One unit per `## Section` (and one for a preamble with text): daily logs and the memory files. */

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { renderConversation, type ConversationMessage } from "../../../src/memory/conversation-log.js";
 import { Recall, type RecallOptions } from "../../../src/memory/recall/recall.js";
 import type { Embedder } from "../../../src/memory/recall/vectors.js";
+import { startLoopProbe } from "../../helpers/loop-probe.js";
 import { makeTempHome } from "../../helpers/temp-home.js";
 
 const recalls: Recall[] = [];
@@ -41,6 +42,20 @@ async function writeConversation({ dir }: Person, name: string, title: string, t
 const ZONE = "UTC";
 
 describe("Recall", () => {
+  it("indexes an 800,000-character message in parts, handing the loop back, and finds a word from its end", async () => {
+    const p = await person();
+    const words = Array.from({ length: 90_000 }, (_, i) => `word${i % 977} 乌龙茶${i % 13}`).join(" ");
+    await writeConversation(p, "2026-10-02-paste-bbbbbbbb.md", "paste", [`${words.slice(0, 800_000)} zanzibar`, "That is a long paste."]);
+    const recall = newRecall();
+    const probe = startLoopProbe();
+    const hits = await recall.search(p, ZONE, "zanzibar");
+    const { worstCpuMs } = probe.stop();
+    expect(hits[0]).toMatchObject({ source: "conversation", title: "paste" });
+    expect(hits[0]!.text).toContain("zanzibar");
+    // Tokenising it whole held the loop for most of a second; a part takes a few milliseconds.
+    expect(worstCpuMs).toBeLessThan(300);
+  }, 60_000);
+
   it("finds messages of archived conversations, daily logs (archive included) and memory sections", async () => {
     const p = await person();
     await writeConversation(p, "2026-10-02-books-aaaaaaaa.md", "books", [
