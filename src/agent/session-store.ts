@@ -4,7 +4,7 @@ import { RedisSessionStore } from "./redis-session-store.js";
 import type { SessionStoreBase } from "./session-store-base.js";
 import { SqliteSessionStore } from "./sqlite-session-store.js";
 
-export { SessionMovedOnError } from "./session-store-base.js";
+export { SessionForgottenError, SessionMovedOnError } from "./session-store-base.js";
 
 /** Sessions persisted by keyv: SQLite in AGENTKIT_HOME by default, or Redis shared by several processes. */
 export type SessionStore = SessionStoreBase;
