@@ -1,6 +1,7 @@
 import { mkdir, rm } from "node:fs/promises";
 import { dirname } from "node:path";
-import { writeFileAtomic } from "./atomic-write.js";
+import { FileChangedError, assertStillWritable, writeFileAtomic } from "./atomic-write.js";
+import { assertLockHeld } from "./person-lock.js";
 import { Journal, newEntryId, type Actor, type JournalEntry, type Retention } from "./journal.js";
 import { readTextIfExistsSync } from "./memory-file.js";
 import { diffSections, sectionText, setSection } from "./section-changes.js";
@@ -9,6 +10,11 @@ import { diffSections, sectionText, setSection } from "./section-changes.js";
 export interface FileWrite {
   label: string;
   text: string | null;
+  /**
+   * The text the write was made from (null: no file), when it was read before commitWrites: the
+   * write is abandoned if the file holds anything else by then.
+   */
+  from?: string | null;
 }
 
 export interface CommitOptions {
@@ -37,12 +43,18 @@ export async function commitWrites(
   options: CommitOptions = {},
 ): Promise<JournalEntry | undefined> {
   const now = options.now ?? new Date();
-  const changes = writes.flatMap((w) => diffSections(w.label, readTextIfExistsSync(pathOf(w.label)) ?? null, w.text));
+  const read = writes.map((w) => readTextIfExistsSync(pathOf(w.label)) ?? null);
+  const changed = writes.findIndex((w, i) => w.from !== undefined && w.from !== read[i]);
+  if (changed >= 0) throw new FileChangedError(pathOf(writes[changed]!.label));
+  const changes = writes.flatMap((w, i) => diffSections(w.label, read[i]!, w.text));
   if (changes.length === 0) return undefined;
   const entry: JournalEntry = { id: newEntryId(now), at: now.toISOString(), by, op, changes, ...(options.undoes ? { undoes: options.undoes } : {}) };
   await mkdir(dirname(journal.path), { recursive: true });
+  // No line for a change this process may no longer make (it stalled and lost the lock).
+  await assertLockHeld();
   await journal.append(entry);
-  for (const write of writes) await writeFile(pathOf(write.label), write.text);
+  // Each file is replaced only while the lock is ours and the file holds what the change was made from.
+  for (const [i, write] of writes.entries()) await writeFile(pathOf(write.label), write.text, read[i]!);
   await journal.markDone(entry.id);
   const count = (sinceCompaction.get(journal.path) ?? 0) + 1;
   sinceCompaction.set(journal.path, count);
@@ -55,9 +67,11 @@ export async function commitWrites(
 }
 
 /** An empty memory file reads like a missing one: an undo that empties a file removes it. */
-async function writeFile(path: string, text: string | null): Promise<void> {
-  if (text === null || text === "") await rm(path, { force: true });
-  else await writeFileAtomic(path, text);
+async function writeFile(path: string, text: string | null, from?: string | null): Promise<void> {
+  const expect = from === undefined ? {} : { expect: from };
+  if (text !== null && text !== "") return writeFileAtomic(path, text, expect);
+  await assertStillWritable(path, expect);
+  await rm(path, { force: true });
 }
 
 /**
@@ -76,7 +90,9 @@ export async function recoverJournal(journal: Journal, pathOf: (label: string) =
       const current = sectionText(readTextIfExistsSync(pathOf(change.file)) ?? null, change);
       return current === change.after ? "after" : current === change.before ? "before" : "other";
     });
-    if (states.every((s) => s === "before")) {
+    // None of it reached the files: void it. "other" (a section changed since) is not the entry's
+    // doing: a writer that lost the lock after journalling, while another process changed the section.
+    if (!states.includes("after")) {
       await journal.voidEntry(last.id);
     } else {
       // Some files got the change, some not: the intent is clear, finish it.

@@ -333,7 +333,7 @@ export class MemoryStore {
   private fileAt(label: string, path: string, cap: number): MemoryFile {
     return new MemoryFile(label, path, cap, {
       serialize: (work) => this.serialize(work),
-      commit: (by, op, fileLabel, _path, text) => this.commit(by, op, [{ label: fileLabel, text }]),
+      commit: (by, op, fileLabel, _path, text, from) => this.commit(by, op, [{ label: fileLabel, text, from }]),
     });
   }
 }
