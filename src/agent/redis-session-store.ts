@@ -12,6 +12,7 @@ import {
   STATUS_RANK,
   SessionStoreBase,
   checkClaim,
+  epochKey,
   withTimeout,
   type WriteVerdict,
 } from "./session-store-base.js";
@@ -35,7 +36,7 @@ const AOF_POLL_MS = 50;
  * (`agentkit::status:<status>`), changed in the same Lua script as the record, so listing by
  * status reads its sets and never scans the keyspace; a set of session ids per person
  * (`agentkit::person:<userId>`, the person index forget and delete-all read), changed in the same
- * script; each person's forget epoch (`agentkit::epoch:<userId>`, checked by that script: see
+ * script; each person's forget epoch (`agentkit::epoch:<epochKey(userId)>`, checked by that script: see
  * SessionStoreBase); and claims (`agentkit::claim:<name>`).
  *
  * While Redis is down every call rejects at once (no offline queue), or after COMMAND_TIMEOUT_MS
@@ -103,7 +104,7 @@ export class RedisSessionStore extends SessionStoreBase {
     const value = await this.keyv.serializeData({ value: record });
     const stored = await timed(
       this.client.eval(SAVE_RECORD, {
-        keys: [this.key(SESSION + record.id), ...this.statusKeys(), this.key(PERSON + record.userId), this.key(EPOCH + record.userId)],
+        keys: [this.key(SESSION + record.id), ...this.statusKeys(), this.key(PERSON + record.userId), this.key(EPOCH + epochKey(record.userId))],
         arguments: [record.id, String(value), String(STATUS_RANK[record.status]), String(record.epoch ?? 0)],
       }),
     );
@@ -125,15 +126,15 @@ export class RedisSessionStore extends SessionStoreBase {
   }
 
   async epochOf(userId: string): Promise<number> {
-    return Number((await timed(this.client.get(this.key(EPOCH + userId)))) ?? 0);
+    return Number((await timed(this.client.get(this.key(EPOCH + epochKey(userId))))) ?? 0);
   }
 
   async beginForget(userId: string): Promise<number> {
-    return Number(await timed(this.client.eval(BEGIN_FORGET, { keys: [this.key(EPOCH + userId)] }))) + 1;
+    return Number(await timed(this.client.eval(BEGIN_FORGET, { keys: [this.key(EPOCH + epochKey(userId))] }))) + 1;
   }
 
   async endForget(userId: string, epoch: number): Promise<void> {
-    await timed(this.client.eval(END_FORGET, { keys: [this.key(EPOCH + userId)], arguments: [String(epoch)] }));
+    await timed(this.client.eval(END_FORGET, { keys: [this.key(EPOCH + epochKey(userId))], arguments: [String(epoch)] }));
   }
 
   protected async *stored(statuses: readonly SessionStatus[]): AsyncGenerator<SessionRecord> {

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type Keyv from "keyv";
 import type { SessionRecord, SessionStatus } from "./session-record.js";
 
@@ -50,6 +51,14 @@ export function neededEpoch(personEpoch: number): number {
 }
 
 /**
+ * What a person's forget epoch is kept under: a hash of their id, so that a person who deleted
+ * everything leaves no id behind in the store (the epoch itself must stay, as their tombstone).
+ */
+export function epochKey(userId: string): string {
+  return createHash("sha256").update(`agentkit-person:${userId}`).digest("hex").slice(0, 32);
+}
+
+/**
  * What every session store does, whatever holds the records.
  *
  * What is cached, and why it is safe: the records of sessions this process has read or written
@@ -67,7 +76,7 @@ export function neededEpoch(personEpoch: number): number {
  * atomic step as the write, any record whose `epoch` is below it (SessionForgottenError): a copy
  * cached or read before the forget, or a session whose snapshot was taken before it. A removed
  * session needs no tombstone of its own: the person's epoch, which is never removed, is one for
- * every copy of it anywhere.
+ * every copy of it anywhere (it is kept under a hash of the person's id: epochKey).
  */
 export abstract class SessionStoreBase {
   private closed = false;

@@ -9,6 +9,7 @@ import {
   SESSION_STATUSES,
   SessionStoreBase,
   checkClaim,
+  epochKey,
   withTimeout,
   type WriteVerdict,
 } from "./session-store-base.js";
@@ -22,9 +23,8 @@ const RANK = (row: string) =>
 const PERSON = "json_extract(value, '$.value.userId')";
 /** The triggers' messages, to tell their refusals from other failures. */
 const MOVED_ON = "agentkit: session already further along";
-const FORGOTTEN = "agentkit: the person forgot something since this copy was read";
 const CLAIMS = `${NAMESPACE}_claims`;
-/** Each person's forget epoch (see SessionStoreBase); a row is never deleted. */
+/** Each person's forget epoch by epochKey (see SessionStoreBase); a row is never deleted. */
 const PEOPLE = `${NAMESPACE}_people`;
 
 /**
@@ -59,29 +59,28 @@ export class SqliteSessionStore extends SessionStoreBase {
     await sqlite.query(`CREATE TABLE IF NOT EXISTS ${CLAIMS} (name TEXT PRIMARY KEY, owner TEXT NOT NULL, expires_at INTEGER NOT NULL)`);
     // forget and delete-all find a person's sessions here; a store made before it gets it now.
     await sqlite.query(`CREATE INDEX IF NOT EXISTS ${NAMESPACE}_person ON ${table} (${PERSON}, key)`);
-    await sqlite.query(`CREATE TABLE IF NOT EXISTS ${PEOPLE} (user_id TEXT PRIMARY KEY, forget_epoch INTEGER NOT NULL)`);
-    // A copy made before the person's latest forget is refused by the database itself, in the
-    // statement that would write it, whichever process sends it. The upsert runs the INSERT
-    // trigger for a new record and the UPDATE one for an existing record.
-    for (const [name, event, row] of [["insert", "INSERT", "NEW"], ["update", "UPDATE OF value", "NEW"]] as const) {
-      await sqlite.query(
-        `CREATE TRIGGER IF NOT EXISTS ${NAMESPACE}_forgotten_${name} BEFORE ${event} ON ${table}
-         WHEN ${row}.key > '${FIRST}' AND ${row}.key < '${END}'
-           AND COALESCE(json_extract(${row}.value, '$.value.epoch'), 0) <
-               (SELECT forget_epoch + forget_epoch % 2 FROM ${PEOPLE} WHERE user_id = json_extract(${row}.value, '$.value.userId'))
-         BEGIN SELECT RAISE(ABORT, '${FORGOTTEN}'); END`,
-      );
-    }
+    await sqlite.query(`CREATE TABLE IF NOT EXISTS ${PEOPLE} (person TEXT PRIMARY KEY, forget_epoch INTEGER NOT NULL)`);
     return new SqliteSessionStore(new Keyv({ store: sqlite, namespace: NAMESPACE, throwOnErrors: true }), sqlite);
   }
 
   protected async writeRecord(record: SessionRecord): Promise<WriteVerdict> {
+    // keyv's own encoding, under keyv's key, so keyv reads it back; written only when the record's
+    // epoch is the person's (one statement: atomic for every process on the file).
+    const value = String(await this.keyv.serializeData({ value: record }));
     try {
-      if (!(await this.keyv.set(SESSION + record.id, record))) throw new Error("the session store refused the write");
-      return "written";
+      const rows = (await this.sqlite.query(
+        `INSERT INTO ${this.sqlite.opts.table} (key, value) SELECT ?, ?
+         WHERE ? >= COALESCE((SELECT forget_epoch + forget_epoch % 2 FROM ${PEOPLE} WHERE person = ?), 0)
+         ON CONFLICT(key) DO UPDATE SET value = excluded.value
+         RETURNING key`,
+        FIRST + record.id,
+        value,
+        record.epoch ?? 0,
+        epochKey(record.userId),
+      )) as unknown[];
+      return rows.length === 1 ? "written" : "forgotten";
     } catch (error) {
       if (error instanceof Error && error.message.includes(MOVED_ON)) return "moved-on";
-      if (error instanceof Error && error.message.includes(FORGOTTEN)) return "forgotten";
       throw error;
     }
   }
@@ -101,23 +100,23 @@ export class SqliteSessionStore extends SessionStoreBase {
   }
 
   async epochOf(userId: string): Promise<number> {
-    const rows = (await this.sqlite.query(`SELECT forget_epoch FROM ${PEOPLE} WHERE user_id = ?`, userId)) as { forget_epoch: number }[];
+    const rows = (await this.sqlite.query(`SELECT forget_epoch FROM ${PEOPLE} WHERE person = ?`, epochKey(userId))) as { forget_epoch: number }[];
     return rows[0]?.forget_epoch ?? 0;
   }
 
   async beginForget(userId: string): Promise<number> {
     // To the next odd number: after a finished forget (even) the next one, after one a dead process left (odd) the one after.
     const rows = (await this.sqlite.query(
-      `INSERT INTO ${PEOPLE} (user_id, forget_epoch) VALUES (?, 1)
-       ON CONFLICT(user_id) DO UPDATE SET forget_epoch = forget_epoch + 1 + forget_epoch % 2
+      `INSERT INTO ${PEOPLE} (person, forget_epoch) VALUES (?, 1)
+       ON CONFLICT(person) DO UPDATE SET forget_epoch = forget_epoch + 1 + forget_epoch % 2
        RETURNING forget_epoch`,
-      userId,
+      epochKey(userId),
     )) as { forget_epoch: number }[];
     return rows[0]!.forget_epoch + 1;
   }
 
   async endForget(userId: string, epoch: number): Promise<void> {
-    await this.sqlite.query(`UPDATE ${PEOPLE} SET forget_epoch = ? WHERE user_id = ? AND forget_epoch = ?`, epoch, userId, epoch - 1);
+    await this.sqlite.query(`UPDATE ${PEOPLE} SET forget_epoch = ? WHERE person = ? AND forget_epoch = ?`, epoch, epochKey(userId), epoch - 1);
   }
 
   protected async *stored(statuses: readonly SessionStatus[]): AsyncGenerator<SessionRecord> {

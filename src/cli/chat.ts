@@ -4,7 +4,7 @@ import { parseArgs } from "node:util";
 import { createEngine } from "../agent/create-engine.js";
 import { ModelError } from "../agent/model-client.js";
 import { describeChanges } from "../agent/saved-line.js";
-import type { SessionEngine } from "../agent/session-engine.js";
+import { SessionClosedError, TurnForgottenError, type SessionEngine } from "../agent/session-engine.js";
 import { ConfigError, loadConfig } from "../config.js";
 import { createLogger } from "../logger.js";
 import { formatHit } from "./format-hit.js";
@@ -123,10 +123,15 @@ async function main(): Promise<number> {
     else if (line === "/search" || line.startsWith("/search ")) await printSearch(engine, options.user, line.slice(7).trim());
     else if (/^\/(history|undo|save|discard)\b/.test(line)) console.log(await memoryCommand(engine.memoryOf(options.user), line));
     else {
-      const failed = await chatTurn(engine, session.id, options.user, line, model.baseURL).catch(async (error: unknown) => {
+      const failed = await chatTurn(engine, session.id, options.user, line, model.baseURL, options.locale).catch(async (error: unknown) => {
         console.error(`AgentKit chat failed: ${(error as Error).message}`);
         return "fatal" as const;
       });
+      if (failed === "gone") {
+        // Nothing of the session is left to close: ending it writes nothing.
+        await end(true);
+        return 0;
+      }
       if (failed === "fatal") {
         await end(true);
         return 1;
@@ -164,7 +169,8 @@ function isLiveRun(channelId: string): boolean {
   }
 }
 
-async function chatTurn(engine: SessionEngine, id: string, userId: string, text: string, baseURL: string): Promise<"ok" | "error" | "fatal"> {
+async function chatTurn(engine: SessionEngine, id: string, userId: string, text: string, baseURL: string, locale: string): Promise<"ok" | "error" | "gone" | "fatal"> {
+  const say = (en: string, zh: string) => (locale.toLowerCase().startsWith("zh") ? zh : en);
   let streamed = false;
   try {
     const result = await engine.turn(id, text, {
@@ -179,8 +185,26 @@ async function chatTurn(engine: SessionEngine, id: string, userId: string, text:
     if (result.proposals.length > 0) console.log(proposalsText(engine.memoryOf(userId)));
     return "ok";
   } catch (error) {
-    if (!(error instanceof ModelError)) throw error;
     if (streamed) process.stdout.write("\n");
+    if (error instanceof TurnForgottenError) {
+      console.log(
+        say(
+          "(Something in this conversation was forgotten elsewhere while I answered, so that exchange was not kept. Please say it again.)",
+          "（回答期间，这段对话中的部分内容在别处被忘记了，所以这次交流没有保存。请再说一遍。）",
+        ),
+      );
+      return "error";
+    }
+    if (error instanceof SessionClosedError) {
+      console.log(
+        say(
+          "This session was ended or deleted elsewhere (for example with /memory delete-all). Start a new one with npm run chat.",
+          "这个会话已在别处结束或删除（例如通过 /memory delete-all）。请运行 npm run chat 开始新的会话。",
+        ),
+      );
+      return "gone";
+    }
+    if (!(error instanceof ModelError)) throw error;
     if (error.kind === "unreachable") {
       console.error(`Cannot reach the model at ${baseURL}: start the server or set OPENAI_BASE_URL.`);
       return "fatal";

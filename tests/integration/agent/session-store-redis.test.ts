@@ -4,6 +4,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { SessionStore } from "../../../src/agent/session-store.js";
+import { epochKey } from "../../../src/agent/session-store-base.js";
 import { eventually } from "../../helpers/eventually.js";
 import { collect, redisPlace, sessionRecord } from "../../helpers/session-stores.js";
 import { makeTempHome } from "../../helpers/temp-home.js";
@@ -50,7 +51,7 @@ describe("the Redis session store", () => {
     expect(keys).toEqual([
       "agentkit::channel:c1",
       "agentkit::claim:reconcile",
-      "agentkit::epoch:111",
+      `agentkit::epoch:${epochKey("111")}`,
       "agentkit::flag:conversations-archived",
       "agentkit::flag:person-index-v1",
       "agentkit::person:111",
