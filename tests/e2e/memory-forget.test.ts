@@ -1,9 +1,12 @@
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PERSON } from "../../src/memory/memory-file.js";
 import { componentsOf, slashOption as s } from "../fakes/fake-discord/index.js";
 import { botMessages, startBot, type BotHarness } from "../helpers/bot-harness.js";
+import { makeTempHome } from "../helpers/temp-home.js";
 
 /** Alice's memory mentions her sister Clara in every place; Bob's too. */
 async function withClara(h: BotHarness) {
@@ -102,5 +105,47 @@ describe("/memory delete-all", () => {
     expect(await readFile(join(h.home, "users", h.discord.bob.id, "USER.md"), "utf8")).toContain("cousin Clara");
     await h.stop();
     expect(await readFile(join(h.home, "sessions.sqlite"), "latin1")).not.toContain(h.discord.alice.id);
+  });
+});
+
+describe("temporary files left by a writer killed mid-write", () => {
+  /** The pid of a process that has exited: what a killed writer's temporary file names. */
+  async function deadPid(): Promise<number> {
+    const child = spawn(process.execPath, ["-e", ""]);
+    await once(child, "exit");
+    return child.pid!;
+  }
+
+  /** Leftovers as writeFileAtomic names them, in the person's folder and below it. */
+  async function leaveTemporaryFiles(dir: string, pid: number): Promise<string[]> {
+    const paths = [join(dir, `.USER.md.${pid}.0a1b2c3d4e5f.tmp`), join(dir, "conversations", `.2026-12-02-tea-3f2a9c1b.md.${pid}.aa11bb22cc33.tmp`), join(dir, "daily", `.2026-12-02.md.${pid}.ffeeddccbbaa.tmp`)];
+    for (const path of paths) {
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, "half a file about Clara");
+    }
+    return paths;
+  }
+
+  it("are removed at start-up; one a live writer is still writing stays", async () => {
+    const home = await makeTempHome();
+    const dir = join(home, "users", "42");
+    const leftovers = await leaveTemporaryFiles(dir, await deadPid());
+    const writing = join(dir, `.MEMORY.md.${process.pid}.123456abcdef.tmp`);
+    await writeFile(writing, "being written");
+    const h = await startBot({ home });
+    await h.engine.settle();
+    for (const path of leftovers) await expect(stat(path)).rejects.toThrow(/ENOENT/);
+    expect(await readFile(writing, "utf8")).toBe("being written");
+  });
+
+  it("are removed by /memory forget", async () => {
+    const h = await startBot();
+    const { alice } = await withClara(h);
+    const leftovers = await leaveTemporaryFiles(alice.dir, await deadPid());
+    const preview = await memory(h, h.discord.alice.id, "forget", [s.string("text", "clara")]);
+    h.discord.clickButton({ userId: h.discord.alice.id, messageId: preview.messageId!, customId: componentsOf(preview)[0]!.customId! });
+    await h.discord.waitFor(() => h.discord.message(preview.messageId!)?.content.startsWith("Forgotten"));
+    for (const path of leftovers) await expect(stat(path)).rejects.toThrow(/ENOENT/);
+    expect(JSON.stringify(await readdir(alice.dir, { recursive: true }))).not.toMatch(/\.tmp/);
   });
 });
