@@ -74,7 +74,7 @@ function withoutMentions(text: string, hit: (text: string) => boolean, found: (l
  * Everything of a person that mentions the words, read now. Over a large home (thousands of
  * conversations, a long journal) it gives the event loop a turn every few milliseconds.
  */
-async function makePlan(memory: MemoryStore, words: string, pace: () => Promise<void>): Promise<ForgetPlan> {
+async function makePlan(memory: MemoryStore, words: string, pace: () => Promise<void>, { history = true } = {}): Promise<ForgetPlan> {
   const hit = mentions(words);
   const plan: ForgetPlan = { words, memoryLines: 0, logEntries: 0, messages: 0, historyEntries: 0, examples: [], writes: [], conversations: [] };
   const example = (text: string) => {
@@ -137,6 +137,7 @@ async function makePlan(memory: MemoryStore, words: string, pace: () => Promise<
       from,
     });
   }
+  if (!history) return plan;
   for (const entry of await memory.journal.entries()) {
     await pace();
     if (hit(JSON.stringify(entry))) plan.historyEntries++;
@@ -181,7 +182,8 @@ function forgottenEntry(e: JournalEntry, hit: (text: string) => boolean): Journa
 export async function forgetUnderLock(memory: MemoryStore, words: string, now = new Date()): Promise<ForgetOutcome> {
   const hit = mentions(words);
   const pace = slicer();
-  const plan = await makePlan(memory, words, pace);
+  // History is counted below, from the one read of the journal that finds what to rewrite.
+  const plan = await makePlan(memory, words, pace, { history: false });
   const entry = plan.writes.length > 0 ? await memory.commit({ kind: "person" }, "forget", plan.writes, { now }) : undefined;
   for (const { name, newName, text, from } of plan.conversations) {
     await pace();
@@ -193,7 +195,9 @@ export async function forgetUnderLock(memory: MemoryStore, words: string, now = 
   for (const e of await memory.journal.entries()) {
     await pace();
     const forgotten = forgottenEntry(e, hit);
-    if (forgotten) edited.set(e.id, forgotten);
+    if (!forgotten) continue;
+    edited.set(e.id, forgotten);
+    if (e.id !== entry?.id) plan.historyEntries++;
   }
   if (edited.size > 0) await memory.journal.rewrite((e) => edited.get(e.id) ?? e);
   await journalSeen(memory.journal);
