@@ -2,11 +2,13 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createClient, type RedisClientType } from "@keyv/redis";
 import { afterEach, describe, expect, it } from "vitest";
+import { TurnForgottenError } from "../../src/agent/session-engine.js";
 import { PERSON } from "../../src/memory/memory-file.js";
 import { componentsOf, slashOption as s } from "../fakes/fake-discord/index.js";
 import { startFakeOpenAI, type RecordedRequest, type ScriptedReply } from "../fakes/fake-openai.js";
 import { startBot, type BotHarness } from "../helpers/bot-harness.js";
 import { runTsx, type TsxProcess } from "../helpers/child-process.js";
+import { aliceInThread, setupEngine } from "../helpers/engine.js";
 import { eventually } from "../helpers/eventually.js";
 import { startRedisServer, type RedisServer } from "../helpers/redis-server.js";
 import { makeTempHome } from "../helpers/temp-home.js";
@@ -235,4 +237,66 @@ describe("forgetting in one process while another has the person's session open"
     await expectNowhere(setup, "clara");
     expectGone(await everythingInRedis(setup.redis!.url), setup.alice, "Redis");
   }, 60_000);
+});
+
+describe("a turn under way while the person forgets, in another engine on the same home", () => {
+  it("keeps no proposal (ask before saving) it makes after the forget, and tells the model so", async () => {
+    const setup = await setupEngine();
+    const forgetter = await setup.reopen();
+    await setup.engine.memoryOf("111").saveSettings({ askBeforeSaving: "profile" });
+    const session = await setup.engine.open(aliceInThread);
+    let arrived!: () => void;
+    let release!: () => void;
+    const atModel = new Promise<void>((r) => (arrived = r));
+    const held = new Promise<void>((r) => (release = r));
+    setup.fake.enqueue(
+      async () => {
+        arrived();
+        await held;
+        return { toolCalls: [{ name: "memory_add", arguments: { file: "user", section: "Family", content: "- Clara loves jasmine tea" } }] };
+      },
+      { text: "I'll remember Clara." },
+    );
+    const turn = setup.engine.turn(session.id, "Clara loves jasmine tea").catch((error: unknown) => error);
+    await atModel;
+    await forgetter.forget("111", "clara");
+    release();
+    expect(await turn).toBeInstanceOf(TurnForgottenError);
+    const toolResult = setup.fake.requests.at(-1)!.body.messages.at(-1) as { role: string; content: string };
+    expect(JSON.parse(toolResult.content)).toMatchObject({ ok: false });
+    expect(setup.engine.memoryOf("111").listProposals()).toEqual([]);
+    expect((await forgetter.get(session.id))?.messages).toEqual([]);
+  });
+
+  it("a close whose summary was under way starts again from the forgotten session: neither the log nor the conversation file gets the words", async () => {
+    const setup = await setupEngine();
+    const forgetter = await setup.reopen();
+    const session = await setup.engine.open(aliceInThread);
+    setup.fake.enqueue({ text: "Say hi to Clara from me!" });
+    await setup.engine.turn(session.id, "Clara is visiting next week");
+    let arrived!: () => void;
+    let release!: () => void;
+    const atModel = new Promise<void>((r) => (arrived = r));
+    const held = new Promise<void>((r) => (release = r));
+    setup.fake.enqueue(
+      async () => {
+        arrived();
+        await held;
+        return { text: "Alice said Clara is visiting." };
+      },
+      { text: "They talked about a visit." },
+    );
+    const closing = setup.engine.close(session.id, "test");
+    await atModel;
+    await forgetter.forget("111", "clara");
+    release();
+    expect(await closing).toBe("closed");
+    await setup.engine.settle();
+    await forgetter.settle();
+    const dir = join(setup.home, "users", "111");
+    expect(await everythingUnder(join(dir, "daily"))).toContain("They talked about a visit.");
+    expect(await everythingUnder(join(dir, "conversations"))).toContain("[forgotten]");
+    expectGone(await everythingUnder(dir), "clara", "the person's folder");
+    expectGone(JSON.stringify(await forgetter.get(session.id)), "clara", "the stored session");
+  });
 });
