@@ -445,7 +445,8 @@ export class SessionEngine {
       await memory.deleteEverything();
       await store.endForget(userId, epoch);
     });
-    await store.purge();
+    // Deleted already: a store that cannot drop its old copies now (a hosted Redis refusing BGREWRITEAOF) is logged.
+    await store.purge().catch((error: unknown) => this.deps.log.warn({ userId, err: String(error) }, "the session store could not drop its old copies now"));
   }
 
   /**
