@@ -327,7 +327,7 @@ export class SessionEngine {
         try {
           return await work(record);
         } catch (error) {
-          // Forgotten while closing: nothing of the old copy was written; start again from the store's.
+          // Forgotten while closing: what it wrote before, the forget took out; after, nothing was written. Again, from the store's copy.
           if (!(error instanceof SessionForgottenError) || attempt >= CLOSE_ATTEMPTS) throw error;
         }
       }
