@@ -53,6 +53,12 @@ export async function createEngine(config: Config, log: Logger, { telemetry }: E
     }),
     "could not write out earlier conversations; the next start tries again",
   );
+  engine.inBackground(
+    engine.removeLeftoverFiles().then((removed) => {
+      if (removed > 0) log.info({ removed }, "temporary files left by an interrupted write removed");
+    }),
+    "could not remove temporary files left by an interrupted write; the next start tries again",
+  );
   const close = async () => {
     await engine.settle();
     await recall.close();

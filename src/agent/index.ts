@@ -5,6 +5,7 @@ export { describeChanges } from "./saved-line.js";
 export {
   SessionClosedError,
   SessionEngine,
+  TurnForgottenError,
   type CloseOutcome,
   type OpenRequest,
   type SessionSummary,

@@ -1,17 +1,20 @@
 import { createClient, type RedisClientType } from "@keyv/redis";
 import Keyv from "keyv";
-import { CLAIM, DELETE_RECORD, RELEASE, SAVE_RECORD } from "./redis-scripts.js";
+import { BEGIN_FORGET, CLAIM, DELETE_RECORD, END_FORGET, INDEX_PERSON, RELEASE, SAVE_RECORD } from "./redis-scripts.js";
 import type { SessionRecord, SessionStatus } from "./session-record.js";
 import {
   NAMESPACE,
   PAGE,
+  PERSON_INDEX_FLAG,
   PING_TIMEOUT_MS,
   SESSION,
   SESSION_STATUSES,
   STATUS_RANK,
   SessionStoreBase,
   checkClaim,
+  epochKey,
   withTimeout,
+  type WriteVerdict,
 } from "./session-store-base.js";
 import { TimedKeyvRedis, timed } from "./timed-keyv-redis.js";
 
@@ -20,13 +23,21 @@ const CONNECT_TIMEOUT_MS = 2_000;
 const OPEN_TIMEOUT_MS = 5_000;
 const STATUS = "status:";
 const CLAIM_KEY = "claim:";
+const PERSON = "person:";
+const EPOCH = "epoch:";
+/** How long purge() waits for Redis to rewrite its append-only file. */
+const AOF_REWRITE_MS = 120_000;
+const AOF_POLL_MS = 50;
 
 /**
  * Sessions in Redis (`SESSION_STORE_URL=redis://…` or `rediss://…`), shared by every process of
  * the bot. Records, channel pointers and flags are keyv values under keyv's namespace
  * (`agentkit::session:<id>` …); beside them a set of session ids per status
  * (`agentkit::status:<status>`), changed in the same Lua script as the record, so listing by
- * status reads its sets and never scans the keyspace; and claims (`agentkit::claim:<name>`).
+ * status reads its sets and never scans the keyspace; a set of session ids per person
+ * (`agentkit::person:<userId>`, the person index forget and delete-all read), changed in the same
+ * script; each person's forget epoch (`agentkit::epoch:<epochKey(userId)>`, checked by that script: see
+ * SessionStoreBase); and claims (`agentkit::claim:<name>`).
  *
  * While Redis is down every call rejects at once (no offline queue), or after COMMAND_TIMEOUT_MS
  * when the server hangs; the client keeps reconnecting in the background, so the same store
@@ -65,22 +76,65 @@ export class RedisSessionStore extends SessionStoreBase {
     const adapter = new TimedKeyvRedis(client, { namespace: NAMESPACE, throwOnErrors: true });
     // keyv leaves the prefix to the adapter (`agentkit::key`), as @keyv/redis's createKeyv does.
     const keyv = new Keyv({ store: adapter, namespace: NAMESPACE, useKeyPrefix: false, throwOnErrors: true });
-    return new RedisSessionStore(keyv, adapter, client);
+    const store = new RedisSessionStore(keyv, adapter, client);
+    try {
+      await store.indexPeople();
+    } catch (error) {
+      await store.close();
+      throw new Error(`SESSION_STORE_URL: could not build the person index in Redis at ${hostOf(url)} (${(error as Error).message})`);
+    }
+    return store;
   }
 
-  protected async writeRecord(record: SessionRecord): Promise<boolean> {
+  /**
+   * A store saved before the person index gets it, once: every stored record's id joins its
+   * person's set (several processes may do it at once; adding is idempotent).
+   */
+  private async indexPeople(): Promise<void> {
+    if (await this.hasFlag(PERSON_INDEX_FLAG)) return;
+    for await (const record of this.stored(SESSION_STATUSES)) {
+      await timed(
+        this.client.eval(INDEX_PERSON, { keys: [this.key(SESSION + record.id), this.key(PERSON + record.userId)], arguments: [record.id] }),
+      );
+    }
+    await this.setFlag(PERSON_INDEX_FLAG);
+  }
+
+  protected async writeRecord(record: SessionRecord): Promise<WriteVerdict> {
     const value = await this.keyv.serializeData({ value: record });
     const stored = await timed(
       this.client.eval(SAVE_RECORD, {
-        keys: [this.key(SESSION + record.id), ...this.statusKeys()],
-        arguments: [record.id, String(value), String(STATUS_RANK[record.status])],
+        keys: [this.key(SESSION + record.id), ...this.statusKeys(), this.key(PERSON + record.userId), this.key(EPOCH + epochKey(record.userId))],
+        arguments: [record.id, String(value), String(STATUS_RANK[record.status]), String(record.epoch ?? 0)],
       }),
     );
-    return Number(stored) === -1;
+    const verdict = Number(stored);
+    return verdict === -1 ? "written" : verdict === -2 ? "forgotten" : "moved-on";
   }
 
-  protected async deleteRecord(id: string): Promise<void> {
-    await timed(this.client.eval(DELETE_RECORD, { keys: [this.key(SESSION + id), ...this.statusKeys()], arguments: [id] }));
+  protected async deleteRecord(record: SessionRecord): Promise<void> {
+    await timed(
+      this.client.eval(DELETE_RECORD, {
+        keys: [this.key(SESSION + record.id), ...this.statusKeys(), this.key(PERSON + record.userId)],
+        arguments: [record.id],
+      }),
+    );
+  }
+
+  async sessionsOf(userId: string): Promise<string[]> {
+    return timed(this.client.sMembers(this.key(PERSON + userId)));
+  }
+
+  async epochOf(userId: string): Promise<number> {
+    return Number((await timed(this.client.get(this.key(EPOCH + epochKey(userId))))) ?? 0);
+  }
+
+  async beginForget(userId: string): Promise<number> {
+    return Number(await timed(this.client.eval(BEGIN_FORGET, { keys: [this.key(EPOCH + epochKey(userId))] }))) + 1;
+  }
+
+  async endForget(userId: string, epoch: number): Promise<void> {
+    await timed(this.client.eval(END_FORGET, { keys: [this.key(EPOCH + epochKey(userId))], arguments: [String(epoch)] }));
   }
 
   protected async *stored(statuses: readonly SessionStatus[]): AsyncGenerator<SessionRecord> {
@@ -121,8 +175,41 @@ export class RedisSessionStore extends SessionStoreBase {
     await withTimeout(this.client.ping(), PING_TIMEOUT_MS, `the session store (Redis) did not answer within ${PING_TIMEOUT_MS} ms`);
   }
 
-  /** Redis drops a deleted value at once; nothing to compact here. */
-  async purge(): Promise<void> {}
+  /**
+   * Redis drops a deleted value from memory at once, but its append-only file keeps every write
+   * ever made until it is rewritten: rewrite it, and wait until the rewrite is done (Redis then
+   * deletes the old files). Without an append-only file there is nothing to do here.
+   */
+  async purge(): Promise<void> {
+    if (!/^aof_enabled:1\b/m.test(await this.persistence())) return;
+    const deadline = Date.now() + AOF_REWRITE_MS;
+    // A rewrite already running may have copied the data before the words went: let it finish, then start ours.
+    for (;;) {
+      await this.aofRewriteDone(deadline);
+      try {
+        await timed(this.client.bgRewriteAof());
+        break;
+      } catch (error) {
+        if (!/in progress/i.test((error as Error).message)) throw error;
+      }
+    }
+    const info = await this.aofRewriteDone(deadline);
+    if (!/^aof_last_bgrewrite_status:ok\b/m.test(info)) throw new Error("Redis could not rewrite its append-only file");
+  }
+
+  /** Resolves with INFO persistence once no rewrite of the append-only file runs or waits to run. */
+  private async aofRewriteDone(deadline: number): Promise<string> {
+    for (;;) {
+      const info = await this.persistence();
+      if (/^aof_rewrite_in_progress:0\b/m.test(info) && /^aof_rewrite_scheduled:0\b/m.test(info)) return info;
+      if (Date.now() > deadline) throw new Error(`Redis did not finish rewriting its append-only file within ${AOF_REWRITE_MS / 1000} s`);
+      await new Promise((resolve) => setTimeout(resolve, AOF_POLL_MS));
+    }
+  }
+
+  private async persistence(): Promise<string> {
+    return timed(this.client.info("persistence"));
+  }
 
   protected async disconnect(): Promise<void> {
     // A graceful close waits for the answers to calls in flight, which a down or hung Redis never gives.

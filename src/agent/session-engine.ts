@@ -6,7 +6,9 @@ import { KeyedMutex } from "../keyed-mutex.js";
 import type { Logger } from "../logger.js";
 import type { JournalEntry } from "../memory/journal.js";
 import { modelWriter } from "../memory/memory-file.js";
-import { forgottenName, scrub } from "../memory/forget.js";
+import { forgetUnderLock, forgottenName, mentions, scrub, type ForgetPlan } from "../memory/forget.js";
+import { withPersonLock } from "../memory/person-lock.js";
+import { removeLeftoverTemporaryFilesOfEveryone } from "../memory/temporary-files.js";
 import { undoable } from "../memory/undo.js";
 import { MemoryStore, type MemoryStoreOptions } from "../memory/memory-store.js";
 import { buildSystemPrompt } from "../memory/system-prompt.js";
@@ -20,7 +22,8 @@ import { maskSecretsInRecord } from "./mask-record.js";
 import { appendDailyEntry, entryHeading } from "./daily-entry.js";
 import { ModelError, type ModelClient, type TokenUsage } from "./model-client.js";
 import { hasExchange, type SessionPlace, type SessionRecord } from "./session-record.js";
-import { SessionMovedOnError, type SessionStore } from "./session-store.js";
+import { SessionForgottenError, SessionMovedOnError, type SessionStore } from "./session-store.js";
+import { neededEpoch } from "./session-store-base.js";
 import { summariseConversation } from "./summarise.js";
 import { noTelemetry, type Telemetry, type TurnOutcome } from "./telemetry.js";
 
@@ -88,6 +91,31 @@ export class SessionClosedError extends Error {
   }
 }
 
+/**
+ * A turn during which the person forgot something (in another process, say): the turn was made
+ * from the conversation as it was before, so its exchange was not kept. The session goes on
+ * from the forgotten copy.
+ */
+export class TurnForgottenError extends Error {
+  constructor(readonly sessionId: string) {
+    super("Something in this conversation was forgotten while the answer was being written, so that exchange was not kept.");
+  }
+}
+
+/** What a forget removed (counted under the person's lock) and how far the clean-up got. */
+export interface ForgetResult {
+  plan: ForgetPlan;
+  /** Stored sessions that held the words. */
+  sessions: number;
+  /** False when the session store could not drop its old copies now (VACUUM, AOF rewrite); logged. */
+  storePurged: boolean;
+  /** False when the search index could not be purged now (it follows the files at the next search). */
+  indexPurged: boolean;
+}
+
+/** How many times a close starts again from the store's copy after a forget changed the session under it. */
+const CLOSE_ATTEMPTS = 3;
+
 /** Opens, runs and closes sessions; the front ends (Discord, terminal) sit on top. */
 export class SessionEngine {
   /** Turns, clears and closes of one session run one at a time. */
@@ -113,6 +141,8 @@ export class SessionEngine {
   /** Snapshots the person's memory into a system prompt that stays fixed for the whole session. */
   async open(request: OpenRequest): Promise<SessionRecord> {
     const memory = this.memoryOf(request.userId);
+    // Read before the snapshot: if the person forgets something after it, the store refuses this record.
+    const epoch = await this.currentEpoch(request.userId);
     const now = this.clock();
     const snapshot = await memory.snapshot(now);
     if (snapshot.soulMissing) {
@@ -138,6 +168,7 @@ export class SessionEngine {
       openedAt: now.toISOString(),
       lastActivityAt: now.toISOString(),
       usage: [],
+      epoch,
     };
     // Written while the first request goes to the model; every later save of the session waits
     // for it (firstSaveDone), and writes it again if it failed.
@@ -190,7 +221,7 @@ export class SessionEngine {
   async turn(id: string, input: string | TurnMessage, { onDelta, signal }: TurnOptions = {}): Promise<TurnResult> {
     const message = typeof input === "string" ? { text: input } : input;
     const result = await this.sessions.run(id, async () => {
-      const record = await this.require(id);
+      const record = await this.current(id);
       if (record.status !== "open") throw new SessionClosedError(id);
       // From here to the save is the turn's time: model requests, and AgentKit's own work around them.
       const started = performance.now();
@@ -201,7 +232,7 @@ export class SessionEngine {
         if (overBudget(record, message.text, this.deps.historyBudgetChars)) await this.condenseNow(record, timing);
         const output = await runTurn({
           model: this.deps.model,
-          memory: this.memoryOf(record.userId),
+          memory: this.sessionMemory(record),
           context: requestContext(record),
           message,
           now: this.clock(),
@@ -216,7 +247,12 @@ export class SessionEngine {
         record.usage.push(output.usage);
         record.lastActivityAt = this.clock().toISOString();
         await this.firstSaveDone(id);
-        await this.deps.store.save(record);
+        await this.deps.store.save(record).catch(async (error: unknown) => {
+          if (!(error instanceof SessionForgottenError)) throw error;
+          // Forgotten meanwhile: the store keeps the forgotten copy; this exchange was made from the old one.
+          const stored = await this.deps.store.reload(id);
+          throw stored?.status === "open" ? new TurnForgottenError(id) : new SessionClosedError(id);
+        });
         outcome = output.stopped ? "stopped" : "ok";
         return { record, output };
       } finally {
@@ -234,8 +270,8 @@ export class SessionEngine {
   /** Drops the conversation so far; the snapshot (system prompt) and the memory files stay. */
   async clear(id: string): Promise<void> {
     await this.sessions.run(id, async () => {
-      const record = await this.require(id);
       await this.firstSaveDone(id);
+      const record = await this.current(id);
       record.messages = [];
       delete record.condensed;
       await this.deps.store.save(record);
@@ -283,9 +319,21 @@ export class SessionEngine {
     const claim = `close:${id}`;
     if (!(await this.takeClaim(claim))) return "already-closed";
     try {
-      const record = await this.deps.store.reload(id);
-      if (!record || record.status === "closed") return "already-closed";
-      return await work(record);
+      for (let attempt = 1; ; attempt++) {
+        const record = await this.deps.store.reload(id);
+        if (!record || record.status === "closed") return "already-closed";
+        // A forget of this person under way finishes first; then the store's copy is the forgotten one.
+        if ((record.epoch ?? 0) < (await this.currentEpoch(record.userId))) {
+          if (attempt >= CLOSE_ATTEMPTS) throw new SessionForgottenError(id);
+          continue;
+        }
+        try {
+          return await work(record);
+        } catch (error) {
+          // Forgotten while closing: what it wrote before, the forget took out; after, nothing was written. Again, from the store's copy.
+          if (!(error instanceof SessionForgottenError) || attempt >= CLOSE_ATTEMPTS) throw error;
+        }
+      }
     } catch (error) {
       if (error instanceof SessionMovedOnError) return "already-closed";
       throw error;
@@ -312,64 +360,121 @@ export class SessionEngine {
     return { closed, pending: waiting.length - closed };
   }
 
-  /** Every stored session of a person, whatever its state. */
-  private async sessionsOf(userId: string): Promise<string[]> {
-    const ids: string[] = [];
-    for await (const record of this.deps.store.withStatus(["open", "closing", "pending-summary", "closed"])) {
-      if (record.userId === userId) ids.push(record.id);
-    }
-    return ids;
-  }
-
   /** How many of a person's stored sessions mention the words (the forget preview). */
   async sessionsMentioning(userId: string, hit: (text: string) => boolean): Promise<number> {
     let count = 0;
-    for (const id of await this.sessionsOf(userId)) {
-      const record = await this.deps.store.get(id);
+    for (const id of await this.deps.store.sessionsOf(userId)) {
+      const record = await this.deps.store.reload(id);
       if (record && hit(JSON.stringify(record))) count++;
     }
     return count;
   }
 
   /**
-   * Takes text that mentions the words out of a person's stored sessions (history, summaries,
-   * frozen prompts): forgetting reaches the session store too. Returns how many changed.
+   * Forgets words everywhere a person's text is kept, as one step under their lock, so that no
+   * process can bring them back: the person's forget epoch moves on (every copy of their sessions
+   * read before, in any process, can no longer be saved, and a session opening meanwhile waits),
+   * their stored sessions lose the words, then their files (forgetUnderLock). After the lock the
+   * session store drops its old copies (VACUUM; an AOF rewrite on Redis) and the recall index
+   * its rows.
    */
-  async forgetInSessions(userId: string, hit: (text: string) => boolean): Promise<number> {
+  async forget(userId: string, words: string): Promise<ForgetResult> {
+    const memory = this.memoryOf(userId);
+    const { store } = this.deps;
+    const { plan, sessions } = await memory.serialize(async () => {
+      const epoch = await store.beginForget(userId);
+      const sessions = await this.restampSessions(userId, epoch, mentions(words));
+      const { plan } = await forgetUnderLock(memory, words, this.clock());
+      await store.endForget(userId, epoch);
+      return { plan, sessions };
+    });
+    const storePurged = await store.purge().then(
+      () => true,
+      (error: unknown) => {
+        this.deps.log.warn({ userId, err: String(error) }, "the session store could not drop its old copies now");
+        return false;
+      },
+    );
+    // The index drops the forgotten rows now (secure_delete overwrites them; a checkpoint empties the log).
+    const indexPurged = await memory.updateIndex({ purge: true }).then(
+      () => true,
+      () => false,
+    );
+    return { plan, sessions, storePurged, indexPurged };
+  }
+
+  /**
+   * Under the person's lock, between beginForget and endForget: every stored session of the
+   * person, read from the store, loses what `hit` finds (messages, tool arguments, summaries,
+   * frozen prompts, titles) and is stamped with `epoch`, the forgotten copy every process reads
+   * from now on. Returns how many held the words.
+   */
+  private async restampSessions(userId: string, epoch: number, hit: (text: string) => boolean): Promise<number> {
     let changed = 0;
-    for (const id of await this.sessionsOf(userId)) {
-      await this.sessions.run(id, async () => {
-        const record = await this.deps.store.get(id);
-        if (!record) return;
-        const before = JSON.stringify(record);
-        record.messages = record.messages.map((m) => forgetIn(m, hit));
-        if (record.summary !== undefined) record.summary = scrub(record.summary, hit) ?? "";
-        if (record.condensed) record.condensed.summary = scrub(record.condensed.summary, hit) ?? "";
-        record.systemPrompt = scrub(record.systemPrompt, hit) ?? "";
-        // The same rule as for the conversation file: a title or place that mentions the words renames it.
-        const titled = hit(record.title) || hit(record.channel.description) || hit(record.conversationFile ?? "");
-        if (titled && record.conversationFile) record.conversationFile = forgottenName(record.conversationFile);
-        if (hit(record.title)) record.title = "[forgotten]";
-        if (hit(record.channel.description)) record.channel = { ...record.channel, description: "[forgotten]" };
-        if (JSON.stringify(record) === before) return;
-        await this.deps.store.save(record);
-        changed++;
-      });
+    for (const id of await this.deps.store.sessionsOf(userId)) {
+      const record = await this.deps.store.reload(id);
+      if (!record) continue;
+      const before = JSON.stringify(record);
+      record.messages = record.messages.map((m) => forgetIn(m, hit));
+      if (record.summary !== undefined) record.summary = scrub(record.summary, hit) ?? "";
+      if (record.condensed) record.condensed.summary = scrub(record.condensed.summary, hit) ?? "";
+      record.systemPrompt = scrub(record.systemPrompt, hit) ?? "";
+      // The same rule as for the conversation file: a title or place that mentions the words renames it.
+      const titled = hit(record.title) || hit(record.channel.description) || hit(record.conversationFile ?? "");
+      if (titled && record.conversationFile) record.conversationFile = forgottenName(record.conversationFile);
+      if (hit(record.title)) record.title = "[forgotten]";
+      if (hit(record.channel.description)) record.channel = { ...record.channel, description: "[forgotten]" };
+      if (JSON.stringify(record) !== before) changed++;
+      record.epoch = epoch;
+      await this.deps.store.save(record);
     }
-    if (changed > 0) await this.deps.store.purge();
     return changed;
   }
 
-  /** Deletes every session of a person, their files and their index (/memory delete-all). */
+  /**
+   * Deletes every session of a person, their files and their index (/memory delete-all), as one
+   * step under their lock and their forget epoch, so that no copy of a session held by another
+   * process can be saved again.
+   */
   async deleteEverything(userId: string): Promise<void> {
-    for (const id of await this.sessionsOf(userId)) {
-      await this.sessions.run(id, async () => {
-        const record = await this.deps.store.get(id);
-        if (record) await this.deps.store.remove(record);
-      });
-    }
-    await this.deps.store.purge();
-    await this.memoryOf(userId).deleteEverything();
+    const memory = this.memoryOf(userId);
+    const { store } = this.deps;
+    await withPersonLock(memory.dir, async () => {
+      const epoch = await store.beginForget(userId);
+      for (const id of await store.sessionsOf(userId)) {
+        const record = await store.reload(id);
+        if (record) await store.remove(record);
+      }
+      await memory.deleteEverything();
+      await store.endForget(userId, epoch);
+    });
+    // Deleted already: a store that cannot drop its old copies now (a hosted Redis refusing BGREWRITEAOF) is logged.
+    await store.purge().catch((error: unknown) => this.deps.log.warn({ userId, err: String(error) }, "the session store could not drop its old copies now"));
+  }
+
+  /**
+   * The person's forget epoch now, once no forget of theirs runs: one under way is waited for (it
+   * holds their lock); one a killed process left unfinished is finished here, without its words
+   * (its sessions are stamped as they are, so they can be saved again).
+   */
+  private async currentEpoch(userId: string): Promise<number> {
+    const { store } = this.deps;
+    const epoch = await store.epochOf(userId);
+    if (epoch % 2 === 0) return epoch;
+    return withPersonLock(this.memoryOf(userId).dir, async () => {
+      const now = await store.epochOf(userId);
+      if (now % 2 === 0) return now;
+      this.deps.log.warn({ userId }, "a forget was left unfinished by a process that stopped; finishing it without its words");
+      const next = await store.beginForget(userId);
+      await this.restampSessions(userId, next, () => false);
+      await store.endForget(userId, next);
+      return next;
+    });
+  }
+
+  /** Removes the temporary files writers killed mid-write left in people's folders (start-up). */
+  async removeLeftoverFiles(): Promise<number> {
+    return removeLeftoverTemporaryFilesOfEveryone(this.deps.home);
   }
 
   /** What the model changed in memory during a session and is not undone yet, oldest first (the receipt). */
@@ -385,7 +490,7 @@ export class SessionEngine {
   }
 
   private async finishClose(record: SessionRecord): Promise<CloseOutcome> {
-    const memory = this.memoryOf(record.userId);
+    const memory = this.sessionMemory(record);
     const now = this.clock();
     // From here on the session keeps no secret: its transcript, summary request and every save (design §9).
     maskSecretsInRecord(record);
@@ -486,6 +591,32 @@ export class SessionEngine {
     const record = await this.deps.store.get(id);
     if (!record) throw new SessionClosedError(id);
     return record;
+  }
+
+  /**
+   * The live record, read again from the store when the person forgot something since this
+   * process read it (in another process, say): the stale copy would bring the words back.
+   */
+  private async current(id: string): Promise<SessionRecord> {
+    const record = await this.require(id);
+    if ((record.epoch ?? 0) >= (await this.currentEpoch(record.userId))) return record;
+    const stored = await this.deps.store.reload(id);
+    if (!stored) throw new SessionClosedError(id);
+    return stored;
+  }
+
+  /**
+   * The person's memory as a session writes it: under the lock, each write is refused when the
+   * person forgot something after the session's copy was read (the write may repeat the words).
+   */
+  private sessionMemory(record: SessionRecord): MemoryStore {
+    const { store } = this.deps;
+    return MemoryStore.forUser(this.deps.home, record.userId, {
+      ...this.deps.memory,
+      guard: async () => {
+        if ((record.epoch ?? 0) < neededEpoch(await store.epochOf(record.userId))) throw new SessionForgottenError(record.id);
+      },
+    });
   }
 }
 

@@ -37,6 +37,11 @@ export interface SessionRecord {
   conversationFile?: string;
   closedAt?: string;
   usage: TokenUsage[];
+  /**
+   * The person's forget epoch this copy was made under (missing: 0). The store refuses a copy
+   * made before the person's latest forget, so none can bring forgotten text back.
+   */
+  epoch?: number;
 }
 
 export function hasExchange(record: SessionRecord): boolean {

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type Keyv from "keyv";
 import type { SessionRecord, SessionStatus } from "./session-record.js";
 
@@ -5,6 +6,8 @@ export const NAMESPACE = "agentkit";
 export const SESSION = "session:";
 export const CHANNEL = "channel:";
 export const FLAG = "flag:";
+/** Set once a store holds the person index (stores saved before it get it at open). */
+export const PERSON_INDEX_FLAG = "person-index-v1";
 /** Records read per query or round trip when listing sessions. */
 export const PAGE = 500;
 /** How long ping() waits for an answer before the store counts as down (/healthz). */
@@ -26,6 +29,36 @@ export class SessionMovedOnError extends Error {
 }
 
 /**
+ * A save the store refused because the copy was read before the person forgot something (or
+ * deleted everything): it may hold the forgotten text. The stale copy is dropped; what the store
+ * holds now (forgotten, or nothing) is what the next read gives.
+ */
+export class SessionForgottenError extends Error {
+  constructor(readonly sessionId: string) {
+    super("This conversation changed elsewhere (something in it was forgotten); it was read again.");
+  }
+}
+
+/** What the store did with a record it was asked to write. */
+export type WriteVerdict = "written" | "moved-on" | "forgotten";
+
+/**
+ * The lowest epoch a record of a person must carry to be saved, given the person's epoch now:
+ * the epoch itself, or while a forget runs (odd) the even one it stamps its copies with.
+ */
+export function neededEpoch(personEpoch: number): number {
+  return personEpoch + (personEpoch % 2);
+}
+
+/**
+ * What a person's forget epoch is kept under: a hash of their id, so that a person who deleted
+ * everything leaves no id behind in the store (the epoch itself must stay, as their tombstone).
+ */
+export function epochKey(userId: string): string {
+  return createHash("sha256").update(`agentkit-person:${userId}`).digest("hex").slice(0, 32);
+}
+
+/**
  * What every session store does, whatever holds the records.
  *
  * What is cached, and why it is safe: the records of sessions this process has read or written
@@ -36,6 +69,14 @@ export class SessionMovedOnError extends Error {
  * save that would move a stored session back (SessionMovedOnError; the stale copy is dropped and
  * the next get reads the store), and `withStatus` selects by the stored status, giving the cached
  * copy only when it is at least as far along as the stored one.
+ *
+ * Forgetting reaches every process through the person's forget epoch, kept in the store: a
+ * forget (or delete-all) moves it to an odd number while it runs and to the next even one when
+ * done, and stamps the copies it writes with that even number. The store refuses, in the same
+ * atomic step as the write, any record whose `epoch` is below it (SessionForgottenError): a copy
+ * cached or read before the forget, or a session whose snapshot was taken before it. A removed
+ * session needs no tombstone of its own: the person's epoch, which is never removed, is one for
+ * every copy of it anywhere (it is kept under a hash of the person's id: epochKey).
  */
 export abstract class SessionStoreBase {
   private closed = false;
@@ -45,9 +86,9 @@ export abstract class SessionStoreBase {
 
   protected constructor(protected readonly keyv: Keyv) {}
 
-  /** Writes a record unless the stored one is further along; false when refused for that. */
-  protected abstract writeRecord(record: SessionRecord): Promise<boolean>;
-  protected abstract deleteRecord(id: string): Promise<void>;
+  /** Writes a record unless the stored one is further along, or the person forgot something since it was read. */
+  protected abstract writeRecord(record: SessionRecord): Promise<WriteVerdict>;
+  protected abstract deleteRecord(record: SessionRecord): Promise<void>;
   /** Stored records in one of these statuses, in rank order; one may come twice (it moved meanwhile). */
   protected abstract stored(statuses: readonly SessionStatus[]): AsyncGenerator<SessionRecord>;
   protected abstract disconnect(): Promise<void>;
@@ -67,6 +108,17 @@ export abstract class SessionStoreBase {
   abstract ping(): Promise<void>;
   /** After a person's words were removed: drop what the backend keeps of deleted values. */
   abstract purge(): Promise<void>;
+  /** The ids of a person's stored sessions, whatever their status, from the person index. */
+  abstract sessionsOf(userId: string): Promise<string[]>;
+  /** The person's forget epoch now: 0 until their first forget, odd while one runs. */
+  abstract epochOf(userId: string): Promise<number>;
+  /**
+   * A forget (or delete-all) of a person starts: from now on the store refuses every record of
+   * theirs that carries a lower epoch than the one returned, which the forget stamps its copies with.
+   */
+  abstract beginForget(userId: string): Promise<number>;
+  /** The forget that began with `epoch` is done: copies stamped with it are the person's records from now on. */
+  abstract endForget(userId: string, epoch: number): Promise<void>;
 
   /** The live record: only the session engine may change it, and must save it after. */
   async get(id: string): Promise<SessionRecord | undefined> {
@@ -94,14 +146,18 @@ export abstract class SessionStoreBase {
     else this.records.set(record.id, record);
     if (options.newest) this.remember(channelId, record.id);
     try {
-      if (!(await this.writeRecord(record))) throw new SessionMovedOnError(record.id);
+      const verdict = await this.writeRecord(record);
+      if (verdict === "moved-on") throw new SessionMovedOnError(record.id);
+      if (verdict === "forgotten") throw new SessionForgottenError(record.id);
       if (options.newest && !(await this.keyv.set(CHANNEL + channelId, record.id))) {
         throw new Error("the session store refused the write");
       }
     } catch (error) {
       // A new session stays in memory (its opener retries the write); for any other save,
       // memory may be ahead of the store now, or behind it: read it again next time.
-      if (!options.newest || error instanceof SessionMovedOnError) this.records.delete(record.id);
+      const refused = error instanceof SessionMovedOnError || error instanceof SessionForgottenError;
+      if (!options.newest || refused) this.records.delete(record.id);
+      if (error instanceof SessionForgottenError && options.newest && this.channels.get(channelId) === record.id) this.channels.delete(channelId);
       throw error;
     }
   }
@@ -129,10 +185,13 @@ export abstract class SessionStoreBase {
     }
   }
 
-  /** Deletes a session and, if it is its channel's newest, the channel's pointer (a person deleting their data). */
+  /**
+   * Deletes a session and, if it is its channel's newest, the channel's pointer (a person deleting
+   * their data, between beginForget and endForget so that no stale copy can bring it back).
+   */
   async remove(record: SessionRecord): Promise<void> {
     this.records.delete(record.id);
-    await this.deleteRecord(record.id);
+    await this.deleteRecord(record);
     const channelId = record.channel.channelId;
     const newest = this.channels.get(channelId) ?? (await this.keyv.get<string>(CHANNEL + channelId));
     if (newest === record.id) {

@@ -4,7 +4,7 @@ import { PRIVATE_DIR_MODE } from "../lib/private-files.js";
 import type { SessionStoreBase } from "./session-store-base.js";
 import { SqliteSessionStore } from "./sqlite-session-store.js";
 
-export { SessionMovedOnError } from "./session-store-base.js";
+export { SessionForgottenError, SessionMovedOnError } from "./session-store-base.js";
 
 /** Sessions persisted by keyv: SQLite in AGENTKIT_HOME by default, or Redis shared by several processes. */
 export type SessionStore = SessionStoreBase;

@@ -9,7 +9,9 @@ import {
   SESSION_STATUSES,
   SessionStoreBase,
   checkClaim,
+  epochKey,
   withTimeout,
+  type WriteVerdict,
 } from "./session-store-base.js";
 
 const FIRST = `${NAMESPACE}:${SESSION}`;
@@ -18,9 +20,12 @@ const END = `${NAMESPACE}:session;`;
 const STATUS = "json_extract(value, '$.value.status')";
 const RANK = (row: string) =>
   `CASE json_extract(${row}.value, '$.value.status') WHEN 'open' THEN 0 WHEN 'closing' THEN 1 WHEN 'pending-summary' THEN 2 WHEN 'closed' THEN 3 END`;
-/** The trigger's message, to tell its refusal from other failures. */
+const PERSON = "json_extract(value, '$.value.userId')";
+/** The triggers' messages, to tell their refusals from other failures. */
 const MOVED_ON = "agentkit: session already further along";
 const CLAIMS = `${NAMESPACE}_claims`;
+/** Each person's forget epoch by epochKey (see SessionStoreBase); a row is never deleted. */
+const PEOPLE = `${NAMESPACE}_people`;
 
 /**
  * Sessions in SQLite (a file in AGENTKIT_HOME, or `memory://` for one process): keyv's table,
@@ -52,21 +57,66 @@ export class SqliteSessionStore extends SessionStoreBase {
        BEGIN SELECT RAISE(ABORT, '${MOVED_ON}'); END`,
     );
     await sqlite.query(`CREATE TABLE IF NOT EXISTS ${CLAIMS} (name TEXT PRIMARY KEY, owner TEXT NOT NULL, expires_at INTEGER NOT NULL)`);
+    // forget and delete-all find a person's sessions here; a store made before it gets it now.
+    await sqlite.query(`CREATE INDEX IF NOT EXISTS ${NAMESPACE}_person ON ${table} (${PERSON}, key)`);
+    await sqlite.query(`CREATE TABLE IF NOT EXISTS ${PEOPLE} (person TEXT PRIMARY KEY, forget_epoch INTEGER NOT NULL)`);
     return new SqliteSessionStore(new Keyv({ store: sqlite, namespace: NAMESPACE, throwOnErrors: true }), sqlite);
   }
 
-  protected async writeRecord(record: SessionRecord): Promise<boolean> {
+  protected async writeRecord(record: SessionRecord): Promise<WriteVerdict> {
+    // keyv's own encoding, under keyv's key, so keyv reads it back; written only when the record's
+    // epoch is the person's (one statement: atomic for every process on the file).
+    const value = String(await this.keyv.serializeData({ value: record }));
     try {
-      if (!(await this.keyv.set(SESSION + record.id, record))) throw new Error("the session store refused the write");
-      return true;
+      const rows = (await this.sqlite.query(
+        `INSERT INTO ${this.sqlite.opts.table} (key, value) SELECT ?, ?
+         WHERE ? >= COALESCE((SELECT forget_epoch + forget_epoch % 2 FROM ${PEOPLE} WHERE person = ?), 0)
+         ON CONFLICT(key) DO UPDATE SET value = excluded.value
+         RETURNING key`,
+        FIRST + record.id,
+        value,
+        record.epoch ?? 0,
+        epochKey(record.userId),
+      )) as unknown[];
+      return rows.length === 1 ? "written" : "forgotten";
     } catch (error) {
-      if (error instanceof Error && error.message.includes(MOVED_ON)) return false;
+      if (error instanceof Error && error.message.includes(MOVED_ON)) return "moved-on";
       throw error;
     }
   }
 
-  protected async deleteRecord(id: string): Promise<void> {
-    await this.keyv.delete(SESSION + id);
+  protected async deleteRecord(record: SessionRecord): Promise<void> {
+    await this.keyv.delete(SESSION + record.id);
+  }
+
+  async sessionsOf(userId: string): Promise<string[]> {
+    const rows = (await this.sqlite.query(
+      `SELECT key FROM ${this.sqlite.opts.table} WHERE ${PERSON} = ? AND key > ? AND key < ?`,
+      userId,
+      FIRST,
+      END,
+    )) as { key: string }[];
+    return rows.map((row) => row.key.slice(FIRST.length));
+  }
+
+  async epochOf(userId: string): Promise<number> {
+    const rows = (await this.sqlite.query(`SELECT forget_epoch FROM ${PEOPLE} WHERE person = ?`, epochKey(userId))) as { forget_epoch: number }[];
+    return rows[0]?.forget_epoch ?? 0;
+  }
+
+  async beginForget(userId: string): Promise<number> {
+    // To the next odd number: after a finished forget (even) the next one, after one a dead process left (odd) the one after.
+    const rows = (await this.sqlite.query(
+      `INSERT INTO ${PEOPLE} (person, forget_epoch) VALUES (?, 1)
+       ON CONFLICT(person) DO UPDATE SET forget_epoch = forget_epoch + 1 + forget_epoch % 2
+       RETURNING forget_epoch`,
+      epochKey(userId),
+    )) as { forget_epoch: number }[];
+    return rows[0]!.forget_epoch + 1;
+  }
+
+  async endForget(userId: string, epoch: number): Promise<void> {
+    await this.sqlite.query(`UPDATE ${PEOPLE} SET forget_epoch = ? WHERE person = ? AND forget_epoch = ?`, epoch, epochKey(userId), epoch - 1);
   }
 
   protected async *stored(statuses: readonly SessionStatus[]): AsyncGenerator<SessionRecord> {

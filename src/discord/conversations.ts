@@ -5,7 +5,7 @@ import { KeyedMutex } from "../keyed-mutex.js";
 import type { Logger } from "../logger.js";
 import { describeChanges } from "../agent/saved-line.js";
 import { ModelError } from "../agent/model-client.js";
-import { SessionClosedError, type SessionEngine, type SessionSummary } from "../agent/session-engine.js";
+import { SessionClosedError, TurnForgottenError, type SessionEngine, type SessionSummary } from "../agent/session-engine.js";
 import type { SessionRecord } from "../agent/session-record.js";
 import type { Say } from "../agent/history-lines.js";
 import { modelErrorLine } from "../present/model-errors.js";
@@ -412,8 +412,13 @@ export class Conversations {
                 `This conversation had just ended, so I didn't read ${batch.length === 1 ? "that message" : `those ${batch.length} messages`}. Mention me or use /chat to start a new one.`,
                 `这段对话刚刚结束，所以我没有读${batch.length === 1 ? "那条消息" : `那 ${batch.length} 条消息`}。提到我或使用 /chat 开始新的对话。`,
               )
-            : `⚠️ ${say("Something went wrong on my side. Please try again.", "我这边出了点问题，请再试一次。")}`;
-      if (!(error instanceof ModelError || error instanceof SessionClosedError)) {
+            : error instanceof TurnForgottenError
+              ? say(
+                  "Something in this conversation was forgotten while I answered (with /memory forget), so I didn't keep this exchange. Please send your message again.",
+                  "回答期间，这段对话中的部分内容被忘记了（/memory forget），所以这次交流没有保存。请再发一次你的消息。",
+                )
+              : `⚠️ ${say("Something went wrong on my side. Please try again.", "我这边出了点问题，请再试一次。")}`;
+      if (!(error instanceof ModelError || error instanceof SessionClosedError || error instanceof TurnForgottenError)) {
         this.deps.log.error({ err: error, sessionId }, "turn failed");
       }
       await reply.fail(line);

@@ -1,18 +1,46 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, open, rename, rm } from "node:fs/promises";
+import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../lib/private-files.js";
+import { assertLockHeld } from "./person-lock.js";
 
 /** Temporary files start with a dot and end in .tmp, so nothing mistakes them for memory. */
 export function isTemporaryFile(name: string): boolean {
   return name.startsWith(".") && name.endsWith(".tmp");
 }
 
+/** A write abandoned because its file no longer holds the text the write was made from. */
+export class FileChangedError extends Error {
+  constructor(path: string) {
+    super(`the write was abandoned and nothing was saved: ${basename(path)} changed since it was read; try again`);
+  }
+}
+
+export interface AtomicWriteOptions {
+  /** The text the file must still hold (null: must not exist) for the write to go ahead. */
+  expect?: string | null;
+}
+
+/**
+ * Throws unless it is still safe to replace `path`: the person's lock, when the write runs under
+ * it, is still this process's (a stalled holder may have lost it), and the file still holds what
+ * the write was made from (`expect`). Nothing makes a rename conditional, so this runs just before it.
+ */
+export async function assertStillWritable(path: string, options: AtomicWriteOptions = {}): Promise<void> {
+  await assertLockHeld();
+  if (options.expect === undefined) return;
+  const now = await readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return null;
+    throw error;
+  });
+  if (now !== options.expect) throw new FileChangedError(path);
+}
+
 /**
  * Writes a file so that a crash leaves either the old or the new content:
  * temporary file in the same folder, fsync, rename over the target, fsync the folder.
  */
-export async function writeFileAtomic(path: string, content: string): Promise<void> {
+export async function writeFileAtomic(path: string, content: string, options: AtomicWriteOptions = {}): Promise<void> {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
@@ -24,6 +52,7 @@ export async function writeFileAtomic(path: string, content: string): Promise<vo
     } finally {
       await handle.close();
     }
+    await assertStillWritable(path, options);
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true });

@@ -1,5 +1,6 @@
 import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { slicer } from "../lib/slices.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import { dateOfConversation, parseConversation, renderConversation } from "./conversation-log.js";
 import type { JournalEntry } from "./journal.js";
@@ -7,6 +8,7 @@ import { journalSeen, type FileWrite } from "./journalled-write.js";
 import { readTextIfExistsSync } from "./memory-file.js";
 import type { MemoryStore } from "./memory-store.js";
 import { parseSections, serializeSections } from "./sections.js";
+import { removeLeftoverTemporaryFiles } from "./temporary-files.js";
 import { dateOfLog } from "./time.js";
 
 /** What forgetting some words would remove, place by place. */
@@ -22,10 +24,10 @@ export interface ForgetPlan {
   historyEntries: number;
   /** The first few things that would go, as text. */
   examples: string[];
-  /** The new texts, applied by `forget`. */
+  /** The new texts of memory files and logs, each with the text it was made from. */
   writes: FileWrite[];
-  /** Conversation files to rewrite (and rename, when their title mentions the words). */
-  conversations: { name: string; newName: string; text: string }[];
+  /** Conversation files to rewrite (and rename, when their title mentions the words), with the text they were read with. */
+  conversations: { name: string; newName: string; text: string; from: string }[];
 }
 
 /** The name a conversation file gets when its title is forgotten: the slug goes, date and session stay. */
@@ -68,9 +70,13 @@ function withoutMentions(text: string, hit: (text: string) => boolean, found: (l
   return serializeSections({ preamble, sections });
 }
 
-/** The new texts of the memory files and logs, found now (planned again under the lock to apply). */
-async function planFiles(memory: MemoryStore, hit: (text: string) => boolean, plan: ForgetPlan): Promise<void> {
-  plan.writes = [];
+/**
+ * Everything of a person that mentions the words, read now. Over a large home (thousands of
+ * conversations, a long journal) it gives the event loop a turn every few milliseconds.
+ */
+async function makePlan(memory: MemoryStore, words: string, pace: () => Promise<void>, { history = true } = {}): Promise<ForgetPlan> {
+  const hit = mentions(words);
+  const plan: ForgetPlan = { words, memoryLines: 0, logEntries: 0, messages: 0, historyEntries: 0, examples: [], writes: [], conversations: [] };
   const example = (text: string) => {
     if (plan.examples.length < EXAMPLES) plan.examples.push(text.trim().split("\n")[0]!.slice(0, 120));
   };
@@ -81,11 +87,12 @@ async function planFiles(memory: MemoryStore, hit: (text: string) => boolean, pl
       plan.memoryLines++;
       example(line);
     });
-    if (cleaned !== text) plan.writes.push({ label, text: cleaned });
+    if (cleaned !== text) plan.writes.push({ label, text: cleaned, from: text });
   }
   for (const folder of ["daily", "daily/archive"]) {
     const names = await readdir(join(memory.dir, folder)).catch(() => [] as string[]);
     for (const name of names.filter((n) => dateOfLog(n)).sort()) {
+      await pace();
       const label = `${folder}/${name}`;
       const text = readTextIfExistsSync(memory.pathOf(label)) ?? "";
       const doc = parseSections(text);
@@ -96,23 +103,21 @@ async function planFiles(memory: MemoryStore, hit: (text: string) => boolean, pl
         return false;
       });
       const preamble = hit(doc.preamble) ? "" : doc.preamble;
-      if (sections.length !== doc.sections.length || preamble !== doc.preamble) plan.writes.push({ label, text: serializeSections({ preamble, sections }) });
+      if (sections.length !== doc.sections.length || preamble !== doc.preamble) {
+        plan.writes.push({ label, text: serializeSections({ preamble, sections }), from: text });
+      }
     }
   }
-}
-
-/** Everything of a person that mentions `words`: memory lines, log entries, conversation messages, history. */
-export async function planForget(memory: MemoryStore, words: string): Promise<ForgetPlan> {
-  const hit = mentions(words);
-  const plan: ForgetPlan = { words, memoryLines: 0, logEntries: 0, messages: 0, historyEntries: 0, examples: [], writes: [], conversations: [] };
-  await planFiles(memory, hit, plan);
   const names = await readdir(memory.conversationsDir).catch(() => [] as string[]);
   for (const name of names.filter((n) => dateOfConversation(n)).sort()) {
-    const log = parseConversation(await readFile(join(memory.conversationsDir, name), "utf8"));
+    await pace();
+    const from = await readFile(join(memory.conversationsDir, name), "utf8").catch(() => undefined);
+    if (from === undefined) continue;
+    const log = parseConversation(from);
     const messages = log.messages.flatMap((m) => {
       if (hit(m.text)) {
         plan.messages++;
-        if (plan.examples.length < EXAMPLES) plan.examples.push(m.text.trim().split("\n")[0]!.slice(0, 120));
+        example(m.text);
         return [];
       }
       // A 💾 line can name a forgotten section.
@@ -129,10 +134,20 @@ export async function planForget(memory: MemoryStore, words: string): Promise<Fo
       name,
       newName: titled ? forgottenName(name) : name,
       text: renderConversation({ ...log, title: forgotten(log.title), place: forgotten(log.place), messages }),
+      from,
     });
   }
-  plan.historyEntries = (await memory.journal.entries()).filter((e) => hit(JSON.stringify(e))).length;
+  if (!history) return plan;
+  for (const entry of await memory.journal.entries()) {
+    await pace();
+    if (hit(JSON.stringify(entry))) plan.historyEntries++;
+  }
   return plan;
+}
+
+/** Everything of a person that mentions `words`: memory lines, log entries, conversation messages, history (the preview). */
+export async function planForget(memory: MemoryStore, words: string): Promise<ForgetPlan> {
+  return makePlan(memory, words, slicer());
 }
 
 /** Lines of a text that mention the words, replaced: what history keeps of a forgotten change. */
@@ -144,50 +159,59 @@ export function scrub(text: string | null, hit: (text: string) => boolean): stri
     .join("\n");
 }
 
+/** A journal entry with what mentions the words replaced, or undefined when nothing does. */
+function forgottenEntry(e: JournalEntry, hit: (text: string) => boolean): JournalEntry | undefined {
+  const mentioned = (e.by.kind === "model" && hit(e.by.title ?? "")) || e.changes.some((c) => hit(c.section) || hit(c.before ?? "") || hit(c.after ?? ""));
+  if (!mentioned) return undefined;
+  return {
+    ...e,
+    ...(e.by.kind === "model" && e.by.title && hit(e.by.title) ? { by: { ...e.by, title: "[forgotten]" } } : {}),
+    forgotten: true,
+    changes: e.changes.map((c) => ({ ...c, section: hit(c.section) ? "[forgotten]" : c.section, before: scrub(c.before, hit), after: scrub(c.after, hit) })),
+  };
+}
+
 /**
- * Removes what the plan found, journalled (as "forget", which cannot be undone), then takes the
- * words out of the whole history too. Conversation files are rewritten. The recall index follows
- * the files (its deleted rows are overwritten). Returns the journal entry, if memory changed.
+ * Under the person's lock (the caller holds it): finds again everything that mentions the words,
+ * so nothing written since the preview is missed and nothing undone, and removes it: memory lines
+ * and log entries (journalled as "forget", which cannot be undone), conversation messages (files
+ * rewritten, renamed when their title mentions the words), history texts, waiting proposals and
+ * pending confirmations; temporary files a crash left go too. Every write is made from the text
+ * read here and abandoned if the file changed meanwhile. The recall index is the caller's to purge.
  */
-export async function forget(memory: MemoryStore, plan: ForgetPlan, now = new Date()): Promise<ForgetOutcome> {
-  const hit = mentions(plan.words);
-  const entry = await memory.serialize(async () => {
-    // Planned again under the lock: a write made since the preview is neither lost nor undone.
-    const fresh: ForgetPlan = { ...plan, memoryLines: 0, logEntries: 0, examples: [], writes: [] };
-    await planFiles(memory, hit, fresh);
-    const entry = fresh.writes.length > 0 ? await memory.commit({ kind: "person" }, "forget", fresh.writes, { now }) : undefined;
-    for (const { name, newName, text } of plan.conversations) {
-      await writeFileAtomic(join(memory.conversationsDir, newName), text);
-      if (newName !== name) await rm(join(memory.conversationsDir, name), { force: true });
-    }
-    await memory.journal.rewrite((e) => {
-      const mentioned = (e.by.kind === "model" && hit(e.by.title ?? "")) || e.changes.some((c) => hit(c.section) || hit(c.before ?? "") || hit(c.after ?? ""));
-      if (!mentioned) return e;
-      return {
-        ...e,
-        ...(e.by.kind === "model" && e.by.title && hit(e.by.title) ? { by: { ...e.by, title: "[forgotten]" } } : {}),
-        forgotten: true,
-        changes: e.changes.map((c) => ({ ...c, section: hit(c.section) ? "[forgotten]" : c.section, before: scrub(c.before, hit), after: scrub(c.after, hit) })),
-      };
-    });
-    await journalSeen(memory.journal);
-    // Waiting proposals and confirmations may hold the words too: they go.
-    await memory.dropProposals((p) => hit(JSON.stringify(p)));
-    await rm(join(memory.dir, "pending"), { recursive: true, force: true });
-    return entry;
-  });
-  // The index drops the forgotten rows now (secure_delete overwrites them; a checkpoint empties the log).
-  const indexPurged = await memory.updateIndex({ purge: true }).then(
-    () => true,
-    () => false,
-  );
-  return { entry, indexPurged, renamed: new Map(plan.conversations.filter((c) => c.newName !== c.name).map((c) => [c.name, c.newName])) };
+export async function forgetUnderLock(memory: MemoryStore, words: string, now = new Date()): Promise<ForgetOutcome> {
+  const hit = mentions(words);
+  const pace = slicer();
+  // History is counted below, from the one read of the journal that finds what to rewrite.
+  const plan = await makePlan(memory, words, pace, { history: false });
+  const entry = plan.writes.length > 0 ? await memory.commit({ kind: "person" }, "forget", plan.writes, { now }) : undefined;
+  for (const { name, newName, text, from } of plan.conversations) {
+    await pace();
+    await writeFileAtomic(join(memory.conversationsDir, newName), text, newName === name ? { expect: from } : {});
+    if (newName !== name) await rm(join(memory.conversationsDir, name), { force: true });
+  }
+  // Worked out in slices, applied in one rewrite (the forget entry just written is among them).
+  const edited = new Map<string, JournalEntry>();
+  for (const e of await memory.journal.entries()) {
+    await pace();
+    const forgotten = forgottenEntry(e, hit);
+    if (!forgotten) continue;
+    edited.set(e.id, forgotten);
+    if (e.id !== entry?.id) plan.historyEntries++;
+  }
+  if (edited.size > 0) await memory.journal.rewrite((e) => edited.get(e.id) ?? e);
+  await journalSeen(memory.journal);
+  // Waiting proposals and confirmations may hold the words too: they go.
+  await memory.dropProposals((p) => hit(JSON.stringify(p)));
+  await rm(join(memory.dir, "pending"), { recursive: true, force: true });
+  await removeLeftoverTemporaryFiles(memory.dir);
+  return { plan, entry, renamed: new Map(plan.conversations.filter((c) => c.newName !== c.name).map((c) => [c.name, c.newName])) };
 }
 
 export interface ForgetOutcome {
+  /** What went, counted under the lock. */
+  plan: ForgetPlan;
   entry: JournalEntry | undefined;
-  /** False when the search index could not be purged now (it follows the files at the next search). */
-  indexPurged: boolean;
   /** Conversation files renamed because their title mentioned the words: old name → new name. */
   renamed: Map<string, string>;
 }

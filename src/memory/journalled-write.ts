@@ -1,7 +1,8 @@
 import { mkdir, rm } from "node:fs/promises";
 import { dirname } from "node:path";
-import { writeFileAtomic } from "./atomic-write.js";
+import { FileChangedError, assertStillWritable, writeFileAtomic } from "./atomic-write.js";
 import { TimeSlices } from "../lib/time-slices.js";
+import { assertLockHeld } from "./person-lock.js";
 import { Journal, newEntryId, type Actor, type JournalEntry, type Retention, type SectionChange } from "./journal.js";
 import { readTextIfExistsSync } from "./memory-file.js";
 import { diffSections, sectionText, setSection } from "./section-changes.js";
@@ -11,6 +12,11 @@ import { PRIVATE_DIR_MODE } from "../lib/private-files.js";
 export interface FileWrite {
   label: string;
   text: string | null;
+  /**
+   * The text the write was made from (null: no file), when it was read before commitWrites: the
+   * write is abandoned if the file holds anything else by then.
+   */
+  from?: string | null;
 }
 
 export interface CommitOptions {
@@ -39,18 +45,24 @@ export async function commitWrites(
   options: CommitOptions = {},
 ): Promise<JournalEntry | undefined> {
   const now = options.now ?? new Date();
+  const read = writes.map((w) => readTextIfExistsSync(pathOf(w.label)) ?? null);
+  const changed = writes.findIndex((w, i) => w.from !== undefined && w.from !== read[i]);
+  if (changed >= 0) throw new FileChangedError(pathOf(writes[changed]!.label));
   // File by file, handing the loop back between them: an import writes thousands of sections.
   const slices = new TimeSlices();
   const changes: SectionChange[] = [];
-  for (const w of writes) {
-    for (const change of diffSections(w.label, readTextIfExistsSync(pathOf(w.label)) ?? null, w.text)) changes.push(change);
+  for (const [i, w] of writes.entries()) {
+    for (const change of diffSections(w.label, read[i]!, w.text)) changes.push(change);
     await slices.pause();
   }
   if (changes.length === 0) return undefined;
   const entry: JournalEntry = { id: newEntryId(now), at: now.toISOString(), by, op, changes, ...(options.undoes ? { undoes: options.undoes } : {}) };
   await mkdir(dirname(journal.path), { recursive: true, mode: PRIVATE_DIR_MODE });
+  // No line for a change this process may no longer make (it stalled and lost the lock).
+  await assertLockHeld();
   await journal.append(entry);
-  for (const write of writes) await writeFile(pathOf(write.label), write.text);
+  // Each file is replaced only while the lock is ours and the file holds what the change was made from.
+  for (const [i, write] of writes.entries()) await writeFile(pathOf(write.label), write.text, read[i]!);
   await journal.markDone(entry.id);
   const count = (sinceCompaction.get(journal.path) ?? 0) + 1;
   sinceCompaction.set(journal.path, count);
@@ -63,9 +75,11 @@ export async function commitWrites(
 }
 
 /** An empty memory file reads like a missing one: an undo that empties a file removes it. */
-async function writeFile(path: string, text: string | null): Promise<void> {
-  if (text === null || text === "") await rm(path, { force: true });
-  else await writeFileAtomic(path, text);
+async function writeFile(path: string, text: string | null, from?: string | null): Promise<void> {
+  const expect = from === undefined ? {} : { expect: from };
+  if (text !== null && text !== "") return writeFileAtomic(path, text, expect);
+  await assertStillWritable(path, expect);
+  await rm(path, { force: true });
 }
 
 /**
@@ -84,7 +98,9 @@ export async function recoverJournal(journal: Journal, pathOf: (label: string) =
       const current = sectionText(readTextIfExistsSync(pathOf(change.file)) ?? null, change);
       return current === change.after ? "after" : current === change.before ? "before" : "other";
     });
-    if (states.every((s) => s === "before")) {
+    // None of it reached the files: void it. "other" (a section changed since) is not the entry's
+    // doing: a writer that lost the lock after journalling, while another process changed the section.
+    if (!states.includes("after")) {
       await journal.voidEntry(last.id);
     } else {
       // Some files got the change, some not: the intent is clear, finish it.

@@ -57,8 +57,11 @@ export interface WriteOutcome {
 /** What a file needs of its owner: the person's lock, and a journalled write (under that lock). */
 export interface FileOwner {
   serialize<T>(work: () => Promise<T>): Promise<T>;
-  /** Journals the change, then writes the text; undefined when nothing changed. */
-  commit(by: Actor, op: string, label: string, path: string, text: string): Promise<JournalEntry | undefined>;
+  /**
+   * Journals the change, then writes the text; undefined when nothing changed. `from` is the text
+   * the change was made from: the write is abandoned if the file no longer holds it.
+   */
+  commit(by: Actor, op: string, label: string, path: string, text: string, from: string | null): Promise<JournalEntry | undefined>;
 }
 
 /** A file's text; a byte-order mark an editor put at its start is read past (and so dropped by the next write). */
@@ -161,7 +164,8 @@ export class MemoryFile {
     // The model and AgentKit itself never store a secret; a person's own edit is saved with a warning.
     const refusesSecrets = writer.level === "tool" || writer.by.kind === "system";
     return this.owner.serialize(async (): Promise<WriteResult> => {
-      const before = await this.read();
+      const existing = await this.readIfExists();
+      const before = existing ?? "";
       if (ifUnchanged !== undefined && contentHash(before) !== ifUnchanged) {
         return refuse(
           "changed",
@@ -194,7 +198,7 @@ export class MemoryFile {
       // A hand-edited file may already be over its cap: edits that shrink it stay allowed.
       if (used > this.cap && used > previous) return refuse("over-cap", this.overCapMessage(before, used - previous));
       if (dryRun) return ok({ ...outcome, changed: true });
-      const entry = await this.owner.commit(writer.by, op, this.label, this.path, after);
+      const entry = await this.owner.commit(writer.by, op, this.label, this.path, after, existing ?? null);
       return ok({ ...outcome, changed: true, ...(entry ? { entryId: entry.id } : {}) });
     });
   }

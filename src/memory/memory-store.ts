@@ -55,6 +55,11 @@ export interface MemoryStoreOptions {
   recall?: Recall | undefined;
   /** How much history the journal keeps (default: the last 1,000 changes of the last 180 days). */
   journalRetention?: Retention | undefined;
+  /**
+   * Run under the person's lock before each write through serialize; throwing refuses the write.
+   * The session engine's check that a session's copy is not older than the person's latest forget.
+   */
+  guard?: (() => Promise<void>) | undefined;
 }
 
 const SYSTEM_ARCHIVE: Actor = { kind: "system", reason: "moved old logs to the archive" };
@@ -103,6 +108,7 @@ export class MemoryStore {
     try {
       return await withPersonLock(this.dir, async () => {
         await recoverJournal(this.journal, (label) => this.pathOf(label));
+        await this.options.guard?.();
         return work();
       });
     } finally {
@@ -333,7 +339,7 @@ export class MemoryStore {
   private fileAt(label: string, path: string, cap: number): MemoryFile {
     return new MemoryFile(label, path, cap, {
       serialize: (work) => this.serialize(work),
-      commit: (by, op, fileLabel, _path, text) => this.commit(by, op, [{ label: fileLabel, text }]),
+      commit: (by, op, fileLabel, _path, text, from) => this.commit(by, op, [{ label: fileLabel, text, from }]),
     });
   }
 }

@@ -1,5 +1,7 @@
-import { mkdir } from "node:fs/promises";
-import { dirname } from "node:path";
+import { AsyncLocalStorage } from "node:async_hooks";
+import * as fs from "node:fs";
+import { mkdir, stat } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 import lockfile from "proper-lockfile";
 import { KeyedMutex } from "../keyed-mutex.js";
 import { PRIVATE_DIR_MODE } from "../lib/private-files.js";
@@ -19,29 +21,123 @@ export const PERSON_LOCK_STALE_MS = 5_000;
  * its lock; a killed holder's lock is then free between 4 and 5 s after its last refresh.
  */
 export const PERSON_LOCK_REFRESH_MS = 1_000;
+/**
+ * A holder writes only while its last refresh is younger than this: the rest of the stale time
+ * is left for the write itself. A holder past it has stalled (its refreshes did not run), and
+ * another process may take the lock at any moment, or has.
+ */
+export const PERSON_LOCK_LEASE_MS = PERSON_LOCK_STALE_MS - 2_000;
+
+/** A write abandoned because its process no longer held the person's lock (it stalled past the stale time). */
+export class LockLostError extends Error {
+  constructor(reason: string) {
+    super(`the write was abandoned and nothing was saved: this process lost the lock on the person's memory (${reason}); try again`);
+  }
+}
+
+interface Holding {
+  lockPath: string;
+  /** The mtime this process last gave the lock directory (ms): another one means another holder. */
+  mtime: number;
+  /** The mtime of a refresh under way, which the directory may show before its callback runs. */
+  refreshing?: number;
+  /** When the lock was last taken or refreshed, by this process's clock. */
+  refreshedAt: number;
+  lost?: Error;
+  released: boolean;
+}
+
+/** The lock held by the work running now, if any (through every await of that work). */
+const holdings = new AsyncLocalStorage<Holding>();
+/** Locks this process holds, by lock path: proper-lockfile's refreshes update them. */
+const held = new Map<string, Holding>();
+
+/**
+ * The file system proper-lockfile works through: node's, with each refresh of a lock this process
+ * holds noted, so a write can tell whether the lock is still its own. (proper-lockfile keeps that
+ * to itself; its `check` only says whether someone holds a lock, not who.)
+ */
+const lockFs = {
+  ...fs,
+  utimes(path: fs.PathLike, atime: fs.TimeLike, mtime: Date, callback: (error: NodeJS.ErrnoException | null) => void): void {
+    const holding = held.get(String(path));
+    if (holding) holding.refreshing = mtime.getTime();
+    fs.utimes(path, atime, mtime, (error) => {
+      if (holding) {
+        if (!error) {
+          holding.mtime = mtime.getTime();
+          holding.refreshedAt = Date.now();
+        }
+        delete holding.refreshing;
+      }
+      callback(error);
+    });
+  },
+};
 
 /**
  * Serialises the writes of one person, within this process (mutex) and across processes
  * (a lock directory next to the person's folder: the bot's shards, a terminal chat and the
  * CLI on the same AGENTKIT_HOME). A lock left by a killed process goes stale after
- * PERSON_LOCK_STALE_MS.
+ * PERSON_LOCK_STALE_MS. Work that already holds the lock (a caller further up) runs at once.
+ *
+ * A holder that stalls past the stale time may have lost the lock to another process: every write
+ * under it asks `assertLockHeld` first, and is abandoned (LockLostError) when the lock is no longer
+ * provably its own.
  */
 export function withPersonLock<T>(folder: string, work: () => Promise<T>): Promise<T> {
+  const lockPath = `${resolve(folder)}.lock`;
+  const current = holdings.getStore();
+  if (current && current.lockPath === lockPath && !current.released) return work();
   return inProcess.run(folder, async () => {
     await mkdir(dirname(folder), { recursive: true, mode: PRIVATE_DIR_MODE });
+    const holding: Holding = { lockPath, mtime: 0, refreshedAt: Date.now(), released: false };
     const release = await lockfile.lock(folder, {
       realpath: false,
       stale: PERSON_LOCK_STALE_MS,
       update: PERSON_LOCK_REFRESH_MS,
+      fs: lockFs,
       // Enough tries to outlast a stale lock (about 40 s), a few ms apart at first.
       retries: { retries: 1_000, minTimeout: 2, maxTimeout: 40, factor: 1.5 },
-      // Losing the lock (e.g. the machine stalled past `stale`) must not crash the bot.
-      onCompromised: () => {},
+      // Losing the lock (e.g. the machine stalled past `stale`) must not crash the bot: the writes under it are abandoned.
+      onCompromised: (error) => {
+        holding.lost ??= error;
+      },
     });
+    held.set(lockPath, holding);
     try {
-      return await work();
+      // Just created by this process: its mtime is ours.
+      holding.refreshedAt = Date.now();
+      holding.mtime = (await stat(lockPath)).mtime.getTime();
+      return await holdings.run(holding, work);
     } finally {
-      await release().catch(() => {});
+      holding.released = true;
+      held.delete(lockPath);
+      // A lock taken over by another process is theirs now: releasing it would remove their lock.
+      if (!holding.lost || (await stillOurs(holding))) await release().catch(() => {});
     }
   });
+}
+
+/**
+ * Before a write under a person's lock (a rename, a journal line): throws LockLostError when the
+ * lock may no longer be this process's: proper-lockfile found it compromised, another process's
+ * refresh is on it, it is gone, or it was not refreshed for PERSON_LOCK_LEASE_MS (the process
+ * stalled, and the lock may be taken at any moment). Outside a person's lock it does nothing.
+ */
+export async function assertLockHeld(): Promise<void> {
+  const holding = holdings.getStore();
+  if (!holding || holding.released) return;
+  if (!holding.lost) {
+    const since = Date.now() - holding.refreshedAt;
+    if (since > PERSON_LOCK_LEASE_MS) holding.lost = new Error(`not refreshed for ${since} ms`);
+    else if (!(await stillOurs(holding))) holding.lost = new Error("another process holds it now");
+  }
+  if (holding.lost) throw new LockLostError(holding.lost.message);
+}
+
+async function stillOurs(holding: Holding): Promise<boolean> {
+  const info = await stat(holding.lockPath).catch(() => undefined);
+  const mtime = info?.mtime.getTime();
+  return mtime !== undefined && (mtime === holding.mtime || mtime === holding.refreshing);
 }

@@ -136,6 +136,8 @@ describe("failover drill", () => {
       await launcher.exited;
     });
     await discord.waitFor(() => launcher.stdout().includes('"msg":"all shards ready"'), 30_000, "every shard to be ready");
+    // Each shard's own lines may reach the launcher's output after its "all shards ready".
+    await discord.waitFor(() => pidOf(launcher, 0) !== undefined && pidOf(launcher, 1) !== undefined, 10_000, "both shards' log lines");
     const firstPids = [pidOf(launcher, 0), pidOf(launcher, 1)];
     expect(firstPids[0]).toBeDefined();
     expect(firstPids[1]).toBeDefined();

@@ -14,9 +14,18 @@ export function requireRedisServer(): void {
   }
 }
 
-/** A redis-server on 127.0.0.1:`port` in `dir`, no periodic saves, no append-only file; resolves once it answers PING. */
-export async function launchRedis(port: number, dir: string): Promise<ChildProcess> {
-  const args = ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", "no", "--daemonize", "no"];
+export interface RedisOptions {
+  /**
+   * An append-only file, in plain commands (no RDB preamble, so a test can read what it holds).
+   * Off by default.
+   */
+  appendOnly?: boolean;
+}
+
+/** A redis-server on 127.0.0.1:`port` in `dir`, no periodic saves, no append-only file unless asked; resolves once it answers PING. */
+export async function launchRedis(port: number, dir: string, options: RedisOptions = {}): Promise<ChildProcess> {
+  const aof = options.appendOnly ? ["--appendonly", "yes", "--aof-use-rdb-preamble", "no", "--appendfsync", "always"] : ["--appendonly", "no"];
+  const args = ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", ...aof, "--daemonize", "no"];
   const child = spawn("redis-server", args, { stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout?.on("data", (d: Buffer) => (output += d.toString()));

@@ -4,11 +4,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach } from "vitest";
 import { freePort } from "./free-port.js";
-import { launchRedis, redisCommand, requireRedisServer } from "./redis-process.js";
+import { launchRedis, redisCommand, requireRedisServer, type RedisOptions } from "./redis-process.js";
 
 export interface RedisServer {
   url: string;
   port: number;
+  /** Where it keeps its files (the append-only file is in appendonlydir/). */
+  dir: string;
   /** Writes a dump and exits, as a Redis with persistence shuts down: the port then refuses connections. */
   stop(): Promise<void>;
   /** Stops it if running, then starts it again on the same port; the data of the last stop comes back from its dump. */
@@ -33,10 +35,10 @@ process.on("exit", () => {
 
 /**
  * A real `redis-server` (the Debian package; .ci/run installs it) on a free port of 127.0.0.1,
- * in a temp folder, with no periodic saves and no append-only file. Stopped and removed after
- * each test.
+ * in a temp folder, with no periodic saves and no append-only file (unless `appendOnly`). Stopped
+ * and removed after each test.
  */
-export async function startRedisServer(): Promise<RedisServer> {
+export async function startRedisServer(options: RedisOptions = {}): Promise<RedisServer> {
   requireRedisServer();
   const dir = await mkdtemp(join(tmpdir(), "agentkit-redis-"));
   const port = await freePort();
@@ -45,7 +47,7 @@ export async function startRedisServer(): Promise<RedisServer> {
   started.push(entry);
 
   const start = async () => {
-    child = await launchRedis(port, dir);
+    child = await launchRedis(port, dir, options);
   };
   const stop = async () => {
     const running = child;
@@ -62,6 +64,7 @@ export async function startRedisServer(): Promise<RedisServer> {
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
+    dir,
     stop,
     restart: async () => {
       await stop();

@@ -1,6 +1,7 @@
 import { afterEach } from "vitest";
 import type { SessionRecord, SessionStatus } from "../../src/agent/session-record.js";
 import { SessionStore } from "../../src/agent/session-store.js";
+import type { RedisOptions } from "./redis-process.js";
 import { startRedisServer, type RedisServer } from "./redis-server.js";
 import { makeTempHome } from "./temp-home.js";
 
@@ -27,9 +28,9 @@ export async function sqlitePlace(): Promise<StorePlace> {
   return { open: () => opened(SessionStore.open(home)) };
 }
 
-export async function redisPlace(): Promise<StorePlace> {
+export async function redisPlace(options: RedisOptions = {}): Promise<StorePlace> {
   const home = await makeTempHome();
-  const redis = await startRedisServer();
+  const redis = await startRedisServer(options);
   return { open: () => opened(SessionStore.open(home, redis.url)), redis };
 }
 

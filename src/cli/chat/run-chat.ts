@@ -1,7 +1,7 @@
 import { createEngine } from "../../agent/create-engine.js";
 import { ModelError } from "../../agent/model-client.js";
 import { describeChanges } from "../../agent/saved-line.js";
-import type { CloseOutcome } from "../../agent/session-engine.js";
+import { SessionClosedError, TurnForgottenError, type CloseOutcome } from "../../agent/session-engine.js";
 import { loadConfig } from "../../config.js";
 import { printable } from "../../lib/printable.js";
 import { AnswerOutput } from "./answer-output.js";
@@ -15,12 +15,12 @@ import { closeLeftovers, terminalChannelId } from "./leftovers.js";
 import type { ChatOptions } from "./options.js";
 import { PipedInput } from "./piped-input.js";
 import { TerminalInput } from "./terminal-input.js";
-import { defaultName, emptyAnswer, endedLine, endingLine, messageKept, modelTrouble, quitLine, sayIn, stoppedLine, tooLong, typedTooMuch, welcome } from "./words.js";
+import { defaultName, emptyAnswer, endedLine, endingLine, forgottenTurn, messageKept, sessionGone, modelTrouble, quitLine, sayIn, stoppedLine, tooLong, typedTooMuch, welcome } from "./words.js";
 
 /** A second Ctrl+C this soon after one that stopped an answer or began the end quits at once. */
 const QUIT_WINDOW_MS = 1000;
 
-type Ending = "command" | "input-ended" | "interrupt" | "terminate" | "hangup";
+type Ending = "command" | "input-ended" | "interrupt" | "terminate" | "hangup" | "gone";
 
 const REASONS: Record<Ending, string> = {
   command: "terminal /end",
@@ -28,6 +28,7 @@ const REASONS: Record<Ending, string> = {
   interrupt: "terminal Ctrl+C",
   terminate: "terminal SIGTERM",
   hangup: "terminal closed (SIGHUP)",
+  gone: "the session was deleted elsewhere",
 };
 
 /** One conversation in the terminal, from open to its summary. Resolves with the exit code. */
@@ -106,13 +107,16 @@ export async function runChat(options: ChatOptions): Promise<number> {
       if (!quiet && input.interactive) print(endingLine(say));
       input.close();
       let outcome: CloseOutcome | undefined;
-      try {
-        outcome = await engine.close(session.id, REASONS[how]);
-      } catch (error) {
-        log.error({ err: String(error), sessionId: session.id }, "could not end the session");
+      // A session deleted elsewhere (delete-all) has nothing left to close or summarise.
+      if (how !== "gone") {
+        try {
+          outcome = await engine.close(session.id, REASONS[how]);
+        } catch (error) {
+          log.error({ err: String(error), sessionId: session.id }, "could not end the session");
+        }
       }
       await retried;
-      if (!quiet) {
+      if (!quiet && how !== "gone") {
         if (outcome) print(endedLine(say, outcome));
         else warn(say("Could not end the conversation now; it is ended the next time you start the chat.", "现在无法结束对话；会在下次启动聊天时结束。"));
       }
@@ -133,7 +137,8 @@ export async function runChat(options: ChatOptions): Promise<number> {
     process.stdin.on("error", () => terminal.markGone());
   }
 
-  async function answer(text: string): Promise<void> {
+  /** "gone" when the session was deleted elsewhere (delete-all in Discord, say): the chat ends. */
+  async function answer(text: string): Promise<"gone" | undefined> {
     const stop = new AbortController();
     answering = stop;
     const output = new AnswerOutput((piece) => void process.stdout.write(piece));
@@ -147,6 +152,15 @@ export async function runChat(options: ChatOptions): Promise<number> {
       if (result.proposals.length > 0) showProposals(ctx, false);
     } catch (error) {
       output.end();
+      // Forgotten elsewhere while it answered: nothing of the exchange was kept; the chat goes on.
+      if (error instanceof TurnForgottenError) {
+        print(forgottenTurn(say));
+        return undefined;
+      }
+      if (error instanceof SessionClosedError) {
+        print(sessionGone(say));
+        return "gone";
+      }
       failures++;
       const kind = error instanceof ModelError ? error.kind : "other";
       if (kind === "other") log.error({ err: String(error), sessionId: session.id }, "turn failed");
@@ -157,10 +171,11 @@ export async function runChat(options: ChatOptions): Promise<number> {
     } finally {
       answering = undefined;
     }
+    return undefined;
   }
 
   /** One message or command; "end" when it ends the conversation. */
-  async function handle(text: string): Promise<"end" | undefined> {
+  async function handle(text: string): Promise<"end" | "gone" | undefined> {
     const parsed = readInput(text);
     if (parsed.kind === "unknown") {
       printUnknown(ctx, parsed.command);
@@ -171,7 +186,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
     if (bytes > config.attachments.messageBytes) {
       failures++;
       warn(tooLong(say, bytes, config.attachments.messageBytes));
-    } else await answer(parsed.text);
+    } else if ((await answer(parsed.text)) === "gone") return "gone";
     return undefined;
   }
 
@@ -181,8 +196,9 @@ export async function runChat(options: ChatOptions): Promise<number> {
     input.ready();
     const text = await input.next();
     if (text === undefined || ending) break;
-    if ((await handle(text)) === "end") {
-      how = "command";
+    const handled = await handle(text);
+    if (handled) {
+      how = handled === "end" ? "command" : "gone";
       break;
     }
   }

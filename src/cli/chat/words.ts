@@ -104,3 +104,15 @@ export const typedTooMuch = (say: Say, chars: number) =>
     `(${chars.toLocaleString("en")} characters typed or pasted while the answer streamed were too many to keep and were dropped.)`,
     `（回答输出时输入或粘贴的 ${chars.toLocaleString("en")} 个字符太多，无法保留，已丢弃。）`,
   );
+
+export const forgottenTurn = (say: Say) =>
+  say(
+    "(Something in this conversation was forgotten elsewhere while I answered, so that exchange was not kept. Please say it again.)",
+    "（回答期间，这段对话中的部分内容在别处被忘记了，所以这次交流没有保存。请再说一遍。）",
+  );
+
+export const sessionGone = (say: Say) =>
+  say(
+    "This conversation was ended or deleted elsewhere (for example with /memory delete-all). Start a new one with npm run chat.",
+    "这段对话已在别处结束或删除（例如通过 /memory delete-all）。请运行 npm run chat 开始新的对话。",
+  );

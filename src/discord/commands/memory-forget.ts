@@ -11,7 +11,7 @@ import {
   type MessageActionRowComponentBuilder,
 } from "discord.js";
 import type { Say } from "../../agent/history-lines.js";
-import { forget, mentions, planForget, type ForgetPlan } from "../../memory/forget.js";
+import { mentions, planForget, type ForgetPlan } from "../../memory/forget.js";
 import type { MemoryStore } from "../../memory/memory-store.js";
 import { savePending, takePending } from "../../memory/pending.js";
 import { cutChars } from "../../memory/sections.js";
@@ -73,12 +73,9 @@ export async function runDeleteAll(interaction: ChatInputCommandInteraction): Pr
 }
 
 async function forgetNow(ctx: BotContext, userId: string, words: string, say: Say): Promise<string> {
-  const memory = ctx.engine.memoryOf(userId);
-  // Sessions first, so a turn under way cannot write the words back into a file afterwards.
-  const sessions = await ctx.engine.forgetInSessions(userId, mentions(words));
-  const plan = await planForget(memory, words);
-  const { indexPurged } = await forget(memory, plan);
-  ctx.log.info({ userId, sessions, indexPurged }, "forgot on request");
+  // Sessions (in every process) and files, under the person's lock; the counts are what went.
+  const { plan, sessions, indexPurged, storePurged } = await ctx.engine.forget(userId, words);
+  ctx.log.info({ userId, sessions, indexPurged, storePurged }, "forgot on request");
   if (!indexPurged) ctx.log.warn({ userId }, "the recall index could not be purged now; it follows the files at the next search");
   return say(`Forgotten: ${counts(plan, say)}. It is gone from history and search too.`, `已忘记：${counts(plan, say)}。改动记录和搜索中也已删除。`);
 }

@@ -1,6 +1,6 @@
 // What every session store promises, run against SQLite and a real redis-server alike.
 import { describe, expect, it } from "vitest";
-import { SessionMovedOnError } from "../../../src/agent/session-store.js";
+import { SessionForgottenError, SessionMovedOnError } from "../../../src/agent/session-store.js";
 import { collect, idsOf, redisPlace, sessionRecord, sqlitePlace, type StorePlace } from "../../helpers/session-stores.js";
 
 const backends: Array<[string, () => Promise<StorePlace>]> = [
@@ -111,6 +111,83 @@ describe.each(backends)("the %s session store", (_name, place) => {
     const [pending] = await collect(shard.withStatus(["pending-summary"]));
     expect(pending?.summary).toBe("tea");
     expect((await shard.get("s1"))?.status).toBe("pending-summary");
+  });
+
+  describe("forgetting a person (forget epoch, tombstones, person index)", () => {
+    it("refuses a save of a copy read before the person's forget, from any process, and keeps the forgotten text out", async () => {
+      const where = await place();
+      const shard = await where.open();
+      const forgetter = await where.open();
+      const record = sessionRecord("s1", { userId: "111" });
+      record.messages.push({ role: "assistant", content: "say hi to Clara" });
+      await shard.save(record);
+      expect(await forgetter.epochOf("111")).toBe(0);
+      const epoch = await forgetter.beginForget("111");
+      // While it runs, only copies it stamped are saved: a copy read before is refused.
+      expect(await forgetter.epochOf("111")).toBe(epoch - 1);
+      const scrubbed = { ...sessionRecord("s1", { userId: "111" }), messages: [{ role: "assistant" as const, content: "[forgotten]" }], epoch };
+      await forgetter.save(scrubbed);
+      await forgetter.endForget("111", epoch);
+      expect(await forgetter.epochOf("111")).toBe(epoch);
+      // The shard still holds its copy (cached) and adds a turn to it.
+      record.messages.push({ role: "user", content: "and Clara's baby?" });
+      await expect(shard.save(record)).rejects.toBeInstanceOf(SessionForgottenError);
+      // Its stale copy is dropped: the next read is the forgotten one.
+      expect(await shard.get("s1")).toEqual(scrubbed);
+      expect(JSON.stringify(await (await where.open()).get("s1"))).not.toContain("Clara");
+      // A session opened (snapshot taken) before the forget cannot be written either.
+      await expect(shard.save(sessionRecord("s2", { userId: "111" }), { newest: true })).rejects.toBeInstanceOf(SessionForgottenError);
+      expect(await forgetter.get("s2")).toBeUndefined();
+      // Other people are not touched.
+      await shard.save(sessionRecord("s3", { userId: "222" }));
+    });
+
+    it("refuses, while a forget runs, every save it did not stamp; a forget left unfinished by a dead process is followed by a new one", async () => {
+      const where = await place();
+      const a = await where.open();
+      const epoch = await a.beginForget("111");
+      await expect(a.save({ ...sessionRecord("s1"), epoch: epoch - 1 })).rejects.toBeInstanceOf(SessionForgottenError);
+      await a.save({ ...sessionRecord("s1"), epoch });
+      // The process died before endForget: the next forget starts above it.
+      const next = await (await where.open()).beginForget("111");
+      expect(next).toBeGreaterThan(epoch);
+      await expect(a.save({ ...sessionRecord("s1"), epoch })).rejects.toBeInstanceOf(SessionForgottenError);
+      await a.endForget("111", next);
+      await a.save({ ...sessionRecord("s1"), epoch: next });
+      expect(await a.epochOf("111")).toBe(next);
+    });
+
+    it("a removed session leaves a tombstone: a stale save from another process cannot bring it back", async () => {
+      const where = await place();
+      const shard = await where.open();
+      const other = await where.open();
+      const record = sessionRecord("s1", { userId: "111", channelId: "c1" });
+      await shard.save(record, { newest: true });
+      const epoch = await other.beginForget("111");
+      await other.remove((await other.get("s1"))!);
+      await other.endForget("111", epoch);
+      record.messages.push({ role: "assistant", content: "late answer" });
+      await expect(shard.save(record)).rejects.toBeInstanceOf(SessionForgottenError);
+      for (const store of [shard, other, await where.open()]) {
+        expect(await store.get("s1")).toBeUndefined();
+        expect(await store.latestIn("c1")).toBeUndefined();
+        expect(await store.sessionsOf("111")).toEqual([]);
+        expect(await store.countByStatus()).toEqual({ open: 0, closing: 0, "pending-summary": 0, closed: 0 });
+      }
+    });
+
+    it("finds a person's sessions by the person index as they are saved, closed and removed", async () => {
+      const where = await place();
+      const a = await where.open();
+      for (const id of ["a1", "a2", "a3"]) await a.save(sessionRecord(id, { userId: "111" }));
+      for (const id of ["b1", "b2"]) await a.save(sessionRecord(id, { userId: "222" }));
+      await a.save({ ...sessionRecord("a2", { userId: "111" }), status: "closed" });
+      await a.remove(sessionRecord("a3", { userId: "111" }));
+      const b = await where.open();
+      expect((await b.sessionsOf("111")).sort()).toEqual(["a1", "a2"]);
+      expect((await b.sessionsOf("222")).sort()).toEqual(["b1", "b2"]);
+      expect(await b.sessionsOf("333")).toEqual([]);
+    });
   });
 
   describe("claims", () => {

@@ -1,7 +1,10 @@
 // What only the Redis store has to prove: its layout, listing without scans, and living through outages.
 import { createClient, type RedisClientType } from "@keyv/redis";
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { SessionStore } from "../../../src/agent/session-store.js";
+import { epochKey } from "../../../src/agent/session-store-base.js";
 import { eventually } from "../../helpers/eventually.js";
 import { collect, redisPlace, sessionRecord } from "../../helpers/session-stores.js";
 import { makeTempHome } from "../../helpers/temp-home.js";
@@ -42,14 +45,71 @@ describe("the Redis session store", () => {
     await store.save(sessionRecord("s1", { channelId: "c1" }), { newest: true });
     await store.setFlag("conversations-archived");
     await store.claim("reconcile", "shard-0", 10_000);
+    const epoch = await store.beginForget("111");
+    await store.endForget("111", epoch);
     const keys = (await (await inspect(where.redis!.url)).keys("*")).sort();
     expect(keys).toEqual([
       "agentkit::channel:c1",
       "agentkit::claim:reconcile",
+      `agentkit::epoch:${epochKey("111")}`,
       "agentkit::flag:conversations-archived",
+      "agentkit::flag:person-index-v1",
+      "agentkit::person:111",
       "agentkit::session:s1",
       "agentkit::status:open",
     ]);
+  });
+
+  it("finds a person's sessions in their own set, reading nobody else's ids or records", async () => {
+    const where = await redisPlace();
+    const store = await where.open();
+    for (let start = 0; start < 5_000; start += 1_000) {
+      await Promise.all(Array.from({ length: 1_000 }, (_, i) => store.save(sessionRecord(`s${start + i}`, { userId: String(1_000 + ((start + i) % 2_500)) }))));
+    }
+    await store.save(sessionRecord("alice-1", { userId: "111" }));
+    await store.save({ ...sessionRecord("alice-2", { userId: "111" }), status: "closed" });
+    const redis = await inspect(where.redis!.url);
+    await redis.configResetStat();
+    expect((await store.sessionsOf("111")).sort()).toEqual(["alice-1", "alice-2"]);
+    const calls = await commandCalls(redis);
+    expect(calls.get("scan")).toBeUndefined();
+    expect(calls.get("keys")).toBeUndefined();
+    expect(calls.get("mget")).toBeUndefined();
+    expect(calls.get("get")).toBeUndefined();
+    expect((calls.get("sscan") ?? 0) + (calls.get("smembers") ?? 0)).toBe(1);
+  }, 20_000);
+
+  it("builds the person index at open for a store saved before it had one", async () => {
+    const where = await redisPlace();
+    const old = await where.open();
+    for (let i = 0; i < 1_200; i++) await old.save(sessionRecord(`s${i}`, { userId: String(100 + (i % 3)), status: i % 2 ? "open" : "closed" }));
+    const redis = await inspect(where.redis!.url);
+    // What a store written by the previous version holds: records and status sets, no person sets.
+    await redis.del([...(await redis.keys("agentkit::person:*")), "agentkit::flag:person-index-v1"]);
+    const store = await where.open();
+    expect(await store.sessionsOf("101")).toHaveLength(400);
+    expect(await redis.get("agentkit::flag:person-index-v1")).not.toBeNull();
+  }, 20_000);
+
+  it("rewrites the append-only file after a person's words were removed: no AOF file holds them", async () => {
+    const where = await redisPlace({ appendOnly: true });
+    const store = await where.open();
+    const record = sessionRecord("s1", { userId: "111" });
+    record.messages.push({ role: "assistant", content: "Say hi to Clara from me!" });
+    await store.save(record);
+    await store.save({ ...record, lastActivityAt: "2026-12-02T10:05:00.000Z" });
+    const aofDir = join(where.redis!.dir, "appendonlydir");
+    const aofText = async () => (await Promise.all((await readdir(aofDir)).map((name) => readFile(join(aofDir, name), "latin1")))).join("\n");
+    // The words are there to begin with, so the test can see them.
+    expect(await aofText()).toContain("Clara");
+    const epoch = await store.beginForget("111");
+    await store.save({ ...record, messages: [{ role: "user", content: "[forgotten]" }], epoch });
+    await store.endForget("111", epoch);
+    await store.purge();
+    // Redis deletes the replaced files in the background.
+    await eventually(async () => !(await aofText()).toLowerCase().includes("clara"), 5_000, "the old AOF files to go");
+    const other = await where.open();
+    expect((await other.get("s1"))?.messages).toEqual([{ role: "user", content: "[forgotten]" }]);
   });
 
   it("moves a session's id between status sets as its status changes", async () => {

@@ -8,6 +8,7 @@ import { SessionStore } from "../../../src/agent/session-store.js";
 import { silentLogger } from "../../../src/logger.js";
 import { startFakeOpenAI } from "../../fakes/fake-openai.js";
 import { aliceInThread } from "../../helpers/engine.js";
+import { sessionRecord } from "../../helpers/session-stores.js";
 import { makeTempHome } from "../../helpers/temp-home.js";
 
 describe("a new session's first save", () => {
@@ -70,5 +71,49 @@ describe("opening the SQLite store", () => {
       await other.disconnect();
       await store.close();
     }
+  });
+});
+
+describe("the SQLite store's person index", () => {
+  /** Every statement the store runs during `work`, with its parameters. */
+  async function statementsOf(adapter: KeyvSqlite, work: () => Promise<unknown>): Promise<Array<[string, unknown[]]>> {
+    const seen: Array<[string, unknown[]]> = [];
+    const query = adapter.query;
+    adapter.query = (async (sql: string, ...args: unknown[]) => {
+      seen.push([sql, args]);
+      return query(sql, ...args);
+    }) as KeyvSqlite["query"];
+    try {
+      await work();
+    } finally {
+      adapter.query = query;
+    }
+    return seen;
+  }
+
+  it("finds a person's sessions through an index on the person, built at open for a store made before it", async () => {
+    const home = await makeTempHome();
+    const first = await SessionStore.open(home);
+    const people = ["111", "222", "333", "444"];
+    await Promise.all(Array.from({ length: 400 }, (_, i) => first.save(sessionRecord(`s${i}`, { userId: people[i % 4], status: i % 3 ? "open" : "closed" }))));
+    // A store made before the person index existed.
+    await (first as unknown as { sqlite: KeyvSqlite }).sqlite.query("DROP INDEX IF EXISTS agentkit_person");
+    await first.close();
+
+    const store = await SessionStore.open(home);
+    const adapter = (store as unknown as { sqlite: KeyvSqlite }).sqlite;
+    let found: string[] = [];
+    const statements = await statementsOf(adapter, async () => {
+      found = await store.sessionsOf("222");
+    });
+    expect(found.sort()).toEqual(Array.from({ length: 100 }, (_, i) => `s${i * 4 + 1}`).sort());
+    expect(statements.length).toBeGreaterThan(0);
+    for (const [sql, args] of statements) {
+      const plan = (await adapter.query(`EXPLAIN QUERY PLAN ${sql}`, ...args)) as { detail: string }[];
+      const details = plan.map((row) => row.detail).join("; ");
+      expect(details, sql).toMatch(/USING (COVERING )?INDEX agentkit_person/);
+      expect(details, sql).not.toMatch(/^SCAN keyv\b|; SCAN keyv\b/);
+    }
+    await store.close();
   });
 });

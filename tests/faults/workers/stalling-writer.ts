@@ -1,0 +1,37 @@
+// A memory writer whose event loop stalls in the middle of a write, for longer than the person's
+// lock takes to go stale: as a long GC pause, a swapped-out process or a blocking call would.
+//   <home> <userId> <content> <stallMs>: one memory_add of <content> to MEMORY.md › Log. When the
+//   new MEMORY.md has been put in its temporary file (journal entry written, rename not yet done),
+//   it prints "stalling", blocks its event loop for <stallMs>, then goes on; at the end it prints
+//   the tool result the model would get, as JSON.
+import { open } from "node:fs/promises";
+import { modelWriter } from "../../../src/memory/memory-file.js";
+import { MemoryStore } from "../../../src/memory/memory-store.js";
+import { executeTool, newTurnState } from "../../../src/tools/execute-tool.js";
+
+const [home, userId, content, stallMs] = process.argv.slice(2) as [string, string, string, string];
+const store = MemoryStore.forUser(home, userId, { defaultTimeZone: "UTC" });
+
+// Every write of a file goes through a FileHandle: the stall goes in where the temporary file of
+// MEMORY.md gets its text (Markdown holding <content>; the journal's lines are JSON).
+const probe = await open(process.execPath, "r");
+const FileHandle = Object.getPrototypeOf(probe) as { writeFile(this: unknown, data: unknown, ...rest: unknown[]): Promise<void> };
+await probe.close();
+const writeFile = FileHandle.writeFile;
+let stalled = false;
+FileHandle.writeFile = async function (this: unknown, data: unknown, ...rest: unknown[]) {
+  await writeFile.call(this, data, ...rest);
+  if (!stalled && typeof data === "string" && data.includes(content) && !data.startsWith("{")) {
+    stalled = true;
+    process.stdout.write("stalling\n");
+    // Blocks the whole event loop: no timer runs, the lock is not refreshed.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Number(stallMs));
+  }
+};
+
+const result = await executeTool(store, "memory_add", JSON.stringify({ file: "memory", section: "Log", content }), {
+  now: new Date(),
+  turn: newTurnState(),
+  writer: modelWriter("stalled-session"),
+});
+process.stdout.write(`result ${result}\n`);
