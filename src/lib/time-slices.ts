@@ -8,6 +8,12 @@ export class TimeSlices {
 
   constructor(private readonly sliceMs = 8) {}
 
+  /** `pause` of a new TimeSlices as a plain function, for loops that pass it along. */
+  static pacer(sliceMs?: number): () => Promise<void> {
+    const slices = new TimeSlices(sliceMs);
+    return () => slices.pause();
+  }
+
   async pause(): Promise<void> {
     if (performance.now() - this.sliceStarted < this.sliceMs) return;
     await new Promise<void>((resolve) => setImmediate(resolve));

@@ -1,6 +1,6 @@
 import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { slicer } from "../lib/slices.js";
+import { TimeSlices } from "../lib/time-slices.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import { dateOfConversation, parseConversation, renderConversation } from "./conversation-log.js";
 import type { JournalEntry } from "./journal.js";
@@ -147,7 +147,7 @@ async function makePlan(memory: MemoryStore, words: string, pace: () => Promise<
 
 /** Everything of a person that mentions `words`: memory lines, log entries, conversation messages, history (the preview). */
 export async function planForget(memory: MemoryStore, words: string): Promise<ForgetPlan> {
-  return makePlan(memory, words, slicer());
+  return makePlan(memory, words, TimeSlices.pacer());
 }
 
 /** Lines of a text that mention the words, replaced: what history keeps of a forgotten change. */
@@ -181,7 +181,7 @@ function forgottenEntry(e: JournalEntry, hit: (text: string) => boolean): Journa
  */
 export async function forgetUnderLock(memory: MemoryStore, words: string, now = new Date()): Promise<ForgetOutcome> {
   const hit = mentions(words);
-  const pace = slicer();
+  const pace = TimeSlices.pacer();
   // History is counted below, from the one read of the journal that finds what to rewrite.
   const plan = await makePlan(memory, words, pace, { history: false });
   const entry = plan.writes.length > 0 ? await memory.commit({ kind: "person" }, "forget", plan.writes, { now }) : undefined;

@@ -1,5 +1,6 @@
 import { blockedNotice, checkContent, escapeTags, withoutByteOrderMark } from "./safety.js";
 import { CAPS, type MemorySnapshot } from "./memory-store.js";
+import { maskSecrets } from "./secrets.js";
 import { countChars, parseSections } from "./sections.js";
 
 export interface PromptOptions {
@@ -34,7 +35,8 @@ export function buildSystemPrompt(snapshot: MemorySnapshot, base: string, option
     return [`<${block.tag} chars="${countChars(block.text)}/${block.cap}">\n${body}\n</${block.tag}>`];
   });
   const days = snapshot.dailies.flatMap(({ date, text }) => {
-    const body = renderFile({ tag: "", label: `daily/${date}.md`, text: withoutByteOrderMark(text), cap: CAPS.daily }, warn);
+    // Logs written before summaries were masked (or edited by hand) may hold a secret: it never reaches the model.
+    const body = renderFile({ tag: "", label: `daily/${date}.md`, text: maskSecrets(withoutByteOrderMark(text)), cap: CAPS.daily }, warn);
     return body === "" ? [] : [`### ${date}\n${body}`];
   });
   if (days.length > 0) parts.push(`<recent-activity>\n${days.join("\n\n")}\n</recent-activity>`);

@@ -1,6 +1,6 @@
 import { readdir, rm, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { slicer } from "../lib/slices.js";
+import { TimeSlices } from "../lib/time-slices.js";
 import { isTemporaryFile } from "./atomic-write.js";
 import { withPersonLock } from "./person-lock.js";
 
@@ -36,7 +36,7 @@ async function temporaryFilesUnder(dir: string): Promise<string[]> {
  */
 export async function removeLeftoverTemporaryFiles(dir: string): Promise<number> {
   let removed = 0;
-  const pace = slicer();
+  const pace = TimeSlices.pacer();
   for (const path of await temporaryFilesUnder(dir)) {
     await pace();
     const info = await stat(path).catch(() => undefined);

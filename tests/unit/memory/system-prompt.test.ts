@@ -122,6 +122,13 @@ describe("buildSystemPrompt", () => {
     expect(prompt).toContain("## A\nok\n## [blocked section]\n[blocked: invisible or control character U+000D CARRIAGE RETURN; see /memory view]");
   });
 
+  it("masks a secret in a daily log written before summaries were masked, so it never reaches the next prompt", () => {
+    const key = "sk-proj-4fJ9aQ2mX7cL1vB8nR3tY6wZ0eK5hU2pS9dG";
+    const prompt = buildSystemPrompt({ ...empty, dailies: [{ date: "2026-12-01", text: `## 21:04 · setup\nAlice set her key to ${key}.\n` }] }, BASE);
+    expect(prompt).not.toContain(key);
+    expect(prompt).toMatch(/Alice set her key to \[secret: [^\]]+\]/);
+  });
+
   it("is deterministic for the same snapshot", () => {
     const snap = { ...empty, user: "## A\nb\n" };
     expect(buildSystemPrompt(snap, BASE)).toBe(buildSystemPrompt(structuredClone(snap), BASE));
