@@ -1,6 +1,6 @@
-// `npm run memory` / `npm run chat`: node scripts/run-compiled.mjs cli/memory [args…]
+// `npm start`, `npm run memory`, `npm run chat`: node scripts/run-compiled.mjs index | cli/memory | cli/chat [args…]
 //
-// Runs the compiled program (dist/cli/memory.js) in this very process, so stdin, the terminal and
+// Runs the compiled program (dist/index.js, dist/cli/memory.js) in this very process, so stdin, the terminal and
 // signals (Ctrl+C, SIGHUP) reach it exactly as they would with `node dist/cli/memory.js`. tsx would
 // compile the program's ~100 files at every start (1–3 s); this costs a stat of each source file.
 // dist/ is compiled first when it is missing or was built from other sources: every source file of

@@ -3,6 +3,7 @@ import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../lib/private-files.js";
 import { assertLockHeld } from "./person-lock.js";
+import { withoutByteOrderMark } from "./safety.js";
 
 /** Temporary files start with a dot and end in .tmp, so nothing mistakes them for memory. */
 export function isTemporaryFile(name: string): boolean {
@@ -33,7 +34,8 @@ export async function assertStillWritable(path: string, options: AtomicWriteOpti
     if (error.code === "ENOENT") return null;
     throw error;
   });
-  if (now !== options.expect) throw new FileChangedError(path);
+  // Compared as it was read: a byte-order mark at the start is read past (and dropped by this write).
+  if ((now === null ? null : withoutByteOrderMark(now)) !== options.expect) throw new FileChangedError(path);
 }
 
 /**
