@@ -76,7 +76,7 @@ describe("one person's heaviest requests and everyone else", () => {
     const preview = await memory(h, alice, "import", [s.attachment("file", { filename: "agentkit-memory.json", data: worstCaseBundle() })]);
     expect(preview.content).toMatch(/would be written/);
     await press(h, alice, preview, "Import", (c) => c.startsWith("**Imported"));
-    expect((await memory(h, alice, "history")).content).toMatch(/import/i);
+    expect((await memory(h, alice, "history")).content).toMatch(/daily\/archive\/2026-01-01\.md/);
     const undo = await memory(h, alice, "undo");
     expect(undo.components?.length ?? 0).toBeGreaterThan(0);
     // The longest query the command takes, of what costs the most to search: Chinese pairs and many words.
