@@ -1,9 +1,8 @@
-import { readdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startFakeOpenAI, type FakeOpenAI } from "../fakes/fake-openai.js";
 import { runInTerminal, type Terminal } from "../helpers/pty.js";
 import { makeTempHome } from "../helpers/temp-home.js";
+import { dailyLog } from "../helpers/daily-log.js";
 
 /** The terminal chat as a person at a terminal sees it: a real pseudo-terminal, keys as bytes. */
 
@@ -17,10 +16,6 @@ afterEach(async () => {
   fake = undefined;
 });
 
-async function dailyLog(home: string, user: string): Promise<string> {
-  const [day] = await readdir(join(home, "users", user, "daily"));
-  return readFile(join(home, "users", user, "daily", day!), "utf8");
-}
 
 /** Starts the chat in a terminal and waits for its first prompt. */
 async function startChat(home: string, args: string[] = ["--user", "42"]): Promise<Terminal> {

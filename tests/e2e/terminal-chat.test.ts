@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startFakeOpenAI, type FakeOpenAI } from "../fakes/fake-openai.js";
 import { runToEnd, runTsx } from "../helpers/child-process.js";
 import { makeTempHome } from "../helpers/temp-home.js";
+import { dailyLog } from "../helpers/daily-log.js";
 
 /** Runs `npm run chat` the way a person would pipe it, minus npm's own start-up cost. */
 const runChat = (args: string[], input: string, env: Record<string, string>) => runToEnd("src/cli/chat.ts", args, input, env);
@@ -16,14 +17,20 @@ afterEach(async () => {
   fake = undefined;
 });
 
-async function dailyLog(home: string, user: string): Promise<string> {
-  const [day] = await readdir(join(home, "users", user, "daily"));
-  return readFile(join(home, "users", user, "daily", day!), "utf8");
-}
 
 async function until(check: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 400 && !check(); i++) await new Promise((r) => setTimeout(r, 25));
   if (!check()) throw new Error(`timed out waiting for ${what}`);
+}
+
+/** A fake model and a home whose person 42 asks before anything about them is saved. */
+async function askingFirst(): Promise<{ model: FakeOpenAI; home: string; env: Record<string, string> }> {
+  const model = await startFakeOpenAI();
+  fake = model;
+  const home = await makeTempHome();
+  await mkdir(join(home, "users/42"), { recursive: true });
+  await writeFile(join(home, "users/42/settings.json"), JSON.stringify({ askBeforeSaving: "profile" }));
+  return { model, home, env: { AGENTKIT_HOME: home, OPENAI_BASE_URL: model.baseURL } };
 }
 
 describe("npm run chat", () => {
@@ -109,12 +116,8 @@ describe("npm run chat", () => {
   }, 30_000);
 
   it("shows the text a proposal would save; /save N and /discard N keep their numbers; the model is told /save N, not buttons", async () => {
-    fake = await startFakeOpenAI();
-    const home = await makeTempHome();
-    const env = { AGENTKIT_HOME: home, OPENAI_BASE_URL: fake.baseURL };
-    await mkdir(join(home, "users/42"), { recursive: true });
-    await writeFile(join(home, "users/42/settings.json"), JSON.stringify({ askBeforeSaving: "profile" }));
-    fake.enqueue(
+    const { model, home, env } = await askingFirst();
+    model.enqueue(
       {
         toolCalls: [
           { name: "memory_add", arguments: { file: "user", section: "Work", content: "- designer at a studio" } },
@@ -134,7 +137,7 @@ describe("npm run chat", () => {
     expect(run.stdout).toContain("That change was already saved or discarded");
     expect(run.stdout).toContain("No change is waiting for your OK.");
     expect(await readFile(join(home, "users/42/USER.md"), "utf8")).toBe("## Work\n- designer at a studio\n");
-    const toolResults = fake.requests[1]!.body.messages.filter((m) => m.role === "tool").map((m) => String(m.content));
+    const toolResults = model.requests[1]!.body.messages.filter((m) => m.role === "tool").map((m) => String(m.content));
     expect(toolResults).toHaveLength(2);
     for (const result of toolResults) {
       expect(result).toContain("/save N or /discard N");
@@ -143,14 +146,10 @@ describe("npm run chat", () => {
   }, 30_000);
 
   it("keeps a proposal whose /save is refused (the file filled up meanwhile), so it can be saved or discarded later", async () => {
-    fake = await startFakeOpenAI();
-    const home = await makeTempHome();
-    const env = { AGENTKIT_HOME: home, OPENAI_BASE_URL: fake.baseURL };
-    await mkdir(join(home, "users/42"), { recursive: true });
-    await writeFile(join(home, "users/42/settings.json"), JSON.stringify({ askBeforeSaving: "profile" }));
+    const { model, env } = await askingFirst();
     // Each fits USER.md (cap 1400) alone; the second no longer fits once the first is saved.
     const long = (word: string) => `- ${word} ${"x".repeat(780)}`;
-    fake.enqueue(
+    model.enqueue(
       {
         toolCalls: [
           { name: "memory_add", arguments: { file: "user", section: "Work", content: long("work") } },

@@ -241,16 +241,22 @@ describe("forgetting in one process while another has the person's session open"
   }, 60_000);
 });
 
+/** A model reply that waits: `arrived` is called when the request comes, the reply goes once `release` is. */
+function holdAtModel() {
+  let arrived!: () => void;
+  let release!: () => void;
+  const atModel = new Promise<void>((r) => (arrived = r));
+  const held = new Promise<void>((r) => (release = r));
+  return { arrived, atModel, held, release };
+}
+
 describe("a turn under way while the person forgets, in another engine on the same home", () => {
   it("keeps no proposal (ask before saving) it makes after the forget, and tells the model so", async () => {
     const setup = await setupEngine();
     const forgetter = await setup.reopen();
     await setup.engine.memoryOf("111").saveSettings({ askBeforeSaving: "profile" });
     const session = await setup.engine.open(aliceInThread);
-    let arrived!: () => void;
-    let release!: () => void;
-    const atModel = new Promise<void>((r) => (arrived = r));
-    const held = new Promise<void>((r) => (release = r));
+    const { arrived, atModel, held, release } = holdAtModel();
     setup.fake.enqueue(
       async () => {
         arrived();
@@ -276,10 +282,7 @@ describe("a turn under way while the person forgets, in another engine on the sa
     const session = await setup.engine.open(aliceInThread);
     setup.fake.enqueue({ text: "Say hi to Clara from me!" });
     await setup.engine.turn(session.id, "Clara is visiting next week");
-    let arrived!: () => void;
-    let release!: () => void;
-    const atModel = new Promise<void>((r) => (arrived = r));
-    const held = new Promise<void>((r) => (release = r));
+    const { arrived, atModel, held, release } = holdAtModel();
     setup.fake.enqueue(
       async () => {
         arrived();
