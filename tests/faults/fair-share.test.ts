@@ -5,6 +5,7 @@ import { renderConversation } from "../../src/memory/conversation-log.js";
 import { componentsOf, slashOption as s, type SlashCommandOption } from "../fakes/fake-discord/index.js";
 import { botMessages, startBot, type BotHarness } from "../helpers/bot-harness.js";
 import { worstCaseBundle } from "../helpers/worst-import.js";
+import { pick } from "./fault-config.js";
 
 /**
  * Issue 16's promise that nobody can freeze the bot for everyone: while Alice does the heaviest
@@ -30,11 +31,13 @@ async function press(h: BotHarness, userId: string, reply: { messageId: string |
   }, 180_000, `${label} to finish`);
 }
 
-/** Two thousand earlier conversations, each mentioning the words Alice will forget. */
+/** Earlier conversations (2,000 in the fault run), each mentioning the words Alice will forget. */
+const CONVERSATIONS = pick(2000, 600);
+
 async function seedConversations(home: string, userId: string): Promise<void> {
   const dir = join(home, "users", userId, "conversations");
   await mkdir(dir, { recursive: true });
-  for (let i = 0; i < 2000; i++) {
+  for (let i = 0; i < CONVERSATIONS; i++) {
     const day = `2025-${String((i % 12) + 1).padStart(2, "0")}-${String((i % 28) + 1).padStart(2, "0")}`;
     const messages = Array.from({ length: 12 }, (_, m) => ({
       speaker: m % 2 === 0 ? ("person" as const) : ("assistant" as const),
