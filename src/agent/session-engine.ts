@@ -3,6 +3,7 @@ import { hostname } from "node:os";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { BackgroundWork } from "../background-work.js";
 import { KeyedMutex } from "../keyed-mutex.js";
+import { ForgetStamps } from "./forget-stamps.js";
 import type { Logger } from "../logger.js";
 import type { JournalEntry } from "../memory/journal.js";
 import { modelWriter } from "../memory/memory-file.js";
@@ -127,8 +128,11 @@ export class SessionEngine {
   /** Who holds a claim in the shared session store: this process. */
   private readonly worker = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly telemetry: Telemetry;
+  /** Each person's forget epoch, readable without a trip to the store. */
+  private readonly stamps: ForgetStamps;
 
   constructor(private readonly deps: SessionEngineDeps) {
+    this.stamps = new ForgetStamps(deps.home);
     this.clock = deps.clock ?? (() => new Date());
     this.telemetry = deps.telemetry ?? noTelemetry;
     this.background = new BackgroundWork((failure, error) => deps.log.error({ err: String(error) }, failure));
@@ -382,10 +386,10 @@ export class SessionEngine {
     const memory = this.memoryOf(userId);
     const { store } = this.deps;
     const { plan, sessions } = await memory.serialize(async () => {
-      const epoch = await store.beginForget(userId);
+      const epoch = await this.beginForget(userId);
       const sessions = await this.restampSessions(userId, epoch, mentions(words));
       const { plan } = await forgetUnderLock(memory, words, this.clock());
-      await store.endForget(userId, epoch);
+      await this.endForget(userId, epoch);
       return { plan, sessions };
     });
     const storePurged = await store.purge().then(
@@ -440,13 +444,13 @@ export class SessionEngine {
     const memory = this.memoryOf(userId);
     const { store } = this.deps;
     await withPersonLock(memory.dir, async () => {
-      const epoch = await store.beginForget(userId);
+      const epoch = await this.beginForget(userId);
       for (const id of await store.sessionsOf(userId)) {
         const record = await store.reload(id);
         if (record) await store.remove(record);
       }
       await memory.deleteEverything();
-      await store.endForget(userId, epoch);
+      await this.endForget(userId, epoch);
     });
     // Deleted already: a store that cannot drop its old copies now (a hosted Redis refusing BGREWRITEAOF) is logged.
     await store.purge().catch((error: unknown) => this.deps.log.warn({ userId, err: String(error) }, "the session store could not drop its old copies now"));
@@ -458,18 +462,34 @@ export class SessionEngine {
    * (its sessions are stamped as they are, so they can be saved again).
    */
   private async currentEpoch(userId: string): Promise<number> {
+    const stamped = this.stamps.read(userId);
+    if (stamped !== undefined) return stamped;
     const { store } = this.deps;
     const epoch = await store.epochOf(userId);
-    if (epoch % 2 === 0) return epoch;
+    if (epoch % 2 === 0) {
+      this.stamps.remember(userId, epoch);
+      return epoch;
+    }
     return withPersonLock(this.memoryOf(userId).dir, async () => {
       const now = await store.epochOf(userId);
       if (now % 2 === 0) return now;
       this.deps.log.warn({ userId }, "a forget was left unfinished by a process that stopped; finishing it without its words");
-      const next = await store.beginForget(userId);
+      const next = await this.beginForget(userId);
       await this.restampSessions(userId, next, () => false);
-      await store.endForget(userId, next);
+      await this.endForget(userId, next);
       return next;
     });
+  }
+
+  /** The stamp says "forgetting" before the store's epoch moves (ForgetStamps). */
+  private async beginForget(userId: string): Promise<number> {
+    await this.stamps.forgetting(userId);
+    return this.deps.store.beginForget(userId);
+  }
+
+  private async endForget(userId: string, epoch: number): Promise<void> {
+    await this.deps.store.endForget(userId, epoch);
+    await this.stamps.settled(userId, epoch);
   }
 
   /** Removes the temporary files writers killed mid-write left in people's folders (start-up). */
