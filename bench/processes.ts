@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { OUTSIDE_CHECKOUT, tsxArgv } from "../tests/helpers/outside-checkout.js";
 
 /** The repository root (bench/..). */
 export const ROOT = join(import.meta.dirname, "..");
@@ -52,7 +53,7 @@ export interface ChildRun {
  * process itself (no npm or tsx wrapper), so /proc/<pid>/status is the bot's memory.
  */
 export function runTs(script: string, env: Record<string, string>, nodeArgs: string[] = []): ChildRun {
-  return runNode([...nodeArgs, "--import", "tsx", script], ROOT, env);
+  return runNode([...nodeArgs, ...tsxArgv(script)], OUTSIDE_CHECKOUT, env);
 }
 
 /** Runs compiled JavaScript as `node [nodeArgs] <script>` in `cwd` (a build made by bots.ts's compiledBuild()). */

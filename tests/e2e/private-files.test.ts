@@ -7,8 +7,8 @@ import { registerCommands } from "../../src/discord/register-commands.js";
 import { componentsOf, slashOption as s, startFakeDiscord, type FakeDiscord } from "../fakes/fake-discord/index.js";
 import { startFakeOpenAI, type FakeOpenAI } from "../fakes/fake-openai.js";
 import { botEnv, botMessages } from "../helpers/bot-harness.js";
-import { repoRoot } from "../helpers/child-process.js";
 import { makeTempHome } from "../helpers/temp-home.js";
+import { OUTSIDE_CHECKOUT, tsxArgv } from "../helpers/outside-checkout.js";
 
 const closers: (() => Promise<void>)[] = [];
 const children: ChildProcessWithoutNullStreams[] = [];
@@ -19,8 +19,8 @@ afterEach(async () => {
 
 /** Runs an entry point under tsx with the shell's umask set first: `umask 000` makes every file world-writable unless the program says otherwise. */
 function runUnderUmask(umask: string, script: string, args: string[], env: Record<string, string>, input?: string) {
-  const child = spawn("/bin/sh", ["-c", `umask ${umask} && exec "$@"`, "sh", process.execPath, "--import", "tsx", script, ...args], {
-    cwd: repoRoot,
+  const child = spawn("/bin/sh", ["-c", `umask ${umask} && exec "$@"`, "sh", process.execPath, ...tsxArgv(script, args)], {
+    cwd: OUTSIDE_CHECKOUT,
     // HOME is not AGENTKIT_HOME: the bot leaves a data folder that is the OS user's home alone.
     env: { PATH: process.env.PATH ?? "", HOME: "/nonexistent", ...env },
     stdio: ["pipe", "pipe", "pipe"],

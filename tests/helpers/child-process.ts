@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { join } from "node:path";
 import { afterEach } from "vitest";
+import { OUTSIDE_CHECKOUT, tsxArgv } from "./outside-checkout.js";
 
 export const repoRoot = join(import.meta.dirname, "../..");
 
@@ -17,9 +18,9 @@ afterEach(() => {
   for (const child of running.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
 });
 
-/** Runs a TypeScript entry point of this repo as its own node process under tsx (as `npm run dev` would, minus npm). */
+/** Runs a TypeScript entry point of this repo as its own node process under tsx (as `npm run dev` would, minus npm), outside the checkout. */
 export function runTsx(script: string, args: string[], env: Record<string, string>): TsxProcess {
-  return runNode(["--import", "tsx", script, ...args], repoRoot, env);
+  return runNode(tsxArgv(script, args), OUTSIDE_CHECKOUT, env);
 }
 
 /** Runs a compiled entry point (`dist/index.js`) with plain node in `dir`, as `npm start` and the Docker image do. */

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { stripVTControlCharacters } from "node:util";
 import { afterEach } from "vitest";
-import { repoRoot } from "./child-process.js";
+import { OUTSIDE_CHECKOUT, tsxArgv } from "./outside-checkout.js";
 
 /**
  * Runs an entry point of this repo in a pseudo-terminal, as a person at a terminal would.
@@ -63,8 +63,8 @@ afterEach(() => {
 
 /** Starts `node --import tsx <script> <args>` in a new pseudo-terminal of 120×40. */
 export function runInTerminal(script: string, args: string[], env: Record<string, string>): Terminal {
-  const child = spawn("python3", ["-c", RELAY, process.execPath, "--import", "tsx", script, ...args], {
-    cwd: repoRoot,
+  const child = spawn("python3", ["-c", RELAY, process.execPath, ...tsxArgv(script, args)], {
+    cwd: OUTSIDE_CHECKOUT,
     env: { PATH: process.env.PATH ?? "", HOME: env.AGENTKIT_HOME ?? "/nonexistent", TERM: "xterm-256color", ...env },
     stdio: ["pipe", "pipe", "pipe"],
   });
