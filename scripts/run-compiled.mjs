@@ -114,7 +114,7 @@ async function ensureBuilt(entry) {
     // Whoever held the lock before may have just compiled these very sources.
     sources = fingerprint();
     if (isFresh(entry, sources)) return;
-    process.stderr.write("compiling src/ into dist/ (it changed since the last build)…\n");
+    process.stderr.write(existsSync(join(dist, STAMP)) ? "compiling src/ into dist/ (it changed since the last build)…\n" : "compiling src/ into dist/ (the first run builds it; about 10 s)…\n");
     await build(sources);
   } finally {
     await release();
@@ -124,6 +124,7 @@ async function ensureBuilt(entry) {
 const [program, ...args] = process.argv.slice(2);
 if (!program || !/^[a-z0-9-]+(\/[a-z0-9-]+)*$/.test(program)) fail("usage: node scripts/run-compiled.mjs <program under src/, e.g. cli/memory> [args…]", 2);
 const entry = join(dist, `${program}.js`);
+if (!existsSync(join(root, "node_modules"))) fail("AgentKit is not installed yet: run npm ci first (the README's first command)");
 if (existsSync(src)) {
   if (!existsSync(join(src, `${program}.ts`))) fail(`no program src/${program}.ts to run`, 2);
   await ensureBuilt(entry);

@@ -171,17 +171,18 @@ export class Conversations {
   }
 
   /** Closes the open session of a thread or DM, if any; `receipt` says where its memory receipt goes. */
-  async closeChannel(channelId: string, reason: string, receipt: ReceiptPlace = "channel"): Promise<"closed" | "none" | "pending-summary"> {
+  async closeChannel(channelId: string, reason: string, receipt: ReceiptPlace = "channel"): Promise<"closed" | "none" | "empty" | "pending-summary"> {
     const session = await this.deps.engine.sessionIn(channelId);
     if (!session || session.status === "closed") return "none";
     return this.closeSession(session.id, channelId, reason, receipt);
   }
 
-  async closeSession(sessionId: string, channelId: string, reason: string, receipt: ReceiptPlace = "channel"): Promise<"closed" | "none" | "pending-summary"> {
+  async closeSession(sessionId: string, channelId: string, reason: string, receipt: ReceiptPlace = "channel"): Promise<"closed" | "none" | "empty" | "pending-summary"> {
     this.clearIdle(channelId);
     this.toldNoVision.delete(sessionId);
     const outcome = await this.track(this.deps.engine.close(sessionId, reason));
     if (outcome === "already-closed") return "none";
+    if (outcome === "empty") return "empty";
     await this.track(this.sendReceipt(sessionId, channelId, receipt));
     return outcome === "pending-summary" ? "pending-summary" : "closed";
   }

@@ -41,6 +41,19 @@ describe("conversations in threads", () => {
     expect(discord.unhandledRequests).toEqual([]);
   });
 
+  it("/end of a conversation where nothing was answered says there is nothing to note, and writes no daily log", async () => {
+    const h = await startBot();
+    const { discord, model } = h;
+    // A 401 is not retried: the one answer fails and the history keeps nothing.
+    model.enqueue({ error: { status: 401 } });
+    const start = await discord.userSends({ channelId: discord.textChannel.id, userId: discord.alice.id, content: "hi", mentionsBot: true });
+    await discord.waitFor(() => botMessages(discord, start.id).find((m) => m.content.includes("API key")));
+    const end = discord.runSlashCommand({ userId: discord.alice.id, channelId: start.id, name: "end" });
+    const reply = await discord.waitFor(() => discord.interactionResponses(end.id).find((r) => r.content));
+    expect(reply.content).toBe("Conversation ended. Nothing was said in it, so there is nothing to note.");
+    await expect(readFile(join(h.home, "users", discord.alice.id, "daily"), "utf8")).rejects.toThrow();
+  });
+
   it("lets only the owner or a member with Manage Threads use /end", async () => {
     const { discord, model, engine } = await startBot();
     model.setFallback((req) => (req.body.stream ? { text: "answer" } : { text: "summary" }));

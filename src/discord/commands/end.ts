@@ -38,7 +38,9 @@ export const endCommand: Command = {
             "Conversation ended. I couldn't reach the model to write the summary; it will be added to the daily log as soon as I can.",
             "对话已结束。暂时无法连接模型写摘要，稍后会自动补写到每日日志。",
           )
-        : inLocale(interaction, "Conversation ended; I've noted it in the daily log. 📝", "对话已结束，已记入每日日志。📝");
+        : outcome === "closed"
+          ? inLocale(interaction, "Conversation ended; I've noted it in the daily log. 📝", "对话已结束，已记入每日日志。📝")
+          : inLocale(interaction, "Conversation ended. Nothing was said in it, so there is nothing to note.", "对话已结束。其中没有交流，所以没有可记录的内容。");
     await interaction.editReply({ content, allowedMentions: NO_MENTIONS });
     const channel = interaction.channel;
     if (channel?.isThread()) {
