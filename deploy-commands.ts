@@ -6,7 +6,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) for (const problem of error.problems) console.error(`Configuration: ${problem}`);
+  if (error instanceof ConfigError) console.error(error.message);
   else console.error(`Could not register the commands: ${(error as Error).message}`);
   process.exit(1);
 });

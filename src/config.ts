@@ -32,7 +32,8 @@ export interface Config {
   allowed: { guildIds: string[]; userIds: string[]; roleIds: string[] };
   allowDms: boolean;
   /** level is undefined when LOG_LEVEL is unset: each front end has its own default. */
-  log: { level: string | undefined; pretty: boolean };
+  /** pretty undefined when LOG_PRETTY is unset: readable lines on a terminal, JSON lines otherwise. */
+  log: { level: string | undefined; pretty: boolean | undefined };
   discord?: { token: string; clientId: string; guildId: string | undefined; apiUrl: string | undefined };
   /** SHARD_COUNT: run under discord.js's ShardingManager, one process per shard ("auto": as Discord recommends). */
   shardCount: number | "auto" | undefined;
@@ -65,10 +66,14 @@ export interface FairUseLimits {
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
-    super(`Configuration problems (see .env.example):\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    super([...problems.map((p) => `Configuration: ${p}`), ...(envFileMissing ? [NO_ENV_FILE()] : [])].join("\n"));
     this.name = "ConfigError";
   }
 }
+
+/** Set when `.env` was looked for in the working directory and is not there. */
+let envFileMissing = false;
+const NO_ENV_FILE = () => `(there is no .env in ${process.cwd()}: copy .env.example to .env there and fill it in, or run from the folder that has it)`;
 
 const DEFAULT_OPENAI_URL = "https://api.openai.com/v1";
 const snowflake = /^\d{1,20}$/;
@@ -99,7 +104,9 @@ const commonSchema = z.object({
     "is not an IANA time zone name (Asia/Shanghai)",
   ),
   OPENAI_API_KEY: optionalText,
-  OPENAI_BASE_URL: optionalText.refine((v) => v === undefined || URL.canParse(v), "must be a URL (http://localhost:11434/v1)"),
+  OPENAI_BASE_URL: optionalText
+    .refine((v) => v === undefined || /^https?:\/\/[^/]/i.test(v) && URL.canParse(v), "must be an http:// or https:// URL (http://localhost:11434/v1)")
+    .refine((v) => v === undefined || !/\/(chat\/completions|completions|embeddings)\/?$/i.test(v), "is the server's base, without /chat/completions at the end (http://localhost:11434/v1)"),
   OPENAI_MODEL: optionalText,
   OPENAI_EMBEDDING_MODEL: optionalText,
   OPENAI_TIMEOUT_SECONDS: positiveNumber(60, "60"),
@@ -126,7 +133,9 @@ const commonSchema = z.object({
     (v) => v === undefined || (LOG_LEVELS as readonly string[]).includes(v),
     `must be one of ${LOG_LEVELS.join(", ")} (info)`,
   ),
-  LOG_PRETTY: flag(false),
+  LOG_PRETTY: optionalText
+    .refine((v) => v === undefined || /^(1|0|true|false|yes|no|on|off)$/i.test(v), "must be true or false (true)")
+    .transform((v) => (v === undefined ? undefined : /^(1|true|yes|on)$/i.test(v))),
   SHARD_COUNT: optionalText
     .refine((v) => v === undefined || v === "auto" || (/^\d+$/.test(v) && Number(v) >= 1), "must be auto or a whole number of shards (2)")
     .transform((v) => (v === undefined ? undefined : v === "auto" ? ("auto" as const) : Number(v))),
@@ -228,7 +237,8 @@ export function loadConfig(frontEnd: FrontEnd, env: Record<string, string | unde
  * belong to the launcher, which gives each shard its own. Returns what was read, before hiding.
  */
 function readProcessEnv(): Record<string, string | undefined> {
-  loadDotenv({ quiet: true });
+  const loaded = loadDotenv({ quiet: true });
+  envFileMissing = (loaded.error as NodeJS.ErrnoException | undefined)?.code === "ENOENT";
   for (const [name, value] of Object.entries(process.env)) {
     if (value !== undefined && value.trim() === "") delete process.env[name];
   }

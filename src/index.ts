@@ -12,10 +12,10 @@ async function main(): Promise<void> {
     config = loadConfig("discord");
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    for (const problem of error.problems) console.error(`Configuration: ${problem}`);
+    console.error(error.message);
     process.exit(1);
   }
-  const log = createLogger({ level: config.log.level ?? "info", pretty: config.log.pretty });
+  const log = createLogger({ level: config.log.level ?? "info", pretty: config.log.pretty ?? process.stdout.isTTY === true });
   if (config.shardCount === undefined) {
     await runBot(config, log);
     return;

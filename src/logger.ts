@@ -2,7 +2,7 @@ import { pino, type Logger } from "pino";
 
 export type { Logger };
 
-/** JSON lines by default; LOG_PRETTY=1 for people reading a terminal. */
+/** JSON lines for a log collector; readable lines for people at a terminal (LOG_PRETTY, or stdout a terminal). */
 export function createLogger(options: { level: string; pretty: boolean; toStderr?: boolean }): Logger {
   const fd = options.toStderr ? 2 : 1;
   if (options.pretty) {

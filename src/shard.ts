@@ -7,7 +7,7 @@ import { runBot } from "./run-bot.js";
 async function main(): Promise<void> {
   keepFilesPrivate();
   const config = loadConfig("discord");
-  const log = createLogger({ level: config.log.level ?? "info", pretty: config.log.pretty }).child({ shard: config.shardId });
+  const log = createLogger({ level: config.log.level ?? "info", pretty: config.log.pretty ?? process.stdout.isTTY === true }).child({ shard: config.shardId });
   await runBot(config, log);
 }
 

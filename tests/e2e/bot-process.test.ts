@@ -47,10 +47,14 @@ describe("the bot process (npm start)", () => {
     expect(await bot.exited).toBe(0);
   }, 30_000);
 
-  it("exits 1 with one clear line when DISCORD_TOKEN is missing", async () => {
+  it("exits 1 with one clear line when DISCORD_TOKEN is missing, and a hint when there is no .env at all", async () => {
     const bot = run("src/index.ts", { DISCORD_CLIENT_ID: "123", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" });
     expect(await bot.exited).toBe(1);
-    expect(bot.output().trim()).toMatch(/^Configuration: DISCORD_TOKEN: is required[^\n]*$/);
+    // Run where there is no .env (tests run outside the checkout): the second line says so.
+    expect(bot.output().trim().split("\n")).toEqual([
+      expect.stringMatching(/^Configuration: DISCORD_TOKEN: is required/),
+      expect.stringMatching(/^\(there is no \.env in .+: copy \.env\.example to \.env there and fill it in, or run from the folder that has it\)$/),
+    ]);
   }, 20_000);
 
   it("continues a session with the same system prompt after being killed mid-session", async () => {

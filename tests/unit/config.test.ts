@@ -6,6 +6,22 @@ import { ConfigError, loadConfig } from "../../src/config.js";
 const discordEnv = { DISCORD_TOKEN: "token", DISCORD_CLIENT_ID: "123456789012345678" };
 
 describe("loadConfig", () => {
+  it("takes only an http(s) base URL for the model, without /chat/completions at the end", () => {
+    const base = { OPENAI_API_KEY: "sk-test" };
+    const problem = (url: string) => {
+      try {
+        loadConfig("chat", { ...base, OPENAI_BASE_URL: url });
+        return "";
+      } catch (error) {
+        return (error as ConfigError).problems.join("\n");
+      }
+    };
+    expect(problem("localhost:11434")).toMatch(/^OPENAI_BASE_URL: must be an http:\/\/ or https:\/\/ URL/);
+    expect(problem("http://localhost:11434/v1/chat/completions")).toMatch(/^OPENAI_BASE_URL: is the server's base, without \/chat\/completions/);
+    expect(problem("http://localhost:11434/v1")).toBe("");
+    expect(problem("https://openrouter.ai/api/v1/")).toBe("");
+  });
+
   it("applies defaults for the terminal chat with no Discord settings at all", () => {
     const config = loadConfig("chat", { OPENAI_BASE_URL: "http://127.0.0.1:11434/v1" });
     expect(config.home).toBe(join(homedir(), ".agentkit"));

@@ -35,7 +35,10 @@ export function parseChatArgs(argv: string[]): ParsedArgs {
       },
     }));
   } catch (error) {
-    return { kind: "invalid", line: `${(error as Error).message.split("\n")[0]} (see --help)` };
+    const line = (error as Error).message.split("\n")[0];
+    // `npm run chat --user 42` gives npm the option and the chat only "42".
+    const npmHint = (error as NodeJS.ErrnoException).code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL" ? "; with npm run, options go after --: npm run chat -- --user 42" : "";
+    return { kind: "invalid", line: `${line} (see --help${npmHint})` };
   }
   if (values.help) return { kind: "help", chinese: isChineseLocale(values.locale) };
   if (!/^\d{1,20}$/.test(values.user)) return { kind: "invalid", line: `--user must be a numeric id like a Discord user id (got "${cut(values.user)}")` };
