@@ -78,6 +78,12 @@ interface Shape {
   refine?: Refine;
   /** Text without this cannot hold the shape: the pattern is not run at all (most notes skip most shapes). */
   needs?: string | RegExp | ((text: string) => boolean);
+  /**
+   * A value after a label ("password: …"): it ends with its line. Only keys of a known shape are
+   * looked for across a wrapped line, or the next line's first word would be taken (and masked)
+   * as the rest of a password.
+   */
+  singleLine?: boolean;
 }
 
 // The characters of most key formats (base64url); a lookbehind on them makes a pattern start
@@ -149,7 +155,7 @@ const SHAPES: Shape[] = [
   { id: "discord-webhook", kind: KINDS.discordHook, pattern: /discord(?:app)?\.com\/api\/webhooks\/\d{16,21}\/([A-Za-z0-9_-]{40,})/dg, refine: (m) => span(m) },
   { id: "aws-access", kind: KINDS.awsAccess, pattern: /(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Z0-9])/g, refine: (m) => (PLACEHOLDER.test(m[0]) ? undefined : span(m, 0)) },
   {
-    id: "aws-secret",
+    id: "aws-secret", singleLine: true,
     kind: KINDS.awsSecret,
     pattern: /aws[_ .-]?secret(?:[_ .-]?access)?[_ .-]?key["']?[ \t]{0,3}(?:=|:|is)[ \t]{0,3}["']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/dgi,
     refine: randomGroup(40),
@@ -170,40 +176,52 @@ const SHAPES: Shape[] = [
   // A Discord bot token: the bot's id in base64, a timestamp part, an HMAC part.
   { id: "discord-bot", kind: KINDS.discordBot, needs: ".", pattern: new RegExp(`(?<![${RUN}.])[MNO][${RUN}]{23,27}\\.[${RUN}]{6}\\.([${RUN}]{27,40})(?![${RUN}])`, "g"), refine: randomGroup(27) },
   { id: "jwt", kind: KINDS.jwt, pattern: new RegExp(`${NOT_AFTER_RUN}eyJ[${RUN}]{8,}\\.eyJ[${RUN}]{8,}\\.[${RUN}]{8,}`, "g"), refine: (m) => span(m, 0) },
-  { id: "bearer", kind: KINDS.bearer, pattern: /\bbearer[ \t]{1,8}([A-Za-z0-9._~+/=-]{20,})/dgi, refine: randomGroup(20) },
-  { id: "basic", kind: KINDS.basic, pattern: /\bauthorization["']?[ \t]{0,3}[:=][ \t]{0,3}["']?basic[ \t]{1,8}([A-Za-z0-9+/]{8,}={0,2})/dgi, refine: (m) => span(m) },
+  { id: "bearer", singleLine: true, kind: KINDS.bearer, pattern: /\bbearer[ \t]{1,8}([A-Za-z0-9._~+/=-]{20,})/dgi, refine: randomGroup(20) },
+  { id: "basic", singleLine: true, kind: KINDS.basic, pattern: /\bauthorization["']?[ \t]{0,3}[:=][ \t]{0,3}["']?basic[ \t]{1,8}([A-Za-z0-9+/]{8,}={0,2})/dgi, refine: (m) => span(m) },
   // user:password@ in a URL; only the password is masked, the host stays readable.
-  { id: "url-password", kind: KINDS.password, pattern: /:\/\/[^\s:/?#@"'<>]{0,100}:([^\s/?#@"'<>]{1,200})@/dg, refine: refinePasswordValue },
-  { id: "url-param", kind: KINDS.labelled, needs: "=", pattern: /[?&]([A-Za-z_-]{2,30})=([^&\s#"'<>]{8,300})/dg, refine: refineUrlParam },
+  { id: "url-password", singleLine: true, kind: KINDS.password, pattern: /:\/\/[^\s:/?#@"'<>]{0,100}:([^\s/?#@"'<>]{1,200})@/dg, refine: refinePasswordValue },
+  { id: "url-param", singleLine: true, kind: KINDS.labelled, needs: "=", pattern: /[?&]([A-Za-z_-]{2,30})=([^&\s#"'<>]{8,300})/dg, refine: refineUrlParam },
   {
-    id: "password",
+    id: "password", singleLine: true,
     kind: KINDS.password,
     pattern:
-      /(?<![A-Za-z])(pass(?:word|wd|code|phrase)s?|pwd|pw)(?![A-Za-z])["']?(?:[ \t]+(?:for|to|of|on|at)[ \t]+[^\n:=]{1,40}?)?[ \t]*(?:(is|was|are)(?![A-Za-z])[ \t]*:?|:=|[:=]|=>)[ \t]*(["'`“‘]?)([!-:<-~]{4,64})/dgi,
+      /(?<![A-Za-z])(pass(?:word|wd|code|phrase)s?|pass|pwd|pw)(?![A-Za-z])["']?(?:[ \t]+(?:for|to|of|on|at)[ \t]+[^\n:=]{1,80}?)?[ \t]*(?:(is|was|are)(?![A-Za-z])[ \t]*:?|:=|[:=]|=>)[ \t]*(?:\n[ \t]*)?(["'`“‘]?)([!-:<-~]{4,64})/dgi,
     refine: refinePassword,
   },
   {
-    id: "pin",
+    id: "pin", singleLine: true,
     kind: KINDS.pin,
     pattern: /(?<![A-Za-z])pin(?:[ _-]?code)?s?(?![A-Za-z])["']?(?:[ \t]+(?:for|to|of|on|at)[ \t]+[^\n:=]{1,40}?)?[ \t]*(?:is|was|:|=)[ \t]*["']?(\d{4,12})(?![\d])/dgi,
     refine: (m) => span(m),
   },
   {
-    id: "password-zh",
+    id: "password-zh", singleLine: true,
     kind: KINDS.password,
-    pattern: new RegExp(`(?:密码|口令|暗码)${ZH_VERB}(["'\`“‘「]?)([!-:<-~]{4,64})`, "dg"),
+    pattern: new RegExp(`(?:密码|密碼|口令|暗码|パスワード)${ZH_VERB}(["'\`“‘「]?)([!-:<-~]{4,64})?`, "dg"),
     refine: refinePasswordZh,
   },
-  { id: "pin-zh", kind: KINDS.pin, pattern: new RegExp(`PIN ?码${ZH_VERB}(\\d{4,12})(?!\\d)`, "dgi"), refine: (m) => span(m) },
+  {
+    // No verb at all ("邮箱密码 Tr0ub4dor3", "取款密码 482913"): only a value that is plainly not a word.
+    id: "password-zh-bare",
+    singleLine: true,
+    kind: KINDS.password,
+    pattern: /(?:密码|密碼|口令|パスワード)[ \t]+([!-~]{6,64})/dg,
+    refine: (m) => {
+      const value = m[1]!.replace(TRAILING_AFTER_COLON, "");
+      const plain = /^\d{6,12}$/.test(value) || (/\d/.test(value) && /[A-Za-z]/.test(value));
+      return plain && acceptablePassword(value) ? [m.indices![1]![0], m.indices![1]![0] + value.length] : undefined;
+    },
+  },
+  { id: "pin-zh", singleLine: true, kind: KINDS.pin, pattern: new RegExp(`PIN ?码${ZH_VERB}(\\d{4,12})(?!\\d)`, "dgi"), refine: (m) => span(m) },
   {
     // Matched from the label's last word (a literal), the words before it checked after (refineLabelled).
-    id: "labelled",
+    id: "labelled", singleLine: true,
     kind: KINDS.labelled,
     needs: /key|token|secret|密钥|秘钥|令牌/i,
     pattern: /(?:key|token|secret|密钥|秘钥|令牌)(?![A-Za-z])["']?[ \t]*(?:is|=|:|是|为|=>)[ \t]*["'`]?([A-Za-z0-9_\-./+=~]{16,300})/dgi,
     refine: refineLabelled,
   },
-  { id: "card", kind: KINDS.card, pattern: /(?<![\d])\d{4,19}(?:[ -]\d{1,19}){0,8}(?![\d])/g, refine: refineCard },
+  { id: "card", kind: KINDS.card, pattern: /(?<![\d])\d{4,19}(?:[ ._/-]\d{1,19}){0,8}(?![\d])/g, refine: refineCard },
 ];
 
 /** Shape ids, for the tests that run each pattern on its worst input. */
@@ -298,19 +316,51 @@ function unlikeAWord(value: string): boolean {
 /** After "password:" a final ! or ? is usually part of it; after "password is" it ends the sentence. */
 const TRAILING_AFTER_COLON = /[.,;:)\]}'"`’”>]+$/;
 
-function refinePassword(m: RegExpExecArray): [number, number] | undefined {
+/** The quote that closes each opening one. */
+const CLOSING: Record<string, string> = { '"': '"', "'": "'", "`": "`", "“": "”", "‘": "’", "「": "」" };
+
+/** A quoted value runs to its closing quote on the same line ("purple monkey dishwasher"), at most 100 characters. */
+function quotedValue(view: string, quote: string, start: number): [number, number] | undefined {
+  const close = CLOSING[quote];
+  if (!close) return undefined;
+  const limit = Math.min(view.length, start + 100);
+  for (let i = start; i < limit; i++) {
+    const char = view[i]!;
+    if (char === "\n") return undefined;
+    if (char === close) return i - start >= 4 ? [start, i] : undefined;
+  }
+  return undefined;
+}
+
+function refinePassword(m: RegExpExecArray, view: string): [number, number] | undefined {
   const raw = m[4]!;
   const start = m.indices![4]![0];
   const prose = m[2] !== undefined;
+  // "pass" alone is a password only before ":" or "=" (DB_PASS=…, pass: …), not in prose, and
+  // only a value that is no word: a bus pass: monthly, a boarding pass: seat 12F.
+  const barePass = /^pass$/i.test(m[1]!);
+  if (barePass && prose) return undefined;
+  if (m[3] !== "") {
+    const quoted = quotedValue(view, m[3]!, start);
+    if (quoted && acceptablePassword(view.slice(quoted[0], quoted[1]))) return quoted;
+  }
   const value = prose ? passwordValue(raw) : raw.replace(TRAILING_AFTER_COLON, "");
   if (!acceptablePassword(passwordValue(value))) return undefined;
   const quoted = m[3] !== "";
-  if (prose && !quoted && !unlikeAWord(value)) return undefined;
+  // A value alone on the next line ("my wifi password is:" ⏎ "Tr0ub4dor&3") must not read as a word.
+  const nextLine = m[0].includes("\n");
+  if ((prose || barePass || nextLine) && !quoted && !unlikeAWord(value)) return undefined;
   return [start, start + value.length];
 }
 
-function refinePasswordZh(m: RegExpExecArray): [number, number] | undefined {
-  const raw = m[2]!;
+function refinePasswordZh(m: RegExpExecArray, view: string): [number, number] | undefined {
+  if (m[1] !== "") {
+    const start = m.index + m[0].length - (m[2]?.length ?? 0);
+    const quoted = quotedValue(view, m[1]!, start);
+    if (quoted && acceptablePassword(view.slice(quoted[0], quoted[1]))) return quoted;
+  }
+  if (m[2] === undefined) return undefined;
+  const raw = m[2];
   const value = raw.replace(TRAILING_AFTER_COLON, "");
   return acceptablePassword(passwordValue(value)) ? [m.indices![2]![0], m.indices![2]![0] + value.length] : undefined;
 }
@@ -392,7 +442,7 @@ const AFTER_CARD = /^[ \t,;:/-]{0,6}(?:(?:exp(?:iry|ires|iration)?\.?|valid(?: t
 
 /** A 13–19 digit number that is a card: right layout, issuer and Luhn check, and card context when written all together. */
 function refineCard(m: RegExpExecArray, view: string): [number, number] | undefined {
-  const parts = m[0].split(/[ -]/);
+  const parts = m[0].split(/[ ._/-]/);
   if (m[0].length - (parts.length - 1) < 13) return undefined;
   const starts: number[] = [];
   let at = m.index;
@@ -635,7 +685,9 @@ interface Found {
 
 function scanView(view: View, out: Found[]): void {
   const text = view.text;
+  const joined = view.joins !== undefined;
   for (const shape of SHAPES) {
+    if (joined && shape.singleLine) continue;
     const needs = shape.needs;
     if (needs !== undefined && !(typeof needs === "string" ? text.includes(needs) : typeof needs === "function" ? needs(text) : needs.test(text))) continue;
     const pattern = shape.pattern;

@@ -268,6 +268,17 @@ export const SECRETS: SecretSample[] = [
   },
   { text: `the key is ${openaiLegacy.match(/.{1,4}/g)!.join(" ")}`, label: "OpenAI key", secret: openaiLegacy.slice(20, 28), knownMiss: "a key spaced out in groups" },
   { text: `hex token ${pick(HEX, 40)} for the old API`, label: "API key", secret: "", knownMiss: "an unlabelled hex string (it reads like a commit hash)" },
+  // From the attacker's review of this detector.
+  { text: "DB_PASS=Sup3rS3cret!", label: "password", secret: "Sup3rS3cret!" },
+  { text: "REDIS_PASS=r3d1sPw0rd", label: "password", secret: "r3d1sPw0rd" },
+  { text: "user alice, pass: hunter22!", label: "password", secret: "hunter22!" },
+  { text: 'password: "purple monkey dishwasher"', label: "password", secret: "purple monkey dishwasher" },
+  { text: "邮箱密码 Tr0ub4dor3", label: "password", secret: "Tr0ub4dor3" },
+  { text: "取款密码 482913", label: "password", secret: "482913" },
+  { text: "密碼：Tr0ub4dor3", label: "password", secret: "Tr0ub4dor3" },
+  { text: "パスワード：Tr0ub4dor3", label: "password", secret: "Tr0ub4dor3" },
+  { text: "my wifi password is:\nTr0ub4dor&3", label: "password", secret: "Tr0ub4dor&3" },
+  { text: "the password for the wifi router in the upstairs bedroom of the house is Tr0ub4dor", label: "password", secret: "Tr0ub4dor" },
 ];
 SECRETS.forEach((s) => {
   if (s.secret === "") s.secret = /[0-9a-f]{40}/.exec(s.text)![0];
@@ -483,6 +494,13 @@ export const ORDINARY: string[] = [
   "下周二和 Aisha 开跨级会议",
   "婚礼在 6 月 14 日，着装要求鼠尾草绿",
   "她用 YubiKey 登录公司电脑",
+  "bus pass: monthly",
+  "boarding pass: seat 12F",
+  "season pass: renewed for 2026",
+  "I got a pass for the museum",
+  "Notes about my password:\nchange it every month",
+  "密码学 课程下周开始",
+  "wifi password: Tr0ub4dor&3 is what I told you not to save\nBuyMilk2 and eggs tomorrow".split("\n")[1]!,
 ];
 
 /**

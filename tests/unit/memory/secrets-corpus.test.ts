@@ -34,8 +34,8 @@ describe("the secret detector on its corpus", () => {
     const named = SECRETS.filter((s) => caught(s) && (s.label === "any" || findSecrets(s.text).some((f) => f.label === s.label)));
     const alarms = ORDINARY.filter((text) => findSecrets(text).length > 0);
     const figures = { recall: hits.length / SECRETS.length, namedRight: named.length / SECRETS.length, falseAlarms: alarms.length / ORDINARY.length };
-    expect(SECRETS.length).toBe(135);
-    expect(ORDINARY.length).toBe(240);
+    expect(SECRETS.length).toBe(145);
+    expect(ORDINARY.length).toBe(247);
     expect(figures.recall).toBeGreaterThanOrEqual(README.recall);
     expect(figures.namedRight).toBeGreaterThanOrEqual(README.namedRight);
     expect(figures.falseAlarms).toBeLessThanOrEqual(README.falseAlarms);

@@ -49,6 +49,31 @@ describe("maskSecrets", () => {
     expect(maskSecrets(`key:\n${openaiKey.slice(0, 12)}\n${openaiKey.slice(12)}\nthanks`)).toBe("key:\n[secret: OpenAI key]\nthanks");
   });
 
+  it("masks a password only on its own line: the next line's words are never taken for the rest of it", () => {
+    expect(maskSecrets("wifi password: Tr0ub4dor&3\nBuyMilk2 and eggs tomorrow")).toBe("wifi password: [secret: password]\nBuyMilk2 and eggs tomorrow");
+    expect(maskSecrets("password: hunter22\n2FA is on for the account")).toBe("password: [secret: password]\n2FA is on for the account");
+    expect(maskSecretsInParts(["my password: hunter22!", "PostgreSQL stores it hashed."])).toEqual(["my password: [secret: password]", "PostgreSQL stores it hashed."]);
+  });
+
+  it("masks a quoted passphrase to its closing quote, spaces and all", () => {
+    expect(maskSecrets('password: "purple monkey dishwasher" for the vault')).toBe('password: "[secret: password]" for the vault');
+    expect(maskSecrets("密码是“紫色 猴子 洗碗机”")).not.toContain("猴子");
+  });
+
+  it("finds DB_PASS=, pass:, 密碼, パスワード, a bare 密码 before a value, and a card with dots", () => {
+    expect(maskSecrets("DB_PASS=Sup3rS3cret!")).toBe("DB_PASS=[secret: password]");
+    expect(maskSecrets("user alice, pass: hunter22!")).toBe("user alice, pass: [secret: password]");
+    expect(maskSecrets("密碼：Tr0ub4dor3")).not.toContain("Tr0ub4dor3");
+    expect(maskSecrets("パスワード：Tr0ub4dor3")).not.toContain("Tr0ub4dor3");
+    expect(maskSecrets("邮箱密码 Tr0ub4dor3")).toBe("邮箱密码 [secret: password]");
+    expect(maskSecrets("取款密码 482913")).toBe("取款密码 [secret: password]");
+    expect(maskSecrets(`card ${luhnNumber("4111", 16).replace(/(\d{4})(?=\d)/g, "$1.")}`)).toMatch(/^card \[secret: [^\]]+\]$/);
+    // Still words: a pass in a sentence, a 密码 course.
+    expect(maskSecrets("I got a pass for the museum")).toBe("I got a pass for the museum");
+    expect(maskSecrets("my pass is in the drawer")).toBe("my pass is in the drawer");
+    expect(maskSecrets("密码学 课程")).toBe("密码学 课程");
+  });
+
   it("leaves text without secrets as it is, byte for byte", () => {
     const text = "Drinks oolong 🍵, no sugar\r\n密码学课很有意思\u200d";
     expect(maskSecrets(text)).toBe(text);
@@ -144,6 +169,7 @@ const WORST: Record<string, ((size: number) => string)[]> = {
   password: [repeat("password "), prefixThen("password for ", "a "), repeat("password is "), repeat("password:"), repeat("pw=")],
   pin: [repeat("pin is "), repeat("pin: 123 "), prefixThen("pin for ", "a ")],
   "password-zh": [repeat("密码"), repeat("密码是"), repeat("密码一直 是 ")],
+  "password-zh-bare": [repeat("密码 "), repeat("密码 a1"), repeat("パスワード  x")],
   "pin-zh": [repeat("PIN码"), repeat("PIN 码是 123 ")],
   labelled: [repeat("token: "), repeat(`api key is ${"a".repeat(15)} `), repeat("secret="), prefixThen("token=", "a"), repeat("key="), repeat("api_key: 1")],
   card: [repeat("1 "), repeat("1-"), repeat("4111 1111 1111 1111 "), repeat("1234 "), repeat("12345678901234567890 ")],
