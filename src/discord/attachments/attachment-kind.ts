@@ -54,7 +54,11 @@ const TEXT_TYPE = /^(text\/.+|application\/(json|ld\+json|.+\+json|x?ndjson|xml|
  */
 const SECRET_NAME =
   /^(?:\.envrc|id_[a-z0-9_]+(?:\.pub)?|\.netrc|\.pgpass|\.npmrc|\.pypirc|\.git-credentials|\.htpasswd|credentials(?:\.json)?|service[-_]account.*\.json|client_secret.*\.json|authkey_.*\.p8)$/;
-const SECRET_EXTENSIONS = new Set(["pem", "key", "p12", "pfx", "jks", "keystore", "ppk", "asc", "gpg", "kdbx", "p8"]);
+/** The same files renamed or copied (`id_rsa.txt`, `aws_credentials`, `my-service-account.json`, `sa-key.json`). */
+const SECRET_NAME_PART = /^id_(?:rsa|dsa|ecdsa|ed25519)|(?:^|[._-])credentials?(?:\.[a-z0-9]+)?$|service[-_]?account[^/]*\.json$|(?:^|[._-])key\.json$/;
+const SECRET_EXTENSIONS = new Set(["pem", "key", "p12", "pfx", "jks", "keystore", "ppk", "asc", "gpg", "kdbx", "p8", "tfvars", "tfstate"]);
+/** A dotenv file under any name: `.env`, `.env.local`, `.env-prod`, `.env_backup`, `.env~`, `prod.env`, `prod.env.txt`. */
+const DOTENV = /(?:^|\.)env(?:$|[._~-])/;
 /** `.env.example`, `.env.local.sample`, `.env.template`: the shape of a dotenv file without its values. */
 const DOTENV_TEMPLATE = /\.(?:example|sample|template)$/;
 
@@ -63,9 +67,9 @@ export function kindOf(name: string, contentType: string | null): AttachmentKind
   const dot = lower.lastIndexOf(".");
   const extension = dot >= 0 ? lower.slice(dot + 1) : "";
   const type = (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
-  const dotenv = lower === ".env" || lower.startsWith(".env.");
+  const dotenv = DOTENV.test(lower);
   if (dotenv && DOTENV_TEMPLATE.test(lower)) return { kind: "text", language: "" };
-  if (dotenv || SECRET_NAME.test(lower) || SECRET_EXTENSIONS.has(extension)) return { kind: "secret" };
+  if (dotenv || SECRET_NAME.test(lower) || SECRET_NAME_PART.test(lower) || SECRET_EXTENSIONS.has(extension)) return { kind: "secret" };
   if (IMAGE_EXTENSIONS.has(extension)) return { kind: "image" };
   const unsupported = UNSUPPORTED_IMAGE_EXTENSIONS[extension];
   if (unsupported) return { kind: "unsupported-image", format: unsupported };
