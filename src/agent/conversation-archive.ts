@@ -60,14 +60,15 @@ export function conversationMessages(record: SessionRecord): ConversationMessage
   return out;
 }
 
-export function conversationLogOf(record: SessionRecord, zone: string): ConversationLog {
+/** `masked`: the record's secrets are masked already (a close masks the whole record first). */
+export function conversationLogOf(record: SessionRecord, zone: string, { masked = false } = {}): ConversationLog {
   const stamp = (iso: string) => {
     const at = new Date(iso);
     return `${localDate(at, zone)} ${localTime(at, zone)} (${zone})`;
   };
   // Secrets are masked in the words kept forever (together: a key split over two messages too).
   const messages = conversationMessages(record);
-  const texts = maskSecretsInConversation(messages);
+  const texts = masked ? messages.map((m) => m.text) : maskSecretsInConversation(messages);
   return {
     title: maskSecrets(record.title),
     place: maskSecrets(record.channel.description),
@@ -88,10 +89,10 @@ function conversationFileOf(record: SessionRecord, zone: string): string {
  * session, so a retried or repeated close rewrites the same file instead of adding one (even
  * if the person changed time zone in between); the caller saves the record.
  */
-export async function archiveConversation(memory: MemoryStore, record: SessionRecord): Promise<string> {
+export async function archiveConversation(memory: MemoryStore, record: SessionRecord, options: { masked?: boolean } = {}): Promise<string> {
   const { zone } = memory.timeZone();
   const name = conversationFileOf(record, zone);
-  await memory.writeConversation(name, conversationLogOf(record, zone));
+  await memory.writeConversation(name, conversationLogOf(record, zone, options));
   record.conversationFile = name;
   return name;
 }

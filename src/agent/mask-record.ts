@@ -1,5 +1,6 @@
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
-import { maskSecrets, maskSecretsInConversation } from "../memory/secrets.js";
+import { TimeSlices } from "../lib/time-slices.js";
+import { maskSecrets, maskSecretsInConversationSliced } from "../memory/secrets.js";
 import type { SessionRecord } from "./session-record.js";
 
 /**
@@ -30,9 +31,9 @@ export function maskSecretsInJson(text: string): string {
 }
 
 /** The texts of the person's and the assistant's messages, in order, masked together (a key split over two messages). */
-function maskConversationTexts(messages: ChatCompletionMessageParam[]): ChatCompletionMessageParam[] {
+async function maskConversationTexts(messages: ChatCompletionMessageParam[], pause: () => Promise<void>): Promise<ChatCompletionMessageParam[]> {
   const spoken = messages.flatMap((m, i) => ((m.role === "user" || m.role === "assistant") && typeof m.content === "string" ? [i] : []));
-  const masked = maskSecretsInConversation(spoken.map((i) => ({ speaker: messages[i]!.role, text: messages[i]!.content as string })));
+  const masked = await maskSecretsInConversationSliced(spoken.map((i) => ({ speaker: messages[i]!.role, text: messages[i]!.content as string })), pause);
   const out = [...messages];
   spoken.forEach((index, k) => {
     if (masked[k] !== out[index]!.content) out[index] = { ...out[index]!, content: masked[k]! } as ChatCompletionMessageParam;
@@ -63,15 +64,21 @@ function maskMessage(message: ChatCompletionMessageParam): ChatCompletionMessage
  * Masks every secret a session keeps once it closes: the messages (the person's own, which the
  * open conversation needed, tool arguments and results included), the summaries, the frozen
  * prompt, the title. Run when a close starts, before the transcript, the summary request and
- * every later save. Returns whether anything changed.
+ * every later save. A session can hold megabytes (files shared in it): the work hands the event
+ * loop back every few milliseconds, so other people's turns go on meanwhile.
  */
-export function maskSecretsInRecord(record: SessionRecord): boolean {
-  const before = JSON.stringify(record);
-  record.messages = maskConversationTexts(record.messages).map(maskMessage);
+export async function maskSecretsInRecord(record: SessionRecord): Promise<void> {
+  const slices = new TimeSlices();
+  const pause = () => slices.pause();
+  const messages = await maskConversationTexts(record.messages, pause);
+  for (let i = 0; i < messages.length; i++) {
+    messages[i] = maskMessage(messages[i]!);
+    await pause();
+  }
+  record.messages = messages;
   if (record.summary !== undefined) record.summary = maskSecrets(record.summary);
   if (record.condensed) record.condensed = { ...record.condensed, summary: maskSecrets(record.condensed.summary) };
   record.systemPrompt = maskSecrets(record.systemPrompt);
   record.title = maskSecrets(record.title);
   record.channel = { ...record.channel, description: maskSecrets(record.channel.description) };
-  return JSON.stringify(record) !== before;
 }

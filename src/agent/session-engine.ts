@@ -513,13 +513,13 @@ export class SessionEngine {
     const memory = this.sessionMemory(record);
     const now = this.clock();
     // From here on the session keeps no secret: its transcript, summary request and every save (design §9).
-    maskSecretsInRecord(record);
+    await maskSecretsInRecord(record);
     if (!hasExchange(record)) {
       await this.markClosed(record, now);
       return "empty";
     }
     // Before the summary: the transcript needs no model, and a retried close rewrites the same file.
-    await archiveConversation(memory, record);
+    await archiveConversation(memory, record, { masked: true });
     // A summary kept from an earlier attempt: that attempt may have written the daily entry already.
     const retry = record.summary !== undefined;
     try {

@@ -7,12 +7,20 @@ import { maskSecretsInConversation } from "../memory/secrets.js";
  */
 export function transcriptOf(messages: ChatCompletionMessageParam[], displayName: string, maxChars = 24_000): string {
   const spoken = messages.filter((m) => m.role === "user" || m.role === "assistant");
-  const texts = maskSecretsInConversation(spoken.map((m) => ({ speaker: m.role, text: typeof m.content === "string" ? m.content : "" })));
-  const lines = spoken.flatMap((m, i) => {
-    const text = texts[i]!;
-    return text.trim() ? [`${m.role === "user" ? displayName : "Assistant"}: ${text.trim()}`] : [];
+  // The end of a long conversation matters most for a summary: only the messages of the tail are
+  // read (and masked), so a conversation of megabytes costs what its last 24,000 characters cost.
+  let from = spoken.length;
+  for (let chars = 0; from > 0 && chars <= maxChars; ) chars += textOf(spoken[--from]!).length + 2;
+  const tail = spoken.slice(from);
+  const texts = maskSecretsInConversation(tail.map((m) => ({ speaker: m.role, text: textOf(m) })));
+  const lines = tail.flatMap((m, i) => {
+    const text = texts[i]!.trim();
+    return text ? [`${m.role === "user" ? displayName : "Assistant"}: ${text}`] : [];
   });
   const text = lines.join("\n\n");
-  // The end of a long conversation matters most for a summary; keep the tail.
   return text.length <= maxChars ? text : `…${text.slice(-maxChars)}`;
+}
+
+function textOf(message: ChatCompletionMessageParam): string {
+  return typeof message.content === "string" ? message.content : "";
 }

@@ -763,13 +763,8 @@ function replaceSpans(text: string, spans: readonly { start: number; end: number
   return out + text.slice(at);
 }
 
-/**
- * Masks several texts read one after another (the messages of a conversation), so that a key
- * split over two of them is found: they are scanned joined by line breaks, and a secret that
- * spans a break is masked in each part it touches.
- */
-export function maskSecretsInParts(parts: readonly string[]): string[] {
-  if (parts.length <= 1) return parts.map(maskSecrets);
+/** The spans of secrets in the texts read one after another, each cut to the part it touches (offsets in that part). */
+function spansInParts(parts: readonly string[]): { start: number; end: number; label: string }[][] {
   const starts: number[] = [];
   let joined = "";
   parts.forEach((part, i) => {
@@ -777,32 +772,110 @@ export function maskSecretsInParts(parts: readonly string[]): string[] {
     starts.push(joined.length);
     joined += part;
   });
-  const spans = findSecrets(joined);
-  if (spans.length === 0) return [...parts];
-  return parts.map((part, i) => {
-    const start = starts[i]!;
-    const end = start + part.length;
-    const own = spans
-      .filter((s) => s.end > start && s.start < end)
-      .map((s) => ({ start: Math.max(s.start, start) - start, end: Math.min(s.end, end) - start, label: s.label }))
-      .filter((s) => s.end > s.start);
-    return own.length === 0 ? part : replaceSpans(part, own);
-  });
+  const own: { start: number; end: number; label: string }[][] = parts.map(() => []);
+  // Spans come in order: one cursor over the parts, so many spans and many parts cost their sum.
+  let i = 0;
+  for (const s of findSecrets(joined)) {
+    while (i < parts.length && starts[i]! + parts[i]!.length <= s.start) i++;
+    for (let k = i; k < parts.length && starts[k]! < s.end; k++) {
+      const start = Math.max(s.start, starts[k]!) - starts[k]!;
+      const end = Math.min(s.end, starts[k]! + parts[k]!.length) - starts[k]!;
+      if (end > start) own[k]!.push({ start, end, label: s.label });
+    }
+  }
+  return own;
+}
+
+/** Spans that overlap merged, in order (several scans of one text may find the same secret). */
+function merged(spans: { start: number; end: number; label: string }[]): { start: number; end: number; label: string }[] {
+  const sorted = [...spans].sort((a, b) => a.start - b.start || b.end - a.end);
+  const out: { start: number; end: number; label: string }[] = [];
+  for (const s of sorted) {
+    const last = out.at(-1);
+    if (last && s.start < last.end) last.end = Math.max(last.end, s.end);
+    else out.push({ ...s });
+  }
+  return out;
 }
 
 /**
- * Masks the messages of a conversation: across all of them in order, and across each speaker's
- * own messages, so that a key or a card number split over two messages of the person is found
- * even with the assistant's answer between them.
+ * Masks several texts read one after another, so that a key split over two of them is found:
+ * they are scanned joined by line breaks, and a secret that spans a break is masked in each part
+ * it touches.
+ */
+export function maskSecretsInParts(parts: readonly string[]): string[] {
+  if (parts.length <= 1) return parts.map(maskSecrets);
+  return spansInParts(parts).map((own, i) => (own.length === 0 ? parts[i]! : replaceSpans(parts[i]!, merged(own))));
+}
+
+/**
+ * The pairs of messages one secret may be split over: neighbours, and a speaker's consecutive
+ * messages with the other's answer between them. A conversation is scanned pair by pair, so its
+ * cost grows with its length, not its square, and can be cut into slices.
+ */
+function conversationPairs(messages: readonly { speaker: string }[]): [number, number][] {
+  const pairs: [number, number][] = [];
+  const lastOf = new Map<string, number>();
+  messages.forEach((m, i) => {
+    if (i > 0) pairs.push([i - 1, i]);
+    const previous = lastOf.get(m.speaker);
+    if (previous !== undefined && previous !== i - 1) pairs.push([previous, i]);
+    lastOf.set(m.speaker, i);
+  });
+  return pairs;
+}
+
+type Span = { start: number; end: number; label: string };
+
+/** A text is scanned in pieces this long, each with this much of the one before (a PEM key is about 3,300 characters). */
+const PIECE_CHARS = 32_000;
+const OVERLAP_CHARS = 4_000;
+
+/** The secrets of one text, a piece at a time: a step each, so a long text can be cut into slices. */
+function* spansInText(text: string, out: Span[]): Generator<void> {
+  for (let start = 0; start < text.length; start += PIECE_CHARS) {
+    const from = Math.max(0, start - OVERLAP_CHARS);
+    for (const s of findSecrets(text.slice(from, start + PIECE_CHARS))) out.push({ start: s.start + from, end: s.end + from, label: s.label });
+    yield;
+  }
+}
+
+/**
+ * The masking of a conversation as steps, for a loop that may hand the event loop back between
+ * them: each message alone (in pieces), then where two messages meet (the end of one and the
+ * start of the other, joined by a line break) for every pair a secret may be split over.
+ */
+function* conversationSteps(messages: readonly { speaker: string; text: string }[], out: string[]): Generator<void> {
+  const spans: Span[][] = messages.map(() => []);
+  for (const [i, m] of messages.entries()) yield* spansInText(m.text, spans[i]!);
+  for (const [a, b] of conversationPairs(messages)) {
+    const first = messages[a]!.text;
+    const tail = first.slice(-OVERLAP_CHARS);
+    const [inTail, inHead] = spansInParts([tail, messages[b]!.text.slice(0, OVERLAP_CHARS)]);
+    const shift = first.length - tail.length;
+    spans[a]!.push(...inTail!.map((s) => ({ ...s, start: s.start + shift, end: s.end + shift })));
+    spans[b]!.push(...inHead!);
+    yield;
+  }
+  messages.forEach((m, i) => (out[i] = spans[i]!.length === 0 ? m.text : replaceSpans(m.text, merged(spans[i]!))));
+}
+
+/**
+ * Masks the messages of a conversation: a key or a card number split over two neighbouring
+ * messages, or over two of the person's messages with the assistant's answer between them, is
+ * masked in both.
  */
 export function maskSecretsInConversation(messages: readonly { speaker: string; text: string }[]): string[] {
-  const texts = maskSecretsInParts(messages.map((m) => m.text));
-  for (const speaker of new Set(messages.map((m) => m.speaker))) {
-    const own = messages.flatMap((m, i) => (m.speaker === speaker ? [i] : []));
-    if (own.length < 2 || own.length === messages.length) continue;
-    maskSecretsInParts(own.map((i) => texts[i]!)).forEach((text, k) => (texts[own[k]!] = text));
-  }
-  return texts;
+  const out: string[] = [];
+  for (const _ of conversationSteps(messages, out));
+  return out;
+}
+
+/** maskSecretsInConversation for a long conversation: `pause` runs between pairs (TimeSlices). */
+export async function maskSecretsInConversationSliced(messages: readonly { speaker: string; text: string }[], pause: () => Promise<void>): Promise<string[]> {
+  const out: string[] = [];
+  for (const _ of conversationSteps(messages, out)) await pause();
+  return out;
 }
 
 /**

@@ -177,7 +177,7 @@ export class PersonIndex {
       await this.dropSource(file.path);
       const text = await readFile(join(this.dir, file.path), "utf8").catch(() => undefined);
       if (text === undefined) continue;
-      const fileUnits = unitsOf(file, text);
+      const fileUnits = await unitsOf(file, text, () => this.slices.pause());
       await this.insertUnits(file.path, fileUnits, nextId);
       nextId += fileUnits.length;
       units += fileUnits.length;
@@ -223,9 +223,9 @@ export class PersonIndex {
   }
 }
 
-function unitsOf(file: SourceFile, text: string): Unit[] {
+async function unitsOf(file: SourceFile, text: string, pause: () => Promise<void>): Promise<Unit[]> {
   const date = file.date ?? "";
-  return file.source === "conversation" ? unitsOfConversation(text, date) : unitsOfSections(text, file.source, date);
+  return file.source === "conversation" ? unitsOfConversation(text, date, pause) : unitsOfSections(text, file.source, date);
 }
 
 /** Every file of a person the index reads, with a stamp that changes when the file does. */

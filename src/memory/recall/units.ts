@@ -1,5 +1,5 @@
 import { parseConversation, type Speaker } from "../conversation-log.js";
-import { maskSecrets, maskSecretsInConversation } from "../secrets.js";
+import { maskSecrets, maskSecretsInConversationSliced } from "../secrets.js";
 import { cutChars, parseSections } from "../sections.js";
 
 export type RecallSource = "conversation" | "daily" | "user" | "memory" | "soul";
@@ -30,9 +30,10 @@ const NEIGHBOUR_CHARS = 400;
  * hold text with secrets masked, so the index (and the embeddings server) never sees one, even
  * from a file written before secrets were masked or put in by hand.
  */
-export function unitsOfConversation(text: string, date: string): Unit[] {
+export async function unitsOfConversation(text: string, date: string, pause: () => Promise<void> = async () => {}): Promise<Unit[]> {
   const log = parseConversation(text);
-  const texts = maskSecretsInConversation(log.messages);
+  // A conversation file can be megabytes (files shared in it): masked a pair of messages at a time.
+  const texts = await maskSecretsInConversationSliced(log.messages, pause);
   const title = maskSecrets(log.title);
   return log.messages.flatMap((message, ord) => {
     const before = texts[ord - 1] ?? "";
@@ -73,7 +74,11 @@ function partsOf(text: string): string[] {
 export function unitsOfSections(text: string, source: RecallSource, date: string): Unit[] {
   const doc = parseSections(text.replace(/\r\n/g, "\n"));
   const parts = [{ name: "", body: doc.preamble }, ...doc.sections.map((s) => ({ name: s.name, body: s.body }))];
-  return parts
-    .map((part, ord) => ({ source, date, title: maskSecrets(part.name), text: maskSecrets(part.body.trim()), context: "", ord }))
-    .filter((unit) => unit.text !== "" || unit.title !== "");
+  // A section of an imported or hand-edited archive can be a megabyte: indexed in parts, like a long message.
+  return parts.flatMap((part, ord) => {
+    const title = maskSecrets(part.name);
+    const text = maskSecrets(part.body.trim());
+    if (text === "" && title === "") return [];
+    return partsOf(text).map((piece): Unit => ({ source, date, title, text: piece, context: "", ord }));
+  });
 }
