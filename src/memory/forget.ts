@@ -44,8 +44,24 @@ export function mentions(words: string): (text: string) => boolean {
   return (text) => wanted !== "" && fold(text).includes(wanted);
 }
 
+/** JSON's \uXXXX, as some model servers write every non-ASCII character of tool arguments. */
+const ESCAPED = /\\u([0-9a-fA-F]{4})/g;
+const IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
+
+/**
+ * The form two texts are compared in: escapes decoded, NFKC, full case folding (upper then lower:
+ * STRASSE finds Straße, İSTANBUL istanbul), invisible characters (a soft hyphen, a zero-width
+ * space) dropped and every run of blanks one space. Each step is one linear pass.
+ */
 function fold(text: string): string {
-  return text.normalize("NFKC").toLowerCase();
+  return text
+    .replace(ESCAPED, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)))
+    .normalize("NFKC")
+    .toUpperCase()
+    .toLowerCase()
+    .replace(/\u0307/g, "")
+    .replace(IGNORABLE, "")
+    .replace(/\s+/g, " ");
 }
 
 /** Memory lines that mention the words go; a section whose heading mentions them goes whole. */
