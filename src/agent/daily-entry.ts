@@ -45,7 +45,7 @@ export async function appendDailyEntry(store: MemoryStore, entry: DailyEntry, mo
   const log = store.daily(entry.date);
   // A summary is kept whatever the model wrote; invisible characters are dropped and secrets masked
   // (the log reaches every later prompt).
-  const summary = maskSecrets(stripControlCharacters(entry.summary)).trim();
+  const summary = asBodyText(maskSecrets(stripControlCharacters(entry.summary)).trim());
   const wanted = maskSecrets(stripControlCharacters(entry.heading));
   // Reading the day, choosing a free heading and writing it happen under the person's lock, so two
   // sessions of one title closing in the same minute (two threads, two shards) get two entries.
@@ -88,6 +88,34 @@ export async function appendDailyEntry(store: MemoryStore, entry: DailyEntry, mo
   });
 }
 
+/**
+ * A summary as the body of its entry: a line the model began with "#" or a code fence would make
+ * a section of its own (a duplicate heading the model's tools and /memory remove cannot tell
+ * apart) or hide the entries after it, so it is written with a leading "\" (Markdown shows it the same).
+ */
+function asBodyText(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => (/^ {0,3}(?:#|```|~~~)/.test(line) ? `\\${line.trimStart()}` : line))
+    .join("\n");
+}
+
+/**
+ * Whether a condensed day's headings are some of the day's own, each once, in their order: the
+ * model may shorten the log (the archive keeps every original) but never add, rename or repeat an
+ * entry, which would leave two sections that history and tools cannot tell apart.
+ */
+function keepsHeadings(condensed: string, original: string): boolean {
+  const wanted = parseSections(original).sections.map((section) => section.name);
+  let at = 0;
+  for (const { name } of parseSections(condensed).sections) {
+    while (at < wanted.length && wanted[at] !== name) at++;
+    if (at === wanted.length) return false;
+    at++;
+  }
+  return true;
+}
+
 async function condenseDay(model: ModelClient, log: string, block: string): Promise<string | undefined> {
   const limit = Math.floor(CAPS.daily * 0.8);
   const answer = await model.complete([
@@ -98,7 +126,7 @@ async function condenseDay(model: ModelClient, log: string, block: string): Prom
     { role: "user", content: `${log.trim()}\n\n${block}` },
   ]);
   const text = `${maskSecrets(answer.trim())}\n`;
-  const valid = countChars(text) <= CAPS.daily && parseSections(text).sections.length > 0;
+  const valid = countChars(text) <= CAPS.daily && parseSections(text).sections.length > 0 && keepsHeadings(text, `${log.trim()}\n\n${block}`);
   return valid ? text : undefined;
 }
 
