@@ -1,4 +1,4 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { parseJsonInSlices } from "../lib/json-in-slices.js";
 import { TimeSlices } from "../lib/time-slices.js";
@@ -411,6 +411,14 @@ export async function applyImport(memory: MemoryStore, files: Record<string, str
 }
 
 /** Where a pending import keeps its upload until the person answers (the pending/ folder, an hour). */
+/** Removes the person's waiting import uploads (and their confirmations): a new preview replaces them. */
+export async function dropPendingImports(memory: MemoryStore): Promise<void> {
+  const dir = join(memory.dir, "pending");
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    if (name.startsWith("import-")) await rm(join(dir, name), { force: true });
+  }
+}
+
 export function pendingUploadPath(memory: MemoryStore, token: string): string {
   return join(memory.dir, "pending", `import-${token}.upload`);
 }

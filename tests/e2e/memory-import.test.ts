@@ -154,6 +154,22 @@ describe("/memory import", () => {
     expect(done.attachments[0]!.text.split("\n").filter((l) => l.includes("— written (new)"))).toHaveLength(120);
   });
 
+  it("reads one import of a person at a time, and keeps only the newest waiting upload", async () => {
+    const h = await startBot();
+    const alice = h.discord.alice.id;
+    const big = worstCaseBundle();
+    const calls = [0, 1, 2].map(() =>
+      h.discord.runSlashCommand({ userId: alice, channelId: h.discord.textChannel.id, name: "memory", options: [s.subcommand("import", upload("agentkit-memory.json", big))] }),
+    );
+    const answers = await Promise.all(calls.map((call) => h.discord.waitFor(() => h.discord.interactionResponses(call.id).find((r) => r.content), 60_000)));
+    const busy = answers.filter((a) => a.content.startsWith("I'm still reading your last import"));
+    expect(busy.length).toBeGreaterThanOrEqual(1);
+    expect(answers.filter((a) => a.content.startsWith("**Import agentkit-memory.json**")).length).toBe(3 - busy.length);
+    await memory(h, alice, "import", upload("USER.md", "## Work\n- designer\n"));
+    const pending = await readdir(join(h.home, "users", alice, "pending"));
+    expect(pending.filter((name) => name.endsWith(".upload"))).toHaveLength(1);
+  }, 120_000);
+
   it("never holds up others for long: a timer on the bot's event loop stays on time through the preview and Import of the largest, slowest bundle it accepts", async () => {
     const h = await startBot();
     const bundleText = worstCaseBundle();

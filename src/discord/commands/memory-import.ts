@@ -10,11 +10,11 @@ import {
 import { readFile, rm, writeFile } from "node:fs/promises";
 import type { Say } from "../../agent/history-lines.js";
 import { importRefusal, importReport, type ImportReport } from "../../agent/import-preview.js";
-import { applyImport, importableName, IMPORT_LIMITS, pendingUploadPath, planImport, readImport } from "../../memory/import.js";
+import { applyImport, dropPendingImports, importableName, IMPORT_LIMITS, pendingUploadPath, planImport, readImport } from "../../memory/import.js";
 import type { MemoryStore } from "../../memory/memory-store.js";
 import { savePending, takePending } from "../../memory/pending.js";
 import { downloadWhole } from "../attachments/download.js";
-import { componentId, type ComponentHandler } from "../components/router.js";
+import { componentId, type ComponentHandler, type ComponentInteraction } from "../components/router.js";
 import { sayFor } from "../interaction-helpers.js";
 import { NO_MENTIONS } from "../reply-stream.js";
 
@@ -41,12 +41,39 @@ function asMessage(report: ImportReport, footer: string, fileName: string, say: 
 }
 
 /** /memory import file:<attachment>: reads the file, shows what would change, asks Import / Cancel. */
+/**
+ * People whose import is being read or written in this process: one at a time each. Forty
+ * 10 MB previews at once took 2 GB and held up everyone's replies for seconds.
+ */
+const importing = new Set<string>();
+
+const busyLine = (say: Say) =>
+  say(
+    "I'm still reading your last import; wait until it has answered, then try again. Nothing was changed.",
+    "你上一次的导入还在处理中；请等它完成后再试。没有做任何改动。",
+  );
+
+/** Runs `work` as this person's one import under way, or answers `busy` when another is. */
+async function oneAtATime(memory: MemoryStore, busy: () => Promise<unknown>, work: () => Promise<void>): Promise<void> {
+  if (importing.has(memory.dir)) return void (await busy());
+  importing.add(memory.dir);
+  try {
+    await work();
+  } finally {
+    importing.delete(memory.dir);
+  }
+}
+
 export async function runImport(interaction: ChatInputCommandInteraction, memory: MemoryStore): Promise<void> {
+  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   const say = sayFor(interaction);
+  await oneAtATime(memory, () => interaction.editReply({ content: busyLine(say), allowedMentions: NO_MENTIONS }), () => previewImport(interaction, memory, say));
+}
+
+async function previewImport(interaction: ChatInputCommandInteraction, memory: MemoryStore, say: Say): Promise<void> {
   const attachment = interaction.options.getAttachment("file", true);
   const name = attachment.name;
   const refuse = (content: string) => interaction.editReply({ content, allowedMentions: NO_MENTIONS });
-  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   // Refused before anything is downloaded when the name or the announced size already says no.
   if (!importableName(name)) return void (await refuse(importRefusal(name, { kind: "unknown-name" }, say)));
   if (attachment.size > IMPORT_LIMITS.bytes) return void (await refuse(importRefusal(name, { kind: "too-large", bytes: attachment.size, limit: IMPORT_LIMITS.bytes }, say)));
@@ -64,7 +91,9 @@ export async function runImport(interaction: ChatInputCommandInteraction, memory
     await interaction.editReply({ content, files: attached, allowedMentions: NO_MENTIONS });
     return;
   }
-  // The upload waits in the person's pending/ folder (an hour, gone with a forget); the button carries its token.
+  // The upload waits in the person's pending/ folder (an hour, gone with a forget); the button carries
+  // its token. A new preview replaces any older one, so pending/ holds at most one upload a person.
+  await dropPendingImports(memory);
   const token = await savePending(memory.dir, "import", { name });
   // Not atomic: a cut upload only fails to read again at Import, with its reason.
   await writeFile(pendingUploadPath(memory, token), download.value, { mode: 0o600 });
@@ -95,19 +124,11 @@ export const importHandlers: ComponentHandler[] = [
       const memory = ctx.engine.memoryOf(interaction.user.id);
       // Acknowledged first: reading and writing a large import takes longer than Discord waits.
       await interaction.deferUpdate();
-      const upload = await takeUpload(memory, token);
-      const edit = (content: string, files: AttachmentBuilder[] = []) => interaction.editReply({ content, files, attachments: [], components: [], allowedMentions: NO_MENTIONS });
-      if (!upload) return void (await edit(say("That import is out of date; run /memory import again.", "这次导入已过期，请重新运行 /memory import。")));
-      const files = await readImport(upload.name, upload.bytes);
-      if (!files.ok) return void (await edit(importRefusal(upload.name, files.error, say)));
-      // Planned again under the lock: the files may have changed since the preview.
-      const { plan } = await applyImport(memory, files.value);
-      const wrote = plan.files.some((f) => f.status === "new" || f.status === "changed");
-      const footer = wrote
-        ? say("-# It applies from your next conversation; /memory undo takes it back.", "-# 从下一次对话开始生效；可用 /memory undo 撤销。")
-        : say("-# Nothing was changed: your memory already held all of it.", "-# 没有做任何改动：你的记忆里已经有这些内容。");
-      const { content, files: attached } = asMessage(importReport(upload.name, plan, "done", say), footer, "import-report.txt", say);
-      await edit(content, attached);
+      await oneAtATime(
+        memory,
+        () => interaction.followUp({ content: busyLine(say), flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS }),
+        () => applyUpload(interaction, memory, token, say),
+      );
     },
   },
   {
@@ -119,3 +140,20 @@ export const importHandlers: ComponentHandler[] = [
     },
   },
 ];
+
+/** Import pressed: the upload read again and applied (planned again under the lock). */
+async function applyUpload(interaction: ComponentInteraction, memory: MemoryStore, token: string, say: Say): Promise<void> {
+  const upload = await takeUpload(memory, token);
+  const edit = (content: string, files: AttachmentBuilder[] = []) => interaction.editReply({ content, files, attachments: [], components: [], allowedMentions: NO_MENTIONS });
+  if (!upload) return void (await edit(say("That import is out of date; run /memory import again.", "这次导入已过期，请重新运行 /memory import。")));
+  const files = await readImport(upload.name, upload.bytes);
+  if (!files.ok) return void (await edit(importRefusal(upload.name, files.error, say)));
+  // Planned again under the lock: the files may have changed since the preview.
+  const { plan } = await applyImport(memory, files.value);
+  const wrote = plan.files.some((f) => f.status === "new" || f.status === "changed");
+  const footer = wrote
+    ? say("-# It applies from your next conversation; /memory undo takes it back.", "-# 从下一次对话开始生效；可用 /memory undo 撤销。")
+    : say("-# Nothing was changed: your memory already held all of it.", "-# 没有做任何改动：你的记忆里已经有这些内容。");
+  const { content, files: attached } = asMessage(importReport(upload.name, plan, "done", say), footer, "import-report.txt", say);
+  await edit(content, attached);
+}
