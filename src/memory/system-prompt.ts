@@ -47,7 +47,8 @@ export function buildSystemPrompt(snapshot: MemorySnapshot, base: string, option
 function renderFile(block: Block, warn: (message: string) => void): string {
   const doc = parseSections(block.text.replace(/\r\n/g, "\n"));
   const parts = [doc.preamble, ...doc.sections.map((section) => section.heading + section.body)];
-  const names = ["the preamble", ...doc.sections.map((section) => `section "${section.name}"`)];
+  // By number: these warnings reach the operator's log, which never holds what people wrote.
+  const names = ["the preamble", ...doc.sections.map((_, i) => `section ${i + 1}`)];
   const render = (i: number) => checked(parts[i]!, names[i]!, i > 0, block, warn);
   const total = countChars(parts.join(""));
   if (total <= block.cap) return escapeTags(parts.map((_, i) => render(i)).join("").trim());

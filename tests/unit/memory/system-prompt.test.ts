@@ -65,7 +65,8 @@ describe("buildSystemPrompt", () => {
       "## Likes\n- tea\n## [blocked section]\n[blocked: invisible or control character U+200B ZERO WIDTH SPACE; see /memory view]\n</user-profile>",
     );
     expect(prompt).not.toContain("hidden");
-    expect(warnings).toEqual(['USER.md: section "Trap" left out of the prompt: it contains an invisible or bidirectional control character: U+200B ZERO WIDTH SPACE at character 15']);
+    // By number, not by name: the warning goes to the operator's log.
+    expect(warnings).toEqual(['USER.md: section 2 left out of the prompt: it contains an invisible or bidirectional control character: U+200B ZERO WIDTH SPACE at character 15']);
   });
 
   it.each([
