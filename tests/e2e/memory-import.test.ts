@@ -162,9 +162,9 @@ describe("/memory import", () => {
       h.discord.runSlashCommand({ userId: alice, channelId: h.discord.textChannel.id, name: "memory", options: [s.subcommand("import", upload("agentkit-memory.json", big))] }),
     );
     const answers = await Promise.all(calls.map((call) => h.discord.waitFor(() => h.discord.interactionResponses(call.id).find((r) => r.content), 60_000)));
-    const busy = answers.filter((a) => a.content.startsWith("I'm still reading your last import"));
+    const busy = answers.filter((a) => (a.content ?? "").startsWith("I'm still reading your last import"));
     expect(busy.length).toBeGreaterThanOrEqual(1);
-    expect(answers.filter((a) => a.content.startsWith("**Import agentkit-memory.json**")).length).toBe(3 - busy.length);
+    expect(answers.filter((a) => (a.content ?? "").startsWith("**Import agentkit-memory.json**")).length).toBe(3 - busy.length);
     await memory(h, alice, "import", upload("USER.md", "## Work\n- designer\n"));
     const pending = await readdir(join(h.home, "users", alice, "pending"));
     expect(pending.filter((name) => name.endsWith(".upload"))).toHaveLength(1);

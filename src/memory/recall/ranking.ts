@@ -1,3 +1,4 @@
+import { stripControlCharacters } from "../safety.js";
 import { cutChars } from "../sections.js";
 import type { UnitRow } from "./person-index.js";
 import type { RecallSource } from "./units.js";
@@ -27,7 +28,9 @@ export interface Ranked {
 }
 
 export function toHit(row: UnitRow, score: number): RecallHit {
-  const text = cutChars(row.name ? `${row.name}: ${row.text}` : row.text, MAX_TEXT_CHARS);
+  // A display name may hold a variation selector or a zero-width joiner ("Mei ♥︎"): the name says who
+  // spoke, and must not get every one of their messages blocked as invisible text.
+  const text = cutChars(row.name ? `${stripControlCharacters(row.name)}: ${row.text}` : row.text, MAX_TEXT_CHARS);
   return { source: row.source, date: row.date, title: row.title, text, score, file: row.path, ord: row.ord, ords: [row.ord] };
 }
 
