@@ -1,5 +1,5 @@
 import { chmod, readdir, readFile, rm, stat } from "node:fs/promises";
-import { basename, join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { archiveClosedSessions } from "../agent/conversation-archive.js";
 import { createRecall } from "../agent/create-engine.js";
@@ -204,6 +204,9 @@ async function exportCommand(t: Tools, args: string[]): Promise<void> {
     process.stdout.write(text);
     return;
   }
+  // A folder that is not there is a typo, not something to create.
+  const folder = await stat(dirname(resolve(values.out))).catch(() => undefined);
+  if (!folder?.isDirectory()) throw new Refused(`could not write ${values.out}: there is no folder ${dirname(resolve(values.out))}`);
   try {
     // Created 600 less the umask, then exactly 600: a backup of someone's memory is the operator's alone.
     await writeFileAtomic(values.out, text);

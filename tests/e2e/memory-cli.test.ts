@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { spawn } from "node:child_process";
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -374,6 +375,10 @@ describe("npm run memory: what it prints", () => {
       expect(JSON.parse(await readFile(out, "utf8"))).toMatchObject({ format: "agentkit-memory", files: { "USER.md": "## Family\n- Sister: Clara, a nurse\n" } });
     }
     expectOneLineFailure(await memoryCli(["export", "--user", "42", "--out", home], { AGENTKIT_HOME: home }), 1, /^could not write /);
+    // A folder that is not there is refused, not made.
+    const missing = join(home, "no-such-folder", "backup.json");
+    expectOneLineFailure(await memoryCli(["export", "--user", "42", "--out", missing], { AGENTKIT_HOME: home }), 1, /^could not write .*: there is no folder /);
+    expect(existsSync(join(home, "no-such-folder"))).toBe(false);
   });
 });
 
