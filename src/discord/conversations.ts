@@ -7,7 +7,7 @@ import { describeChanges } from "../agent/saved-line.js";
 import { ModelError } from "../agent/model-client.js";
 import { SessionClosedError, TurnForgottenError, type SessionEngine, type SessionSummary } from "../agent/session-engine.js";
 import type { SessionRecord } from "../agent/session-record.js";
-import type { Say } from "../agent/history-lines.js";
+import { english, type Say } from "../agent/history-lines.js";
 import { modelErrorLine } from "../present/model-errors.js";
 import { refusalLine, type Access, type Refusal } from "./access.js";
 import { BusyNotices, excerptOf, startRefusedLine } from "./busy-notice.js";
@@ -407,7 +407,7 @@ export class Conversations {
       this.streaming.delete(turnId);
       const line =
         error instanceof ModelError
-          ? `⚠️ ${modelErrorLine(error, say)}`
+          ? `⚠️ ${modelErrorLine(error, say, { showAddress: false })}`
           : error instanceof SessionClosedError
             ? say(
                 `This conversation had just ended, so I didn't read ${batch.length === 1 ? "that message" : `those ${batch.length} messages`}. Mention me or use /chat to start a new one.`,
@@ -419,7 +419,10 @@ export class Conversations {
                   "回答期间，这段对话中的部分内容被忘记了（/memory forget），所以这次交流没有保存。请再发一次你的消息。",
                 )
               : `⚠️ ${say("Something went wrong on my side. Please try again.", "我这边出了点问题，请再试一次。")}`;
-      if (!(error instanceof ModelError || error instanceof SessionClosedError || error instanceof TurnForgottenError)) {
+      if (error instanceof ModelError) {
+        // The operator's side of the line: what failed and where, never what was said.
+        this.deps.log.warn({ sessionId, kind: error.kind, status: error.details.status, baseURL: error.details.baseURL }, `model request failed: ${modelErrorLine(error, english)}`);
+      } else if (!(error instanceof SessionClosedError || error instanceof TurnForgottenError)) {
         this.deps.log.error({ err: error, sessionId }, "turn failed");
       }
       await reply.fail(line);

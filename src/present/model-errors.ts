@@ -9,16 +9,26 @@ function withV1(baseURL: string): string {
 }
 
 /** One line for a person, in their language, saying what failed and what to do (Discord and the terminal chat). */
-export function modelErrorLine(error: ModelError, say: Say): string {
-  const { baseURL, status } = error.details;
+export function modelErrorLine(error: ModelError, say: Say, { showAddress = true } = {}): string {
+  const { status } = error.details;
+  // In Discord everyone in the channel reads the line: the server's address stays in the operator's log.
+  const baseURL = error.details.baseURL;
+  const at = showAddress ? ` at ${baseURL}` : "";
+  const atZh = showAddress ? ` ${baseURL}` : "";
   const http = status === undefined ? "" : ` (HTTP ${status})`;
   switch (error.kind) {
     case "unreachable":
       return say(
-        `Could not reach the model server at ${baseURL} (OPENAI_BASE_URL). Is it running?`,
-        `无法连接模型服务器 ${baseURL}（OPENAI_BASE_URL）。它在运行吗？`,
+        `Could not reach the model server${at} (OPENAI_BASE_URL). Is it running?`,
+        `无法连接模型服务器${atZh}（OPENAI_BASE_URL）。它在运行吗？`,
       );
     case "wrong-base-url":
+      if (!showAddress) {
+        return say(
+          `The model server has no chat API at the configured address${http}: OPENAI_BASE_URL usually ends in /v1.`,
+          `模型服务器在所配置的地址下没有聊天接口${http}：OPENAI_BASE_URL 通常以 /v1 结尾。`,
+        );
+      }
       return say(
         `The model server at ${baseURL} has no chat API there${http}: OPENAI_BASE_URL usually ends in /v1, e.g. ${withV1(baseURL)}.`,
         `模型服务器 ${baseURL} 的这个地址下没有聊天接口${http}：OPENAI_BASE_URL 通常以 /v1 结尾，例如 ${withV1(baseURL)}。`,

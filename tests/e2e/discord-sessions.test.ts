@@ -160,18 +160,20 @@ describe("conversations in threads", () => {
     await discord.waitFor(() => botMessages(discord, start.id).find((m) => m.content === "Works again."));
   });
 
-  it("tells the person to add /v1 to OPENAI_BASE_URL when the model server has no /chat/completions there, in their language", async () => {
+  it("tells the person to add /v1 to OPENAI_BASE_URL when the model server has no /chat/completions there, in their language, without the server's address", async () => {
     const model = await startFakeOpenAI();
     const { discord, engine } = await startBot({ model, env: { OPENAI_BASE_URL: model.baseURL.replace(/\/v1$/, "") } });
     const start = await discord.userSends({ channelId: discord.textChannel.id, userId: discord.alice.id, content: "hi", mentionsBot: true });
     const line = await discord.waitFor(() => botMessages(discord, start.id).find((m) => m.content.startsWith("⚠️")));
-    expect(line.content).toContain("OPENAI_BASE_URL");
-    expect(line.content).toContain(`${model.baseURL}`);
+    expect(line.content).toBe("⚠️ The model server has no chat API at the configured address (HTTP 404): OPENAI_BASE_URL usually ends in /v1.");
+    // Everyone in the channel reads it: the server's address is for the operator's log only.
+    expect(line.content).not.toContain("127.0.0.1");
     await engine.memoryOf(discord.alice.id).saveSettings({ locale: "zh-CN" });
     const dm = discord.openDm(discord.alice.id);
     await discord.userSends({ channelId: dm.id, userId: discord.alice.id, content: "你好" });
     const zh = await discord.waitFor(() => botMessages(discord, dm.id).find((m) => m.content.startsWith("⚠️")));
-    expect(zh.content).toContain(`${model.baseURL}`);
+    expect(zh.content).not.toContain("127.0.0.1");
+    expect(zh.content).toContain("/v1");
     expect(zh.content).toMatch(/OPENAI_BASE_URL.*[\u4e00-\u9fff]|[\u4e00-\u9fff].*OPENAI_BASE_URL/);
     await model.close();
   });
