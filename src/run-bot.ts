@@ -1,4 +1,5 @@
 import { createEngine } from "./agent/create-engine.js";
+import { holdBotLock } from "./bot-lock.js";
 import type { Config } from "./config.js";
 import { createBot } from "./discord/bot.js";
 import type { Logger } from "./logger.js";
@@ -10,6 +11,7 @@ import { createMetrics, startOps } from "./ops/index.js";
  * SIGINT/SIGTERM: turns and closes under way finish, open sessions resume at the next start.
  */
 export async function runBot(config: Config, log: Logger): Promise<void> {
+  const releaseLock = await holdBotLock(config.home, config.shardId);
   const metrics = config.metrics && createMetrics({ shard: config.shardId });
   const parts = await createEngine(config, log, { telemetry: metrics?.telemetry });
   const bot = createBot({ config, log, engine: parts.engine });
@@ -23,6 +25,7 @@ export async function runBot(config: Config, log: Logger): Promise<void> {
     await ops?.close();
     await bot.stop();
     await parts.close();
+    await releaseLock().catch(() => {});
     log.flush();
     process.exit(0);
   };

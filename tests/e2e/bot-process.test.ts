@@ -47,6 +47,24 @@ describe("the bot process (npm start)", () => {
     expect(await bot.exited).toBe(0);
   }, 30_000);
 
+  it("refuses a second bot on the same AGENTKIT_HOME with one line, and starts again once the first stopped", async () => {
+    const { discord, model, home } = await fakes();
+    const env = { ...botEnv(discord, model, home), LOG_LEVEL: "warn" };
+    const first = run("src/index.ts", env);
+    await discord.waitFor(() => discord.openGatewaySessions > 0, 15_000, "the first bot to log in");
+    const second = run("src/index.ts", env);
+    expect(await second.exited).toBe(1);
+    expect(second.output().trim()).toMatch(/^AgentKit could not start: An AgentKit bot is already running on .+ \(bot\.lock\): stop it first; to run several processes, use SHARD_COUNT$/);
+    expect(discord.openGatewaySessions).toBe(1);
+    first.child.kill("SIGTERM");
+    expect(await first.exited).toBe(0);
+    const third = run("src/index.ts", env);
+    await discord.waitFor(() => discord.openGatewaySessions > 0 || third.child.exitCode !== null, 15_000, "a bot to log in after the first stopped");
+    expect(third.child.exitCode, third.output()).toBeNull();
+    third.child.kill("SIGTERM");
+    expect(await third.exited).toBe(0);
+  }, 60_000);
+
   it("exits 1 with one clear line when DISCORD_TOKEN is missing, and a hint when there is no .env at all", async () => {
     const bot = run("src/index.ts", { DISCORD_CLIENT_ID: "123", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" });
     expect(await bot.exited).toBe(1);
