@@ -35,6 +35,24 @@ describe("the bot process (npm start)", () => {
     expect(discord.commands.byGuild.get(discord.guild.id)).toBeUndefined();
   }, 20_000);
 
+  it("deploy-commands says when a server also has the global commands, clears them on request, and names the setting Discord refused", async () => {
+    const { discord, model, home } = await fakes();
+    const { DISCORD_GUILD_ID: _guild, ...globalEnv } = botEnv(discord, model, home);
+    expect(await run("deploy-commands.ts", globalEnv).exited).toBe(0);
+    const guild = run("deploy-commands.ts", botEnv(discord, model, home));
+    expect(await guild.exited).toBe(0);
+    expect(guild.output()).toMatch(/registered globally too, so that server shows each command twice\. To keep only the server's: npm run deploy-commands -- --clear-global/);
+    const clear = runTsx("deploy-commands.ts", ["--clear-global"], globalEnv);
+    expect(await clear.exited).toBe(0);
+    expect(discord.commands.global).toEqual([]);
+    const again = run("deploy-commands.ts", botEnv(discord, model, home));
+    expect(await again.exited).toBe(0);
+    expect(again.output()).not.toMatch(/globally too/);
+    const wrong = run("deploy-commands.ts", { ...globalEnv, DISCORD_TOKEN: "not.the.token" });
+    expect(await wrong.exited).toBe(1);
+    expect(wrong.output().trim()).toBe("Could not register the commands: Discord refused DISCORD_TOKEN (401): copy it again from the Developer Portal (Bot → Reset Token)");
+  }, 60_000);
+
   it("starts when every variable of .env.example is present but empty, and ignores a stray SHARDS outside a shard", async () => {
     const { discord, model, home } = await fakes();
     const names = [...readFileSync(join(repoRoot, ".env.example"), "utf8").matchAll(/^([A-Z_]+)=/gm)].map((m) => m[1]!);
