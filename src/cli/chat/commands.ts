@@ -100,7 +100,9 @@ async function printSearch(ctx: ChatContext, query: string): Promise<void> {
     ctx.warn(printable(say(`Search is unavailable right now: ${(error as Error).message}`, `搜索暂时不可用：${(error as Error).message}`)));
     return;
   }
-  if (hits.length === 0) ctx.print(printable(say(`Nothing found for "${query}".`, `没有找到 “${query}”。`)));
+  if (hits.length === 0) {
+    ctx.print(printable(say(`Nothing found for "${query}". (This conversation is searchable once it ends.)`, `没有找到 “${query}”。（本次对话结束后才能搜索到。）`)));
+  }
   hits.forEach((hit, i) => ctx.print(hitText(hit, i + 1, say)));
 }
 
