@@ -1,11 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { startFakeDiscord, type FakeDiscord } from "../fakes/fake-discord/index.js";
-import { startFakeOpenAI, type FakeOpenAI } from "../fakes/fake-openai.js";
 import { botEnv, botMessages } from "../helpers/bot-harness.js";
 import { repoRoot, runTsx } from "../helpers/child-process.js";
-import { makeTempHome } from "../helpers/temp-home.js";
+import { startFakes } from "../helpers/fakes.js";
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -17,16 +15,9 @@ function run(script: string, env: Record<string, string>) {
   return { ...started, output: () => started.stdout() + started.stderr() };
 }
 
-async function fakes(): Promise<{ discord: FakeDiscord; model: FakeOpenAI; home: string }> {
-  const discord = await startFakeDiscord();
-  const model = await startFakeOpenAI();
-  closers.push(() => discord.close(), () => model.close());
-  return { discord, model, home: await makeTempHome() };
-}
-
 describe("the bot process (npm start)", () => {
   it("registers the commands globally when DISCORD_GUILD_ID is not set", async () => {
-    const { discord, model, home } = await fakes();
+    const { discord, model, home } = await startFakes();
     const { DISCORD_GUILD_ID: _guild, ...env } = botEnv(discord, model, home);
     const deploy = run("deploy-commands.ts", env);
     expect(await deploy.exited).toBe(0);
@@ -36,7 +27,7 @@ describe("the bot process (npm start)", () => {
   }, 20_000);
 
   it("deploy-commands says when a server also has the global commands, clears them on request, and names the setting Discord refused", async () => {
-    const { discord, model, home } = await fakes();
+    const { discord, model, home } = await startFakes();
     const { DISCORD_GUILD_ID: _guild, ...globalEnv } = botEnv(discord, model, home);
     expect(await run("deploy-commands.ts", globalEnv).exited).toBe(0);
     const guild = run("deploy-commands.ts", botEnv(discord, model, home));
@@ -54,7 +45,7 @@ describe("the bot process (npm start)", () => {
   }, 60_000);
 
   it("starts when every variable of .env.example is present but empty, and ignores a stray SHARDS outside a shard", async () => {
-    const { discord, model, home } = await fakes();
+    const { discord, model, home } = await startFakes();
     const names = [...readFileSync(join(repoRoot, ".env.example"), "utf8").matchAll(/^([A-Z_]+)=/gm)].map((m) => m[1]!);
     expect(names).toContain("SHARD_COUNT");
     const empty = Object.fromEntries(names.map((name) => [name, ""]));
@@ -66,7 +57,7 @@ describe("the bot process (npm start)", () => {
   }, 30_000);
 
   it("refuses a second bot on the same AGENTKIT_HOME with one line, and starts again once the first stopped", async () => {
-    const { discord, model, home } = await fakes();
+    const { discord, model, home } = await startFakes();
     const env = { ...botEnv(discord, model, home), LOG_LEVEL: "warn" };
     const first = run("src/index.ts", env);
     await discord.waitFor(() => discord.openGatewaySessions > 0, 15_000, "the first bot to log in");
@@ -94,7 +85,7 @@ describe("the bot process (npm start)", () => {
   }, 20_000);
 
   it("continues a session with the same system prompt after being killed mid-session", async () => {
-    const { discord, model, home } = await fakes();
+    const { discord, model, home } = await startFakes();
     const env = { ...botEnv(discord, model, home), LOG_LEVEL: "warn" };
     const deploy = run("deploy-commands.ts", env);
     expect(await deploy.exited).toBe(0);

@@ -1,26 +1,17 @@
 import { createServer } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { startFakeDiscord, type FakeDiscord } from "../fakes/fake-discord/index.js";
-import { startFakeOpenAI, type FakeOpenAI } from "../fakes/fake-openai.js";
 import { botEnv, botMessages } from "../helpers/bot-harness.js";
 import { runTsx } from "../helpers/child-process.js";
 import { parseSamples, sampleValue } from "../helpers/prometheus-text.js";
 import { startRedisServer } from "../helpers/redis-server.js";
-import { makeTempHome } from "../helpers/temp-home.js";
 import { freePort } from "../helpers/free-port.js";
+import { startFakes } from "../helpers/fakes.js";
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
 
-
-async function fakes(): Promise<{ discord: FakeDiscord; model: FakeOpenAI; home: string }> {
-  const discord = await startFakeDiscord();
-  const model = await startFakeOpenAI();
-  closers.push(() => discord.close(), () => model.close());
-  return { discord, model, home: await makeTempHome() };
-}
 
 /** `npm start` with METRICS_PORT on a free port; resolves once /healthz says 200. */
 async function startBotProcess(env: Record<string, string>) {
@@ -50,7 +41,7 @@ const usage = { prompt_tokens: 100, completion_tokens: 10, cached_tokens: 60 };
 
 describe("health and metrics (METRICS_PORT)", () => {
   it("counts turns, model time, model outcomes, tokens, memory writes, sessions and Discord 429s, and names no one", async () => {
-    const { discord, model, home } = await fakes();
+    const { discord, model, home } = await startFakes();
     const bot = await startBotProcess(botEnv(discord, model, home));
     const alice = discord.alice.id;
 
@@ -116,7 +107,7 @@ describe("health and metrics (METRICS_PORT)", () => {
   }, 60_000);
 
   it("does not log in, and says why, when METRICS_PORT is taken", async () => {
-    const { discord, model, home } = await fakes();
+    const { discord, model, home } = await startFakes();
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
     closers.push(() => new Promise((resolve) => taken.close(() => resolve())));
@@ -128,7 +119,7 @@ describe("health and metrics (METRICS_PORT)", () => {
   }, 30_000);
 
   it("answers 503 once the gateway is gone for good, and 200 after a dropped connection resumes", async () => {
-    const { discord, model, home } = await fakes();
+    const { discord, model, home } = await startFakes();
     const bot = await startBotProcess(botEnv(discord, model, home));
 
     discord.dropGatewayConnections();
@@ -142,7 +133,7 @@ describe("health and metrics (METRICS_PORT)", () => {
   }, 60_000);
 
   it("answers 503 within seconds while Redis is stopped or hangs, keeps running, and 200 again once it is back", async () => {
-    const { discord, model, home } = await fakes();
+    const { discord, model, home } = await startFakes();
     const redis = await startRedisServer();
     const bot = await startBotProcess({ ...botEnv(discord, model, home), SESSION_STORE_URL: redis.url });
     model.enqueue({ text: "Hello before." });

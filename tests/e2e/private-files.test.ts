@@ -4,11 +4,12 @@ import { join, relative } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { registerCommands } from "../../src/discord/register-commands.js";
-import { componentsOf, slashOption as s, startFakeDiscord, type FakeDiscord } from "../fakes/fake-discord/index.js";
-import { startFakeOpenAI, type FakeOpenAI } from "../fakes/fake-openai.js";
+import { componentsOf, slashOption as s, type FakeDiscord } from "../fakes/fake-discord/index.js";
 import { botEnv, botMessages } from "../helpers/bot-harness.js";
 import { makeTempHome } from "../helpers/temp-home.js";
 import { OUTSIDE_CHECKOUT, tsxArgv } from "../helpers/outside-checkout.js";
+import { startFakes } from "../helpers/fakes.js";
+import { startFakeOpenAI } from "../fakes/fake-openai.js";
 
 const closers: (() => Promise<void>)[] = [];
 const children: ChildProcessWithoutNullStreams[] = [];
@@ -61,16 +62,9 @@ const notPrivate = (entries: Entry[]) =>
     .filter((e) => (e.kind === "dir" && e.mode !== 0o700) || (e.kind === "file" && e.mode !== 0o600))
     .map((e) => `${e.path} ${e.mode.toString(8).padStart(4, "0")}`);
 
-async function fakes(): Promise<{ discord: FakeDiscord; model: FakeOpenAI; home: string }> {
-  const discord = await startFakeDiscord();
-  const model = await startFakeOpenAI();
-  closers.push(() => discord.close(), () => model.close());
-  return { discord, model, home: await makeTempHome() };
-}
-
 describe("everything under AGENTKIT_HOME is private to the bot's user, whatever the umask", () => {
   it("the bot, started under umask 000, creates every file 0600 and every folder 0700", async () => {
-    const { discord, model, home: parent } = await fakes();
+    const { discord, model, home: parent } = await startFakes();
     // A home that does not exist yet: the bot creates it, and its parents.
     const home = join(parent, "data", "agentkit");
     const env = { ...botEnv(discord, model, home), LOG_LEVEL: "warn" };
@@ -126,7 +120,7 @@ describe("everything under AGENTKIT_HOME is private to the bot's user, whatever 
   }, 60_000);
 
   it("tightens a home left with wider modes when the bot starts, and leaves what a link points to alone", async () => {
-    const { discord, model, home } = await fakes();
+    const { discord, model, home } = await startFakes();
     const outside = join(await makeTempHome(), "not-ours.txt");
     await writeFile(outside, "someone else's file\n");
     await chmod(outside, 0o644);

@@ -1,22 +1,14 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { componentsOf, slashOption as s, startFakeDiscord, type FakeDiscord } from "../fakes/fake-discord/index.js";
-import { startFakeOpenAI, type FakeOpenAI } from "../fakes/fake-openai.js";
+import { componentsOf, slashOption as s, type FakeDiscord } from "../fakes/fake-discord/index.js";
 import { botMessages, startBot, type BotHarness } from "../helpers/bot-harness.js";
-import { makeTempHome } from "../helpers/temp-home.js";
+import { startFakes } from "../helpers/fakes.js";
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
-
-async function fakes(): Promise<{ discord: FakeDiscord; model: FakeOpenAI; home: string }> {
-  const discord = await startFakeDiscord();
-  const model = await startFakeOpenAI();
-  closers.push(() => discord.close(), () => model.close());
-  return { discord, model, home: await makeTempHome() };
-}
 
 const memberLookups = (discord: FakeDiscord, userId: string) =>
   discord.restRequests.filter((r) => r.method === "GET" && r.route === "/guilds/:guildId/members/:userId" && r.path.endsWith(`/${userId}`));
@@ -33,7 +25,7 @@ async function dm(h: BotHarness, userId: string, content: string) {
 
 describe("who may DM the bot when an allow list is set", () => {
   it("with ALLOWED_GUILD_IDS, refuses a DM from someone in no allowed server once, in English and Chinese, and nothing reaches the model", async () => {
-    const { discord, model, home } = await fakes();
+    const { discord, model, home } = await startFakes();
     const h = await startBot({ discord, model, home, env: { ALLOWED_GUILD_IDS: discord.guild.id } });
     const stranger = discord.addUser({ username: "mallory", inGuild: false });
     const channel = discord.openDm(stranger.id);
@@ -53,7 +45,7 @@ describe("who may DM the bot when an allow list is set", () => {
   });
 
   it("asks Discord about a member at most once a minute, and answers every message", async () => {
-    const { discord, model, home } = await fakes();
+    const { discord, model, home } = await startFakes();
     const h = await startBot({ discord, model, home, env: { ALLOWED_GUILD_IDS: discord.guild.id } });
     model.enqueue({ text: "one" }, { text: "two" });
     expect((await dm(h, discord.alice.id, "first")).content).toBe("one");
@@ -62,7 +54,7 @@ describe("who may DM the bot when an allow list is set", () => {
   });
 
   it("refuses slash commands in DMs from outsiders, privately and in their language", async () => {
-    const { discord, model, home } = await fakes();
+    const { discord, model, home } = await startFakes();
     await startBot({ discord, model, home, env: { ALLOWED_GUILD_IDS: discord.guild.id } });
     const stranger = discord.addUser({ username: "mallory", inGuild: false, locale: "zh-CN" });
     const channel = discord.openDm(stranger.id);
@@ -80,7 +72,7 @@ describe("who may DM the bot when an allow list is set", () => {
   });
 
   it("refuses the buttons of someone who is no longer let in: the proposal stays as it was", async () => {
-    const { discord, model, home } = await fakes();
+    const { discord, model, home } = await startFakes();
     const stranger = discord.addUser({ username: "mallory", inGuild: false });
     const channel = discord.openDm(stranger.id);
     // Before the operator set an allow list, the stranger chatted and got a proposal with Save / Discard.
@@ -106,7 +98,7 @@ describe("who may DM the bot when an allow list is set", () => {
   });
 
   it("with ALLOWED_ROLE_IDS, admits a DM only from someone who holds an allowed role in a server the bot is in", async () => {
-    const { discord, model, home } = await fakes();
+    const { discord, model, home } = await startFakes();
     const role = discord.manageThreadsRole.id;
     const h = await startBot({ discord, model, home, env: { ALLOWED_ROLE_IDS: role } });
     const moderator = discord.addUser({ username: "mod", roles: [role] });
@@ -118,7 +110,7 @@ describe("who may DM the bot when an allow list is set", () => {
   });
 
   it("refuses when Discord cannot say whether the person is a member, and lets them in once it can", async () => {
-    const { discord, model, home } = await fakes();
+    const { discord, model, home } = await startFakes();
     const h = await startBot({ discord, model, home, env: { ALLOWED_GUILD_IDS: discord.guild.id } });
     // discord.js tries a 500 four times before it gives up.
     discord.failNext({ method: "GET", route: "/guilds/:guildId/members/:userId", status: 500, times: 4 });
@@ -132,7 +124,7 @@ describe("who may DM the bot when an allow list is set", () => {
   });
 
   it("with ALLOW_DMS=false, a DM gets one line saying DMs are off, and a DM command is refused", async () => {
-    const { discord, model, home } = await fakes();
+    const { discord, model, home } = await startFakes();
     const h = await startBot({ discord, model, home, env: { ALLOW_DMS: "false" } });
     const refusal = await dm(h, discord.alice.id, "hello");
     expect(refusal.content).toMatch(/direct messages are turned off/i);
