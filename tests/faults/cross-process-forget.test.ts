@@ -147,6 +147,17 @@ async function expectNowhere(setup: Setup, word: string): Promise<void> {
   expectGone(await everythingUnder(aof), word, "the append-only file");
 }
 
+/** Sends a turn that waits at the model, forgets "clara" from Discord meanwhile, and waits for the chat to say the exchange was not kept; returns where the turn's output starts. */
+async function forgetDuringTurn(setup: Setup): Promise<number> {
+  const from = setup.chat.stdout().length;
+  setup.chat.child.stdin.write("gated: Clara is visiting\n");
+  await setup.gate.arrived;
+  await forgetInDiscord(setup, "clara");
+  setup.gate.open();
+  await eventually(async () => setup.chat.stdout().slice(from).includes("was not kept"), 20_000, "the chat to say the exchange was not kept");
+  return from;
+}
+
 async function endChat(setup: Setup): Promise<void> {
   setup.chat.child.stdin.end("/end\n");
   expect(await setup.chat.exited, setup.chat.stderr()).toBe(0);
@@ -177,12 +188,7 @@ describe("forgetting in one process while another has the person's session open"
 
   it("a turn under way during the forget keeps neither its memory write nor its exchange, says so, and the chat goes on (SQLite)", async () => {
     const setup = await twoProcesses();
-    const from = setup.chat.stdout().length;
-    setup.chat.child.stdin.write("gated: Clara is visiting\n");
-    await setup.gate.arrived;
-    await forgetInDiscord(setup, "clara");
-    setup.gate.open();
-    await eventually(async () => setup.chat.stdout().slice(from).includes("was not kept"), 20_000, "the chat to say the exchange was not kept");
+    const from = await forgetDuringTurn(setup);
     expect(setup.chat.stdout().slice(from)).not.toContain("💾 saved");
     // The model was told its write did not happen.
     const toolResult = setup.requests.at(-1)!.body.messages.at(-1) as { role: string; content: string };
@@ -217,12 +223,7 @@ describe("forgetting in one process while another has the person's session open"
   it("with Redis and its append-only file: a turn under way keeps nothing, the AOF is rewritten, and the next turn and close bring nothing back", async () => {
     const setup = await twoProcesses({ redis: true });
     await setup.send("Clara is visiting next week", "Say hi to Clara from me!");
-    const from = setup.chat.stdout().length;
-    setup.chat.child.stdin.write("gated: Clara is visiting\n");
-    await setup.gate.arrived;
-    await forgetInDiscord(setup, "clara");
-    setup.gate.open();
-    await eventually(async () => setup.chat.stdout().slice(from).includes("was not kept"), 20_000, "the chat to say the exchange was not kept");
+    await forgetDuringTurn(setup);
     await setup.send("what should I cook?", "Pasta with tomatoes.");
     await endChat(setup);
     await expectNowhere(setup, "clara");

@@ -6,6 +6,7 @@ import type { SessionPlace } from "../../src/agent/session-record.js";
 import { checkContent, quoteForPrompt } from "../../src/memory/safety.js";
 import { buildSystemPrompt } from "../../src/memory/system-prompt.js";
 import { RUNS, TIMEOUT } from "./runs.js";
+import { emptySnapshot } from "../helpers/snapshot.js";
 
 const CAPS = { soul: 2000, user: 1400, memory: 2200 } as const;
 const FILE_TAGS = [
@@ -282,14 +283,4 @@ describe("buildSystemPrompt over generated snapshots", () => {
   );
 });
 
-const EXAMPLE: MemorySnapshot = {
-  takenAt: "2026-12-02T01:00:00.000Z",
-  timeZone: "UTC",
-  localDate: "2026-12-02",
-  localTime: "09:00",
-  soul: "",
-  user: "",
-  memory: "",
-  dailies: [],
-  warnings: [],
-};
+const EXAMPLE = emptySnapshot("UTC");

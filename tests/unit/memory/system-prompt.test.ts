@@ -1,18 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { MemorySnapshot } from "../../../src/memory/memory-store.js";
 import { buildSystemPrompt } from "../../../src/memory/system-prompt.js";
+import { emptySnapshot } from "../../helpers/snapshot.js";
 
-const empty: MemorySnapshot = {
-  takenAt: "2026-12-02T01:00:00.000Z",
-  timeZone: "Asia/Shanghai",
-  localDate: "2026-12-02",
-  localTime: "09:00",
-  soul: "",
-  user: "",
-  memory: "",
-  dailies: [],
-  warnings: [],
-};
+const empty = emptySnapshot("Asia/Shanghai");
 const BASE = "You are chatting on Discord.";
 
 describe("buildSystemPrompt", () => {

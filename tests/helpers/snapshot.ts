@@ -1,0 +1,14 @@
+import type { MemorySnapshot } from "../../src/memory/memory-store.js";
+
+/** A frozen snapshot with every file empty, taken on 2026-12-02 at 09:00 in `timeZone`. */
+export const emptySnapshot = (timeZone: string): MemorySnapshot => ({
+  takenAt: "2026-12-02T01:00:00.000Z",
+  timeZone,
+  localDate: "2026-12-02",
+  localTime: "09:00",
+  soul: "",
+  user: "",
+  memory: "",
+  dailies: [],
+  warnings: [],
+});
