@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig, type Config } from "./config.js";
 import { launchShards } from "./launcher.js";
 import { keepFilesPrivate } from "./lib/private-files.js";
-import { createLogger } from "./logger.js";
+import { createLogger } from "./lib/logger.js";
 import { runBot } from "./run-bot.js";
 
 /** `npm start`: the bot in this process, or with SHARD_COUNT set, a launcher of one process per shard. */

@@ -2,7 +2,7 @@ import { REST, Routes, ShardingManager, type Shard } from "discord.js";
 import { extname } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Config } from "./config.js";
-import type { Logger } from "./logger.js";
+import type { Logger } from "./lib/logger.js";
 
 export interface Launcher {
   manager: ShardingManager;

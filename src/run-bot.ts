@@ -2,7 +2,7 @@ import { createEngine } from "./agent/create-engine.js";
 import { holdBotLock } from "./bot-lock.js";
 import type { Config } from "./config.js";
 import { createBot } from "./discord/bot.js";
-import type { Logger } from "./logger.js";
+import type { Logger } from "./lib/logger.js";
 import { createMetrics, startOps } from "./ops/index.js";
 
 /**

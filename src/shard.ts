@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig } from "./config.js";
 import { keepFilesPrivate } from "./lib/private-files.js";
-import { createLogger } from "./logger.js";
+import { createLogger } from "./lib/logger.js";
 import { runBot } from "./run-bot.js";
 
 /** One shard's process, spawned by the launcher (src/launcher.ts) through discord.js's ShardingManager. */

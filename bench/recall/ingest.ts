@@ -10,7 +10,7 @@ import { SessionStore } from "../../src/agent/session-store.js";
 import { conversationFileName } from "../../src/memory/conversation-log.js";
 import { MemoryStore } from "../../src/memory/memory-store.js";
 import { Recall } from "../../src/memory/recall/recall.js";
-import { silentLogger } from "../../src/logger.js";
+import { silentLogger } from "../../src/lib/logger.js";
 import { startFakeOpenAI } from "../../tests/fakes/fake-openai.js";
 import type { BenchConversation } from "./dataset/types.js";
 

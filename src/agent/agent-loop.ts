@@ -1,9 +1,10 @@
 import type { ChatCompletionContentPart, ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { Writer } from "../memory/memory-file.js";
 import type { MemoryStore } from "../memory/memory-store.js";
-import { executeTool, newTurnState, type MemoryChange, type MemoryWriteResult, type PendingChange } from "../tools/execute-tool.js";
+import { executeTool, newTurnState, type MemoryChange, type PendingChange } from "../tools/execute-tool.js";
+import type { MemoryWriteResult, TokenUsage } from "../lib/telemetry.js";
 import { memoryToolDefinitions } from "../tools/memory-tools.js";
-import { StoppedError, type ModelClient, type TokenUsage } from "./model-client.js";
+import { StoppedError, type ModelClient } from "./model-client.js";
 
 export const MAX_TOOL_ROUNDS = 8;
 

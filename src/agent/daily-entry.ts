@@ -1,9 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { systemWriter } from "../memory/memory-file.js";
-import type { MemoryStore } from "../memory/memory-store.js";
+import { CAPS, type MemoryStore } from "../memory/memory-store.js";
 import { addToSection, countChars, parseSections, serializeSections } from "../memory/sections.js";
-import { CAPS } from "../memory/memory-store.js";
 import { stripControlCharacters } from "../memory/safety.js";
 import { maskSecrets } from "../memory/secrets.js";
 import type { ModelClient } from "./model-client.js";

@@ -1,10 +1,7 @@
 import type { JournalEntry, SectionChange } from "../memory/journal.js";
 import { cutChars } from "../memory/sections.js";
 import { localDate, localTime } from "../memory/time.js";
-
-export type Say = (english: string, chinese: string) => string;
-
-export const english: Say = (en) => en;
+import type { Say } from "../lib/locale.js";
 
 const QUOTE_CHARS = 40;
 

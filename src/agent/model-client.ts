@@ -5,18 +5,7 @@ import type {
   ChatCompletionFunctionTool,
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions";
-import { noTelemetry, type Telemetry } from "./telemetry.js";
-
-export type ModelErrorKind =
-  | "unreachable"
-  | "auth"
-  | "rate-limit"
-  | "server"
-  | "bad-response"
-  | "timeout"
-  | "refused"
-  /** A 404 from a base URL with no version in its path: OPENAI_BASE_URL lacks /v1 (Ollama's usual mistake). */
-  | "wrong-base-url";
+import { noTelemetry, type ModelErrorKind, type Telemetry, type TokenUsage } from "../lib/telemetry.js";
 
 export interface ModelErrorDetails {
   /** OPENAI_BASE_URL as configured. */
@@ -62,12 +51,6 @@ export interface ToolCall {
   id: string;
   name: string;
   arguments: string;
-}
-
-export interface TokenUsage {
-  promptTokens: number;
-  completionTokens: number;
-  cachedTokens: number;
 }
 
 export interface ModelReply {

@@ -1,7 +1,8 @@
 import { createClient, type RedisClientType } from "@keyv/redis";
 import Keyv from "keyv";
 import { BEGIN_FORGET, CLAIM, DELETE_RECORD, END_FORGET, INDEX_PERSON, RELEASE, SAVE_RECORD } from "./redis-scripts.js";
-import type { SessionRecord, SessionStatus } from "./session-record.js";
+import type { SessionRecord } from "./session-record.js";
+import type { SessionStatus } from "../lib/telemetry.js";
 import {
   NAMESPACE,
   PAGE,
@@ -13,10 +14,10 @@ import {
   SessionStoreBase,
   checkClaim,
   epochKey,
-  withTimeout,
   type WriteVerdict,
 } from "./session-store-base.js";
 import { TimedKeyvRedis, timed } from "./timed-keyv-redis.js";
+import { withTimeout } from "../lib/with-timeout.js";
 
 const CONNECT_TIMEOUT_MS = 2_000;
 /** How long opening the store waits for Redis before start-up fails with a clear error. */
@@ -67,7 +68,7 @@ export class RedisSessionStore extends SessionStoreBase {
     // Failures reach the callers as rejections; without a listener a lost connection would end the process.
     client.on("error", () => {});
     try {
-      await withTimeout(client.connect(), OPEN_TIMEOUT_MS, `no answer within ${OPEN_TIMEOUT_MS} ms`);
+      await withTimeout(client.connect(), OPEN_TIMEOUT_MS);
       connected = true;
     } catch (error) {
       if (client.isOpen) client.destroy();

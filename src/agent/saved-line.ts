@@ -1,5 +1,5 @@
 import type { MemoryChange } from "../tools/execute-tool.js";
-import { english, type Say } from "./history-lines.js";
+import { english, type Say } from "../lib/locale.js";
 
 /** "saved to USER.md › Preferences, MEMORY.md › Follow-ups", or "" when nothing changed. */
 export function describeChanges(changes: MemoryChange[], say: Say = english): string {

@@ -1,7 +1,5 @@
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
-import type { TokenUsage } from "./model-client.js";
-
-export type SessionStatus = "open" | "closing" | "pending-summary" | "closed";
+import type { SessionStatus, TokenUsage } from "../lib/telemetry.js";
 
 export interface SessionPlace {
   platform: "discord" | "terminal";

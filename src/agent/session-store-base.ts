@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type Keyv from "keyv";
-import type { SessionRecord, SessionStatus } from "./session-record.js";
+import type { SessionRecord } from "./session-record.js";
+import type { SessionStatus } from "../lib/telemetry.js";
 
 export const NAMESPACE = "agentkit";
 export const SESSION = "session:";
@@ -230,18 +231,6 @@ export abstract class SessionStoreBase {
   }
 }
 
-/** Rejects with `message` when `work` has not settled within `ms` (the work itself is left to finish). */
-export async function withTimeout<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(message)), ms);
-  });
-  try {
-    return await Promise.race([work, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 export function checkClaim(name: string, owner: string, ttlMs: number): void {
   if (name === "" || owner === "") throw new Error("a claim needs a name and an owner");

@@ -1,6 +1,7 @@
 import KeyvSqlite from "@keyv/sqlite";
 import Keyv from "keyv";
-import type { SessionRecord, SessionStatus } from "./session-record.js";
+import type { SessionRecord } from "./session-record.js";
+import type { SessionStatus } from "../lib/telemetry.js";
 import {
   NAMESPACE,
   PAGE,
@@ -10,9 +11,9 @@ import {
   SessionStoreBase,
   checkClaim,
   epochKey,
-  withTimeout,
   type WriteVerdict,
 } from "./session-store-base.js";
+import { withTimeout } from "../lib/with-timeout.js";
 
 const FIRST = `${NAMESPACE}:${SESSION}`;
 /** Just past every session key (";" follows ":"). */

@@ -1,5 +1,5 @@
 import KeyvRedis from "@keyv/redis";
-import { withTimeout } from "./session-store-base.js";
+import { withTimeout } from "../lib/with-timeout.js";
 
 /** A Redis call not answered by then fails, so nothing waits on a hung server. */
 export const COMMAND_TIMEOUT_MS = 3_000;

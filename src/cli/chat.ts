@@ -1,5 +1,5 @@
 import { parseChatArgs, usage } from "./chat/options.js";
-import { sayIn } from "./chat/words.js";
+import { sayIn } from "../lib/locale.js";
 
 /**
  * `npm run chat`: the session engine in a terminal (src/cli/chat/). Arguments are read before

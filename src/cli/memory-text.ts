@@ -1,4 +1,5 @@
-import { english, historyLine, type Say } from "../agent/history-lines.js";
+import { historyLine } from "../agent/history-lines.js";
+import { english, type Say } from "../lib/locale.js";
 import { printable } from "../lib/printable.js";
 import type { JournalEntry } from "../memory/journal.js";
 import type { FileKind, MemoryStore } from "../memory/memory-store.js";

@@ -3,7 +3,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { archiveClosedSessions } from "../agent/conversation-archive.js";
 import { createRecall } from "../agent/create-engine.js";
-import { english } from "../agent/history-lines.js";
+import { english } from "../lib/locale.js";
 import { importRefusal, importReport, type ImportReport } from "../agent/import-preview.js";
 import { ModelClient } from "../agent/model-client.js";
 import { SessionStore } from "../agent/session-store.js";

@@ -1,6 +1,7 @@
 import { DiscordAPIError, RESTJSONErrorCodes, Routes, type Client } from "discord.js";
-import type { Say } from "../agent/history-lines.js";
+import type { Say } from "../lib/locale.js";
 import type { Config } from "../config.js";
+import { withTimeout } from "../lib/with-timeout.js";
 
 export interface Caller {
   userId: string;
@@ -111,13 +112,6 @@ export function cachedGuildsOwning(client: Client): (roleIds: readonly string[])
   return (roleIds) => [...client.guilds.cache.values()].filter((guild) => roleIds.some((id) => guild.roles.cache.has(id))).map((guild) => guild.id);
 }
 
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-}
 
 /** The line a refused person gets, in their language. */
 export function refusalLine(refusal: Refusal, say: Say): string {

@@ -6,7 +6,7 @@ import type {
 } from "discord.js";
 import type { SessionEngine } from "../agent/session-engine.js";
 import type { Config } from "../config.js";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../lib/logger.js";
 import type { Conversations } from "./conversations.js";
 
 /** Everything a command handler may use, handed in (no singletons). */

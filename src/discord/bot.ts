@@ -8,7 +8,7 @@ import {
 } from "discord.js";
 import type { SessionEngine } from "../agent/session-engine.js";
 import type { Config } from "../config.js";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../lib/logger.js";
 import { Access, cachedGuildsOwning, refusalLine, restMemberRoles } from "./access.js";
 import type { BotContext, Command } from "./bot-context.js";
 import { commands } from "./commands/index.js";

@@ -1,6 +1,6 @@
 import type { Message, MessageCreateOptions } from "discord.js";
-import type { Say } from "../agent/history-lines.js";
-import type { Logger } from "../logger.js";
+import type { Say } from "../lib/locale.js";
+import type { Logger } from "../lib/logger.js";
 import { cutChars } from "../memory/sections.js";
 import type { Refusal } from "./fair-use.js";
 import { NO_MENTIONS } from "./reply-stream.js";

@@ -1,20 +1,20 @@
 import { randomBytes } from "node:crypto";
 import { ChannelType, type Client, type Message, type TextBasedChannel } from "discord.js";
 import type { Config } from "../config.js";
-import { KeyedMutex } from "../keyed-mutex.js";
-import type { Logger } from "../logger.js";
+import { KeyedMutex } from "../lib/keyed-mutex.js";
+import type { Logger } from "../lib/logger.js";
 import { describeChanges } from "../agent/saved-line.js";
 import { ModelError } from "../agent/model-client.js";
 import { SessionClosedError, TurnForgottenError, type SessionEngine, type SessionSummary } from "../agent/session-engine.js";
 import type { SessionRecord } from "../agent/session-record.js";
-import { english, type Say } from "../agent/history-lines.js";
+import { english, type Say, sayIn } from "../lib/locale.js";
 import { modelErrorLine } from "../present/model-errors.js";
 import { refusalLine, type Access, type Refusal } from "./access.js";
 import { BusyNotices, excerptOf, startRefusedLine } from "./busy-notice.js";
 import { FairUse } from "./fair-use.js";
 import { readIncoming, type Incoming } from "./incoming.js";
 import { proposalFooter } from "./proposals.js";
-import { postReceipt, receiptMessage, sayIn, type ReceiptPlace } from "./receipt.js";
+import { postReceipt, receiptMessage, type ReceiptPlace } from "./receipt.js";
 import { NO_MENTIONS, ReplyStream, type ReplyChannel } from "./reply-stream.js";
 import { stopRow } from "./stop-button.js";
 

@@ -1,5 +1,5 @@
 import { MessageReferenceType, type Message } from "discord.js";
-import type { Say } from "../agent/history-lines.js";
+import type { Say } from "../lib/locale.js";
 import type { TurnMessage } from "../agent/agent-loop.js";
 import type { AttachmentLimits } from "../config.js";
 import { cutChars } from "../memory/sections.js";

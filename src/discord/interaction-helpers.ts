@@ -5,8 +5,7 @@ import {
   type ModalSubmitInteraction,
   type StringSelectMenuInteraction,
 } from "discord.js";
-import type { Say } from "../agent/history-lines.js";
-import { isChineseLocale } from "../memory/persona.js";
+import { isChineseLocale, type Say } from "../lib/locale.js";
 import type { Caller } from "./access.js";
 import { NO_MENTIONS } from "./reply-stream.js";
 

@@ -6,7 +6,7 @@ import {
   type ButtonInteraction,
   type MessageActionRowComponentBuilder,
 } from "discord.js";
-import type { Say } from "../agent/history-lines.js";
+import type { Say } from "../lib/locale.js";
 import { settleProposal, type Settled } from "../memory/proposals.js";
 import { cutChars } from "../memory/sections.js";
 import type { PendingChange } from "../tools/execute-tool.js";

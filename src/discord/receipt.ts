@@ -7,9 +7,9 @@ import {
   type MessageActionRowComponentBuilder,
   type MessageCreateOptions,
 } from "discord.js";
-import { describeEntry, type Say } from "../agent/history-lines.js";
+import { describeEntry } from "../agent/history-lines.js";
+import type { Say } from "../lib/locale.js";
 import type { JournalEntry } from "../memory/journal.js";
-import { isChineseLocale } from "../memory/persona.js";
 import { cutChars } from "../memory/sections.js";
 import { undoAnswer } from "./commands/memory-history.js";
 import { componentId, type ComponentHandler } from "./components/router.js";
@@ -25,10 +25,6 @@ export type ReceiptPlace = "channel" | "dm" | "dm-unless-deleted" | "none";
 
 const BUTTONS = 25;
 const PER_ROW = 5;
-
-export function sayIn(locale: string | undefined): Say {
-  return (en, cn) => (isChineseLocale(locale) ? cn : en);
-}
 
 /** The message listing what the model changed in a conversation, an Undo button per change. */
 export function receiptMessage(owner: string, entries: JournalEntry[], say: Say): MessageCreateOptions {

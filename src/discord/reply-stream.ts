@@ -1,5 +1,5 @@
 import type { Message, MessageCreateOptions, MessageEditOptions } from "discord.js";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../lib/logger.js";
 import { splitForDiscord, splitStreaming } from "./split-message.js";
 
 /** Model output must never ping anyone, on a send or on an edit (Discord re-parses edits). */

@@ -1,5 +1,5 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, MessageFlags, type MessageActionRowComponentBuilder } from "discord.js";
-import type { Say } from "../agent/history-lines.js";
+import type { Say } from "../lib/locale.js";
 import { componentId, type ComponentHandler } from "./components/router.js";
 import { inLocale } from "./interaction-helpers.js";
 

@@ -2,7 +2,7 @@ import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { parseJsonInSlices } from "../lib/json-in-slices.js";
 import { TimeSlices } from "../lib/time-slices.js";
-import { err, ok, type Result } from "../result.js";
+import { err, ok, type Result } from "../lib/result.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import { dateOfConversation } from "./conversation-log.js";
 import type { JournalEntry, SectionChange } from "./journal.js";

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { ok, type Result } from "../result.js";
+import { ok, type Result } from "../lib/result.js";
 import type { Actor, JournalEntry } from "./journal.js";
 import { checkContent, withoutByteOrderMark, type SafetyLevel } from "./safety.js";
 import { addedSecret, type SecretFinding } from "./secrets.js";

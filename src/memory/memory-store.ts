@@ -1,6 +1,6 @@
 import { readdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { err, ok, type Result } from "../result.js";
+import { err, ok, type Result } from "../lib/result.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import { MemoryFile, readTextIfExistsSync } from "./memory-file.js";
 import { defaultPersona, renderPersona } from "./persona.js";

@@ -3,7 +3,7 @@ import * as fs from "node:fs";
 import { mkdir, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import lockfile from "proper-lockfile";
-import { KeyedMutex } from "../keyed-mutex.js";
+import { KeyedMutex } from "../lib/keyed-mutex.js";
 import { PRIVATE_DIR_MODE } from "../lib/private-files.js";
 
 /** Every write of one person in this process runs in turn. */

@@ -1,4 +1,5 @@
 import { countChars, openFenceAtEnd, parseSections, serializeSections, type Section, type SectionDocument } from "./sections.js";
+import { isChineseLocale } from "../lib/locale.js";
 
 const FIELDS = ["name", "personality", "style"] as const;
 /** The longest personality the /onboard form holds. */
@@ -8,10 +9,6 @@ export interface Persona {
   name: string;
   personality: string;
   style: string;
-}
-
-export function isChineseLocale(locale: string | undefined): boolean {
-  return /^zh\b/i.test(locale ?? "");
 }
 
 /** Section names of SOUL.md, in the person's language. */

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { KeyedMutex } from "../keyed-mutex.js";
+import { KeyedMutex } from "../lib/keyed-mutex.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import { modelWriter, readTextIfExistsSync, type WriteOutcome, type WriteResult } from "./memory-file.js";
 import type { FileKind, MemoryStore } from "./memory-store.js";

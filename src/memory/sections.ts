@@ -1,4 +1,4 @@
-import { err, ok, type Result } from "../result.js";
+import { err, ok, type Result } from "../lib/result.js";
 
 /**
  * A memory file is an optional preamble followed by `## Section` blocks.

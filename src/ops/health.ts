@@ -1,5 +1,5 @@
 import { Status, type Client } from "discord.js";
-import { withTimeout } from "./metrics.js";
+import { withTimeout } from "../lib/with-timeout.js";
 
 /** What /healthz needs of the session store (SessionStore). */
 export interface StorePing {

@@ -1,6 +1,6 @@
 import type { Client } from "discord.js";
 import type { Config } from "../config.js";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../lib/logger.js";
 import { healthCheck, type StorePing } from "./health.js";
 import type { Metrics, SessionCounts } from "./metrics.js";
 import { startOpsServer, type OpsServer } from "./ops-server.js";

@@ -1,8 +1,7 @@
 import { RESTEvents, type REST } from "discord.js";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
-import type { SessionStatus } from "../agent/session-record.js";
-import type { ModelOutcome, Telemetry, TurnOutcome } from "../agent/telemetry.js";
-import type { MemoryWriteResult } from "../tools/execute-tool.js";
+import type { MemoryWriteResult, ModelOutcome, SessionStatus, Telemetry, TurnOutcome } from "../lib/telemetry.js";
+import { withTimeout } from "../lib/with-timeout.js";
 
 /** What the sessions gauge reads at scrape time (SessionStore). */
 export interface SessionCounts {
@@ -176,11 +175,3 @@ export function createMetrics({ shard, storeTimeoutMs = 2000 }: MetricsOptions =
   };
 }
 
-/** Rejects when `work` has not settled in `ms`; `work` itself goes on. */
-export function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms);
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
-}

@@ -1,4 +1,4 @@
-import type { Say } from "../agent/history-lines.js";
+import type { Say } from "../lib/locale.js";
 import type { ModelError } from "../agent/model-client.js";
 
 /** The address OPENAI_BASE_URL should have: the same with /v1 at the end. */

@@ -5,6 +5,7 @@ import { localDate } from "../memory/time.js";
 import { SEARCH_DEFAULT_LIMIT, TOOL_NAMES, toolSchemas, type ToolName } from "./memory-tools.js";
 import { searchResultsForModel } from "./search-results.js";
 import { toolJson } from "./tool-json.js";
+import type { MemoryWriteResult } from "../lib/telemetry.js";
 
 export interface MemoryChange {
   file: string;
@@ -33,8 +34,6 @@ export function newTurnState(): TurnState {
  * What became of one memory write the model asked for (metrics): written, a no-op, waiting for
  * the person's OK, or refused over the cap, as unsafe, as a secret, or for any other reason.
  */
-export type MemoryWriteResult = "saved" | "unchanged" | "pending" | "over-cap" | "unsafe" | "secret" | "other";
-
 export interface ToolContext {
   now: Date;
   turn: TurnState;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sayIn } from "../../src/discord/receipt.js";
+import { sayIn } from "../../src/lib/locale.js";
 import { stopRow } from "../../src/discord/stop-button.js";
 import { componentsOf, type FakeMessage } from "../fakes/fake-discord/index.js";
 import { botMessages, startBot, type BotHarness } from "../helpers/bot-harness.js";

@@ -4,7 +4,7 @@ import type { SessionEngine } from "../../src/agent/session-engine.js";
 import { loadConfig, type Config } from "../../src/config.js";
 import { createBot, type Bot } from "../../src/discord/bot.js";
 import { registerCommands } from "../../src/discord/register-commands.js";
-import { silentLogger } from "../../src/logger.js";
+import { silentLogger } from "../../src/lib/logger.js";
 import { startFakeDiscord, type FakeDiscord } from "../fakes/fake-discord/index.js";
 import { startFakeOpenAI, type FakeOpenAI } from "../fakes/fake-openai.js";
 import { botEnv } from "./bot-env.js";

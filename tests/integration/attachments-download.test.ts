@@ -1,6 +1,6 @@
 import { Events } from "discord.js";
 import { describe, expect, it } from "vitest";
-import { english } from "../../src/agent/history-lines.js";
+import { english } from "../../src/lib/locale.js";
 import type { AttachmentLimits } from "../../src/config.js";
 import { readAttachments } from "../../src/discord/attachments/index.js";
 import { type AttachmentInput, type FakeDiscord } from "../fakes/fake-discord/index.js";

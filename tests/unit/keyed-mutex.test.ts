@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { KeyedMutex } from "../../src/keyed-mutex.js";
+import { KeyedMutex } from "../../src/lib/keyed-mutex.js";
 
 describe("KeyedMutex", () => {
   it("runs work of one key in turn, other keys alongside, and forgets idle keys", async () => {

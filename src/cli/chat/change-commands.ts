@@ -1,4 +1,4 @@
-import type { Say } from "../../agent/history-lines.js";
+import type { Say } from "../../lib/locale.js";
 import { proposalLine, settleProposalText, undoList, undoText } from "../memory-text.js";
 import type { ChatContext } from "./context.js";
 

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { pino } from "pino";
-import { silentLogger, type Logger } from "../../logger.js";
+import { silentLogger, type Logger } from "../../lib/logger.js";
 
 /**
  * The terminal chat's log: a file, never the screen, where JSON lines would land in the middle

@@ -1,4 +1,4 @@
-import type { Say } from "../../agent/history-lines.js";
+import type { Say } from "../../lib/locale.js";
 import { printable } from "../../lib/printable.js";
 import { FILE_KINDS, type FileKind } from "../../memory/memory-store.js";
 import type { RecallHit } from "../../memory/recall/ranking.js";

@@ -1,4 +1,4 @@
-import type { Say } from "../../agent/history-lines.js";
+import type { Say } from "../../lib/locale.js";
 import type { SessionEngine } from "../../agent/session-engine.js";
 import type { MemoryStore } from "../../memory/memory-store.js";
 

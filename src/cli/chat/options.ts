@@ -1,6 +1,5 @@
 import { parseArgs } from "node:util";
-import type { Say } from "../../agent/history-lines.js";
-import { isChineseLocale } from "../../memory/persona.js";
+import { isChineseLocale, type Say } from "../../lib/locale.js";
 
 export interface ChatOptions {
   user: string;

@@ -15,7 +15,8 @@ import { closeLeftovers, terminalChannelId } from "./leftovers.js";
 import type { ChatOptions } from "./options.js";
 import { PipedInput } from "./piped-input.js";
 import { TerminalInput } from "./terminal-input.js";
-import { defaultName, emptyAnswer, endedLine, endingLine, forgottenTurn, messageKept, sessionGone, modelTrouble, quitLine, sayIn, stoppedLine, tooLong, typedTooMuch, welcome } from "./words.js";
+import { defaultName, emptyAnswer, endedLine, endingLine, forgottenTurn, messageKept, sessionGone, modelTrouble, quitLine, stoppedLine, tooLong, typedTooMuch, welcome } from "./words.js";
+import { sayIn } from "../../lib/locale.js";
 
 /** A second Ctrl+C this soon after one that stopped an answer or began the end quits at once. */
 const QUIT_WINDOW_MS = 1000;

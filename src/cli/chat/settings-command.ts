@@ -1,7 +1,6 @@
-import type { Say } from "../../agent/history-lines.js";
+import { isChineseLocale, type Say } from "../../lib/locale.js";
 import { printable } from "../../lib/printable.js";
 import type { AskBeforeSaving } from "../../memory/memory-store.js";
-import { isChineseLocale } from "../../memory/persona.js";
 import type { ChatContext } from "./context.js";
 
 /** /settings in the terminal: ask before saving, language and time zone (settings.json, as Discord's /memory settings and /onboard). */

@@ -1,14 +1,9 @@
-import type { Say } from "../../agent/history-lines.js";
+import type { Say } from "../../lib/locale.js";
 import type { CloseOutcome } from "../../agent/session-engine.js";
 import { ModelError } from "../../agent/model-client.js";
 import { modelErrorLine } from "../../present/model-errors.js";
-import { isChineseLocale } from "../../memory/persona.js";
 
 /** The chat's own lines, in English and Chinese; what someone else wrote is never worded here. */
-
-export function sayIn(locale: string | undefined): Say {
-  return isChineseLocale(locale) ? (_english, chinese) => chinese : (english) => english;
-}
 
 export const defaultName = (say: Say) => say("User", "用户");
 

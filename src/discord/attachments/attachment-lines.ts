@@ -1,4 +1,4 @@
-import type { Say } from "../../agent/history-lines.js";
+import type { Say } from "../../lib/locale.js";
 import type { FileFormat } from "./file-signatures.js";
 import { formatBytes } from "./sizes.js";
 

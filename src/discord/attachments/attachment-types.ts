@@ -1,4 +1,4 @@
-import type { Say } from "../../agent/history-lines.js";
+import type { Say } from "../../lib/locale.js";
 import type { AttachmentLimits } from "../../config.js";
 import type { DownloadOptions } from "./download.js";
 import type { ImageMime } from "./image-info.js";

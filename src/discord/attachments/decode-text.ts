@@ -1,5 +1,4 @@
-import type { Result } from "../../result.js";
-import { err, ok } from "../../result.js";
+import { err, ok, type Result } from "../../lib/result.js";
 import { sniffFormat, type FileFormat } from "./file-signatures.js";
 
 /**

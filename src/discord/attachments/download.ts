@@ -1,5 +1,4 @@
-import type { Result } from "../../result.js";
-import { err, ok } from "../../result.js";
+import { err, ok, type Result } from "../../lib/result.js";
 
 /**
  * Downloads from Discord's CDN that read no more than they may keep: the body is read as a

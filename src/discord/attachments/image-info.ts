@@ -1,6 +1,5 @@
 import { imageSize } from "image-size";
-import type { Result } from "../../result.js";
-import { err, ok } from "../../result.js";
+import { err, ok, type Result } from "../../lib/result.js";
 import { gifFrameCount, pngIsAnimated, webpIsAnimated } from "./animation.js";
 import { sniffFormat, type FileFormat } from "./file-signatures.js";
 

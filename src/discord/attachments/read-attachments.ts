@@ -1,4 +1,4 @@
-import type { Say } from "../../agent/history-lines.js";
+import type { Say } from "../../lib/locale.js";
 import type { AttachmentLimits } from "../../config.js";
 import { kindOf } from "./attachment-kind.js";
 import { fileLines } from "./attachment-lines.js";

@@ -1,4 +1,4 @@
-import type { Say } from "../../agent/history-lines.js";
+import type { Say } from "../../lib/locale.js";
 import { maskSecretsFound } from "../../memory/secrets.js";
 import type { AttachmentLike, Outcome, ReadContext } from "./attachment-types.js";
 import { fileLines, textLines } from "./attachment-lines.js";

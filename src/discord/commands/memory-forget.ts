@@ -10,7 +10,7 @@ import {
   type ChatInputCommandInteraction,
   type MessageActionRowComponentBuilder,
 } from "discord.js";
-import type { Say } from "../../agent/history-lines.js";
+import type { Say } from "../../lib/locale.js";
 import { mentions, planForget, type ForgetPlan } from "../../memory/forget.js";
 import type { MemoryStore } from "../../memory/memory-store.js";
 import { savePending, takePending } from "../../memory/pending.js";

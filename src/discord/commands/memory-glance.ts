@@ -1,5 +1,6 @@
 import { EmbedBuilder, MessageFlags, type ChatInputCommandInteraction } from "discord.js";
-import { historyLine, type Say } from "../../agent/history-lines.js";
+import { historyLine } from "../../agent/history-lines.js";
+import { type Say } from "../../lib/locale.js";
 import type { MemoryStore } from "../../memory/memory-store.js";
 import { memoryOverview, type FileOverview, type MemoryOverview } from "../../memory/memory-overview.js";
 import { cutChars } from "../../memory/sections.js";

@@ -7,7 +7,8 @@ import {
   type ChatInputCommandInteraction,
   type MessageActionRowComponentBuilder,
 } from "discord.js";
-import { describeEntry, historyLine, who, type Say } from "../../agent/history-lines.js";
+import { describeEntry, historyLine, who } from "../../agent/history-lines.js";
+import { type Say } from "../../lib/locale.js";
 import type { JournalEntry } from "../../memory/journal.js";
 import type { MemoryStore } from "../../memory/memory-store.js";
 import { cutChars } from "../../memory/sections.js";

@@ -8,7 +8,7 @@ import {
   type MessageActionRowComponentBuilder,
 } from "discord.js";
 import { readFile, rm, writeFile } from "node:fs/promises";
-import type { Say } from "../../agent/history-lines.js";
+import type { Say } from "../../lib/locale.js";
 import { importRefusal, importReport, type ImportReport } from "../../agent/import-preview.js";
 import { applyImport, dropPendingImports, importableName, IMPORT_LIMITS, pendingUploadPath, planImport, readImport } from "../../memory/import.js";
 import type { MemoryStore } from "../../memory/memory-store.js";

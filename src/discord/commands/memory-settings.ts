@@ -1,5 +1,5 @@
 import { MessageFlags, type ChatInputCommandInteraction, type SlashCommandSubcommandBuilder } from "discord.js";
-import type { Say } from "../../agent/history-lines.js";
+import type { Say } from "../../lib/locale.js";
 import type { AskBeforeSaving, MemoryStore } from "../../memory/memory-store.js";
 import { sayFor } from "../interaction-helpers.js";
 

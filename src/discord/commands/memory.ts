@@ -14,7 +14,7 @@ import { FILE_KINDS, type FileKind, type MemoryStore } from "../../memory/memory
 import { isLocalDate } from "../../memory/time.js";
 import { sectionName } from "../../tools/memory-tools.js";
 import type { Command } from "../bot-context.js";
-import type { Say } from "../../agent/history-lines.js";
+import type { Say } from "../../lib/locale.js";
 import type { SecretFinding } from "../../memory/secrets.js";
 import { sayFor } from "../interaction-helpers.js";
 import { exportFiles } from "./memory-export.js";

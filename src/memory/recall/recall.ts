@@ -1,6 +1,6 @@
 import { rm } from "node:fs/promises";
-import { BackgroundWork } from "../../background-work.js";
-import { KeyedMutex } from "../../keyed-mutex.js";
+import { BackgroundWork } from "../../lib/background-work.js";
+import { KeyedMutex } from "../../lib/keyed-mutex.js";
 import { cutChars } from "../sections.js";
 import { PersonIndex, type SyncReport, type UnitRow } from "./person-index.js";
 import { dedupe, fuse, rankKeyword, type RecallHit } from "./ranking.js";

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ModelClient } from "../../../src/agent/model-client.js";
 import { SessionEngine } from "../../../src/agent/session-engine.js";
 import { SessionStore } from "../../../src/agent/session-store.js";
-import { silentLogger } from "../../../src/logger.js";
+import { silentLogger } from "../../../src/lib/logger.js";
 import { startFakeOpenAI } from "../../fakes/fake-openai.js";
 import { aliceInThread } from "../../helpers/engine.js";
 import { sessionRecord } from "../../helpers/session-stores.js";

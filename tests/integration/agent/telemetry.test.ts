@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Telemetry } from "../../../src/agent/telemetry.js";
+import type { Telemetry } from "../../../src/lib/telemetry.js";
 import { aliceInThread, setupEngine } from "../../helpers/engine.js";
 
 /** A Telemetry that writes down every call, in order. */

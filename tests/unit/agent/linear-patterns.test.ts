@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { entryHeading } from "../../../src/agent/daily-entry.js";
-import { describeChange, describeEntry, english } from "../../../src/agent/history-lines.js";
+import { describeChange, describeEntry } from "../../../src/agent/history-lines.js";
+import { english } from "../../../src/lib/locale.js";
 import type { JournalEntry } from "../../../src/memory/journal.js";
 import type { Message } from "discord.js";
 import { readIncoming } from "../../../src/discord/incoming.js";

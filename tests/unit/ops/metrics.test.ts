@@ -1,6 +1,6 @@
 import { register } from "prom-client";
 import { describe, expect, it } from "vitest";
-import type { SessionStatus } from "../../../src/agent/session-record.js";
+import type { SessionStatus } from "../../../src/lib/telemetry.js";
 import { createMetrics } from "../../../src/ops/metrics.js";
 import { parseSamples, sampleValue } from "../../helpers/prometheus-text.js";
 

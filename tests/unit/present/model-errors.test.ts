@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { english, type Say } from "../../../src/agent/history-lines.js";
-import { ModelError, type ModelErrorKind } from "../../../src/agent/model-client.js";
+import { english, type Say } from "../../../src/lib/locale.js";
+import { ModelError } from "../../../src/agent/model-client.js";
+import type { ModelErrorKind } from "../../../src/lib/telemetry.js";
 import { modelErrorLine } from "../../../src/present/model-errors.js";
 
 const chinese: Say = (_en, zh) => zh;

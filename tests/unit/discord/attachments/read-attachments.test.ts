@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Say } from "../../../../src/agent/history-lines.js";
+import type { Say } from "../../../../src/lib/locale.js";
 import type { AttachmentLimits } from "../../../../src/config.js";
 import { readAttachments, type AttachmentLike } from "../../../../src/discord/attachments/index.js";
 import { gif, jpeg, png, zip } from "../../../helpers/image-fixtures.js";

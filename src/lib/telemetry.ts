@@ -1,5 +1,31 @@
-import type { MemoryWriteResult } from "../tools/execute-tool.js";
-import type { ModelErrorKind, TokenUsage } from "./model-client.js";
+/**
+ * The telemetry vocabulary: the words the engine, the model client, the session stores and the
+ * memory tools report in, owned down here so that ops/ (metrics) needs nothing above the ground floor.
+ */
+
+/** How a model request failed; the front ends word each kind (src/present/model-errors.ts). */
+export type ModelErrorKind =
+  | "unreachable"
+  | "auth"
+  | "rate-limit"
+  | "server"
+  | "bad-response"
+  | "timeout"
+  | "refused"
+  /** A 404 from a base URL with no version in its path: OPENAI_BASE_URL lacks /v1 (Ollama's usual mistake). */
+  | "wrong-base-url";
+
+export interface TokenUsage {
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens: number;
+}
+
+/** What became of one memory write the model asked for. */
+export type MemoryWriteResult = "saved" | "unchanged" | "pending" | "over-cap" | "unsafe" | "secret" | "other";
+
+/** Where a stored session is in its life. */
+export type SessionStatus = "open" | "closing" | "pending-summary" | "closed";
 
 export type TurnOutcome = "ok" | "stopped" | "error";
 
