@@ -1,5 +1,5 @@
 import { checkContent } from "../src/memory/safety.js";
-import { countChars } from "../src/memory/sections.js";
+import { countChars } from "../src/lib/text.js";
 import { summarize, type Summary } from "./stats.js";
 
 export interface InjectionCheckOptions {

@@ -1,5 +1,5 @@
 import type { JournalEntry, SectionChange } from "../memory/journal.js";
-import { cutChars } from "../memory/sections.js";
+import { cutChars } from "../lib/text.js";
 import { localDate, localTime } from "../memory/time.js";
 import type { Say } from "../lib/locale.js";
 

@@ -1,6 +1,6 @@
 import { BUNDLE_NAME, type FileProblem, type ImportedFile, type ImportPlan, type ImportRefusal, type SectionPreview } from "../memory/import.js";
 import type { Settings } from "../memory/memory-store.js";
-import { cutChars } from "../memory/sections.js";
+import { cutChars } from "../lib/text.js";
 import type { Say } from "../lib/locale.js";
 
 /** Before the person says Import (what would happen), or after (what did). */

@@ -1,7 +1,7 @@
 import type { Message, MessageCreateOptions } from "discord.js";
 import type { Say } from "../lib/locale.js";
 import type { Logger } from "../lib/logger.js";
-import { cutChars } from "../memory/sections.js";
+import { cutChars } from "../lib/text.js";
 import type { Refusal } from "./fair-use.js";
 import { NO_MENTIONS } from "./reply-stream.js";
 

@@ -2,7 +2,7 @@ import { MessageReferenceType, type Message } from "discord.js";
 import type { Say } from "../lib/locale.js";
 import type { TurnMessage } from "../agent/agent-loop.js";
 import type { AttachmentLimits } from "../config.js";
-import { cutChars } from "../memory/sections.js";
+import { cutChars } from "../lib/text.js";
 import { readAttachments } from "./attachments/index.js";
 
 /** What one Discord message brings to a turn, and what the bot tells the person about it. */

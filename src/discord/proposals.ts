@@ -8,7 +8,7 @@ import {
 } from "discord.js";
 import type { Say } from "../lib/locale.js";
 import { settleProposal, type Settled } from "../memory/proposals.js";
-import { cutChars } from "../memory/sections.js";
+import { cutChars } from "../lib/text.js";
 import type { PendingChange } from "../tools/execute-tool.js";
 import type { BotContext } from "./bot-context.js";
 import { componentId, type ComponentHandler, type ComponentInteraction } from "./components/router.js";

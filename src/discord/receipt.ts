@@ -10,7 +10,7 @@ import {
 import { describeEntry } from "../agent/history-lines.js";
 import type { Say } from "../lib/locale.js";
 import type { JournalEntry } from "../memory/journal.js";
-import { cutChars } from "../memory/sections.js";
+import { cutChars } from "../lib/text.js";
 import { undoAnswer } from "./commands/memory-history.js";
 import { componentId, type ComponentHandler } from "./components/router.js";
 import { sayFor } from "./interaction-helpers.js";

@@ -1,3 +1,4 @@
+import { fenceAfterLine } from "../lib/text.js";
 /**
  * Splits a long Markdown answer into chunks that each fit one Discord message.
  *
@@ -34,8 +35,6 @@ const MIN_LIMIT = 4;
 /** Longest prefix that decides whether a line starts like a fence: 3 spaces + 3 marks. */
 const FENCE_PREFIX_LENGTH = 6;
 
-const OPENING_FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/s;
-const CLOSING_FENCE = /^ {0,3}(`{3,}|~{3,})[ \t\r]*$/;
 const FENCE_START = /^ {0,3}(?:`{3}|~{3})/;
 
 /** How far back from the end of a message a cut inside a long word looks for graphemes. */
@@ -229,7 +228,7 @@ function forceCut(doc: Doc, window: CutWindow): Cut | null {
     if (!line || isSpace(text[at - 1]) || splitsSurrogatePair(text, at)) continue;
     // The line as this chunk shows it: from the chunk's start if the chunk began inside it.
     const before = line.start < start ? window.reopen : line.fenceBefore;
-    const fence = fenceAfterLine(text.slice(Math.max(line.start, start), at), before);
+    const fence = fenceStep(text.slice(Math.max(line.start, start), at), before);
     const run = runOfSpace(text, at);
     const next = run.lineBreaks === 0 ? run.end : run.lastLineBreak + 1;
     const cut = { end: at, next, fence: reopenable(fence, doc.limit) };
@@ -257,6 +256,12 @@ function reopenable(fence: Fence | null, limit: number): Fence | null {
   return fence.opening.length + fence.marker.length + 2 <= limit / 2 ? fence : null;
 }
 
+/** The fence open after a line: the one before it, a new one the line opens, or none. */
+function fenceStep(content: string, before: Fence | null): Fence | null {
+  const marker = fenceAfterLine(content, before?.marker ?? null);
+  return marker === null ? null : (before ?? { opening: content, marker });
+}
+
 function readLines(text: string): Line[] {
   const lines: Line[] = [];
   let fence: Fence | null = null;
@@ -265,7 +270,7 @@ function readLines(text: string): Line[] {
     const end = lineBreak === -1 ? text.length : lineBreak;
     const content = text.slice(start, end);
     const fenceBefore = fence;
-    fence = fenceAfterLine(content, fenceBefore);
+    fence = fenceStep(content, fenceBefore);
     lines.push({
       start,
       end,
@@ -277,20 +282,6 @@ function readLines(text: string): Line[] {
     if (lineBreak === -1) return lines;
     start = lineBreak + 1;
   }
-}
-
-function fenceAfterLine(content: string, open: Fence | null): Fence | null {
-  if (open === null) {
-    const match = OPENING_FENCE.exec(content);
-    const marker = match?.[1];
-    if (marker === undefined) return null;
-    // A backtick fence's info string cannot contain a backtick (that is inline code).
-    if (marker.startsWith("`") && (match?.[2] ?? "").includes("`")) return null;
-    return { opening: content, marker };
-  }
-  const marker = CLOSING_FENCE.exec(content)?.[1];
-  const closes = marker !== undefined && marker[0] === open.marker[0] && marker.length >= open.marker.length;
-  return closes ? null : open;
 }
 
 function lineIndexAt(lines: readonly Line[], position: number): number {

@@ -11,7 +11,8 @@ import { ASK_BEFORE_SAVING, CAPS, type AskBeforeSaving, type MemoryStore, type S
 import { checkContent } from "./safety.js";
 import { findSecret, type SecretFinding } from "./secrets.js";
 import { diffSections } from "./section-changes.js";
-import { countChars, parseSections } from "./sections.js";
+import { parseSections } from "./sections.js";
+import { countChars } from "../lib/text.js";
 import { dateOfLog, isValidTimeZone } from "./time.js";
 
 export const BUNDLE_FORMAT = "agentkit-memory";

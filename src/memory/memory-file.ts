@@ -5,17 +5,8 @@ import { ok, type Result } from "../lib/result.js";
 import type { Actor, JournalEntry } from "./journal.js";
 import { checkContent, withoutByteOrderMark, type SafetyLevel } from "./safety.js";
 import { addedSecret, type SecretFinding } from "./secrets.js";
-import {
-  addToSection,
-  countChars,
-  parseSections,
-  removeSection,
-  replaceInSection,
-  sectionSizes,
-  serializeSections,
-  type Edit,
-  type SectionDocument,
-} from "./sections.js";
+import { addToSection, parseSections, removeSection, replaceInSection, sectionSizes, serializeSections, type Edit, type SectionDocument } from "./sections.js";
+import { countChars } from "../lib/text.js";
 
 /**
  * Who is writing, for the safety checks (`level`) and for the journal (`by`): the model in a

@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { dateOfConversation } from "./conversation-log.js";
 import type { JournalEntry } from "./journal.js";
 import { FILE_KINDS, type MemoryStore } from "./memory-store.js";
-import { countChars, parseSections } from "./sections.js";
+import { parseSections } from "./sections.js";
+import { countChars } from "../lib/text.js";
 import { dateOfLog } from "./time.js";
 
 export interface FileOverview {

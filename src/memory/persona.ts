@@ -1,4 +1,5 @@
-import { countChars, openFenceAtEnd, parseSections, serializeSections, type Section, type SectionDocument } from "./sections.js";
+import { openFenceAtEnd, parseSections, serializeSections, type Section, type SectionDocument } from "./sections.js";
+import { countChars } from "../lib/text.js";
 import { isChineseLocale } from "../lib/locale.js";
 
 const FIELDS = ["name", "personality", "style"] as const;

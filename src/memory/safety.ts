@@ -1,4 +1,4 @@
-import { cutChars } from "./sections.js";
+import { cutChars } from "../lib/text.js";
 
 /**
  * What keeps memory from steering the model (DESIGN.md §2). Not a list of phrases: text is

@@ -1,4 +1,5 @@
 import { err, ok, type Result } from "../lib/result.js";
+import { countChars, fenceAfterLine } from "../lib/text.js";
 
 /**
  * A memory file is an optional preamble followed by `## Section` blocks.
@@ -24,21 +25,6 @@ export interface Edit {
   changed: boolean;
 }
 
-/** Unicode code points, so Chinese text and emoji count one each. */
-export function countChars(text: string): number {
-  let count = 0;
-  for (const _ of text) count++;
-  return count;
-}
-
-/** The text cut to at most `max` code points, a cut marked with `…` (within the max). */
-export function cutChars(text: string, max: number): string {
-  if (countChars(text) <= max) return text;
-  return `${[...text].slice(0, Math.max(0, max - 1)).join("")}…`;
-}
-
-// Anchored, and `(.*)$` always matches to the end: no backtracking, linear on any line.
-const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/s;
 // A `###`…`######` heading (CommonMark: up to three spaces, then a space, a tab or the end); bounded, linear.
 const SUBHEADING = /^ {0,3}#{3,6}(?:[ \t]|$)/;
 
@@ -113,20 +99,9 @@ export class FenceTracker {
 
   /** Feeds one line; returns true when the line is code or a fence line. */
   feed(line: string): boolean {
-    const match = FENCE.exec(bareLine(line));
-    const marker = match?.[1];
-    if (this.open === null) {
-      // A backtick fence's info string may not contain a backtick.
-      if (marker && !(marker[0] === "`" && match[2]?.includes("`"))) {
-        this.open = marker;
-        return true;
-      }
-      return false;
-    }
-    if (marker && marker[0] === this.open[0] && marker.length >= this.open.length && (match[2] ?? "").trim() === "") {
-      this.open = null;
-    }
-    return true;
+    const before = this.open;
+    this.open = fenceAfterLine(bareLine(line), before);
+    return before !== null || this.open !== null;
   }
 }
 

@@ -1,7 +1,8 @@
 import { blockedNotice, checkContent, escapeTags, withoutByteOrderMark } from "./safety.js";
 import { CAPS, type MemorySnapshot } from "./memory-store.js";
 import { maskSecrets } from "./secrets.js";
-import { countChars, parseSections } from "./sections.js";
+import { parseSections } from "./sections.js";
+import { countChars } from "../lib/text.js";
 
 export interface PromptOptions {
   /** Told when a file had to be cut or a section blocked (the files stay untouched). */

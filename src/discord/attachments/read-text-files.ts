@@ -4,7 +4,7 @@ import type { AttachmentLike, Outcome, ReadContext } from "./attachment-types.js
 import { fileLines, textLines } from "./attachment-lines.js";
 import { decodeText } from "./decode-text.js";
 import { downloadPrefix } from "./download.js";
-import { fencedBlock } from "./fence.js";
+import { fencedBlock } from "../../lib/text.js";
 import { cutHeading, cutMarker, fileNote, noteReasons, wholeHeading } from "./model-notes.js";
 
 export interface TextFile {

@@ -14,7 +14,7 @@ import type { Say } from "../../lib/locale.js";
 import { mentions, planForget, type ForgetPlan } from "../../memory/forget.js";
 import type { MemoryStore } from "../../memory/memory-store.js";
 import { savePending, takePending } from "../../memory/pending.js";
-import { cutChars } from "../../memory/sections.js";
+import { cutChars } from "../../lib/text.js";
 import type { BotContext } from "../bot-context.js";
 import { componentId, type ComponentHandler } from "../components/router.js";
 import { sayFor } from "../interaction-helpers.js";

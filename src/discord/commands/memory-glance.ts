@@ -3,7 +3,7 @@ import { historyLine } from "../../agent/history-lines.js";
 import { type Say } from "../../lib/locale.js";
 import type { MemoryStore } from "../../memory/memory-store.js";
 import { memoryOverview, type FileOverview, type MemoryOverview } from "../../memory/memory-overview.js";
-import { cutChars } from "../../memory/sections.js";
+import { cutChars } from "../../lib/text.js";
 import { sayFor } from "../interaction-helpers.js";
 
 const SEGMENTS = 10;

@@ -11,7 +11,7 @@ import { describeEntry, historyLine, who } from "../../agent/history-lines.js";
 import { type Say } from "../../lib/locale.js";
 import type { JournalEntry } from "../../memory/journal.js";
 import type { MemoryStore } from "../../memory/memory-store.js";
-import { cutChars } from "../../memory/sections.js";
+import { cutChars } from "../../lib/text.js";
 import { localDate, localTime } from "../../memory/time.js";
 import { undoable, undoChanges, undoWithLater, type UndoResult } from "../../memory/undo.js";
 import { inLocale, sayFor } from "../interaction-helpers.js";

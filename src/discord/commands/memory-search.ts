@@ -1,7 +1,7 @@
 import { escapeMarkdown } from "discord.js";
 import type { MemoryStore } from "../../memory/memory-store.js";
 import type { RecallHit } from "../../memory/recall/recall.js";
-import { countChars, cutChars } from "../../memory/sections.js";
+import { countChars, cutChars } from "../../lib/text.js";
 
 const RESULTS = 5;
 const TEXT_CHARS = 300;

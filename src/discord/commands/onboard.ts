@@ -8,7 +8,7 @@ import {
 } from "discord.js";
 import { isValidTimeZone } from "../../memory/time.js";
 import { contentHash, PERSON } from "../../memory/memory-file.js";
-import { countChars } from "../../memory/sections.js";
+import { countChars } from "../../lib/text.js";
 import { applyPersona, parsePersona, PERSONALITY_LIMIT, type Persona } from "../../memory/persona.js";
 import type { Command } from "../bot-context.js";
 import { inLocale } from "../interaction-helpers.js";

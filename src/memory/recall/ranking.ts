@@ -1,5 +1,5 @@
 import { stripControlCharacters } from "../safety.js";
-import { cutChars } from "../sections.js";
+import { cutChars } from "../../lib/text.js";
 import type { UnitRow } from "./person-index.js";
 import type { RecallSource } from "./units.js";
 import { fuseRankings } from "./vectors.js";

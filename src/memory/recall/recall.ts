@@ -1,7 +1,7 @@
 import { rm } from "node:fs/promises";
 import { BackgroundWork } from "../../lib/background-work.js";
 import { KeyedMutex } from "../../lib/keyed-mutex.js";
-import { cutChars } from "../sections.js";
+import { cutChars } from "../../lib/text.js";
 import { PersonIndex, type SyncReport, type UnitRow } from "./person-index.js";
 import { dedupe, fuse, rankKeyword, type RecallHit } from "./ranking.js";
 import { matchExpression, queryTerms } from "./search-text.js";

@@ -1,6 +1,7 @@
 import { parseConversation, type Speaker } from "../conversation-log.js";
 import { maskSecrets, maskSecretsInConversationSliced } from "../secrets.js";
-import { cutChars, parseSections } from "../sections.js";
+import { parseSections } from "../sections.js";
+import { cutChars } from "../../lib/text.js";
 
 export type RecallSource = "conversation" | "daily" | "user" | "memory" | "soul";
 

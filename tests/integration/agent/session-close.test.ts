@@ -2,7 +2,8 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MemoryStore } from "../../../src/memory/memory-store.js";
-import { countChars, parseSections } from "../../../src/memory/sections.js";
+import { parseSections } from "../../../src/memory/sections.js";
+import { countChars } from "../../../src/lib/text.js";
 import { aliceInThread, setupEngine } from "../../helpers/engine.js";
 import { PERSON } from "../../../src/memory/memory-file.js";
 

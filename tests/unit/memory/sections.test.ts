@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  addToSection,
-  countChars,
-  parseSections,
-  removeSection,
-  replaceInSection,
-  serializeSections,
-} from "../../../src/memory/sections.js";
+import { addToSection, parseSections, removeSection, replaceInSection, serializeSections } from "../../../src/memory/sections.js";
+import { countChars } from "../../../src/lib/text.js";
 import { expectLinear } from "../../helpers/linear-time.js";
 
 const roundTrip = (text: string) => serializeSections(parseSections(text));

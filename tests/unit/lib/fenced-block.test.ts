@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { fencedBlock } from "../../../../src/discord/attachments/fence.js";
-import { formatBytes } from "../../../../src/discord/attachments/sizes.js";
+import { fencedBlock } from "../../../src/lib/text.js";
+import { formatBytes } from "../../../src/discord/attachments/sizes.js";
 
 describe("fencedBlock", () => {
   it("fences content with three backticks and the language", () => {
