@@ -2,10 +2,27 @@ import { DiscordAPIError } from "discord.js";
 import { ConfigError, loadConfig } from "./src/config.js";
 import { clearGlobalCommands, registerCommands } from "./src/discord/register-commands.js";
 
+const USAGE = `Usage: npm run deploy-commands [-- --clear-global]
+
+Registers the slash commands: in DISCORD_GUILD_ID's server at once when it is set, otherwise
+for all servers and DMs (global; Discord may take up to an hour to show them).
+  --clear-global   remove the global commands instead (after testing in one server)`;
+
 /** `npm run deploy-commands [-- --clear-global]`: registers the slash commands, or removes the global ones. */
 async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  if (args.includes("--help") || args.includes("-h")) {
+    console.log(USAGE);
+    return;
+  }
+  // Anything else is refused before a token is used: a mistyped --clear-global must not register.
+  const unknown = args.find((arg) => arg !== "--clear-global");
+  if (unknown !== undefined) {
+    console.error(`unknown option ${JSON.stringify(unknown)}; the only one is --clear-global (npm run deploy-commands -- --help)`);
+    process.exit(2);
+  }
   const discord = loadConfig("deploy").discord!;
-  if (process.argv.includes("--clear-global")) {
+  if (args.includes("--clear-global")) {
     console.log(await clearGlobalCommands(discord));
     return;
   }

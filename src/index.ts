@@ -2,7 +2,7 @@ import { ConfigError, loadConfig, type Config } from "./config.js";
 import { launchShards } from "./launcher.js";
 import { keepFilesPrivate } from "./lib/private-files.js";
 import { createLogger } from "./lib/logger.js";
-import { runBot } from "./run-bot.js";
+import { runBot, startFailureLine } from "./run-bot.js";
 
 /** `npm start`: the bot in this process, or with SHARD_COUNT set, a launcher of one process per shard. */
 async function main(): Promise<void> {
@@ -33,6 +33,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(`AgentKit could not start: ${(error as Error).message}`);
+  console.error(`AgentKit could not start: ${startFailureLine(error)}`);
   process.exit(1);
 });

@@ -1,9 +1,21 @@
+import { DiscordjsError, DiscordjsErrorCodes, GatewayCloseCodes } from "discord.js";
 import { createEngine } from "./agent/create-engine.js";
 import { holdBotLock } from "./bot-lock.js";
-import type { Config } from "./config.js";
-import { createBot } from "./discord/bot.js";
+import { ConfigError, type Config } from "./config.js";
+import { createBot, GatewayRefused } from "./discord/bot.js";
 import type { Logger } from "./lib/logger.js";
 import { createMetrics, startOps } from "./ops/index.js";
+
+/** The one line a failed start prints: Discord's refusals name the setting to fix and where. */
+export function startFailureLine(error: unknown): string {
+  if (error instanceof ConfigError) return error.problems.join("; ");
+  const tokenRefused = (error instanceof DiscordjsError && error.code === DiscordjsErrorCodes.TokenInvalid) || (error instanceof GatewayRefused && error.code === GatewayCloseCodes.AuthenticationFailed);
+  if (tokenRefused) return "Discord refused DISCORD_TOKEN: copy it again from the Developer Portal (Bot → Reset Token)";
+  if (error instanceof GatewayRefused && error.code === GatewayCloseCodes.DisallowedIntents) {
+    return "Discord refused the Message Content intent (4014): switch on Message Content Intent in the Developer Portal (Bot → Privileged Gateway Intents)";
+  }
+  return (error as Error).message;
+}
 
 /**
  * One bot process: the whole bot, or one shard of it under the launcher (discord.js's Client

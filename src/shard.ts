@@ -1,7 +1,7 @@
-import { ConfigError, loadConfig } from "./config.js";
+import { loadConfig } from "./config.js";
 import { keepFilesPrivate } from "./lib/private-files.js";
 import { createLogger } from "./lib/logger.js";
-import { runBot } from "./run-bot.js";
+import { runBot, startFailureLine } from "./run-bot.js";
 
 /** One shard's process, spawned by the launcher (src/launcher.ts) through discord.js's ShardingManager. */
 async function main(): Promise<void> {
@@ -12,7 +12,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  const problems = error instanceof ConfigError ? error.problems.join("; ") : (error as Error).message;
-  console.error(`AgentKit shard could not start: ${problems}`);
+  console.error(`AgentKit shard could not start: ${startFailureLine(error)}`);
   process.exit(1);
 });

@@ -54,8 +54,18 @@ ranking is used too (same OPENAI_BASE_URL / OPENAI_API_KEY as the bot).`;
 /** The command line cannot be run as written: exit 2. */
 class UsageError extends Error {}
 
-/** `npm run memory search x --user 42` gives npm the option: the line says where it belongs. */
-const NPM_HINT = " (with npm run, write -- before the command: npm run memory -- search oolong --user <id>)";
+/**
+ * The line for a missing --user. `npm run memory search x --user 42` gives npm the option (npm
+ * then sets npm_config_user): the line says where it belongs; otherwise it says what an id is.
+ */
+function needsUser(command: Command): UsageError {
+  const npmTookIt = process.env.npm_config_user !== undefined;
+  return new UsageError(
+    npmTookIt
+      ? `${command} needs --user <id> (with npm run, write -- before the command: npm run memory -- ${command} … --user <id>)`
+      : `${command} needs --user <id>: the person's Discord user id (a folder under AGENTKIT_HOME/users; in Discord: Settings → Advanced → Developer Mode, then right-click the name → Copy User ID)`,
+  );
+}
 /** The command was understood but cannot do what it was asked (unknown person, change or file; a refused undo): exit 1. */
 class Refused extends Error {}
 
@@ -102,7 +112,7 @@ function wholeNumber(value: string, option: string, min: number, max: number): n
  * index) for an id that was mistyped, and an export of nobody must not look like a good backup.
  */
 async function existingPerson(t: Tools, user: string | undefined, command: Command): Promise<MemoryStore> {
-  if (!user) throw new UsageError(`${command} needs --user <id>${NPM_HINT}`);
+  if (!user) throw needsUser(command);
   const memory = t.memoryOf(user);
   const folder = await stat(memory.dir).catch(() => undefined);
   if (!folder?.isDirectory()) throw new Refused(`no memory of user ${user} in ${t.config.home} (no folder users/${user})`);
@@ -112,7 +122,7 @@ async function existingPerson(t: Tools, user: string | undefined, command: Comma
 async function search(t: Tools, args: string[]): Promise<void> {
   const { values, positionals } = parse("search", args, { user: { type: "string" }, limit: { type: "string", default: "10" }, json: { type: "boolean", default: false } }, true);
   const query = positionals.join(" ").trim();
-  if (!values.user) throw new UsageError(`search needs --user <id>${NPM_HINT}`);
+  if (!values.user) throw needsUser("search");
   if (query === "") throw new UsageError('search needs a query: npm run memory -- search "oolong tea" --user <id>');
   const limit = wholeNumber(values.limit, "--limit", 1, 50);
   const memory = await existingPerson(t, values.user, "search");
@@ -249,7 +259,7 @@ async function importCommand(t: Tools, args: string[]): Promise<number> {
 
 /** Import may bring a person who has no folder yet (moving someone to a new id). */
 function userOf(t: Tools, user: string | undefined, command: Command): MemoryStore {
-  if (!user) throw new UsageError(`${command} needs --user <id>${NPM_HINT}`);
+  if (!user) throw needsUser(command);
   return t.memoryOf(user);
 }
 

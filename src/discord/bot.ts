@@ -1,6 +1,7 @@
 import {
   Client,
   Events,
+  GatewayCloseCodes,
   GatewayIntentBits,
   MessageFlags,
   Partials,
@@ -34,6 +35,13 @@ export interface Bot {
   start(): Promise<void>;
   /** Stops taking events and waits for turns and closes under way. */
   stop(): Promise<void>;
+}
+
+/** The gateway closed the connection for good before the bot was ready; `code` is Discord's close code. */
+export class GatewayRefused extends Error {
+  constructor(readonly code: number) {
+    super(`Discord closed the gateway connection (${code})`);
+  }
 }
 
 export function createBot({ config, log, engine, retryIntervalMs = 5 * 60_000 }: BotDeps): Bot {
@@ -103,8 +111,23 @@ export function createBot({ config, log, engine, retryIntervalMs = 5 * 60_000 }:
     client,
     startupCloses: () => reconciled,
     async start() {
-      const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
-      await client.login(discord.token);
+      // Discord closes for good (a wrong token, intents not switched on): the start fails with the close code instead of waiting.
+      let closedWith: number | undefined;
+      const ready = new Promise<void>((resolve, reject) => {
+        client.once(Events.ClientReady, () => resolve());
+        client.once(Events.ShardDisconnect, (event) => {
+          closedWith = event.code;
+          reject(new GatewayRefused(event.code));
+        });
+      });
+      ready.catch(() => {});
+      try {
+        await client.login(discord.token);
+      } catch (error) {
+        // @discordjs/ws rejects the login with a bare Error before discord.js reports the close code.
+        if (closedWith === undefined && /disallowed intents/i.test((error as Error).message)) throw new GatewayRefused(GatewayCloseCodes.DisallowedIntents);
+        throw closedWith === undefined ? error : new GatewayRefused(closedWith);
+      }
       await ready;
       log.info({ user: client.user?.tag }, "logged in");
       const { resumed, closing, closed } = await reconcileSessions(ctx);

@@ -10,8 +10,8 @@ afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
-function run(script: string, env: Record<string, string>) {
-  const started = runTsx(script, [], env);
+function run(script: string, env: Record<string, string>, args: string[] = []) {
+  const started = runTsx(script, args, env);
   return { ...started, output: () => started.stdout() + started.stderr() };
 }
 
@@ -42,6 +42,15 @@ describe("the bot process (npm start)", () => {
     const wrong = run("deploy-commands.ts", { ...globalEnv, DISCORD_TOKEN: "not.the.token" });
     expect(await wrong.exited).toBe(1);
     expect(wrong.output().trim()).toBe("Could not register the commands: Discord refused DISCORD_TOKEN (401): copy it again from the Developer Portal (Bot → Reset Token)");
+    // --help registers nothing, and a mistyped option is refused before anything is sent.
+    const commandsBefore = JSON.stringify(discord.commands);
+    const help = run("deploy-commands.ts", globalEnv, ["--help"]);
+    expect(await help.exited).toBe(0);
+    expect(help.output()).toMatch(/^Usage: npm run deploy-commands \[-- --clear-global\]/);
+    const typo = run("deploy-commands.ts", globalEnv, ["--clear-globals"]);
+    expect(await typo.exited).toBe(2);
+    expect(typo.output().trim()).toBe('unknown option "--clear-globals"; the only one is --clear-global (npm run deploy-commands -- --help)');
+    expect(JSON.stringify(discord.commands)).toBe(commandsBefore);
   }, 60_000);
 
   it("starts when every variable of .env.example is present but empty, and ignores a stray SHARDS outside a shard", async () => {
@@ -83,6 +92,18 @@ describe("the bot process (npm start)", () => {
       expect.stringMatching(/^\(there is no \.env in .+: copy \.env\.example to \.env there and fill it in, or run from the folder that has it\)$/),
     ]);
   }, 20_000);
+
+  it("exits 1 with one line that names the setting when Discord refuses the token or the Message Content intent", async () => {
+    const { discord, model, home } = await startFakes({ privilegedIntents: false });
+    const wrongToken = run("src/index.ts", { ...botEnv(discord, model, home), DISCORD_TOKEN: "not.the.token" });
+    expect(await wrongToken.exited).toBe(1);
+    expect(wrongToken.output().trim()).toBe("AgentKit could not start: Discord refused DISCORD_TOKEN: copy it again from the Developer Portal (Bot → Reset Token)");
+    const noIntent = run("src/index.ts", { ...botEnv(discord, model, home), LOG_LEVEL: "silent" });
+    expect(await noIntent.exited).toBe(1);
+    expect(noIntent.output().trim()).toBe(
+      "AgentKit could not start: Discord refused the Message Content intent (4014): switch on Message Content Intent in the Developer Portal (Bot → Privileged Gateway Intents)",
+    );
+  }, 30_000);
 
   it("continues a session with the same system prompt after being killed mid-session", async () => {
     const { discord, model, home } = await startFakes();

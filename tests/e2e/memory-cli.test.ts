@@ -207,6 +207,16 @@ describe("npm run memory: help and bad command lines", () => {
     expectOneLineFailure(await memoryCli(["history", "--user", "42", "--limit", "0"], env), 2, /--limit must be a whole number/);
     expect(await tree(home)).toEqual(before);
   });
+
+  it("a missing --user says what the id is, and where -- goes only when npm took the option (npm_config_user)", async () => {
+    const env = { AGENTKIT_HOME: await homeWithHistory() };
+    const missing = await memoryCli(["search", "tea"], env);
+    expectOneLineFailure(missing, 2, /^search needs --user <id>: the person's Discord user id \(a folder under AGENTKIT_HOME\/users; .*Copy User ID\)$/);
+    expect(missing.stderr).not.toContain("write --");
+    // `npm run memory search tea --user 42`: npm keeps the option (npm_config_user) and passes "42" on as a word.
+    const npmTook = await memoryCli(["history"], { ...env, npm_config_user: "true" });
+    expectOneLineFailure(npmTook, 2, /^history needs --user <id> \(with npm run, write -- before the command: npm run memory -- history … --user <id>\)$/);
+  });
 });
 
 describe("npm run memory: a person who does not exist", () => {

@@ -1,5 +1,6 @@
 import { afterEach } from "vitest";
 import { startFakeDiscord, type FakeDiscord } from "../fakes/fake-discord/index.js";
+import type { FakeDiscordOptions } from "../fakes/fake-discord/state.js";
 import { startFakeOpenAI, type FakeOpenAI } from "../fakes/fake-openai.js";
 import { makeTempHome } from "./temp-home.js";
 
@@ -9,8 +10,8 @@ afterEach(async () => {
 });
 
 /** A fake Discord, a fake model server and a temp home for a bot process a test starts itself; closed after the test. */
-export async function startFakes(): Promise<{ discord: FakeDiscord; model: FakeOpenAI; home: string }> {
-  const discord = await startFakeDiscord();
+export async function startFakes(options: FakeDiscordOptions = {}): Promise<{ discord: FakeDiscord; model: FakeOpenAI; home: string }> {
+  const discord = await startFakeDiscord(options);
   const model = await startFakeOpenAI();
   started.push(() => discord.close(), () => model.close());
   return { discord, model, home: await makeTempHome() };

@@ -72,7 +72,7 @@ Options:
   -h, --help       this text
 
 Type /help in the chat for its commands. Ctrl+C stops an answer; at an empty prompt it ends
-the conversation and writes its summary. Logs go to $AGENTKIT_HOME/logs/chat.log.
+the conversation and writes its summary. Logs go to logs/chat.log under AGENTKIT_HOME (default ~/.agentkit).
 Input can be piped: printf 'hi\\n/end\\n' | npm run chat -- --user 42`,
     `用法：npm run chat -- [选项]
 
@@ -86,7 +86,7 @@ Input can be piped: printf 'hi\\n/end\\n' | npm run chat -- --user 42`,
   -h, --help       显示本说明
 
 在对话中输入 /help 查看命令。Ctrl+C 停止正在输出的回答；在空白提示符下按 Ctrl+C 结束对话并写入摘要。
-日志写在 $AGENTKIT_HOME/logs/chat.log。
+日志写在 AGENTKIT_HOME（默认 ~/.agentkit）下的 logs/chat.log。
 也可以用管道输入：printf 'hi\\n/end\\n' | npm run chat -- --user 42`,
   );
 }

@@ -186,6 +186,10 @@ export class FakeGateway {
     if (d.token !== this.state.token) return socket.close(GatewayCloseCodes.AuthenticationFailed, "Authentication failed.");
     const shard = parseShard(d.shard);
     if (!shard) return socket.close(GatewayCloseCodes.InvalidShard, "Invalid shard.");
+    const intents = typeof d.intents === "number" ? d.intents : 0;
+    if (!this.state.privilegedIntents && (intents & (I.MessageContent | I.GuildMembers | I.GuildPresences)) !== 0) {
+      return socket.close(GatewayCloseCodes.DisallowedIntents, "Disallowed intent(s).");
+    }
     const session: GatewaySession = {
       id: randomBytes(16).toString("hex"),
       intents: typeof d.intents === "number" ? d.intents : 0,

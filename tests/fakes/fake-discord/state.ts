@@ -35,6 +35,8 @@ export interface FakeDiscordOptions {
   recommendedShards?: number;
   /** 0 (the default) picks a free port. */
   port?: number;
+  /** false: the portal's privileged intents (Message Content, Server Members) are off, so an IDENTIFY asking for them is closed with 4014. */
+  privilegedIntents?: boolean;
 }
 
 /** What creating a thread needs, whichever route creates it. */
@@ -94,6 +96,8 @@ export class FakeDiscordState {
   cdnBaseUrl = "";
   /** What `GET /gateway/bot` answers as `shards`. */
   recommendedShards: number;
+  /** Whether the Developer Portal has the privileged intents switched on. */
+  privilegedIntents: boolean;
   /** Signs attachment links (`hm`), so the CDN can tell links it issued from made-up ones. */
   readonly cdnSecret = randomBytes(32);
 
@@ -124,6 +128,7 @@ export class FakeDiscordState {
     this.heartbeatIntervalMs = options.heartbeatIntervalMs ?? 41_250;
     this.interactionAckDeadlineMs = options.interactionAckDeadlineMs ?? 3000;
     this.recommendedShards = options.recommendedShards ?? 1;
+    this.privilegedIntents = options.privilegedIntents ?? true;
     this.users.set(this.botUserId, {
       id: this.botUserId,
       username: options.botUser?.username ?? "AgentKit",
