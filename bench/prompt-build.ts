@@ -1,7 +1,8 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { baseInstructions } from "../src/agent/base-instructions.js";
-import { CAPS, MemoryStore } from "../src/memory/memory-store.js";
+import { MemoryStore } from "../src/memory/memory-store.js";
+import { CAPS } from "../src/memory/file-kinds.js";
 import { countChars } from "../src/lib/text.js";
 import { buildSystemPrompt } from "../src/memory/system-prompt.js";
 import { recentDates } from "../src/memory/time.js";

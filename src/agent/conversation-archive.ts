@@ -3,8 +3,7 @@ import { conversationFileName, type ConversationLog, type ConversationMessage } 
 import type { MemoryStore } from "../memory/memory-store.js";
 import { maskSecrets, maskSecretsInConversation } from "../memory/secrets.js";
 import { localDate, localTime } from "../memory/time.js";
-import type { MemoryChange } from "../tools/execute-tool.js";
-import { describeChanges } from "./saved-line.js";
+import { describeChanges, type MemoryChange } from "../memory/changes.js";
 import { hasExchange, type SessionRecord } from "./session-record.js";
 import type { SessionStore } from "./session-store.js";
 

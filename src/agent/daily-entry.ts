@@ -1,7 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { systemWriter } from "../memory/memory-file.js";
-import { CAPS, type MemoryStore } from "../memory/memory-store.js";
+import { type MemoryStore } from "../memory/memory-store.js";
+import { CAPS } from "../memory/file-kinds.js";
 import { addToSection, parseSections, serializeSections } from "../memory/sections.js";
 import { countChars } from "../lib/text.js";
 import { stripControlCharacters } from "../memory/safety.js";

@@ -2,8 +2,10 @@ import { historyLine } from "../agent/history-lines.js";
 import { english, type Say } from "../lib/locale.js";
 import { printable } from "../lib/printable.js";
 import type { JournalEntry } from "../memory/journal.js";
-import type { FileKind, MemoryStore } from "../memory/memory-store.js";
-import { settleProposal, type Proposal } from "../memory/proposals.js";
+import type { MemoryStore } from "../memory/memory-store.js";
+import type { FileKind } from "../memory/file-kinds.js";
+import { settleProposal } from "../memory/settle-proposal.js";
+import { type Proposal } from "../memory/proposal-store.js";
 import { undoable, undoChanges, undoWithLater } from "../memory/undo.js";
 
 /**

@@ -3,7 +3,7 @@ import { ChannelType, type Client, type Message, type TextBasedChannel } from "d
 import type { Config } from "../config.js";
 import { KeyedMutex } from "../lib/keyed-mutex.js";
 import type { Logger } from "../lib/logger.js";
-import { describeChanges } from "../agent/saved-line.js";
+import { describeChanges } from "../memory/changes.js";
 import { ModelError } from "../agent/model-client.js";
 import { SessionClosedError, TurnForgottenError, type SessionEngine, type SessionSummary } from "../agent/session-engine.js";
 import type { SessionRecord } from "../agent/session-record.js";

@@ -7,9 +7,9 @@ import {
   type MessageActionRowComponentBuilder,
 } from "discord.js";
 import type { Say } from "../lib/locale.js";
-import { settleProposal, type Settled } from "../memory/proposals.js";
+import { settleProposal, type Settled } from "../memory/settle-proposal.js";
 import { cutChars } from "../lib/text.js";
-import type { PendingChange } from "../tools/execute-tool.js";
+import type { PendingChange } from "../memory/changes.js";
 import type { BotContext } from "./bot-context.js";
 import { componentId, type ComponentHandler, type ComponentInteraction } from "./components/router.js";
 import { sayFor } from "./interaction-helpers.js";

@@ -9,17 +9,13 @@ import { dateOfConversation, renderConversation, type ConversationLog } from "./
 import type { SyncReport } from "./recall/person-index.js";
 import type { Recall, RecallHit, SearchOptions } from "./recall/recall.js";
 import { unarchived } from "./daily-archive.js";
-import { Proposals, type Proposal } from "./proposals.js";
+import { Proposals, type Proposal } from "./proposal-store.js";
 import { Journal, type Actor, type JournalEntry, type Retention } from "./journal.js";
 import { commitWrites, recoverJournal, type CommitOptions, type FileWrite } from "./journalled-write.js";
 import { dateOfLog, isLocalDate, isValidTimeZone, localDate, localTime, recentDates, systemTimeZone } from "./time.js";
+import { CAPS, type FileKind } from "./file-kinds.js";
 
 export { dateOfLog };
-
-export type FileKind = "soul" | "user" | "memory" | "daily";
-export const FILE_KINDS: readonly FileKind[] = ["soul", "user", "memory", "daily"];
-
-export const CAPS: Record<FileKind, number> = { soul: 2000, user: 1400, memory: 2200, daily: 1000 };
 
 /** Which of the model's writes wait for the person's OK: none, USER.md and SOUL.md, or every file. */
 export type AskBeforeSaving = "off" | "profile" | "all";

@@ -1,5 +1,6 @@
 import { blockedNotice, checkContent, escapeTags, withoutByteOrderMark } from "./safety.js";
-import { CAPS, type MemorySnapshot } from "./memory-store.js";
+import { type MemorySnapshot } from "./memory-store.js";
+import { CAPS } from "./file-kinds.js";
 import { maskSecrets } from "./secrets.js";
 import { parseSections } from "./sections.js";
 import { countChars } from "../lib/text.js";

@@ -1,23 +1,13 @@
-import type { AskBeforeSaving, FileKind, MemoryStore } from "../memory/memory-store.js";
+import type { AskBeforeSaving, MemoryStore } from "../memory/memory-store.js";
+import type { FileKind } from "../memory/file-kinds.js";
 import { formatUsage, type EditOptions, type Refusal, type Writer, type WriteOutcome, type WriteResult } from "../memory/memory-file.js";
-import type { Proposal } from "../memory/proposals.js";
+import type { Proposal } from "../memory/proposal-store.js";
 import { localDate } from "../memory/time.js";
 import { SEARCH_DEFAULT_LIMIT, TOOL_NAMES, toolSchemas, type ToolName } from "./memory-tools.js";
 import { searchResultsForModel } from "./search-results.js";
 import { toolJson } from "./tool-json.js";
 import type { MemoryWriteResult } from "../lib/telemetry.js";
-
-export interface MemoryChange {
-  file: string;
-  section?: string;
-}
-
-/** A write the model asked for that waits for the person's OK. */
-export interface PendingChange extends MemoryChange {
-  proposal: string;
-  /** What it would do, e.g. `+ "prefers oolong"`. */
-  summary: string;
-}
+import type { MemoryChange, PendingChange } from "../memory/changes.js";
 
 /** What one turn's tool calls have done so far. */
 export interface TurnState {
@@ -30,10 +20,6 @@ export function newTurnState(): TurnState {
   return { refusedWrites: 0, changes: [], proposals: [] };
 }
 
-/**
- * What became of one memory write the model asked for (metrics): written, a no-op, waiting for
- * the person's OK, or refused over the cap, as unsafe, as a secret, or for any other reason.
- */
 export interface ToolContext {
   now: Date;
   turn: TurnState;

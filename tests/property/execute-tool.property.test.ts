@@ -4,7 +4,8 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CAPS, FILE_KINDS, MemoryStore, type FileKind } from "../../src/memory/memory-store.js";
+import { MemoryStore } from "../../src/memory/memory-store.js";
+import { CAPS, FILE_KINDS, type FileKind } from "../../src/memory/file-kinds.js";
 import { executeTool, newTurnState, type TurnState } from "../../src/tools/execute-tool.js";
 import { TOOL_NAMES } from "../../src/tools/memory-tools.js";
 import { RUNS, TIMEOUT } from "./runs.js";

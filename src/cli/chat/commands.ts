@@ -1,6 +1,6 @@
 import type { Say } from "../../lib/locale.js";
 import { printable } from "../../lib/printable.js";
-import { FILE_KINDS, type FileKind } from "../../memory/memory-store.js";
+import { FILE_KINDS, type FileKind } from "../../memory/file-kinds.js";
 import type { RecallHit } from "../../memory/recall/ranking.js";
 import { historyText, unknownFile } from "../memory-text.js";
 import { proposalCommand, undoCommand } from "./change-commands.js";

@@ -1,6 +1,6 @@
 import { createEngine } from "../../agent/create-engine.js";
 import { ModelError } from "../../agent/model-client.js";
-import { describeChanges } from "../../agent/saved-line.js";
+import { describeChanges } from "../../memory/changes.js";
 import { SessionClosedError, TurnForgottenError, type CloseOutcome } from "../../agent/session-engine.js";
 import { loadConfig } from "../../config.js";
 import { printable } from "../../lib/printable.js";

@@ -10,7 +10,8 @@ import {
   type ModalSubmitInteraction,
 } from "discord.js";
 import { contentHash, PERSON, type MemoryFile } from "../../memory/memory-file.js";
-import { FILE_KINDS, type FileKind, type MemoryStore } from "../../memory/memory-store.js";
+import { type MemoryStore } from "../../memory/memory-store.js";
+import { FILE_KINDS, type FileKind } from "../../memory/file-kinds.js";
 import { isLocalDate } from "../../memory/time.js";
 import { sectionName } from "../../tools/memory-tools.js";
 import type { Command } from "../bot-context.js";
