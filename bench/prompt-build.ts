@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { baseInstructions } from "../src/agent/base-instructions.js";
+import { baseInstructions } from "../src/engine/base-instructions.js";
 import { MemoryStore } from "../src/memory/memory-store.js";
 import { CAPS } from "../src/memory/file-kinds.js";
 import { countChars } from "../src/lib/text.js";

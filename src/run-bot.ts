@@ -1,5 +1,5 @@
 import { DiscordjsError, DiscordjsErrorCodes, GatewayCloseCodes } from "discord.js";
-import { createEngine } from "./agent/create-engine.js";
+import { createEngine } from "./engine/create-engine.js";
 import { holdBotLock } from "./bot-lock.js";
 import { ConfigError, type Config } from "./config.js";
 import { createBot, GatewayRefused } from "./discord/bot.js";

@@ -4,9 +4,9 @@
  * model speaking the assistant's lines and writing the summaries. What the index sees is what
  * a year of real use leaves on disk: archived conversations, daily logs (and their archive).
  */
-import { ModelClient } from "../../src/agent/model-client.js";
-import { SessionEngine } from "../../src/agent/session-engine.js";
-import { SessionStore } from "../../src/agent/session-store.js";
+import { ModelClient } from "../../src/model/model-client.js";
+import { SessionEngine } from "../../src/engine/session-engine.js";
+import { SessionStore } from "../../src/sessions/session-store.js";
 import { conversationFileName } from "../../src/memory/conversation-log.js";
 import { MemoryStore } from "../../src/memory/memory-store.js";
 import { Recall } from "../../src/memory/recall/recall.js";

@@ -1,4 +1,4 @@
-import { historyLine } from "../agent/history-lines.js";
+import { historyLine } from "../present/history-lines.js";
 import { english, type Say } from "../lib/locale.js";
 import { printable } from "../lib/printable.js";
 import type { JournalEntry } from "../memory/journal.js";

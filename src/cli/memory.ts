@@ -1,12 +1,12 @@
 import { chmod, readdir, readFile, rm, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { archiveClosedSessions } from "../agent/conversation-archive.js";
-import { createRecall } from "../agent/create-engine.js";
+import { archiveClosedSessions } from "../engine/conversation-archive.js";
+import { createRecall } from "../engine/create-engine.js";
 import { english } from "../lib/locale.js";
-import { importRefusal, importReport, type ImportReport } from "../agent/import-preview.js";
-import { ModelClient } from "../agent/model-client.js";
-import { SessionStore } from "../agent/session-store.js";
+import { importRefusal, importReport, type ImportReport } from "../present/import-preview.js";
+import { ModelClient } from "../model/model-client.js";
+import { SessionStore } from "../sessions/session-store.js";
 import { ConfigError, loadConfig, type Config } from "../config.js";
 import { printable } from "../lib/printable.js";
 import { writeFileAtomic } from "../memory/atomic-write.js";

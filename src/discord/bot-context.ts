@@ -4,7 +4,7 @@ import type {
   ModalSubmitInteraction,
   SharedSlashCommand,
 } from "discord.js";
-import type { SessionEngine } from "../agent/session-engine.js";
+import type { SessionEngine } from "../engine/session-engine.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../lib/logger.js";
 import type { Conversations } from "./conversations.js";

@@ -7,7 +7,7 @@ import {
   Partials,
   type Interaction,
 } from "discord.js";
-import type { SessionEngine } from "../agent/session-engine.js";
+import type { SessionEngine } from "../engine/session-engine.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../lib/logger.js";
 import { Access, cachedGuildsOwning, refusalLine, restMemberRoles } from "./access.js";

@@ -1,6 +1,6 @@
 import { MessageReferenceType, type Message } from "discord.js";
 import type { Say } from "../lib/locale.js";
-import type { TurnMessage } from "../agent/agent-loop.js";
+import type { TurnMessage } from "../engine/agent-loop.js";
 import type { AttachmentLimits } from "../config.js";
 import { cutChars } from "../lib/text.js";
 import { readAttachments } from "./attachments/index.js";

@@ -7,7 +7,7 @@ import {
   type MessageActionRowComponentBuilder,
   type MessageCreateOptions,
 } from "discord.js";
-import { describeEntry } from "../agent/history-lines.js";
+import { describeEntry } from "../present/history-lines.js";
 import type { Say } from "../lib/locale.js";
 import type { JournalEntry } from "../memory/journal.js";
 import { cutChars } from "../lib/text.js";

@@ -1,5 +1,5 @@
 import type { Say } from "../lib/locale.js";
-import type { ModelError } from "../agent/model-client.js";
+import type { ModelError } from "../model/model-client.js";
 
 /** The address OPENAI_BASE_URL should have: the same with /v1 at the end. */
 function withV1(baseURL: string): string {

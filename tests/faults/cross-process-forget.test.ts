@@ -2,7 +2,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createClient, type RedisClientType } from "@keyv/redis";
 import { afterEach, describe, expect, it } from "vitest";
-import { TurnForgottenError } from "../../src/agent/session-engine.js";
+import { TurnForgottenError } from "../../src/engine/session-engine.js";
 import { PERSON } from "../../src/memory/memory-file.js";
 import { componentsOf, slashOption as s } from "../fakes/fake-discord/index.js";
 import { startFakeOpenAI, type RecordedRequest, type ScriptedReply } from "../fakes/fake-openai.js";

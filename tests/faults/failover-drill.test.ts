@@ -2,7 +2,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createClient } from "@keyv/redis";
 import { afterEach, describe, expect, it } from "vitest";
-import { SessionStore } from "../../src/agent/session-store.js";
+import { SessionStore } from "../../src/sessions/session-store.js";
 import { startFakeDiscord } from "../fakes/fake-discord/index.js";
 import { startFakeOpenAI, type RecordedRequest, type ScriptedReply } from "../fakes/fake-openai.js";
 import { botEnv, botMessages } from "../helpers/bot-harness.js";

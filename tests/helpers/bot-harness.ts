@@ -1,6 +1,6 @@
 import { afterEach } from "vitest";
-import { createEngine } from "../../src/agent/create-engine.js";
-import type { SessionEngine } from "../../src/agent/session-engine.js";
+import { createEngine } from "../../src/engine/create-engine.js";
+import type { SessionEngine } from "../../src/engine/session-engine.js";
 import { loadConfig, type Config } from "../../src/config.js";
 import { createBot, type Bot } from "../../src/discord/bot.js";
 import { registerCommands } from "../../src/discord/register-commands.js";

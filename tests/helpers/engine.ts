@@ -1,7 +1,7 @@
 import { afterEach } from "vitest";
-import { ModelClient } from "../../src/agent/model-client.js";
-import { SessionEngine, type OpenRequest } from "../../src/agent/session-engine.js";
-import { SessionStore } from "../../src/agent/session-store.js";
+import { ModelClient } from "../../src/model/model-client.js";
+import { SessionEngine, type OpenRequest } from "../../src/engine/session-engine.js";
+import { SessionStore } from "../../src/sessions/session-store.js";
 import type { Telemetry } from "../../src/lib/telemetry.js";
 import { silentLogger } from "../../src/lib/logger.js";
 import { Recall } from "../../src/memory/recall/recall.js";

@@ -1,7 +1,7 @@
 import { afterEach } from "vitest";
-import type { SessionRecord } from "../../src/agent/session-record.js";
+import type { SessionRecord } from "../../src/sessions/session-record.js";
 import type { SessionStatus } from "../../src/lib/telemetry.js";
-import { SessionStore } from "../../src/agent/session-store.js";
+import { SessionStore } from "../../src/sessions/session-store.js";
 import type { RedisOptions } from "./redis-process.js";
 import { startRedisServer, type RedisServer } from "./redis-server.js";
 import { makeTempHome } from "./temp-home.js";

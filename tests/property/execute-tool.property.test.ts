@@ -6,8 +6,8 @@ import { dirname, join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryStore } from "../../src/memory/memory-store.js";
 import { CAPS, FILE_KINDS, type FileKind } from "../../src/memory/file-kinds.js";
-import { executeTool, newTurnState, type TurnState } from "../../src/tools/execute-tool.js";
-import { TOOL_NAMES } from "../../src/tools/memory-tools.js";
+import { executeTool, newTurnState, type TurnState } from "../../src/engine/tools/execute-tool.js";
+import { TOOL_NAMES } from "../../src/engine/tools/memory-tools.js";
 import { RUNS, TIMEOUT } from "./runs.js";
 import { modelWriter } from "../../src/memory/memory-file.js";
 

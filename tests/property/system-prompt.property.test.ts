@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { MemorySnapshot } from "../../src/memory/memory-store.js";
-import { baseInstructions } from "../../src/agent/base-instructions.js";
-import type { SessionPlace } from "../../src/agent/session-record.js";
+import { baseInstructions } from "../../src/engine/base-instructions.js";
+import type { SessionPlace } from "../../src/sessions/session-record.js";
 import { checkContent, quoteForPrompt } from "../../src/memory/safety.js";
 import { buildSystemPrompt } from "../../src/memory/system-prompt.js";
 import { RUNS, TIMEOUT } from "./runs.js";

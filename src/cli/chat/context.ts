@@ -1,5 +1,5 @@
 import type { Say } from "../../lib/locale.js";
-import type { SessionEngine } from "../../agent/session-engine.js";
+import type { SessionEngine } from "../../engine/session-engine.js";
 import type { MemoryStore } from "../../memory/memory-store.js";
 
 /** What the chat's commands work with: one person's session and memory, and the screen. */

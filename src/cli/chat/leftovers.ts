@@ -1,5 +1,5 @@
 import { hostname } from "node:os";
-import type { SessionEngine } from "../../agent/session-engine.js";
+import type { SessionEngine } from "../../engine/session-engine.js";
 
 /** A terminal session's channel id: host and pid let a later run tell a dead run's session from a live one. */
 export function terminalChannelId(): string {

@@ -1,7 +1,7 @@
-import { createEngine } from "../../agent/create-engine.js";
-import { ModelError } from "../../agent/model-client.js";
+import { createEngine } from "../../engine/create-engine.js";
+import { ModelError } from "../../model/model-client.js";
 import { describeChanges } from "../../memory/changes.js";
-import { SessionClosedError, TurnForgottenError, type CloseOutcome } from "../../agent/session-engine.js";
+import { SessionClosedError, TurnForgottenError, type CloseOutcome } from "../../engine/session-engine.js";
 import { loadConfig } from "../../config.js";
 import { printable } from "../../lib/printable.js";
 import { AnswerOutput } from "./answer-output.js";

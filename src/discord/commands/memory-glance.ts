@@ -1,5 +1,5 @@
 import { EmbedBuilder, MessageFlags, type ChatInputCommandInteraction } from "discord.js";
-import { historyLine } from "../../agent/history-lines.js";
+import { historyLine } from "../../present/history-lines.js";
 import { type Say } from "../../lib/locale.js";
 import type { MemoryStore } from "../../memory/memory-store.js";
 import { memoryOverview, type FileOverview, type MemoryOverview } from "../../memory/memory-overview.js";

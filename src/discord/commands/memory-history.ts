@@ -7,7 +7,7 @@ import {
   type ChatInputCommandInteraction,
   type MessageActionRowComponentBuilder,
 } from "discord.js";
-import { describeEntry, historyLine, who } from "../../agent/history-lines.js";
+import { describeEntry, historyLine, who } from "../../present/history-lines.js";
 import { type Say } from "../../lib/locale.js";
 import type { JournalEntry } from "../../memory/journal.js";
 import type { MemoryStore } from "../../memory/memory-store.js";

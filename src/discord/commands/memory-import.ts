@@ -9,7 +9,7 @@ import {
 } from "discord.js";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import type { Say } from "../../lib/locale.js";
-import { importRefusal, importReport, type ImportReport } from "../../agent/import-preview.js";
+import { importRefusal, importReport, type ImportReport } from "../../present/import-preview.js";
 import { applyImport, dropPendingImports, importableName, IMPORT_LIMITS, pendingUploadPath, planImport, readImport } from "../../memory/import.js";
 import type { MemoryStore } from "../../memory/memory-store.js";
 import { savePending, takePending } from "../../memory/pending.js";

@@ -13,7 +13,7 @@ import { contentHash, PERSON, type MemoryFile } from "../../memory/memory-file.j
 import { type MemoryStore } from "../../memory/memory-store.js";
 import { FILE_KINDS, type FileKind } from "../../memory/file-kinds.js";
 import { isLocalDate } from "../../memory/time.js";
-import { sectionName } from "../../tools/memory-tools.js";
+import { sectionName } from "../../engine/tools/memory-tools.js";
 import type { Command } from "../bot-context.js";
 import type { Say } from "../../lib/locale.js";
 import type { SecretFinding } from "../../memory/secrets.js";

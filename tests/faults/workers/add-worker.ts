@@ -1,6 +1,6 @@
 // Makes `count` concurrent memory_add calls for one person and prints what was acknowledged.
 import { MemoryStore } from "../../../src/memory/memory-store.js";
-import { executeTool, newTurnState } from "../../../src/tools/execute-tool.js";
+import { executeTool, newTurnState } from "../../../src/engine/tools/execute-tool.js";
 import { modelWriter } from "../../../src/memory/memory-file.js";
 
 const MODEL = modelWriter("test-session");

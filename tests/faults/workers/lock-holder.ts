@@ -4,7 +4,7 @@
 //   write <home> <userId> <content>: makes one memory add and prints "done <epoch ms>".
 import { MemoryStore } from "../../../src/memory/memory-store.js";
 import { modelWriter } from "../../../src/memory/memory-file.js";
-import { executeTool, newTurnState } from "../../../src/tools/execute-tool.js";
+import { executeTool, newTurnState } from "../../../src/engine/tools/execute-tool.js";
 
 const MODEL = modelWriter("test-session");
 const [role, home, userId, arg] = process.argv.slice(2) as [string, string, string, string];

@@ -2,7 +2,7 @@
 // is acknowledged. Each write replaces a section's entry in one call, so files stay under their caps.
 import { MemoryStore } from "../../../src/memory/memory-store.js";
 import { parseSections } from "../../../src/memory/sections.js";
-import { executeTool, newTurnState } from "../../../src/tools/execute-tool.js";
+import { executeTool, newTurnState } from "../../../src/engine/tools/execute-tool.js";
 import { modelWriter } from "../../../src/memory/memory-file.js";
 
 const MODEL = modelWriter("test-session");

@@ -7,7 +7,7 @@
 import { open } from "node:fs/promises";
 import { modelWriter } from "../../../src/memory/memory-file.js";
 import { MemoryStore } from "../../../src/memory/memory-store.js";
-import { executeTool, newTurnState } from "../../../src/tools/execute-tool.js";
+import { executeTool, newTurnState } from "../../../src/engine/tools/execute-tool.js";
 
 const [home, userId, content, stallMs] = process.argv.slice(2) as [string, string, string, string];
 const store = MemoryStore.forUser(home, userId, { defaultTimeZone: "UTC" });

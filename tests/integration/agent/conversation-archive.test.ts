@@ -2,7 +2,7 @@ import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MemoryStore } from "../../../src/memory/memory-store.js";
-import type { SessionRecord } from "../../../src/agent/session-record.js";
+import type { SessionRecord } from "../../../src/sessions/session-record.js";
 import { aliceInThread, setupEngine } from "../../helpers/engine.js";
 
 const at = new Date("2026-12-01T23:30:00Z");

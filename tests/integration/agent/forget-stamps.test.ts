@@ -1,7 +1,7 @@
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { epochKey } from "../../../src/agent/session-store-base.js";
+import { epochKey } from "../../../src/sessions/session-store-base.js";
 import { aliceInThread, setupEngine } from "../../helpers/engine.js";
 
 describe("the forget stamp: a person's forget epoch without a trip to the store", () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { ModelClient, ModelError } from "../../../src/agent/model-client.js";
+import { ModelClient, ModelError } from "../../../src/model/model-client.js";
 import { startFakeOpenAI, type FakeOpenAI } from "../../fakes/fake-openai.js";
 
 let fake: FakeOpenAI;

@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { MAX_TOOL_ROUNDS } from "../../../src/agent/agent-loop.js";
-import { ModelError } from "../../../src/agent/model-client.js";
+import { MAX_TOOL_ROUNDS } from "../../../src/engine/agent-loop.js";
+import { ModelError } from "../../../src/model/model-client.js";
 import { aliceInThread, setupEngine } from "../../helpers/engine.js";
 
 const systemPromptOf = (body: { messages: unknown[] }) => (body.messages[0] as { role: string; content: string });

@@ -1,6 +1,6 @@
 // What every session store promises, run against SQLite and a real redis-server alike.
 import { describe, expect, it } from "vitest";
-import { SessionForgottenError, SessionMovedOnError } from "../../../src/agent/session-store.js";
+import { SessionForgottenError, SessionMovedOnError } from "../../../src/sessions/session-store.js";
 import { collect, idsOf, redisPlace, sessionRecord, sqlitePlace, type StorePlace } from "../../helpers/session-stores.js";
 
 const backends: Array<[string, () => Promise<StorePlace>]> = [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { entryHeading } from "../../../src/agent/daily-entry.js";
-import { describeChange, describeEntry } from "../../../src/agent/history-lines.js";
+import { entryHeading } from "../../../src/engine/daily-entry.js";
+import { describeChange, describeEntry } from "../../../src/present/history-lines.js";
 import { english } from "../../../src/lib/locale.js";
 import type { JournalEntry } from "../../../src/memory/journal.js";
 import type { Message } from "discord.js";

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { english } from "../../../src/lib/locale.js";
-import { importReport } from "../../../src/agent/import-preview.js";
+import { importReport } from "../../../src/present/import-preview.js";
 import { applyImport, exportBundle, firstWords, IMPORT_LIMITS, planImport, readImport, type ImportPlan } from "../../../src/memory/import.js";
 import { PERSON } from "../../../src/memory/memory-file.js";
 import { MemoryStore } from "../../../src/memory/memory-store.js";

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { MemoryStore } from "../../../src/memory/memory-store.js";
 import { Recall } from "../../../src/memory/recall/recall.js";
 import { SqliteDb } from "../../../src/memory/recall/sqlite-db.js";
-import { searchResultsForModel } from "../../../src/tools/search-results.js";
+import { searchResultsForModel } from "../../../src/engine/tools/search-results.js";
 import { makeTempHome } from "../../helpers/temp-home.js";
 
 const key = ["sk-", "proj-", "Zq3Wm8Kp2Lr7Tn4Vb9Xc1Hd6Jf0Gs5Ya2Ue8IoP4aS7dF1gH"].join("");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { maskSecretsInJson, maskSecretsInRecord } from "../../../src/agent/mask-record.js";
-import type { SessionRecord } from "../../../src/agent/session-record.js";
+import { maskSecretsInJson, maskSecretsInRecord } from "../../../src/engine/mask-record.js";
+import type { SessionRecord } from "../../../src/sessions/session-record.js";
 import { maskSecretsInConversation } from "../../../src/memory/secrets.js";
 import { luhnNumber } from "./secret-corpus.js";
 

@@ -4,8 +4,8 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import type { ConversationMessage } from "../../../src/memory/conversation-log.js";
 import { Recall } from "../../../src/memory/recall/recall.js";
 import { MemoryStore } from "../../../src/memory/memory-store.js";
-import { executeTool, newTurnState, type TurnState } from "../../../src/tools/execute-tool.js";
-import { memoryToolDefinitions } from "../../../src/tools/memory-tools.js";
+import { executeTool, newTurnState, type TurnState } from "../../../src/engine/tools/execute-tool.js";
+import { memoryToolDefinitions } from "../../../src/engine/tools/memory-tools.js";
 import { makeTempHome } from "../../helpers/temp-home.js";
 import { modelWriter, PERSON } from "../../../src/memory/memory-file.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { toHit } from "../../../../src/memory/recall/ranking.js";
 import type { UnitRow } from "../../../../src/memory/recall/person-index.js";
-import { searchResultsForModel } from "../../../../src/tools/search-results.js";
+import { searchResultsForModel } from "../../../../src/engine/tools/search-results.js";
 
 const row = (name: string, text: string): UnitRow =>
   ({ id: 1, path: "conversations/2026-01-01-t-aaaaaaaa.md", ord: 0, source: "conversation", date: "2026-01-01", title: "tea", speaker: "person", name, text }) as UnitRow;

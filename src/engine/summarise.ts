@@ -1,6 +1,6 @@
 import { maskSecrets } from "../memory/secrets.js";
-import type { ModelClient } from "./model-client.js";
-import type { SessionRecord } from "./session-record.js";
+import type { ModelClient } from "../model/model-client.js";
+import type { SessionRecord } from "../sessions/session-record.js";
 import { transcriptOf } from "./transcript.js";
 
 /** A few sentences for the daily log, in the person's language; asked without tools. */

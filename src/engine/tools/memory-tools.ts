@@ -1,6 +1,6 @@
 import type { ChatCompletionFunctionTool } from "openai/resources/chat/completions";
 import { z } from "zod";
-import { FILE_KINDS } from "../memory/file-kinds.js";
+import { FILE_KINDS } from "../../memory/file-kinds.js";
 
 export const SEARCH_LIMIT = 10;
 export const SEARCH_DEFAULT_LIMIT = 5;

@@ -4,8 +4,8 @@ import type { MemoryStore } from "../memory/memory-store.js";
 import { maskSecrets, maskSecretsInConversation } from "../memory/secrets.js";
 import { localDate, localTime } from "../memory/time.js";
 import { describeChanges, type MemoryChange } from "../memory/changes.js";
-import { hasExchange, type SessionRecord } from "./session-record.js";
-import type { SessionStore } from "./session-store.js";
+import { hasExchange, type SessionRecord } from "../sessions/session-record.js";
+import type { SessionStore } from "../sessions/session-store.js";
 
 /** The text of a message, whether the SDK holds it as a string or as parts. */
 export function textOf(message: ChatCompletionMessageParam): string {

@@ -1,6 +1,6 @@
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
-import type { ModelClient } from "./model-client.js";
-import type { SessionRecord } from "./session-record.js";
+import type { ModelClient } from "../model/model-client.js";
+import type { SessionRecord } from "../sessions/session-record.js";
 import { transcriptOf } from "./transcript.js";
 
 /** What a request sends: the frozen system prompt, the condensed summary if any, the recent history. */

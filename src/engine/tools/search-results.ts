@@ -1,7 +1,7 @@
-import type { RecallHit } from "../memory/recall/recall.js";
-import { blockedNotice, checkContent } from "../memory/safety.js";
-import { maskSecrets } from "../memory/secrets.js";
-import { countChars, cutChars } from "../lib/text.js";
+import type { RecallHit } from "../../memory/recall/recall.js";
+import { blockedNotice, checkContent } from "../../memory/safety.js";
+import { maskSecrets } from "../../memory/secrets.js";
+import { countChars, cutChars } from "../../lib/text.js";
 import { toolJson } from "./tool-json.js";
 
 /** What memory_search answers the model with, at most this many characters of JSON. */

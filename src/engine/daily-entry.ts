@@ -7,7 +7,7 @@ import { addToSection, parseSections, serializeSections } from "../memory/sectio
 import { countChars } from "../lib/text.js";
 import { stripControlCharacters } from "../memory/safety.js";
 import { maskSecrets } from "../memory/secrets.js";
-import type { ModelClient } from "./model-client.js";
+import type { ModelClient } from "../model/model-client.js";
 
 const SUMMARY = systemWriter("summary of a conversation").by;
 const CONDENSE = systemWriter("condensed the day's log").by;

@@ -1,13 +1,13 @@
-import type { AskBeforeSaving, MemoryStore } from "../memory/memory-store.js";
-import type { FileKind } from "../memory/file-kinds.js";
-import { formatUsage, type EditOptions, type Refusal, type Writer, type WriteOutcome, type WriteResult } from "../memory/memory-file.js";
-import type { Proposal } from "../memory/proposal-store.js";
-import { localDate } from "../memory/time.js";
+import type { AskBeforeSaving, MemoryStore } from "../../memory/memory-store.js";
+import type { FileKind } from "../../memory/file-kinds.js";
+import { formatUsage, type EditOptions, type Refusal, type Writer, type WriteOutcome, type WriteResult } from "../../memory/memory-file.js";
+import type { Proposal } from "../../memory/proposal-store.js";
+import { localDate } from "../../memory/time.js";
 import { SEARCH_DEFAULT_LIMIT, TOOL_NAMES, toolSchemas, type ToolName } from "./memory-tools.js";
 import { searchResultsForModel } from "./search-results.js";
 import { toolJson } from "./tool-json.js";
-import type { MemoryWriteResult } from "../lib/telemetry.js";
-import type { MemoryChange, PendingChange } from "../memory/changes.js";
+import type { MemoryWriteResult } from "../../lib/telemetry.js";
+import type { MemoryChange, PendingChange } from "../../memory/changes.js";
 
 /** What one turn's tool calls have done so far. */
 export interface TurnState {

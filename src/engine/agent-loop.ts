@@ -1,11 +1,11 @@
 import type { ChatCompletionContentPart, ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { Writer } from "../memory/memory-file.js";
 import type { MemoryStore } from "../memory/memory-store.js";
-import { executeTool, newTurnState } from "../tools/execute-tool.js";
+import { executeTool, newTurnState } from "./tools/execute-tool.js";
 import { type MemoryChange, type PendingChange } from "../memory/changes.js";
 import type { MemoryWriteResult, TokenUsage } from "../lib/telemetry.js";
-import { memoryToolDefinitions } from "../tools/memory-tools.js";
-import { StoppedError, type ModelClient } from "./model-client.js";
+import { memoryToolDefinitions } from "./tools/memory-tools.js";
+import { StoppedError, type ModelClient } from "../model/model-client.js";
 
 export const MAX_TOOL_ROUNDS = 8;
 

@@ -3,7 +3,7 @@ import { hostname } from "node:os";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { BackgroundWork } from "../lib/background-work.js";
 import { KeyedMutex } from "../lib/keyed-mutex.js";
-import { ForgetStamps } from "./forget-stamps.js";
+import { ForgetStamps } from "../sessions/forget-stamps.js";
 import type { Logger } from "../lib/logger.js";
 import type { JournalEntry } from "../memory/journal.js";
 import { modelWriter } from "../memory/memory-file.js";
@@ -21,11 +21,11 @@ import { condenseHistory, historyChars, overBudget, requestContext } from "./his
 import { archiveClosedSessions, archiveConversation } from "./conversation-archive.js";
 import { maskSecretsInRecord } from "./mask-record.js";
 import { appendDailyEntry, entryHeading } from "./daily-entry.js";
-import { ModelError, type ModelClient } from "./model-client.js";
+import { ModelError, type ModelClient } from "../model/model-client.js";
 import { noTelemetry, type Telemetry, type TokenUsage, type TurnOutcome } from "../lib/telemetry.js";
-import { hasExchange, type SessionPlace, type SessionRecord } from "./session-record.js";
-import { SessionForgottenError, SessionMovedOnError, type SessionStore } from "./session-store.js";
-import { neededEpoch } from "./session-store-base.js";
+import { hasExchange, type SessionPlace, type SessionRecord } from "../sessions/session-record.js";
+import { SessionForgottenError, SessionMovedOnError, type SessionStore } from "../sessions/session-store.js";
+import { neededEpoch } from "../sessions/session-store-base.js";
 import { summariseConversation } from "./summarise.js";
 
 export interface SessionEngineDeps {

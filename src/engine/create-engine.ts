@@ -2,9 +2,9 @@ import type { Config } from "../config.js";
 import { tightenHome } from "../lib/private-files.js";
 import type { Logger } from "../lib/logger.js";
 import { Recall } from "../memory/recall/recall.js";
-import { ModelClient } from "./model-client.js";
+import { ModelClient } from "../model/model-client.js";
 import { SessionEngine } from "./session-engine.js";
-import { SessionStore } from "./session-store.js";
+import { SessionStore } from "../sessions/session-store.js";
 import type { Telemetry } from "../lib/telemetry.js";
 
 export interface EngineParts {

@@ -1,7 +1,7 @@
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { TimeSlices } from "../lib/time-slices.js";
 import { maskSecrets, maskSecretsInConversationSliced } from "../memory/secrets.js";
-import type { SessionRecord } from "./session-record.js";
+import type { SessionRecord } from "../sessions/session-record.js";
 
 /**
  * Masks secret shapes in a JSON text (a tool call's arguments, a tool's result) string by

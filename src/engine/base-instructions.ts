@@ -1,6 +1,6 @@
 import type { MemorySnapshot } from "../memory/memory-store.js";
 import { quoteForPrompt } from "../memory/safety.js";
-import type { SessionPlace } from "./session-record.js";
+import type { SessionPlace } from "../sessions/session-record.js";
 
 export interface BaseContext {
   place: SessionPlace;
