@@ -10,13 +10,15 @@ import type { SessionRecord } from "../sessions/session-record.js";
 import { english, type Say, sayIn } from "../lib/locale.js";
 import { modelErrorLine } from "../present/model-errors.js";
 import { refusalLine, type Access, type Refusal } from "./access.js";
+import type { ConversationControl, Person } from "./bot-context.js";
 import { BusyNotices, excerptOf, startRefusedLine } from "./busy-notice.js";
 import { FairUse } from "./fair-use.js";
 import { readIncoming, type Incoming } from "./incoming.js";
-import { proposalFooter } from "./proposals.js";
-import { postReceipt, receiptMessage, type ReceiptPlace } from "./receipt.js";
+import { proposalFooter } from "./views/proposal-footer.js";
+import { postReceipt } from "./receipt.js";
+import { receiptMessage, type ReceiptPlace } from "./views/receipt.js";
 import { NO_MENTIONS, ReplyStream, type ReplyChannel } from "./reply-stream.js";
-import { stopRow } from "./stop-button.js";
+import { stopRow } from "./views/stop-row.js";
 
 /** A message with nothing in it (no words, files or stickers): usually the Message Content intent is off. */
 function emptyMessageLine(say: Say): string {
@@ -33,12 +35,6 @@ export interface ConversationDeps {
   log: Logger;
   /** Who may use the bot (the allow lists; membership for DMs). */
   access: Access;
-}
-
-export interface Person {
-  userId: string;
-  displayName: string;
-  locale: string | undefined;
 }
 
 const THREAD_NAME_LIMIT = 100;
@@ -82,7 +78,7 @@ function joinIncoming(parts: Incoming[], imagesPerMessage: number, say: Say): In
 }
 
 /** Discord threads and DMs as sessions: who may talk, which session a message belongs to. */
-export class Conversations {
+export class Conversations implements ConversationControl {
   private readonly idleTimers = new Map<string, NodeJS.Timeout>();
   private readonly inFlight = new Set<Promise<unknown>>();
   /** Serialises "find the open session or open one" per channel, so two quick messages share one. */

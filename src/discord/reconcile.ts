@@ -1,6 +1,6 @@
 import { Semaphore } from "async-mutex";
 import type { BotContext } from "./bot-context.js";
-import type { ReceiptPlace } from "./receipt.js";
+import type { ReceiptPlace } from "./views/receipt.js";
 import { handledHere } from "./shards.js";
 
 /** Summaries at start-up run a few at a time, after the bot is already answering. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { sayIn } from "../../src/lib/locale.js";
-import { stopRow } from "../../src/discord/stop-button.js";
+import { stopRow } from "../../src/discord/views/stop-row.js";
 import { componentsOf, type FakeMessage } from "../fakes/fake-discord/index.js";
 import { botMessages, startBot, type BotHarness } from "../helpers/bot-harness.js";
 

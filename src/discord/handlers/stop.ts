@@ -1,14 +1,6 @@
-import { ActionRowBuilder, ButtonBuilder, ButtonStyle, MessageFlags, type MessageActionRowComponentBuilder } from "discord.js";
-import type { Say } from "../lib/locale.js";
-import { componentId, type ComponentHandler } from "./components/router.js";
-import { inLocale } from "./interaction-helpers.js";
-
-/** The Stop button an answer carries while it streams; its id names the turn. */
-export function stopRow(owner: string, turnId: string, say: Say): ActionRowBuilder<MessageActionRowComponentBuilder> {
-  return new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(
-    new ButtonBuilder().setCustomId(componentId("st", owner, turnId)).setLabel(say("Stop", "停止")).setStyle(ButtonStyle.Secondary),
-  );
-}
+import { MessageFlags } from "discord.js";
+import { inLocale } from "../interaction-helpers.js";
+import type { ComponentHandler } from "./router.js";
 
 export const stopHandlers: ComponentHandler[] = [
   {

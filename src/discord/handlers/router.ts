@@ -1,6 +1,7 @@
 import { MessageFlags, type ButtonInteraction, type ModalSubmitInteraction, type StringSelectMenuInteraction } from "discord.js";
 import type { BotContext } from "../bot-context.js";
 import { inLocale } from "../interaction-helpers.js";
+import { parseComponentId } from "../views/custom-id.js";
 
 export type ComponentInteraction = ButtonInteraction | StringSelectMenuInteraction | ModalSubmitInteraction;
 
@@ -11,18 +12,8 @@ export interface ComponentHandler {
   handle(interaction: ComponentInteraction, args: string[], ctx: BotContext): Promise<void>;
 }
 
-/**
- * `<prefix>:<owner id>:<args…>`: everything a handler needs is in the id, so a button keeps
- * working after a restart, and only its owner may use it. Discord allows 100 characters.
- */
-export function componentId(prefix: string, ownerId: string, ...args: string[]): string {
-  const id = [prefix, ownerId, ...args].join(":");
-  if (id.length > 100) throw new Error(`custom id too long: ${id}`);
-  return id;
-}
-
 export async function routeComponent(interaction: ComponentInteraction, handlers: ReadonlyMap<string, ComponentHandler>, ctx: BotContext): Promise<boolean> {
-  const [prefix = "", owner = "", ...args] = interaction.customId.split(":");
+  const { prefix, owner, args } = parseComponentId(interaction.customId);
   const handler = handlers.get(prefix);
   if (!handler) return false;
   // Discord sends only custom ids the message carries; a modified client that got past that gets nothing either.

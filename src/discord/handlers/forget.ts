@@ -1,0 +1,75 @@
+import { MessageFlags } from "discord.js";
+import type { Say } from "../../lib/locale.js";
+import { cutChars } from "../../lib/text.js";
+import type { ForgetPlan } from "../../memory/forget.js";
+import { takePending } from "../../memory/pending.js";
+import type { BotContext } from "../bot-context.js";
+import { sayFor } from "../interaction-helpers.js";
+import { NO_MENTIONS } from "../reply-stream.js";
+import type { ComponentHandler } from "./router.js";
+
+/** What a forget removes, counted. */
+export function counts(plan: ForgetPlan, say: Say): string {
+  return say(
+    `${plan.memoryLines} line(s) of your memory files, ${plan.logEntries} daily log entr${plan.logEntries === 1 ? "y" : "ies"}, ${plan.messages} conversation message(s), ${plan.historyEntries} history entr${plan.historyEntries === 1 ? "y" : "ies"}`,
+    `${plan.memoryLines} 行记忆文件内容、${plan.logEntries} 条每日日志、${plan.messages} 条对话消息、${plan.historyEntries} 条改动记录`,
+  );
+}
+
+async function forgetNow(ctx: BotContext, userId: string, words: string, say: Say): Promise<string> {
+  // Sessions (in every process) and files, under the person's lock; the counts are what went.
+  const { plan, sessions, indexPurged, storePurged } = await ctx.engine.forget(userId, words);
+  ctx.log.info({ userId, sessions, indexPurged, storePurged }, "forgot on request");
+  if (!indexPurged) ctx.log.warn({ userId }, "the recall index could not be purged now; it follows the files at the next search");
+  return say(`Forgotten: ${counts(plan, say)}. It is gone from history and search too.`, `已忘记：${counts(plan, say)}。改动记录和搜索中也已删除。`);
+}
+
+export const forgetHandlers: ComponentHandler[] = [
+  {
+    prefix: "fg",
+    async handle(interaction, [token = ""], ctx) {
+      if (!interaction.isButton()) return;
+      const say = sayFor(interaction);
+      const pending = await takePending<{ words: string }>(ctx.engine.memoryOf(interaction.user.id).dir, "forget", token);
+      if (!pending) {
+        await interaction.update({ content: say("That request is out of date; run /memory forget again.", "这个请求已过期，请重新运行 /memory forget。"), components: [] });
+        return;
+      }
+      await interaction.deferUpdate();
+      await interaction.editReply({ content: await forgetNow(ctx, interaction.user.id, pending.words, say), components: [], allowedMentions: NO_MENTIONS });
+    },
+  },
+  {
+    prefix: "fx",
+    async handle(interaction, [token = ""], ctx) {
+      if (!interaction.isButton()) return;
+      await takePending(ctx.engine.memoryOf(interaction.user.id).dir, "forget", token);
+      await interaction.update({ content: sayFor(interaction)("Nothing was forgotten.", "没有忘记任何内容。"), components: [] });
+    },
+  },
+  {
+    prefix: "md",
+    async handle(interaction, _args, ctx) {
+      if (!interaction.isModalSubmit()) return;
+      const say = sayFor(interaction);
+      const typed = interaction.fields.getTextInputValue("confirm");
+      if (typed !== "DELETE") {
+        await interaction.reply({
+          content: say(`Nothing was deleted: the form needs exactly DELETE (you typed “${cutChars(typed, 20)}”).`, `没有删除任何内容：需要准确输入 DELETE（你输入的是“${cutChars(typed, 20)}”）。`),
+          flags: MessageFlags.Ephemeral,
+          allowedMentions: NO_MENTIONS,
+        });
+        return;
+      }
+      await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+      await ctx.engine.deleteEverything(interaction.user.id);
+      ctx.log.info({ userId: interaction.user.id }, "deleted all data on request");
+      await interaction.editReply({
+        content: say(
+          "Deleted: everything I remembered about you, your conversations, history and sessions. The next conversation starts fresh.",
+          "已删除：我记得的关于你的一切，包括对话、改动记录和会话。下一次对话将从头开始。",
+        ),
+      });
+    },
+  },
+];
