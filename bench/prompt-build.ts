@@ -5,7 +5,7 @@ import { MemoryStore } from "../src/memory/memory-store.js";
 import { CAPS } from "../src/memory/file-kinds.js";
 import { countChars } from "../src/lib/text.js";
 import { buildSystemPrompt } from "../src/memory/system-prompt.js";
-import { recentDates } from "../src/memory/time.js";
+import { recentDates } from "../src/lib/time.js";
 import { words } from "./model-server.js";
 import { makeTempDir, removeTempDir } from "./processes.js";
 import { summarize, type Summary } from "./stats.js";

@@ -2,7 +2,7 @@ import { config as loadDotenv } from "dotenv";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
-import { isValidTimeZone } from "./memory/time.js";
+import { isValidTimeZone } from "./lib/time.js";
 
 /** Which front end is starting: each validates only what it needs ("operator": `npm run memory`). */
 export type FrontEnd = "discord" | "chat" | "deploy" | "operator";

@@ -2,7 +2,7 @@ import type { ChatCompletionMessageParam } from "openai/resources/chat/completio
 import { conversationFileName, type ConversationLog, type ConversationMessage } from "../memory/conversation-log.js";
 import type { MemoryStore } from "../memory/memory-store.js";
 import { maskSecrets, maskSecretsInConversation } from "../memory/secrets.js";
-import { localDate, localTime } from "../memory/time.js";
+import { localDate, localTime } from "../lib/time.js";
 import { describeChanges, type MemoryChange } from "../memory/changes.js";
 import { hasExchange, type SessionRecord } from "../sessions/session-record.js";
 import type { SessionStore } from "../sessions/session-store.js";

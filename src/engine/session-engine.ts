@@ -13,7 +13,7 @@ import { removeLeftoverTemporaryFilesOfEveryone } from "../memory/temporary-file
 import { undoable } from "../memory/undo.js";
 import { MemoryStore, type MemoryStoreOptions } from "../memory/memory-store.js";
 import { buildSystemPrompt } from "../memory/system-prompt.js";
-import { localDate, localTime } from "../memory/time.js";
+import { localDate, localTime } from "../lib/time.js";
 import type { MemoryChange, PendingChange } from "../memory/changes.js";
 import { runTurn, type TurnMessage, type TurnTiming } from "./agent-loop.js";
 import { baseInstructions } from "./base-instructions.js";

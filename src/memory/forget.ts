@@ -9,7 +9,7 @@ import { readTextIfExistsSync } from "./memory-file.js";
 import type { MemoryStore } from "./memory-store.js";
 import { parseSections, serializeSections } from "./sections.js";
 import { removeLeftoverTemporaryFiles } from "./temporary-files.js";
-import { dateOfLog } from "./time.js";
+import { dateOfLog } from "../lib/time.js";
 
 /** What forgetting some words would remove, place by place. */
 export interface ForgetPlan {

@@ -14,7 +14,7 @@ import { findSecret, type SecretFinding } from "./secrets.js";
 import { diffSections } from "./section-changes.js";
 import { parseSections } from "./sections.js";
 import { countChars } from "../lib/text.js";
-import { dateOfLog, isValidTimeZone } from "./time.js";
+import { dateOfLog, isValidTimeZone } from "../lib/time.js";
 
 export const BUNDLE_FORMAT = "agentkit-memory";
 export const BUNDLE_NAME = "agentkit-memory.json";

@@ -6,7 +6,7 @@ import { type MemoryStore } from "./memory-store.js";
 import { FILE_KINDS } from "./file-kinds.js";
 import { parseSections } from "./sections.js";
 import { countChars } from "../lib/text.js";
-import { dateOfLog } from "./time.js";
+import { dateOfLog } from "../lib/time.js";
 
 export interface FileOverview {
   /** "SOUL.md", "USER.md", "MEMORY.md", "daily/2026-12-02.md" (today's log). */

@@ -12,7 +12,7 @@ import { unarchived } from "./daily-archive.js";
 import { Proposals, type Proposal } from "./proposal-store.js";
 import { Journal, type Actor, type JournalEntry, type Retention } from "./journal.js";
 import { commitWrites, recoverJournal, type CommitOptions, type FileWrite } from "./journalled-write.js";
-import { dateOfLog, isLocalDate, isValidTimeZone, localDate, localTime, recentDates, systemTimeZone } from "./time.js";
+import { dateOfLog, isLocalDate, isValidTimeZone, localDate, localTime, recentDates, systemTimeZone } from "../lib/time.js";
 import { CAPS, type FileKind } from "./file-kinds.js";
 
 export { dateOfLog };

@@ -1,6 +1,6 @@
 import type { JournalEntry, SectionChange } from "../memory/journal.js";
 import { cutChars } from "../lib/text.js";
-import { localDate, localTime } from "../memory/time.js";
+import { localDate, localTime } from "../lib/time.js";
 import type { Say } from "../lib/locale.js";
 
 const QUOTE_CHARS = 40;

@@ -4,7 +4,7 @@ import type { APIApplicationCommandOption, APIEmbed } from "discord.js";
 import { describe, expect, it } from "vitest";
 import { slashOption } from "../fakes/fake-discord/index.js";
 import { startBot, type BotHarness } from "../helpers/bot-harness.js";
-import { localDate, recentDates } from "../../src/memory/time.js";
+import { localDate, recentDates } from "../../src/lib/time.js";
 
 const s = slashOption;
 

@@ -12,7 +12,7 @@ import {
 import { contentHash, PERSON, type MemoryFile } from "../../memory/memory-file.js";
 import { type MemoryStore } from "../../memory/memory-store.js";
 import { FILE_KINDS, type FileKind } from "../../memory/file-kinds.js";
-import { isLocalDate } from "../../memory/time.js";
+import { isLocalDate } from "../../lib/time.js";
 import { sectionName } from "../../engine/tools/memory-tools.js";
 import type { Command } from "../bot-context.js";
 import type { Say } from "../../lib/locale.js";

@@ -6,7 +6,7 @@ import {
   TextInputBuilder,
   TextInputStyle,
 } from "discord.js";
-import { isValidTimeZone } from "../../memory/time.js";
+import { isValidTimeZone } from "../../lib/time.js";
 import { contentHash, PERSON } from "../../memory/memory-file.js";
 import { countChars } from "../../lib/text.js";
 import { applyPersona, parsePersona, PERSONALITY_LIMIT, type Persona } from "../../memory/persona.js";

@@ -2,7 +2,7 @@ import { ActionRowBuilder, ButtonBuilder, ButtonStyle, StringSelectMenuBuilder, 
 import type { Say } from "../../lib/locale.js";
 import { cutChars } from "../../lib/text.js";
 import type { JournalEntry } from "../../memory/journal.js";
-import { localDate, localTime } from "../../memory/time.js";
+import { localDate, localTime } from "../../lib/time.js";
 import type { UndoResult } from "../../memory/undo.js";
 import { describeEntry, historyLine, who } from "../../present/history-lines.js";
 import { componentId } from "./custom-id.js";

@@ -2,7 +2,7 @@ import type { AskBeforeSaving, MemoryStore } from "../../memory/memory-store.js"
 import type { FileKind } from "../../memory/file-kinds.js";
 import { formatUsage, type EditOptions, type Refusal, type Writer, type WriteOutcome, type WriteResult } from "../../memory/memory-file.js";
 import type { Proposal } from "../../memory/proposal-store.js";
-import { localDate } from "../../memory/time.js";
+import { localDate } from "../../lib/time.js";
 import { SEARCH_DEFAULT_LIMIT, TOOL_NAMES, toolSchemas, type ToolName } from "./memory-tools.js";
 import { searchResultsForModel } from "./search-results.js";
 import { toolJson } from "./tool-json.js";

@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { dateOfConversation } from "../conversation-log.js";
-import { dateOfLog, localDate } from "../time.js";
+import { dateOfLog, localDate } from "../../lib/time.js";
 import { indexText } from "./search-text.js";
 import { SqliteDb, type SqlValue } from "./sqlite-db.js";
 import { unitsOfConversation, unitsOfSections, type RecallSource, type Unit } from "./units.js";

@@ -1,0 +1,50 @@
+/**
+ * The house's layers, bottom to top (docs/design.md, "Layers"). A module imports only from its
+ * own floor and the floors below it; `npm run check:structure` (in .ci/run) fails on any import
+ * circle and on any import that goes up or sideways between front ends.
+ *
+ *   lib/        the ground floor: result, logger, mutex, timeouts, text, locale, telemetry words
+ *   config.ts   the environment, validated once
+ *   memory/     files, journal, recall, safety, secrets (file kinds and caps in file-kinds.ts)
+ *   model/      the model client
+ *   sessions/   the session stores and their records
+ *   engine/     the session engine and the model's tools
+ *   present/    wording shared by the front ends (journal lines, import preview, model errors)
+ *   ops/        metrics and health (the telemetry words from lib/ only)
+ *   discord/, cli/   the front ends, which never import each other
+ *   index.ts, run-bot.ts, launcher.ts, shard.ts, bot-lock.ts   the entry points
+ */
+const below = (...floors) => `^src/(?!(?:${floors.join("|")})(?:/|\\.ts$))`;
+
+module.exports = {
+  forbidden: [
+    { name: "no-circular", severity: "error", comment: "An import circle: split the shared part into a lower module.", from: {}, to: { circular: true } },
+    { name: "lib-is-the-ground-floor", severity: "error", from: { path: "^src/lib/" }, to: { path: below("lib") } },
+    { name: "config-sees-only-lib", severity: "error", from: { path: "^src/config\\.ts$" }, to: { path: below("lib", "config") } },
+    { name: "memory-sees-lib-and-config", severity: "error", from: { path: "^src/memory/" }, to: { path: below("lib", "config", "memory") } },
+    { name: "model-sees-below", severity: "error", from: { path: "^src/model/" }, to: { path: below("lib", "config", "memory", "model") } },
+    { name: "sessions-see-below", severity: "error", from: { path: "^src/sessions/" }, to: { path: below("lib", "config", "memory", "model", "sessions") } },
+    { name: "engine-sees-below", severity: "error", from: { path: "^src/engine/" }, to: { path: below("lib", "config", "memory", "model", "sessions", "engine") } },
+    { name: "present-sees-below", severity: "error", from: { path: "^src/present/" }, to: { path: below("lib", "config", "memory", "model", "sessions", "engine", "present") } },
+    { name: "ops-sees-lib-and-config", severity: "error", from: { path: "^src/ops/" }, to: { path: below("lib", "config", "ops") } },
+    { name: "discord-is-a-front-end", severity: "error", from: { path: "^src/discord/" }, to: { path: below("lib", "config", "memory", "model", "sessions", "engine", "present", "ops", "discord") } },
+    { name: "cli-is-a-front-end", severity: "error", from: { path: "^src/cli/" }, to: { path: below("lib", "config", "memory", "model", "sessions", "engine", "present", "cli") } },
+    {
+      name: "discord-views-build-messages-only",
+      severity: "error",
+      comment: "views/ are pure message builders: no handlers, commands or conversations.",
+      from: { path: "^src/discord/views/" },
+      to: { path: "^src/discord/(?:handlers|commands)/|^src/discord/(?:conversations|bot|bot-context)\\.ts$" },
+    },
+    { name: "discord-handlers-below-commands", severity: "error", from: { path: "^src/discord/handlers/" }, to: { path: "^src/discord/commands/" } },
+    { name: "src-never-imports-tests", severity: "error", from: { path: "^src/" }, to: { path: "^(?:tests|bench|scripts)/" } },
+    { name: "not-to-unresolvable", severity: "error", from: {}, to: { couldNotResolve: true } },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    // Type-only imports count: a circle through types is still a circle in the design.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { extensions: [".ts", ".js"] },
+  },
+};
