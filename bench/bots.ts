@@ -38,7 +38,7 @@ export interface StartedBot extends ChildRun {
 }
 
 /** The same variables the e2e tests give the bot, plus the log level. */
-export function agentKitEnv(discord: FakeDiscord, model: BenchModel, home: string, logLevel: string): Record<string, string> {
+function agentKitEnv(discord: FakeDiscord, model: BenchModel, home: string, logLevel: string): Record<string, string> {
   return { ...botEnv(discord, model, home), LOG_LEVEL: logLevel };
 }
 

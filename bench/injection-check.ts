@@ -35,7 +35,7 @@ const LINES = [
 ];
 
 /** A note of about `chars` code points from LINES, starting at `seed`; CRLF when asked. */
-export function realisticNote(chars: number, seed: number, crlf = false): string {
+function realisticNote(chars: number, seed: number, crlf = false): string {
   const lines: string[] = [];
   for (let i = seed; countChars(lines.join("\n")) < chars; i++) lines.push(LINES[i % LINES.length]!);
   const text = `${lines.join("\n")}\n`;

@@ -39,7 +39,7 @@ export interface LoadOptions {
   botShards?: number;
 }
 
-export interface TurnSample {
+interface TurnSample {
   person: number;
   turn: number;
   /** Epoch ms right after the fake Discord dispatched MESSAGE_CREATE (userSends returned). */

@@ -21,7 +21,7 @@ import {
  * written" is also the end of the stream.
  */
 
-export interface BenchReply {
+interface BenchReply {
   text: string;
   /** Delay before the first chunk (and the response headers). */
   firstTokenDelayMs?: number;

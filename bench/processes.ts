@@ -120,7 +120,7 @@ export function memoryOf(pid: number): MemoryStatus {
 }
 
 /** User + system CPU time the process has used so far, in ms (/proc/<pid>/stat, clock ticks of 10 ms). */
-export function cpuMsOf(pid: number): number {
+function cpuMsOf(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   // Fields after the command name, which is in parentheses and may hold spaces.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
@@ -144,7 +144,7 @@ export async function withTimeout<T>(what: string, ms: number, work: Promise<T>)
 export const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** `pid` and every process below it (the shard processes under the launcher), from /proc/<pid>/task/<tid>/children. */
-export function processTree(pid: number): number[] {
+function processTree(pid: number): number[] {
   const all = [pid];
   for (let i = 0; i < all.length; i++) {
     const parent = all[i]!;

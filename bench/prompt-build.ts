@@ -39,7 +39,7 @@ const BULLETS = [
 ];
 
 /** A Markdown file of `sections` `## ` blocks, exactly `cap` code points long. */
-export function fileAtCap(cap: number, sections: number, seed: number): string {
+function fileAtCap(cap: number, sections: number, seed: number): string {
   const blocks: string[] = [];
   for (let s = 0; s < sections; s++) {
     const lines = Array.from({ length: 3 }, (_, i) => `- ${BULLETS[(seed + s + i) % BULLETS.length]}; ${words(6, seed + s * 3 + i)}`);

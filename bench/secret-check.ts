@@ -32,7 +32,7 @@ const NOTE_CHARS = 2000;
 const FLOOR = /\bsk-[A-Za-z0-9_-]{20,}/g;
 
 /** Realistic notes of exactly NOTE_CHARS characters: the corpus's ordinary notes, English and Chinese, one in four with a secret. */
-export function notesForBench(count: number): { text: string; secret: boolean }[] {
+function notesForBench(count: number): { text: string; secret: boolean }[] {
   const zh = ORDINARY.filter((n) => /\p{Script=Han}/u.test(n));
   const en = ORDINARY.filter((n) => !/\p{Script=Han}/u.test(n));
   return Array.from({ length: count }, (_, i) => {

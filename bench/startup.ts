@@ -9,7 +9,7 @@ export interface StartupOptions {
   runs: number;
 }
 
-export interface StartupFigures {
+interface StartupFigures {
   /** Spawn → the bot's gateway session open at the fake Discord (READY sent). */
   readyMs: Summary;
   /** VmRSS 1.5 s after login, before any message (as section 4a's idle figure). */

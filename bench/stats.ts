@@ -11,7 +11,7 @@ export interface Summary {
 }
 
 /** Nearest-rank percentile (p in 0..100) of already sorted values; NaN when empty. */
-export function percentileOfSorted(sorted: readonly number[], p: number): number {
+function percentileOfSorted(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   const rank = Math.ceil((p / 100) * sorted.length);
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;

@@ -15,7 +15,7 @@ import { startFakeOpenAI } from "../../tests/fakes/fake-openai.js";
 import type { BenchConversation } from "./dataset/types.js";
 
 export const PERSON = "4242";
-export const ZONE = "Asia/Shanghai";
+const ZONE = "Asia/Shanghai";
 
 export interface Ingested {
   memory: MemoryStore;

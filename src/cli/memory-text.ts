@@ -89,7 +89,7 @@ function proposalPlace(proposal: Proposal): string {
 }
 
 /** The text a proposal would save, in full: the person approves exactly this. */
-export function proposalChange(proposal: Proposal, say: Say = english): string {
+function proposalChange(proposal: Proposal, say: Say = english): string {
   switch (proposal.tool) {
     case "memory_add":
       return `+ “${(proposal.content ?? "").trim()}”`;

@@ -18,7 +18,7 @@ export interface Person {
   locale: string | undefined;
 }
 
-export type CloseResult = "closed" | "none" | "empty" | "pending-summary";
+type CloseResult = "closed" | "none" | "empty" | "pending-summary";
 
 /** What commands and handlers may ask of the conversations (src/discord/conversations.ts implements it). */
 export interface ConversationControl {

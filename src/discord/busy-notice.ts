@@ -44,7 +44,7 @@ function unreadList(unread: string[], say: Say): string {
 }
 
 /** The line for messages that were not read: why, which, and when to send them again. */
-export function busyLine(refusal: Refusal, unread: string[], say: Say): string {
+function busyLine(refusal: Refusal, unread: string[], say: Say): string {
   const which = unreadList(unread, say);
   const again = unread.length === 1 ? say("it", "它") : say("them", "它们");
   switch (refusal.reason) {

@@ -8,7 +8,7 @@ import { hasExchange, type SessionRecord } from "../sessions/session-record.js";
 import type { SessionStore } from "../sessions/session-store.js";
 
 /** The text of a message, whether the SDK holds it as a string or as parts. */
-export function textOf(message: ChatCompletionMessageParam): string {
+function textOf(message: ChatCompletionMessageParam): string {
   const content = message.content;
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
@@ -31,7 +31,7 @@ function changeOf(message: ChatCompletionMessageParam): MemoryChange | undefined
  * The person's and the assistant's words, one message each: the rounds of one turn are joined
  * as the person saw them, tool traffic is left out and the turn's memory changes are noted.
  */
-export function conversationMessages(record: SessionRecord): ConversationMessage[] {
+function conversationMessages(record: SessionRecord): ConversationMessage[] {
   const out: ConversationMessage[] = [];
   let answer: string[] = [];
   let changes: MemoryChange[] = [];
@@ -60,7 +60,7 @@ export function conversationMessages(record: SessionRecord): ConversationMessage
 }
 
 /** `masked`: the record's secrets are masked already (a close masks the whole record first). */
-export function conversationLogOf(record: SessionRecord, zone: string, { masked = false } = {}): ConversationLog {
+function conversationLogOf(record: SessionRecord, zone: string, { masked = false } = {}): ConversationLog {
   const stamp = (iso: string) => {
     const at = new Date(iso);
     return `${localDate(at, zone)} ${localTime(at, zone)} (${zone})`;

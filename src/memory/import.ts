@@ -16,7 +16,7 @@ import { parseSections } from "./sections.js";
 import { countChars } from "../lib/text.js";
 import { dateOfLog, isValidTimeZone } from "../lib/time.js";
 
-export const BUNDLE_FORMAT = "agentkit-memory";
+const BUNDLE_FORMAT = "agentkit-memory";
 export const BUNDLE_NAME = "agentkit-memory.json";
 
 /** Everything of a person, as /memory export gives it and import takes it back. */
@@ -146,7 +146,7 @@ function bundleFiles(value: unknown): Result<Record<string, string>, ImportRefus
   return ok(Object.fromEntries(entries) as Record<string, string>);
 }
 
-export type ImportStatus = "new" | "changed" | "same" | "refused";
+type ImportStatus = "new" | "changed" | "same" | "refused";
 
 /** Why one file of an import will not be written. */
 export type FileProblem =

@@ -50,13 +50,11 @@ export interface Retention {
   days: number;
 }
 
-export const DEFAULT_RETENTION: Retention = { entries: 1000, days: 180 };
-
 /**
  * No write makes a line this long (an import, the largest change, is capped far below it), so a
  * longer one is junk a failing disk left: skipped unread, never turned into one huge string.
  */
-export const MAX_LINE_BYTES = 32 * 1024 * 1024;
+const MAX_LINE_BYTES = 32 * 1024 * 1024;
 const CHUNK_BYTES = 1024 * 1024;
 const NEWLINE = 0x0a;
 

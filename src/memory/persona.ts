@@ -13,7 +13,7 @@ export interface Persona {
 }
 
 /** Section names of SOUL.md, in the person's language. */
-export function personaHeadings(locale: string | undefined): Record<keyof Persona, string> {
+function personaHeadings(locale: string | undefined): Record<keyof Persona, string> {
   return isChineseLocale(locale)
     ? { name: "名字", personality: "性格", style: "说话风格" }
     : { name: "Name", personality: "Personality", style: "Speaking style" };

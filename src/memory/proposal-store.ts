@@ -21,7 +21,7 @@ export interface Proposal {
   newText?: string;
 }
 
-export const PROPOSAL_DAYS = 7;
+const PROPOSAL_DAYS = 7;
 
 /** users/<id>/proposals.json: the pending ones; older than 7 days they are gone. Callers hold the person's lock. */
 export class Proposals {

@@ -7,7 +7,7 @@ import type { Proposal } from "./proposal-store.js";
  * Saves a proposal the person approved: the same write the model asked for, as the model in
  * its session (the journal and the receipt name it), with every check made again now.
  */
-export async function applyProposal(memory: MemoryStore, proposal: Proposal): Promise<WriteResult> {
+async function applyProposal(memory: MemoryStore, proposal: Proposal): Promise<WriteResult> {
   const file = proposal.file === "daily" ? memory.daily(proposal.date ?? "") : memory.file(proposal.file);
   const writer = modelWriter(proposal.session, proposal.title);
   switch (proposal.tool) {

@@ -47,7 +47,7 @@ export class StoppedError extends Error {
   }
 }
 
-export interface ToolCall {
+interface ToolCall {
   id: string;
   name: string;
   arguments: string;

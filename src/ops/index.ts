@@ -5,7 +5,7 @@ import { healthCheck, type StorePing } from "./health.js";
 import type { Metrics, SessionCounts } from "./metrics.js";
 import { startOpsServer, type OpsServer } from "./ops-server.js";
 
-export { createMetrics, type Metrics, type MetricsOptions } from "./metrics.js";
+export { createMetrics,   } from "./metrics.js";
 export type { OpsServer } from "./ops-server.js";
 
 export interface OpsParts {

@@ -5,8 +5,8 @@ import type { SessionStatus } from "../lib/telemetry.js";
 
 export const NAMESPACE = "agentkit";
 export const SESSION = "session:";
-export const CHANNEL = "channel:";
-export const FLAG = "flag:";
+const CHANNEL = "channel:";
+const FLAG = "flag:";
 /** Set once a store holds the person index (stores saved before it get it at open). */
 export const PERSON_INDEX_FLAG = "person-index-v1";
 /** Records read per query or round trip when listing sessions. */

@@ -2,7 +2,7 @@ import KeyvRedis from "@keyv/redis";
 import { withTimeout } from "../lib/with-timeout.js";
 
 /** A Redis call not answered by then fails, so nothing waits on a hung server. */
-export const COMMAND_TIMEOUT_MS = 3_000;
+const COMMAND_TIMEOUT_MS = 3_000;
 
 /**
  * Every call settles within COMMAND_TIMEOUT_MS. The client's own command timeout only covers

@@ -16,7 +16,7 @@ export interface RecordedRequest {
   receivedAt: number;
 }
 
-export interface ScriptedToolCall {
+interface ScriptedToolCall {
   name: string;
   /** An object is sent as its JSON text; a string is sent verbatim, so tests can script invalid JSON. */
   arguments: string | Record<string, unknown>;
@@ -52,7 +52,7 @@ export interface ReplyContext {
 const DEFAULT_CHUNK_SIZE = 8;
 const CHARACTERS_PER_TOKEN = 4;
 
-export function completionId(context: ReplyContext): string {
+function completionId(context: ReplyContext): string {
   return `chatcmpl-fake-${context.requestNumber}`;
 }
 
@@ -71,7 +71,7 @@ function finishReasonOf(reply: ScriptedReply): "stop" | "tool_calls" {
   return reply.toolCalls?.length ? "tool_calls" : "stop";
 }
 
-export function usageFor(reply: ScriptedReply, context: ReplyContext): CompletionUsage {
+function usageFor(reply: ScriptedReply, context: ReplyContext): CompletionUsage {
   const promptTokens =
     reply.usage?.prompt_tokens ?? Math.ceil(JSON.stringify(context.body.messages).length / CHARACTERS_PER_TOKEN);
   const completionCharacters = toolCallsOf(reply, context).reduce(

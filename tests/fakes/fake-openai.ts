@@ -12,25 +12,25 @@ import {
 import { pause, sendStream, untilAborted } from "./fake-openai-stream.js";
 
 export type {
-  ChatCompletionRequestBody,
+  
   RecordedRequest,
   ScriptedReply,
-  ScriptedToolCall,
+  
 } from "./fake-openai-replies.js";
 
-export type ReplySource = ScriptedReply | ((request: RecordedRequest) => ScriptedReply | Promise<ScriptedReply>);
+type ReplySource = ScriptedReply | ((request: RecordedRequest) => ScriptedReply | Promise<ScriptedReply>);
 
 /** Embeds a batch of texts, or answers the request with an HTTP error. */
-export type EmbeddingSource = (texts: string[]) => number[][] | { error: { status: number } };
+type EmbeddingSource = (texts: string[]) => number[][] | { error: { status: number } };
 
-export interface EmbeddingRequest {
+interface EmbeddingRequest {
   model: string;
   input: string[];
   encodingFormat: string | undefined;
 }
 
 /** Deterministic default: each word counts in one of 32 dimensions (a hashed bag of words). */
-export function hashedBagOfWords(texts: string[]): number[][] {
+function hashedBagOfWords(texts: string[]): number[][] {
   return texts.map((text) => {
     const vector = new Array<number>(32).fill(0);
     for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
@@ -60,7 +60,7 @@ export interface FakeOpenAI {
   close(): Promise<void>;
 }
 
-export const FAKE_MODEL_ID = "fake-model";
+const FAKE_MODEL_ID = "fake-model";
 const DEFAULT_WAIT_MS = 2000;
 
 interface RequestWaiter {

@@ -1,3 +1,3 @@
 /** `npm run test:faults` sets FAULTS_FULL=1 for the full counts; `npm test` runs a shorter pass. */
-export const FULL = process.env.FAULTS_FULL === "1";
+const FULL = process.env.FAULTS_FULL === "1";
 export const pick = (full: number, short: number): number => (FULL ? full : short);

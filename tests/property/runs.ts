@@ -2,7 +2,7 @@
  * How hard the property tests try: `npm run test:faults` sets FAULTS_FULL=1 for the
  * thorough run; the default keeps `npm test` fast.
  */
-export const FULL = process.env.FAULTS_FULL === "1";
+const FULL = process.env.FAULTS_FULL === "1";
 
 /** Runs per property. */
 export const RUNS = FULL ? 10_000 : 250;

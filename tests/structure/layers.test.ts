@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { cp, rm, symlink, writeFile } from "node:fs/promises";
+import { cp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../helpers/child-process.js";
@@ -13,6 +13,8 @@ function cruise(dir: string): { status: number | null; output: string } {
   const run = spawnSync(process.execPath, [cruiser, "src", "--config", join(repoRoot, ".dependency-cruiser.cjs")], { cwd: dir, encoding: "utf8", timeout: 120_000 });
   return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }
+
+const knip = join(repoRoot, "node_modules", "knip", "bin", "knip.js");
 
 const copies: string[] = [];
 afterAll(async () => {
@@ -42,5 +44,25 @@ describe("the house's layers (.dependency-cruiser.cjs)", () => {
     expect(output).toMatch(/error no-circular: src\/memory\/circle-a\.ts → \s*src\/memory\/circle-b\.ts/);
     expect(output).toMatch(/error lib-is-the-ground-floor: src\/lib\/upward\.ts → src\/engine\/session-engine\.ts/);
     expect(output).toMatch(/error discord-views-build-messages-only: src\/discord\/views\/sideways\.ts → src\/discord\/handlers\/index\.ts/);
+  }, 120_000);
+});
+
+describe("no unused file or export (knip.json)", () => {
+  it("fails on a file nothing imports and on an export nothing uses", async () => {
+    const dir = await makeTempHome();
+    copies.push(dir);
+    for (const part of ["src", "tests", "bench", "scripts", "deploy-commands.ts", "package.json", "knip.json", "tsconfig.json", "vitest.config.ts", ".dependency-cruiser.cjs"]) {
+      await cp(join(repoRoot, part), join(dir, part), { recursive: true });
+    }
+    await symlink(join(repoRoot, "node_modules"), join(dir, "node_modules"));
+    const clean = spawnSync(process.execPath, [knip, "--no-progress"], { cwd: dir, encoding: "utf8", timeout: 120_000 });
+    expect(`${clean.stdout}${clean.stderr}`).toBe("");
+    expect(clean.status).toBe(0);
+    await writeFile(join(dir, "src", "lib", "orphan.ts"), "export const orphan = 1;\n");
+    await writeFile(join(dir, "src", "lib", "text.ts"), `${await readFile(join(dir, "src", "lib", "text.ts"), "utf8")}\nexport const neverUsed = 2;\n`);
+    const run = spawnSync(process.execPath, [knip, "--no-progress"], { cwd: dir, encoding: "utf8", timeout: 120_000 });
+    expect(run.status).not.toBe(0);
+    expect(run.stdout).toMatch(/Unused files[^]*src\/lib\/orphan\.ts/);
+    expect(run.stdout).toMatch(/Unused exports[^]*neverUsed\s+src\/lib\/text\.ts/);
   }, 120_000);
 });

@@ -3,7 +3,7 @@ import { conversationsZh } from "./conversations-zh.js";
 import { questions } from "./questions.js";
 import type { BenchConversation } from "./types.js";
 
-export type { BenchConversation, BenchQuestion, QuestionKind } from "./types.js";
+export type { BenchConversation,   } from "./types.js";
 
 /** All conversations, English and Chinese, in chronological order (date, then time). */
 export const conversations: BenchConversation[] = [...conversationsEn, ...conversationsZh].sort(

@@ -28,7 +28,7 @@ export interface BenchConversation {
  *   ("the place where we celebrated my promotion").
  * - "multi-detail": two cues must both match, typically a time ("in March", "夏天") plus a paraphrased topic.
  */
-export type QuestionKind = "synonym" | "word-form" | "indirect" | "multi-detail";
+type QuestionKind = "synonym" | "word-form" | "indirect" | "multi-detail";
 
 export interface BenchQuestion {
   id: string; // "q001"…

@@ -7,7 +7,7 @@ import { sniffFormat, type FileFormat } from "./file-signatures.js";
  * without anyone noticing, so those are refused and the person is asked for UTF-8.
  */
 
-export type TextEncoding = "utf-8" | "utf-16le" | "utf-16be";
+type TextEncoding = "utf-8" | "utf-16le" | "utf-16be";
 
 export interface DecodedText {
   text: string;

@@ -8,7 +8,7 @@ import { err, ok, type Result } from "../../lib/result.js";
  */
 
 /** Discord's CDN answers in well under a second; past this the person is better off trying again. */
-export const DOWNLOAD_TIMEOUT_MS = 15_000;
+const DOWNLOAD_TIMEOUT_MS = 15_000;
 
 export interface DownloadOptions {
   /** The caller's own abort (the turn was cancelled); combined with the timeout. */

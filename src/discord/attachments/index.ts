@@ -1,3 +1,3 @@
-export { readAttachments, type ReadOptions, type ReadResult } from "./read-attachments.js";
-export type { AttachmentLike, ReadImage } from "./attachment-types.js";
-export type { ImageMime } from "./image-info.js";
+export { readAttachments,   } from "./read-attachments.js";
+export type { AttachmentLike,  } from "./attachment-types.js";
+;

@@ -32,7 +32,7 @@ function fileLine(file: FileOverview, say: Say): string {
 }
 
 /** The glance as one embed: a bar per file, the last change, and what is kept beyond the files. */
-export function glanceEmbed(overview: MemoryOverview, say: Say): EmbedBuilder {
+function glanceEmbed(overview: MemoryOverview, say: Say): EmbedBuilder {
   const lines = overview.files.map((file) => fileLine(file, say));
   // The snapshot cuts such a file at its cap: the person should know part of it goes unseen.
   const over = overview.files

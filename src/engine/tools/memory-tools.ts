@@ -2,11 +2,11 @@ import type { ChatCompletionFunctionTool } from "openai/resources/chat/completio
 import { z } from "zod";
 import { FILE_KINDS } from "../../memory/file-kinds.js";
 
-export const SEARCH_LIMIT = 10;
+const SEARCH_LIMIT = 10;
 export const SEARCH_DEFAULT_LIMIT = 5;
 
 /** Longest text one call may carry: the largest cap (MEMORY.md). */
-export const MAX_CONTENT_CHARS = 2200;
+const MAX_CONTENT_CHARS = 2200;
 
 const file = z
   .enum(FILE_KINDS as [string, ...string[]], {

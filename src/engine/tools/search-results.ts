@@ -5,11 +5,11 @@ import { countChars, cutChars } from "../../lib/text.js";
 import { toolJson } from "./tool-json.js";
 
 /** What memory_search answers the model with, at most this many characters of JSON. */
-export const SEARCH_RESULT_CHARS = 3000;
+const SEARCH_RESULT_CHARS = 3000;
 /** A hand-written section name can be long; in results it is a label. */
 const TITLE_CHARS = 80;
 
-export interface SearchResult {
+interface SearchResult {
   source: RecallHit["source"];
   date: string;
   title: string;

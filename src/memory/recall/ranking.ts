@@ -20,7 +20,7 @@ export interface RecallHit {
   ords: number[];
 }
 
-export const MAX_TEXT_CHARS = 1000;
+const MAX_TEXT_CHARS = 1000;
 
 export interface Ranked {
   id: number;

@@ -7,7 +7,7 @@ import { dedupe, fuse, rankKeyword, type RecallHit } from "./ranking.js";
 import { matchExpression, queryTerms } from "./search-text.js";
 import { VectorCache, vectorBlob, type Embedder } from "./vectors.js";
 
-export { MAX_TEXT_CHARS, type RecallHit } from "./ranking.js";
+export {  type RecallHit } from "./ranking.js";
 
 export interface RecallOptions {
   /** Set when OPENAI_EMBEDDING_MODEL is: adds the semantic half of the ranking. */

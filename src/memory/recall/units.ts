@@ -45,7 +45,7 @@ export async function unitsOfConversation(text: string, date: string, pause: () 
 }
 
 /** A message longer than this (a pasted log, an imported conversation) is indexed as several units. */
-export const PART_CHARS = 4_000;
+const PART_CHARS = 4_000;
 
 /**
  * A long message in parts of at most PART_CHARS characters, cut after a line feed or a space where

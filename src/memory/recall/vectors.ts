@@ -67,7 +67,7 @@ export class VectorCache {
   }
 }
 
-export function normalise(vector: readonly number[]): Float32Array {
+function normalise(vector: readonly number[]): Float32Array {
   const out = Float32Array.from(vector);
   const length = Math.hypot(...out) || 1;
   for (let i = 0; i < out.length; i++) out[i]! /= length;

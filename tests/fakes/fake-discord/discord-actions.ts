@@ -256,7 +256,7 @@ export function isGuildTextChannel(channel: FakeChannel): channel is FakeTextCha
 }
 
 /** The mentions Discord would parse from content, limited by allowed_mentions as Discord limits them. */
-export function parseMentions(
+function parseMentions(
   content: string,
   allowed: AllowedMentions | undefined,
   repliedUserId: string | null,

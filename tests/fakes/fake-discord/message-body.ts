@@ -20,7 +20,7 @@ const allowedMentionsSchema = z
     Object.fromEntries(Object.entries(mentions).filter(([, value]) => value !== null && value !== undefined)),
   );
 
-export const messageBodySchema = z.object({
+const messageBodySchema = z.object({
   content: z.string().max(2000, "Must be 2000 or fewer in length.").nullish(),
   embeds: z.array(z.custom<APIEmbed>(isObject)).max(10).nullish(),
   components: z.array(z.custom<APIMessageTopLevelComponent>((v) => isObject(v) && "type" in v)).max(40).nullish(),
@@ -42,7 +42,7 @@ export const messageBodySchema = z.object({
   message_reference: z.object({ message_id: z.string().nullish(), fail_if_not_exists: z.boolean().nullish() }).nullish(),
 });
 
-export type MessageBody = z.infer<typeof messageBodySchema>;
+type MessageBody = z.infer<typeof messageBodySchema>;
 
 export interface ParsedMessageBody {
   patch: MessageContentPatch;

@@ -112,7 +112,7 @@ export interface FakeStickerItem {
   formatType: number;
 }
 
-export type MessageComponents = APIMessageTopLevelComponent[];
+type MessageComponents = APIMessageTopLevelComponent[];
 
 /** The message-shaped fields a create or edit body may carry; absent means "unchanged" on edits. */
 export interface MessageContentPatch {
@@ -132,7 +132,7 @@ export interface AllowedMentions {
   replied_user?: boolean;
 }
 
-export interface MessageEdit {
+interface MessageEdit {
   at: number;
   content: string | undefined;
   embeds: APIEmbed[] | undefined;

@@ -1,7 +1,7 @@
 /** `[shard_id, num_shards]`, as IDENTIFY and READY carry it. */
 export type ShardTuple = [shardId: number, numShards: number];
 
-export const UNSHARDED: ShardTuple = [0, 1];
+const UNSHARDED: ShardTuple = [0, 1];
 
 /** The shard that owns a guild, by Discord's formula: `(guild_id >> 22) % num_shards`. */
 export function shardOfGuild(guildId: string, numShards: number): number {

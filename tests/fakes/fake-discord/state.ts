@@ -63,7 +63,7 @@ export interface NewUser {
   permissions?: bigint;
 }
 
-export const ALL_PERMISSIONS = Object.values(PermissionFlagsBits).reduce((all, bit) => all | bit, 0n);
+const ALL_PERMISSIONS = Object.values(PermissionFlagsBits).reduce((all, bit) => all | bit, 0n);
 
 const P = PermissionFlagsBits;
 const EVERYONE_PERMISSIONS =

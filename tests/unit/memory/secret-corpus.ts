@@ -50,7 +50,7 @@ export function luhnNumber(prefix: string, length: number): string {
   throw new Error("unreachable");
 }
 
-export function luhnValid(digits: string): boolean {
+function luhnValid(digits: string): boolean {
   let sum = 0;
   for (let i = 0; i < digits.length; i++) {
     let d = Number(digits[digits.length - 1 - i]);
@@ -114,7 +114,7 @@ const unionpay = luhnNumber("62", 19);
 const discover = luhnNumber("6011", 16);
 
 /** What the detector should name: the `label` of a finding. */
-export type SecretLabel = string;
+type SecretLabel = string;
 
 export interface SecretSample {
   text: string;
