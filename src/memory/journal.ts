@@ -94,6 +94,12 @@ export class Journal {
     return (await this.read()).entries;
   }
 
+  /** The entries whose change is done: what a reader outside the lock may show (one being written now is left out). */
+  async settled(): Promise<JournalEntry[]> {
+    const { entries, unfinished } = await this.read();
+    return unfinished ? entries.filter((e) => e !== unfinished) : entries;
+  }
+
   /** The last entry when neither done nor void follows it: a crash may have left it unfinished. */
   async unfinished(): Promise<JournalEntry | undefined> {
     return (await this.read()).unfinished;

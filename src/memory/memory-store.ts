@@ -329,7 +329,9 @@ export class MemoryStore {
 
   /** Every change to this person's memory that history keeps, newest first. */
   async history(): Promise<JournalEntry[]> {
-    return this.serialize(async () => (await this.journal.entries()).reverse());
+    // A read: it neither waits for the write lock nor wakes the recall index. The journal is
+    // appended line by line and compacted by an atomic rename, so a read sees whole entries.
+    return (await this.journal.settled()).reverse();
   }
 
   private fileAt(label: string, path: string, cap: number): MemoryFile {
