@@ -53,6 +53,12 @@ interface Pending {
 
 type AnswerChannel = TextBasedChannel & ReplyChannel & { id: string };
 
+/** The session a message is answered in, as the one lookup that routed the message found it. */
+interface OpenSession {
+  id: string;
+  locale: string | undefined;
+}
+
 /** Messages that waited for a turn are answered as one: their words and files in order, at most one message's images. */
 function joinIncoming(parts: Incoming[], imagesPerMessage: number, say: Say): Incoming {
   if (parts.length === 1) return parts[0]!;
@@ -231,21 +237,22 @@ export class Conversations implements ConversationControl {
 
   private async inDm(message: Message, person: Person): Promise<void> {
     const channel = message.channel as AnswerChannel;
+    const locale = this.localeOf(person.userId);
     await this.take(message.channelId, person, {
       message,
       words: this.textOf(message),
-      locale: this.localeOf(person.userId),
+      locale,
       run: async (batch) => {
-        const sessionId = await this.openOrReuse(message.channelId, async () =>
+        const session = await this.openOrReuse(message.channelId, async () =>
           this.deps.engine.open({
             ...person,
-            locale: this.localeOf(person.userId),
+            locale,
             title: "direct messages",
             place: { platform: "discord", channelId: message.channelId, description: "direct messages" },
           }),
         );
         this.clearIdle(message.channelId);
-        await this.answer(sessionId, batch, channel);
+        await this.answer(session, batch, channel);
         this.scheduleIdleClose(message.channelId, Date.now());
       },
     });
@@ -254,14 +261,15 @@ export class Conversations implements ConversationControl {
   private async inThread(message: Message, session: SessionSummary, person: Person): Promise<void> {
     const channel = message.channel as AnswerChannel;
     // The session as the message found it: one that ends meanwhile (/end) is not reopened by a message that waited.
-    const found = session.status === "open" ? session.id : undefined;
+    const found = session.status === "open" ? session : undefined;
     await this.take(message.channelId, person, {
       message,
       words: this.textOf(message),
-      locale: session.locale ?? this.localeOf(person.userId),
+      // The conversation's language is the session's (fixed when it opened): no settings read per message.
+      locale: session.locale,
       run: async (batch) => {
         // A closed session's thread stays usable: a new message starts a new session (fresh snapshot).
-        const sessionId =
+        const open =
           found ??
           (await this.openOrReuse(message.channelId, async () => {
             const name = channel.isThread() ? channel.name : session.title;
@@ -270,7 +278,7 @@ export class Conversations implements ConversationControl {
               locale: session.locale ?? this.localeOf(person.userId),
             });
           }));
-        await this.answer(sessionId, batch, channel);
+        await this.answer(open, batch, channel);
       },
     });
   }
@@ -305,20 +313,22 @@ export class Conversations implements ConversationControl {
   }
 
   /** The channel's open session, or a new one from `open`; one at a time per channel. */
-  private async openOrReuse(channelId: string, open: () => Promise<{ id: string }>): Promise<string> {
+  private async openOrReuse(channelId: string, open: () => Promise<OpenSession>): Promise<OpenSession> {
     return this.opening.run(channelId, async () => {
       const existing = await this.deps.engine.sessionIn(channelId);
-      return existing?.status === "open" ? existing.id : (await open()).id;
+      const { id, locale } = existing?.status === "open" ? existing : await open();
+      return { id, locale };
     });
   }
 
   private async startFromMention(message: Message, person: Person): Promise<void> {
     const text = this.textOf(message);
+    const locale = this.localeOf(person.userId);
     // The thread started from a message has the message's id: messages in it wait for this first answer.
     await this.take(message.id, person, {
       message,
       words: text,
-      locale: this.localeOf(person.userId),
+      locale,
       run: async () => {
         const name = (text.split("\n")[0] || `Chat with ${person.displayName}`).slice(0, THREAD_NAME_LIMIT);
         let thread;
@@ -326,7 +336,7 @@ export class Conversations implements ConversationControl {
           thread = await message.startThread({ name, autoArchiveDuration: 1440 });
         } catch (error) {
           this.deps.log.warn({ err: String(error) }, "could not start a thread");
-          const say = sayIn(this.localeOf(person.userId));
+          const say = sayIn(locale);
           await message
             .reply({
               content: say(
@@ -340,10 +350,10 @@ export class Conversations implements ConversationControl {
         }
         const record = await this.openInThread(thread.id, name, message.guildId ?? "", {
           ...person,
-          locale: this.localeOf(person.userId),
+          locale,
         });
         const words = text || (message.attachments.size + message.stickers.size > 0 ? "" : "Hello!");
-        await this.answer(record.id, [{ message, words }], thread);
+        await this.answer(record, [{ message, words }], thread);
       },
     });
   }
@@ -358,10 +368,11 @@ export class Conversations implements ConversationControl {
    * Answers one message, or several that waited for the same turn, as one: what they bring
    * (words, replies, files, images) goes to the model, with a Stop button while it streams.
    */
-  private async answer(sessionId: string, batch: Pick<Pending, "message" | "words">[], channel: ReplyChannel & { id: string }): Promise<void> {
+  private async answer(session: OpenSession, batch: Pick<Pending, "message" | "words">[], channel: ReplyChannel & { id: string }): Promise<void> {
+    const sessionId = session.id;
     const owner = batch[0]!.message.author.id;
-    // The session's language, fixed when it opened (from the person's settings or their Discord client): no file read per message.
-    const say = sayIn((await this.deps.engine.sessionIn(channel.id))?.locale);
+    // The session's language, fixed when it opened (from the person's settings or their Discord client): the lookup that routed the message brought it.
+    const say = sayIn(session.locale);
     const parts: Incoming[] = [];
     // One message at a time: each reads at most its own attachments' worth.
     for (const { message, words } of batch) parts.push(await readIncoming(message, words, this.deps.config.attachments, say));

@@ -72,6 +72,8 @@ export async function runTurn(input: TurnInput): Promise<TurnOutput> {
   const asked = requestMessage(input.message);
   const messages: ChatCompletionMessageParam[] = [asked];
   const turn = newTurnState();
+  // The settings as the turn began: every tool call of the turn uses them (one read of settings.json).
+  const settings = input.memory.readSettings();
   const usage: TokenUsage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0 };
   let shown = "";
   let roundText = "";
@@ -129,6 +131,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutput> {
         now: input.now,
         turn,
         writer: input.writer,
+        settings,
         ...(input.onMemoryWrite ? { onWrite: input.onMemoryWrite } : {}),
         ...(input.platform ? { platform: input.platform } : {}),
       });

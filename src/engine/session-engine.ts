@@ -636,7 +636,7 @@ export class SessionEngine {
       guard: async () => {
         if ((record.epoch ?? 0) < neededEpoch(await store.epochOf(record.userId))) throw new SessionForgottenError(record.id);
       },
-    });
+    }).forTurn();
   }
 }
 

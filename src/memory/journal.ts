@@ -94,10 +94,10 @@ export class Journal {
     return (await this.read()).entries;
   }
 
-  /** The entries whose change is done: what a reader outside the lock may show (one being written now is left out). */
-  async settled(): Promise<JournalEntry[]> {
+  /** The entries (voided ones left out), with the last one when it is not marked done: what a reader outside the lock sees. */
+  async current(): Promise<{ entries: JournalEntry[]; unfinished: JournalEntry | undefined }> {
     const { entries, unfinished } = await this.read();
-    return unfinished ? entries.filter((e) => e !== unfinished) : entries;
+    return { entries, unfinished };
   }
 
   /** The last entry when neither done nor void follows it: a crash may have left it unfinished. */

@@ -1,6 +1,6 @@
 import { mkdir, rm } from "node:fs/promises";
 import { dirname } from "node:path";
-import { FileChangedError, assertStillWritable, writeFileAtomic } from "./atomic-write.js";
+import { assertStillWritable, writeFileAtomic } from "./atomic-write.js";
 import { TimeSlices } from "../lib/time-slices.js";
 import { assertLockHeld } from "./person-lock.js";
 import { Journal, newEntryId, type Actor, type JournalEntry, type Retention, type SectionChange } from "./journal.js";
@@ -45,9 +45,9 @@ export async function commitWrites(
   options: CommitOptions = {},
 ): Promise<JournalEntry | undefined> {
   const now = options.now ?? new Date();
-  const read = writes.map((w) => readTextIfExistsSync(pathOf(w.label)) ?? null);
-  const changed = writes.findIndex((w, i) => w.from !== undefined && w.from !== read[i]);
-  if (changed >= 0) throw new FileChangedError(pathOf(writes[changed]!.label));
+  // A write hands over the text it read under this lock: the file is not read again here. The
+  // check that the file still holds it is made where it counts, just before each rename (writeFile).
+  const read = writes.map((w) => (w.from !== undefined ? w.from : (readTextIfExistsSync(pathOf(w.label)) ?? null)));
   // File by file, handing the loop back between them: an import writes thousands of sections.
   const slices = new TimeSlices();
   const changes: SectionChange[] = [];
@@ -94,10 +94,7 @@ export async function recoverJournal(journal: Journal, pathOf: (label: string) =
   await journal.repairTail();
   const last = await journal.unfinished();
   if (last) {
-    const states = last.changes.map((change) => {
-      const current = sectionText(readTextIfExistsSync(pathOf(change.file)) ?? null, change);
-      return current === change.after ? "after" : current === change.before ? "before" : "other";
-    });
+    const states = changeStates(last, pathOf);
     // None of it reached the files: void it. "other" (a section changed since) is not the entry's
     // doing: a writer that lost the lock after journalling, while another process changed the section.
     if (!states.includes("after")) {
@@ -115,6 +112,23 @@ export async function recoverJournal(journal: Journal, pathOf: (label: string) =
     }
   }
   verified.set(journal.path, await journal.size());
+}
+
+/** Where each change of an entry stands in the files now: made, not made, or changed since by something else. */
+function changeStates(entry: JournalEntry, pathOf: (label: string) => string): ("after" | "before" | "other")[] {
+  return entry.changes.map((change) => {
+    const current = sectionText(readTextIfExistsSync(pathOf(change.file)) ?? null, change);
+    return current === change.after ? "after" : current === change.before ? "before" : "other";
+  });
+}
+
+/**
+ * Whether an entry not marked done reached the files in part: the next write under the lock
+ * finishes such an entry (recoverJournal) and voids the others, so a reader outside the lock
+ * shows it already, and hides the others.
+ */
+export function reachedFiles(entry: JournalEntry, pathOf: (label: string) => string): boolean {
+  return changeStates(entry, pathOf).includes("after");
 }
 
 /** After the journal was rewritten under the lock (compaction, forget): this process has seen it. */

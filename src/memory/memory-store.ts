@@ -11,7 +11,7 @@ import type { Recall, RecallHit, SearchOptions } from "./recall/recall.js";
 import { unarchived } from "./daily-archive.js";
 import { Proposals, type Proposal } from "./proposal-store.js";
 import { Journal, type Actor, type JournalEntry, type Retention } from "./journal.js";
-import { commitWrites, recoverJournal, type CommitOptions, type FileWrite } from "./journalled-write.js";
+import { commitWrites, reachedFiles, recoverJournal, type CommitOptions, type FileWrite } from "./journalled-write.js";
 import { dateOfLog, isLocalDate, isValidTimeZone, localDate, localTime, recentDates, systemTimeZone } from "../lib/time.js";
 import { CAPS, type FileKind } from "./file-kinds.js";
 
@@ -56,6 +56,8 @@ export interface MemoryStoreOptions {
    * The session engine's check that a session's copy is not older than the person's latest forget.
    */
   guard?: (() => Promise<void>) | undefined;
+  /** The settings as read once for a turn (forTurn): every read of this store uses them instead of settings.json. */
+  settings?: Settings | undefined;
 }
 
 const SYSTEM_ARCHIVE: Actor = { kind: "system", reason: "moved old logs to the archive" };
@@ -172,8 +174,18 @@ export class MemoryStore {
     return this[kind];
   }
 
-  /** settings.json; read synchronously like the snapshot's files (a few bytes, no thread-pool queue). */
+  /** settings.json, or the settings this store was made with for a turn (forTurn). */
   readSettings(): Settings {
+    return this.options.settings ?? this.settingsFromDisk();
+  }
+
+  /** This person's memory for one turn: settings.json read once here, and the copy used by every write of the turn. */
+  forTurn(): MemoryStore {
+    return MemoryStore.forUser(this.home, this.userId, { ...this.options, settings: this.settingsFromDisk() });
+  }
+
+  /** Read synchronously like the snapshot's files (a few bytes, no thread-pool queue). */
+  private settingsFromDisk(): Settings {
     return parseSettings(readTextIfExistsSync(join(this.dir, "settings.json")) ?? "");
   }
 
@@ -184,7 +196,7 @@ export class MemoryStore {
     }
     // settings.json is not searched: no index work.
     return withPersonLock(this.dir, async () => {
-      const settings = { ...this.readSettings(), ...patch };
+      const settings = { ...this.settingsFromDisk(), ...patch };
       await writeFileAtomic(join(this.dir, "settings.json"), `${JSON.stringify(settings, null, 2)}\n`);
       return ok(settings);
     });
@@ -330,8 +342,11 @@ export class MemoryStore {
   /** Every change to this person's memory that history keeps, newest first. */
   async history(): Promise<JournalEntry[]> {
     // A read: it neither waits for the write lock nor wakes the recall index. The journal is
-    // appended line by line and compacted by an atomic rename, so a read sees whole entries.
-    return (await this.journal.settled()).reverse();
+    // appended line by line and compacted by an atomic rename, so a read sees whole entries; a
+    // last entry not marked done shows as the next write will settle it (recoverJournal).
+    const { entries, unfinished } = await this.journal.current();
+    const shown = unfinished && !reachedFiles(unfinished, (label) => this.pathOf(label)) ? entries.filter((e) => e !== unfinished) : entries;
+    return shown.reverse();
   }
 
   private fileAt(label: string, path: string, cap: number): MemoryFile {

@@ -1,6 +1,7 @@
 import { afterEach } from "vitest";
 import { createEngine } from "../../src/engine/create-engine.js";
 import type { SessionEngine } from "../../src/engine/session-engine.js";
+import type { SessionStore } from "../../src/sessions/session-store.js";
 import { loadConfig, type Config } from "../../src/config.js";
 import { createBot, type Bot } from "../../src/discord/bot.js";
 import { registerCommands } from "../../src/discord/register-commands.js";
@@ -18,6 +19,8 @@ export interface BotHarness {
   home: string;
   config: Config;
   engine: SessionEngine;
+  /** The session store the engine uses (to watch what a message costs it). */
+  store: SessionStore;
   bot: Bot;
   /** Stops the bot (as a shutdown would) without stopping the fakes. */
   stop(): Promise<void>;
@@ -58,6 +61,7 @@ export async function startBot(
     home,
     config,
     engine,
+    store: parts.store,
     bot,
     stop,
     restart: async () => {

@@ -187,7 +187,7 @@ async function runCall(call: Call, turn: TurnState): Promise<void> {
   const what = `${call.name}(${JSON.stringify(call.argumentsJson).slice(0, 300)})`;
   let answer: unknown;
   try {
-    answer = await executeTool(store, call.name, call.argumentsJson, { now: call.now, turn, writer: MODEL });
+    answer = await executeTool(store, call.name, call.argumentsJson, { now: call.now, turn, writer: MODEL, settings: store.readSettings() });
   } catch (error) {
     expect.fail(`${what} threw: ${(error as Error).stack ?? String(error)}`);
   }

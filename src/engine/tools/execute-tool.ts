@@ -1,4 +1,4 @@
-import type { AskBeforeSaving, MemoryStore } from "../../memory/memory-store.js";
+import type { AskBeforeSaving, MemoryStore, Settings } from "../../memory/memory-store.js";
 import type { FileKind } from "../../memory/file-kinds.js";
 import { formatUsage, type EditOptions, type Refusal, type Writer, type WriteOutcome, type WriteResult } from "../../memory/memory-file.js";
 import type { Proposal } from "../../memory/proposal-store.js";
@@ -29,6 +29,8 @@ export interface ToolContext {
   onWrite?: (result: MemoryWriteResult) => void;
   /** Where the person answers a proposal: Discord's buttons, or the terminal's /save N. */
   platform?: "discord" | "terminal";
+  /** The person's settings, read once for the turn. */
+  settings: Settings;
 }
 
 const MAX_REFUSED_WRITES = 3;
@@ -94,7 +96,7 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
     const content = await file.read();
     return { ok: true, file: file.label, usage: formatUsage(await file.usage()), content };
   }
-  const askFirst = asksFirst(store.readSettings().askBeforeSaving, args.file);
+  const askFirst = asksFirst(context.settings.askBeforeSaving, args.file);
   const write = (options: EditOptions): Promise<WriteResult> =>
     tool === "memory_add"
       ? file.add(args.section, args.content, context.writer, options)

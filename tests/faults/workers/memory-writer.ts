@@ -11,7 +11,7 @@ const [home, userId, start] = process.argv.slice(2) as [string, string, string];
 const store = MemoryStore.forUser(home, userId, { defaultTimeZone: "UTC" });
 const files = ["user", "memory", "soul", "daily"] as const;
 const call = async (name: string, args: object) =>
-  JSON.parse(await executeTool(store, name, JSON.stringify(args), { now: new Date(), turn: newTurnState(), writer: MODEL })) as {
+  JSON.parse(await executeTool(store, name, JSON.stringify(args), { now: new Date(), turn: newTurnState(), writer: MODEL, settings: store.readSettings() })) as {
     ok: boolean;
     error?: string;
   };

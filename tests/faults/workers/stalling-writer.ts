@@ -33,5 +33,6 @@ const result = await executeTool(store, "memory_add", JSON.stringify({ file: "me
   now: new Date(),
   turn: newTurnState(),
   writer: modelWriter("stalled-session"),
+  settings: store.readSettings(),
 });
 process.stdout.write(`result ${result}\n`);

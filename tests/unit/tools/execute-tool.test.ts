@@ -17,7 +17,7 @@ async function setup() {
   const store = MemoryStore.forUser(await makeTempHome(), "42", { defaultTimeZone: "Asia/Shanghai" });
   const turn = newTurnState();
   const call = async (name: string, args: unknown, state: TurnState = turn) =>
-    JSON.parse(await executeTool(store, name, typeof args === "string" ? args : JSON.stringify(args), { now, turn: state, writer: MODEL })) as Record<string, unknown>;
+    JSON.parse(await executeTool(store, name, typeof args === "string" ? args : JSON.stringify(args), { now, turn: state, writer: MODEL, settings: store.readSettings() })) as Record<string, unknown>;
   return { store, turn, call };
 }
 
@@ -228,7 +228,7 @@ describe("executeTool", () => {
   it("answers with JSON in which no < or > appears, so a file's text cannot look like a tag", async () => {
     const { store } = await setup();
     await store.memory.write("## Notes\n</agent-notes> ＜/agent-notes＞\n", PERSON);
-    const raw = await executeTool(store, "memory_read", JSON.stringify({ file: "memory" }), { now, turn: newTurnState(), writer: MODEL });
+    const raw = await executeTool(store, "memory_read", JSON.stringify({ file: "memory" }), { now, turn: newTurnState(), writer: MODEL, settings: store.readSettings() });
     expect(raw).not.toMatch(/[<>＜＞﹤﹥]/);
     expect(JSON.parse(raw)).toMatchObject({ content: "## Notes\n</agent-notes> ＜/agent-notes＞\n" });
   });
@@ -260,7 +260,7 @@ describe("what becomes of a write (metrics)", () => {
     const results: string[] = [];
     const turn = newTurnState();
     const call = (name: string, args: unknown) =>
-      executeTool(store, name, typeof args === "string" ? args : JSON.stringify(args), { now, turn, writer: MODEL, onWrite: (r) => results.push(r) });
+      executeTool(store, name, typeof args === "string" ? args : JSON.stringify(args), { now, turn, writer: MODEL, settings: store.readSettings(), onWrite: (r) => results.push(r) });
     await call("memory_add", { file: "memory", section: "N", content: "- tea" });
     await call("memory_add", { file: "memory", section: "N", content: "- tea" });
     await call("memory_read", { file: "memory" });
@@ -280,7 +280,7 @@ describe("what becomes of a write (metrics)", () => {
 
     await store.saveSettings({ askBeforeSaving: "all" });
     results.length = 0;
-    await executeTool(store, "memory_add", JSON.stringify({ file: "user", section: "Likes", content: "- oolong" }), { now, turn: newTurnState(), writer: MODEL, onWrite: (r) => results.push(r) });
+    await executeTool(store, "memory_add", JSON.stringify({ file: "user", section: "Likes", content: "- oolong" }), { now, turn: newTurnState(), writer: MODEL, settings: store.readSettings(), onWrite: (r) => results.push(r) });
     expect(results).toEqual(["pending"]);
   });
 });
@@ -328,7 +328,7 @@ describe("memory_search", () => {
     await store.writeConversation("2026-10-02-books-aaaaaaaa.md", { title: "books", place: "a terminal", opened: "", closed: "", sessionId: "a", messages });
     const turn = newTurnState();
     const call = async (args: unknown) =>
-      JSON.parse(await executeTool(store, "memory_search", JSON.stringify(args), { now, turn, writer: MODEL })) as {
+      JSON.parse(await executeTool(store, "memory_search", JSON.stringify(args), { now, turn, writer: MODEL, settings: store.readSettings() })) as {
         ok: boolean;
         error?: string;
         results: { source: string; date: string; title: string; text: string }[];
@@ -417,5 +417,5 @@ async function withLongHistory(): Promise<MemoryStore> {
 }
 
 async function executeToolRaw(store: MemoryStore, args: unknown): Promise<string> {
-  return executeTool(store, "memory_search", JSON.stringify(args), { now, turn: newTurnState(), writer: MODEL });
+  return executeTool(store, "memory_search", JSON.stringify(args), { now, turn: newTurnState(), writer: MODEL, settings: store.readSettings() });
 }
