@@ -402,7 +402,7 @@ export class Conversations implements ConversationControl {
       // The turn is persisted before its final text is shown, so a crash never loses a shown answer.
       const result = await this.deps.engine.turn(sessionId, incoming.message, { onDelta: (delta) => reply.push(delta), signal: stop.signal });
       this.streaming.delete(turnId);
-      const saved = describeChanges(result.changes);
+      const saved = describeChanges(result.changes, say);
       const lines = [
         ...(result.stopped ? [`-# ${say("stopped", "已停止")}`] : []),
         ...(saved ? [`-# ${saved}`] : []),

@@ -73,9 +73,17 @@ export interface EditOptions {
 /** Why a write was refused, for callers that act on it (the message is for people and the model). */
 export type Refusal = "unsafe" | "secret" | "not-applicable" | "over-cap" | "changed";
 
-export type WriteResult = { ok: true; value: WriteOutcome } | { ok: false; error: string; refusal: Refusal };
+/** The values behind a refusal, for front ends that word it in the person's language (src/present/write-refusal.ts). */
+export interface RefusalDetail {
+  /** over-cap: the file's size before the write, its cap, and what the write adds. */
+  used?: number;
+  cap?: number;
+  adds?: number;
+}
 
-const refuse = (refusal: Refusal, error: string): WriteResult => ({ ok: false, error, refusal });
+export type WriteResult = { ok: true; value: WriteOutcome } | { ok: false; error: string; refusal: Refusal; detail?: RefusalDetail };
+
+const refuse = (refusal: Refusal, error: string, detail?: RefusalDetail): WriteResult => ({ ok: false, error, refusal, ...(detail ? { detail } : {}) });
 
 /** A short fingerprint of a file's text, to notice it changed under a person's edit. */
 export function contentHash(text: string): string {
@@ -187,7 +195,7 @@ export class MemoryFile {
       if (!edited.value.changed || after === before) return ok({ ...outcome, changed: false });
       const previous = countChars(before);
       // A hand-edited file may already be over its cap: edits that shrink it stay allowed.
-      if (used > this.cap && used > previous) return refuse("over-cap", this.overCapMessage(before, used - previous));
+      if (used > this.cap && used > previous) return refuse("over-cap", this.overCapMessage(before, used - previous), { used: previous, cap: this.cap, adds: used - previous });
       if (dryRun) return ok({ ...outcome, changed: true });
       const entry = await this.owner.commit(writer.by, op, this.label, this.path, after, existing ?? null);
       return ok({ ...outcome, changed: true, ...(entry ? { entryId: entry.id } : {}) });

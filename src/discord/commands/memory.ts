@@ -25,6 +25,7 @@ import { runHistory, runUndo } from "./memory-history.js";
 import { runImport } from "./memory-import.js";
 import { searchAnswer } from "./memory-search.js";
 import { runSettings, withSettings } from "./memory-settings.js";
+import { badSectionNameLine, writeRefusalLine } from "../../present/write-refusal.js";
 
 const MODAL_PREFIX = "memory-edit";
 /** Discord's limit for a text input's value. */
@@ -201,11 +202,12 @@ export const memoryCommand: Command = {
       await interaction.editReply({ content, allowedMentions: { parse: [] } });
       return;
     }
+    const say = sayFor(interaction);
     if (sub === "export") {
       await interaction.deferReply({ flags: MessageFlags.Ephemeral });
       const files = await exportFiles(memory);
       await interaction.editReply({
-        content: files.length ? `Your memory files (${files.length}).` : "I don't have any memory of you yet.",
+        content: files.length ? say(`Your memory files (${files.length}).`, `你的记忆文件（${files.length} 个）。`) : say("I don't have any memory of you yet.", "我还没有关于你的记忆。"),
         files,
       });
       return;
@@ -216,16 +218,22 @@ export const memoryCommand: Command = {
     if (sub === "view") {
       const text = await file.read();
       const { used, cap } = await file.usage();
-      const header = `**${file.label}** (${used}/${cap} chars)`;
-      if (text.trim() === "") await reply(interaction, `${header} is empty.`);
+      const header = say(`**${file.label}** (${used}/${cap} chars)`, `**${file.label}**（${used}/${cap} 字）`);
+      if (text.trim() === "") await reply(interaction, say(`${header} is empty.`, `${header}是空的。`));
       else if (text.length <= INLINE_LIMIT) await reply(interaction, `${header}\n${fenced(text)}`);
-      else await reply(interaction, `${header}, attached.`, [new AttachmentBuilder(Buffer.from(text), { name: file.label.replace("/", "-") })]);
+      else await reply(interaction, say(`${header}, attached.`, `${header}，见附件。`), [new AttachmentBuilder(Buffer.from(text), { name: file.label.replace("/", "-") })]);
       return;
     }
     if (sub === "edit") {
       const text = await file.read();
       if (text.length > MODAL_TEXT_LIMIT) {
-        await reply(interaction, `${file.label} is longer than Discord lets me put in a form (${MODAL_TEXT_LIMIT}); use /memory view and /memory remove to shorten it.`);
+        await reply(
+          interaction,
+          say(
+            `${file.label} is longer than Discord lets me put in a form (${MODAL_TEXT_LIMIT}); use /memory view and /memory remove to shorten it.`,
+            `${file.label} 比 Discord 表单能容纳的更长（${MODAL_TEXT_LIMIT} 字）；请用 /memory view 和 /memory remove 把它缩短。`,
+          ),
+        );
         return;
       }
       const date = kind === "daily" ? file.label.slice("daily/".length, -".md".length) : "";
@@ -239,10 +247,10 @@ export const memoryCommand: Command = {
         new ModalBuilder()
           // The fingerprint of the text shown lets the submit notice edits made meanwhile.
           .setCustomId([MODAL_PREFIX, kind, date || "-", contentHash(text)].join(":"))
-          .setTitle(`Edit ${file.label}`.slice(0, 45))
+          .setTitle(say(`Edit ${file.label}`, `编辑 ${file.label}`).slice(0, 45))
           .addLabelComponents(
             new LabelBuilder()
-              .setLabel(`${file.label} (cap ${file.cap} chars)`)
+              .setLabel(say(`${file.label} (cap ${file.cap} chars)`, `${file.label}（上限 ${file.cap} 字）`))
               .setTextInputComponent(content),
           ),
       );
@@ -250,7 +258,7 @@ export const memoryCommand: Command = {
     }
     const section = sectionName.safeParse(interaction.options.getString("section", true));
     if (!section.success) {
-      await reply(interaction, `That section name won't work: ${section.error.issues[0]?.message}. Nothing was changed.`);
+      await reply(interaction, badSectionNameLine(section.error.issues[0]?.message ?? "", say));
       return;
     }
     const result =
@@ -258,32 +266,49 @@ export const memoryCommand: Command = {
         ? await file.add(section.data, interaction.options.getString("content", true), PERSON)
         : await file.remove(section.data, PERSON);
     if (!result.ok) {
-      await reply(interaction, `${result.error}\nNothing was changed.`);
+      await reply(interaction, `${writeRefusalLine(result, file.label, say)}\n${say("Nothing was changed.", "没有做任何改动。")}`);
       return;
     }
     const { used, cap } = result.value.usage;
-    const verb = sub === "add" ? (result.value.changed ? "Added to" : "Already in") : "Removed";
-    await reply(interaction, `${verb} ${file.label} › ${section.data} (${used}/${cap} chars). I'll use it from the next conversation.${secretWarning(result.value.secret, sayFor(interaction))}`);
+    const where = `${file.label} › ${section.data}`;
+    const done =
+      sub === "add"
+        ? result.value.changed
+          ? say(`Added to ${where}`, `已添加到 ${where}`)
+          : say(`Already in ${where}`, `已经在 ${where} 里了`)
+        : say(`Removed ${where}`, `已删除 ${where}`);
+    await reply(interaction, `${done}${say(` (${used}/${cap} chars). I'll use it from the next conversation.`, `（${used}/${cap} 字）。从下一次对话开始生效。`)}${secretWarning(result.value.secret, say)}`);
   },
 
   async submitModal(interaction, ctx) {
     const [, kind, date, shownHash] = interaction.customId.split(":");
     const validDate = date === "-" || (date !== undefined && isLocalDate(date));
     if (!kind || !(FILE_KINDS as string[]).includes(kind) || !validDate || !shownHash) {
-      await reply(interaction, "That form is out of date; run /memory edit again.");
+      await reply(interaction, sayFor(interaction)("That form is out of date; run /memory edit again.", "这个表单已过期，请重新运行 /memory edit。"));
       return;
     }
     const memory = ctx.engine.memoryOf(interaction.user.id);
     const file = fileOf(memory, kind as FileKind, date === "-" ? undefined : date);
     const text = interaction.fields.getTextInputValue("content");
     const result = await file.write(text, PERSON, { ifUnchanged: shownHash });
+    const say = sayFor(interaction);
     if (!result.ok) {
       // The person's typed text comes back as a file, so nothing they wrote is lost.
       const draft = new AttachmentBuilder(Buffer.from(text), { name: `draft-${file.label.replace("/", "-")}` });
-      await reply(interaction, `${result.error}\n${file.label} was not changed; your text is attached so you can fix it and run /memory edit again.`, [draft]);
+      await reply(
+        interaction,
+        `${writeRefusalLine(result, file.label, say)}\n${say(
+          `${file.label} was not changed; your text is attached so you can fix it and run /memory edit again.`,
+          `${file.label} 没有改动；你写的内容在附件里，改好后可以再运行 /memory edit。`,
+        )}`,
+        [draft],
+      );
       return;
     }
     const { used, cap } = result.value.usage;
-    await reply(interaction, `Saved ${file.label} (${used}/${cap} chars). It applies from the next conversation.${secretWarning(result.value.secret, sayFor(interaction))}`);
+    await reply(
+      interaction,
+      `${say(`Saved ${file.label} (${used}/${cap} chars). It applies from the next conversation.`, `已保存 ${file.label}（${used}/${cap} 字）。从下一次对话开始生效。`)}${secretWarning(result.value.secret, say)}`,
+    );
   },
 };
