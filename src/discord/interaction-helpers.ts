@@ -5,7 +5,7 @@ import {
   type ModalSubmitInteraction,
   type StringSelectMenuInteraction,
 } from "discord.js";
-import { isChineseLocale, type Say } from "../lib/locale.js";
+import { sayIn, type Say } from "../lib/locale.js";
 import type { Caller } from "./access.js";
 import { NO_MENTIONS } from "./reply-stream.js";
 
@@ -32,12 +32,12 @@ export async function answerPrivately(interaction: AnyInteraction, content: stri
   }
 }
 
-/** Picks the English or Chinese text for the caller's Discord locale. */
-export function inLocale(interaction: AnyInteraction, english: string, chinese: string): string {
-  return isChineseLocale(interaction.locale) ? chinese : english;
+/** English or Chinese for the caller's Discord locale (lib/locale.ts decides), as a function to hand to formatters. */
+export function sayFor(interaction: AnyInteraction): Say {
+  return sayIn(interaction.locale);
 }
 
-/** English or Chinese for the caller, as a function to hand to formatters. */
-export function sayFor(interaction: AnyInteraction): Say {
-  return (english, chinese) => inLocale(interaction, english, chinese);
+/** Picks the English or Chinese text for the caller's Discord locale. */
+export function inLocale(interaction: AnyInteraction, english: string, chinese: string): string {
+  return sayFor(interaction)(english, chinese);
 }
