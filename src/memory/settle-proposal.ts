@@ -1,4 +1,3 @@
-import { KeyedMutex } from "../lib/keyed-mutex.js";
 import { modelWriter, type WriteOutcome, type WriteResult } from "./memory-file.js";
 import type { MemoryStore } from "./memory-store.js";
 import type { Proposal } from "./proposal-store.js";
@@ -27,16 +26,15 @@ export type Settled =
   | { kind: "saved"; proposal: Proposal; outcome: WriteOutcome }
   | { kind: "refused"; proposal: Proposal; error: string };
 
-/** One Save or Discard at a time per person in this process, so a double press cannot write twice. */
-const settling = new KeyedMutex();
-
 /**
  * Save or Discard, for Discord's buttons and the terminal's /save and /discard alike. A Save
  * that is refused (the file is full now, a secret, the text changed) keeps the proposal, so the
  * person can make room and save again; a Save that succeeds and a Discard take it out.
  */
 export function settleProposal(memory: MemoryStore, id: string, save: boolean): Promise<Settled> {
-  return settling.run(memory.dir, async (): Promise<Settled> => {
+  // Taken and applied under the person's lock (re-entered by the write and the take): a double press,
+  // or Save in Discord and /save in the terminal at once, cannot write twice.
+  return memory.serialize(async (): Promise<Settled> => {
     const proposal = memory.listProposals().find((p) => p.id === id);
     if (!proposal) return { kind: "gone" };
     if (!save) {
