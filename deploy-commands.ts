@@ -5,7 +5,7 @@ import { clearGlobalCommands, registerCommands } from "./src/discord/register-co
 const USAGE = `Usage: npm run deploy-commands [-- --clear-global]
 
 Registers the slash commands: in DISCORD_GUILD_ID's server at once when it is set, otherwise
-for all servers and DMs (global; Discord may take up to an hour to show them).
+for all servers and DMs (global; they may take a few minutes to appear).
   --clear-global   remove the global commands instead (after testing in one server)`;
 
 /** `npm run deploy-commands [-- --clear-global]`: registers the slash commands, or removes the global ones. */

@@ -83,18 +83,18 @@ const optionalText = z.string().trim().optional().transform((v) => (v ? v : unde
 const idList = (example: string) =>
   optionalText
     .transform((v) => (v ? v.split(",").map((id) => id.trim()).filter(Boolean) : []))
-    .refine((ids) => ids.every((id) => snowflake.test(id)), `must be Discord ids separated by commas (${example})`);
+    .refine((ids) => ids.every((id) => snowflake.test(id)), `must be Discord ids separated by commas (e.g. ${example})`);
 const flag = (fallback: boolean) =>
   optionalText
-    .refine((v) => v === undefined || /^(1|0|true|false|yes|no|on|off)$/i.test(v), "must be true or false (true)")
+    .refine((v) => v === undefined || /^(1|0|true|false|yes|no|on|off)$/i.test(v), "must be true or false (e.g. true)")
     .transform((v) => (v === undefined ? fallback : /^(1|true|yes|on)$/i.test(v)));
 const positiveNumber = (fallback: number, example: string) =>
   optionalText
-    .refine((v) => v === undefined || (Number.isFinite(Number(v)) && Number(v) > 0), `must be a positive number (${example})`)
+    .refine((v) => v === undefined || (Number.isFinite(Number(v)) && Number(v) > 0), `must be a positive number (e.g. ${example})`)
     .transform((v) => (v === undefined ? fallback : Number(v)));
 const wholeNumber = (fallback: number, example: string, { min }: { min: number }) =>
   optionalText
-    .refine((v) => v === undefined || (/^\d{1,6}$/.test(v) && Number(v) >= min), `must be a whole number of at least ${min} (${example})`)
+    .refine((v) => v === undefined || (/^\d{1,6}$/.test(v) && Number(v) >= min), `must be a whole number of at least ${min} (e.g. ${example})`)
     .transform((v) => (v === undefined ? fallback : Number(v)));
 
 const commonSchema = z.object({
@@ -112,17 +112,17 @@ const commonSchema = z.object({
   OPENAI_TIMEOUT_SECONDS: positiveNumber(60, "60"),
   SESSION_STORE_URL: optionalText,
   // Node timers cannot wait longer than about 24.8 days.
-  SESSION_IDLE_MINUTES: positiveNumber(60, "60").refine((n) => n <= 35_000, "must be at most 35000 minutes (about 24 days) (60)"),
-  DAILY_LOG_DAYS: positiveNumber(2, "2").refine((n) => Number.isInteger(n), "must be a whole number of days (2)"),
+  SESSION_IDLE_MINUTES: positiveNumber(60, "60").refine((n) => n <= 35_000, "must be at most 35000 minutes (about 24 days) (e.g. 60)"),
+  DAILY_LOG_DAYS: positiveNumber(2, "2").refine((n) => Number.isInteger(n), "must be a whole number of days (e.g. 2)"),
   HISTORY_BUDGET_CHARS: positiveNumber(60_000, "60000"),
   PERSON_MESSAGES_PER_MINUTE: wholeNumber(20, "20", { min: 1 }),
   PERSON_TURNS_AT_ONCE: wholeNumber(2, "2", { min: 1 }),
   SESSION_QUEUE_MAX: wholeNumber(5, "5", { min: 0 }),
-  JOURNAL_MAX_ENTRIES: positiveNumber(1000, "1000").refine((n) => Number.isInteger(n), "must be a whole number (1000)"),
+  JOURNAL_MAX_ENTRIES: positiveNumber(1000, "1000").refine((n) => Number.isInteger(n), "must be a whole number (e.g. 1000)"),
   JOURNAL_MAX_DAYS: positiveNumber(180, "180"),
   OPENAI_VISION: flag(false),
   ATTACHMENT_IMAGE_MB: positiveNumber(10, "10"),
-  ATTACHMENT_IMAGES_PER_MESSAGE: positiveNumber(4, "4").refine((n) => Number.isInteger(n), "must be a whole number (4)"),
+  ATTACHMENT_IMAGES_PER_MESSAGE: positiveNumber(4, "4").refine((n) => Number.isInteger(n), "must be a whole number (e.g. 4)"),
   ATTACHMENT_FILE_KB: positiveNumber(100, "100"),
   ATTACHMENT_MESSAGE_KB: positiveNumber(200, "200"),
   ALLOWED_GUILD_IDS: idList("123456789012345678,234567890123456789"),
@@ -134,17 +134,17 @@ const commonSchema = z.object({
     `must be one of ${LOG_LEVELS.join(", ")} (info)`,
   ),
   LOG_PRETTY: optionalText
-    .refine((v) => v === undefined || /^(1|0|true|false|yes|no|on|off)$/i.test(v), "must be true or false (true)")
+    .refine((v) => v === undefined || /^(1|0|true|false|yes|no|on|off)$/i.test(v), "must be true or false (e.g. true)")
     .transform((v) => (v === undefined ? undefined : /^(1|true|yes|on)$/i.test(v))),
   SHARD_COUNT: optionalText
-    .refine((v) => v === undefined || v === "auto" || (/^\d+$/.test(v) && Number(v) >= 1), "must be auto or a whole number of shards (2)")
+    .refine((v) => v === undefined || v === "auto" || (/^\d+$/.test(v) && Number(v) >= 1), "must be auto or a whole number of shards (e.g. 2)")
     .transform((v) => (v === undefined ? undefined : v === "auto" ? ("auto" as const) : Number(v))),
   SHARD_SPAWN_DELAY_MS: optionalText
-    .refine((v) => v === undefined || /^\d+$/.test(v), "must be a whole number of milliseconds (5500)")
+    .refine((v) => v === undefined || /^\d+$/.test(v), "must be a whole number of milliseconds (e.g. 5500)")
     .transform((v) => (v === undefined ? 5_500 : Number(v))),
   SHARDS: optionalText.transform((v) => (v !== undefined && /^\d+$/.test(v) ? Number(v) : undefined)),
   METRICS_PORT: optionalText
-    .refine((v) => v === undefined || (/^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 65535), "must be a port number from 1 to 65535 (9464)")
+    .refine((v) => v === undefined || (/^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 65535), "must be a port number from 1 to 65535 (e.g. 9464)")
     .transform((v) => (v === undefined ? undefined : Number(v))),
   METRICS_HOST: optionalText.transform((v) => v ?? "127.0.0.1"),
 });
@@ -155,9 +155,9 @@ const requiredText = (what: string) => z.string({ error: `is required: ${what}` 
 const discordSchema = z.object({
   DISCORD_TOKEN: optionalText.pipe(requiredText("the bot token from the Developer Portal (Bot → Reset Token)")),
   DISCORD_CLIENT_ID: optionalText.pipe(
-    requiredText("the application id (123456789012345678)").regex(snowflake, "must be the application id, digits only (123456789012345678)"),
+    requiredText("the application id (e.g. 123456789012345678)").regex(snowflake, "must be the application id, digits only (123456789012345678)"),
   ),
-  DISCORD_GUILD_ID: optionalText.refine((v) => v === undefined || snowflake.test(v), "must be a server id, digits only (123456789012345678)"),
+  DISCORD_GUILD_ID: optionalText.refine((v) => v === undefined || snowflake.test(v), "must be a server id, digits only (e.g. 123456789012345678)"),
   DISCORD_API_URL: optionalText.refine((v) => v === undefined || URL.canParse(v), "must be a URL (http://127.0.0.1:8080/api)"),
 });
 

@@ -7,6 +7,7 @@ import type { FileKind } from "../memory/file-kinds.js";
 import { settleProposal } from "../memory/settle-proposal.js";
 import { type Proposal } from "../memory/proposal-store.js";
 import { undoable, undoChanges, undoWithLater } from "../memory/undo.js";
+import { writeRefusalLine } from "../present/write-refusal.js";
 
 /**
  * History, undo and proposals as plain text, for the terminal chat and the operator CLI.
@@ -116,7 +117,7 @@ export async function settleProposalText(memory: MemoryStore, id: string, save: 
   if (settled.kind === "discarded") return say(`Discarded; nothing was saved to ${where}.`, `已放弃；没有保存到 ${where}。`);
   if (settled.kind === "refused") {
     return printable(
-      `${say("Not saved:", "未保存：")} ${settled.error}\n${say(
+      `${say("Not saved:", "未保存：")} ${writeRefusalLine(settled, settled.label, say)}\n${say(
         "It is still waiting: make room (/memory, /undo) and /save it again, or /discard it.",
         "它仍在等待：请先腾出空间（/memory、/undo），再 /save，或者 /discard 放弃。",
       )}`,

@@ -77,7 +77,8 @@ export function createBot({ config, log, engine, retryIntervalMs = 5 * 60_000 }:
   });
   client.on(Events.ThreadDelete, (thread) => guard("thread delete", () => conversations.closeChannel(thread.id, "thread deleted", "none")));
   client.on(Events.Error, (error) => log.error({ err: error }, "discord client error"));
-  client.on(Events.ShardDisconnect, (_event, shard) => log.warn({ shard }, "gateway disconnected"));
+  // Before the bot is ready a disconnect fails the start with its own line (start()); after, it is worth a warning.
+  client.on(Events.ShardDisconnect, (_event, shard) => client.isReady() && log.warn({ shard }, "gateway disconnected"));
 
   async function onInteraction(interaction: Interaction): Promise<void> {
     let command: Command | undefined;

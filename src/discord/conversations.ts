@@ -290,8 +290,9 @@ export class Conversations implements ConversationControl {
   private async take(conversation: string, person: Person, pending: Pending): Promise<void> {
     const admission = this.fairUse.offer(person.userId, conversation, pending);
     if (admission.kind === "refused") {
-      // Where the message was sent, in order: one notice per burst.
-      const say = sayIn(pending.locale);
+      // Where the message was sent, in order: one notice per burst. A session opened without a
+      // language takes the person's setting, read only now that a notice is due.
+      const say = sayIn(pending.locale ?? this.localeOf(person.userId));
       this.notices.refused(pending.message.channel as AnswerChannel, person.userId, excerptOf(pending.message, pending.words), admission.refusal, say);
       return;
     }
@@ -303,7 +304,7 @@ export class Conversations implements ConversationControl {
       } catch (error) {
         // Opening the session failed (the store is down): the person hears so instead of nothing.
         this.deps.log.error({ err: String(error) }, "could not answer a message");
-        const say = sayIn(batch[0]!.locale);
+        const say = sayIn(batch[0]!.locale ?? this.localeOf(person.userId));
         await (batch[0]!.message.channel as AnswerChannel)
           .send({ content: `⚠️ ${say("Something went wrong on my side. Please try again.", "我这边出了点问题，请再试一次。")}`, allowedMentions: NO_MENTIONS })
           .catch(() => {});

@@ -72,8 +72,6 @@ export async function runTurn(input: TurnInput): Promise<TurnOutput> {
   const asked = requestMessage(input.message);
   const messages: ChatCompletionMessageParam[] = [asked];
   const turn = newTurnState();
-  // The settings as the turn began: every tool call of the turn uses them (one read of settings.json).
-  const settings = input.memory.readSettings();
   const usage: TokenUsage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0 };
   let shown = "";
   let roundText = "";
@@ -131,7 +129,8 @@ export async function runTurn(input: TurnInput): Promise<TurnOutput> {
         now: input.now,
         turn,
         writer: input.writer,
-        settings,
+        // The turn's copy (one read of settings.json a turn), read again after a save in this process.
+        settings: input.memory.readSettings(),
         ...(input.onMemoryWrite ? { onWrite: input.onMemoryWrite } : {}),
         ...(input.platform ? { platform: input.platform } : {}),
       });

@@ -1,6 +1,6 @@
 import { mkdir, rm } from "node:fs/promises";
 import { dirname } from "node:path";
-import { assertStillWritable, writeFileAtomic } from "./atomic-write.js";
+import { FileChangedError, assertStillWritable, writeFileAtomic } from "./atomic-write.js";
 import { TimeSlices } from "../lib/time-slices.js";
 import { assertLockHeld } from "./person-lock.js";
 import { Journal, newEntryId, type Actor, type JournalEntry, type Retention, type SectionChange } from "./journal.js";
@@ -45,9 +45,13 @@ export async function commitWrites(
   options: CommitOptions = {},
 ): Promise<JournalEntry | undefined> {
   const now = options.now ?? new Date();
-  // A write hands over the text it read under this lock: the file is not read again here. The
-  // check that the file still holds it is made where it counts, just before each rename (writeFile).
+  // A write hands over the text it read under this lock, and the change is worked out from it.
+  // Before the journal line, each such file must still hold it (a hand edit, or a lock lost in a
+  // stall, while a forget planned over many files): otherwise nothing is journalled and no file
+  // of the change is touched. The check is made again just before each rename (writeFile).
   const read = writes.map((w) => (w.from !== undefined ? w.from : (readTextIfExistsSync(pathOf(w.label)) ?? null)));
+  const changed = writes.findIndex((w) => w.from !== undefined && (readTextIfExistsSync(pathOf(w.label)) ?? null) !== w.from);
+  if (changed >= 0) throw new FileChangedError(pathOf(writes[changed]!.label));
   // File by file, handing the loop back between them: an import writes thousands of sections.
   const slices = new TimeSlices();
   const changes: SectionChange[] = [];

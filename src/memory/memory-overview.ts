@@ -39,7 +39,7 @@ export async function memoryOverview(memory: MemoryStore, now: Date = new Date()
       return { label: file.label, used: countChars(text), cap: file.cap, sections: parseSections(text).sections.length };
     }),
   );
-  // history() takes the person's lock (which makes their folder) and wakes the recall index: only when there is a journal.
+  // Only when there is a journal: a person with none has no history to show.
   const lastChange = (await memory.journal.size()) > 0 ? (await memory.history())[0] : undefined;
   return {
     files,

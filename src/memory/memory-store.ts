@@ -56,8 +56,8 @@ export interface MemoryStoreOptions {
    * The session engine's check that a session's copy is not older than the person's latest forget.
    */
   guard?: (() => Promise<void>) | undefined;
-  /** The settings as read once for a turn (forTurn): every read of this store uses them instead of settings.json. */
-  settings?: Settings | undefined;
+  /** The settings as read once for a turn (forTurn): this store's reads use them until a save in this process changes them. */
+  turnSettings?: { settings: Settings; generation: number } | undefined;
 }
 
 const SYSTEM_ARCHIVE: Actor = { kind: "system", reason: "moved old logs to the archive" };
@@ -174,14 +174,21 @@ export class MemoryStore {
     return this[kind];
   }
 
-  /** settings.json, or the settings this store was made with for a turn (forTurn). */
+  /**
+   * settings.json, or the copy this store was made with for a turn (forTurn). A save made in this
+   * process meanwhile (/memory settings, the terminal's /settings) is read at once: "ask before
+   * saving" applies to the very next write of a turn under way.
+   */
   readSettings(): Settings {
-    return this.options.settings ?? this.settingsFromDisk();
+    const cached = this.options.turnSettings;
+    if (cached && cached.generation === settingsGeneration(this.dir)) return cached.settings;
+    return this.settingsFromDisk();
   }
 
   /** This person's memory for one turn: settings.json read once here, and the copy used by every write of the turn. */
   forTurn(): MemoryStore {
-    return MemoryStore.forUser(this.home, this.userId, { ...this.options, settings: this.settingsFromDisk() });
+    const generation = settingsGeneration(this.dir);
+    return MemoryStore.forUser(this.home, this.userId, { ...this.options, turnSettings: { settings: this.settingsFromDisk(), generation } });
   }
 
   /** Read synchronously like the snapshot's files (a few bytes, no thread-pool queue). */
@@ -198,6 +205,7 @@ export class MemoryStore {
     return withPersonLock(this.dir, async () => {
       const settings = { ...this.settingsFromDisk(), ...patch };
       await writeFileAtomic(join(this.dir, "settings.json"), `${JSON.stringify(settings, null, 2)}\n`);
+      settingsSaved.set(this.dir, settingsGeneration(this.dir) + 1);
       return ok(settings);
     });
   }
@@ -356,6 +364,10 @@ export class MemoryStore {
     });
   }
 }
+
+/** Settings saves in this process, by person folder: a turn's copy of the settings is stale once this moves. */
+const settingsSaved = new Map<string, number>();
+const settingsGeneration = (dir: string) => settingsSaved.get(dir) ?? 0;
 
 async function exists(path: string): Promise<boolean> {
   try {

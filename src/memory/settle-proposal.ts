@@ -1,4 +1,4 @@
-import { modelWriter, type WriteOutcome, type WriteResult } from "./memory-file.js";
+import { modelWriter, type Refusal, type RefusalDetail, type WriteOutcome, type WriteResult } from "./memory-file.js";
 import type { MemoryStore } from "./memory-store.js";
 import type { Proposal } from "./proposal-store.js";
 
@@ -24,7 +24,7 @@ export type Settled =
   | { kind: "gone" }
   | { kind: "discarded"; proposal: Proposal }
   | { kind: "saved"; proposal: Proposal; outcome: WriteOutcome }
-  | { kind: "refused"; proposal: Proposal; error: string };
+  | { kind: "refused"; proposal: Proposal; error: string; refusal: Refusal; detail?: RefusalDetail; label: string };
 
 /**
  * Save or Discard, for Discord's buttons and the terminal's /save and /discard alike. A Save
@@ -42,7 +42,11 @@ export function settleProposal(memory: MemoryStore, id: string, save: boolean): 
       return { kind: "discarded", proposal };
     }
     const saved = await applyProposal(memory, proposal);
-    if (!saved.ok) return { kind: "refused", proposal, error: saved.error };
+    if (!saved.ok) {
+      const { error, refusal, detail } = saved;
+      const label = (proposal.file === "daily" ? memory.daily(proposal.date ?? "") : memory.file(proposal.file)).label;
+      return { kind: "refused", proposal, error, refusal, label, ...(detail ? { detail } : {}) };
+    }
     await memory.takeProposal(id);
     return { kind: "saved", proposal, outcome: saved.value };
   });

@@ -113,4 +113,24 @@ describe("/memory in Chinese", () => {
     expect(footer).toEqual([expect.stringContaining("已保存到 USER.md › 喜好")]);
     expect(footer.flatMap(englishIn)).toEqual([]);
   });
+
+  it("a Save refused because the file filled up meanwhile says why in Chinese", async () => {
+    const h = await startBot();
+    const { discord, model } = h;
+    const alice = discord.alice.id;
+    const channelId = discord.textChannel.id;
+    const settings = discord.runSlashCommand({ userId: alice, channelId, name: "memory", locale: ZH, options: [s.subcommand("settings", [s.string("ask_before_saving", "all")])] });
+    await discord.waitFor(() => discord.interactionResponses(settings.id).find((r) => r.content));
+    model.enqueue({ toolCalls: [{ name: "memory_add", arguments: { file: "user", section: "喜好", content: "- 乌龙茶和茉莉花茶" } }] }, { text: "要我记住吗？" });
+    const start = await discord.userSends({ channelId, userId: alice, content: "我喜欢乌龙茶", mentionsBot: true });
+    const answer = await discord.waitFor(() => botMessages(discord, start.id).find((m) => m.content.includes("✋") && m.components.length > 0));
+    // The file fills up before the person presses Save.
+    const fill = discord.runSlashCommand({ userId: alice, channelId, name: "memory", locale: ZH, options: [s.subcommand("add", [s.string("file", "user"), s.string("section", "长"), s.string("content", "茶".repeat(1380))])] });
+    await discord.waitFor(() => discord.interactionResponses(fill.id).find((r) => r.content));
+    const save = componentsOf(answer).find((c) => c.customId?.startsWith("ps:"))!;
+    const click = discord.clickButton({ userId: alice, messageId: answer.id, customId: save.customId!, locale: ZH });
+    const said = await discord.waitFor(() => discord.interactionResponses(click.id).find((r) => r.content));
+    expect(said.content).toMatch(/^未保存： USER\.md 已满：\d+\/1400 字，这次要加 \d+ 字。/);
+    expect(englishIn(said.content!)).toEqual([]);
+  });
 });

@@ -11,12 +11,7 @@ import {
 } from "./fake-openai-replies.js";
 import { pause, sendStream, untilAborted } from "./fake-openai-stream.js";
 
-export type {
-  
-  RecordedRequest,
-  ScriptedReply,
-  
-} from "./fake-openai-replies.js";
+export type { RecordedRequest, ScriptedReply } from "./fake-openai-replies.js";
 
 type ReplySource = ScriptedReply | ((request: RecordedRequest) => ScriptedReply | Promise<ScriptedReply>);
 

@@ -1,3 +1,2 @@
-export { readAttachments,   } from "./read-attachments.js";
-export type { AttachmentLike,  } from "./attachment-types.js";
-;
+export { readAttachments } from "./read-attachments.js";
+export type { AttachmentLike } from "./attachment-types.js";

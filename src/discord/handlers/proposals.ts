@@ -5,6 +5,7 @@ import type { BotContext } from "../bot-context.js";
 import { sayFor } from "../interaction-helpers.js";
 import { NO_MENTIONS } from "../reply-stream.js";
 import type { ComponentHandler, ComponentInteraction } from "./router.js";
+import { writeRefusalLine } from "../../present/write-refusal.js";
 
 /**
  * Save or Discard pressed. The proposal is looked up in the presser's own memory before the
@@ -30,7 +31,7 @@ function settledLine(settled: Settled, say: Say): string {
     case "discarded":
       return say("Discarded; nothing was saved.", "已放弃，没有保存。");
     case "refused":
-      return `${say("Not saved:", "未保存：")} ${settled.error}\n${say(
+      return `${say("Not saved:", "未保存：")} ${writeRefusalLine(settled, settled.label, say)}\n${say(
         "The proposal is still waiting: make room or clear what stands in its way (/memory edit, /memory remove), then press Save again, or Discard it.",
         "提议仍在等待：请先腾出空间或处理上面说的问题（/memory edit、/memory remove），再按保存，或者放弃它。",
       )}`;
