@@ -3,6 +3,7 @@ import type { FileKind } from "../../memory/file-kinds.js";
 import { formatUsage, type EditOptions, type Refusal, type Writer, type WriteOutcome, type WriteResult } from "../../memory/memory-file.js";
 import type { Proposal } from "../../memory/proposal-store.js";
 import { localDate } from "../../lib/time.js";
+import { relativeTimeIn } from "../../memory/relative-time.js";
 import { SEARCH_DEFAULT_LIMIT, TOOL_NAMES, toolSchemas, type ToolName } from "./memory-tools.js";
 import { searchResultsForModel } from "./search-results.js";
 import { toolJson } from "./tool-json.js";
@@ -96,6 +97,11 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
     const content = await file.read();
     return { ok: true, file: file.label, usage: formatUsage(await file.usage()), content };
   }
+  // The daily log is dated by its name; every other file is read on later days, where "next week" is wrong.
+  if (args.file !== "daily" && tool !== "memory_remove") {
+    const relative = relativeTimeIn(tool === "memory_add" ? args.content : args.new_text);
+    if (relative !== undefined) return refused(context, relativeTimeRefusal(file.label, relative, context.now, store.timeZone().zone), true);
+  }
   const askFirst = asksFirst(context.settings.askBeforeSaving, args.file);
   const write = (options: EditOptions): Promise<WriteResult> =>
     tool === "memory_add"
@@ -175,6 +181,12 @@ function success(outcome: WriteOutcome, context: ToolContext): object {
 
 function failure(error: string): object {
   return { ok: false, error };
+}
+
+/** The model is told today's date in the person's zone, so it can write the date instead. */
+function relativeTimeRefusal(label: string, word: string, now: Date, zone: string): string {
+  const weekday = new Intl.DateTimeFormat("en", { weekday: "long", timeZone: zone }).format(now);
+  return `${label}: refused, "${word}" is a relative time and this file is read on later days; write the date instead (today is ${localDate(now, zone)}, ${weekday}, in the person's time zone ${zone})`;
 }
 
 function refused(context: ToolContext, error: string, isWrite: boolean, refusal?: Refusal): object {

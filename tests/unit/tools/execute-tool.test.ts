@@ -419,3 +419,24 @@ async function withLongHistory(): Promise<MemoryStore> {
 async function executeToolRaw(store: MemoryStore, args: unknown): Promise<string> {
   return executeTool(store, "memory_search", JSON.stringify(args), { now, turn: newTurnState(), writer: MODEL, settings: store.readSettings() });
 }
+
+describe("dates that stay true", () => {
+  it("refuses a relative time outside the daily log, naming today's date in the person's zone, and takes the rewrite", async () => {
+    const { store, call } = await setup();
+    // 23:30 UTC on 2026-12-01 is 07:30 on Wednesday 2026-12-02 in Shanghai.
+    const refused = await call("memory_add", { file: "user", section: "Plans", content: "- moving to Berlin next month" });
+    expect(refused).toMatchObject({ ok: false });
+    expect(refused.error).toBe(
+      'USER.md: refused, "next month" is a relative time and this file is read on later days; write the date instead (today is 2026-12-02, Wednesday, in the person\'s time zone Asia/Shanghai)',
+    );
+    const replaced = await call("memory_add", { file: "memory", section: "Follow-ups", content: "- 明天问考试结果" });
+    expect(replaced.error).toMatch(/^MEMORY\.md: refused, "明天" is a relative time/);
+    expect(await call("memory_add", { file: "user", section: "Plans", content: "- moving to Berlin in January 2027" })).toMatchObject({ ok: true });
+    await call("memory_add", { file: "user", section: "Exam", content: "- exam on 2026-12-10" });
+    expect(await call("memory_replace", { file: "user", section: "Exam", old_text: "- exam on 2026-12-10", new_text: "- exam next week" })).toMatchObject({ ok: false });
+    // The daily log is dated by its name: "today" there is a date already.
+    const daily = await call("memory_add", { file: "daily", section: "Notes", content: "- today we talked about tea; exam tomorrow" }, newTurnState());
+    expect(daily, String(daily.error)).toMatchObject({ ok: true });
+    expect(await store.user.read()).not.toContain("next");
+  });
+});
