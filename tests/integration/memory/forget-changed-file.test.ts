@@ -1,4 +1,5 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { writeFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { forgetUnderLock } from "../../../src/memory/forget.js";
@@ -20,10 +21,11 @@ describe("a forget whose files change after it read them", () => {
     const handEdit = "## Notes\n- Zed likes fish\n\n## Other\n- y\n\n## Hand\n- typed by hand\n";
     let error: unknown;
     await memory.serialize(async () => {
-      const forgetting = forgetUnderLock(memory, "Zed");
-      // The plan has read the memory files; a hand edit in an editor lands meanwhile.
-      await writeFile(join(memory.dir, "MEMORY.md"), handEdit);
-      await forgetting.catch((e: unknown) => (error = e));
+      // The plan reads the memory files before its first await; the hand edit (an editor's save)
+      // lands right after, synchronously, before the forget goes on.
+      const forgetting = forgetUnderLock(memory, "Zed").catch((e: unknown) => (error = e));
+      writeFileSync(join(memory.dir, "MEMORY.md"), handEdit);
+      await forgetting;
     });
     expect(String(error)).toMatch(/nothing was saved: MEMORY\.md changed since it was read/);
     expect(await readFile(join(memory.dir, "USER.md"), "utf8")).toBe("## Pets\n- Zed the cat\n\n## Work\n- x\n");
