@@ -162,7 +162,10 @@ export class MemoryFile {
     if (!name.ok) return refuse("unsafe", `${this.label}: refused, the section name ${name.reason}`);
     // The model and AgentKit itself never store a secret; a person's own edit is saved with a warning.
     const refusesSecrets = writer.level === "tool" || writer.by.kind === "system";
-    return this.owner.serialize(async (): Promise<WriteResult> => {
+    // A dry run only reads: it neither waits for the write lock nor wakes the recall index (the
+    // write it previews is checked again, under the lock, when it is made).
+    const run = dryRun ? (work: () => Promise<WriteResult>) => work() : (work: () => Promise<WriteResult>) => this.owner.serialize(work);
+    return run(async (): Promise<WriteResult> => {
       const existing = await this.readIfExists();
       const before = existing ?? "";
       if (ifUnchanged !== undefined && contentHash(before) !== ifUnchanged) {

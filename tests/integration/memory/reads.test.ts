@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { PERSON } from "../../../src/memory/memory-file.js";
+import { modelWriter, PERSON } from "../../../src/memory/memory-file.js";
 import { MemoryStore } from "../../../src/memory/memory-store.js";
 import { withPersonLock } from "../../../src/memory/person-lock.js";
 import { Recall } from "../../../src/memory/recall/recall.js";
@@ -45,5 +45,27 @@ describe("reading a person's history", () => {
     expect(touch).not.toHaveBeenCalled();
     await memory.user.add("Likes", "- rain", PERSON);
     expect(touch).toHaveBeenCalledTimes(1);
+  });
+
+  it("a dry run of a write (a proposal's checks) neither waits for the lock nor wakes the index, and writes nothing", async () => {
+    const { memory, recall } = await personWithHistory();
+    const touch = vi.spyOn(recall, "touch");
+    let release!: () => void;
+    let holding!: () => void;
+    const holds = new Promise<void>((resolve) => (holding = resolve));
+    const writer = withPersonLock(memory.dir, async () => {
+      holding();
+      await new Promise<void>((resolve) => (release = resolve));
+    });
+    await holds;
+    const checked = await Promise.race([
+      memory.user.add("Likes", "- jasmine", modelWriter("s1"), { dryRun: true }),
+      new Promise<"waited">((resolve) => setTimeout(() => resolve("waited"), 2_000)),
+    ]);
+    release();
+    await writer;
+    expect(checked).toMatchObject({ ok: true, value: { changed: true } });
+    expect(touch).not.toHaveBeenCalled();
+    expect(await memory.user.read()).not.toContain("jasmine");
   });
 });
