@@ -9,7 +9,7 @@
  *   model/      the model client
  *   sessions/   the session stores and their records
  *   engine/     the session engine and the model's tools
- *   present/    wording shared by the front ends (journal lines, import preview, model errors)
+ *   present/    wording shared by the front ends (journal lines, import preview, model errors, refused writes)
  *   ops/        metrics and health (the telemetry words from lib/ only)
  *   discord/, cli/   the front ends, which never import each other
  *   index.ts, run-bot.ts, launcher.ts, shard.ts, bot-lock.ts   the entry points

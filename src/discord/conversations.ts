@@ -7,7 +7,7 @@ import { describeChanges } from "../memory/changes.js";
 import { ModelError } from "../model/model-client.js";
 import { SessionClosedError, TurnForgottenError, type SessionEngine, type SessionSummary } from "../engine/session-engine.js";
 import type { SessionRecord } from "../sessions/session-record.js";
-import { english, type Say, sayIn } from "../lib/locale.js";
+import { english, sayIn, type Say } from "../lib/locale.js";
 import { modelErrorLine } from "../present/model-errors.js";
 import { refusalLine, type Access, type Refusal } from "./access.js";
 import type { ConversationControl, Person } from "./bot-context.js";
