@@ -15,15 +15,18 @@ import { MemoryStore } from "../memory/memory-store.js";
 import { FILE_KINDS } from "../memory/file-kinds.js";
 import type { Recall } from "../memory/recall/recall.js";
 import { undoChanges, undoWithLater, type UndoResult } from "../memory/undo.js";
+import { rangeLabel, readSearchRange } from "../present/search-range.js";
 import { formatHit } from "./format-hit.js";
 import { historyText, undoList } from "./memory-text.js";
 import { jsonForTerminal } from "./terminal-json.js";
 
 const HELP = {
-  search: `search "<query>" --user <id> [--limit N] [--json]
+  search: `search "<query>" --user <id> [--since DATE] [--until DATE] [--limit N] [--json]
       Search everything a person told the bot (conversations, daily logs, memory files), best
-      first; the number before each result is its rank. --json prints one JSON array, best first,
-      of {source, date, title, text, score}.`,
+      first; the number before each result is its rank. --since and --until (a day YYYY-MM-DD or
+      a month YYYY-MM, both inclusive) keep to conversations and daily logs of those days; with
+      them the query may be left out, to list those days' summaries. --json prints one JSON
+      array, best first, of {source, date, title, text, score}.`,
   reindex: `reindex [--user <id>]
       Rebuild the recall index from the files (every person when --user is left out).`,
   history: `history --user <id> [--file soul|user|memory|daily] [--limit N] [--json]
@@ -121,14 +124,17 @@ async function existingPerson(t: Tools, user: string | undefined, command: Comma
 }
 
 async function search(t: Tools, args: string[]): Promise<void> {
-  const { values, positionals } = parse("search", args, { user: { type: "string" }, limit: { type: "string", default: "10" }, json: { type: "boolean", default: false } }, true);
+  const options = { user: { type: "string" }, since: { type: "string" }, until: { type: "string" }, limit: { type: "string", default: "10" }, json: { type: "boolean", default: false } } as const;
+  const { values, positionals } = parse("search", args, options, true);
   const query = positionals.join(" ").trim();
   if (!values.user) throw needsUser("search");
-  if (query === "") throw new UsageError('search needs a query: npm run memory -- search "oolong tea" --user <id>');
+  const reading = readSearchRange(values.since, values.until, english);
+  if (!reading.ok) throw new UsageError(reading.line);
+  if (query === "" && !rangeLabel(reading.range, english)) throw new UsageError('search needs a query (or --since/--until): npm run memory -- search "oolong tea" --user <id>');
   const limit = wholeNumber(values.limit, "--limit", 1, 50);
   const memory = await existingPerson(t, values.user, "search");
   await memory.updateIndex();
-  const hits = await memory.search(query, { limit });
+  const hits = await memory.search(query, { limit, ...reading.range });
   if (values.json) {
     const contract = hits.map(({ source, date, title, text, score }) => ({ source, date, title, text, score }));
     process.stdout.write(`${jsonForTerminal(contract)}\n`);

@@ -42,3 +42,20 @@ export function dateOfLog(fileName: string): string | undefined {
   const date = fileName.endsWith(".md") ? fileName.slice(0, -".md".length) : "";
   return isLocalDate(date) ? date : undefined;
 }
+
+/**
+ * A day or a month named as a search bound, as the first or last date it covers: "2026-10-03"
+ * is itself, "2026-10" is "2026-10-01" as `since` and "2026-10-31" as `until`. Undefined for
+ * anything else, a day that does not exist ("2026-02-30") included. Calendar arithmetic on UTC
+ * dates: a bound is a local date already, no zone applies.
+ */
+export function dateBound(text: string, end: "since" | "until"): string | undefined {
+  const match = /^(\d{4})-(\d{2})(?:-(\d{2}))?$/.exec(text.trim());
+  if (!match) return undefined;
+  const [year, month] = [Number(match[1]), Number(match[2])];
+  if (month < 1 || month > 12) return undefined;
+  const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const day = match[3] !== undefined ? Number(match[3]) : end === "since" ? 1 : lastDay;
+  if (day < 1 || day > lastDay) return undefined;
+  return `${match[1]}-${match[2]}-${String(day).padStart(2, "0")}`;
+}

@@ -267,6 +267,47 @@ describe("/memory", () => {
     expect((await call('"AND (*', "en-US")).content).toBe("Nothing found for “\"AND (\\*” in your memory.");
   });
 
+  it("search keeps to since and until (a day or a month), lists a range's summaries with no words, and refuses a wrong date in one line", async () => {
+    const h = await withNotes();
+    await withConversation(h);
+    await mkdir(join(h.dir, "daily"), { recursive: true });
+    await writeFile(join(h.dir, "daily", "2026-10-02.md"), "## 10:20 · books\nAlice talked about Piranesi and oolong.\n");
+    const october = await memory(h, h.discord.alice.id, "search", [s.string("query", "Piranesi"), s.string("since", "2026-10"), s.string("until", "2026-10")]);
+    expect(october.ephemeral).toBe(true);
+    expect(october.content).toMatch(/^\*\*Search: “Piranesi”\*\* · 2026-10-01 – 2026-10-31 · \d+ results?/);
+    expect(october.content).toContain("**2026-10-02** · conversation “books”");
+    // The profile has no date of its own: a search between dates leaves it out.
+    expect(october.content).not.toContain("USER.md");
+    const november = await memory(h, h.discord.alice.id, "search", [s.string("query", "Piranesi"), s.string("since", "2026-11-01")]);
+    expect(november.content).toBe("Nothing found for “Piranesi” from 2026-11-01 in your memory.");
+    const days = await memory(h, h.discord.alice.id, "search", [s.string("until", "2026-10-31")]);
+    expect(days.content).toMatch(/^\*\*Until 2026-10-31\*\* · 1 result\n\n1\. \*\*2026-10-02\*\* · daily log › 10:20 · books\n> Alice talked about Piranesi and oolong\./);
+    const wrong = await memory(h, h.discord.alice.id, "search", [s.string("query", "Piranesi"), s.string("since", "last *month*")]);
+    expect(wrong.content).toBe("“last \\*month\\*” is not a date: give a day as YYYY-MM-DD or a month as YYYY-MM (e.g. 2026-10-03 or 2026-10).");
+    const reversed = await memory(h, h.discord.alice.id, "search", [s.string("query", "x"), s.string("since", "2026-11"), s.string("until", "2026-10")]);
+    expect(reversed.content).toBe("The start (2026-11-01) is after the end (2026-10-31).");
+    const nothing = await memory(h, h.discord.alice.id, "search", []);
+    expect(nothing.content).toBe("Give some words to look for, or a since/until date (or both).");
+    const zh = h.discord.runSlashCommand({
+      userId: h.discord.alice.id,
+      channelId: h.discord.textChannel.id,
+      name: "memory",
+      locale: "zh-CN",
+      options: [s.subcommand("search", [s.string("query", "乌龙"), s.string("since", "2026-10-02"), s.string("until", "2026-10-02")])],
+    });
+    expect((await h.discord.waitFor(() => h.discord.interactionResponses(zh.id).find((r) => r.content))).content).toMatch(/^\*\*搜索：“乌龙”\*\* · 2026-10-02 – 2026-10-02 · \d 条结果/);
+    const zhWrong = h.discord.runSlashCommand({
+      userId: h.discord.alice.id,
+      channelId: h.discord.textChannel.id,
+      name: "memory",
+      locale: "zh-CN",
+      options: [s.subcommand("search", [s.string("query", "乌龙"), s.string("until", "上个月")])],
+    });
+    expect((await h.discord.waitFor(() => h.discord.interactionResponses(zhWrong.id).find((r) => r.content))).content).toBe(
+      "“上个月”不是日期：请写成 YYYY-MM-DD 的日期或 YYYY-MM 的月份（例如 2026-10-03 或 2026-10）。",
+    );
+  });
+
   it("export includes the archived conversations", async () => {
     const h = await withNotes();
     await withConversation(h);

@@ -96,6 +96,21 @@ describe("npm run memory -- search", () => {
     expect(noQuery.stderr).toMatch(/search needs a query/);
   });
 
+  it("keeps to --since and --until, lists those days' summaries without a query, and refuses a wrong date with exit 2", async () => {
+    const home = await homeWithHistory();
+    const env = { AGENTKIT_HOME: home };
+    const json = async (args: string[]) => JSON.parse((await memoryCli(["search", ...args, "--user", "42", "--json"], env)).stdout) as { source: string; date: string }[];
+    const october = await json(["sister", "--since", "2026-10", "--until", "2026-10"]);
+    expect(october.length).toBeGreaterThan(0);
+    expect(october.every((h) => h.source === "conversation" && h.date === "2026-10-02")).toBe(true);
+    expect(await json(["sister", "--until", "2026-09-30"])).toEqual([]);
+    expect(await json(["--since", "2026-09", "--until", "2026-09"])).toEqual([{ source: "daily", date: "2026-09-14", title: "09:30 · car", text: "Mei's car had its brakes replaced at Lopez Garage.", score: 0 }]);
+    expectOneLineFailure(await memoryCli(["search", "x", "--user", "42", "--since", "yesterday"], env), 2, /^“yesterday” is not a date: give a day as YYYY-MM-DD or a month as YYYY-MM/);
+    expectOneLineFailure(await memoryCli(["search", "x", "--user", "42", "--since", "2026-11", "--until", "2026-10-01"], env), 2, /^The start \(2026-11-01\) is after the end \(2026-10-01\)\.$/);
+    const help = await memoryCli(["search", "--help"], env);
+    expect(help.stdout).toMatch(/--since DATE\] \[--until DATE\]/);
+  });
+
   it("adds the semantic half with OPENAI_EMBEDDING_MODEL, and falls back to keywords when embeddings fail", async () => {
     fake = await startFakeOpenAI();
     const home = await homeWithHistory();

@@ -75,6 +75,26 @@ describe("npm run chat", () => {
     expect(second.stdout).toContain('Nothing found for "kayak".');
   }, 30_000);
 
+  it("/search takes --since and --until (a day or a month), lists a range's summaries with no words, and refuses a wrong date in one line", async () => {
+    fake = await startFakeOpenAI();
+    const home = await makeTempHome();
+    const env = { AGENTKIT_HOME: home, OPENAI_BASE_URL: fake.baseURL };
+    fake.enqueue({ text: "Piranesi is a lovely novel." }, { text: "They talked about Piranesi." });
+    await runChat(["--user", "42", "--title", "books", "--name", "Mei"], "My sister says I should read Piranesi.\n/end\n", env);
+    const lines = ["/search sister --since 2000-01-01", "/search sister --until 2000-01", "/search --since=2000-01", "/search sister --since nonsense", "/search x --since 2026-11 --until 2026-10", "/search --until", "/end"];
+    const run = await runChat(["--user", "42"], `${lines.join("\n")}\n`, env);
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toMatch(/Search: "sister" · from 2000-01-01\n1\. \d{4}-\d{2}-\d{2} · conversation › books\n {3}Mei: My sister says I should read Piranesi\./);
+    expect(run.stdout).toContain('Nothing found for "sister" until 2000-01-31.');
+    expect(run.stdout).toMatch(/From 2000-01-01\n1\. \d{4}-\d{2}-\d{2} · daily › \d\d:\d\d · books\n {3}They talked about Piranesi\./);
+    expect(run.stdout).toContain("“nonsense” is not a date: give a day as YYYY-MM-DD or a month as YYYY-MM (e.g. 2026-10-03 or 2026-10).");
+    expect(run.stdout).toContain("The start (2026-11-01) is after the end (2026-10-31).");
+    expect(run.stdout).toContain("--until needs a date");
+    const zh = await runChat(["--user", "42", "--locale", "zh-CN"], "/search 小说 --until 上个月\n/search --since 2000-01\n/end\n", env);
+    expect(zh.stdout).toContain("“上个月”不是日期");
+    expect(zh.stdout).toMatch(/2000-01-01 起\n1\. \d{4}-\d{2}-\d{2} · 日志 › /);
+  }, 30_000);
+
   it("calls the person \"User\" when --name is not given, not the OS account", async () => {
     fake = await startFakeOpenAI();
     const home = await makeTempHome();

@@ -2,6 +2,7 @@ import type { Say } from "../../lib/locale.js";
 import { printable } from "../../lib/printable.js";
 import { FILE_KINDS, type FileKind } from "../../memory/file-kinds.js";
 import type { RecallHit } from "../../memory/recall/ranking.js";
+import { rangeLabel, readSearchRange } from "../../present/search-range.js";
 import { historyText, unknownFile } from "../memory-text.js";
 import { proposalCommand, undoCommand } from "./change-commands.js";
 import type { ChatContext } from "./context.js";
@@ -87,23 +88,61 @@ async function printMemory(ctx: ChatContext, which: string | undefined): Promise
   }
 }
 
-async function printSearch(ctx: ChatContext, query: string): Promise<void> {
+async function printSearch(ctx: ChatContext, rest: string): Promise<void> {
   const { say } = ctx;
-  if (query === "") {
-    ctx.print(say("Usage: /search <words>, e.g. /search oolong tea", "用法：/search <词语>，例如 /search 乌龙茶"));
+  const words = searchWords(rest);
+  if ("missing" in words) {
+    ctx.print(printable(say(`${words.missing} needs a date: ${words.missing} 2026-10-03 or ${words.missing} 2026-10`, `${words.missing} 后面要写日期：${words.missing} 2026-10-03 或 ${words.missing} 2026-10`)));
+    return;
+  }
+  const reading = readSearchRange(words.since, words.until, say);
+  if (!reading.ok) {
+    ctx.print(printable(reading.line));
+    return;
+  }
+  const { query } = words;
+  const label = rangeLabel(reading.range, say);
+  if (query === "" && !label) {
+    ctx.print(say("Usage: /search <words> [--since YYYY-MM-DD] [--until YYYY-MM-DD], e.g. /search oolong tea", "用法：/search <词语> [--since YYYY-MM-DD] [--until YYYY-MM-DD]，例如 /search 乌龙茶"));
     return;
   }
   let hits: RecallHit[];
   try {
-    hits = await ctx.memory.search(query, { limit: 5 });
+    hits = await ctx.memory.search(query, { limit: 5, ...reading.range });
   } catch (error) {
     ctx.warn(printable(say(`Search is unavailable right now: ${(error as Error).message}`, `搜索暂时不可用：${(error as Error).message}`)));
     return;
   }
   if (hits.length === 0) {
-    ctx.print(printable(say(`Nothing found for "${query}". (This conversation is searchable once it ends.)`, `没有找到 “${query}”。（本次对话结束后才能搜索到。）`)));
+    const what = query === "" ? say(`Nothing ${label}.`, `${label}没有内容。`) : label ? say(`Nothing found for "${query}" ${label}.`, `${label}没有找到 “${query}”。`) : say(`Nothing found for "${query}".`, `没有找到 “${query}”。`);
+    ctx.print(printable(`${what} ${say("(This conversation is searchable once it ends.)", "（本次对话结束后才能搜索到。）")}`));
+    return;
   }
+  if (label) ctx.print(printable(query === "" ? capitalised(label) : say(`Search: "${query}" · ${label}`, `搜索：“${query}” · ${label}`)));
   hits.forEach((hit, i) => ctx.print(hitText(hit, i + 1, say)));
+}
+
+/** `/search` words with --since/--until (or --since=…) taken out; the rest is the query. */
+function searchWords(rest: string): { query: string; since?: string; until?: string } | { missing: string } {
+  const tokens = rest.split(/\s+/).filter(Boolean);
+  const query: string[] = [];
+  const dates: { since?: string; until?: string } = {};
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    const flag = /^--(since|until)(?:=(.*))?$/.exec(token);
+    if (!flag) {
+      query.push(token);
+      continue;
+    }
+    const value = flag[2] ?? tokens[++i];
+    if (value === undefined || value === "") return { missing: `--${flag[1]}` };
+    dates[flag[1] as "since" | "until"] = value;
+  }
+  return { query: query.join(" "), ...dates };
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 const SOURCES: Record<string, string> = { conversation: "对话", daily: "日志", user: "资料", memory: "笔记", soul: "人设" };

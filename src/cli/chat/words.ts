@@ -14,6 +14,7 @@ export function commandHelp(say: Say): string {
   /clear            forget this conversation (the memory files stay)
   /memory [file]    show the memory files (soul, user, memory, daily)
   /search <words>   search earlier conversations, logs and memory
+                    (--since / --until YYYY-MM-DD or YYYY-MM: only those days)
   /history [file]   every change to the memory, newest first
   /undo [N [all]]   list the changes that can be undone; undo number N of that list (or a change's id)
   /save [N]         save a change waiting for your OK (without N: list them); /discard N drops it
@@ -27,6 +28,7 @@ A pasted block of several lines is one message; start a message with // to send 
   /clear            忘掉本次对话（记忆文件不变）
   /memory [文件]    查看记忆文件（soul、user、memory、daily）
   /search <词语>    搜索以前的对话、日志和记忆
+                    （--since / --until YYYY-MM-DD 或 YYYY-MM：只搜那段时间）
   /history [文件]   记忆的每一次改动，最新的在前
   /undo [N [all]]   列出可撤销的改动；撤销列表中的第 N 条（或改动的 id）
   /save [N]         保存一条等你确认的改动（不带 N：列出它们）；/discard N 放弃它

@@ -2,6 +2,7 @@ import { escapeMarkdown } from "discord.js";
 import type { MemoryStore } from "../../memory/memory-store.js";
 import type { RecallHit } from "../../memory/recall/recall.js";
 import { countChars, cutChars } from "../../lib/text.js";
+import { emptySearchLine, rangeLabel, readSearchRange } from "../../present/search-range.js";
 
 const RESULTS = 5;
 const TEXT_CHARS = 300;
@@ -26,16 +27,34 @@ function whereFrom(hit: RecallHit, say: Say): string {
   }
 }
 
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 function quoted(text: string, chars: number): string {
   return `> ${cutChars(text, chars).trim().replace(/\n+/g, "\n> ")}`;
 }
 
-/** The ephemeral answer to /memory search: the caller's best matches with their dates and origin. */
-export async function searchAnswer(memory: MemoryStore, query: string, say: Say): Promise<string> {
-  const hits = await memory.search(query, { limit: RESULTS });
+/**
+ * The ephemeral answer to /memory search: the caller's best matches with their dates and origin;
+ * with since/until only those days, and with no words the summaries of those days.
+ */
+export async function searchAnswer(memory: MemoryStore, query: string, say: Say, dates: { since: string | null; until: string | null } = { since: null, until: null }): Promise<string> {
+  const reading = readSearchRange(dates.since, dates.until, say);
+  if (!reading.ok) return escapeMarkdown(reading.line);
+  const label = rangeLabel(reading.range, say);
+  if (query.trim() === "" && !label) return emptySearchLine(say, "since/until");
+  const hits = await memory.search(query, { limit: RESULTS, ...reading.range });
   const shown = escapeMarkdown(query.trim());
-  if (hits.length === 0) return say(`Nothing found for “${shown}” in your memory.`, `在你的记忆中没有找到“${shown}”。`);
-  const header = say(`**Search: “${shown}”** · ${hits.length} result${hits.length === 1 ? "" : "s"}`, `**搜索：“${shown}”** · ${hits.length} 条结果`);
+  const count = say(`${hits.length} result${hits.length === 1 ? "" : "s"}`, `${hits.length} 条结果`);
+  if (hits.length === 0) {
+    if (shown === "") return say(`Nothing in your memory ${label}.`, `你的记忆中没有 ${label} 的内容。`);
+    return label
+      ? say(`Nothing found for “${shown}” ${label} in your memory.`, `在你的记忆中没有找到 ${label} 的“${shown}”。`)
+      : say(`Nothing found for “${shown}” in your memory.`, `在你的记忆中没有找到“${shown}”。`);
+  }
+  const title = shown === "" ? capitalised(label!) : say(`Search: “${shown}”`, `搜索：“${shown}”`);
+  const header = [`**${title}**`, ...(shown !== "" && label ? [label] : []), count].join(" · ");
   // Long results are cut shorter until the whole answer fits in one Discord message.
   for (let chars = TEXT_CHARS; ; chars = Math.floor(chars * 0.7)) {
     const entries = hits.map((hit, i) => `${i + 1}. **${hit.date}** · ${whereFrom(hit, say)}\n${quoted(hit.text, chars)}`);

@@ -135,10 +135,25 @@ export const memoryCommand: Command = {
           o
             .setName("query")
             .setNameLocalization("zh-CN", "内容")
-            .setDescription("Words to look for: a name, a place, a topic")
-            .setDescriptionLocalization("zh-CN", "要找的词：人名、地点、话题")
-            .setRequired(true)
+            .setDescription("Words to look for: a name, a place, a topic (leave out with a date: that time's conversations)")
+            .setDescriptionLocalization("zh-CN", "要找的词：人名、地点、话题（只给日期时列出那段时间的对话）")
             .setMaxLength(200),
+        )
+        .addStringOption((o) =>
+          o
+            .setName("since")
+            .setNameLocalization("zh-CN", "从")
+            .setDescription("From this day (YYYY-MM-DD) or month (YYYY-MM)")
+            .setDescriptionLocalization("zh-CN", "从这一天（YYYY-MM-DD）或这个月（YYYY-MM）起")
+            .setMaxLength(10),
+        )
+        .addStringOption((o) =>
+          o
+            .setName("until")
+            .setNameLocalization("zh-CN", "到")
+            .setDescription("Up to this day (YYYY-MM-DD) or month (YYYY-MM)")
+            .setDescriptionLocalization("zh-CN", "到这一天（YYYY-MM-DD）或这个月（YYYY-MM）为止")
+            .setMaxLength(10),
         ),
     )
     .addSubcommand((s) =>
@@ -197,8 +212,9 @@ export const memoryCommand: Command = {
     if (sub === "undo") return runUndo(interaction, memory);
     if (sub === "search") {
       await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-      const query = interaction.options.getString("query", true);
-      const content = await searchAnswer(memory, query, sayFor(interaction));
+      const query = interaction.options.getString("query") ?? "";
+      const dates = { since: interaction.options.getString("since"), until: interaction.options.getString("until") };
+      const content = await searchAnswer(memory, query, sayFor(interaction), dates);
       await interaction.editReply({ content, allowedMentions: { parse: [] } });
       return;
     }

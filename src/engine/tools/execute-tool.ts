@@ -2,7 +2,7 @@ import type { AskBeforeSaving, MemoryStore, Settings } from "../../memory/memory
 import type { FileKind } from "../../memory/file-kinds.js";
 import { formatUsage, type EditOptions, type Refusal, type Writer, type WriteOutcome, type WriteResult } from "../../memory/memory-file.js";
 import type { Proposal } from "../../memory/proposal-store.js";
-import { localDate } from "../../lib/time.js";
+import { dateBound, localDate } from "../../lib/time.js";
 import { relativeTimeIn } from "../../memory/relative-time.js";
 import { SEARCH_DEFAULT_LIMIT, TOOL_NAMES, toolSchemas, type ToolName } from "./memory-tools.js";
 import { searchResultsForModel } from "./search-results.js";
@@ -87,8 +87,9 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
     return refused(context, `invalid arguments for ${tool}: ${problems.join("; ")}`, isWrite);
   }
   if (tool === "memory_search") {
-    const { query, limit } = parsed.data as { query: string; limit?: number };
-    return searchResultsForModel(query, await store.search(query, { limit: limit ?? SEARCH_DEFAULT_LIMIT }));
+    const { query, limit, since, until } = parsed.data as { query: string; limit?: number; since?: string; until?: string };
+    const range = { since: since && dateBound(since, "since"), until: until && dateBound(until, "until") };
+    return searchResultsForModel(query, await store.search(query, { limit: limit ?? SEARCH_DEFAULT_LIMIT, ...range }), range);
   }
   // The schema has validated these fields for the tool at hand.
   let args = parsed.data as { file: FileKind; section: string; content: string; old_text: string; new_text: string };

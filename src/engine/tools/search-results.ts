@@ -22,7 +22,8 @@ interface SearchResult {
  * the whole answer stays within SEARCH_RESULT_CHARS. Tags need no check here: the tool's JSON
  * escapes every "<" (toolJson).
  */
-export function searchResultsForModel(query: string, hits: RecallHit[]): object {
+export function searchResultsForModel(query: string, hits: RecallHit[], range: { since?: string | undefined; until?: string | undefined } = {}): object {
+  const between = range.since || range.until ? `${range.since ?? "the beginning"} – ${range.until ?? "today"}` : undefined;
   const results: SearchResult[] = hits.map((hit) => {
     // The index holds masked text already; this covers a hit from anywhere else.
     const [hitText, hitTitle] = [maskSecrets(hit.text), maskSecrets(hit.title)];
@@ -38,8 +39,11 @@ export function searchResultsForModel(query: string, hits: RecallHit[]): object 
   const answer = (texts: string[]) => ({
     ok: true,
     query: maskSecrets(query),
+    ...(between ? { between } : {}),
     results: results.map((r, i) => ({ ...r, text: texts[i]! })),
-    ...(results.length === 0 ? { note: "nothing found; try other words (a name, a place, a topic)" } : {}),
+    ...(results.length === 0
+      ? { note: between ? `nothing found between ${between.replace(" – ", " and ")}; try other words, or wider dates` : "nothing found; try other words (a name, a place, a topic)" }
+      : {}),
   });
   return answer(fitTexts(results.map((r) => r.text), (texts) => toolJson(answer(texts)).length));
 }

@@ -47,6 +47,13 @@ export interface UnitRow {
   text: string;
 }
 
+/** Local dates, both inclusive, and the sources that have dates of their own. */
+export interface DateRange {
+  since: string;
+  until: string;
+  sources: readonly RecallSource[];
+}
+
 export interface SyncReport {
   /** Files read again because they are new or changed. */
   read: number;
@@ -119,11 +126,26 @@ export class PersonIndex {
   }
 
   /** The best keyword matches of an FTS5 expression: (unit, BM25 rank; lower is better). */
-  async keywordMatches(expression: string, limit: number, weights: { body: number; context: number; title: number }): Promise<(UnitRow & { rank: number })[]> {
+  async keywordMatches(
+    expression: string,
+    limit: number,
+    weights: { body: number; context: number; title: number },
+    range?: DateRange,
+  ): Promise<(UnitRow & { rank: number })[]> {
+    // The range is part of the query, not a filter on its best rows: an old match is found however many newer ones there are.
+    const [within, bounds] = rangeClause(range);
     return this.db.all(
       `SELECT u.*, bm25(units_fts, ?, ?, ?) AS rank FROM units_fts JOIN units u ON u.id = units_fts.rowid
-       WHERE units_fts MATCH ? ORDER BY rank LIMIT ?`,
-      [weights.body, weights.context, weights.title, expression, limit],
+       WHERE units_fts MATCH ?${within} ORDER BY rank LIMIT ?`,
+      [weights.body, weights.context, weights.title, expression, ...bounds, limit],
+    );
+  }
+
+  /** The daily logs' entries (the summaries of conversations) of a range, newest first, rank 0. */
+  async summariesBetween(range: DateRange, limit: number): Promise<(UnitRow & { rank: number })[]> {
+    return this.db.all(
+      `SELECT u.*, 0 AS rank FROM units u WHERE u.source = 'daily' AND u.date >= ? AND u.date <= ? ORDER BY u.date DESC, u.ord DESC, u.id LIMIT ?`,
+      [range.since, range.until, limit * 2],
     );
   }
 
@@ -221,6 +243,11 @@ export class PersonIndex {
       "INSERT INTO meta(key, value) VALUES ('generation', '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
     );
   }
+}
+
+function rangeClause(range: DateRange | undefined): [string, SqlValue[]] {
+  if (!range) return ["", []];
+  return [` AND u.date >= ? AND u.date <= ? AND u.source IN (${range.sources.map(() => "?").join(",")})`, [range.since, range.until, ...range.sources]];
 }
 
 async function unitsOf(file: SourceFile, text: string, pause: () => Promise<void>): Promise<Unit[]> {

@@ -2,9 +2,10 @@ import { rm } from "node:fs/promises";
 import { BackgroundWork } from "../../lib/background-work.js";
 import { KeyedMutex } from "../../lib/keyed-mutex.js";
 import { cutChars } from "../../lib/text.js";
-import { PersonIndex, type SyncReport, type UnitRow } from "./person-index.js";
+import { PersonIndex, type DateRange, type SyncReport, type UnitRow } from "./person-index.js";
 import { dedupe, fuse, rankKeyword, type RecallHit } from "./ranking.js";
 import { matchExpression, queryTerms } from "./search-text.js";
+import type { RecallSource } from "./units.js";
 import { VectorCache, vectorBlob, type Embedder } from "./vectors.js";
 
 export {  type RecallHit } from "./ranking.js";
@@ -24,6 +25,9 @@ export interface RecallOptions {
 
 export interface SearchOptions {
   limit?: number;
+  /** Local dates (YYYY-MM-DD), both inclusive: only conversations and daily logs of those days. */
+  since?: string | undefined;
+  until?: string | undefined;
 }
 
 /** Whose files, and where their index lives ($AGENTKIT_HOME/index/<id>.sqlite). */
@@ -95,8 +99,11 @@ export class Recall {
     if (this.closed) throw new Error("the recall index is closed");
     const key = person.indexPath;
     const limit = Math.max(1, Math.min(options.limit ?? 10, 50));
+    const range = dateRange(options);
+    if (range && range.since > range.until) return [];
+    const expression = matchExpression(queryTerms(query));
     // Never rejects: a failed embedding means keywords only.
-    const queryVector = this.embedQuery(query);
+    const queryVector = expression ? this.embedQuery(query) : Promise.resolve(undefined);
     return this.use(person, async (slot, index) => {
       const { rows, generation, read } = await this.locks.run(key, async () => {
         let read = 0;
@@ -107,14 +114,19 @@ export class Recall {
             (error: unknown) => (this.options.onError?.("the recall index could not read the latest changes; this search used what it holds", error), 0),
           );
         }
-        const expression = matchExpression(queryTerms(query));
-        const rows = expression ? await index.keywordMatches(expression, CANDIDATES, WEIGHTS) : [];
+        // A question with no words but dates ("what did we talk about in October?"): that time's summaries.
+        const rows = expression
+          ? await index.keywordMatches(expression, CANDIDATES, WEIGHTS, range)
+          : range
+            ? await index.summariesBetween(range, limit)
+            : [];
         return { rows, generation: await index.generation(), read };
       });
       // What a search had to read itself gets its vectors afterwards, off this search's path.
       if (read > 0) this.embedInBackground(person);
       const keyword = rankKeyword(rows);
-      const semantic = await this.semanticRows(key, index, generation, await queryVector);
+      if (!expression) return dedupe(keyword).slice(0, limit);
+      const semantic = (await this.semanticRows(key, index, generation, await queryVector)).filter((row) => !range || inRange(row, range));
       return dedupe(semantic.length > 0 ? fuse(keyword, semantic) : keyword).slice(0, limit);
     });
   }
@@ -348,6 +360,18 @@ export class Recall {
     timer.unref();
     this.retries.set(key, timer);
   }
+}
+
+/** Sources with a date of their own: the memory files are dated by their last change, which says nothing of when a fact was told. */
+const DATED: readonly RecallSource[] = ["conversation", "daily"];
+
+function dateRange(options: SearchOptions): DateRange | undefined {
+  if (options.since === undefined && options.until === undefined) return undefined;
+  return { since: options.since ?? "0000-00-00", until: options.until ?? "9999-99-99", sources: DATED };
+}
+
+function inRange(row: UnitRow, range: DateRange): boolean {
+  return range.sources.includes(row.source) && row.date >= range.since && row.date <= range.until;
 }
 
 function closeSlot(slot: Slot): Promise<void> {

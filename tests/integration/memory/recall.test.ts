@@ -361,3 +361,59 @@ describe("Recall results", () => {
     expect(hits).toHaveLength(1);
   });
 });
+
+describe("Recall between dates", () => {
+  async function year(): Promise<Person> {
+    const p = await person();
+    await mkdir(join(p.dir, "daily"), { recursive: true });
+    for (const [date, where] of [["2026-03-14", "Lisbon"], ["2026-10-02", "Kyoto"], ["2026-10-31", "Oslo"], ["2026-11-20", "Lima"]] as const) {
+      await writeConversation(p, `${date}-trip-${date.replaceAll("-", "")}.md`, `trip ${where}`, [`We booked the trip to ${where}.`, "Have fun!"]);
+      await writeFile(join(p.dir, "daily", `${date}.md`), `## 10:00 · trip ${where}\nAlice planned a trip to ${where}.\n`);
+    }
+    await writeFile(join(p.dir, "USER.md"), "## Travel\n- Loves a trip anywhere\n");
+    return p;
+  }
+
+  it("keeps to since and until, both inclusive, and leaves out the memory files (they have no date of their own)", async () => {
+    const p = await year();
+    const recall = newRecall();
+    const october = await recall.search(p, ZONE, "trip", { since: "2026-10-01", until: "2026-10-31", limit: 20 });
+    expect(new Set(october.map((h) => h.date))).toEqual(new Set(["2026-10-02", "2026-10-31"]));
+    expect(october.map((h) => h.source)).not.toContain("user");
+    expect(october.some((h) => h.source === "daily") && october.some((h) => h.source === "conversation")).toBe(true);
+    const before = await recall.search(p, ZONE, "trip", { until: "2026-10-01", limit: 20 });
+    expect(new Set(before.map((h) => h.date))).toEqual(new Set(["2026-03-14"]));
+    const after = await recall.search(p, ZONE, "trip", { since: "2026-11-01", limit: 20 });
+    expect(new Set(after.map((h) => h.date))).toEqual(new Set(["2026-11-20"]));
+    // Without dates, everything, the profile included.
+    expect((await recall.search(p, ZONE, "trip", { limit: 20 })).map((h) => h.source)).toContain("user");
+  });
+
+  it("finds a rare word outside the first candidates once the dates narrow the search", async () => {
+    const p = await person();
+    // 300 recent messages about the word, one old: without the range the old one is not among the best 200.
+    for (let i = 0; i < 150; i++) {
+      await writeConversation(p, `2026-11-${String((i % 28) + 1).padStart(2, "0")}-m-${String(i).padStart(8, "0")}.md`, "m", ["marathon marathon training", "marathon!"]);
+    }
+    await writeConversation(p, "2026-02-02-old-99999999.md", "old", ["My first marathon was a long time ago.", "Nice."]);
+    const hits = await newRecall().search(p, ZONE, "marathon", { until: "2026-02-28", limit: 5 });
+    expect(hits[0]).toMatchObject({ date: "2026-02-02", title: "old" });
+  }, 30_000);
+
+  it("lists the summaries of the days in the range, newest first, when the query has no words", async () => {
+    const p = await year();
+    const hits = await newRecall().search(p, ZONE, "", { since: "2026-10-01", until: "2026-11-30" });
+    expect(hits.map((h) => [h.source, h.date, h.title])).toEqual([
+      ["daily", "2026-11-20", "10:00 · trip Lima"],
+      ["daily", "2026-10-31", "10:00 · trip Oslo"],
+      ["daily", "2026-10-02", "10:00 · trip Kyoto"],
+    ]);
+    // No words and no dates: nothing, as before.
+    expect(await newRecall().search(p, ZONE, "  ")).toEqual([]);
+  });
+
+  it("finds nothing when since is after until", async () => {
+    const p = await year();
+    expect(await newRecall().search(p, ZONE, "trip", { since: "2026-11-01", until: "2026-10-01" })).toEqual([]);
+  });
+});

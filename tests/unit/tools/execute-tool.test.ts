@@ -28,8 +28,10 @@ describe("memory tool definitions", () => {
     expect(memoryToolDefinitions[4]!.function.parameters).toMatchObject({
       type: "object",
       required: ["query"],
-      properties: { query: { type: "string" }, limit: { type: "integer", maximum: 10 } },
+      properties: { query: { type: "string" }, limit: { type: "integer", maximum: 10 }, since: { type: "string" }, until: { type: "string" } },
     });
+    expect(memoryToolDefinitions[4]!.function.description).toMatch(/since.*until/s);
+    expect(memoryToolDefinitions[4]!.function.description).toMatch(/last month/);
     const add = memoryToolDefinitions[1]!.function;
     expect(add.parameters).toMatchObject({
       type: "object",
@@ -402,6 +404,52 @@ describe("memory_search", () => {
     expect(await call({ query: "  " })).toMatchObject({ ok: false, error: expect.stringMatching(/query must not be empty/) });
     expect(await call({ query: "x", limit: 11 })).toMatchObject({ ok: false, error: expect.stringMatching(/limit must be at most 10/) });
     expect(turn.refusedWrites).toBe(0);
+  });
+});
+
+describe("memory_search between dates", () => {
+  async function withYear() {
+    const home = await makeTempHome();
+    const recall = new Recall({ debounceMs: 5 });
+    onTestFinished(() => recall.close());
+    const store = MemoryStore.forUser(home, "42", { defaultTimeZone: "UTC", recall });
+    for (const [date, city] of [["2026-03-14", "Lisbon"], ["2026-10-02", "Kyoto"]] as const) {
+      const messages: ConversationMessage[] = [{ speaker: "person", name: "Mei", text: `We booked the trip to ${city}.` }];
+      await store.writeConversation(`${date}-trip-${date.replaceAll("-", "")}.md`, { title: `trip ${city}`, place: "", opened: "", closed: "", sessionId: date, messages });
+      await mkdir(join(store.dir, "daily"), { recursive: true });
+      await writeFile(join(store.dir, "daily", `${date}.md`), `## 10:00 · trip\nMei planned a trip to ${city}.\n`);
+    }
+    // The index is written now, not by a timer after the temporary home is gone.
+    await recall.settle();
+    const call = async (args: unknown) =>
+      JSON.parse(await executeToolRaw(store, args)) as { ok: boolean; error?: string; between?: string; note?: string; results: { source: string; date: string; text: string }[] };
+    return { call };
+  }
+
+  it("keeps to the days given, a month standing for all its days, and says which days it searched", async () => {
+    const { call } = await withYear();
+    const october = await call({ query: "trip", since: "2026-10", until: "2026-10" });
+    expect(october.between).toBe("2026-10-01 – 2026-10-31");
+    expect(october.results.length).toBeGreaterThan(0);
+    expect(october.results.every((r) => r.date === "2026-10-02")).toBe(true);
+    const spring = await call({ query: "trip", until: "2026-06-30" });
+    expect(spring.results.map((r) => r.text).join(" ")).toContain("Lisbon");
+    expect(spring.results.map((r) => r.text).join(" ")).not.toContain("Kyoto");
+    const none = await call({ query: "trip", since: "2026-11-01" });
+    expect(none).toMatchObject({ ok: true, results: [], note: expect.stringMatching(/nothing found between 2026-11-01 and/) });
+  });
+
+  it("lists what was talked about in a range for a query with no words", async () => {
+    const { call } = await withYear();
+    const answer = await call({ query: "", since: "2026-10-01" });
+    expect(answer.results).toEqual([{ source: "daily", date: "2026-10-02", title: "10:00 · trip", text: "Mei planned a trip to Kyoto." }]);
+  });
+
+  it("refuses a date that is not one, and a since after the until, in one line each", async () => {
+    const { call } = await withYear();
+    expect(await call({ query: "trip", since: "last month" })).toMatchObject({ ok: false, error: expect.stringMatching(/since: .*YYYY-MM-DD.*YYYY-MM/) });
+    expect(await call({ query: "trip", until: "2026-02-30" })).toMatchObject({ ok: false, error: expect.stringMatching(/until: /) });
+    expect(await call({ query: "trip", since: "2026-11-01", until: "2026-10-01" })).toMatchObject({ ok: false, error: expect.stringMatching(/since .*after until/) });
   });
 });
 
