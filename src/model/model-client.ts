@@ -205,6 +205,48 @@ export class ModelClient {
     }
   }
 
+  /**
+   * One answer that must be JSON of a schema (OpenAI's structured outputs, strict). A server that
+   * refuses response_format (400: many OpenAI-compatible servers) is asked again without it, the
+   * schema then being in the prompt only; the caller parses either way.
+   */
+  async completeJson(messages: ChatCompletionMessageParam[], schema: { name: string; schema: Record<string, unknown> }, options: { signal?: AbortSignal } = {}): Promise<{ content: string; usage: TokenUsage | undefined; structured: boolean }> {
+    const ask = async (structured: boolean) => {
+      const completion = await this.client.chat.completions.create(
+        {
+          model: this.options.model,
+          messages,
+          ...(structured ? { response_format: { type: "json_schema" as const, json_schema: { name: schema.name, strict: true, schema: schema.schema } } } : {}),
+        },
+        options.signal ? { signal: options.signal } : {},
+      );
+      const content = completion.choices[0]?.message.content;
+      if (typeof content !== "string") throw this.failure("bad-response");
+      const usage = completion.usage
+        ? { promptTokens: completion.usage.prompt_tokens, completionTokens: completion.usage.completion_tokens, cachedTokens: completion.usage.prompt_tokens_details?.cached_tokens ?? 0 }
+        : undefined;
+      this.telemetry.modelRequest("ok");
+      if (usage) this.telemetry.tokens(usage);
+      return { content, usage, structured };
+    };
+    try {
+      return await ask(true);
+    } catch (error) {
+      const failure = this.toModelError(error);
+      if (failure.kind !== "refused") {
+        this.telemetry.modelRequest(failure.kind);
+        throw failure;
+      }
+    }
+    try {
+      return await ask(false);
+    } catch (error) {
+      const failure = this.toModelError(error);
+      this.telemetry.modelRequest(failure.kind);
+      throw failure;
+    }
+  }
+
   private toModelError(error: unknown): ModelError {
     if (error instanceof ModelError) return error;
     if (error instanceof OpenAI.APIConnectionTimeoutError) return this.failure("timeout", undefined, error);

@@ -1,0 +1,261 @@
+import { z } from "zod";
+import { countChars } from "../../lib/text.js";
+import { CAPS } from "../file-kinds.js";
+import { relativeTimeIn } from "../relative-time.js";
+import { checkContent } from "../safety.js";
+import { addedSecret } from "../secrets.js";
+import { addToSection, parseSections, serializeSections, type SectionDocument } from "../sections.js";
+
+/**
+ * The nightly tidy-up's plan, as the model answers it, and the checks code makes before any of
+ * it is written: the model proposes, these rules decide (docs/design.md §3, "The tidy-up").
+ */
+
+export const TIDY_KINDS = ["merge", "replace", "remove", "move"] as const;
+export type TidyKind = (typeof TIDY_KINDS)[number];
+/** The files a tidy-up may change: never SOUL.md, never a daily log (they are the record). */
+const TIDY_FILES = ["user", "memory"] as const;
+export type TidyFile = (typeof TIDY_FILES)[number];
+
+const MAX_OPERATIONS = 40;
+const MAX_LINES = 20;
+const MAX_LINE_CHARS = 400;
+
+/** One operation as the model gives it. Every field is required (strict JSON schema); empty where unused. */
+const operationSchema = z
+  .object({
+    kind: z.enum(TIDY_KINDS),
+    file: z.string().max(20),
+    section: z.string().trim().min(1).max(80),
+    old_lines: z.array(z.string().max(MAX_LINE_CHARS)).max(MAX_LINES),
+    new_lines: z.array(z.string().max(MAX_LINE_CHARS)).max(MAX_LINES),
+    reason: z.string().max(300),
+    source: z.string().max(200),
+    quote: z.string().max(300),
+  })
+  .strict();
+
+export type TidyOperation = z.infer<typeof operationSchema>;
+
+const planSchema = z.object({ operations: z.array(z.unknown()).max(MAX_OPERATIONS) }).strict();
+
+/** The JSON schema of the answer (OpenAI's strict structured outputs: every property required, no others). */
+export const TIDY_PLAN_JSON_SCHEMA = {
+  type: "object",
+  additionalProperties: false,
+  required: ["operations"],
+  properties: {
+    operations: {
+      type: "array",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["kind", "file", "section", "old_lines", "new_lines", "reason", "source", "quote"],
+        properties: {
+          kind: { type: "string", enum: [...TIDY_KINDS] },
+          file: { type: "string", enum: [...TIDY_FILES] },
+          section: { type: "string" },
+          old_lines: { type: "array", items: { type: "string" } },
+          new_lines: { type: "array", items: { type: "string" } },
+          reason: { type: "string" },
+          source: { type: "string" },
+          quote: { type: "string" },
+        },
+      },
+    },
+  },
+} as const;
+
+/** Why code dropped an operation of the model's plan (a metrics label, a line in --dry-run). */
+export type DropReason =
+  | "invalid"
+  | "soul"
+  | "not-found"
+  | "person-written"
+  | "quote"
+  | "secret"
+  | "unsafe"
+  | "relative-date"
+  | "bounded-loss";
+
+export interface TidyInput {
+  /** USER.md and MEMORY.md now. */
+  texts: Record<TidyFile, string>;
+  /** Lines the person wrote themselves (normalised by normalLine): never removed or rewritten by a tidy-up. */
+  personLines: ReadonlySet<string>;
+  /** The person's own messages in the run's sources: where a quote for a new USER.md fact must come from. */
+  personMessages: readonly string[];
+}
+
+interface Dropped {
+  operation: TidyOperation | undefined;
+  reason: DropReason;
+}
+
+export interface TidyOutcome {
+  applied: TidyOperation[];
+  dropped: Dropped[];
+  /** The files after the applied operations. */
+  texts: Record<TidyFile, string>;
+  /** A file the plan leaves over its cap: the run is refused whole and nothing is written. */
+  overCap: TidyFile | undefined;
+}
+
+/** At most this share of a file's earlier lines may go in one run. */
+export const MAX_LOSS = 0.25;
+/** What the run aims at; the plan is refused only over the cap itself. */
+export const AIM = 0.85;
+
+/** A plan as parsed from the model's text: the operations array, or undefined for an answer that is not one. */
+export function parsePlan(value: unknown): unknown[] | undefined {
+  const parsed = planSchema.safeParse(value);
+  return parsed.success ? parsed.data.operations : undefined;
+}
+
+/** A line as compared: Unicode-folded, spaces collapsed, a leading list marker left out. */
+export function normalLine(line: string): string {
+  return line.normalize("NFKC").replace(/\s+/g, " ").trim().replace(/^[-*+] /, "");
+}
+
+/** Text as a quote is looked for in it: folded, lower case, spaces collapsed, no quotation marks around it. */
+function normalQuote(text: string): string {
+  return text
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/^["'“”‘’「」『』]+|["'“”‘’「」『』.。!！?？]+$/g, "")
+    .trim();
+}
+
+/** A quote is at least this many characters (Chinese: Han characters), or a word or two could "show" any fact was said. */
+const MIN_QUOTE_CHARS = 10;
+const MIN_HAN_QUOTE_CHARS = 4;
+const HAN = /\p{Script=Han}/u;
+
+/**
+ * Checks a plan operation by operation, in order, and applies the ones that pass to the texts.
+ * Nothing here trusts the model: every old line must be there, SOUL.md and daily logs are out
+ * of reach, lines the person wrote stay, a new USER.md fact must quote the person's own words,
+ * the write checks of every memory write apply, and no run removes more than a quarter of a
+ * file's lines.
+ */
+export function checkPlan(input: TidyInput, operations: readonly unknown[]): TidyOutcome {
+  const docs = { user: parseSections(input.texts.user), memory: parseSections(input.texts.memory) };
+  const budget = { user: lossBudget(input.texts.user), memory: lossBudget(input.texts.memory) };
+  const quotes = input.personMessages.map(normalQuote);
+  const applied: TidyOperation[] = [];
+  const dropped: Dropped[] = [];
+  for (const raw of operations) {
+    const parsed = operationSchema.safeParse(raw);
+    if (!parsed.success) {
+      dropped.push({ operation: undefined, reason: "invalid" });
+      continue;
+    }
+    const op = parsed.data;
+    const reason = checkOperation(op, docs, budget, input.personLines, quotes);
+    if (typeof reason === "string") {
+      dropped.push({ operation: op, reason });
+      continue;
+    }
+    docs[op.file as TidyFile] = reason.doc;
+    budget[op.file as TidyFile] -= reason.removed;
+    applied.push(op);
+  }
+  const texts = { user: serializeSections(docs.user), memory: serializeSections(docs.memory) };
+  const overCap = TIDY_FILES.find((file) => countChars(texts[file]) > CAPS[file]);
+  return { applied, dropped, texts, overCap };
+}
+
+/** Lines of a file that count for the loss bound: its text lines, not headings or blank lines. */
+function contentLines(text: string): number {
+  return text.split("\n").filter((line) => line.trim() !== "" && !/^#{1,6}\s/.test(line)).length;
+}
+
+function lossBudget(text: string): number {
+  return Math.floor(contentLines(text) * MAX_LOSS);
+}
+
+function checkOperation(
+  op: TidyOperation,
+  docs: Record<TidyFile, SectionDocument>,
+  budget: Record<TidyFile, number>,
+  personLines: ReadonlySet<string>,
+  quotes: readonly string[],
+): DropReason | { doc: SectionDocument; removed: number } {
+  if (op.file === "soul") return "soul";
+  if (!(TIDY_FILES as readonly string[]).includes(op.file)) return "invalid";
+  const file = op.file as TidyFile;
+  const oldLines = op.old_lines.map((l) => l.trim()).filter(Boolean);
+  const newLines = op.new_lines.map((l) => l.trim()).filter(Boolean);
+  // The shape each kind must have: a move only adds, a remove only removes, the others change lines.
+  if (op.kind === "move" ? oldLines.length > 0 || newLines.length === 0 : op.kind === "remove" ? oldLines.length === 0 || newLines.length > 0 : oldLines.length === 0 || newLines.length === 0) {
+    return "invalid";
+  }
+  if (oldLines.some((line) => personLines.has(normalLine(line)))) return "person-written";
+  const doc = docs[file];
+  const index = doc.sections.findIndex((s) => s.name === op.section.trim());
+  if (oldLines.length > 0 && index === -1) return "not-found";
+  const added = newLines.filter((line) => !oldLines.some((old) => normalLine(old) === normalLine(line)));
+  const text = newLines.join("\n");
+  if (newLines.some((line) => /^#{1,6}\s/.test(line)) || !checkContent(text, "tool").ok) return "unsafe";
+  if (added.length > 0 && relativeTimeIn(added.join("\n")) !== undefined) return "relative-date";
+  if (file === "user" && added.length > 0 && !quoted(op.quote, quotes)) return "quote";
+  const removed = Math.max(0, oldLines.length - newLines.length);
+  if (removed > budget[file]) return "bounded-loss";
+  const next = index === -1 ? addNew(doc, op.section.trim(), newLines) : rewrite(doc, index, oldLines, newLines);
+  if (next === undefined) return "not-found";
+  if (addedSecret(serializeSections(doc), serializeSections(next)) !== undefined) return "secret";
+  return { doc: next, removed };
+}
+
+function quoted(quote: string, messages: readonly string[]): boolean {
+  const wanted = normalQuote(quote);
+  if (countChars(wanted) < (HAN.test(wanted) ? MIN_HAN_QUOTE_CHARS : MIN_QUOTE_CHARS)) return false;
+  return messages.some((message) => message.includes(wanted));
+}
+
+function addNew(doc: SectionDocument, section: string, lines: string[]): SectionDocument | undefined {
+  const added = addToSection(doc, section, lines.join("\n"));
+  return added.ok ? added.value.doc : undefined;
+}
+
+/**
+ * The section with each old line taken out (matched as a whole line, after trimming) and the
+ * new lines put where the first of them was; undefined when an old line is not there.
+ */
+function rewrite(doc: SectionDocument, index: number, oldLines: string[], newLines: string[]): SectionDocument | undefined {
+  const section = doc.sections[index]!;
+  const eol = section.body.includes("\r\n") ? "\r\n" : "\n";
+  const lines = section.body.split(eol);
+  const left = [...oldLines];
+  let first = -1;
+  const kept: string[] = [];
+  for (const line of lines) {
+    const at = left.findIndex((old) => old === line.trim());
+    if (at === -1) {
+      kept.push(line);
+      continue;
+    }
+    left.splice(at, 1);
+    if (first === -1) first = kept.length;
+  }
+  if (left.length > 0) {
+    // An old line the model wrote without its "- " (or with other spaces) still names the same line.
+    return left.every((old) => lines.some((line) => normalLine(line) === normalLine(old))) ? rewriteLoose(doc, index, oldLines, newLines) : undefined;
+  }
+  kept.splice(first, 0, ...newLines);
+  const sections = [...doc.sections];
+  sections[index] = { ...section, body: kept.join(eol) };
+  return { preamble: doc.preamble, sections };
+}
+
+function rewriteLoose(doc: SectionDocument, index: number, oldLines: string[], newLines: string[]): SectionDocument | undefined {
+  const section = doc.sections[index]!;
+  const eol = section.body.includes("\r\n") ? "\r\n" : "\n";
+  const exact = section.body
+    .split(eol)
+    .map((line) => line.trim())
+    .filter((line) => oldLines.some((old) => normalLine(old) === normalLine(line)));
+  return exact.length === oldLines.length ? rewrite(doc, index, exact, newLines) : undefined;
+}

@@ -1,0 +1,43 @@
+import { join } from "node:path";
+import { writeFileAtomic } from "../atomic-write.js";
+import { readTextIfExistsSync } from "../memory-file.js";
+import type { TidyKind } from "./tidy-plan.js";
+
+/** What a tidy-up did, for the one notice the person gets about it. */
+export interface TidySummary {
+  /** The journal entry of the run (Undo, Details); absent when the run became proposals. */
+  entry?: string;
+  counts: Record<TidyKind, number>;
+  /** One replaced fact, to show: section, the old line and the new one. */
+  example?: { section: string; before: string; after: string };
+  /** Proposals made instead of changes (tidy_up:ask). */
+  proposals?: number;
+  at: string;
+}
+
+/** users/<id>/tidy.json: when the last run was, and the notice not yet shown. */
+export interface TidyState {
+  /** ISO time of the last run that finished (changed something or found nothing to do). */
+  lastRun?: string;
+  /** The local date of the last attempt, whatever its outcome: at most one a day. */
+  lastAttempt?: string;
+  /** Failed attempts in a row (model down, an answer that was not a plan, an over-cap plan). */
+  failures?: number;
+  notice?: TidySummary;
+}
+
+const FILE = "tidy.json";
+
+export function readTidyState(dir: string): TidyState {
+  try {
+    const parsed: unknown = JSON.parse(readTextIfExistsSync(join(dir, FILE)) ?? "{}");
+    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as TidyState) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Callers hold the person's lock. */
+export async function writeTidyState(dir: string, state: TidyState): Promise<void> {
+  await writeFileAtomic(join(dir, FILE), `${JSON.stringify(state, null, 2)}\n`);
+}

@@ -1,0 +1,143 @@
+import { readFile, writeFile, mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { tidyUp } from "../../../src/engine/tidy/tidy-up.js";
+import { renderConversation, type ConversationMessage } from "../../../src/memory/conversation-log.js";
+import { PERSON } from "../../../src/memory/memory-file.js";
+import { MemoryStore } from "../../../src/memory/memory-store.js";
+import { readTidyState } from "../../../src/memory/tidy/tidy-state.js";
+import { undoChanges } from "../../../src/memory/undo.js";
+import { ModelClient } from "../../../src/model/model-client.js";
+import { startFakeOpenAI, type FakeOpenAI } from "../../fakes/fake-openai.js";
+import { makeTempHome } from "../../helpers/temp-home.js";
+
+const now = new Date("2026-12-03T20:00:00Z");
+const USER = "## Home\n- Lives in Paris\n- Lives in Paris, near the canal\n- Has a cat called Miso\n\n## Work\n- Nurse at St. Mary's\n- Works nights\n- Bikes to work\n- Likes the canteen\n";
+const MEMORY = "## Follow-ups\n- Ask how the move went\n";
+const SOUL = "## Persona\nWarm and brief.\n";
+
+let fake: FakeOpenAI | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+async function person(): Promise<{ memory: MemoryStore; model: ModelClient; fake: FakeOpenAI }> {
+  fake = await startFakeOpenAI();
+  const model = new ModelClient({ baseURL: fake.baseURL, apiKey: "test", model: "fake-model", maxRetries: 0, timeoutMs: 3_000 });
+  const memory = MemoryStore.forUser(await makeTempHome(), "42", { defaultTimeZone: "UTC" });
+  await mkdir(memory.conversationsDir, { recursive: true });
+  await writeFile(join(memory.dir, "USER.md"), USER);
+  await writeFile(join(memory.dir, "MEMORY.md"), MEMORY);
+  await writeFile(join(memory.dir, "SOUL.md"), SOUL);
+  const messages: ConversationMessage[] = [
+    { speaker: "person", name: "Mei", text: "Big news: we finally moved to Berlin last week, the flat is tiny." },
+    { speaker: "assistant", name: "Assistant", text: "Congratulations! You should join the Berlin climbing gym." },
+  ];
+  await writeFile(
+    join(memory.conversationsDir, "2026-12-02-moving-aaaaaaaa.md"),
+    renderConversation({ title: "moving", place: "a terminal", opened: "", closed: "", sessionId: "s1", messages }),
+  );
+  return { memory, model, fake };
+}
+
+const plan = (...operations: object[]) => ({ text: JSON.stringify({ operations }) });
+const op = (fields: object) => ({ kind: "replace", file: "user", section: "Home", old_lines: [], new_lines: [], reason: "r", source: "conversations/2026-12-02-moving-aaaaaaaa.md", quote: "", ...fields });
+const moved = op({ old_lines: ["- Lives in Paris", "- Lives in Paris, near the canal"], new_lines: ["- Lives in Berlin (moved 2026-11-26)"], quote: "we finally moved to Berlin" });
+
+describe("a tidy-up", () => {
+  it("asks once with a strict JSON schema, the sources and today's date, and writes what passes as one journalled change", async () => {
+    const { memory, model, fake } = await person();
+    fake.enqueue(plan(moved, op({ kind: "move", section: "Hobbies", new_lines: ["- Climbs at the Berlin gym"], quote: "You should join the Berlin climbing gym" })));
+    const result = await tidyUp(memory, model, { now });
+    expect(result.kind).toBe("done");
+    const request = fake.requests[0]!.body as { response_format?: { type: string; json_schema: { strict: boolean } }; messages: { content: string }[] };
+    expect(request.response_format).toMatchObject({ type: "json_schema", json_schema: { strict: true } });
+    const prompt = JSON.stringify(request.messages);
+    expect(prompt).toContain("Today is 2026-12-03 (Thursday, UTC)");
+    expect(prompt).toContain("we finally moved to Berlin last week");
+    expect(prompt).toContain("Lives in Paris, near the canal");
+    // The assistant's suggestion is not the person's fact: dropped by the quote check.
+    expect(result.kind === "done" && result.dropped).toEqual({ quote: 1 });
+    expect(await readFile(join(memory.dir, "USER.md"), "utf8")).toBe(USER.replace("- Lives in Paris\n- Lives in Paris, near the canal\n", "- Lives in Berlin (moved 2026-11-26)\n"));
+    const [entry] = await memory.history();
+    expect(entry).toMatchObject({ op: "tidy-up", by: { kind: "system", reason: "tidy-up" } });
+    expect(entry!.changes).toEqual([expect.objectContaining({ file: "USER.md", section: "Home" })]);
+    expect(readTidyState(memory.dir)).toMatchObject({ lastRun: now.toISOString(), lastAttempt: "2026-12-03", notice: { entry: entry!.id, counts: { replace: 1, merge: 0, remove: 0, move: 0 }, example: { section: "Home", before: "Lives in Paris", after: "Lives in Berlin (moved 2026-11-26)" } } });
+  });
+
+  it("is taken back whole by one undo, every file byte for byte", async () => {
+    const { memory, model, fake } = await person();
+    fake.enqueue(plan(moved, op({ kind: "move", file: "memory", section: "Follow-ups", new_lines: ["- Ask about the flat in Berlin (2026-12-02)"] })));
+    const result = await tidyUp(memory, model, { now });
+    expect(result.kind).toBe("done");
+    expect(await readFile(join(memory.dir, "MEMORY.md"), "utf8")).not.toBe(MEMORY);
+    const undone = await undoChanges(memory, [result.kind === "done" ? result.entry.id : ""], PERSON.by);
+    expect(undone.ok).toBe(true);
+    expect(await readFile(join(memory.dir, "USER.md"), "utf8")).toBe(USER);
+    expect(await readFile(join(memory.dir, "MEMORY.md"), "utf8")).toBe(MEMORY);
+    expect(await readFile(join(memory.dir, "SOUL.md"), "utf8")).toBe(SOUL);
+  });
+
+  it("never touches SOUL.md, and never a line the person wrote themselves", async () => {
+    const { memory, model, fake } = await person();
+    await memory.user.replace("Home", "- Has a cat called Miso", "- Has a cat called Miso (a tabby)", PERSON);
+    fake.enqueue(
+      plan(
+        op({ file: "soul", section: "Persona", old_lines: ["Warm and brief."], new_lines: ["Cold."] }),
+        op({ kind: "remove", old_lines: ["- Has a cat called Miso (a tabby)"] }),
+      ),
+    );
+    const result = await tidyUp(memory, model, { now });
+    expect(result).toMatchObject({ kind: "nothing", dropped: { soul: 1, "person-written": 1 } });
+    expect(await readFile(join(memory.dir, "SOUL.md"), "utf8")).toBe(SOUL);
+    expect(await readFile(join(memory.dir, "USER.md"), "utf8")).toContain("- Has a cat called Miso (a tabby)");
+  });
+
+  it("changes nothing for garbage, a model error or an over-cap plan, and counts the failure for the next night", async () => {
+    const { memory, model, fake } = await person();
+    const files = async () => [await readFile(join(memory.dir, "USER.md"), "utf8"), await readFile(join(memory.dir, "MEMORY.md"), "utf8")];
+    const before = await files();
+    fake.enqueue({ text: "Sure! I tidied everything for you." });
+    expect(await tidyUp(memory, model, { now })).toMatchObject({ kind: "failed", reason: "not-a-plan" });
+    fake.enqueue({ error: { status: 503 } });
+    expect(await tidyUp(memory, model, { now })).toMatchObject({ kind: "failed", reason: "model", detail: "server" });
+    const long = Array.from({ length: 8 }, (_, i) => `- Note ${i} ${"x".repeat(300)}`);
+    fake.enqueue(plan(moved, op({ kind: "move", file: "memory", section: "More", new_lines: long })));
+    expect(await tidyUp(memory, model, { now })).toMatchObject({ kind: "failed", reason: "over-cap" });
+    expect(await files()).toEqual(before);
+    expect(await memory.history()).toEqual([]);
+    expect(readTidyState(memory.dir)).toMatchObject({ lastAttempt: "2026-12-03", failures: 3 });
+    expect(readTidyState(memory.dir).lastRun).toBeUndefined();
+  });
+
+  it("asks again without response_format when the server refuses it, and reads JSON wrapped in prose", async () => {
+    const { memory, model, fake } = await person();
+    fake.enqueue({ error: { status: 400 } }, { text: `Here is the plan:\n${JSON.stringify({ operations: [moved] })}\nDone.` });
+    expect((await tidyUp(memory, model, { now })).kind).toBe("done");
+    expect((fake.requests[1]!.body as { response_format?: unknown }).response_format).toBeUndefined();
+  });
+
+  it("with tidy_up:ask makes proposals instead of changes", async () => {
+    const { memory, model, fake } = await person();
+    fake.enqueue(plan(moved));
+    const result = await tidyUp(memory, model, { now, ask: true });
+    expect(result).toMatchObject({ kind: "proposed", proposals: 1 });
+    expect(await readFile(join(memory.dir, "USER.md"), "utf8")).toBe(USER);
+    expect(memory.listProposals(now)).toEqual([expect.objectContaining({ session: "tidy-up", tool: "memory_replace", file: "user", section: "Home" })]);
+  });
+
+  it("does not ask the model when nothing was said since the last run, and a dry run writes nothing", async () => {
+    const { memory, model, fake } = await person();
+    fake.enqueue(plan(moved));
+    const dry = await tidyUp(memory, model, { now, dryRun: true });
+    expect(dry).toMatchObject({ kind: "dry-run", applied: [expect.objectContaining({ kind: "replace" })] });
+    expect(await readFile(join(memory.dir, "USER.md"), "utf8")).toBe(USER);
+    expect(readTidyState(memory.dir)).toEqual({});
+    fake.enqueue(plan());
+    expect((await tidyUp(memory, model, { now })).kind).toBe("nothing");
+    const requests = fake.requests.length;
+    expect((await tidyUp(memory, model, { now: new Date("2026-12-05T20:00:00Z") })).kind).toBe("no-news");
+    expect(fake.requests.length).toBe(requests);
+  });
+});
