@@ -16,6 +16,8 @@ import { FILE_KINDS } from "../memory/file-kinds.js";
 import type { Recall } from "../memory/recall/recall.js";
 import { undoChanges, undoWithLater, type UndoResult } from "../memory/undo.js";
 import { rangeLabel, readSearchRange } from "../present/search-range.js";
+import { tidyUp } from "../engine/tidy/tidy-up.js";
+import { tidyReport } from "../present/tidy-lines.js";
 import { formatHit } from "./format-hit.js";
 import { historyText, undoList } from "./memory-text.js";
 import { jsonForTerminal } from "./terminal-json.js";
@@ -39,6 +41,10 @@ const HELP = {
       The file is readable by its owner only (mode 600).`,
   import: `import <file> --user <id> [--dry-run]
       Bring back an export (agentkit-memory.json) or one SOUL.md, USER.md or MEMORY.md.`,
+  tidy: `tidy --user <id> [--dry-run]
+      Run the person's tidy-up now (the model in .env reads what was said since the last one and
+      proposes merges, updates and moves; code checks each) and print what it did. With
+      --dry-run: what it would do, nothing written. Refused when the person turned it off.`,
 } as const;
 
 type Command = keyof typeof HELP;
@@ -76,6 +82,7 @@ class Refused extends Error {}
 interface Tools {
   config: Config;
   recall: Recall;
+  model: ModelClient;
   memoryOf(userId: string): MemoryStore;
 }
 
@@ -87,7 +94,7 @@ function tools(config: Config): Tools {
     if (!opened.ok) throw new UsageError(`--user: ${opened.error}`);
     return opened.value;
   };
-  return { config, recall, memoryOf };
+  return { config, recall, model, memoryOf };
 }
 
 /** node's parseArgs, with its errors worded as one line that names the command. */
@@ -295,7 +302,19 @@ const COMMANDS = new Map<string, (t: Tools, args: string[]) => Promise<number | 
   ["undo", undo],
   ["export", exportCommand],
   ["import", importCommand],
+  ["tidy", tidyCommand],
 ]);
+
+async function tidyCommand(t: Tools, args: string[]): Promise<number> {
+  const { values } = parse("tidy", args, { user: { type: "string" }, "dry-run": { type: "boolean", default: false } });
+  const memory = await existingPerson(t, values.user, "tidy");
+  const setting = memory.readSettings().tidyUp ?? "on";
+  const dryRun = values["dry-run"];
+  if (setting === "off" && !dryRun) throw new Refused(`the tidy-up is off for user ${memory.userId} (their setting); --dry-run shows what it would do`);
+  const result = await tidyUp(memory, t.model, { dryRun, ask: setting === "ask", force: true });
+  console.log(printable(tidyReport(result, english)));
+  return result.kind === "failed" ? 1 : 0;
+}
 
 async function main(argv: string[]): Promise<number> {
   process.umask(0o077); // files under AGENTKIT_HOME are the bot user's only (0600 / 0700), whatever the shell's umask

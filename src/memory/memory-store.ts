@@ -21,10 +21,15 @@ export { dateOfLog };
 export type AskBeforeSaving = "off" | "profile" | "all";
 export const ASK_BEFORE_SAVING: readonly AskBeforeSaving[] = ["off", "profile", "all"];
 
+/** The nightly tidy-up: on (changes are made, one undo away), ask (they become proposals) or off. */
+export type TidyUpSetting = "on" | "ask" | "off";
+export const TIDY_UP: readonly TidyUpSetting[] = ["on", "ask", "off"];
+
 export interface Settings {
   timezone?: string;
   locale?: string;
   askBeforeSaving?: AskBeforeSaving;
+  tidyUp?: TidyUpSetting;
 }
 
 export interface MemorySnapshot {
@@ -382,11 +387,12 @@ function parseSettings(text: string): Settings {
   try {
     const parsed: unknown = JSON.parse(text);
     if (typeof parsed !== "object" || parsed === null) return {};
-    const { timezone, locale, askBeforeSaving } = parsed as Record<string, unknown>;
+    const { timezone, locale, askBeforeSaving, tidyUp } = parsed as Record<string, unknown>;
     return {
       ...(typeof timezone === "string" ? { timezone } : {}),
       ...(typeof locale === "string" ? { locale } : {}),
       ...((ASK_BEFORE_SAVING as unknown[]).includes(askBeforeSaving) ? { askBeforeSaving: askBeforeSaving as AskBeforeSaving } : {}),
+      ...((TIDY_UP as unknown[]).includes(tidyUp) ? { tidyUp: tidyUp as TidyUpSetting } : {}),
     };
   } catch {
     return {};

@@ -193,6 +193,51 @@ function expectOneLineFailure(run: FinishedRun, code: number, line: RegExp): voi
   expect(run.stderr.slice(0, -1)).toMatch(line);
 }
 
+describe("npm run memory -- tidy", () => {
+  it("prints what a run would do with --dry-run and writes nothing, then runs it as one change in history", async () => {
+    const home = await homeWithHistory();
+    fake = await startFakeOpenAI();
+    const env = { AGENTKIT_HOME: home, OPENAI_BASE_URL: fake.baseURL };
+    const operations = [
+      { kind: "replace", file: "user", section: "Family", old_lines: ["- Sister: Clara, a nurse"], new_lines: ["- Sister: Clara, a nurse; recommends novels"], reason: "she recommended Piranesi", source: "conversations/2026-10-02-books-and-tea-aaaaaaaa.md", quote: "My sister recommended Piranesi" },
+      { kind: "move", file: "user", section: "Reading", old_lines: [], new_lines: ["- Reads Piranesi"], reason: "the assistant said so", source: "x", quote: "A lovely pick; the house with endless halls" },
+    ];
+    // A first run reads the last 30 days.
+    const today = new Date().toISOString().slice(0, 10);
+    const messages: ConversationMessage[] = [
+      { speaker: "person", name: "Mei", text: "My sister recommended Piranesi again today." },
+      { speaker: "assistant", name: "Assistant", text: "A lovely pick; the house with endless halls." },
+    ];
+    const log = { title: "books again", place: "a terminal", opened: "", closed: "", sessionId: "s2", messages };
+    await writeFile(join(home, "users/42/conversations", `${today}-books-again-bbbbbbbb.md`), renderConversation(log));
+    fake.enqueue({ text: JSON.stringify({ operations }) }, { text: JSON.stringify({ operations }) });
+    const dry = await memoryCli(["tidy", "--user", "42", "--dry-run"], env);
+    expect(dry.stderr).toBe("");
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toMatch(/^Dry run: 1 change\(s\) would be made; nothing was written\.\n- replace USER\.md › Family: - Sister: Clara, a nurse → - Sister: Clara, a nurse; recommends novels \(she recommended Piranesi; conversations\/2026-10-02-books-and-tea-aaaaaaaa\.md\)\nDropped by the checks: 1 \(no quote of your own words\)\n$/);
+    expect(await readFile(join(home, "users/42/USER.md"), "utf8")).toBe("## Family\n- Sister: Clara, a nurse\n");
+    const run = await memoryCli(["tidy", "--user", "42"], env);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^Tidied: 1 change\(s\), one entry in history \(\w+\); one undo takes it all back\./);
+    expect(await readFile(join(home, "users/42/USER.md"), "utf8")).toBe("## Family\n- Sister: Clara, a nurse; recommends novels\n");
+    const history = JSON.parse((await memoryCli(["history", "--user", "42", "--json"], env)).stdout) as { op: string }[];
+    expect(history[0]?.op).toBe("tidy-up");
+  });
+
+  it("exits 1 with its reason when the model fails or the person turned it off, and changes nothing", async () => {
+    const home = await homeWithHistory();
+    fake = await startFakeOpenAI();
+    const env = { AGENTKIT_HOME: home, OPENAI_BASE_URL: fake.baseURL };
+    fake.enqueue({ text: "I cannot do that." });
+    const garbage = await memoryCli(["tidy", "--user", "42"], env);
+    expect(garbage.code).toBe(1);
+    expect(garbage.stdout).toBe("The tidy-up changed nothing: the model's answer was not a plan. It is tried again the next night.\n");
+    await writeFile(join(home, "users/42/settings.json"), JSON.stringify({ tidyUp: "off" }));
+    expectOneLineFailure(await memoryCli(["tidy", "--user", "42"], env), 1, /^the tidy-up is off for user 42 \(their setting\); --dry-run shows what it would do$/);
+    expect(await readFile(join(home, "users/42/USER.md"), "utf8")).toBe("## Family\n- Sister: Clara, a nurse\n");
+  });
+});
+
 describe("npm run memory: help and bad command lines", () => {
   it("--help, help and a command's --help print the usage on stdout and exit 0", async () => {
     const home = await makeTempHome();
@@ -214,8 +259,8 @@ describe("npm run memory: help and bad command lines", () => {
     const home = await homeWithHistory();
     const env = { AGENTKIT_HOME: home };
     const before = await tree(home);
-    expectOneLineFailure(await memoryCli([], env), 2, /^which command\? search, reindex, history, undo, export or import \(npm run memory -- --help\)$/m);
-    expectOneLineFailure(await memoryCli(["serach", "tea", "--user", "42"], env), 2, /^unknown command "serach"; the commands are search, reindex, history, undo, export, import/);
+    expectOneLineFailure(await memoryCli([], env), 2, /^which command\? search, reindex, history, undo, export, import or tidy \(npm run memory -- --help\)$/m);
+    expectOneLineFailure(await memoryCli(["serach", "tea", "--user", "42"], env), 2, /^unknown command "serach"; the commands are search, reindex, history, undo, export, import, tidy/);
     expectOneLineFailure(await memoryCli(["search", "tea", "--user", "42", "--jsno"], env), 2, /^unknown option --jsno for search \(npm run memory -- search --help\)$/);
     expectOneLineFailure(await memoryCli(["history", "extra", "--user", "42"], env), 2, /^history takes no argument "extra"/);
     expectOneLineFailure(await memoryCli(["search", "tea", "--user"], env), 2, /--user/);

@@ -1,0 +1,81 @@
+import type { Say } from "../lib/locale.js";
+import type { TidyResult } from "../engine/tidy/tidy-up.js";
+import type { TidySummary } from "../memory/tidy/tidy-state.js";
+import type { DropReason, TidyOperation } from "../memory/tidy/tidy-plan.js";
+
+/**
+ * The one notice a person gets about a tidy-up (the first reply of their next conversation, or
+ * a DM): "🧹 I tidied my notes: merged 2, updated 1 (Home: Lives in Paris → Lives in Berlin),
+ * moved 3 facts from this week's logs". Undefined when the run changed nothing.
+ */
+export function tidyNotice(summary: TidySummary, say: Say): string | undefined {
+  const { merge, replace, remove, move } = summary.counts;
+  const example = summary.example ? ` (${summary.example.section}: ${summary.example.before} → ${summary.example.after})` : "";
+  const exampleZh = summary.example ? `（${summary.example.section}：${summary.example.before} → ${summary.example.after}）` : "";
+  const parts = [
+    merge ? say(`merged ${merge}`, `合并 ${merge} 条`) : "",
+    replace ? say(`updated ${replace}${example}`, `更新 ${replace} 条${exampleZh}`) : "",
+    remove ? say(`removed ${remove} that no longer held`, `删除 ${remove} 条过时的内容`) : "",
+    move ? say(`moved ${move} fact${move === 1 ? "" : "s"} from recent logs`, `从最近的日志移入 ${move} 条事实`) : "",
+  ].filter(Boolean);
+  if (parts.length === 0) return undefined;
+  if (summary.proposals) {
+    return say(
+      `🧹 I tidied my notes and ${summary.proposals} change${summary.proposals === 1 ? " is" : "s are"} waiting for your OK: ${parts.join(", ")}`,
+      `🧹 我整理了笔记，有 ${summary.proposals} 处改动等你确认：${parts.join("，")}`,
+    );
+  }
+  return say(`🧹 I tidied my notes: ${parts.join(", ")}`, `🧹 我整理了笔记：${parts.join("，")}`);
+}
+
+const DROP_WORDS: Record<DropReason, [string, string]> = {
+  invalid: ["not a valid operation", "不是有效的操作"],
+  soul: ["would change SOUL.md", "会改动 SOUL.md"],
+  "not-found": ["its lines are not in the file", "文件里没有这些行"],
+  "person-written": ["you wrote that line yourself", "那一行是你自己写的"],
+  quote: ["no quote of your own words", "没有引用你自己的话"],
+  secret: ["holds a secret", "含有密钥"],
+  unsafe: ["unsafe text", "不安全的文本"],
+  "relative-date": ["a relative time without a date", "相对时间没有写日期"],
+  "bounded-loss": ["would remove more than a quarter of a file", "会删除文件四分之一以上的内容"],
+};
+
+function operationLine(op: TidyOperation, say: Say): string {
+  const file = op.file === "user" ? "USER.md" : "MEMORY.md";
+  const kind = say(op.kind, { merge: "合并", replace: "更新", remove: "删除", move: "移入" }[op.kind]);
+  const change = [op.old_lines.join(" / "), op.new_lines.join(" / ")].filter(Boolean).join(" → ");
+  return `- ${kind} ${file} › ${op.section}: ${change}${op.reason ? ` (${op.reason}${op.source ? `; ${op.source}` : ""})` : ""}`;
+}
+
+/** What a run did or would do, line by line (the CLI, the Details button). */
+export function tidyReport(result: TidyResult, say: Say): string {
+  switch (result.kind) {
+    case "no-news":
+      return say("Nothing to tidy: no conversation since the last tidy-up, and no file is nearly full.", "无需整理：上次整理以来没有新对话，也没有文件接近上限。");
+    case "failed": {
+      const why = {
+        model: say(`the model could not be reached or refused (${result.detail})`, `无法连接模型或模型拒绝了请求（${result.detail}）`),
+        "not-a-plan": say("the model's answer was not a plan", "模型的回答不是有效的计划"),
+        "over-cap": say(`the plan would leave a file over its cap (${result.detail})`, `该计划会让文件超出上限（${result.detail}）`),
+      }[result.reason];
+      return say(`The tidy-up changed nothing: ${why}. It is tried again the next night.`, `这次整理没有做任何改动：${why}。下一晚会再试。`);
+    }
+    default: {
+      const applied = "applied" in result ? result.applied : [];
+      const head =
+        result.kind === "dry-run"
+          ? say(`Dry run: ${applied.length} change(s) would be made; nothing was written.`, `试运行：将做 ${applied.length} 处改动；没有写入任何内容。`)
+          : result.kind === "proposed"
+            ? say(`${result.proposals} change(s) wait for the person's OK.`, `${result.proposals} 处改动等待确认。`)
+            : result.kind === "done"
+              ? say(`Tidied: ${applied.length} change(s), one entry in history (${result.entry.id}); one undo takes it all back.`, `已整理：${applied.length} 处改动，记录中的一条（${result.entry.id}）；一次撤销即可全部撤回。`)
+              : say("The tidy-up found nothing to change.", "这次整理没有需要改动的内容。");
+      const dropped = Object.entries(result.dropped) as [DropReason, number][];
+      const droppedLine = dropped.length
+        ? [say(`Dropped by the checks: ${dropped.map(([reason, n]) => `${n} (${DROP_WORDS[reason][0]})`).join(", ")}`, `被检查拒绝：${dropped.map(([reason, n]) => `${n}（${DROP_WORDS[reason][1]}）`).join("，")}`)]
+        : [];
+      const over = result.kind === "dry-run" && result.overCap ? [say(`It would leave ${result.overCap === "user" ? "USER.md" : "MEMORY.md"} over its cap, so a real run would change nothing.`, `它会让 ${result.overCap === "user" ? "USER.md" : "MEMORY.md"} 超出上限，因此正式运行不会做任何改动。`)] : [];
+      return [head, ...applied.map((op) => operationLine(op, say)), ...droppedLine, ...over].join("\n");
+    }
+  }
+}
