@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { conversations, questions } from "./dataset/index.js";
+import { conversations, questions, timeQuestions } from "./dataset/index.js";
 import type { BenchQuestion } from "./dataset/types.js";
 import { evidenceOf, firstEvidenceRank, mrr, recallAt, type QuestionOutcome } from "./evaluate.js";
 import { FloorIndex } from "./floor.js";
@@ -52,6 +52,16 @@ async function main(): Promise<void> {
       plain.outcomes.push(outcome(question, theirs));
       if (values.verbose && (ours === undefined || ours > 5)) misses.push(`${question.id} [${question.kind}] ${question.question}  → ours ${ours ?? "-"}, floor ${theirs ?? "-"}`);
     }
+    // Questions that place their answer in time: the plain question, then with the dates a model
+    // would pass (since/until), each against the floor on the plain question.
+    const timed = { plain: [] as QuestionOutcome[], filtered: [] as QuestionOutcome[], floor: [] as QuestionOutcome[] };
+    for (const question of timeQuestions) {
+      const evidence = evidenceOf(question, data.files);
+      const located = (hits: { file: string; ords: number[] }[]) => firstEvidenceRank(hits, evidence);
+      timed.plain.push(outcome(question, located(await data.memory.search(question.question, { limit: 10 }))));
+      timed.filtered.push(outcome(question, located(await data.memory.search(question.question, { limit: 10, since: question.since, until: question.until }))));
+      timed.floor.push(outcome(question, firstEvidenceRank((await floor.search(question.question, 10)).map((h) => ({ file: h.file, ords: [h.ord] })), evidence)));
+    }
     await floor.close();
     await data.close();
 
@@ -75,6 +85,17 @@ async function main(): Promise<void> {
     console.log(`## Recall (${conversations.length} conversations, ${conversations.reduce((n, c) => n + c.turns.length * 2, 0)} messages, ${questions.length} questions; ingested through the session engine in ${Math.round(ingestMs)} ms)\n`);
     console.log(table(rows));
     console.log(`\nTarget: AgentKit R@10 ≥ 1.15 × floor R@10 without embeddings: ${(overall.agentkit.r10 / overall.floor.r10).toFixed(2)}× ${target ? "✅" : "❌"}`);
+    console.log(`\n## Questions about time (${timeQuestions.length}: "last month", "in March", "before the trip", "上个月"…)\n`);
+    const timeRows: string[][] = [["slice", "questions", "AgentKit R@10 with since/until", "AgentKit R@10 without", "floor R@10", "with ÷ floor"]];
+    const timeResults: Record<string, unknown> = {};
+    for (const [name, keep] of slices.slice(0, 3)) {
+      const [withDates, without, theirs] = [timed.filtered.filter(keep), timed.plain.filter(keep), timed.floor.filter(keep)];
+      const ratio = recallAt(theirs, 10) === 0 ? Number.POSITIVE_INFINITY : recallAt(withDates, 10) / recallAt(theirs, 10);
+      timeRows.push([name, String(withDates.length), pct(recallAt(withDates, 10)), pct(recallAt(without, 10)), pct(recallAt(theirs, 10)), ratio.toFixed(2)]);
+      timeResults[name] = { questions: withDates.length, withDates: recallAt(withDates, 10), withoutDates: recallAt(without, 10), floor: recallAt(theirs, 10), ratio10: ratio };
+    }
+    console.log(table(timeRows));
+    results.time = timeResults;
     const tops = [...topSources.entries()].sort((a, b) => b[1] - a[1]).map(([source, n]) => `${source} ${pct(n / questions.length)}`);
     console.log(`AgentKit's first result comes from: ${tops.join(", ")} (a daily-log summary often holds the answer too, but only messages count as evidence).`);
     if (misses.length > 0) console.log(`\nNot in AgentKit's top 5:\n${misses.join("\n")}`);

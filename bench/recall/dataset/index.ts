@@ -1,6 +1,7 @@
 import { conversationsEn } from "./conversations-en.js";
 import { conversationsZh } from "./conversations-zh.js";
 import { questions } from "./questions.js";
+import { timeQuestions } from "./time-questions.js";
 import type { BenchConversation } from "./types.js";
 
 export type { BenchConversation,   } from "./types.js";
@@ -10,4 +11,4 @@ export const conversations: BenchConversation[] = [...conversationsEn, ...conver
   (a, b) => (a.date + " " + a.time).localeCompare(b.date + " " + b.time),
 );
 
-export { questions };
+export { questions, timeQuestions };

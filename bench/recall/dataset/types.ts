@@ -41,3 +41,13 @@ export interface BenchQuestion {
   answer: string;
   kind: QuestionKind;
 }
+
+/** A question that places its answer in time; the dates are what a model would pass as since/until. */
+export interface BenchTimeQuestion extends BenchQuestion {
+  /** The day the person asks, YYYY-MM-DD (after the last conversation, e.g. 2026-12-01). */
+  asked: string;
+  /** The words of the question that place it in time, e.g. "last month", "in the spring", "上个月". */
+  phrase: string;
+  since?: string;
+  until?: string;
+}
