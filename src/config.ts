@@ -41,6 +41,8 @@ export interface Config {
   shardSpawnDelayMs: number;
   /** In a shard's process: its id (SHARDS, set by the ShardingManager). */
   shardId: number | undefined;
+  /** The nightly tidy-up: TIDY_AT (local "HH:mm" in each person's zone) and TIDY_CONCURRENCY (runs at once per process; 0: none). */
+  tidy: { at: string; concurrency: number };
   /** METRICS_PORT set: /healthz and /metrics on this address (a shard adds its id to the port). */
   metrics: { port: number; host: string } | undefined;
 }
@@ -147,6 +149,10 @@ const commonSchema = z.object({
     .refine((v) => v === undefined || (/^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 65535), "must be a port number from 1 to 65535 (e.g. 9464)")
     .transform((v) => (v === undefined ? undefined : Number(v))),
   METRICS_HOST: optionalText.transform((v) => v ?? "127.0.0.1"),
+  TIDY_AT: optionalText
+    .refine((v) => v === undefined || /^([01]\d|2[0-3]):[0-5]\d$/.test(v), "must be a time of day as HH:mm, 24-hour (e.g. 04:00)")
+    .transform((v) => v ?? "04:00"),
+  TIDY_CONCURRENCY: wholeNumber(2, "2", { min: 0 }),
 });
 
 /** Empty or blank is unset (optionalText), so both get the "is required" line; a value that is there is checked further. */
@@ -217,6 +223,7 @@ export function loadConfig(frontEnd: FrontEnd, env: Record<string, string | unde
     shardCount: c.SHARD_COUNT,
     shardSpawnDelayMs: c.SHARD_SPAWN_DELAY_MS,
     shardId: c.SHARDS,
+    tidy: { at: c.TIDY_AT, concurrency: c.TIDY_CONCURRENCY },
     metrics: c.METRICS_PORT === undefined ? undefined : { port: c.METRICS_PORT, host: c.METRICS_HOST },
     discord:
       discord?.success === true

@@ -25,8 +25,10 @@ export function startFailureLine(error: unknown): string {
 export async function runBot(config: Config, log: Logger): Promise<void> {
   const releaseLock = await holdBotLock(config.home, config.shardId);
   const metrics = config.metrics && createMetrics({ shard: config.shardId });
-  const parts = await createEngine(config, log, { telemetry: metrics?.telemetry });
-  const bot = createBot({ config, log, engine: parts.engine });
+  // The bot exists after the engine: a tidy-up finishing before it is ready leaves its notice for the next conversation.
+  let bot: ReturnType<typeof createBot> | undefined;
+  const parts = await createEngine(config, log, { telemetry: metrics?.telemetry, tidy: true, onTidied: (userId) => void bot?.tidied(userId) });
+  bot = createBot({ config, log, engine: parts.engine });
   // Before login, so a port in use stops the start before it spends a gateway identify; /healthz is 503 until the gateway is ready.
   const ops = metrics && (await startOps(config, { client: bot.client, store: parts.store, metrics }, log));
   let stopping = false;

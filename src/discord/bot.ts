@@ -16,6 +16,9 @@ import { commands } from "./commands/index.js";
 import { componentHandlers } from "./handlers/index.js";
 import { routeComponent, type ComponentInteraction } from "./handlers/router.js";
 import { Conversations } from "./conversations.js";
+import { readTidyState, takeTidyNotice } from "../memory/tidy/tidy-state.js";
+import { sayIn } from "../lib/locale.js";
+import { tidyNoticeParts } from "./views/tidy-notice.js";
 import { callerOf, inLocale, sayFor } from "./interaction-helpers.js";
 import { reconcileSessions } from "./reconcile.js";
 
@@ -35,6 +38,8 @@ export interface Bot {
   start(): Promise<void>;
   /** Stops taking events and waits for turns and closes under way. */
   stop(): Promise<void>;
+  /** A tidy-up of this person finished: its notice goes to their DMs now when they chose so. */
+  tidied(userId: string): Promise<void>;
 }
 
 /** The gateway closed the connection for good before the bot was ready; `code` is Discord's close code. */
@@ -139,6 +144,23 @@ export function createBot({ config, log, engine, retryIntervalMs = 5 * 60_000 }:
       );
       retryTimer = setInterval(() => guard("pending summaries", () => engine.retryPendingCloses()), retryIntervalMs);
       retryTimer.unref();
+    },
+    async tidied(userId) {
+      const memory = engine.memoryOf(userId);
+      if (memory.readSettings().tidyNotice !== "dm") return;
+      const summary = readTidyState(memory.dir).notice;
+      if (!summary) return;
+      const say = sayIn(memory.readSettings().locale);
+      const parts = tidyNoticeParts(userId, summary, say);
+      if (parts.lines.length === 0) return;
+      try {
+        const dm = await (await client.users.fetch(userId)).createDM();
+        await dm.send({ content: parts.lines.map((line) => line.replace(/^-# /, "")).join("\n"), components: parts.components, allowedMentions: { parse: [] } });
+        // Taken out only once sent: DMs closed to the bot leave it for the next conversation's first answer.
+        await takeTidyNotice(memory.dir);
+      } catch (error) {
+        log.warn({ err: String(error) }, "could not send the tidy-up notice by DM; it waits for the next conversation");
+      }
     },
     async stop() {
       clearInterval(retryTimer);

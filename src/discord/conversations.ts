@@ -16,6 +16,7 @@ import { FairUse } from "./fair-use.js";
 import { readIncoming, type Incoming } from "./incoming.js";
 import { proposalFooter } from "./views/proposal-footer.js";
 import { postReceipt } from "./receipt.js";
+import { tidyNoticeParts } from "./views/tidy-notice.js";
 import { receiptMessage, type ReceiptPlace } from "./views/receipt.js";
 import { NO_MENTIONS, ReplyStream, type ReplyChannel } from "./reply-stream.js";
 import { stopRow } from "./views/stop-row.js";
@@ -410,7 +411,8 @@ export class Conversations implements ConversationControl {
         ...notes.map((line) => `-# ${line}`),
       ];
       const pending = result.proposals.length > 0 ? proposalFooter(owner, result.proposals, say) : { lines: [], components: [] };
-      await reply.finish([...lines, ...pending.lines].join("\n") || undefined, pending.components);
+      const tidied = result.tidied ? tidyNoticeParts(owner, result.tidied, say) : { lines: [], components: [] };
+      await reply.finish([...lines, ...tidied.lines, ...pending.lines].join("\n") || undefined, [...tidied.components, ...pending.components].slice(0, 5));
     } catch (error) {
       this.streaming.delete(turnId);
       const line =

@@ -4,6 +4,7 @@ import type { Logger } from "../lib/logger.js";
 import { Recall } from "../memory/recall/recall.js";
 import { ModelClient } from "../model/model-client.js";
 import { SessionEngine } from "./session-engine.js";
+import { TidySchedule } from "./tidy/tidy-schedule.js";
 import { SessionStore } from "../sessions/session-store.js";
 import type { Telemetry } from "../lib/telemetry.js";
 
@@ -24,13 +25,18 @@ export function createRecall(model: ModelClient, onError: (message: string, erro
 export interface EngineOptions {
   /** Where turns, model requests and memory writes are counted (metrics); nothing by default. */
   telemetry?: Telemetry | undefined;
+  /** Run the nightly tidy-up in this process (the bot; not the terminal chat). */
+  tidy?: boolean;
+  /** Told when a person's tidy-up finished (the bot sends the notice by DM to who chose so). */
+  onTidied?: (userId: string) => void;
 }
 
 /** Wires the engine from the configuration; both front ends start here. */
-export async function createEngine(config: Config, log: Logger, { telemetry }: EngineOptions = {}): Promise<EngineParts> {
+export async function createEngine(config: Config, log: Logger, { telemetry, tidy = false, onTidied }: EngineOptions = {}): Promise<EngineParts> {
   const model = new ModelClient({ ...config.openai, telemetry });
   const store = await SessionStore.open(config.home, config.sessionStoreUrl);
   const recall = createRecall(model, (message, error) => log.warn({ err: String(error) }, message));
+  let schedule: TidySchedule | undefined;
   const engine = new SessionEngine({
     home: config.home,
     memory: { defaultTimeZone: config.timeZone, dailyDays: config.dailyDays, recall, journalRetention: config.journal },
@@ -39,7 +45,25 @@ export async function createEngine(config: Config, log: Logger, { telemetry }: E
     log,
     historyBudgetChars: config.historyBudgetChars,
     ...(telemetry ? { telemetry } : {}),
+    onClosed: (userId) => schedule?.afterClose(userId),
   });
+  if (tidy && config.tidy.concurrency > 0) {
+    schedule = new TidySchedule({
+      home: config.home,
+      memoryOf: (userId) => engine.memoryOf(userId),
+      model,
+      store,
+      owner: engine.worker,
+      at: config.tidy.at,
+      concurrency: config.tidy.concurrency,
+      log,
+      telemetry,
+      onRun: (userId, result) => {
+        if (result.kind === "done" || result.kind === "proposed") onTidied?.(userId);
+      },
+    });
+    schedule.start();
+  }
   // A home from before files were private, or copied in with a wide umask, becomes private (§1).
   engine.inBackground(
     tightenHome(config.home).then(({ changed, failed }) => {
@@ -60,6 +84,7 @@ export async function createEngine(config: Config, log: Logger, { telemetry }: E
     "could not remove temporary files left by an interrupted write; the next start tries again",
   );
   const close = async () => {
+    await schedule?.close();
     await engine.settle();
     await recall.close();
     await store.close();

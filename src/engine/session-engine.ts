@@ -27,6 +27,9 @@ import { hasExchange, type SessionPlace, type SessionRecord } from "../sessions/
 import { SessionForgottenError, SessionMovedOnError, type SessionStore } from "../sessions/session-store.js";
 import { neededEpoch } from "../sessions/session-store-base.js";
 import { summariseConversation } from "./summarise.js";
+import { takeTidyNotice, type TidySummary } from "../memory/tidy/tidy-state.js";
+import { TIDY_SESSION } from "./tidy/tidy-up.js";
+import { cutChars } from "../lib/text.js";
 
 export interface SessionEngineDeps {
   home: string;
@@ -39,6 +42,8 @@ export interface SessionEngineDeps {
   clock?: () => Date;
   /** Told how each turn went and what became of the model's memory writes (metrics). */
   telemetry?: Telemetry;
+  /** Told after a conversation's close wrote its summary (the tidy-up looks at how full the files are). */
+  onClosed?: (userId: string) => void;
 }
 
 export interface OpenRequest {
@@ -50,6 +55,8 @@ export interface OpenRequest {
 }
 
 export interface TurnResult {
+  /** The first turn of a conversation after a tidy-up: what it did, to tell the person once. */
+  tidied?: TidySummary;
   text: string;
   changes: MemoryChange[];
   proposals: PendingChange[];
@@ -126,7 +133,8 @@ export class SessionEngine {
   private readonly opening = new Map<string, Promise<void>>();
   private readonly clock: () => Date;
   /** Who holds a claim in the shared session store: this process. */
-  private readonly worker = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  /** This process as claims name it (closes, tidy-ups). */
+  readonly worker = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly telemetry: Telemetry;
   /** Each person's forget epoch, readable without a trip to the store. */
   private readonly stamps: ForgetStamps;
@@ -231,6 +239,7 @@ export class SessionEngine {
       const started = performance.now();
       const timing: TurnTiming = { modelMs: 0 };
       let outcome: TurnOutcome = "error";
+      const first = !hasExchange(record);
       try {
         // Before the request, not only after the turn: turns back to back leave no idle moment to condense in.
         if (overBudget(record, message.text, this.deps.historyBudgetChars)) await this.condenseNow(record, timing);
@@ -258,7 +267,10 @@ export class SessionEngine {
           throw stored?.status === "open" ? new TurnForgottenError(id) : new SessionClosedError(id);
         });
         outcome = output.stopped ? "stopped" : "ok";
-        return { record, output };
+        // Told once, with the first answer of the next conversation: a notice sent by DM is gone by then,
+        // one that could not be (DMs closed, the bot was away) is shown here instead.
+        const tidied = first ? await takeTidyNotice(this.memoryOf(record.userId).dir) : undefined;
+        return { record, output, tidied };
       } finally {
         this.telemetry.turn(outcome, performance.now() - started - timing.modelMs, timing.modelMs);
       }
@@ -267,8 +279,17 @@ export class SessionEngine {
     setImmediate(() => {
       if (historyChars(result.record) > this.deps.historyBudgetChars) void this.condense(id);
     });
-    const { output } = result;
-    return { text: output.text, changes: output.changes, proposals: output.proposals, usage: output.usage, stopped: output.stopped };
+    const { output, tidied } = result;
+    // tidy_up:ask: the run's proposals wait with this answer's, to be saved or discarded the same way.
+    const proposals = tidied?.proposals ? [...output.proposals, ...this.tidyProposals(result.record.userId)] : output.proposals;
+    return { text: output.text, changes: output.changes, proposals, usage: output.usage, stopped: output.stopped, ...(tidied ? { tidied } : {}) };
+  }
+
+  private tidyProposals(userId: string): PendingChange[] {
+    return this.memoryOf(userId)
+      .listProposals(this.clock())
+      .filter((p) => p.session === TIDY_SESSION)
+      .map((p) => ({ file: p.file === "user" ? "USER.md" : "MEMORY.md", section: p.section, proposal: p.id, summary: p.tool === "memory_remove" ? "−" : `~ “${cutChars((p.newText ?? p.content ?? "").replace(/\s+/g, " ").trim(), 80)}”` }));
   }
 
   /** Drops the conversation so far; the snapshot (system prompt) and the memory files stay. */
@@ -546,6 +567,7 @@ export class SessionEngine {
     );
     await memory.archiveOldDailies(now);
     await this.markClosed(record, now);
+    this.deps.onClosed?.(record.userId);
     return "closed";
   }
 

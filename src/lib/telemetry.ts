@@ -32,6 +32,13 @@ export type TurnOutcome = "ok" | "stopped" | "error";
 /** How one model request ended: answered, stopped by the person, or a ModelError's kind. */
 export type ModelOutcome = "ok" | "stopped" | ModelErrorKind;
 
+/** The operations of a tidy-up's plan (memory/tidy) and the checks that drop one: metrics labels, owned here. */
+export const TIDY_KINDS = ["merge", "replace", "remove", "move"] as const;
+export const DROP_REASONS = ["invalid", "soul", "not-found", "person-written", "quote", "secret", "unsafe", "relative-date", "bounded-loss"] as const;
+
+/** How a tidy-up run ended (engine/tidy): changes made, proposals made, nothing to change, nothing new, or why it failed. */
+export type TidyRunOutcome = "done" | "proposed" | "nothing" | "no-news" | "failed-model" | "failed-not-a-plan" | "failed-over-cap";
+
 /**
  * What the engine, the model client and the memory tools report as they work. Called on the
  * turn's path, so an implementation only counts (no I/O, no awaiting); the values are fixed
@@ -45,6 +52,8 @@ export interface Telemetry {
   tokens(usage: TokenUsage): void;
   /** One memory write the model asked for, and what became of it. */
   memoryWrite(result: MemoryWriteResult): void;
+  /** One tidy-up run: its outcome, the operations it applied by kind, and those code dropped by the check that dropped them. */
+  tidyRun?(outcome: TidyRunOutcome, applied: Readonly<Record<string, number>>, dropped: Readonly<Record<string, number>>): void;
 }
 
 /** What runs when metrics are off. */

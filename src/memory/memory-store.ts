@@ -30,7 +30,12 @@ export interface Settings {
   locale?: string;
   askBeforeSaving?: AskBeforeSaving;
   tidyUp?: TidyUpSetting;
+  /** Where the tidy-up's notice goes: the first reply of the next conversation (default) or a DM. */
+  tidyNotice?: TidyNoticePlace;
 }
+
+export type TidyNoticePlace = "reply" | "dm";
+export const TIDY_NOTICE: readonly TidyNoticePlace[] = ["reply", "dm"];
 
 export interface MemorySnapshot {
   takenAt: string;
@@ -387,12 +392,13 @@ function parseSettings(text: string): Settings {
   try {
     const parsed: unknown = JSON.parse(text);
     if (typeof parsed !== "object" || parsed === null) return {};
-    const { timezone, locale, askBeforeSaving, tidyUp } = parsed as Record<string, unknown>;
+    const { timezone, locale, askBeforeSaving, tidyUp, tidyNotice } = parsed as Record<string, unknown>;
     return {
       ...(typeof timezone === "string" ? { timezone } : {}),
       ...(typeof locale === "string" ? { locale } : {}),
       ...((ASK_BEFORE_SAVING as unknown[]).includes(askBeforeSaving) ? { askBeforeSaving: askBeforeSaving as AskBeforeSaving } : {}),
       ...((TIDY_UP as unknown[]).includes(tidyUp) ? { tidyUp: tidyUp as TidyUpSetting } : {}),
+      ...((TIDY_NOTICE as unknown[]).includes(tidyNotice) ? { tidyNotice: tidyNotice as TidyNoticePlace } : {}),
     };
   } catch {
     return {};

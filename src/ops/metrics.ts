@@ -1,6 +1,6 @@
 import { RESTEvents, type REST } from "discord.js";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
-import type { MemoryWriteResult, ModelOutcome, SessionStatus, Telemetry, TurnOutcome } from "../lib/telemetry.js";
+import { DROP_REASONS, TIDY_KINDS, type MemoryWriteResult, type ModelOutcome, type SessionStatus, type Telemetry, type TidyRunOutcome, type TurnOutcome } from "../lib/telemetry.js";
 import { withTimeout } from "../lib/with-timeout.js";
 
 /** What the sessions gauge reads at scrape time (SessionStore). */
@@ -52,6 +52,8 @@ const WRITE_RESULTS: Record<MemoryWriteResult, true> = {
 const STATUSES: Record<SessionStatus, true> = { open: true, closing: true, "pending-summary": true, closed: true };
 const SCOPES = ["user", "global", "shared"] as const;
 const TOKEN_TYPES = ["in", "out", "cached"] as const;
+
+const TIDY_OUTCOMES: readonly TidyRunOutcome[] = ["done", "proposed", "nothing", "no-news", "failed-model", "failed-not-a-plan", "failed-over-cap"];
 
 /** From a millisecond to two minutes: AgentKit's own part is milliseconds, the model's seconds. */
 const TURN_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
@@ -106,7 +108,28 @@ export function createMetrics({ shard, storeTimeoutMs = 2000 }: MetricsOptions =
     labelNames: ["global"] as const,
     registers,
   });
+  const tidyRuns = new Counter({
+    name: "agentkit_tidy_runs_total",
+    help: "Nightly tidy-up runs, by outcome: done, proposed (tidy_up:ask), nothing (no change passed), no-news (nothing said since the last run), failed-model, failed-not-a-plan, failed-over-cap.",
+    labelNames: ["outcome"] as const,
+    registers,
+  });
+  const tidyOperations = new Counter({
+    name: "agentkit_tidy_operations_total",
+    help: "Operations tidy-ups applied, by kind (merge, replace, remove, move).",
+    labelNames: ["kind"] as const,
+    registers,
+  });
+  const tidyDropped = new Counter({
+    name: "agentkit_tidy_dropped_total",
+    help: "Operations of a tidy-up's plan that code dropped, by the check that dropped them (quote, person-written, bounded-loss, soul, secret, unsafe, relative-date, not-found, invalid).",
+    labelNames: ["check"] as const,
+    registers,
+  });
   // Every series exists from the start at 0, so rate() and alerts see the first event.
+  for (const outcome of TIDY_OUTCOMES) tidyRuns.inc({ outcome }, 0);
+  for (const kind of TIDY_KINDS) tidyOperations.inc({ kind }, 0);
+  for (const check of DROP_REASONS) tidyDropped.inc({ check }, 0);
   for (const outcome of Object.keys(TURN_OUTCOMES)) turns.inc({ outcome }, 0);
   for (const part of ["own", "model"]) turnSeconds.zero({ part });
   for (const outcome of Object.keys(MODEL_OUTCOMES)) modelRequests.inc({ outcome }, 0);
@@ -131,6 +154,12 @@ export function createMetrics({ shard, storeTimeoutMs = 2000 }: MetricsOptions =
     },
     memoryWrite(result) {
       memoryWrites.inc({ result });
+    },
+    tidyRun(outcome, applied, dropped) {
+      tidyRuns.inc({ outcome });
+      // Only known words become labels: a series per unknown word is never made.
+      for (const kind of TIDY_KINDS) if (applied[kind]) tidyOperations.inc({ kind }, applied[kind]);
+      for (const check of DROP_REASONS) if (dropped[check]) tidyDropped.inc({ check }, dropped[check]);
     },
   };
 

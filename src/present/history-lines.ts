@@ -10,7 +10,10 @@ const REASONS: Record<string, string> = {
   "condensed the day's log": "压缩当天日志",
   "moved old logs to the archive": "归档旧日志",
   "default persona": "默认人设",
+  "tidy-up": "夜间整理",
 };
+
+const ENGLISH_REASONS: Record<string, string> = { "tidy-up": "the nightly tidy-up" };
 
 export function who(entry: JournalEntry, say: Say): string {
   switch (entry.by.kind) {
@@ -19,7 +22,7 @@ export function who(entry: JournalEntry, say: Say): string {
     case "person":
       return say("you", "你");
     case "system":
-      return say(entry.by.reason, REASONS[entry.by.reason] ?? entry.by.reason);
+      return say(ENGLISH_REASONS[entry.by.reason] ?? entry.by.reason, REASONS[entry.by.reason] ?? entry.by.reason);
   }
 }
 

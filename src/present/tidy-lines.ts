@@ -1,5 +1,6 @@
 import type { Say } from "../lib/locale.js";
 import type { TidyResult } from "../engine/tidy/tidy-up.js";
+import type { TidyNoticePlace, TidyUpSetting } from "../memory/memory-store.js";
 import type { TidySummary } from "../memory/tidy/tidy-state.js";
 import type { DropReason, TidyOperation } from "../memory/tidy/tidy-plan.js";
 
@@ -78,4 +79,26 @@ export function tidyReport(result: TidyResult, say: Say): string {
       return [head, ...applied.map((op) => operationLine(op, say)), ...droppedLine, ...over].join("\n");
     }
   }
+}
+
+/** One sentence: what the tidy-up setting does now. */
+export function describeTidyUp(setting: TidyUpSetting | undefined, say: Say): string {
+  switch (setting ?? "on") {
+    case "on":
+      return say(
+        "Nightly tidy-up: on. Once a day, at night, I merge duplicates, update what changed and move lasting facts from the logs into my notes; each run is one change you can undo.",
+        "夜间整理：开启。每天夜里我会合并重复内容、更新变化了的事实，并把日志里长期有用的事实移入笔记；每次整理都是一条可以撤销的改动。",
+      );
+    case "ask":
+      return say("Nightly tidy-up: ask first. I propose the night's changes and save each only when you press Save.", "夜间整理：先问你。我会提出当晚的改动，你按「保存」后才写入。");
+    case "off":
+      return say("Nightly tidy-up: off. My notes change only during our conversations.", "夜间整理：关闭。我的笔记只会在我们对话时改动。");
+  }
+}
+
+/** One sentence: where the tidy-up's notice goes. */
+export function describeTidyNotice(place: TidyNoticePlace | undefined, say: Say): string {
+  return (place ?? "reply") === "dm"
+    ? say("I tell you about a tidy-up in a direct message.", "整理之后我会私信告诉你。")
+    : say("I tell you about a tidy-up under my first answer of our next conversation.", "整理之后我会在下次对话的第一条回答下告诉你。");
 }

@@ -1,6 +1,7 @@
 import { MessageFlags, type ChatInputCommandInteraction, type SlashCommandSubcommandBuilder } from "discord.js";
 import type { Say } from "../../lib/locale.js";
-import type { AskBeforeSaving, MemoryStore } from "../../memory/memory-store.js";
+import { TIDY_NOTICE, TIDY_UP, type AskBeforeSaving, type MemoryStore, type TidyNoticePlace, type TidyUpSetting } from "../../memory/memory-store.js";
+import { describeTidyNotice, describeTidyUp } from "../../present/tidy-lines.js";
 import { sayFor } from "../interaction-helpers.js";
 
 const CHOICES: Record<string, AskBeforeSaving> = { true: "profile", false: "off", all: "all" };
@@ -9,8 +10,8 @@ export function withSettings(s: SlashCommandSubcommandBuilder): SlashCommandSubc
   return s
     .setName("settings")
     .setNameLocalization("zh-CN", "设置")
-    .setDescription("How I handle your memory: ask before saving")
-    .setDescriptionLocalization("zh-CN", "记忆的处理方式：保存前先问你")
+    .setDescription("How I handle your memory: ask before saving, the nightly tidy-up")
+    .setDescriptionLocalization("zh-CN", "记忆的处理方式：保存前先问你、夜间整理")
     .addStringOption((o) =>
       o
         .setName("ask_before_saving")
@@ -21,6 +22,29 @@ export function withSettings(s: SlashCommandSubcommandBuilder): SlashCommandSubc
           { name: "true", value: "true", name_localizations: { "zh-CN": "是（资料和人设）" } },
           { name: "false", value: "false", name_localizations: { "zh-CN": "否" } },
           { name: "all", value: "all", name_localizations: { "zh-CN": "全部" } },
+        ),
+    )
+    .addStringOption((o) =>
+      o
+        .setName("tidy_up")
+        .setNameLocalization("zh-CN", "夜间整理")
+        .setDescription("on: I tidy my notes once a night (undo anytime); ask: I propose the changes; off")
+        .setDescriptionLocalization("zh-CN", "开启：每晚整理一次笔记（随时可撤销）；先问：我提出改动；关闭")
+        .addChoices(
+          { name: "on", value: "on", name_localizations: { "zh-CN": "开启" } },
+          { name: "ask", value: "ask", name_localizations: { "zh-CN": "先问我" } },
+          { name: "off", value: "off", name_localizations: { "zh-CN": "关闭" } },
+        ),
+    )
+    .addStringOption((o) =>
+      o
+        .setName("tidy_notice")
+        .setNameLocalization("zh-CN", "整理通知")
+        .setDescription("Where I tell you about a tidy-up: under my next answer, or in a DM")
+        .setDescriptionLocalization("zh-CN", "整理之后在哪里告诉你：下一条回答下，或私信")
+        .addChoices(
+          { name: "reply", value: "reply", name_localizations: { "zh-CN": "回答下" } },
+          { name: "dm", value: "dm", name_localizations: { "zh-CN": "私信" } },
         ),
     );
 }
@@ -43,16 +67,28 @@ export function describeAskBeforeSaving(setting: AskBeforeSaving | undefined, sa
 export async function runSettings(interaction: ChatInputCommandInteraction, memory: MemoryStore): Promise<void> {
   const say = sayFor(interaction);
   const chosen = interaction.options.getString("ask_before_saving");
-  if (chosen === null) {
-    await interaction.reply({ content: describeAskBeforeSaving(memory.readSettings().askBeforeSaving, say), flags: MessageFlags.Ephemeral });
+  const tidy = interaction.options.getString("tidy_up");
+  const notice = interaction.options.getString("tidy_notice");
+  if (chosen === null && tidy === null && notice === null) {
+    const settings = memory.readSettings();
+    const lines = [describeAskBeforeSaving(settings.askBeforeSaving, say), describeTidyUp(settings.tidyUp, say), describeTidyNotice(settings.tidyNotice, say)];
+    await interaction.reply({ content: lines.join("\n"), flags: MessageFlags.Ephemeral });
     return;
   }
-  const setting = CHOICES[chosen];
-  if (!setting) {
-    await interaction.reply({ content: say("Choose true, false or all.", "请选择 true、false 或 all。"), flags: MessageFlags.Ephemeral });
+  // Discord offers only the choices; anything else is a forged or outdated command.
+  const setting = chosen === null ? undefined : CHOICES[chosen];
+  const tidyUp = (TIDY_UP as readonly string[]).includes(tidy ?? "") ? (tidy as TidyUpSetting) : undefined;
+  const tidyNotice = (TIDY_NOTICE as readonly string[]).includes(notice ?? "") ? (notice as TidyNoticePlace) : undefined;
+  if ((chosen !== null && !setting) || (tidy !== null && !tidyUp) || (notice !== null && !tidyNotice)) {
+    await interaction.reply({ content: say("Choose one of the offered values.", "请从给出的选项中选择。"), flags: MessageFlags.Ephemeral });
     return;
   }
-  await memory.saveSettings({ askBeforeSaving: setting });
+  await memory.saveSettings({ ...(setting ? { askBeforeSaving: setting } : {}), ...(tidyUp ? { tidyUp } : {}), ...(tidyNotice ? { tidyNotice } : {}) });
+  const lines = [
+    ...(setting ? [describeAskBeforeSaving(setting, say)] : []),
+    ...(tidyUp ? [describeTidyUp(tidyUp, say)] : []),
+    ...(tidyNotice ? [describeTidyNotice(tidyNotice, say)] : []),
+  ];
   const later = say("It applies from now on, in every conversation.", "从现在起对所有对话生效。");
-  await interaction.reply({ content: `${describeAskBeforeSaving(setting, say)} ${later}`, flags: MessageFlags.Ephemeral });
+  await interaction.reply({ content: `${lines.join("\n")} ${later}`, flags: MessageFlags.Ephemeral });
 }

@@ -5,6 +5,7 @@ import { proposalHandlers } from "./proposals.js";
 import { receiptHandlers } from "./receipt.js";
 import type { ComponentHandler } from "./router.js";
 import { stopHandlers } from "./stop.js";
+import { tidyHandlers } from "./tidy.js";
 
 /** Every button, menu and form handler, by the prefix of its custom id. */
-export const componentHandlers: ReadonlyMap<string, ComponentHandler> = new Map([...historyHandlers, ...receiptHandlers, ...proposalHandlers, ...forgetHandlers, ...importHandlers, ...stopHandlers].map((h) => [h.prefix, h]));
+export const componentHandlers: ReadonlyMap<string, ComponentHandler> = new Map([...historyHandlers, ...receiptHandlers, ...proposalHandlers, ...forgetHandlers, ...importHandlers, ...stopHandlers, ...tidyHandlers].map((h) => [h.prefix, h]));

@@ -15,7 +15,7 @@ import { readTidyState, writeTidyState, type TidyState, type TidySummary } from 
 import { ModelError, type ModelClient } from "../../model/model-client.js";
 
 /** Who the journal names for a tidy-up's change. */
-export const TIDY_ACTOR: Actor = { kind: "system", reason: "tidy-up" };
+const TIDY_ACTOR: Actor = { kind: "system", reason: "tidy-up" };
 /** The session and title its proposals carry (tidy_up:ask). */
 export const TIDY_SESSION = "tidy-up";
 
@@ -30,7 +30,7 @@ export type TidyResult =
   | { kind: "no-news" }
   | { kind: "failed"; reason: "model" | "not-a-plan" | "over-cap"; detail: string; dropped: Dropped };
 
-export type Dropped = Partial<Record<DropReason, number>>;
+type Dropped = Partial<Record<DropReason, number>>;
 
 export interface TidyOptions {
   now?: Date;
@@ -61,7 +61,11 @@ export async function tidyUp(memory: MemoryStore, model: ModelClient, options: T
   const entries = await memory.journal.entries();
   const sources = await tidySources(memory, since, state.lastRun, entries);
   const texts = { user: (await memory.user.read()) ?? "", memory: (await memory.memory.read()) ?? "" };
-  if (sources.files === 0 && !options.force && !nearlyFull(texts)) return { kind: "no-news" };
+  if (sources.files === 0 && !options.force && !nearlyFull(texts)) {
+    // Counted as today's attempt: the schedule does not look again until tomorrow.
+    if (!options.dryRun) await memory.serialize(() => writeTidyState(memory.dir, { ...readTidyState(memory.dir), lastAttempt: localDate(now, zone) }));
+    return { kind: "no-news" };
+  }
 
   let answer: { content: string; usage: TokenUsage | undefined };
   try {

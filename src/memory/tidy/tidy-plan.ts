@@ -1,5 +1,8 @@
 import { z } from "zod";
 import { countChars } from "../../lib/text.js";
+import { DROP_REASONS, TIDY_KINDS } from "../../lib/telemetry.js";
+
+export { TIDY_KINDS };
 import { CAPS } from "../file-kinds.js";
 import { relativeTimeIn } from "../relative-time.js";
 import { checkContent } from "../safety.js";
@@ -11,7 +14,6 @@ import { addToSection, parseSections, serializeSections, type SectionDocument } 
  * it is written: the model proposes, these rules decide (docs/design.md §3, "The tidy-up").
  */
 
-export const TIDY_KINDS = ["merge", "replace", "remove", "move"] as const;
 export type TidyKind = (typeof TIDY_KINDS)[number];
 /** The files a tidy-up may change: never SOUL.md, never a daily log (they are the record). */
 const TIDY_FILES = ["user", "memory"] as const;
@@ -67,16 +69,7 @@ export const TIDY_PLAN_JSON_SCHEMA = {
 } as const;
 
 /** Why code dropped an operation of the model's plan (a metrics label, a line in --dry-run). */
-export type DropReason =
-  | "invalid"
-  | "soul"
-  | "not-found"
-  | "person-written"
-  | "quote"
-  | "secret"
-  | "unsafe"
-  | "relative-date"
-  | "bounded-loss";
+export type DropReason = (typeof DROP_REASONS)[number];
 
 export interface TidyInput {
   /** USER.md and MEMORY.md now. */

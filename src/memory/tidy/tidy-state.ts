@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { writeFileAtomic } from "../atomic-write.js";
 import { readTextIfExistsSync } from "../memory-file.js";
+import { withPersonLock } from "../person-lock.js";
 import type { TidyKind } from "./tidy-plan.js";
 
 /** What a tidy-up did, for the one notice the person gets about it. */
@@ -40,4 +41,18 @@ export function readTidyState(dir: string): TidyState {
 /** Callers hold the person's lock. */
 export async function writeTidyState(dir: string, state: TidyState): Promise<void> {
   await writeFileAtomic(join(dir, FILE), `${JSON.stringify(state, null, 2)}\n`);
+}
+
+/**
+ * The notice of the last tidy-up, taken out so that it is shown once (the first reply of the next
+ * conversation, or a DM); undefined when there is none. A read without the lock when there is
+ * nothing to take: every conversation's first turn asks.
+ */
+export async function takeTidyNotice(dir: string): Promise<TidySummary | undefined> {
+  if (!readTidyState(dir).notice) return undefined;
+  return withPersonLock(dir, async () => {
+    const { notice, ...rest } = readTidyState(dir);
+    if (notice) await writeTidyState(dir, rest);
+    return notice;
+  });
 }
