@@ -231,7 +231,7 @@ describe("npm run chat", () => {
     const home = await makeTempHome();
     const run = await runChat(
       ["--user", "42"],
-      "/settings\n/settings ask all\n/settings timezone Mars/Olympus\n/settings timezone Europe/Berlin\n/settings language zh-CN\n/settings\n/settings colour blue\n/end\n",
+      "/settings\n/settings ask all\n/settings timezone Mars/Olympus\n/settings timezone Europe/Berlin\n/settings tidy ask\n/settings tidy sometimes\n/settings language zh-CN\n/settings\n/settings colour blue\n/end\n",
       { AGENTKIT_HOME: home, OPENAI_BASE_URL: fake.baseURL, AGENTKIT_TIMEZONE: "UTC" },
     );
     expect(run.code).toBe(0);
@@ -240,13 +240,30 @@ describe("npm run chat", () => {
     expect(run.stdout).toContain("Ask before saving: all: every change waits for /save N. It applies from now on.");
     expect(run.stdout).toContain('Not changed: "Mars/Olympus" is not a time zone name');
     expect(run.stdout).toContain("Time zone: Europe/Berlin. Daily logs use it from now on");
+    expect(run.stdout).toContain("Nightly tidy-up: on. Once a day");
+    expect(run.stdout).toContain("Nightly tidy-up: ask first.");
+    expect(run.stdout).toContain("Choose on, ask or off.");
+    expect(run.stdout).toContain("夜间整理：先问你。");
     // From the language change on, the chat's own lines are Chinese.
     expect(run.stdout).toContain("语言：中文");
     expect(run.stdout).toContain("保存前询问: all：每一处改动都要等你 /save N");
     expect(run.stdout).toContain("时区: Europe/Berlin\n");
     expect(run.stdout).toContain("用法：/settings");
     expect(run.stdout).toContain("对话已结束。");
-    expect(JSON.parse(await readFile(join(home, "users/42/settings.json"), "utf8"))).toEqual({ askBeforeSaving: "all", timezone: "Europe/Berlin", locale: "zh-CN" });
+    expect(JSON.parse(await readFile(join(home, "users/42/settings.json"), "utf8"))).toEqual({ askBeforeSaving: "all", timezone: "Europe/Berlin", tidyUp: "ask", locale: "zh-CN" });
+  }, 30_000);
+
+  it("tells of a tidy-up once, after the first answer, with the command that takes it back", async () => {
+    fake = await startFakeOpenAI();
+    const home = await makeTempHome();
+    await mkdir(join(home, "users/42"), { recursive: true });
+    const notice = { entry: "mq1abc123456", counts: { merge: 2, replace: 1, remove: 0, move: 3 }, example: { section: "Home", before: "Lives in Paris", after: "Lives in Berlin" }, at: "2026-12-03T04:00:00Z" };
+    await writeFile(join(home, "users/42/tidy.json"), JSON.stringify({ notice }));
+    fake.enqueue({ text: "Hi!" }, { text: "Again." }, { text: "Summary." });
+    const run = await runChat(["--user", "42"], "hello\nmore\n/end\n", { AGENTKIT_HOME: home, OPENAI_BASE_URL: fake.baseURL });
+    expect(run.stdout).toContain("🧹 I tidied my notes: merged 2, updated 1 (Home: Lives in Paris → Lives in Berlin), moved 3 facts from recent logs\n(/undo mq1abc123456 takes it all back; /history shows each change)");
+    expect(run.stdout.split("🧹")).toHaveLength(2);
+    expect(JSON.parse(await readFile(join(home, "users/42/tidy.json"), "utf8"))).toEqual({});
   }, 30_000);
 
   it("speaks Chinese with --locale zh-CN, and with the person's settings.json locale", async () => {

@@ -1,5 +1,6 @@
 import { createEngine } from "../../engine/create-engine.js";
 import { ModelError } from "../../model/model-client.js";
+import { tidyNotice } from "../../present/tidy-lines.js";
 import { describeChanges } from "../../memory/changes.js";
 import { SessionClosedError, TurnForgottenError, type CloseOutcome } from "../../engine/session-engine.js";
 import { loadConfig } from "../../config.js";
@@ -150,6 +151,8 @@ export async function runChat(options: ChatOptions): Promise<number> {
       else if (result.text.trim() === "") print(emptyAnswer(say));
       const saved = describeChanges(result.changes, say);
       if (saved) print(printable(saved));
+      const tidied = result.tidied && tidyNotice(result.tidied, say);
+      if (tidied) print(printable(result.tidied?.entry ? `${tidied}\n${say(`(/undo ${result.tidied.entry} takes it all back; /history shows each change)`, `（/undo ${result.tidied.entry} 可全部撤回；/history 显示每处改动）`)}` : tidied));
       if (result.proposals.length > 0) showProposals(ctx, false);
     } catch (error) {
       output.end();

@@ -1,13 +1,18 @@
 import { isChineseLocale, type Say } from "../../lib/locale.js";
 import { printable } from "../../lib/printable.js";
-import type { AskBeforeSaving } from "../../memory/memory-store.js";
+import type { AskBeforeSaving, TidyUpSetting } from "../../memory/memory-store.js";
+import { describeTidyUp } from "../../present/tidy-lines.js";
 import type { ChatContext } from "./context.js";
 
-/** /settings in the terminal: ask before saving, language and time zone (settings.json, as Discord's /memory settings and /onboard). */
+/** /settings in the terminal: ask before saving, language, time zone and the nightly tidy-up (settings.json, as Discord's /memory settings and /onboard). */
 
 const ASK: Record<string, AskBeforeSaving> = { off: "off", false: "off", no: "off", profile: "profile", on: "profile", true: "profile", yes: "profile", all: "all" };
 const LANGUAGES: Record<string, string> = { en: "en", english: "en", "en-us": "en", "en-gb": "en", zh: "zh-CN", "zh-cn": "zh-CN", chinese: "zh-CN", 中文: "zh-CN" };
-const KEYS: Record<string, "ask" | "language" | "timezone"> = {
+const TIDY: Record<string, TidyUpSetting> = { on: "on", true: "on", yes: "on", ask: "ask", off: "off", false: "off", no: "off" };
+const KEYS: Record<string, "ask" | "language" | "timezone" | "tidy"> = {
+  tidy: "tidy",
+  "tidy-up": "tidy",
+  tidy_up: "tidy",
   ask: "ask",
   "ask-before-saving": "ask",
   ask_before_saving: "ask",
@@ -43,9 +48,10 @@ function overview(ctx: ChatContext): string {
     `${say("Ask before saving", "保存前询问")}: ${describeAsk(settings.askBeforeSaving, say)}`,
     `${say("Language", "语言")}: ${language}`,
     `${say("Time zone", "时区")}: ${zone}${settings.timezone ? "" : say(" (the default)", "（默认）")}`,
+    describeTidyUp(settings.tidyUp, say),
     say(
-      "Change one with /settings ask off|profile|all, /settings language en|zh-CN, /settings timezone Area/City.",
-      "修改：/settings ask off|profile|all、/settings language en|zh-CN、/settings timezone 地区/城市。",
+      "Change one with /settings ask off|profile|all, /settings language en|zh-CN, /settings timezone Area/City, /settings tidy on|ask|off.",
+      "修改：/settings ask off|profile|all、/settings language en|zh-CN、/settings timezone 地区/城市、/settings tidy on|ask|off。",
     ),
   ].join("\n");
 }
@@ -58,8 +64,19 @@ export async function settingsCommand(ctx: ChatContext, args: string[]): Promise
   }
   const key = KEYS[rawKey.toLowerCase()];
   if (!key || value === undefined || rest.length > 0) {
-    ctx.print(ctx.say("Usage: /settings, or /settings ask off|profile|all, /settings language en|zh-CN, /settings timezone Area/City.", "用法：/settings，或 /settings ask off|profile|all、/settings language en|zh-CN、/settings timezone 地区/城市。"));
+    ctx.print(
+      ctx.say(
+        "Usage: /settings, or /settings ask off|profile|all, /settings language en|zh-CN, /settings timezone Area/City, /settings tidy on|ask|off.",
+        "用法：/settings，或 /settings ask off|profile|all、/settings language en|zh-CN、/settings timezone 地区/城市、/settings tidy on|ask|off。",
+      ),
+    );
     return;
+  }
+  if (key === "tidy") {
+    const setting = TIDY[value.toLowerCase()];
+    if (!setting) return ctx.print(ctx.say("Choose on, ask or off.", "请选择 on、ask 或 off。"));
+    await ctx.memory.saveSettings({ tidyUp: setting });
+    return ctx.print(describeTidyUp(setting, ctx.say));
   }
   if (key === "ask") {
     const setting = ASK[value.toLowerCase()];

@@ -13,6 +13,7 @@ import { applyPersona, parsePersona, PERSONALITY_LIMIT, type Persona } from "../
 import type { Command } from "../bot-context.js";
 import { inLocale } from "../interaction-helpers.js";
 import { describeAskBeforeSaving } from "./memory-settings.js";
+import { describeTidyUp } from "../../present/tidy-lines.js";
 
 const MODAL_ID = "onboard";
 
@@ -106,10 +107,11 @@ export const onboardCommand: Command = {
     }
     await memory.saveSettings({ ...(timezone ? { timezone } : {}), locale: interaction.locale });
     const asking = describeAskBeforeSaving(memory.readSettings().askBeforeSaving, zh);
+    const tidying = describeTidyUp(memory.readSettings().tidyUp, zh);
     await interaction.reply({
       content: zh(
-        `Saved. I'm now **${persona.name}**. This applies from your next conversation; the ones already open keep their current persona.\n-# ${asking} Change it with /memory settings.`,
-        `已保存。我现在是 **${persona.name}**。从你的下一次对话开始生效；正在进行的对话保持原样。\n-# ${asking} 可用 /memory settings 更改。`,
+        `Saved. I'm now **${persona.name}**. This applies from your next conversation; the ones already open keep their current persona.\n-# ${asking}\n-# ${tidying}\n-# Change them with /memory settings.`,
+        `已保存。我现在是 **${persona.name}**。从你的下一次对话开始生效；正在进行的对话保持原样。\n-# ${asking}\n-# ${tidying}\n-# 可用 /memory settings 更改。`,
       ),
       flags: MessageFlags.Ephemeral,
       allowedMentions: { parse: [] },

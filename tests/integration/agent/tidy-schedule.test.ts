@@ -60,6 +60,19 @@ async function schedule(s: Awaited<ReturnType<typeof setup>>, options: { owner?:
 }
 
 describe("the tidy-up schedule", () => {
+  it("takes a close that leaves a file above 90% of its cap at once, whatever the hour, and leaves the others for the night", async () => {
+    const s = await setup(2);
+    const [full, roomy] = s.ids as [string, string];
+    await writeFile(join(s.memoryOf(full).dir, "USER.md"), `## Notes\n${"- a fact worth keeping\n".repeat(60)}`);
+    await writeFile(join(s.memoryOf(roomy).dir, "USER.md"), "## Notes\n- one fact\n");
+    const runs: string[] = [];
+    const tidy = await schedule(s, { runs, clock: () => beforeFour });
+    tidy.afterClose(full);
+    tidy.afterClose(roomy);
+    await tidy.idle();
+    expect(runs).toEqual([full]);
+  });
+
   it("runs at most TIDY_CONCURRENCY at once, and everyone who is due once", async () => {
     const s = await setup(7, { delayMs: 80 });
     const runs: string[] = [];
