@@ -8,6 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { conversations, questions, timeQuestions } from "./dataset/index.js";
+import * as setB from "./dataset-b/index.js";
+import type { BenchConversation } from "./dataset/types.js";
 import type { BenchQuestion } from "./dataset/types.js";
 import { evidenceOf, firstEvidenceRank, mrr, recallAt, type QuestionOutcome } from "./evaluate.js";
 import { FloorIndex } from "./floor.js";
@@ -96,6 +98,22 @@ async function main(): Promise<void> {
     }
     console.log(table(timeRows));
     results.time = timeResults;
+    // Set B: written by another author without the search code or set A, never used to tune.
+    const heldOut = await measureHeldOut(setB.conversations, setB.questions);
+    console.log(`\n## Set B, held out (${setB.conversations.length} conversations, ${heldOut.messages} messages, ${setB.questions.length} questions; bench/recall/dataset-b)\n`);
+    const bRows: string[][] = [["slice", "questions", "AgentKit R@5", "floor R@5", "AgentKit R@10", "floor R@10", "R@10 ÷ floor", "AgentKit MRR", "floor MRR"]];
+    const bResults: Record<string, unknown> = {};
+    for (const [name, keep] of slices) {
+      const ours = heldOut.agentkit.filter(keep);
+      const theirs = heldOut.floor.filter(keep);
+      const ratio = recallAt(theirs, 10) === 0 ? Number.POSITIVE_INFINITY : recallAt(ours, 10) / recallAt(theirs, 10);
+      bRows.push([name, String(ours.length), pct(recallAt(ours, 5)), pct(recallAt(theirs, 5)), pct(recallAt(ours, 10)), pct(recallAt(theirs, 10)), ratio.toFixed(2), mrr(ours).toFixed(3), mrr(theirs).toFixed(3)]);
+      bResults[name] = { questions: ours.length, agentkit: { r5: recallAt(ours, 5), r10: recallAt(ours, 10), mrr: mrr(ours) }, floor: { r5: recallAt(theirs, 5), r10: recallAt(theirs, 10), mrr: mrr(theirs) }, ratio10: ratio };
+    }
+    console.log(table(bRows));
+    results.setB = bResults;
+    const bAll = bResults.all as { agentkit: { r10: number }; floor: { r10: number } };
+    console.log(`\nTarget: R@10 ≥ 1.2 × floor on both sets: set A ${(overall.agentkit.r10 / overall.floor.r10).toFixed(2)}× ${overall.agentkit.r10 >= 1.2 * overall.floor.r10 ? "✅" : "❌"}, set B ${(bAll.agentkit.r10 / bAll.floor.r10).toFixed(2)}× ${bAll.agentkit.r10 >= 1.2 * bAll.floor.r10 ? "✅" : "❌"}`);
     const tops = [...topSources.entries()].sort((a, b) => b[1] - a[1]).map(([source, n]) => `${source} ${pct(n / questions.length)}`);
     console.log(`AgentKit's first result comes from: ${tops.join(", ")} (a daily-log summary often holds the answer too, but only messages count as evidence).`);
     if (misses.length > 0) console.log(`\nNot in AgentKit's top 5:\n${misses.join("\n")}`);
@@ -122,6 +140,28 @@ async function main(): Promise<void> {
     }
     await mkdir(join(ROOT, "bench", "results"), { recursive: true });
     await writeFile(values.out!, `${JSON.stringify({ recall: results, target, topSources: Object.fromEntries(topSources), scale, at: new Date().toISOString() }, null, 2)}\n`);
+  } finally {
+    await rm(home, { recursive: true, force: true });
+  }
+}
+
+/** Ingests a held-out set into its own home and measures AgentKit and the floor on it, as for set A. */
+async function measureHeldOut(set: readonly BenchConversation[], asked: readonly BenchQuestion[]): Promise<{ agentkit: QuestionOutcome[]; floor: QuestionOutcome[]; messages: number }> {
+  const home = await mkdtemp(join(tmpdir(), "agentkit-recall-b-"));
+  try {
+    const data = await ingest(home, set);
+    const floor = await FloorIndex.build(join(home, "users", PERSON));
+    const agentkit: QuestionOutcome[] = [];
+    const plain: QuestionOutcome[] = [];
+    for (const question of asked) {
+      const evidence = evidenceOf(question, data.files);
+      const hits = await data.memory.search(question.question, { limit: 10 });
+      agentkit.push(outcome(question, firstEvidenceRank(hits.map((h) => ({ file: h.file, ords: h.ords })), evidence)));
+      plain.push(outcome(question, firstEvidenceRank((await floor.search(question.question, 10)).map((h) => ({ file: h.file, ords: [h.ord] })), evidence)));
+    }
+    await floor.close();
+    await data.close();
+    return { agentkit, floor: plain, messages: set.reduce((n, c) => n + c.turns.length * 2, 0) };
   } finally {
     await rm(home, { recursive: true, force: true });
   }

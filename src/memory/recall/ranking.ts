@@ -64,3 +64,53 @@ export function dedupe(ranked: Ranked[]): RecallHit[] {
       return true;
     });
 }
+
+/** How much the other hits of the same conversation add to a hit (session-level voting). */
+const SESSION_WEIGHT = 0.5;
+/** At most this many other hits of a conversation vote for it. */
+const VOTERS = 3;
+/** Reciprocal-rank constant, as for fusing rankings. */
+const RANK_K = 60;
+
+/** Which conversation a hit belongs to: its date and title, for a message and for its day's summary alike. */
+function sessionOf(hit: RecallHit): string | undefined {
+  if (hit.source === "conversation") return `${hit.date}|${cleanTitle(hit.title)}`;
+  // A daily entry is headed "HH:mm · title" (a second one of the same title: "… (2)").
+  if (hit.source === "daily") {
+    const match = /^\d{2}:\d{2} · (.*?)(?: \(\d{1,3}\))?$/.exec(hit.title);
+    return match ? `${hit.date}|${cleanTitle(match[1]!)}` : undefined;
+  }
+  return undefined;
+}
+
+/** A title as a daily entry's heading keeps it (daily-entry.ts's entryHeading). */
+function cleanTitle(title: string): string {
+  return title.replace(/[#\r\n]+/g, " ").replace(/\s+/g, " ").trim().slice(0, 60);
+}
+
+/**
+ * Session-level voting: a message from a conversation that matched in several places (other
+ * messages, its summary in the daily log) moves up. Each hit scores by its rank (1 / (k + rank));
+ * the best other hits of its conversation add half of theirs. Memory-file sections keep their
+ * rank's score. What is found stays found: only the order changes.
+ */
+export function voteBySession(hits: readonly RecallHit[]): RecallHit[] {
+  const own = hits.map((_, i) => 1 / (RANK_K + i + 1));
+  const bySession = new Map<string, number[]>();
+  hits.forEach((hit, i) => {
+    const session = sessionOf(hit);
+    if (session === undefined) return;
+    const scores = bySession.get(session) ?? [];
+    scores.push(own[i]!);
+    bySession.set(session, scores);
+  });
+  const scored = hits.map((hit, i) => {
+    const session = sessionOf(hit);
+    // Scores by rank are all different: the hit's own is told apart by its value.
+    const others = session === undefined ? [] : bySession.get(session)!.filter((score) => score !== own[i]);
+    const vote = others.slice(0, VOTERS).reduce((sum, score) => sum + score, 0);
+    return { hit, score: own[i]! + SESSION_WEIGHT * vote, rank: i };
+  });
+  scored.sort((a, b) => b.score - a.score || a.rank - b.rank);
+  return scored.map(({ hit, score }) => ({ ...hit, score: Number(score.toPrecision(6)) }));
+}

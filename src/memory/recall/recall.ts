@@ -3,7 +3,7 @@ import { BackgroundWork } from "../../lib/background-work.js";
 import { KeyedMutex } from "../../lib/keyed-mutex.js";
 import { cutChars } from "../../lib/text.js";
 import { PersonIndex, type DateRange, type SyncReport, type UnitRow } from "./person-index.js";
-import { dedupe, fuse, rankKeyword, type RecallHit } from "./ranking.js";
+import { dedupe, fuse, rankKeyword, voteBySession, type RecallHit } from "./ranking.js";
 import { matchExpression, queryTerms } from "./search-text.js";
 import type { RecallSource } from "./units.js";
 import { VectorCache, vectorBlob, type Embedder } from "./vectors.js";
@@ -127,7 +127,7 @@ export class Recall {
       const keyword = rankKeyword(rows);
       if (!expression) return dedupe(keyword).slice(0, limit);
       const semantic = (await this.semanticRows(key, index, generation, await queryVector)).filter((row) => !range || inRange(row, range));
-      return dedupe(semantic.length > 0 ? fuse(keyword, semantic) : keyword).slice(0, limit);
+      return voteBySession(dedupe(semantic.length > 0 ? fuse(keyword, semantic) : keyword)).slice(0, limit);
     });
   }
 
