@@ -4,6 +4,7 @@ import type { MetricsOnResult } from "./metrics-on.js";
 import type { InjectionCheckResult } from "./injection-check.js";
 import type { PromptBuildResult } from "./prompt-build.js";
 import type { SecretCheckResult } from "./secret-check.js";
+import type { TidyBenchResult } from "./tidy.js";
 import { renderMetricsOn } from "./report-metrics.js";
 import { renderSharded, shardedTargets } from "./report-sharded.js";
 import type { ReconcileResult } from "./scale-reconcile.js";
@@ -31,6 +32,7 @@ export interface BenchResults {
   injectionCheck?: InjectionCheckResult;
   /** The secret check on 2,000-character notes, beside one plain pattern pass. */
   secretCheck?: SecretCheckResult;
+  tidy?: TidyBenchResult;
   /** `--only sharded`: the load with people over one guild per shard, against the floor, one process and the shards. */
   sharded?: ShardedLoadResult;
   /** `--only reconcile-redis`: section 4b with the sessions in Redis, one process and sharded. */
@@ -82,6 +84,7 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
   }
   if (results.injectionCheck) add("injection check on a 2,000-char write p99", results.injectionCheck.toolUs.p99 / 1000, 1, "ms");
   if (results.secretCheck) add("secret check of a 2,000-char write p99 (CPU time)", results.secretCheck.writeCpuUs.p99 / 1000, 1, "ms");
+  if (results.tidy) add("turn p99 with tidy-ups running ÷ without", ratio(results.tidy.turns.busyMs.p99, results.tidy.turns.floorMs.p99), 1.3, "×");
   shardedTargets(results, add);
   return checks;
 }
@@ -244,6 +247,17 @@ export function renderReport(results: BenchResults): string {
       [s, "maskSecrets p50 / p99 (µs)", us(sc.maskUs), us(sc.floorUs), times(sc.maskUs), ""],
       [s, "memory write check p50 / p99 (µs)", us(sc.writeUs), us(sc.floorUs), times(sc.writeUs), ""],
       [s, "memory write check, CPU time p50 / p99 (µs)", us(sc.writeCpuUs), "", "", verdict("secret check of a 2,000-char write p99 (CPU time)", "≤ 1000 µs")],
+    );
+  }
+  const td = results.tidy;
+  if (td) {
+    const s = "4f tidy-up";
+    rows.push(
+      [s, "one person's request: characters / estimated tokens (÷ 4)", `${td.request.chars} / ${td.request.estimatedTokens}`, "", "", ""],
+      [s, `a night of ${td.night.people} people at concurrency ${td.options.concurrency}, model ${td.options.modelMs} ms: wall (s)`, fmt(td.night.wallMs / 1000, 1), "", "", ""],
+      [s, "AgentKit's own time per run (ms)", fmt(td.night.ownMsPerRun, 1), "", "", ""],
+      [s, "10,000 people with a 5 s model, projected (h)", fmt(td.night.projectedHoursAt5s, 1), "", "", ""],
+      [s, `one person's turns, p50 / p99 (ms), ${td.turns.runsDuring} tidy-ups during`, `${fmt(td.turns.busyMs.p50, 1)} / ${fmt(td.turns.busyMs.p99, 1)}`, `${fmt(td.turns.floorMs.p50, 1)} / ${fmt(td.turns.floorMs.p99, 1)}`, `${fmt(ratio(td.turns.busyMs.p50, td.turns.floorMs.p50), 2)} / ${fmt(ratio(td.turns.busyMs.p99, td.turns.floorMs.p99), 2)}`, verdict("turn p99 with tidy-ups running ÷ without", "≤ 1.3×")],
     );
   }
   out.push(`## AgentKit benchmark`, "");

@@ -23,8 +23,9 @@ import { measureSessionsRss } from "./scale-sessions.js";
 import { measureSharded } from "./sharded.js";
 import { measureStartup } from "./startup.js";
 import { measureTurnOverhead } from "./turn-overhead.js";
+import { measureTidy } from "./tidy.js";
 
-const SECTIONS = ["startup", "turn-overhead", "floor", "first-text", "scale-sessions", "scale-reconcile", "prompt-build", "injection-check", "secret-check", "sharded", "reconcile-redis"] as const;
+const SECTIONS = ["startup", "turn-overhead", "floor", "first-text", "scale-sessions", "scale-reconcile", "prompt-build", "injection-check", "secret-check", "tidy", "sharded", "reconcile-redis"] as const;
 type Section = (typeof SECTIONS)[number];
 /** Run only when named with --only: each adds minutes (four load runs; two seedings of Redis and start-ups). */
 const OPT_IN: readonly Section[] = ["sharded", "reconcile-redis"];
@@ -58,6 +59,9 @@ const { values } = parseArgs({
     only: { type: "string" },
     metrics: { type: "boolean", default: false },
     "cpu-prof-dir": { type: "string" },
+    "tidy-people": { type: "string", default: "10000" },
+    "tidy-model-ms": { type: "string", default: "20" },
+    "tidy-busy": { type: "string", default: "1000" },
     out: { type: "string", default: join(ROOT, "bench", "results", "latest.json") },
     help: { type: "boolean", default: false },
   },
@@ -68,7 +72,7 @@ if (values.help) {
   console.log(`npm run bench -- [--people 50] [--turns 5] [--ttft-ms 0] [--tokens-per-second 0] [--pause-ms 3000]
   [--spread-ms 5000] [--reply-words 12] [--sessions 1000] [--session-concurrency 10] [--stored 10000]
   [--archived-share 0.2] [--deleted-share 0.1] [--reconcile-timeout-ms 240000] [--first-text-people 10]
-  [--iterations 2000] [--runtime compiled|tsx] [--startup-runs 3] [--shards 2] [--only ${[...SECTIONS, ...Object.keys(GROUPS)].join("|")}[,…]]
+  [--iterations 2000] [--tidy-people 10000] [--tidy-model-ms 20] [--tidy-busy 1000] [--runtime compiled|tsx] [--startup-runs 3] [--shards 2] [--only ${[...SECTIONS, ...Object.keys(GROUPS)].join("|")}[,…]]
   [--cpu-prof-dir /tmp/prof] [--out bench/results/latest.json]
   [--metrics]  turn-overhead runs AgentKit a second time with METRICS_PORT set, /metrics scraped every 5 s
   ${OPT_IN.join(", ")} run only when named in --only (or --only sharding)`);
@@ -186,7 +190,7 @@ const profiled = { runtime, ...(nodeArgs ? { nodeArgs } : {}) };
 
 // Build before the clocks start; a build that fails stops the bench.
 /** Sections timed in this process: they need no bot. */
-const IN_PROCESS: readonly Section[] = ["prompt-build", "injection-check", "secret-check"];
+const IN_PROCESS: readonly Section[] = ["prompt-build", "injection-check", "secret-check", "tidy"];
 const startsBots = [...only].some((name) => !IN_PROCESS.includes(name));
 if (startsBots && (runtime === "compiled" || only.has("startup"))) {
   const started = Date.now();
@@ -268,6 +272,15 @@ await section("injection-check", 60_000, async () => {
 await section("secret-check", 5 * 60_000, async () => {
   const iterations = Math.max(10, Math.round(num("iterations")));
   results.secretCheck = measureSecretCheck({ iterations, warmup: Math.min(500, Math.ceil(iterations / 10)) });
+});
+await section("tidy", 30 * 60_000, async () => {
+  results.tidy = await measureTidy({
+    people: Math.max(1, Math.round(num("tidy-people"))),
+    modelMs: num("tidy-model-ms"),
+    concurrency: 2,
+    busyRuns: Math.max(1, Math.round(num("tidy-busy"))),
+    turns: 200,
+  });
 });
 
 results.finishedAt = new Date().toISOString();
