@@ -157,7 +157,14 @@ export class TidySchedule {
       if (readTidyState(memory.dir).lastAttempt === localDate(clock, memory.timeZone().zone)) return;
       const setting = memory.readSettings().tidyUp ?? "on";
       if (setting === "off") return;
-      const result = await tidyUp(memory, this.options.model, { now: clock, ask: setting === "ask", signal: this.stop.signal });
+      // A signal of its own per run: the model client leaves a listener on the signal it gets, and
+      // ten thousand runs on the schedule's one signal would keep ten thousand listeners.
+      const own = new AbortController();
+      const stop = () => own.abort();
+      this.stop.signal.addEventListener("abort", stop, { once: true });
+      const result = await tidyUp(memory, this.options.model, { now: clock, ask: setting === "ask", signal: own.signal }).finally(() =>
+        this.stop.signal.removeEventListener("abort", stop),
+      );
       (this.options.telemetry ?? noTelemetry).tidyRun?.(outcomeOf(result), "applied" in result ? countKinds(result.applied) : {}, "dropped" in result ? result.dropped : {});
       this.options.onRun?.(userId, result);
       if (result.kind === "failed") this.options.log.warn({ reason: result.reason }, "tidy-up: a run changed nothing; it is tried again the next night");
