@@ -17,6 +17,8 @@ import { readIncoming, type Incoming } from "./incoming.js";
 import { proposalFooter } from "./views/proposal-footer.js";
 import { postReceipt } from "./receipt.js";
 import { tidyNoticeParts } from "./views/tidy-notice.js";
+import { sourcesFooter } from "./views/sources.js";
+import { savePending } from "../memory/pending.js";
 import { receiptMessage, type ReceiptPlace } from "./views/receipt.js";
 import { NO_MENTIONS, ReplyStream, type ReplyChannel } from "./reply-stream.js";
 import { stopRow } from "./views/stop-row.js";
@@ -412,7 +414,15 @@ export class Conversations implements ConversationControl {
       ];
       const pending = result.proposals.length > 0 ? proposalFooter(owner, result.proposals, say) : { lines: [], components: [] };
       const tidied = result.tidied ? tidyNoticeParts(owner, result.tidied, say) : { lines: [], components: [] };
-      await reply.finish([...lines, ...tidied.lines, ...pending.lines].join("\n") || undefined, [...tidied.components, ...pending.components].slice(0, 5));
+      // The sources are kept (as references, no text) for "Not right?": an hour, in the person's folder.
+      const sources =
+        result.sources.length > 0
+          ? sourcesFooter(owner, result.sources, await savePending(this.deps.engine.memoryOf(owner).dir, "sources", { sources: result.sources }), say)
+          : { lines: [], components: [] };
+      await reply.finish(
+        [...lines, ...sources.lines, ...tidied.lines, ...pending.lines].join("\n") || undefined,
+        [...tidied.components, ...sources.components, ...pending.components].slice(0, 5),
+      );
     } catch (error) {
       this.streaming.delete(turnId);
       const line =

@@ -2,7 +2,7 @@ import type { ChatCompletionContentPart, ChatCompletionMessageParam } from "open
 import type { Writer } from "../memory/memory-file.js";
 import type { MemoryStore } from "../memory/memory-store.js";
 import { executeTool, newTurnState } from "./tools/execute-tool.js";
-import { type MemoryChange, type PendingChange } from "../memory/changes.js";
+import { distinctSources, type MemoryChange, type PendingChange, type SourceRef } from "../memory/changes.js";
 import type { MemoryWriteResult, TokenUsage } from "../lib/telemetry.js";
 import { memoryToolDefinitions } from "./tools/memory-tools.js";
 import { StoppedError, type ModelClient } from "../model/model-client.js";
@@ -49,6 +49,8 @@ export interface TurnOutput {
   usage: TokenUsage;
   /** The person pressed Stop: `text` is what had been shown. */
   stopped: boolean;
+  /** Where the memory the answer may rest on came from: memory_search's results, at most three. */
+  sources: SourceRef[];
 }
 
 /** The person's message as the model gets it in its turn, with image parts when there are images. */
@@ -102,7 +104,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutput> {
       if (!(error instanceof StoppedError)) throw error;
       // Stopped: the history keeps exactly what the person saw, and what the tools already did stays done.
       messages.push({ role: "assistant", content: roundText });
-      return { text: shown, messages: stored(), changes: turn.changes, proposals: turn.proposals, usage, stopped: true };
+      return { text: shown, messages: stored(), changes: turn.changes, proposals: turn.proposals, usage, stopped: true, sources: distinctSources(turn.found) };
     } finally {
       if (input.timing) input.timing.modelMs += performance.now() - asking;
     }
@@ -113,7 +115,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutput> {
     }
     if (reply.toolCalls.length === 0 || !toolsAllowed) {
       messages.push({ role: "assistant", content: reply.content });
-      return { text: shown, messages: stored(), changes: turn.changes, proposals: turn.proposals, usage, stopped: false };
+      return { text: shown, messages: stored(), changes: turn.changes, proposals: turn.proposals, usage, stopped: false, sources: distinctSources(turn.found) };
     }
     messages.push({
       role: "assistant",

@@ -14,7 +14,7 @@ import { undoable } from "../memory/undo.js";
 import { MemoryStore, type MemoryStoreOptions } from "../memory/memory-store.js";
 import { buildSystemPrompt } from "../memory/system-prompt.js";
 import { localDate, localTime } from "../lib/time.js";
-import type { MemoryChange, PendingChange } from "../memory/changes.js";
+import type { MemoryChange, PendingChange, SourceRef } from "../memory/changes.js";
 import { runTurn, type TurnMessage, type TurnTiming } from "./agent-loop.js";
 import { baseInstructions } from "./base-instructions.js";
 import { condenseHistory, historyChars, overBudget, requestContext } from "./history.js";
@@ -55,6 +55,8 @@ export interface OpenRequest {
 }
 
 export interface TurnResult {
+  /** Where the memory the answer may rest on came from (memory_search's results), at most three. */
+  sources: SourceRef[];
   /** The first turn of a conversation after a tidy-up: what it did, to tell the person once. */
   tidied?: TidySummary;
   text: string;
@@ -282,7 +284,7 @@ export class SessionEngine {
     const { output, tidied } = result;
     // tidy_up:ask: the run's proposals wait with this answer's, to be saved or discarded the same way.
     const proposals = tidied?.proposals ? [...output.proposals, ...this.tidyProposals(result.record.userId)] : output.proposals;
-    return { text: output.text, changes: output.changes, proposals, usage: output.usage, stopped: output.stopped, ...(tidied ? { tidied } : {}) };
+    return { text: output.text, changes: output.changes, proposals, usage: output.usage, stopped: output.stopped, sources: output.sources, ...(tidied ? { tidied } : {}) };
   }
 
   private tidyProposals(userId: string): PendingChange[] {

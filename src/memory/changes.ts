@@ -18,3 +18,35 @@ export function describeChanges(changes: MemoryChange[], say: Say = english): st
   const places = [...new Set(changes.map((c) => (c.section ? `${c.file} › ${c.section}` : c.file)))];
   return places.length === 0 ? "" : say(`💾 saved to ${places.join(", ")}`, `💾 已保存到 ${places.join("、")}`);
 }
+
+/**
+ * Where something the model found with memory_search came from: a message of an archived
+ * conversation (file + message number), a daily log's entry or a memory file's section. No text:
+ * what a footer's "Not right?" needs is read again from the files when pressed.
+ */
+export interface SourceRef {
+  source: "conversation" | "daily" | "user" | "memory" | "soul";
+  /** Relative to the person's folder. */
+  file: string;
+  ord: number;
+  /** The conversation's title or the section's name. */
+  title: string;
+  date: string;
+}
+
+/** At most this many sources are named under an answer. */
+export const MAX_SOURCES = 3;
+
+/** The distinct sources of a turn's search results, best first: one per conversation, one per section. */
+export function distinctSources(found: readonly SourceRef[]): SourceRef[] {
+  const seen = new Set<string>();
+  const out: SourceRef[] = [];
+  for (const ref of found) {
+    const key = ref.source === "conversation" ? ref.file : `${ref.file}#${ref.title}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(ref);
+    if (out.length === MAX_SOURCES) break;
+  }
+  return out;
+}

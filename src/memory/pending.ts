@@ -35,3 +35,12 @@ export async function takePending<T>(dir: string, kind: string, token: string): 
   if (Date.now() - info.mtimeMs > KEEP_MS) return undefined;
   return JSON.parse(text) as T;
 }
+
+/** Reads a pending confirmation without taking it (a menu pressed more than once); undefined when unknown or older than an hour. */
+export async function readPending<T>(dir: string, kind: string, token: string): Promise<T | undefined> {
+  if (!/^[0-9a-f]{12}$/.test(token)) return undefined;
+  const path = join(folder(dir), `${kind}-${token}.json`);
+  const info = await stat(path).catch(() => undefined);
+  if (!info || Date.now() - info.mtimeMs > KEEP_MS) return undefined;
+  return JSON.parse(await readFile(path, "utf8")) as T;
+}

@@ -253,6 +253,17 @@ describe("npm run chat", () => {
     expect(JSON.parse(await readFile(join(home, "users/42/settings.json"), "utf8"))).toEqual({ askBeforeSaving: "all", timezone: "Europe/Berlin", tidyUp: "ask", locale: "zh-CN" });
   }, 30_000);
 
+  it("prints where an answer's memory came from when the model searched", async () => {
+    fake = await startFakeOpenAI();
+    const home = await makeTempHome();
+    const env = { AGENTKIT_HOME: home, OPENAI_BASE_URL: fake.baseURL };
+    fake.enqueue({ text: "Piranesi is a lovely novel." }, { text: "They talked about Piranesi." });
+    await runChat(["--user", "42", "--title", "books", "--name", "Mei"], "My sister says I should read Piranesi.\n/end\n", env);
+    fake.enqueue({ toolCalls: [{ name: "memory_search", arguments: { query: "Piranesi sister" } }] }, { text: "Your sister recommended Piranesi." }, { text: "Summary." });
+    const run = await runChat(["--user", "42"], "what did my sister recommend?\n/end\n", env);
+    expect(run.stdout).toMatch(/Your sister recommended Piranesi\.\n(.*\n)*🔎 from .*“books” \(\d{4}-\d{2}-\d{2}\)/);
+  }, 30_000);
+
   it("tells of a tidy-up once, after the first answer, with the command that takes it back", async () => {
     fake = await startFakeOpenAI();
     const home = await makeTempHome();

@@ -1,6 +1,7 @@
 import { createEngine } from "../../engine/create-engine.js";
 import { ModelError } from "../../model/model-client.js";
 import { tidyNotice } from "../../present/tidy-lines.js";
+import { sourceLabel, sourcesLine } from "../../present/source-lines.js";
 import { describeChanges } from "../../memory/changes.js";
 import { SessionClosedError, TurnForgottenError, type CloseOutcome } from "../../engine/session-engine.js";
 import { loadConfig } from "../../config.js";
@@ -151,6 +152,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
       else if (result.text.trim() === "") print(emptyAnswer(say));
       const saved = describeChanges(result.changes, say);
       if (saved) print(printable(saved));
+      if (result.sources.length > 0) print(printable(sourcesLine(result.sources.map((ref) => sourceLabel(ref, say)), say)));
       const tidied = result.tidied && tidyNotice(result.tidied, say);
       if (tidied) print(printable(result.tidied?.entry ? `${tidied}\n${say(`(/undo ${result.tidied.entry} takes it all back; /history shows each change)`, `（/undo ${result.tidied.entry} 可全部撤回；/history 显示每处改动）`)}` : tidied));
       if (result.proposals.length > 0) showProposals(ctx, false);

@@ -1,8 +1,10 @@
-import { MessageFlags } from "discord.js";
+import { ActionRowBuilder, ButtonBuilder, ButtonStyle, MessageFlags, type MessageActionRowComponentBuilder } from "discord.js";
 import type { Say } from "../../lib/locale.js";
 import { cutChars } from "../../lib/text.js";
-import type { ForgetPlan } from "../../memory/forget.js";
-import { takePending } from "../../memory/pending.js";
+import { mentions, planForget, type ForgetPlan } from "../../memory/forget.js";
+import type { MemoryStore } from "../../memory/memory-store.js";
+import { savePending, takePending } from "../../memory/pending.js";
+import { componentId } from "../views/custom-id.js";
 import type { BotContext } from "../bot-context.js";
 import { sayFor } from "../interaction-helpers.js";
 import { NO_MENTIONS } from "../reply-stream.js";
@@ -73,3 +75,32 @@ export const forgetHandlers: ComponentHandler[] = [
     },
   },
 ];
+
+/** What forgetting some words would remove, with Forget / Cancel (also from a footer's "Not right?"). */
+export async function forgetPreview(
+  memory: MemoryStore,
+  ctx: BotContext,
+  owner: string,
+  words: string,
+  say: Say,
+): Promise<{ content: string; components: ActionRowBuilder<MessageActionRowComponentBuilder>[] }> {
+  const plan = await planForget(memory, words);
+  const shown = cutChars(words, 80);
+  const sessions = await ctx.engine.sessionsMentioning(owner, mentions(words));
+  if (plan.memoryLines + plan.logEntries + plan.messages + plan.historyEntries + sessions === 0) {
+    return { content: say(`Nothing in your memory mentions “${shown}”.`, `你的记忆中没有提到“${shown}”的内容。`), components: [] };
+  }
+  const token = await savePending(memory.dir, "forget", { words });
+  const examples = plan.examples.map((e) => `> ${cutChars(e, 100)}`).join("\n");
+  const buttons = new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(
+    new ButtonBuilder().setCustomId(componentId("fg", owner, token)).setLabel(say("Forget", "忘记")).setStyle(ButtonStyle.Danger),
+    new ButtonBuilder().setCustomId(componentId("fx", owner, token)).setLabel(say("Cancel", "取消")).setStyle(ButtonStyle.Secondary),
+  );
+  return {
+    content: say(
+      `Forgetting “${shown}” removes ${counts(plan, say)}, for example:\n${examples}\nIt goes from everywhere: files, history, the search index and stored conversations. This cannot be undone.`,
+      `忘记“${shown}”会删除${counts(plan, say)}，例如：\n${examples}\n会从所有地方删除：文件、改动记录、搜索索引和保存的对话。此操作无法撤销。`,
+    ),
+    components: [buttons],
+  };
+}

@@ -6,6 +6,7 @@ import { receiptHandlers } from "./receipt.js";
 import type { ComponentHandler } from "./router.js";
 import { stopHandlers } from "./stop.js";
 import { tidyHandlers } from "./tidy.js";
+import { sourceHandlers } from "./sources.js";
 
 /** Every button, menu and form handler, by the prefix of its custom id. */
-export const componentHandlers: ReadonlyMap<string, ComponentHandler> = new Map([...historyHandlers, ...receiptHandlers, ...proposalHandlers, ...forgetHandlers, ...importHandlers, ...stopHandlers, ...tidyHandlers].map((h) => [h.prefix, h]));
+export const componentHandlers: ReadonlyMap<string, ComponentHandler> = new Map([...historyHandlers, ...receiptHandlers, ...proposalHandlers, ...forgetHandlers, ...importHandlers, ...stopHandlers, ...tidyHandlers, ...sourceHandlers].map((h) => [h.prefix, h]));

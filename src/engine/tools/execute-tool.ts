@@ -8,17 +8,19 @@ import { SEARCH_DEFAULT_LIMIT, TOOL_NAMES, toolSchemas, type ToolName } from "./
 import { searchResultsForModel } from "./search-results.js";
 import { toolJson } from "./tool-json.js";
 import type { MemoryWriteResult } from "../../lib/telemetry.js";
-import type { MemoryChange, PendingChange } from "../../memory/changes.js";
+import type { MemoryChange, PendingChange, SourceRef } from "../../memory/changes.js";
 
 /** What one turn's tool calls have done so far. */
 export interface TurnState {
   refusedWrites: number;
   changes: MemoryChange[];
   proposals: PendingChange[];
+  /** What memory_search gave the model in this turn, in the order it gave them. */
+  found: SourceRef[];
 }
 
 export function newTurnState(): TurnState {
-  return { refusedWrites: 0, changes: [], proposals: [] };
+  return { refusedWrites: 0, changes: [], proposals: [], found: [] };
 }
 
 export interface ToolContext {
@@ -89,7 +91,9 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
   if (tool === "memory_search") {
     const { query, limit, since, until } = parsed.data as { query: string; limit?: number; since?: string; until?: string };
     const range = { since: since && dateBound(since, "since"), until: until && dateBound(until, "until") };
-    return searchResultsForModel(query, await store.search(query, { limit: limit ?? SEARCH_DEFAULT_LIMIT, ...range }), range);
+    const hits = await store.search(query, { limit: limit ?? SEARCH_DEFAULT_LIMIT, ...range });
+    context.turn.found.push(...hits.map(({ source, file, ord, title, date }) => ({ source, file, ord, title, date })));
+    return searchResultsForModel(query, hits, range);
   }
   // The schema has validated these fields for the tool at hand.
   let args = parsed.data as { file: FileKind; section: string; content: string; old_text: string; new_text: string };

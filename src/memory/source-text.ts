@@ -1,0 +1,23 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { SourceRef } from "./changes.js";
+import { parseConversation } from "./conversation-log.js";
+import type { MemoryStore } from "./memory-store.js";
+import { parseSections } from "./sections.js";
+
+/** Where a source's files may be: nothing outside the person's conversations, logs and memory files. */
+const SOURCE_FILE = /^(conversations\/\d{4}-\d{2}-\d{2}-[^/\\]+\.md|daily\/(archive\/)?\d{4}-\d{2}-\d{2}\.md|SOUL\.md|USER\.md|MEMORY\.md)$/;
+
+/**
+ * The text a source points at, read now from the person's files: the message of a conversation,
+ * or the section of a log or memory file. Undefined when it is no longer there (forgotten,
+ * undone, edited away) or when the reference does not name one of the person's files.
+ */
+export async function sourceText(memory: MemoryStore, ref: SourceRef): Promise<string | undefined> {
+  if (!SOURCE_FILE.test(ref.file) || ref.file.includes("..")) return undefined;
+  const text = await readFile(join(memory.dir, ref.file), "utf8").catch(() => undefined);
+  if (text === undefined) return undefined;
+  if (ref.source === "conversation") return parseConversation(text).messages[ref.ord]?.text;
+  const section = parseSections(text.replace(/\r\n/g, "\n")).sections.find((s) => s.name === ref.title);
+  return section?.body.trim();
+}
