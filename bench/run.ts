@@ -62,6 +62,7 @@ const { values } = parseArgs({
     "tidy-people": { type: "string", default: "10000" },
     "tidy-model-ms": { type: "string", default: "20" },
     "tidy-busy": { type: "string", default: "1000" },
+    "tidy-busy-model-ms": { type: "string", default: "1000" },
     out: { type: "string", default: join(ROOT, "bench", "results", "latest.json") },
     help: { type: "boolean", default: false },
   },
@@ -72,7 +73,7 @@ if (values.help) {
   console.log(`npm run bench -- [--people 50] [--turns 5] [--ttft-ms 0] [--tokens-per-second 0] [--pause-ms 3000]
   [--spread-ms 5000] [--reply-words 12] [--sessions 1000] [--session-concurrency 10] [--stored 10000]
   [--archived-share 0.2] [--deleted-share 0.1] [--reconcile-timeout-ms 240000] [--first-text-people 10]
-  [--iterations 2000] [--tidy-people 10000] [--tidy-model-ms 20] [--tidy-busy 1000] [--runtime compiled|tsx] [--startup-runs 3] [--shards 2] [--only ${[...SECTIONS, ...Object.keys(GROUPS)].join("|")}[,…]]
+  [--iterations 2000] [--tidy-people 10000] [--tidy-model-ms 20] [--tidy-busy 1000] [--tidy-busy-model-ms 1000] [--runtime compiled|tsx] [--startup-runs 3] [--shards 2] [--only ${[...SECTIONS, ...Object.keys(GROUPS)].join("|")}[,…]]
   [--cpu-prof-dir /tmp/prof] [--out bench/results/latest.json]
   [--metrics]  turn-overhead runs AgentKit a second time with METRICS_PORT set, /metrics scraped every 5 s
   ${OPT_IN.join(", ")} run only when named in --only (or --only sharding)`);
@@ -279,7 +280,8 @@ await section("tidy", 30 * 60_000, async () => {
     modelMs: num("tidy-model-ms"),
     concurrency: 2,
     busyRuns: Math.max(1, Math.round(num("tidy-busy"))),
-    turns: 200,
+    busyModelMs: num("tidy-busy-model-ms"),
+    turns: 400,
   });
 });
 

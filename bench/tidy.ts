@@ -24,8 +24,10 @@ export interface TidyBenchOptions {
   /** The bench model's time per tidy-up request (ms). */
   modelMs: number;
   concurrency: number;
-  /** Tidy-ups running while turns are timed. */
+  /** Tidy-ups queued (TIDY_CONCURRENCY at a time) while turns are timed. */
   busyRuns: number;
+  /** The model's time per tidy-up request while turns are timed (a real model takes seconds over a 7,500-token prompt). */
+  busyModelMs: number;
   turns: number;
 }
 
@@ -99,12 +101,13 @@ export async function measureTidy(options: TidyBenchOptions): Promise<TidyBenchR
     const ownMsPerRun = Math.max(0, (wallMs * options.concurrency) / ran - options.modelMs);
     const projectedHoursAt5s = (10_000 / options.concurrency) * (5_000 + ownMsPerRun) / 3_600_000;
 
-    // 3. Turns of one person, alone and while tidy-ups run.
+    // 3. Turns of one person, alone and while a night's tidy-ups run, in alternating blocks (the
+    // machine's own noise lands on both sides alike). Each busy block is a new night of the queue.
     const engine = new SessionEngine({ home, memory: { defaultTimeZone: "UTC" }, model: chatModel, store, log: silentLogger, historyBudgetChars: 60_000 });
-    const timeTurns = async (): Promise<number[]> => {
+    const timeTurns = async (count: number): Promise<number[]> => {
       const session = await engine.open({ userId: "2", displayName: "Lin", locale: "en-US", title: "bench", place: { platform: "terminal", channelId: `b${Math.random()}`, description: "a terminal" } });
       const times: number[] = [];
-      for (let t = 0; t < options.turns; t++) {
+      for (let t = 0; t < count; t++) {
         const at = performance.now();
         await engine.turn(session.id, `turn ${t}: ${words(12, t)}`);
         times.push(performance.now() - at);
@@ -112,22 +115,31 @@ export async function measureTidy(options: TidyBenchOptions): Promise<TidyBenchR
       await engine.close(session.id, "bench");
       return times;
     };
-    await timeTurns(); // warm-up: the first turns pay for compiling the code they run
-    const floor = await timeTurns();
-    // The busy night is another home's people, all due: the same process, the same model server.
+    await timeTurns(50); // warm-up: the first turns pay for compiling the code they run
     const busyHome = join(home, "busy");
     for (let i = 0; i < options.busyRuns; i++) await person(busyHome, String(50_000 + i), { week: false });
     const busyStore = await SessionStore.open(busyHome);
     const busyMemory = (id: string) => MemoryStore.forUser(busyHome, id, { defaultTimeZone: "UTC" });
-    const busy = new TidySchedule({ home: busyHome, memoryOf: busyMemory, model, store: busyStore, owner: "bench-busy", at: "04:00", concurrency: options.concurrency, log: silentLogger, clock: () => NIGHT });
-    const runsBefore = fake.requests.length;
-    const scanning = busy.scan();
-    while (fake.requests.length === runsBefore) await new Promise((resolve) => setTimeout(resolve, 5));
-    const during = await timeTurns();
-    const runsDuring = fake.requests.length - runsBefore;
-    await scanning;
-    await busy.idle();
-    await busy.close();
+    const busyFake = await startFakeOpenAI();
+    busyFake.setFallback({ text: JSON.stringify({ operations: [] }), firstTokenDelayMs: options.busyModelMs });
+    const busyModel = new ModelClient({ baseURL: busyFake.baseURL, apiKey: "bench", model: "fake-model", maxRetries: 0, timeoutMs: 60_000 });
+    const floor: number[] = [];
+    const during: number[] = [];
+    const blocks = 5;
+    const perBlock = Math.max(1, Math.round(options.turns / blocks));
+    for (let block = 0; block < blocks; block++) {
+      floor.push(...(await timeTurns(perBlock)));
+      const night = new Date(NIGHT.getTime() + (block + 1) * 86_400_000);
+      const busy = new TidySchedule({ home: busyHome, memoryOf: busyMemory, model: busyModel, store: busyStore, owner: `bench-busy-${block}`, at: "04:00", concurrency: options.concurrency, log: silentLogger, clock: () => night });
+      const asked = busyFake.requests.length;
+      const scanning = busy.scan();
+      while (busyFake.requests.length === asked) await new Promise((resolve) => setTimeout(resolve, 5));
+      during.push(...(await timeTurns(perBlock)));
+      await scanning;
+      await busy.close();
+    }
+    const runsDuring = busyFake.requests.length;
+    await busyFake.close();
     await busyStore.close();
     await engine.settle();
     await store.close();

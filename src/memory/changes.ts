@@ -35,7 +35,7 @@ export interface SourceRef {
 }
 
 /** At most this many sources are named under an answer. */
-export const MAX_SOURCES = 3;
+const MAX_SOURCES = 3;
 
 /** The distinct sources of a turn's search results, best first: one per conversation, one per section. */
 export function distinctSources(found: readonly SourceRef[]): SourceRef[] {

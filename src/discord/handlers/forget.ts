@@ -11,7 +11,7 @@ import { NO_MENTIONS } from "../reply-stream.js";
 import type { ComponentHandler } from "./router.js";
 
 /** What a forget removes, counted. */
-export function counts(plan: ForgetPlan, say: Say): string {
+function counts(plan: ForgetPlan, say: Say): string {
   return say(
     `${plan.memoryLines} line(s) of your memory files, ${plan.logEntries} daily log entr${plan.logEntries === 1 ? "y" : "ies"}, ${plan.messages} conversation message(s), ${plan.historyEntries} history entr${plan.historyEntries === 1 ? "y" : "ies"}`,
     `${plan.memoryLines} 行记忆文件内容、${plan.logEntries} 条每日日志、${plan.messages} 条对话消息、${plan.historyEntries} 条改动记录`,

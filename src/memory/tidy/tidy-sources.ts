@@ -7,6 +7,7 @@ import type { JournalEntry } from "../journal.js";
 import type { MemoryStore } from "../memory-store.js";
 import { stripControlCharacters } from "../safety.js";
 import { maskSecrets } from "../secrets.js";
+import { TimeSlices } from "../../lib/time-slices.js";
 
 /** What a tidy-up reads besides the memory files, newest first, within fixed budgets. */
 export interface TidySources {
@@ -34,6 +35,8 @@ const MAX_FILES = 40;
 export async function tidySources(memory: MemoryStore, since: string, changedAfter: string | undefined, entries: readonly JournalEntry[]): Promise<TidySources> {
   const personMessages: string[] = [];
   const clean = (text: string) => maskSecrets(stripControlCharacters(text));
+  // Masking secrets is the costly part, and a night's runs share the loop with everyone's turns.
+  const slices = new TimeSlices(4);
   let files = 0;
 
   const conversationNames = (await readdir(memory.conversationsDir).catch(() => [] as string[]))
@@ -57,6 +60,7 @@ export async function tidySources(memory: MemoryStore, since: string, changedAft
       left -= line.length;
       lines.push(line);
       if (message.speaker === "person") personMessages.push(body);
+      await slices.pause();
     }
     conversationBlocks.push(lines.join("\n"));
   }
@@ -80,6 +84,7 @@ export async function tidySources(memory: MemoryStore, since: string, changedAft
     if (text === undefined) continue;
     files++;
     const block = `### daily/${date}.md\n${cutChars(clean(text).trim(), dailyLeft)}`;
+    await slices.pause();
     dailyLeft -= block.length;
     dailyBlocks.push(block);
   }
