@@ -11,7 +11,7 @@ import { ConfigError, loadConfig, type Config } from "../config.js";
 import { printable } from "../lib/printable.js";
 import { writeFileAtomic } from "../memory/atomic-write.js";
 import { applyImport, exportBundle, importableName, IMPORT_LIMITS, planImport, readImport, type ImportRefusal } from "../memory/import.js";
-import { MemoryStore } from "../memory/memory-store.js";
+import { MemoryStore, tidyAsksFirst } from "../memory/memory-store.js";
 import { FILE_KINDS } from "../memory/file-kinds.js";
 import type { Recall } from "../memory/recall/recall.js";
 import { undoChanges, undoWithLater, type UndoResult } from "../memory/undo.js";
@@ -311,7 +311,7 @@ async function tidyCommand(t: Tools, args: string[]): Promise<number> {
   const setting = memory.readSettings().tidyUp ?? "on";
   const dryRun = values["dry-run"];
   if (setting === "off" && !dryRun) throw new Refused(`the tidy-up is off for user ${memory.userId} (their setting); --dry-run shows what it would do`);
-  const result = await tidyUp(memory, t.model, { dryRun, ask: setting === "ask", force: true });
+  const result = await tidyUp(memory, t.model, { dryRun, ask: tidyAsksFirst(memory.readSettings()), force: true });
   console.log(printable(tidyReport(result, english)));
   return result.kind === "failed" ? 1 : 0;
 }

@@ -34,6 +34,11 @@ export interface Settings {
   tidyNotice?: TidyNoticePlace;
 }
 
+/** Whether a tidy-up's changes wait for the person's OK: tidy_up:ask, or ask before saving on for any file. */
+export function tidyAsksFirst(settings: Settings): boolean {
+  return settings.tidyUp === "ask" || (settings.askBeforeSaving ?? "off") !== "off";
+}
+
 export type TidyNoticePlace = "reply" | "dm";
 export const TIDY_NOTICE: readonly TidyNoticePlace[] = ["reply", "dm"];
 

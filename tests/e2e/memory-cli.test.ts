@@ -222,6 +222,14 @@ describe("npm run memory -- tidy", () => {
     expect(await readFile(join(home, "users/42/USER.md"), "utf8")).toBe("## Family\n- Sister: Clara, a nurse; recommends novels\n");
     const history = JSON.parse((await memoryCli(["history", "--user", "42", "--json"], env)).stdout) as { op: string }[];
     expect(history[0]?.op).toBe("tidy-up");
+    // With ask before saving on, the run's changes wait for the person's OK like any model write.
+    await writeFile(join(home, "users/42/settings.json"), JSON.stringify({ askBeforeSaving: "profile" }));
+    const moved = [{ kind: "replace", file: "user", section: "Family", old_lines: ["- Sister: Clara, a nurse; recommends novels"], new_lines: ["- Sister: Clara, a nurse; recommended Piranesi"], reason: "r", source: "s", quote: "My sister recommended Piranesi" }];
+    fake.enqueue({ text: JSON.stringify({ operations: moved }) });
+    const asked = await memoryCli(["tidy", "--user", "42"], env);
+    expect(asked.stdout).toMatch(/^1 change\(s\) wait for the person's OK\./);
+    expect(await readFile(join(home, "users/42/USER.md"), "utf8")).toBe("## Family\n- Sister: Clara, a nurse; recommends novels\n");
+    expect(JSON.parse(await readFile(join(home, "users/42/proposals.json"), "utf8"))).toEqual([expect.objectContaining({ session: "tidy-up", tool: "memory_replace", section: "Family" })]);
   });
 
   it("exits 1 with its reason when the model fails or the person turned it off, and changes nothing", async () => {

@@ -4,7 +4,7 @@ import type { Logger } from "../../lib/logger.js";
 import { noTelemetry, type Telemetry, type TidyRunOutcome } from "../../lib/telemetry.js";
 import { localDate, localTime } from "../../lib/time.js";
 import { TimeSlices } from "../../lib/time-slices.js";
-import type { MemoryStore } from "../../memory/memory-store.js";
+import { tidyAsksFirst, type MemoryStore } from "../../memory/memory-store.js";
 import { readTidyState } from "../../memory/tidy/tidy-state.js";
 import type { ModelClient } from "../../model/model-client.js";
 import type { SessionStore } from "../../sessions/session-store.js";
@@ -162,7 +162,7 @@ export class TidySchedule {
       const own = new AbortController();
       const stop = () => own.abort();
       this.stop.signal.addEventListener("abort", stop, { once: true });
-      const result = await tidyUp(memory, this.options.model, { now: clock, ask: setting === "ask", signal: own.signal }).finally(() =>
+      const result = await tidyUp(memory, this.options.model, { now: clock, ask: tidyAsksFirst(memory.readSettings()), signal: own.signal }).finally(() =>
         this.stop.signal.removeEventListener("abort", stop),
       );
       (this.options.telemetry ?? noTelemetry).tidyRun?.(outcomeOf(result), "applied" in result ? countKinds(result.applied) : {}, "dropped" in result ? result.dropped : {});
