@@ -18,6 +18,9 @@ import { proposalFooter } from "./views/proposal-footer.js";
 import { postReceipt } from "./receipt.js";
 import { tidyNoticeParts } from "./views/tidy-notice.js";
 import { sourcesFooter } from "./views/sources.js";
+import { sourceMessage } from "../memory/source-text.js";
+import { withTimeout } from "../lib/with-timeout.js";
+import type { SourceRef } from "../memory/changes.js";
 import { savePending } from "../memory/pending.js";
 import { receiptMessage, type ReceiptPlace } from "./views/receipt.js";
 import { NO_MENTIONS, ReplyStream, type ReplyChannel } from "./reply-stream.js";
@@ -404,7 +407,7 @@ export class Conversations implements ConversationControl {
     reply.startTyping();
     try {
       // The turn is persisted before its final text is shown, so a crash never loses a shown answer.
-      const result = await this.deps.engine.turn(sessionId, incoming.message, { onDelta: (delta) => reply.push(delta), signal: stop.signal });
+      const result = await this.deps.engine.turn(sessionId, incoming.message, { onDelta: (delta) => reply.push(delta), signal: stop.signal, sourceId: `${batch[0]!.message.channelId}/${batch[0]!.message.id}` });
       this.streaming.delete(turnId);
       const saved = describeChanges(result.changes, say);
       const lines = [
@@ -417,7 +420,13 @@ export class Conversations implements ConversationControl {
       // The sources are kept (as references, no text) for "Not right?": an hour, in the person's folder.
       const sources =
         result.sources.length > 0
-          ? sourcesFooter(owner, result.sources, await savePending(this.deps.engine.memoryOf(owner).dir, "sources", { sources: result.sources }), say)
+          ? sourcesFooter(
+              owner,
+              result.sources,
+              await this.sourceLinks(owner, result.sources),
+              await savePending(this.deps.engine.memoryOf(owner).dir, "sources", { sources: result.sources }),
+              say,
+            )
           : { lines: [], components: [] };
       await reply.finish(
         [...lines, ...sources.lines, ...tidied.lines, ...pending.lines].join("\n") || undefined,
@@ -450,6 +459,32 @@ export class Conversations implements ConversationControl {
       // The answer (or its failure line) is below any notice now: a later refusal gets a new one.
       this.notices.answered(channel.id);
     }
+  }
+
+  /**
+   * A link to each conversation source's Discord message while it still exists (asked of Discord,
+   * at most three at once, a second and a half each); undefined where there is none, and the
+   * footer names the conversation and its date instead.
+   */
+  private async sourceLinks(owner: string, sources: readonly SourceRef[]): Promise<(string | undefined)[]> {
+    const memory = this.deps.engine.memoryOf(owner);
+    return Promise.all(
+      sources.map(async (ref) => {
+        const found = await sourceMessage(memory, ref).catch(() => undefined);
+        if (!found) return undefined;
+        const [channelId, messageId] = found.id.split("/") as [string, string];
+        const exists = await withTimeout(
+          (async () => {
+            const channel = await this.deps.client.channels.fetch(channelId);
+            if (!channel?.isTextBased()) return false;
+            await channel.messages.fetch(messageId);
+            return true;
+          })(),
+          1_500,
+        ).catch(() => false);
+        return exists ? `https://discord.com/channels/${found.place}/${channelId}/${messageId}` : undefined;
+      }),
+    );
   }
 
   private localeOf(userId: string): string | undefined {

@@ -42,11 +42,12 @@ function conversationMessages(record: SessionRecord): ConversationMessage[] {
     answer = [];
     changes = [];
   };
-  for (const message of record.messages) {
+  for (const [index, message] of record.messages.entries()) {
     if (message.role === "user") {
       endTurn();
       const text = textOf(message).trim();
-      if (text !== "") out.push({ speaker: "person", name: record.displayName, text });
+      const id = record.sourceIds?.[String(index)];
+      if (text !== "") out.push({ speaker: "person", name: record.displayName, text, ...(id ? { id } : {}) });
     } else if (message.role === "assistant") {
       const text = textOf(message).trim();
       if (text !== "") answer.push(text);
@@ -74,6 +75,7 @@ function conversationLogOf(record: SessionRecord, zone: string, { masked = false
     opened: stamp(record.openedAt),
     closed: stamp(record.closeRequestedAt ?? record.closedAt ?? record.lastActivityAt),
     sessionId: record.id,
+    ...(record.channel.platform === "discord" ? { discord: record.channel.guildId ?? "@me" } : {}),
     messages: messages.map((m, i) => ({ ...m, text: texts[i]! })),
   };
 }

@@ -69,6 +69,8 @@ export interface TurnResult {
 
 export interface TurnOptions {
   onDelta?: (text: string) => void;
+  /** Where the person's message is on the platform (Discord: "<channel id>/<message id>"), kept with the conversation. */
+  sourceId?: string;
   /** Aborting it stops the answer (the Stop button). */
   signal?: AbortSignal;
 }
@@ -232,7 +234,7 @@ export class SessionEngine {
    * Runs one turn. A failed turn leaves the stored history exactly as it was; a stopped one
    * keeps what was shown. `input` is the person's text, or their text with images.
    */
-  async turn(id: string, input: string | TurnMessage, { onDelta, signal }: TurnOptions = {}): Promise<TurnResult> {
+  async turn(id: string, input: string | TurnMessage, { onDelta, signal, sourceId }: TurnOptions = {}): Promise<TurnResult> {
     const message = typeof input === "string" ? { text: input } : input;
     const result = await this.sessions.run(id, async () => {
       const record = await this.current(id);
@@ -258,6 +260,7 @@ export class SessionEngine {
           ...(onDelta ? { onDelta } : {}),
           ...(signal ? { signal } : {}),
         });
+        if (sourceId !== undefined && /^\d{1,20}\/\d{1,20}$/.test(sourceId)) record.sourceIds = { ...record.sourceIds, [String(record.messages.length)]: sourceId };
         record.messages.push(...output.messages);
         record.usage.push(output.usage);
         record.lastActivityAt = this.clock().toISOString();
@@ -300,6 +303,7 @@ export class SessionEngine {
       await this.firstSaveDone(id);
       const record = await this.current(id);
       record.messages = [];
+      delete record.sourceIds;
       delete record.condensed;
       await this.deps.store.save(record);
     });

@@ -30,6 +30,8 @@ export interface ConversationMessage {
   text: string;
   /** The 💾 line of the turn this answer ended, e.g. "💾 saved to USER.md › Preferences". */
   saved?: string;
+  /** A person's message: where it is in Discord, "<channel id>/<message id>", for a link back to it. */
+  id?: string;
 }
 
 export interface ConversationLog {
@@ -39,16 +41,21 @@ export interface ConversationLog {
   opened: string;
   closed: string;
   sessionId: string;
+  /** The Discord server it happened in, or "@me" for a DM: with a message's place, its link. */
+  discord?: string;
   messages: ConversationMessage[];
 }
 
 const MARKS: Record<Speaker, string> = { person: "🧑", assistant: "🤖" };
 const SAVED = /^-# (💾 .*)$/;
+const MESSAGE_ID = /^-# 🔗 (\d{1,20}\/\d{1,20})$/;
+const DISCORD_PLACE = /^(?:\d{1,20}|@me)$/;
+const MESSAGE_PLACE = /^\d{1,20}\/\d{1,20}$/;
 
 const oneLine = (text: string) => text.replace(/[\r\n]+/g, " ").trim();
 
 /** Lines of a message that would read as a message heading or a 💾 line. */
-const RESERVED = /^\\*(## |-# 💾)/;
+const RESERVED = /^\\*(## |-# 💾|-# 🔗)/;
 
 /** Escapes reserved lines outside code and closes a fence left open. */
 function escapeBody(text: string): string {
@@ -75,10 +82,12 @@ export function renderConversation(log: ConversationLog): string {
     `- opened: ${log.opened}`,
     `- closed: ${log.closed}`,
     `- session: ${log.sessionId}`,
+    ...(log.discord && DISCORD_PLACE.test(log.discord) ? [`- discord: ${log.discord}`] : []),
   ].join("\n");
   const messages = log.messages.map((m) => {
     const saved = m.saved ? `\n\n-# ${oneLine(m.saved)}` : "";
-    return `## ${MARKS[m.speaker]} ${oneLine(m.name) || m.speaker}\n${escapeBody(m.text)}${saved}`;
+    const id = m.id && MESSAGE_PLACE.test(m.id) ? `\n\n-# 🔗 ${m.id}` : "";
+    return `## ${MARKS[m.speaker]} ${oneLine(m.name) || m.speaker}\n${escapeBody(m.text)}${saved}${id}`;
   });
   return `${[header, ...messages].join("\n\n")}\n`;
 }
@@ -92,10 +101,14 @@ export function parseConversation(text: string): ConversationLog {
     const speaker: Speaker = section.name.startsWith(MARKS.assistant) ? "assistant" : "person";
     const name = section.name.replace(/^(🧑|🤖)\s*/u, "");
     const lines = section.body.trimEnd().split("\n");
+    const id = MESSAGE_ID.exec(lines.at(-1) ?? "")?.[1];
+    if (id !== undefined) lines.pop();
+    while (id !== undefined && lines.at(-1) === "") lines.pop();
     const savedLine = SAVED.exec(lines.at(-1) ?? "")?.[1];
     if (savedLine !== undefined) lines.pop();
     const message: ConversationMessage = { speaker, name, text: unescapeBody(lines.join("\n").trim()) };
     if (savedLine !== undefined) message.saved = savedLine;
+    if (id !== undefined) message.id = id;
     messages.push(message);
   }
   return {
@@ -104,6 +117,7 @@ export function parseConversation(text: string): ConversationLog {
     opened: field("opened"),
     closed: field("closed"),
     sessionId: field("session"),
+    ...(DISCORD_PLACE.test(field("discord")) ? { discord: field("discord") } : {}),
     messages,
   };
 }

@@ -21,3 +21,21 @@ export async function sourceText(memory: MemoryStore, ref: SourceRef): Promise<s
   const section = parseSections(text.replace(/\r\n/g, "\n")).sections.find((s) => s.name === ref.title);
   return section?.body.trim();
 }
+
+/**
+ * Where in Discord a conversation source was said: the server ("@me" for a DM) and the person's
+ * message as "<channel id>/<message id>" (the message itself, or for an answer the person's
+ * message before it). Undefined for a conversation held elsewhere (the terminal) or archived without ids.
+ */
+export async function sourceMessage(memory: MemoryStore, ref: SourceRef): Promise<{ place: string; id: string } | undefined> {
+  if (ref.source !== "conversation" || !SOURCE_FILE.test(ref.file) || ref.file.includes("..")) return undefined;
+  const text = await readFile(join(memory.dir, ref.file), "utf8").catch(() => undefined);
+  if (text === undefined) return undefined;
+  const log = parseConversation(text);
+  if (!log.discord) return undefined;
+  for (let ord = Math.min(ref.ord, log.messages.length - 1); ord >= 0; ord--) {
+    const id = log.messages[ord]?.id;
+    if (id) return { place: log.discord, id };
+  }
+  return undefined;
+}

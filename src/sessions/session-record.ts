@@ -22,6 +22,8 @@ export interface SessionRecord {
   systemPrompt: string;
   /** The whole conversation, append-only. */
   messages: ChatCompletionMessageParam[];
+  /** Where a person's message is in Discord ("<channel id>/<message id>"), by its index in `messages`: the archive keeps it, so a source can link to it. */
+  sourceIds?: Record<string, string>;
   /** Older messages condensed to one summary: messages before `upTo` are sent as this summary. */
   condensed?: { summary: string; upTo: number };
   status: SessionStatus;

@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderConversation } from "../../src/memory/conversation-log.js";
@@ -70,6 +70,27 @@ describe("where an answer's memory came from", () => {
     press(h, second, "Forget");
     await h.discord.waitFor(() => h.discord.message(second.id)!.content.startsWith("Forgotten"));
     expect(await readFile(join(dir, "conversations", "2026-10-02-books-aaaaaaaa.md"), "utf8")).not.toContain("recommended Piranesi");
+  });
+
+  it("links a source to the person's Discord message while it exists, and names the conversation when it does not", async () => {
+    const h = await startBot();
+    h.model.enqueue({ text: "What a lovely recommendation." }, { text: "Alice's sister recommended Piranesi." });
+    const first = await h.discord.userSends({ channelId: h.discord.textChannel.id, userId: h.discord.alice.id, content: "My sister recommended the novel Piranesi.", mentionsBot: true });
+    await h.discord.waitFor(() => botMessages(h.discord, first.id).find((m) => m.content === "What a lovely recommendation."));
+    const end = h.discord.runSlashCommand({ userId: h.discord.alice.id, channelId: first.id, name: "end" });
+    await h.discord.waitFor(() => h.discord.interactionResponses(end.id).find((r) => r.content));
+    const [file] = await readdir(join(h.home, "users", h.discord.alice.id, "conversations"));
+    const archived = await readFile(join(h.home, "users", h.discord.alice.id, "conversations", file!), "utf8");
+    expect(archived).toContain(`- discord: ${h.discord.guild.id}\n`);
+    expect(archived).toContain(`-# 🔗 ${h.discord.textChannel.id}/${first.id}\n`);
+    const reply = await answerWithSearch(h, "Your sister recommended Piranesi.");
+    expect(reply.content).toContain(`](<https://discord.com/channels/${h.discord.guild.id}/${h.discord.textChannel.id}/${first.id}>)`);
+    // The message is gone from Discord (a new process asks, and Discord answers Unknown Message): no link.
+    const again = await h.restart();
+    again.discord.failNext({ method: "GET", route: "/channels/:channelId/messages/:messageId", status: 404, body: { code: 10008, message: "Unknown Message" }, times: 3 });
+    const plain = await answerWithSearch(again, "It was Piranesi.");
+    expect(plain.content).toMatch(/\n-# 🔎 from .*“My sister recommended the novel Piranes…” \(\d{4}-\d{2}-\d{2}\)/);
+    expect(plain.content).not.toContain("https://discord.com/channels/");
   });
 
   it("speaks Chinese, and shows no footer when the answer did not search", async () => {

@@ -7,9 +7,14 @@ import { componentId } from "./custom-id.js";
 
 type Row = ActionRowBuilder<MessageActionRowComponentBuilder>;
 
-/** Under an answer that rests on memory_search: where it came from, and "Not right?" for the owner. `token` finds the sources again. */
-export function sourcesFooter(owner: string, sources: readonly SourceRef[], token: string, say: Say): { lines: string[]; components: Row[] } {
-  const line = `-# ${sourcesLine(sources.map((ref) => escapeMarkdown(sourceLabel(ref, say))), say)}`;
+/**
+ * Under an answer that rests on memory_search: where it came from (a conversation whose Discord
+ * message still exists links to it), and "Not right?" for the owner. `token` finds the sources again.
+ */
+export function sourcesFooter(owner: string, sources: readonly SourceRef[], links: readonly (string | undefined)[], token: string, say: Say): { lines: string[]; components: Row[] } {
+  // <…> around the address: a link, without an embed of the message under the answer.
+  const labels = sources.map((ref, i) => (links[i] ? `[${escapeMarkdown(sourceLabel(ref, say)).replace(/[[\]]/g, "")}](<${links[i]}>)` : escapeMarkdown(sourceLabel(ref, say))));
+  const line = `-# ${sourcesLine(labels, say)}`;
   const row = new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(
     new ButtonBuilder().setCustomId(componentId("nr", owner, token)).setLabel(say("Not right?", "不对？")).setStyle(ButtonStyle.Secondary),
   );

@@ -43,6 +43,7 @@ describe("closing a session archives its conversation", () => {
         "- opened: 2026-12-02 07:30 (Asia/Shanghai)",
         "- closed: 2026-12-02 07:30 (Asia/Shanghai)",
         `- session: ${session.id}`,
+        "- discord: 800",
         "",
         "## 🧑 Alice",
         "I like oolong tea.",

@@ -115,3 +115,27 @@ describe("conversation files", () => {
     expect(dateOfConversation("notes.md")).toBeUndefined();
   });
 });
+
+describe("conversation files keep where each message is in Discord", () => {
+  it("round-trips the server and each person's message place, and a message that only looks like one", () => {
+    const log = {
+      title: "tea",
+      place: "a thread",
+      opened: "o",
+      closed: "c",
+      sessionId: "s",
+      discord: "800",
+      messages: [
+        { speaker: "person" as const, name: "Alice", text: "hello\n-# 🔗 111/222", id: "900/901" },
+        { speaker: "assistant" as const, name: "Assistant", text: "hi", saved: "💾 saved to USER.md › Likes" },
+        { speaker: "person" as const, name: "Alice", text: "no id here" },
+      ],
+    };
+    const text = renderConversation(log);
+    expect(text).toContain("- discord: 800\n");
+    expect(text).toContain("## 🧑 Alice\nhello\n\\-# 🔗 111/222\n\n-# 🔗 900/901\n");
+    expect(parseConversation(text)).toEqual(log);
+    // A place that is not one is not written.
+    expect(renderConversation({ ...log, discord: "../x", messages: [{ speaker: "person", name: "A", text: "t", id: "x/y" }] })).not.toMatch(/discord:|🔗/);
+  });
+});
