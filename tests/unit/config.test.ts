@@ -108,6 +108,14 @@ describe("loadConfig", () => {
     expect(() => loadConfig("discord", { ...base, SHARD_COUNT: "0" })).toThrow(/SHARD_COUNT: must be auto or a whole number of shards/);
   });
 
+  it("reads the nightly tidy-up's hour and concurrency, with defaults, and refuses what is not one", () => {
+    const base = { OPENAI_BASE_URL: "http://127.0.0.1:1/v1" };
+    expect(loadConfig("chat", { ...base, TIDY_AT: "", TIDY_CONCURRENCY: "" }).tidy).toEqual({ at: "04:00", concurrency: 2 });
+    expect(loadConfig("chat", { ...base, TIDY_AT: "23:59", TIDY_CONCURRENCY: "0" }).tidy).toEqual({ at: "23:59", concurrency: 0 });
+    for (const at of ["4am", "24:00", "4:00", "04:60"]) expect(() => loadConfig("chat", { ...base, TIDY_AT: at })).toThrow(/TIDY_AT: must be a time of day as HH:mm/);
+    expect(() => loadConfig("chat", { ...base, TIDY_CONCURRENCY: "-1" })).toThrow(/TIDY_CONCURRENCY: must be a whole number of at least 0/);
+  });
+
   it("serves health and metrics only with METRICS_PORT, on 127.0.0.1 unless METRICS_HOST says otherwise", () => {
     const base = { OPENAI_BASE_URL: "http://127.0.0.1:1/v1" };
     expect(loadConfig("chat", base).metrics).toBeUndefined();
