@@ -67,21 +67,7 @@ async function main(): Promise<void> {
     await floor.close();
     await data.close();
 
-    const rows: string[][] = [["slice", "questions", "AgentKit R@5", "floor R@5", "AgentKit R@10", "floor R@10", "R@10 ÷ floor", "AgentKit MRR", "floor MRR"]];
-    const slices: [string, (q: QuestionOutcome) => boolean][] = [
-      ["all", () => true],
-      ["English", (q) => q.language === "en"],
-      ["Chinese", (q) => q.language === "zh"],
-      ...(["synonym", "word-form", "indirect", "multi-detail"] as const).map((kind): [string, (q: QuestionOutcome) => boolean] => [kind, (q) => q.kind === kind]),
-    ];
-    const results: Record<string, unknown> = {};
-    for (const [name, keep] of slices) {
-      const ours = agentkit.outcomes.filter(keep);
-      const theirs = plain.outcomes.filter(keep);
-      const ratio = recallAt(theirs, 10) === 0 ? Number.POSITIVE_INFINITY : recallAt(ours, 10) / recallAt(theirs, 10);
-      rows.push([name, String(ours.length), pct(recallAt(ours, 5)), pct(recallAt(theirs, 5)), pct(recallAt(ours, 10)), pct(recallAt(theirs, 10)), ratio.toFixed(2), mrr(ours).toFixed(3), mrr(theirs).toFixed(3)]);
-      results[name] = { questions: ours.length, agentkit: { r5: recallAt(ours, 5), r10: recallAt(ours, 10), mrr: mrr(ours) }, floor: { r5: recallAt(theirs, 5), r10: recallAt(theirs, 10), mrr: mrr(theirs) }, ratio10: ratio };
-    }
+    const { rows, results } = sliceTable(agentkit.outcomes, plain.outcomes);
     const overall = results.all as { agentkit: { r10: number }; floor: { r10: number } };
     const target = overall.agentkit.r10 >= 1.15 * overall.floor.r10;
     console.log(`## Recall (${conversations.length} conversations, ${conversations.reduce((n, c) => n + c.turns.length * 2, 0)} messages, ${questions.length} questions; ingested through the session engine in ${Math.round(ingestMs)} ms)\n`);
@@ -90,7 +76,7 @@ async function main(): Promise<void> {
     console.log(`\n## Questions about time (${timeQuestions.length}: "last month", "in March", "before the trip", "上个月"…)\n`);
     const timeRows: string[][] = [["slice", "questions", "AgentKit R@10 with since/until", "AgentKit R@10 without", "floor R@10", "with ÷ floor"]];
     const timeResults: Record<string, unknown> = {};
-    for (const [name, keep] of slices.slice(0, 3)) {
+    for (const [name, keep] of SLICES.slice(0, 3)) {
       const [withDates, without, theirs] = [timed.filtered.filter(keep), timed.plain.filter(keep), timed.floor.filter(keep)];
       const ratio = recallAt(theirs, 10) === 0 ? Number.POSITIVE_INFINITY : recallAt(withDates, 10) / recallAt(theirs, 10);
       timeRows.push([name, String(withDates.length), pct(recallAt(withDates, 10)), pct(recallAt(without, 10)), pct(recallAt(theirs, 10)), ratio.toFixed(2)]);
@@ -101,15 +87,7 @@ async function main(): Promise<void> {
     // Set B: written by another author without the search code or set A, never used to tune.
     const heldOut = await measureHeldOut(setB.conversations, setB.questions);
     console.log(`\n## Set B, held out (${setB.conversations.length} conversations, ${heldOut.messages} messages, ${setB.questions.length} questions; bench/recall/dataset-b)\n`);
-    const bRows: string[][] = [["slice", "questions", "AgentKit R@5", "floor R@5", "AgentKit R@10", "floor R@10", "R@10 ÷ floor", "AgentKit MRR", "floor MRR"]];
-    const bResults: Record<string, unknown> = {};
-    for (const [name, keep] of slices) {
-      const ours = heldOut.agentkit.filter(keep);
-      const theirs = heldOut.floor.filter(keep);
-      const ratio = recallAt(theirs, 10) === 0 ? Number.POSITIVE_INFINITY : recallAt(ours, 10) / recallAt(theirs, 10);
-      bRows.push([name, String(ours.length), pct(recallAt(ours, 5)), pct(recallAt(theirs, 5)), pct(recallAt(ours, 10)), pct(recallAt(theirs, 10)), ratio.toFixed(2), mrr(ours).toFixed(3), mrr(theirs).toFixed(3)]);
-      bResults[name] = { questions: ours.length, agentkit: { r5: recallAt(ours, 5), r10: recallAt(ours, 10), mrr: mrr(ours) }, floor: { r5: recallAt(theirs, 5), r10: recallAt(theirs, 10), mrr: mrr(theirs) }, ratio10: ratio };
-    }
+    const { rows: bRows, results: bResults } = sliceTable(heldOut.agentkit, heldOut.floor);
     console.log(table(bRows));
     results.setB = bResults;
     const bAll = bResults.all as { agentkit: { r10: number }; floor: { r10: number } };
@@ -143,6 +121,28 @@ async function main(): Promise<void> {
   } finally {
     await rm(home, { recursive: true, force: true });
   }
+}
+
+type Slice = [string, (q: QuestionOutcome) => boolean];
+const SLICES: Slice[] = [
+  ["all", () => true],
+  ["English", (q) => q.language === "en"],
+  ["Chinese", (q) => q.language === "zh"],
+  ...(["synonym", "word-form", "indirect", "multi-detail"] as const).map((kind): Slice => [kind, (q) => q.kind === kind]),
+];
+
+/** Recall@5, @10 and MRR per slice, AgentKit beside the floor: the table's rows and the JSON. */
+function sliceTable(agentkit: readonly QuestionOutcome[], floor: readonly QuestionOutcome[]): { rows: string[][]; results: Record<string, unknown> } {
+  const rows: string[][] = [["slice", "questions", "AgentKit R@5", "floor R@5", "AgentKit R@10", "floor R@10", "R@10 ÷ floor", "AgentKit MRR", "floor MRR"]];
+  const results: Record<string, unknown> = {};
+  for (const [name, keep] of SLICES) {
+    const ours = agentkit.filter(keep);
+    const theirs = floor.filter(keep);
+    const ratio = recallAt(theirs, 10) === 0 ? Number.POSITIVE_INFINITY : recallAt(ours, 10) / recallAt(theirs, 10);
+    rows.push([name, String(ours.length), pct(recallAt(ours, 5)), pct(recallAt(theirs, 5)), pct(recallAt(ours, 10)), pct(recallAt(theirs, 10)), ratio.toFixed(2), mrr(ours).toFixed(3), mrr(theirs).toFixed(3)]);
+    results[name] = { questions: ours.length, agentkit: { r5: recallAt(ours, 5), r10: recallAt(ours, 10), mrr: mrr(ours) }, floor: { r5: recallAt(theirs, 5), r10: recallAt(theirs, 10), mrr: mrr(theirs) }, ratio10: ratio };
+  }
+  return { rows, results };
 }
 
 /** Ingests a held-out set into its own home and measures AgentKit and the floor on it, as for set A. */
