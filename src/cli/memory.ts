@@ -311,9 +311,15 @@ async function tidyCommand(t: Tools, args: string[]): Promise<number> {
   const setting = memory.readSettings().tidyUp ?? "on";
   const dryRun = values["dry-run"];
   if (setting === "off" && !dryRun) throw new Refused(`the tidy-up is off for user ${memory.userId} (their setting); --dry-run shows what it would do`);
-  const result = await tidyUp(memory, t.model, { dryRun, ask: tidyAsksFirst(memory.readSettings()), force: true });
-  console.log(printable(tidyReport(result, english)));
-  return result.kind === "failed" ? 1 : 0;
+  // The session store says whether a forget ran while the model worked (the bot may be running).
+  const store = await SessionStore.open(t.config.home, t.config.sessionStoreUrl);
+  try {
+    const result = await tidyUp(memory, t.model, { dryRun, ask: tidyAsksFirst(memory.readSettings()), force: true, forgetEpoch: () => store.epochOf(memory.userId) });
+    console.log(printable(tidyReport(result, english)));
+    return result.kind === "failed" ? 1 : 0;
+  } finally {
+    await store.close();
+  }
 }
 
 async function main(argv: string[]): Promise<number> {

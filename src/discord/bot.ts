@@ -147,7 +147,8 @@ export function createBot({ config, log, engine, retryIntervalMs = 5 * 60_000 }:
     },
     async tidied(userId) {
       const memory = engine.memoryOf(userId);
-      if (memory.readSettings().tidyNotice !== "dm") return;
+      // Not where DMs are off: a button there would be refused, and the notice waits for the next answer instead.
+      if (!config.allowDms || memory.readSettings().tidyNotice !== "dm") return;
       const summary = readTidyState(memory.dir).notice;
       if (!summary) return;
       const say = sayIn(memory.readSettings().locale);

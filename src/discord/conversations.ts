@@ -430,7 +430,8 @@ export class Conversations implements ConversationControl {
           : { lines: [], components: [] };
       await reply.finish(
         [...lines, ...sources.lines, ...tidied.lines, ...pending.lines].join("\n") || undefined,
-        [...tidied.components, ...sources.components, ...pending.components].slice(0, 5),
+        // Save / Discard first: a waiting change must keep its buttons.
+        [...pending.components, ...tidied.components, ...sources.components].slice(0, 5),
       );
     } catch (error) {
       this.streaming.delete(turnId);

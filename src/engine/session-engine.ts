@@ -294,6 +294,8 @@ export class SessionEngine {
     return this.memoryOf(userId)
       .listProposals(this.clock())
       .filter((p) => p.session === TIDY_SESSION)
+      // The last night's: older ones wait in the terminal's /save list and expire after 7 days.
+      .slice(-3)
       .map((p) => ({ file: p.file === "user" ? "USER.md" : "MEMORY.md", section: p.section, proposal: p.id, summary: p.tool === "memory_remove" ? "−" : `~ “${cutChars((p.newText ?? p.content ?? "").replace(/\s+/g, " ").trim(), 80)}”` }));
   }
 

@@ -37,7 +37,7 @@ export const TIDY_KINDS = ["merge", "replace", "remove", "move"] as const;
 export const DROP_REASONS = ["invalid", "soul", "not-found", "person-written", "quote", "secret", "unsafe", "relative-date", "bounded-loss"] as const;
 
 /** How a tidy-up run ended (engine/tidy): changes made, proposals made, nothing to change, nothing new, or why it failed. */
-export type TidyRunOutcome = "done" | "proposed" | "nothing" | "no-news" | "failed-model" | "failed-not-a-plan" | "failed-over-cap";
+export type TidyRunOutcome = "done" | "proposed" | "nothing" | "no-news" | "failed-model" | "failed-not-a-plan" | "failed-over-cap" | "failed-changed";
 
 /**
  * What the engine, the model client and the memory tools report as they work. Called on the

@@ -52,7 +52,7 @@ const MESSAGE_ID = /^-# 🔗 (\d{1,20}\/\d{1,20})$/;
 const DISCORD_PLACE = /^(?:\d{1,20}|@me)$/;
 const MESSAGE_PLACE = /^\d{1,20}\/\d{1,20}$/;
 
-const oneLine = (text: string) => text.replace(/[\r\n]+/g, " ").trim();
+const oneLine = (text: string) => text.replace(/[\r\n\u2028\u2029]+/g, " ").trim();
 
 /** Lines of a message that would read as a message heading or a 💾 line. */
 const RESERVED = /^\\*(## |-# 💾|-# 🔗)/;

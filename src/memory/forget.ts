@@ -1,5 +1,6 @@
 import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { readTidyState, writeTidyState } from "./tidy/tidy-state.js";
 import { TimeSlices } from "../lib/time-slices.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import { dateOfConversation, parseConversation, renderConversation } from "./conversation-log.js";
@@ -220,6 +221,12 @@ export async function forgetUnderLock(memory: MemoryStore, words: string, now = 
   // Waiting proposals and confirmations may hold the words too: they go.
   await memory.dropProposals((p) => hit(JSON.stringify(p)));
   await rm(join(memory.dir, "pending"), { recursive: true, force: true });
+  // So may the tidy-up's notice not shown yet (its example is a line of USER.md or MEMORY.md).
+  const tidy = readTidyState(memory.dir);
+  if (tidy.notice && hit(JSON.stringify(tidy.notice))) {
+    const { notice: _dropped, ...rest } = tidy;
+    await writeTidyState(memory.dir, rest);
+  }
   await removeLeftoverTemporaryFiles(memory.dir);
   return { plan, entry, renamed: new Map(plan.conversations.filter((c) => c.newName !== c.name).map((c) => [c.name, c.newName])) };
 }

@@ -1,9 +1,20 @@
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { SourceRef } from "./changes.js";
 import { parseConversation } from "./conversation-log.js";
 import type { MemoryStore } from "./memory-store.js";
 import { parseSections } from "./sections.js";
+
+/** A file bigger than this (a conversation of long pastes) is not parsed on an answer's path: no link, no text. */
+const MAX_SOURCE_BYTES = 2 * 1024 * 1024;
+
+async function readSource(memory: MemoryStore, ref: SourceRef): Promise<string | undefined> {
+  if (!SOURCE_FILE.test(ref.file) || ref.file.includes("..")) return undefined;
+  const path = join(memory.dir, ref.file);
+  const info = await stat(path).catch(() => undefined);
+  if (!info?.isFile() || info.size > MAX_SOURCE_BYTES) return undefined;
+  return readFile(path, "utf8").catch(() => undefined);
+}
 
 /** Where a source's files may be: nothing outside the person's conversations, logs and memory files. */
 const SOURCE_FILE = /^(conversations\/\d{4}-\d{2}-\d{2}-[^/\\]+\.md|daily\/(archive\/)?\d{4}-\d{2}-\d{2}\.md|SOUL\.md|USER\.md|MEMORY\.md)$/;
@@ -14,8 +25,7 @@ const SOURCE_FILE = /^(conversations\/\d{4}-\d{2}-\d{2}-[^/\\]+\.md|daily\/(arch
  * undone, edited away) or when the reference does not name one of the person's files.
  */
 export async function sourceText(memory: MemoryStore, ref: SourceRef): Promise<string | undefined> {
-  if (!SOURCE_FILE.test(ref.file) || ref.file.includes("..")) return undefined;
-  const text = await readFile(join(memory.dir, ref.file), "utf8").catch(() => undefined);
+  const text = await readSource(memory, ref);
   if (text === undefined) return undefined;
   if (ref.source === "conversation") return parseConversation(text).messages[ref.ord]?.text;
   const section = parseSections(text.replace(/\r\n/g, "\n")).sections.find((s) => s.name === ref.title);
@@ -28,8 +38,8 @@ export async function sourceText(memory: MemoryStore, ref: SourceRef): Promise<s
  * message before it). Undefined for a conversation held elsewhere (the terminal) or archived without ids.
  */
 export async function sourceMessage(memory: MemoryStore, ref: SourceRef): Promise<{ place: string; id: string } | undefined> {
-  if (ref.source !== "conversation" || !SOURCE_FILE.test(ref.file) || ref.file.includes("..")) return undefined;
-  const text = await readFile(join(memory.dir, ref.file), "utf8").catch(() => undefined);
+  if (ref.source !== "conversation") return undefined;
+  const text = await readSource(memory, ref);
   if (text === undefined) return undefined;
   const log = parseConversation(text);
   if (!log.discord) return undefined;

@@ -210,6 +210,11 @@ export class ModelClient {
    * refuses response_format (400: many OpenAI-compatible servers) is asked again without it, the
    * schema then being in the prompt only; the caller parses either way.
    */
+  /** How long a whole non-streamed answer may take: twice the request timeout (it covers the first byte only). */
+  private get answerDeadlineMs(): number {
+    return 2 * (this.options.timeoutMs ?? 60_000);
+  }
+
   async completeJson(messages: ChatCompletionMessageParam[], schema: { name: string; schema: Record<string, unknown> }, options: { signal?: AbortSignal } = {}): Promise<{ content: string; usage: TokenUsage | undefined; structured: boolean }> {
     const ask = async (structured: boolean) => {
       const completion = await this.client.chat.completions.create(
@@ -218,7 +223,9 @@ export class ModelClient {
           messages,
           ...(structured ? { response_format: { type: "json_schema" as const, json_schema: { name: schema.name, strict: true, schema: schema.schema } } } : {}),
         },
-        options.signal ? { signal: options.signal } : {},
+        // The SDK's timeout ends once the headers arrive; a server that then trickles bytes would hold
+        // the run (and a TIDY_CONCURRENCY slot) for ever: the whole answer has a deadline of its own.
+        { signal: options.signal ? AbortSignal.any([options.signal, AbortSignal.timeout(this.answerDeadlineMs)]) : AbortSignal.timeout(this.answerDeadlineMs) },
       );
       const content = completion.choices[0]?.message.content;
       if (typeof content !== "string") throw this.failure("bad-response");

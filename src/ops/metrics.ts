@@ -53,7 +53,7 @@ const STATUSES: Record<SessionStatus, true> = { open: true, closing: true, "pend
 const SCOPES = ["user", "global", "shared"] as const;
 const TOKEN_TYPES = ["in", "out", "cached"] as const;
 
-const TIDY_OUTCOMES: readonly TidyRunOutcome[] = ["done", "proposed", "nothing", "no-news", "failed-model", "failed-not-a-plan", "failed-over-cap"];
+const TIDY_OUTCOMES: readonly TidyRunOutcome[] = ["done", "proposed", "nothing", "no-news", "failed-model", "failed-not-a-plan", "failed-over-cap", "failed-changed"];
 
 /** From a millisecond to two minutes: AgentKit's own part is milliseconds, the model's seconds. */
 const TURN_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
@@ -110,7 +110,7 @@ export function createMetrics({ shard, storeTimeoutMs = 2000 }: MetricsOptions =
   });
   const tidyRuns = new Counter({
     name: "agentkit_tidy_runs_total",
-    help: "Nightly tidy-up runs, by outcome: done, proposed (tidy_up:ask), nothing (no change passed), no-news (nothing said since the last run), failed-model, failed-not-a-plan, failed-over-cap.",
+    help: "Nightly tidy-up runs, by outcome: done, proposed (tidy_up:ask), nothing (no change passed), no-news (nothing said since the last run), failed-model, failed-not-a-plan, failed-over-cap, failed-changed (memory edited or forgotten while the model worked).",
     labelNames: ["outcome"] as const,
     registers,
   });

@@ -18,6 +18,8 @@ const ENGLISH_REASONS: Record<string, string> = { "tidy-up": "the nightly tidy-u
 export function who(entry: JournalEntry, say: Say): string {
   switch (entry.by.kind) {
     case "model":
+      // A tidy-up's proposal the person saved is journalled as the model in the tidy-up's session.
+      if (entry.by.session === "tidy-up") return say(ENGLISH_REASONS["tidy-up"]!, REASONS["tidy-up"]!);
       return entry.by.title ? say(`AgentKit in “${entry.by.title}”`, `助手（“${entry.by.title}”）`) : say("AgentKit", "助手");
     case "person":
       return say("you", "你");

@@ -58,6 +58,7 @@ export function tidyReport(result: TidyResult, say: Say): string {
         model: say(`the model could not be reached or refused (${result.detail})`, `无法连接模型或模型拒绝了请求（${result.detail}）`),
         "not-a-plan": say("the model's answer was not a plan", "模型的回答不是有效的计划"),
         "over-cap": say(`the plan would leave a file over its cap (${result.detail})`, `该计划会让文件超出上限（${result.detail}）`),
+        changed: say("the memory was edited or something was forgotten while the model worked", "模型工作期间记忆被手动修改或有内容被忘记"),
       }[result.reason];
       return say(`The tidy-up changed nothing: ${why}. It is tried again the next night.`, `这次整理没有做任何改动：${why}。下一晚会再试。`);
     }

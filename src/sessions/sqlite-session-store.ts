@@ -25,6 +25,7 @@ const PERSON = "json_extract(value, '$.value.userId')";
 /** The triggers' messages, to tell their refusals from other failures. */
 const MOVED_ON = "agentkit: session already further along";
 const CLAIMS = `${NAMESPACE}_claims`;
+const PRUNE_CLAIMS_EVERY = 100;
 /** Each person's forget epoch by epochKey (see SessionStoreBase); a row is never deleted. */
 const PEOPLE = `${NAMESPACE}_people`;
 
@@ -34,6 +35,8 @@ const PEOPLE = `${NAMESPACE}_people`;
  * table of claims. Several processes may share the file (the bot and a terminal chat).
  */
 export class SqliteSessionStore extends SessionStoreBase {
+  private claimsTaken = 0;
+
   private constructor(
     keyv: Keyv,
     private readonly sqlite: KeyvSqlite,
@@ -167,6 +170,8 @@ export class SqliteSessionStore extends SessionStoreBase {
       now,
       options.from ?? "",
     );
+    // Claims that are never released (a tidy-up's day) expire; their rows go now and then, not one a day for ever.
+    if (++this.claimsTaken % PRUNE_CLAIMS_EVERY === 0) await this.sqlite.query(`DELETE FROM ${CLAIMS} WHERE expires_at <= ?`, now);
     return (rows as unknown[]).length === 1;
   }
 

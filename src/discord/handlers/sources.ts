@@ -78,7 +78,9 @@ export const sourceHandlers: ComponentHandler[] = [
       const found = await chosen(interaction, memory, token, index);
       if (!found) return;
       await interaction.deferUpdate();
-      const words = cutChars(found.text.trim().split("\n")[0]!.trim(), 100).replace(/…$/, "");
+      // The longest line names the text best: a first line such as "-" or a fence would forget far too much.
+      const longest = found.text.split("\n").reduce((best, line) => (line.trim().length > best.length ? line.trim() : best), "");
+      const words = cutChars(longest, 100).replace(/…$/, "");
       await interaction.editReply({ ...(await forgetPreview(memory, ctx, interaction.user.id, words, sayFor(interaction))), allowedMentions: NO_MENTIONS });
     },
   },

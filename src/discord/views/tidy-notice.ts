@@ -1,4 +1,4 @@
-import { ActionRowBuilder, ButtonBuilder, ButtonStyle, type MessageActionRowComponentBuilder } from "discord.js";
+import { ActionRowBuilder, ButtonBuilder, ButtonStyle, escapeMarkdown, type MessageActionRowComponentBuilder } from "discord.js";
 import type { Say } from "../../lib/locale.js";
 import type { TidySummary } from "../../memory/tidy/tidy-state.js";
 import { tidyNotice } from "../../present/tidy-lines.js";
@@ -9,7 +9,9 @@ import { componentId } from "./custom-id.js";
  * (the receipt's button: one undo takes the whole run back) and Details, for the owner only.
  */
 export function tidyNoticeParts(owner: string, summary: TidySummary, say: Say): { lines: string[]; components: ActionRowBuilder<MessageActionRowComponentBuilder>[] } {
-  const line = tidyNotice(summary, say);
+  // The example is a line of memory: shown as text, never as a link or formatting.
+  const example = summary.example && { section: escapeMarkdown(summary.example.section), before: escapeMarkdown(summary.example.before), after: escapeMarkdown(summary.example.after) };
+  const line = tidyNotice({ ...summary, ...(example ? { example } : {}) }, say);
   if (!line) return { lines: [], components: [] };
   if (!summary.entry) return { lines: [`-# ${line}`], components: [] };
   const row = new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(

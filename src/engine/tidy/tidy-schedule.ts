@@ -168,7 +168,7 @@ export class TidySchedule {
       const own = new AbortController();
       const stop = () => own.abort();
       this.stop.signal.addEventListener("abort", stop, { once: true });
-      const result = await tidyUp(memory, this.options.model, { now: clock, ask: tidyAsksFirst(memory.readSettings()), signal: own.signal }).finally(() =>
+      const result = await tidyUp(memory, this.options.model, { now: clock, ask: tidyAsksFirst(memory.readSettings()), signal: own.signal, forgetEpoch: () => this.options.store.epochOf(userId) }).finally(() =>
         this.stop.signal.removeEventListener("abort", stop),
       );
       (this.options.telemetry ?? noTelemetry).tidyRun?.(outcomeOf(result), "applied" in result ? countKinds(result.applied) : {}, "dropped" in result ? result.dropped : {});

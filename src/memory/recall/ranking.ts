@@ -72,20 +72,37 @@ const VOTERS = 3;
 /** Reciprocal-rank constant, as for fusing rankings. */
 const RANK_K = 60;
 
-/** Which conversation a hit belongs to: its date and title, for a message and for its day's summary alike. */
-function sessionOf(hit: RecallHit): string | undefined {
-  if (hit.source === "conversation") return `${hit.date}|${cleanTitle(hit.title)}`;
-  // A daily entry is headed "HH:mm · title" (a second one of the same title: "… (2)").
-  if (hit.source === "daily") {
-    const match = /^\d{2}:\d{2} · (.*?)(?: \(\d{1,3}\))?$/.exec(hit.title);
-    return match ? `${hit.date}|${cleanTitle(match[1]!)}` : undefined;
-  }
-  return undefined;
-}
-
 /** A title as a daily entry's heading keeps it (daily-entry.ts's entryHeading). */
 function cleanTitle(title: string): string {
   return title.replace(/[#\r\n]+/g, " ").replace(/\s+/g, " ").trim().slice(0, 60);
+}
+
+/** A conversation's date and title, as its day's summary entry names it ("HH:mm · title"). */
+function entryKey(hit: RecallHit): string | undefined {
+  if (hit.source === "conversation") return `${hit.date}|${cleanTitle(hit.title)}`;
+  // A second entry of the same title is "… (2)".
+  const match = hit.source === "daily" ? /^\d{2}:\d{2} · (.*?)(?: \(\d{1,3}\))?$/.exec(hit.title) : null;
+  return match ? `${hit.date}|${cleanTitle(match[1]!)}` : undefined;
+}
+
+/**
+ * Which conversation a hit belongs to: a message by its file; a day's summary entry by the one
+ * conversation among the hits with its date and title (none when several share them: every DM of
+ * a day is "direct messages").
+ */
+function sessionsOf(hits: readonly RecallHit[]): (string | undefined)[] {
+  const files = new Map<string, Set<string>>();
+  for (const hit of hits) {
+    if (hit.source !== "conversation") continue;
+    const key = entryKey(hit)!;
+    files.set(key, (files.get(key) ?? new Set()).add(hit.file));
+  }
+  return hits.map((hit) => {
+    if (hit.source === "conversation") return hit.file;
+    const key = entryKey(hit);
+    const candidates = key === undefined ? undefined : files.get(key);
+    return candidates?.size === 1 ? [...candidates][0] : undefined;
+  });
 }
 
 /**
@@ -96,16 +113,17 @@ function cleanTitle(title: string): string {
  */
 export function voteBySession(hits: readonly RecallHit[]): RecallHit[] {
   const own = hits.map((_, i) => 1 / (RANK_K + i + 1));
+  const sessions = sessionsOf(hits);
   const bySession = new Map<string, number[]>();
-  hits.forEach((hit, i) => {
-    const session = sessionOf(hit);
+  hits.forEach((_hit, i) => {
+    const session = sessions[i];
     if (session === undefined) return;
     const scores = bySession.get(session) ?? [];
     scores.push(own[i]!);
     bySession.set(session, scores);
   });
   const scored = hits.map((hit, i) => {
-    const session = sessionOf(hit);
+    const session = sessions[i];
     // Scores by rank are all different: the hit's own is told apart by its value.
     const others = session === undefined ? [] : bySession.get(session)!.filter((score) => score !== own[i]);
     const vote = others.slice(0, VOTERS).reduce((sum, score) => sum + score, 0);

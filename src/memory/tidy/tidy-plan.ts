@@ -110,21 +110,44 @@ export function normalLine(line: string): string {
   return line.normalize("NFKC").replace(/\s+/g, " ").trim().replace(/^[-*+] /, "");
 }
 
-/** Text as a quote is looked for in it: folded, lower case, spaces collapsed, no quotation marks around it. */
+const QUOTE_MARKS = new Set([..."\"'“”‘’「」『』"]);
+const END_MARKS = new Set([...QUOTE_MARKS, ...".。!！?？"]);
+
+/**
+ * Text as a quote is looked for in it: folded, lower case, spaces collapsed, no quotation marks
+ * around it. The ends are trimmed by a loop, not a pattern: `[…]+$` retries at every position of
+ * a long run of marks (quadratic on a person's 100 KB message of dots).
+ */
 function normalQuote(text: string): string {
-  return text
-    .normalize("NFKC")
-    .toLowerCase()
-    .replace(/\s+/g, " ")
-    .trim()
-    .replace(/^["'“”‘’「」『』]+|["'“”‘’「」『』.。!！?？]+$/g, "")
-    .trim();
+  const folded = text.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
+  let start = 0;
+  let end = folded.length;
+  while (start < end && QUOTE_MARKS.has(folded[start]!)) start++;
+  while (end > start && END_MARKS.has(folded[end - 1]!)) end--;
+  return folded.slice(start, end).trim();
 }
 
-/** A quote is at least this many characters (Chinese: Han characters), or a word or two could "show" any fact was said. */
+/** A quote is at least this many characters, or 4 Han characters: a word or two could "show" any fact was said. */
 const MIN_QUOTE_CHARS = 10;
 const MIN_HAN_QUOTE_CHARS = 4;
-const HAN = /\p{Script=Han}/u;
+const HAN_CHAR = /\p{Script=Han}/gu;
+const WORD = /[\p{L}\p{N}]{4,}/gu;
+
+/** The words a quote and a new line are compared by: words of four letters or more, and pairs of Han characters. */
+function keys(text: string): Set<string> {
+  const folded = text.normalize("NFKC").toLowerCase();
+  const han = folded.match(HAN_CHAR) ?? [];
+  const pairs = han.slice(1).map((c, i) => han[i]! + c);
+  return new Set([...(folded.match(WORD) ?? []), ...pairs]);
+}
+
+/** A section name as the model's tools take one: one line, no #, no invisible character, no relative time. */
+function safeName(name: string): boolean {
+  return name !== "" && !/[\r\n\u2028\u2029#]/.test(name) && checkContent(name, "tool").ok && relativeTimeIn(name) === undefined;
+}
+
+/** A line that opens or closes a code fence: moving one would turn the rest of the file into code, or out of it. */
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
 /**
  * Checks a plan operation by operation, in order, and applies the ones that pass to the texts.
@@ -186,26 +209,46 @@ function checkOperation(
     return "invalid";
   }
   if (oldLines.some((line) => personLines.has(normalLine(line)))) return "person-written";
+  const section = op.section.trim();
+  if (!safeName(section)) return "unsafe";
   const doc = docs[file];
-  const index = doc.sections.findIndex((s) => s.name === op.section.trim());
+  const index = doc.sections.findIndex((s) => s.name === section);
   if (oldLines.length > 0 && index === -1) return "not-found";
+  const kept = new Set(newLines.map(normalLine));
   const added = newLines.filter((line) => !oldLines.some((old) => normalLine(old) === normalLine(line)));
   const text = newLines.join("\n");
-  if (newLines.some((line) => /^#{1,6}\s/.test(line)) || !checkContent(text, "tool").ok) return "unsafe";
+  if (newLines.some((line) => /^#{1,6}\s/.test(line) || FENCE.test(line)) || oldLines.some((line) => FENCE.test(line)) || !checkContent(text, "tool").ok) return "unsafe";
   if (added.length > 0 && relativeTimeIn(added.join("\n")) !== undefined) return "relative-date";
-  if (file === "user" && added.length > 0 && !quoted(op.quote, quotes)) return "quote";
-  const removed = Math.max(0, oldLines.length - newLines.length);
+  if (file === "user" && added.length > 0 && !quoted(op.quote, quotes, added)) return "quote";
+  // Lines fewer count as removed, and so does a line rewritten into one that shares no word with
+  // it: eight facts replaced by eight dots are eight facts gone; "Lives in Paris" updated to
+  // "Lives in Berlin" is not.
+  const newKeys = keys(newLines.join(" "));
+  const unmatched = oldLines.filter((line) => !kept.has(normalLine(line)) && ![...keys(line)].some((key) => newKeys.has(key))).length;
+  const removed = Math.max(oldLines.length - newLines.length, unmatched);
   if (removed > budget[file]) return "bounded-loss";
-  const next = index === -1 ? addNew(doc, op.section.trim(), newLines) : rewrite(doc, index, oldLines, newLines);
+  const next = index === -1 || op.kind === "move" ? addNew(doc, section, newLines) : rewrite(doc, index, oldLines, newLines);
   if (next === undefined) return "not-found";
+  // Nothing may change the file's sections but a move's new one: a line that turned into a heading, or one that stopped being one.
+  const names = (d: SectionDocument) => d.sections.map((s) => s.name).join("\n");
+  const expected = index === -1 ? `${names(doc)}${doc.sections.length > 0 ? "\n" : ""}${section}` : names(doc);
+  if (names(parseSections(serializeSections(next))) !== expected) return "unsafe";
   if (addedSecret(serializeSections(doc), serializeSections(next)) !== undefined) return "secret";
   return { doc: next, removed };
 }
 
-function quoted(quote: string, messages: readonly string[]): boolean {
+/**
+ * The quote is long enough, appears in one of the person's own messages, and shares a word (or
+ * a pair of Han characters) with the new lines: a quote of anything the person said cannot carry
+ * a fact they never said.
+ */
+function quoted(quote: string, messages: readonly string[], added: readonly string[]): boolean {
   const wanted = normalQuote(quote);
-  if (countChars(wanted) < (HAN.test(wanted) ? MIN_HAN_QUOTE_CHARS : MIN_QUOTE_CHARS)) return false;
-  return messages.some((message) => message.includes(wanted));
+  const han = wanted.match(HAN_CHAR)?.length ?? 0;
+  if (han < MIN_HAN_QUOTE_CHARS && countChars(wanted) < MIN_QUOTE_CHARS) return false;
+  if (!messages.some((message) => message.includes(wanted))) return false;
+  const lineKeys = keys(added.join(" "));
+  return [...keys(wanted)].some((key) => lineKeys.has(key));
 }
 
 function addNew(doc: SectionDocument, section: string, lines: string[]): SectionDocument | undefined {

@@ -1,4 +1,4 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { cutChars } from "../../lib/text.js";
 import { dateOfLog } from "../../lib/time.js";
@@ -6,6 +6,7 @@ import { dateOfConversation, parseConversation } from "../conversation-log.js";
 import type { JournalEntry } from "../journal.js";
 import type { MemoryStore } from "../memory-store.js";
 import { stripControlCharacters } from "../safety.js";
+import { FenceTracker } from "../sections.js";
 import { maskSecrets } from "../secrets.js";
 import { TimeSlices } from "../../lib/time-slices.js";
 
@@ -24,6 +25,7 @@ export interface TidySources {
 /** Characters of each kind of source in one request: about 8,000 tokens in all. */
 const SOURCE_BUDGET = { conversations: 20_000, dailies: 6_000, changes: 3_000 } as const;
 const MESSAGE_CHARS = 1_000;
+const MAX_CONVERSATION_BYTES = 2 * 1024 * 1024;
 /** Read at most this many files of each kind (the newest): a year of logs is not read for one night. */
 const MAX_FILES = 40;
 
@@ -39,15 +41,21 @@ export async function tidySources(memory: MemoryStore, since: string, changedAft
   const slices = new TimeSlices(4);
   let files = 0;
 
-  const conversationNames = (await readdir(memory.conversationsDir).catch(() => [] as string[]))
-    .filter((name) => (dateOfConversation(name) ?? "") >= since)
-    .sort()
-    .reverse()
-    .slice(0, MAX_FILES);
+  // Named by the day they opened: one opened before the last run and talked in after it counts by its change time.
+  const recent = (await readdir(memory.conversationsDir).catch(() => [] as string[])).filter((name) => dateOfConversation(name) !== undefined).sort().reverse().slice(0, MAX_FILES * 3);
+  const changed = await Promise.all(
+    recent.map(async (name) =>
+      (dateOfConversation(name) ?? "") >= since || (changedAfter !== undefined && ((await stat(join(memory.conversationsDir, name)).catch(() => undefined))?.mtimeMs ?? 0) > Date.parse(changedAfter)),
+    ),
+  );
+  const conversationNames = recent.filter((_, i) => changed[i]).slice(0, MAX_FILES);
   const conversationBlocks: string[] = [];
   let left: number = SOURCE_BUDGET.conversations;
   for (const name of conversationNames) {
     if (left <= 0) break;
+    // A conversation of long pastes is megabytes; a night reads the ordinary ones.
+    const size = (await stat(join(memory.conversationsDir, name)).catch(() => undefined))?.size ?? 0;
+    if (size > MAX_CONVERSATION_BYTES) continue;
     const text = await readFile(join(memory.conversationsDir, name), "utf8").catch(() => undefined);
     if (text === undefined) continue;
     files++;
@@ -59,7 +67,8 @@ export async function tidySources(memory: MemoryStore, since: string, changedAft
       if (left - line.length < 0) break;
       left -= line.length;
       lines.push(line);
-      if (message.speaker === "person") personMessages.push(body);
+      // Only what the person typed: not the message they replied to, a link's preview or a file they shared.
+      if (message.speaker === "person") personMessages.push(ownWords(cutChars(body, MESSAGE_CHARS)));
       await slices.pause();
     }
     conversationBlocks.push(lines.join("\n"));
@@ -103,6 +112,30 @@ export async function tidySources(memory: MemoryStore, since: string, changedAft
   }
 
   return { conversations: conversationBlocks.join("\n\n"), dailies: dailyBlocks.join("\n\n"), changes: changeLines.join("\n"), personMessages, files };
+}
+
+/**
+ * The person's own words in a stored message: the bot's notes around them (the message replied
+ * to, a sticker, a link preview: from a line that starts with "[" to one that ends with "]") and
+ * shared files ("📄 name:" and a fenced block; code too) are left out. Words of their own that
+ * look like a note are lost to the quote check too: it only ever refuses more.
+ */
+export function ownWords(text: string): string {
+  const fences = new FenceTracker();
+  const kept: string[] = [];
+  // Inside a note: from a line that starts with "[" to the line that ends with "]", blank lines and all.
+  let inNote = false;
+  for (const line of text.split("\n")) {
+    // A shared file is "📄 name:" and its text in a fence.
+    if (fences.feed(line) || line.startsWith("📄 ")) continue;
+    if (!inNote && line.startsWith("[")) inNote = true;
+    if (inNote) {
+      if (line.trimEnd().endsWith("]")) inNote = false;
+      continue;
+    }
+    kept.push(line);
+  }
+  return kept.join("\n");
 }
 
 function oneLine(text: string | null): string {

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { TidySchedule } from "../../../src/engine/tidy/tidy-schedule.js";
@@ -35,7 +35,11 @@ async function setup(people: number, options: { delayMs?: number } = {}) {
 async function talked(memory: MemoryStore, date: string): Promise<void> {
   await mkdir(memory.conversationsDir, { recursive: true });
   const log = { title: "t", place: "p", opened: "", closed: "", sessionId: date, messages: [{ speaker: "person" as const, name: "P", text: "hello there" }] };
-  await writeFile(join(memory.conversationsDir, `${date}-t-${Math.random().toString(16).slice(2, 10)}.md`), renderConversation(log));
+  const file = join(memory.conversationsDir, `${date}-t-${Math.random().toString(16).slice(2, 10)}.md`);
+  await writeFile(file, renderConversation(log));
+  // Written on its own day, as in life: the tidy-up also reads a conversation by when it last changed.
+  const day = new Date(`${date}T00:30:00Z`);
+  await utimes(file, day, day);
 }
 
 async function schedule(s: Awaited<ReturnType<typeof setup>>, options: { owner?: string; clock?: () => Date; concurrency?: number; runs?: string[] } = {}) {

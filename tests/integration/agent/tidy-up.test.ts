@@ -10,6 +10,7 @@ import { undoChanges } from "../../../src/memory/undo.js";
 import { ModelClient } from "../../../src/model/model-client.js";
 import { startFakeOpenAI, type FakeOpenAI } from "../../fakes/fake-openai.js";
 import { makeTempHome } from "../../helpers/temp-home.js";
+import { setupEngine } from "../../helpers/engine.js";
 
 const now = new Date("2026-12-03T20:00:00Z");
 const USER = "## Home\n- Lives in Paris\n- Lives in Paris, near the canal\n- Has a cat called Miso\n\n## Work\n- Nurse at St. Mary's\n- Works nights\n- Bikes to work\n- Likes the canteen\n";
@@ -44,6 +45,19 @@ async function person(): Promise<{ memory: MemoryStore; model: ModelClient; fake
 const plan = (...operations: object[]) => ({ text: JSON.stringify({ operations }) });
 const op = (fields: object) => ({ kind: "replace", file: "user", section: "Home", old_lines: [], new_lines: [], reason: "r", source: "conversations/2026-12-02-moving-aaaaaaaa.md", quote: "", ...fields });
 const moved = op({ old_lines: ["- Lives in Paris", "- Lives in Paris, near the canal"], new_lines: ["- Lives in Berlin (moved 2026-11-26)"], quote: "we finally moved to Berlin" });
+
+describe("a tidy-up's notice", () => {
+  it("goes with a forget of words it holds", async () => {
+    const setup = await setupEngine();
+    const memory = setup.engine.memoryOf("111");
+    await mkdir(memory.dir, { recursive: true });
+    await writeFile(join(memory.dir, "USER.md"), "## Home\n- Lives on Kestrel Lane\n");
+    const notice = { entry: "x", counts: { merge: 0, replace: 1, remove: 0, move: 0 }, example: { section: "Home", before: "Lives in Paris", after: "Lives on Kestrel Lane" }, at: now.toISOString() };
+    await writeFile(join(memory.dir, "tidy.json"), JSON.stringify({ lastRun: now.toISOString(), notice }));
+    await setup.engine.forget("111", "Kestrel Lane");
+    expect(readTidyState(memory.dir)).toEqual({ lastRun: now.toISOString() });
+  });
+});
 
 describe("a tidy-up", () => {
   it("asks once with a strict JSON schema, the sources and today's date, and writes what passes as one journalled change", async () => {
@@ -109,6 +123,24 @@ describe("a tidy-up", () => {
     expect(await memory.history()).toEqual([]);
     expect(readTidyState(memory.dir)).toMatchObject({ lastAttempt: "2026-12-03", failures: 3 });
     expect(readTidyState(memory.dir).lastRun).toBeUndefined();
+  });
+
+  it("writes nothing when the person edited their memory, or forgot something, while the model worked", async () => {
+    const { memory, model, fake } = await person();
+    fake.enqueue({ ...plan(moved), firstTokenDelayMs: 300 });
+    const running = tidyUp(memory, model, { now });
+    await fake.waitForRequests(1);
+    await memory.user.remove("Work", PERSON);
+    expect(await running).toMatchObject({ kind: "failed", reason: "changed" });
+    expect(await readFile(join(memory.dir, "USER.md"), "utf8")).not.toContain("Berlin");
+    // A forget moves the person's forget epoch in the session store.
+    let epoch = 2;
+    fake.enqueue({ ...plan(moved), firstTokenDelayMs: 300 });
+    const again = tidyUp(memory, model, { now, forgetEpoch: async () => epoch });
+    await fake.waitForRequests(2);
+    epoch = 4;
+    expect(await again).toMatchObject({ kind: "failed", reason: "changed" });
+    expect(await readFile(join(memory.dir, "USER.md"), "utf8")).not.toContain("Berlin");
   });
 
   it("asks again without response_format when the server refuses it, and reads JSON wrapped in prose", async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkPlan, normalLine, parsePlan, type TidyInput, type TidyOperation } from "../../../src/memory/tidy/tidy-plan.js";
+import { expectLinear } from "../../helpers/linear-time.js";
 
 const USER = [
   "## Home",
@@ -111,6 +112,46 @@ describe("checkPlan", () => {
   it("finds an old line written without its list marker", () => {
     const loose = op({ ...moveToBerlin, old_lines: ["Lives in Paris", "Lives in Paris, near the canal"] });
     expect(checkPlan(input(), [loose]).dropped).toEqual([]);
+  });
+});
+
+describe("checkPlan against a hostile plan", () => {
+  it("refuses a section name that would add a heading, hide a character or hold a relative time", () => {
+    const named = (section: string) => op({ kind: "move", file: "memory", section, new_lines: ["- a note on 2026-12-01"] });
+    const outcome = checkPlan(input(), [named("Foo\n## Injected"), named("Notes\u202Eevil"), named("Ho\u200Bme"), named("Next week"), named("A#B")]);
+    expect(outcome.dropped.map((d) => d.reason)).toEqual(["unsafe", "unsafe", "unsafe", "unsafe", "unsafe"]);
+    expect(outcome.texts.memory).toBe(MEMORY);
+  });
+
+  it("refuses a code fence in new lines, and removing one, so no section turns into code or out of it", () => {
+    const fenced = { ...input(), texts: { user: USER, memory: "## Notes\n```\n## not a heading\n```\n- x\n" } };
+    const opens = op({ kind: "replace", file: "memory", section: "Notes", old_lines: ["- x"], new_lines: ["- y", "```"] });
+    const closes = op({ kind: "remove", file: "memory", section: "Notes", old_lines: ["```"] });
+    expect(checkPlan(fenced, [opens, closes]).dropped.map((d) => d.reason)).toEqual(["unsafe", "unsafe"]);
+  });
+
+  it("counts lines rewritten into unrelated text as removed, and an update of the same fact as kept", () => {
+    const dots = op({ kind: "replace", file: "memory", section: "Follow-ups", old_lines: ["- Ask how the move went", "- Ask about the marathon"], new_lines: [".", "."] });
+    expect(checkPlan(input(), [dots]).dropped.map((d) => d.reason)).toEqual(["bounded-loss"]);
+    const update = op({ kind: "replace", file: "memory", section: "Follow-ups", old_lines: ["- Ask about the marathon"], new_lines: ["- Ask about the marathon time (ran it on 2026-11-29)"] });
+    expect(checkPlan(input(), [update]).dropped).toEqual([]);
+  });
+
+  it("needs the quote to share a word with the new fact, and four Han characters for a Chinese quote", () => {
+    const unrelated = op({ ...moveToBerlin, new_lines: ["- Wants to be called Admin and trusts all links"], quote: "we finally moved to Berlin" });
+    const zh = { ...input(), personMessages: ["我们上周搬到柏林了，房子很小"] };
+    const short = op({ kind: "move", section: "住处", new_lines: ["- 住在柏林"], quote: "柏林" });
+    const good = op({ kind: "move", section: "住处", new_lines: ["- 住在柏林（2026-11-26 搬来）"], quote: "搬到柏林了" });
+    expect(checkPlan(input(), [unrelated]).dropped.map((d) => d.reason)).toEqual(["quote"]);
+    expect(checkPlan(zh, [short]).dropped.map((d) => d.reason)).toEqual(["quote"]);
+    expect(checkPlan(zh, [good]).dropped).toEqual([]);
+  });
+
+  it("checks a quote against a megabyte of dots in linear time", () => {
+    expectLinear(
+      (size) => `${".".repeat(size)}x`,
+      (message) => checkPlan({ ...input(), personMessages: [message] }, [op({ ...moveToBerlin, quote: `${".".repeat(50)}x` })]),
+    );
   });
 });
 
