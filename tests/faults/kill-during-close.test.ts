@@ -44,7 +44,7 @@ describe("the bot killed while summarising", () => {
     const conversations = join(home, "users", discord.alice.id, "conversations");
     const [archived] = await readdir(conversations);
     const transcript = await readFile(join(conversations, archived!), "utf8");
-    expect(transcript).toContain("## 🧑 Alice\nhello\n\n## 🤖 Assistant\nan answer\n");
+    expect(transcript).toMatch(/## 🧑 Alice\nhello\n\n-# 🔗 \d+\/\d+\n\n## 🤖 Assistant\nan answer\n/);
 
     model.setFallback({ text: "Alice said hello." });
     startBotProcess(env);

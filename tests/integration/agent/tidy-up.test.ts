@@ -116,12 +116,15 @@ describe("a tidy-up", () => {
     expect(await tidyUp(memory, model, { now })).toMatchObject({ kind: "failed", reason: "not-a-plan" });
     fake.enqueue({ error: { status: 503 } });
     expect(await tidyUp(memory, model, { now })).toMatchObject({ kind: "failed", reason: "model", detail: "server" });
+    // A model that never answers: the request's deadline ends it.
+    fake.enqueue({ ...plan(moved), stallAfterChunks: 0 });
+    expect(await tidyUp(memory, model, { now })).toMatchObject({ kind: "failed", reason: "model", detail: "timeout" });
     const long = Array.from({ length: 8 }, (_, i) => `- Note ${i} ${"x".repeat(300)}`);
     fake.enqueue(plan(moved, op({ kind: "move", file: "memory", section: "More", new_lines: long })));
     expect(await tidyUp(memory, model, { now })).toMatchObject({ kind: "failed", reason: "over-cap" });
     expect(await files()).toEqual(before);
     expect(await memory.history()).toEqual([]);
-    expect(readTidyState(memory.dir)).toMatchObject({ lastAttempt: "2026-12-03", failures: 3 });
+    expect(readTidyState(memory.dir)).toMatchObject({ lastAttempt: "2026-12-03", failures: 4 });
     expect(readTidyState(memory.dir).lastRun).toBeUndefined();
   });
 

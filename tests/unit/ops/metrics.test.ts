@@ -10,6 +10,28 @@ async function scrape(metrics: ReturnType<typeof createMetrics>) {
   return parseSamples(await metrics.registry.metrics());
 }
 
+describe("the tidy-up's metrics", () => {
+  it("count runs by outcome, operations by kind and drops by check, every series there from the start, no unknown word a label", async () => {
+    const metrics = createMetrics();
+    const fresh = await scrape(metrics);
+    expect(sampleValue(fresh, "agentkit_tidy_runs_total", { outcome: "failed-changed" })).toBe(0);
+    expect(sampleValue(fresh, "agentkit_tidy_dropped_total", { check: "quote" })).toBe(0);
+    metrics.telemetry.tidyRun?.("done", { merge: 2, replace: 1 }, { quote: 1, "bounded-loss": 2 });
+    metrics.telemetry.tidyRun?.("failed-model", {}, {});
+    metrics.telemetry.tidyRun?.("nothing", { "12345678901234567": 1 }, { "a person's words": 1 });
+    const samples = await scrape(metrics);
+    expect(sampleValue(samples, "agentkit_tidy_runs_total", { outcome: "done" })).toBe(1);
+    expect(sampleValue(samples, "agentkit_tidy_runs_total", { outcome: "failed-model" })).toBe(1);
+    expect(sampleValue(samples, "agentkit_tidy_operations_total", { kind: "merge" })).toBe(2);
+    expect(sampleValue(samples, "agentkit_tidy_operations_total", { kind: "replace" })).toBe(1);
+    expect(sampleValue(samples, "agentkit_tidy_dropped_total", { check: "quote" })).toBe(1);
+    expect(sampleValue(samples, "agentkit_tidy_dropped_total", { check: "bounded-loss" })).toBe(2);
+    const text = await metrics.registry.metrics();
+    expect(text).not.toContain("12345678901234567");
+    expect(text).not.toContain("a person's words");
+  });
+});
+
 describe("the metrics registry", () => {
   it("renders turns, turn time by part, model requests, tokens and memory writes under fixed labels", async () => {
     const metrics = createMetrics();
