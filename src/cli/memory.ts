@@ -147,7 +147,8 @@ async function search(t: Tools, args: string[]): Promise<void> {
     process.stdout.write(`${jsonForTerminal(contract)}\n`);
     return;
   }
-  if (hits.length === 0) console.log(printable(`Nothing found for "${query}".`));
+  const label = rangeLabel(reading.range, english);
+  if (hits.length === 0) console.log(printable(query === "" ? `Nothing ${label}.` : label ? `Nothing found for "${query}" ${label}.` : `Nothing found for "${query}".`));
   hits.forEach((hit, i) => console.log(formatHit(hit, i + 1)));
 }
 
@@ -315,7 +316,7 @@ async function tidyCommand(t: Tools, args: string[]): Promise<number> {
   const store = await SessionStore.open(t.config.home, t.config.sessionStoreUrl);
   try {
     const result = await tidyUp(memory, t.model, { dryRun, ask: tidyAsksFirst(memory.readSettings()), force: true, forgetEpoch: () => store.epochOf(memory.userId) });
-    console.log(printable(tidyReport(result, english)));
+    console.log(printable(tidyReport(result, english, { dryRun })));
     return result.kind === "failed" ? 1 : 0;
   } finally {
     await store.close();

@@ -49,7 +49,7 @@ function operationLine(op: TidyOperation, say: Say): string {
 }
 
 /** What a run did or would do, line by line (the CLI, the Details button). */
-export function tidyReport(result: TidyResult, say: Say): string {
+export function tidyReport(result: TidyResult, say: Say, { dryRun = false } = {}): string {
   switch (result.kind) {
     case "no-news":
       return say("Nothing to tidy: no conversation since the last tidy-up, and no file is nearly full.", "无需整理：上次整理以来没有新对话，也没有文件接近上限。");
@@ -60,7 +60,9 @@ export function tidyReport(result: TidyResult, say: Say): string {
         "over-cap": say(`the plan would leave a file over its cap (${result.detail})`, `该计划会让文件超出上限（${result.detail}）`),
         changed: say("the memory was edited or something was forgotten while the model worked", "模型工作期间记忆被手动修改或有内容被忘记"),
       }[result.reason];
-      return say(`The tidy-up changed nothing: ${why}. It is tried again the next night.`, `这次整理没有做任何改动：${why}。下一晚会再试。`);
+      return dryRun
+        ? say(`Dry run: ${why}; nothing was written or recorded.`, `试运行：${why}；没有写入或记录任何内容。`)
+        : say(`The tidy-up changed nothing: ${why}. It is tried again the next night.`, `这次整理没有做任何改动：${why}。下一晚会再试。`);
     }
     default: {
       const applied = "applied" in result ? result.applied : [];

@@ -104,6 +104,7 @@ describe("npm run memory -- search", () => {
     expect(october.length).toBeGreaterThan(0);
     expect(october.every((h) => h.source === "conversation" && h.date === "2026-10-02")).toBe(true);
     expect(await json(["sister", "--until", "2026-09-30"])).toEqual([]);
+    expect((await memoryCli(["search", "sister", "--user", "42", "--until", "2026-09"], env)).stdout).toBe('Nothing found for "sister" until 2026-09-30.\n');
     expect(await json(["--since", "2026-09", "--until", "2026-09"])).toEqual([{ source: "daily", date: "2026-09-14", title: "09:30 · car", text: "Mei's car had its brakes replaced at Lopez Garage.", score: 0 }]);
     expectOneLineFailure(await memoryCli(["search", "x", "--user", "42", "--since", "yesterday"], env), 2, /^“yesterday” is not a date: give a day as YYYY-MM-DD or a month as YYYY-MM/);
     expectOneLineFailure(await memoryCli(["search", "x", "--user", "42", "--since", "2026-11", "--until", "2026-10-01"], env), 2, /^The start \(2026-11-01\) is after the end \(2026-10-01\)\.$/);
@@ -236,7 +237,9 @@ describe("npm run memory -- tidy", () => {
     const home = await homeWithHistory();
     fake = await startFakeOpenAI();
     const env = { AGENTKIT_HOME: home, OPENAI_BASE_URL: fake.baseURL };
-    fake.enqueue({ text: "I cannot do that." });
+    fake.enqueue({ text: "I cannot do that." }, { text: "Nor that." });
+    const dry = await memoryCli(["tidy", "--user", "42", "--dry-run"], env);
+    expect(dry.stdout).toBe("Dry run: the model's answer was not a plan; nothing was written or recorded.\n");
     const garbage = await memoryCli(["tidy", "--user", "42"], env);
     expect(garbage.code).toBe(1);
     expect(garbage.stdout).toBe("The tidy-up changed nothing: the model's answer was not a plan. It is tried again the next night.\n");
