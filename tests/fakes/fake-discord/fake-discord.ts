@@ -27,6 +27,7 @@ import { channelRoutes } from "./routes/channel-routes.js";
 import { interactionRoutes } from "./routes/interaction-routes.js";
 import { messageRoutes } from "./routes/message-routes.js";
 import { FakeDiscordState, type FakeDiscordOptions, type NewUser } from "./state.js";
+import type { FakeOAuth2 } from "./oauth2.js";
 import { archiveThread, deleteThread, openDm, unarchiveThread, userSends, type UserMessageInput } from "./user-actions.js";
 
 const ROUTES = [...applicationRoutes, ...channelRoutes, ...messageRoutes, ...interactionRoutes];
@@ -96,6 +97,10 @@ export class FakeDiscord {
   }
   get textChannel(): FakeTextChannel {
     return this.state.defaultTextChannel;
+  }
+  /** Login with Discord: register redirects, choose who is signed in to the browser, set the client secret. */
+  get oauth2(): FakeOAuth2 {
+    return this.state.oauth2;
   }
   /** The owner of the default guild. */
   get alice(): FakeUser {

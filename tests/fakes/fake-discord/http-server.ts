@@ -80,6 +80,14 @@ export class FakeRestServer {
       writeJson(response, status, body, headers);
     };
 
+    // discord.com's authorize page, outside the API: the signed-in person approves and is sent back.
+    if (method === "GET" && url.pathname === "/oauth2/authorize") {
+      const answer = this.world.state.oauth2.authorize(url.searchParams);
+      record.route = "/oauth2/authorize";
+      if ("location" in answer) return reply(302, undefined, { location: answer.location });
+      return reply(answer.status, { message: answer.error });
+    }
+
     let parsed: { body: unknown; files: UploadedFile[] };
     try {
       parsed = await parseBody(request.headers["content-type"], raw);
@@ -101,7 +109,7 @@ export class FakeRestServer {
     const fault = this.takeFault(method, path, matched.route.pattern);
     if (fault) return reply(fault.status, fault.body, fault.headers);
 
-    const parsedRequest: ParsedRequest = { method, path, params: matched.params, query: url.searchParams, ...parsed };
+    const parsedRequest: ParsedRequest = { method, path, params: matched.params, query: url.searchParams, ...parsed, authorization: request.headers.authorization };
     let outcome: RouteOutcome;
     try {
       outcome = await matched.route.handle(parsedRequest, this.world);
@@ -181,5 +189,6 @@ async function parseBody(contentType: string | undefined, raw: Buffer): Promise<
     const body = fields.payload_json !== undefined ? (JSON.parse(fields.payload_json) as unknown) : fields;
     return { body, files };
   }
+  if (contentType?.startsWith("application/x-www-form-urlencoded")) return { body: Object.fromEntries(new URLSearchParams(raw.toString("utf8"))), files: [] };
   return { body: JSON.parse(raw.toString("utf8")) as unknown, files: [] };
 }

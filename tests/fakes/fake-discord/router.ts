@@ -15,9 +15,11 @@ export interface ParsedRequest {
   path: string;
   params: Readonly<Record<string, string>>;
   query: URLSearchParams;
-  /** The JSON body, or `payload_json` of a multipart body. */
+  /** The JSON body, or `payload_json` of a multipart body, or the fields of a form. */
   body: unknown;
   files: UploadedFile[];
+  /** The Authorization header as sent (routes that take a Bearer token read it). */
+  authorization?: string | undefined;
 }
 
 export interface RouteResponse {

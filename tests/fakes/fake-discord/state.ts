@@ -1,5 +1,6 @@
 import { ChannelType, MessageFlags, PermissionFlagsBits } from "discord.js";
 import { randomBytes } from "node:crypto";
+import { FakeOAuth2 } from "./oauth2.js";
 import type {
   CdnRequest,
   CommandRegistration,
@@ -98,6 +99,8 @@ export class FakeDiscordState {
   recommendedShards: number;
   /** Whether the Developer Portal has the privileged intents switched on. */
   privilegedIntents: boolean;
+  /** Login with Discord: the authorize page, the token endpoint and the Bearer tokens (oauth2.ts). */
+  readonly oauth2: FakeOAuth2;
   /** Signs attachment links (`hm`), so the CDN can tell links it issued from made-up ones. */
   readonly cdnSecret = randomBytes(32);
 
@@ -125,6 +128,7 @@ export class FakeDiscordState {
     this.token = options.token ?? "fake-discord-bot-token";
     this.botUserId = options.botUser?.id ?? DEFAULT_IDS.bot;
     this.applicationId = options.applicationId ?? this.botUserId;
+    this.oauth2 = new FakeOAuth2(this.applicationId);
     this.heartbeatIntervalMs = options.heartbeatIntervalMs ?? 41_250;
     this.interactionAckDeadlineMs = options.interactionAckDeadlineMs ?? 3000;
     this.recommendedShards = options.recommendedShards ?? 1;

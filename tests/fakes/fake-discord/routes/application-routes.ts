@@ -31,9 +31,22 @@ export const applicationRoutes: Route[] = [
   ),
   route("GET", "/gateway", (_request, { gateway }) => json({ url: gateway.url })),
 
-  route("GET", "/users/@me", (_request, { state }) =>
-    json({ ...userToApi(state.botUser), verified: true, mfa_enabled: false, email: null, locale: "en-US" }),
+  // The bot with its token; a person with a Bearer token from Login with Discord.
+  route(
+    "GET",
+    "/users/@me",
+    (request, { state }) => {
+      if (request.authorization === `Bot ${state.token}`) return json({ ...userToApi(state.botUser), verified: true, mfa_enabled: false, email: null, locale: "en-US" });
+      const user = state.users.get(state.oauth2.userOf(request.authorization) ?? "");
+      return user ? json({ ...userToApi(user), mfa_enabled: false, locale: "en-US" }) : failures.unauthorized();
+    },
+    { needsBotToken: false },
   ),
+  route("POST", "/oauth2/token", (request, { state }) => {
+    const fields = typeof request.body === "object" && request.body !== null ? (request.body as Record<string, string>) : {};
+    const answer = state.oauth2.token(fields);
+    return json(answer.body, answer.status);
+  }, { needsBotToken: false }),
   route("GET", "/users/:userId", (request, { state }) => {
     const user = state.users.get(param(request, "userId"));
     return user ? json(userToApi(user)) : failures.unknownUser();
