@@ -47,6 +47,12 @@ export function rangeLabel(range: SearchRange, say: Say): string | undefined {
   return undefined;
 }
 
+/** The range as a heading of its own (a listing of those days with no words): "From 2026-10-01", "Until …". */
+export function rangeHeading(range: SearchRange, say: Say): string | undefined {
+  const label = rangeLabel(range, say);
+  return label && label.charAt(0).toUpperCase() + label.slice(1);
+}
+
 /** A search with no words and no dates has nothing to look for. */
 export function emptySearchLine(say: Say, dates: string): string {
   return say(`Give some words to look for, or a ${dates} date (or both).`, `请给出要找的词，或${dates}日期（或两者都给）。`);

@@ -2,7 +2,7 @@ import type { Say } from "../../lib/locale.js";
 import { printable } from "../../lib/printable.js";
 import { FILE_KINDS, type FileKind } from "../../memory/file-kinds.js";
 import type { RecallHit } from "../../memory/recall/ranking.js";
-import { rangeLabel, readSearchRange } from "../../present/search-range.js";
+import { rangeHeading, rangeLabel, readSearchRange } from "../../present/search-range.js";
 import { historyText, unknownFile } from "../memory-text.js";
 import { proposalCommand, undoCommand } from "./change-commands.js";
 import type { ChatContext } from "./context.js";
@@ -118,7 +118,7 @@ async function printSearch(ctx: ChatContext, rest: string): Promise<void> {
     ctx.print(printable(`${what} ${say("(This conversation is searchable once it ends.)", "（本次对话结束后才能搜索到。）")}`));
     return;
   }
-  if (label) ctx.print(printable(query === "" ? capitalised(label) : say(`Search: "${query}" · ${label}`, `搜索：“${query}” · ${label}`)));
+  if (label) ctx.print(printable(query === "" ? rangeHeading(reading.range, say)! : say(`Search: "${query}" · ${label}`, `搜索：“${query}” · ${label}`)));
   hits.forEach((hit, i) => ctx.print(hitText(hit, i + 1, say)));
 }
 
@@ -141,9 +141,6 @@ function searchWords(rest: string): { query: string; since?: string; until?: str
   return { query: query.join(" "), ...dates };
 }
 
-function capitalised(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
 
 const SOURCES: Record<string, string> = { conversation: "对话", daily: "日志", user: "资料", memory: "笔记", soul: "人设" };
 

@@ -2,7 +2,7 @@ import { escapeMarkdown } from "discord.js";
 import type { MemoryStore } from "../../memory/memory-store.js";
 import type { RecallHit } from "../../memory/recall/recall.js";
 import { countChars, cutChars } from "../../lib/text.js";
-import { emptySearchLine, rangeLabel, readSearchRange } from "../../present/search-range.js";
+import { emptySearchLine, rangeHeading, rangeLabel, readSearchRange } from "../../present/search-range.js";
 
 const RESULTS = 5;
 const TEXT_CHARS = 300;
@@ -27,9 +27,6 @@ function whereFrom(hit: RecallHit, say: Say): string {
   }
 }
 
-function capitalised(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
 
 function quoted(text: string, chars: number): string {
   return `> ${cutChars(text, chars).trim().replace(/\n+/g, "\n> ")}`;
@@ -53,7 +50,7 @@ export async function searchAnswer(memory: MemoryStore, query: string, say: Say,
       ? say(`Nothing found for “${shown}” ${label} in your memory.`, `在你的记忆中没有找到 ${label} 的“${shown}”。`)
       : say(`Nothing found for “${shown}” in your memory.`, `在你的记忆中没有找到“${shown}”。`);
   }
-  const title = shown === "" ? capitalised(label!) : say(`Search: “${shown}”`, `搜索：“${shown}”`);
+  const title = shown === "" ? rangeHeading(reading.range, say)! : say(`Search: “${shown}”`, `搜索：“${shown}”`);
   const header = [`**${title}**`, ...(shown !== "" && label ? [label] : []), count].join(" · ");
   // Long results are cut shorter until the whole answer fits in one Discord message.
   for (let chars = TEXT_CHARS; ; chars = Math.floor(chars * 0.7)) {

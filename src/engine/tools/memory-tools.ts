@@ -33,6 +33,7 @@ const text = (field: string) =>
 function dateBoundField(end: "since" | "until") {
   return z
     .string({ error: `${end} must be a string` })
+    .max(20, `${end} must be a date YYYY-MM-DD or a month YYYY-MM`)
     .refine((v) => dateBound(v, end) !== undefined, `${end} must be a date YYYY-MM-DD or a month YYYY-MM (e.g. 2026-10-03 or 2026-10)`)
     .optional();
 }
