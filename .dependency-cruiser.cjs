@@ -11,7 +11,7 @@
  *   engine/     the session engine and the model's tools
  *   present/    wording shared by the front ends (journal lines, import preview, model errors, refused writes)
  *   ops/        metrics and health (the telemetry words from lib/ only)
- *   discord/, cli/   the front ends, which never import each other
+ *   discord/, cli/, web/   the front ends, which never import each other
  *   index.ts, run-bot.ts, launcher.ts, shard.ts, bot-lock.ts   the entry points
  */
 const below = (...floors) => `^src/(?!(?:${floors.join("|")})(?:/|\\.ts$))`;
@@ -29,6 +29,7 @@ module.exports = {
     { name: "ops-sees-lib-and-config", severity: "error", from: { path: "^src/ops/" }, to: { path: below("lib", "config", "ops") } },
     { name: "discord-is-a-front-end", severity: "error", from: { path: "^src/discord/" }, to: { path: below("lib", "config", "memory", "model", "sessions", "engine", "present", "ops", "discord") } },
     { name: "cli-is-a-front-end", severity: "error", from: { path: "^src/cli/" }, to: { path: below("lib", "config", "memory", "model", "sessions", "engine", "present", "cli") } },
+    { name: "web-is-a-front-end", severity: "error", from: { path: "^src/web/" }, to: { path: below("lib", "config", "memory", "model", "sessions", "engine", "present", "web") } },
     {
       name: "discord-views-build-messages-only",
       severity: "error",

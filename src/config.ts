@@ -5,7 +5,7 @@ import { z } from "zod";
 import { isValidTimeZone } from "./lib/time.js";
 
 /** Which front end is starting: each validates only what it needs ("operator": `npm run memory`). */
-export type FrontEnd = "discord" | "chat" | "deploy" | "operator";
+export type FrontEnd = "discord" | "chat" | "deploy" | "operator" | "web";
 
 export interface Config {
   home: string;
@@ -45,6 +45,12 @@ export interface Config {
   tidy: { at: string; concurrency: number };
   /** METRICS_PORT set: /healthz and /metrics on this address (a shard adds its id to the port). */
   metrics: { port: number; host: string } | undefined;
+  /** WEB_PORT set: the web page (docs/design.md §12) on WEB_HOST:WEB_PORT. */
+  web: { port: number; host: string } | undefined;
+  /** PUBLIC_URL, or http://WEB_HOST:WEB_PORT: the address people open (sign-in links, Login with Discord's redirect). No trailing slash. */
+  publicUrl: string | undefined;
+  /** DISCORD_CLIENT_SECRET set: Login with Discord on the web page (the application id and the API address come with it). */
+  oauth: { clientId: string; clientSecret: string; apiUrl: string | undefined } | undefined;
 }
 
 export interface AttachmentLimits {
@@ -153,6 +159,17 @@ const commonSchema = z.object({
     .refine((v) => v === undefined || /^([01]\d|2[0-3]):[0-5]\d$/.test(v), "must be a time of day as HH:mm, 24-hour (e.g. 04:00)")
     .transform((v) => v ?? "04:00"),
   TIDY_CONCURRENCY: wholeNumber(2, "2", { min: 0 }),
+  WEB_PORT: optionalText
+    .refine((v) => v === undefined || (/^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 65535), "must be a port number from 1 to 65535 (e.g. 8080)")
+    .transform((v) => (v === undefined ? undefined : Number(v))),
+  WEB_HOST: optionalText.transform((v) => v ?? "127.0.0.1"),
+  PUBLIC_URL: optionalText
+    .refine(
+      (v) => v === undefined || (/^https?:\/\/[^/]/i.test(v) && URL.canParse(v) && /^\/?$/.test(new URL(v).pathname) && !new URL(v).search && !new URL(v).hash),
+      "must be the page's address, http:// or https:// with no path (e.g. https://memory.example.com)",
+    )
+    .transform((v) => v?.replace(/\/$/, "")),
+  DISCORD_CLIENT_SECRET: optionalText,
 });
 
 /** Empty or blank is unset (optionalText), so both get the "is required" line; a value that is there is checked further. */
@@ -178,7 +195,7 @@ function expandHome(path: string): string {
 export function loadConfig(frontEnd: FrontEnd, env: Record<string, string | undefined> = readProcessEnv()): Config {
   const problems: string[] = [];
   const common = commonSchema.safeParse(env);
-  const discord = frontEnd === "chat" || frontEnd === "operator" ? undefined : discordSchema.safeParse(env);
+  const discord = frontEnd === "chat" || frontEnd === "operator" || frontEnd === "web" ? undefined : discordSchema.safeParse(env);
   for (const result of [common, discord]) {
     if (result && !result.success) {
       for (const issue of result.error.issues) problems.push(`${String(issue.path[0])}: ${issue.message}`);
@@ -186,12 +203,23 @@ export function loadConfig(frontEnd: FrontEnd, env: Record<string, string | unde
   }
   const usesOpenAI = !env.OPENAI_BASE_URL?.trim() || env.OPENAI_BASE_URL.trim() === DEFAULT_OPENAI_URL;
   // The operator CLI calls the model server only for embeddings.
-  const needsModel = frontEnd === "operator" ? Boolean(env.OPENAI_EMBEDDING_MODEL?.trim()) : frontEnd !== "deploy";
+  const needsModel = frontEnd === "operator" || frontEnd === "web" ? Boolean(env.OPENAI_EMBEDDING_MODEL?.trim()) : frontEnd !== "deploy";
   if (usesOpenAI && !env.OPENAI_API_KEY?.trim() && needsModel) {
     problems.push("OPENAI_API_KEY: is required for api.openai.com (sk-...), or set OPENAI_BASE_URL to a local server");
   }
+  if (frontEnd === "web" && !env.WEB_PORT?.trim()) problems.push("WEB_PORT: is required for npm run web: the port the page listens on (e.g. 8080)");
+  const clientId = env.DISCORD_CLIENT_ID?.trim();
+  const apiUrl = env.DISCORD_API_URL?.trim() || undefined;
+  if (frontEnd === "web" && apiUrl && !URL.canParse(apiUrl)) problems.push("DISCORD_API_URL: must be a URL (http://127.0.0.1:8080/api)");
+  if (env.DISCORD_CLIENT_SECRET?.trim() && (frontEnd === "web" || frontEnd === "discord") && !(clientId && snowflake.test(clientId))) {
+    problems.push("DISCORD_CLIENT_ID: is required with DISCORD_CLIENT_SECRET (Login with Discord): the application id (e.g. 123456789012345678)");
+  }
   if (problems.length > 0 || !common.success) throw new ConfigError(problems);
   const c = common.data;
+  const web = c.WEB_PORT === undefined ? undefined : { port: c.WEB_PORT, host: c.WEB_HOST };
+  // A page bound to every address is opened as localhost on this machine.
+  const localHost = web && (/^(0\.0\.0\.0|::|\[::\])$/.test(web.host) ? "localhost" : web.host.includes(":") ? `[${web.host}]` : web.host);
+  const publicUrl = c.PUBLIC_URL ?? (web ? `http://${localHost}:${web.port}` : undefined);
   return {
     home: expandHome(c.AGENTKIT_HOME ?? "~/.agentkit"),
     timeZone: c.AGENTKIT_TIMEZONE,
@@ -225,6 +253,9 @@ export function loadConfig(frontEnd: FrontEnd, env: Record<string, string | unde
     shardId: c.SHARDS,
     tidy: { at: c.TIDY_AT, concurrency: c.TIDY_CONCURRENCY },
     metrics: c.METRICS_PORT === undefined ? undefined : { port: c.METRICS_PORT, host: c.METRICS_HOST },
+    web,
+    publicUrl,
+    oauth: c.DISCORD_CLIENT_SECRET && clientId ? { clientId, clientSecret: c.DISCORD_CLIENT_SECRET, apiUrl } : undefined,
     discord:
       discord?.success === true
         ? {

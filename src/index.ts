@@ -3,6 +3,8 @@ import { launchShards } from "./launcher.js";
 import { keepFilesPrivate } from "./lib/private-files.js";
 import { createLogger } from "./lib/logger.js";
 import { runBot, startFailureLine } from "./run-bot.js";
+import { createEngine } from "./engine/create-engine.js";
+import { serveWeb } from "./web/server.js";
 
 /** `npm start`: the bot in this process, or with SHARD_COUNT set, a launcher of one process per shard. */
 async function main(): Promise<void> {
@@ -20,10 +22,13 @@ async function main(): Promise<void> {
     await runBot(config, log);
     return;
   }
+  // With shards the launcher serves the web page, over the same home and session store as the shards.
+  const page = config.web ? await createEngine(config, log, { housekeeping: false }) : undefined;
+  const web = page && (await serveWeb(config, page, log));
   const launcher = await launchShards(config, log);
   const shutdown = (signal: string) => {
     log.info({ signal }, "stopping every shard");
-    void launcher.stop().then(() => {
+    void Promise.all([launcher.stop(), web?.close(), page?.close()]).then(() => {
       log.flush();
       process.exit(0);
     });

@@ -5,6 +5,7 @@ import { ConfigError, type Config } from "./config.js";
 import { createBot, GatewayRefused } from "./discord/bot.js";
 import type { Logger } from "./lib/logger.js";
 import { createMetrics, startOps } from "./ops/index.js";
+import { serveWeb } from "./web/server.js";
 
 /** The one line a failed start prints: Discord's refusals name the setting to fix and where. */
 export function startFailureLine(error: unknown): string {
@@ -31,12 +32,15 @@ export async function runBot(config: Config, log: Logger): Promise<void> {
   bot = createBot({ config, log, engine: parts.engine });
   // Before login, so a port in use stops the start before it spends a gateway identify; /healthz is 503 until the gateway is ready.
   const ops = metrics && (await startOps(config, { client: bot.client, store: parts.store, metrics }, log));
+  // With shards the launcher serves the page; a shard does not.
+  const web = config.shardId === undefined ? await serveWeb(config, parts, log) : undefined;
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, "shutting down; open sessions resume at the next start");
     await ops?.close();
+    await web?.close();
     await bot.stop();
     await parts.close();
     await releaseLock().catch(() => {});

@@ -29,10 +29,12 @@ export interface EngineOptions {
   tidy?: boolean;
   /** Told when a person's tidy-up finished (the bot sends the notice by DM to who chose so). */
   onTidied?: (userId: string) => void;
+  /** Start-up housekeeping of the home (permissions, earlier conversations, leftover files): the bot and the chat; not the web page beside them. */
+  housekeeping?: boolean;
 }
 
 /** Wires the engine from the configuration; both front ends start here. */
-export async function createEngine(config: Config, log: Logger, { telemetry, tidy = false, onTidied }: EngineOptions = {}): Promise<EngineParts> {
+export async function createEngine(config: Config, log: Logger, { telemetry, tidy = false, onTidied, housekeeping = true }: EngineOptions = {}): Promise<EngineParts> {
   const model = new ModelClient({ ...config.openai, telemetry });
   const store = await SessionStore.open(config.home, config.sessionStoreUrl);
   const recall = createRecall(model, (message, error) => log.warn({ err: String(error) }, message));
@@ -64,6 +66,17 @@ export async function createEngine(config: Config, log: Logger, { telemetry, tid
     });
     schedule.start();
   }
+  if (housekeeping) startHousekeeping(config, engine, log);
+  const close = async () => {
+    await schedule?.close();
+    await engine.settle();
+    await recall.close();
+    await store.close();
+  };
+  return { engine, store, model, recall, close };
+}
+
+function startHousekeeping(config: Config, engine: SessionEngine, log: Logger): void {
   // A home from before files were private, or copied in with a wide umask, becomes private (§1).
   engine.inBackground(
     tightenHome(config.home).then(({ changed, failed }) => {
@@ -83,11 +96,4 @@ export async function createEngine(config: Config, log: Logger, { telemetry, tid
     }),
     "could not remove temporary files left by an interrupted write; the next start tries again",
   );
-  const close = async () => {
-    await schedule?.close();
-    await engine.settle();
-    await recall.close();
-    await store.close();
-  };
-  return { engine, store, model, recall, close };
 }

@@ -437,6 +437,33 @@ export class SessionEngine {
   }
 
   /**
+   * Deletes one archived conversation (the web page), the forget way: under the person's lock and
+   * a new forget epoch, the stored sessions archived into that file leave the store (no copy
+   * anywhere can be saved again), then the file goes; after the lock the store and the recall
+   * index drop their copies. The day's log keeps its summary. False: no such conversation.
+   */
+  async deleteConversation(userId: string, fileName: string): Promise<boolean> {
+    const memory = this.memoryOf(userId);
+    const { store } = this.deps;
+    if (!(await memory.hasConversation(fileName))) return false;
+    const deleted = await memory.serialize(async () => {
+      if (!(await memory.hasConversation(fileName))) return false;
+      const epoch = await this.beginForget(userId);
+      for (const id of await store.sessionsOf(userId)) {
+        const record = await store.reload(id);
+        if (record?.conversationFile === fileName) await store.remove(record);
+      }
+      await memory.removeConversation(fileName);
+      await this.endForget(userId, epoch);
+      return true;
+    });
+    if (!deleted) return false;
+    await store.purge().catch((error: unknown) => this.deps.log.warn({ userId, err: String(error) }, "the session store could not drop its old copies now"));
+    await memory.updateIndex({ purge: true }).catch(() => {});
+    return true;
+  }
+
+  /**
    * Under the person's lock, between beginForget and endForget: every stored session of the
    * person, read from the store, loses what `hit` finds (messages, tool arguments, summaries,
    * frozen prompts, titles) and is stamped with `epoch`, the forgotten copy every process reads

@@ -1,4 +1,5 @@
-import { readdir, readFile, rm } from "node:fs/promises";
+import { readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { PRIVATE_FILE_MODE } from "../lib/private-files.js";
 import { join } from "node:path";
 import { parseJsonInSlices } from "../lib/json-in-slices.js";
 import { TimeSlices } from "../lib/time-slices.js";
@@ -13,6 +14,7 @@ import { checkContent } from "./safety.js";
 import { findSecret, type SecretFinding } from "./secrets.js";
 import { diffSections } from "./section-changes.js";
 import { parseSections } from "./sections.js";
+import { savePending, takePending } from "./pending.js";
 import { countChars } from "../lib/text.js";
 import { dateOfLog, isValidTimeZone } from "../lib/time.js";
 
@@ -414,13 +416,52 @@ export async function applyImport(memory: MemoryStore, files: Record<string, str
 
 /** Where a pending import keeps its upload until the person answers (the pending/ folder, an hour). */
 /** Removes the person's waiting import uploads (and their confirmations): a new preview replaces them. */
-export async function dropPendingImports(memory: MemoryStore): Promise<void> {
+async function dropPendingImports(memory: MemoryStore): Promise<void> {
   const dir = join(memory.dir, "pending");
   for (const name of await readdir(dir).catch(() => [] as string[])) {
     if (name.startsWith("import-")) await rm(join(dir, name), { force: true });
   }
 }
 
-export function pendingUploadPath(memory: MemoryStore, token: string): string {
+function pendingUploadPath(memory: MemoryStore, token: string): string {
   return join(memory.dir, "pending", `import-${token}.upload`);
+}
+
+/**
+ * People whose import is being read or written in this process: one at a time each (every front
+ * end). Forty 10 MB previews at once took 2 GB and held up everyone's replies for seconds.
+ */
+const importing = new Set<string>();
+
+/** Runs `work` as this person's one import under way, or answers `busy` when another is. */
+export async function oneImportAtATime<T>(memory: MemoryStore, busy: () => Promise<T> | T, work: () => Promise<T>): Promise<T> {
+  if (importing.has(memory.dir)) return busy();
+  importing.add(memory.dir);
+  try {
+    return await work();
+  } finally {
+    importing.delete(memory.dir);
+  }
+}
+
+/**
+ * Keeps an upload until the person answers its preview: in their pending/ folder (an hour, gone
+ * with a forget). A new preview replaces an older one, so pending/ holds at most one upload a
+ * person. Returns the token Import and Cancel carry.
+ */
+export async function keepUpload(memory: MemoryStore, name: string, bytes: Uint8Array): Promise<string> {
+  await dropPendingImports(memory);
+  const token = await savePending(memory.dir, "import", { name });
+  // Not atomic: a cut upload only fails to read again at Import, with its reason.
+  await writeFile(pendingUploadPath(memory, token), bytes, { mode: PRIVATE_FILE_MODE });
+  return token;
+}
+
+/** The upload a pending import kept, taken out (undefined when unknown, expired or already used). */
+export async function takeUpload(memory: MemoryStore, token: string): Promise<{ name: string; bytes: Buffer } | undefined> {
+  const pending = await takePending<{ name?: unknown }>(memory.dir, "import", token);
+  const path = pendingUploadPath(memory, token);
+  const bytes = pending ? await readFile(path).catch(() => undefined) : undefined;
+  await rm(path, { force: true });
+  return typeof pending?.name === "string" && bytes ? { name: pending.name, bytes } : undefined;
 }

@@ -18,6 +18,8 @@ export interface Writer {
 }
 
 export const PERSON: Writer = { level: "person", by: { kind: "person" } };
+/** The person on the web page: the same checks, told apart in history ("you, on the web"). */
+export const PERSON_ON_THE_WEB: Writer = { level: "person", by: { kind: "person", via: "web" } };
 
 export function modelWriter(session: string, title?: string): Writer {
   return { level: "tool", by: { kind: "model", session, ...(title ? { title } : {}) } };

@@ -141,7 +141,7 @@ export class MemoryStore {
 
   /** Writes a closed conversation's transcript (conversations/<name>), replacing an earlier copy. */
   async writeConversation(name: string, log: ConversationLog): Promise<void> {
-    if (dateOfConversation(name) === undefined || name.includes("/")) throw new Error(`"${name}" is not a conversation file name`);
+    if (!isConversationName(name)) throw new Error(`"${name}" is not a conversation file name`);
     const path = join(this.conversationsDir, name);
     const text = renderConversation(log);
     // The same text again (a retried close) leaves the file, and the index built from it, alone.
@@ -150,7 +150,13 @@ export class MemoryStore {
   }
 
   async hasConversation(name: string): Promise<boolean> {
-    return exists(join(this.conversationsDir, name));
+    return isConversationName(name) && exists(join(this.conversationsDir, name));
+  }
+
+  /** Removes a conversation file; the caller holds the person's lock (SessionEngine.deleteConversation). */
+  async removeConversation(name: string): Promise<void> {
+    if (!isConversationName(name)) throw new Error(`"${name}" is not a conversation file name`);
+    await rm(join(this.conversationsDir, name), { force: true });
   }
 
   /** Everything the person ever told the bot, best matches first. */
@@ -383,6 +389,11 @@ export class MemoryStore {
 /** Settings saves in this process, by person folder: a turn's copy of the settings is stale once this moves. */
 const settingsSaved = new Map<string, number>();
 const settingsGeneration = (dir: string) => settingsSaved.get(dir) ?? 0;
+
+/** A file name of conversations/ (no folder, no way out of it). */
+function isConversationName(name: string): boolean {
+  return dateOfConversation(name) !== undefined && !/[/\\\0]/.test(name) && name !== "." && name !== "..";
+}
 
 async function exists(path: string): Promise<boolean> {
   try {

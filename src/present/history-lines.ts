@@ -22,7 +22,7 @@ export function who(entry: JournalEntry, say: Say): string {
       if (entry.by.session === "tidy-up") return say(ENGLISH_REASONS["tidy-up"]!, REASONS["tidy-up"]!);
       return entry.by.title ? say(`AgentKit in “${entry.by.title}”`, `助手（“${entry.by.title}”）`) : say("AgentKit", "助手");
     case "person":
-      return say("you", "你");
+      return entry.by.via === "web" ? say("you, on the web", "你（网页）") : say("you", "你");
     case "system":
       return say(ENGLISH_REASONS[entry.by.reason] ?? entry.by.reason, REASONS[entry.by.reason] ?? entry.by.reason);
   }

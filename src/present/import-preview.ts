@@ -170,3 +170,10 @@ function wrongShape(file: string, refusal: Extract<ImportRefusal, { kind: "wrong
       return say(`${file} is JSON, but not shaped like an AgentKit memory export.`, `${file} 是 JSON，但结构不像 AgentKit 的记忆导出文件。`);
   }
 }
+
+/** A second import while the person's last one is still read or written. */
+export const importBusyLine = (say: Say) =>
+  say(
+    "I'm still reading your last import; wait until it has answered, then try again. Nothing was changed.",
+    "你上一次的导入还在处理中；请等它完成后再试。没有做任何改动。",
+  );

@@ -1,5 +1,6 @@
 import type { Say } from "../lib/locale.js";
 import type { RefusalDetail, Refusal } from "../memory/memory-file.js";
+import type { SecretFinding } from "../memory/secrets.js";
 
 /**
  * A refused write of the person's own (/memory add, remove, edit), worded for them. The core's
@@ -31,4 +32,12 @@ export function badSectionNameLine(reason: string, say: Say): string {
     `That section name won't work: ${reason}. Nothing was changed.`,
     "这个小节名不能用：不能为空、不能超过 80 个字、只能有一行，也不能包含 #（只写名字，例如“喜好”）。没有做任何改动。",
   );
+}
+
+/** Said when a person's own edit looks like it holds a secret: it is saved, they should know. `fix` says where to take it out. */
+export function secretWarningLine(secret: SecretFinding, say: Say, fix: { en: string; zh: string } = { en: "remove it with /memory edit", zh: "请用 /memory edit 删除" }): string {
+  return `⚠️ ${say(
+    `This looks like ${secret.kind}. It is saved as you asked, but everything in memory is sent to the model with each conversation; ${fix.en} if that was not meant.`,
+    `这看起来像${secret.zh}。已按你的要求保存，但记忆中的所有内容都会随每次对话发送给模型；如非本意，${fix.zh}。`,
+  )}`;
 }

@@ -7,6 +7,7 @@ export const NAMESPACE = "agentkit";
 export const SESSION = "session:";
 const CHANNEL = "channel:";
 const FLAG = "flag:";
+const ITEM = "item:";
 /** Set once a store holds the person index (stores saved before it get it at open). */
 export const PERSON_INDEX_FLAG = "person-index-v1";
 /** Records read per query or round trip when listing sessions. */
@@ -208,6 +209,20 @@ export abstract class SessionStoreBase {
 
   async setFlag(name: string): Promise<void> {
     if (!(await this.keyv.set(FLAG + name, true))) throw new Error("the session store refused the write");
+  }
+
+  /** A small value with an expiry that is not a session (the web page's sign-ins), for every process of this store. */
+  async getItem<T>(key: string): Promise<T | undefined> {
+    return (await this.keyv.get<T>(ITEM + key)) ?? undefined;
+  }
+
+  async setItem(key: string, value: unknown, ttlMs: number): Promise<void> {
+    if (!Number.isInteger(ttlMs) || ttlMs <= 0) throw new RangeError(`an item's ttl must be a positive whole number of ms, not ${ttlMs}`);
+    if (!(await this.keyv.set(ITEM + key, value, ttlMs))) throw new Error("the session store refused the write");
+  }
+
+  async deleteItem(key: string): Promise<void> {
+    await this.keyv.delete(ITEM + key);
   }
 
   async close(): Promise<void> {

@@ -126,6 +126,26 @@ describe("loadConfig", () => {
     }
   });
 
+  it("serves the web page only with WEB_PORT, on 127.0.0.1, at PUBLIC_URL or its own address; Login with Discord needs the secret and the application id", () => {
+    const base = { OPENAI_BASE_URL: "http://127.0.0.1:1/v1", DISCORD_TOKEN: "t", DISCORD_CLIENT_ID: "123456789012345678" };
+    expect(loadConfig("discord", base)).toMatchObject({ web: undefined, publicUrl: undefined, oauth: undefined });
+    expect(loadConfig("discord", { ...base, WEB_PORT: "8080" })).toMatchObject({ web: { port: 8080, host: "127.0.0.1" }, publicUrl: "http://127.0.0.1:8080" });
+    expect(loadConfig("discord", { ...base, WEB_PORT: "8080", WEB_HOST: "0.0.0.0" }).publicUrl).toBe("http://localhost:8080");
+    expect(loadConfig("discord", { ...base, WEB_PORT: "8080", PUBLIC_URL: "https://memory.example.com/" }).publicUrl).toBe("https://memory.example.com");
+    // A bot without the page still makes /memory web links for a page another process serves.
+    expect(loadConfig("discord", { ...base, PUBLIC_URL: "https://memory.example.com" })).toMatchObject({ web: undefined, publicUrl: "https://memory.example.com" });
+    for (const url of ["memory.example.com", "ftp://x", "https://x/path", "https://x/?a=1", "javascript:alert(1)"]) {
+      expect(() => loadConfig("discord", { ...base, PUBLIC_URL: url })).toThrow(/PUBLIC_URL: must be the page's address/);
+    }
+    expect(() => loadConfig("discord", { ...base, WEB_PORT: "0" })).toThrow(/WEB_PORT: must be a port number/);
+    expect(loadConfig("discord", { ...base, DISCORD_CLIENT_SECRET: "s" }).oauth).toEqual({ clientId: "123456789012345678", clientSecret: "s", apiUrl: undefined });
+    // npm run web alone: its port is required, the bot token is not, and the secret needs the application id.
+    expect(() => loadConfig("web", {})).toThrow(/WEB_PORT: is required for npm run web/);
+    expect(loadConfig("web", { WEB_PORT: "8080" })).toMatchObject({ web: { port: 8080 }, oauth: undefined });
+    expect(() => loadConfig("web", { WEB_PORT: "8080", DISCORD_CLIENT_SECRET: "s" })).toThrow(/DISCORD_CLIENT_ID: is required with DISCORD_CLIENT_SECRET/);
+    expect(() => loadConfig("web", { WEB_PORT: "8080", DISCORD_API_URL: "not a url" })).toThrow(/DISCORD_API_URL: must be a URL/);
+  });
+
   it("gives an empty, a blank and an unset required variable the same message", () => {
     const problemsFor = (env: Record<string, string | undefined>) => {
       try {

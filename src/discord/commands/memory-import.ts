@@ -1,13 +1,11 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, MessageFlags, type ChatInputCommandInteraction, type MessageActionRowComponentBuilder } from "discord.js";
-import { writeFile } from "node:fs/promises";
 import type { Say } from "../../lib/locale.js";
-import { importRefusal, importReport } from "../../present/import-preview.js";
-import { dropPendingImports, importableName, IMPORT_LIMITS, pendingUploadPath, planImport, readImport } from "../../memory/import.js";
+import { importBusyLine, importRefusal, importReport } from "../../present/import-preview.js";
+import { importableName, IMPORT_LIMITS, keepUpload, oneImportAtATime, planImport, readImport } from "../../memory/import.js";
 import type { MemoryStore } from "../../memory/memory-store.js";
-import { savePending } from "../../memory/pending.js";
 import { downloadWhole } from "../attachments/download.js";
 import { componentId } from "../views/custom-id.js";
-import { asMessage, busyLine, oneAtATime } from "../handlers/import.js";
+import { asMessage } from "../handlers/import.js";
 import { sayFor } from "../interaction-helpers.js";
 import { NO_MENTIONS } from "../reply-stream.js";
 
@@ -15,7 +13,7 @@ import { NO_MENTIONS } from "../reply-stream.js";
 export async function runImport(interaction: ChatInputCommandInteraction, memory: MemoryStore): Promise<void> {
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   const say = sayFor(interaction);
-  await oneAtATime(memory, () => interaction.editReply({ content: busyLine(say), allowedMentions: NO_MENTIONS }), () => previewImport(interaction, memory, say));
+  await oneImportAtATime(memory, async () => void (await interaction.editReply({ content: importBusyLine(say), allowedMentions: NO_MENTIONS })), () => previewImport(interaction, memory, say));
 }
 
 async function previewImport(interaction: ChatInputCommandInteraction, memory: MemoryStore, say: Say): Promise<void> {
@@ -39,12 +37,7 @@ async function previewImport(interaction: ChatInputCommandInteraction, memory: M
     await interaction.editReply({ content, files: attached, allowedMentions: NO_MENTIONS });
     return;
   }
-  // The upload waits in the person's pending/ folder (an hour, gone with a forget); the button carries
-  // its token. A new preview replaces any older one, so pending/ holds at most one upload a person.
-  await dropPendingImports(memory);
-  const token = await savePending(memory.dir, "import", { name });
-  // Not atomic: a cut upload only fails to read again at Import, with its reason.
-  await writeFile(pendingUploadPath(memory, token), download.value, { mode: 0o600 });
+  const token = await keepUpload(memory, name, download.value);
   const buttons = new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(
     new ButtonBuilder().setCustomId(componentId("im", interaction.user.id, token)).setLabel(say("Import", "导入")).setStyle(ButtonStyle.Primary),
     new ButtonBuilder().setCustomId(componentId("ix", interaction.user.id, token)).setLabel(say("Cancel", "取消")).setStyle(ButtonStyle.Secondary),

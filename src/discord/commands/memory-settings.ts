@@ -1,7 +1,7 @@
 import { MessageFlags, type ChatInputCommandInteraction, type SlashCommandSubcommandBuilder } from "discord.js";
-import type { Say } from "../../lib/locale.js";
 import { TIDY_NOTICE, TIDY_UP, type AskBeforeSaving, type MemoryStore, type TidyNoticePlace, type TidyUpSetting } from "../../memory/memory-store.js";
 import { describeTidyNotice, describeTidyUp } from "../../present/tidy-lines.js";
+import { describeAskBeforeSaving } from "../../present/settings-lines.js";
 import { sayFor } from "../interaction-helpers.js";
 
 const CHOICES: Record<string, AskBeforeSaving> = { true: "profile", false: "off", all: "all" };
@@ -47,21 +47,6 @@ export function withSettings(s: SlashCommandSubcommandBuilder): SlashCommandSubc
           { name: "dm", value: "dm", name_localizations: { "zh-CN": "私信" } },
         ),
     );
-}
-
-/** One sentence a person can read: what the setting does now. */
-export function describeAskBeforeSaving(setting: AskBeforeSaving | undefined, say: Say): string {
-  switch (setting ?? "off") {
-    case "off":
-      return say("Ask before saving: off. I save what is worth remembering and show it with 💾.", "保存前询问：关闭。我会保存值得记住的内容，并用 💾 标出。");
-    case "profile":
-      return say(
-        "Ask before saving: on for your profile (USER.md) and my persona (SOUL.md); my own notes and the daily log are saved directly.",
-        "保存前询问：对你的资料（USER.md）和我的人设（SOUL.md）开启；我的笔记和每日日志直接保存。",
-      );
-    case "all":
-      return say("Ask before saving: on for everything I save.", "保存前询问：对所有保存都开启。");
-  }
 }
 
 export async function runSettings(interaction: ChatInputCommandInteraction, memory: MemoryStore): Promise<void> {

@@ -23,9 +23,10 @@ import { runDeleteAll, runForget } from "./memory-forget.js";
 import { runGlance } from "./memory-glance.js";
 import { runHistory, runUndo } from "./memory-history.js";
 import { runImport } from "./memory-import.js";
+import { runWebLink } from "./memory-web.js";
 import { searchAnswer } from "./memory-search.js";
 import { runSettings, withSettings } from "./memory-settings.js";
-import { badSectionNameLine, writeRefusalLine } from "../../present/write-refusal.js";
+import { badSectionNameLine, secretWarningLine, writeRefusalLine } from "../../present/write-refusal.js";
 
 const MODAL_PREFIX = "memory-edit";
 /** Discord's limit for a text input's value. */
@@ -73,13 +74,8 @@ function fileOf(memory: MemoryStore, kind: FileKind, date?: string): MemoryFile 
   return kind === "daily" && date ? memory.daily(date) : memory.file(kind);
 }
 
-/** Said when a person's own edit looks like it holds a secret: it is saved, they should know. */
 function secretWarning(secret: SecretFinding | undefined, say: Say): string {
-  if (!secret) return "";
-  return `\n⚠️ ${say(
-    `This looks like ${secret.kind}. It is saved as you asked, but everything in memory is sent to the model with each conversation; remove it with /memory edit if that was not meant.`,
-    `这看起来像${secret.zh}。已按你的要求保存，但记忆中的所有内容都会随每次对话发送给模型；如非本意，请用 /memory edit 删除。`,
-  )}`;
+  return secret ? `\n${secretWarningLine(secret, say)}` : "";
 }
 
 export const memoryCommand: Command = {
@@ -197,6 +193,13 @@ export const memoryCommand: Command = {
     )
     .addSubcommand((s) =>
       s.setName("export").setNameLocalization("zh-CN", "导出").setDescription("Download all your memory files").setDescriptionLocalization("zh-CN", "下载你的全部记忆文件"),
+    )
+    .addSubcommand((s) =>
+      s
+        .setName("web")
+        .setNameLocalization("zh-CN", "网页")
+        .setDescription("A sign-in link to your memory's web page (for you only, 10 minutes, once)")
+        .setDescriptionLocalization("zh-CN", "你的记忆网页的登录链接（仅你可用，10 分钟，一次）"),
     ),
   modalPrefix: MODAL_PREFIX,
 
@@ -210,6 +213,7 @@ export const memoryCommand: Command = {
     if (sub === "import") return runImport(interaction, memory);
     if (sub === "delete-all") return runDeleteAll(interaction);
     if (sub === "undo") return runUndo(interaction, memory);
+    if (sub === "web") return runWebLink(interaction, ctx.config);
     if (sub === "search") {
       await interaction.deferReply({ flags: MessageFlags.Ephemeral });
       const query = interaction.options.getString("query") ?? "";

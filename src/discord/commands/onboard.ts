@@ -12,7 +12,7 @@ import { countChars } from "../../lib/text.js";
 import { applyPersona, parsePersona, PERSONALITY_LIMIT, type Persona } from "../../memory/persona.js";
 import type { Command } from "../bot-context.js";
 import { inLocale } from "../interaction-helpers.js";
-import { describeAskBeforeSaving } from "./memory-settings.js";
+import { describeAskBeforeSaving } from "../../present/settings-lines.js";
 import { describeTidyUp } from "../../present/tidy-lines.js";
 
 const MODAL_ID = "onboard";

@@ -1,10 +1,8 @@
 import { AttachmentBuilder, MessageFlags } from "discord.js";
-import { readFile, rm } from "node:fs/promises";
 import type { Say } from "../../lib/locale.js";
-import { applyImport, pendingUploadPath, readImport } from "../../memory/import.js";
+import { applyImport, oneImportAtATime, readImport, takeUpload } from "../../memory/import.js";
 import type { MemoryStore } from "../../memory/memory-store.js";
-import { takePending } from "../../memory/pending.js";
-import { importRefusal, importReport, type ImportReport } from "../../present/import-preview.js";
+import { importBusyLine, importRefusal, importReport, type ImportReport } from "../../present/import-preview.js";
 import { sayFor } from "../interaction-helpers.js";
 import { NO_MENTIONS } from "../reply-stream.js";
 import type { ComponentHandler, ComponentInteraction } from "./router.js";
@@ -30,39 +28,6 @@ export function asMessage(report: ImportReport, footer: string, fileName: string
   return { content, files: [new AttachmentBuilder(Buffer.from(full.replaceAll("**", "")), { name: fileName })] };
 }
 
-/** /memory import file:<attachment>: reads the file, shows what would change, asks Import / Cancel. */
-/**
- * People whose import is being read or written in this process: one at a time each. Forty
- * 10 MB previews at once took 2 GB and held up everyone's replies for seconds.
- */
-const importing = new Set<string>();
-
-export const busyLine = (say: Say) =>
-  say(
-    "I'm still reading your last import; wait until it has answered, then try again. Nothing was changed.",
-    "你上一次的导入还在处理中；请等它完成后再试。没有做任何改动。",
-  );
-
-/** Runs `work` as this person's one import under way, or answers `busy` when another is. */
-export async function oneAtATime(memory: MemoryStore, busy: () => Promise<unknown>, work: () => Promise<void>): Promise<void> {
-  if (importing.has(memory.dir)) return void (await busy());
-  importing.add(memory.dir);
-  try {
-    await work();
-  } finally {
-    importing.delete(memory.dir);
-  }
-}
-
-/** The upload a pending import kept, taken out (undefined when unknown, expired or already used). */
-async function takeUpload(memory: MemoryStore, token: string): Promise<{ name: string; bytes: Buffer } | undefined> {
-  const pending = await takePending<{ name?: unknown }>(memory.dir, "import", token);
-  const path = pendingUploadPath(memory, token);
-  const bytes = pending ? await readFile(path).catch(() => undefined) : undefined;
-  await rm(path, { force: true });
-  return typeof pending?.name === "string" && bytes ? { name: pending.name, bytes } : undefined;
-}
-
 export const importHandlers: ComponentHandler[] = [
   {
     prefix: "im",
@@ -72,9 +37,9 @@ export const importHandlers: ComponentHandler[] = [
       const memory = ctx.engine.memoryOf(interaction.user.id);
       // Acknowledged first: reading and writing a large import takes longer than Discord waits.
       await interaction.deferUpdate();
-      await oneAtATime(
+      await oneImportAtATime(
         memory,
-        () => interaction.followUp({ content: busyLine(say), flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS }),
+        async () => void (await interaction.followUp({ content: importBusyLine(say), flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS })),
         () => applyUpload(interaction, memory, token, say),
       );
     },

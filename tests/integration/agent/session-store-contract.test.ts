@@ -81,6 +81,20 @@ describe.each(backends)("the %s session store", (_name, place) => {
     expect(await (await where.open()).hasFlag("conversations-archived")).toBe(true);
   });
 
+  it("keeps small items with an expiry for every process, and forgets them when they expire or are deleted", async () => {
+    const where = await place();
+    const a = await where.open();
+    const b = await where.open();
+    await a.setItem("web-session:one", { userId: "1", createdAt: 5 }, 60_000);
+    expect(await b.getItem("web-session:one")).toEqual({ userId: "1", createdAt: 5 });
+    await a.setItem("web-session:short", { userId: "2" }, 50);
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    expect(await b.getItem("web-session:short")).toBeUndefined();
+    await b.deleteItem("web-session:one");
+    expect(await a.getItem("web-session:one")).toBeUndefined();
+    await expect(a.setItem("x", 1, 0)).rejects.toThrow(RangeError);
+  });
+
   it("answers ping", async () => {
     await expect((await (await place()).open()).ping()).resolves.toBeUndefined();
   });

@@ -1,0 +1,25 @@
+import type { Say } from "../lib/locale.js";
+import type { AskBeforeSaving, Settings } from "../memory/memory-store.js";
+
+/** One sentence a person can read: what the setting does now. */
+export function describeAskBeforeSaving(setting: AskBeforeSaving | undefined, say: Say): string {
+  switch (setting ?? "off") {
+    case "off":
+      return say("Ask before saving: off. I save what is worth remembering and show it with 💾.", "保存前询问：关闭。我会保存值得记住的内容，并用 💾 标出。");
+    case "profile":
+      return say(
+        "Ask before saving: on for your profile (USER.md) and my persona (SOUL.md); my own notes and the daily log are saved directly.",
+        "保存前询问：对你的资料（USER.md）和我的人设（SOUL.md）开启；我的笔记和每日日志直接保存。",
+      );
+    case "all":
+      return say("Ask before saving: on for everything I save.", "保存前询问：对所有保存都开启。");
+  }
+}
+
+/** A person's settings in one short line (the web page's overview). */
+export function settingsLine(settings: Settings, zone: string, say: Say): string {
+  const ask = { off: say("off", "关闭"), profile: say("profile and persona", "资料和人设"), all: say("everything", "全部") }[settings.askBeforeSaving ?? "off"];
+  const tidy = { on: say("on", "开启"), ask: say("ask first", "先问我"), off: say("off", "关闭") }[settings.tidyUp ?? "on"];
+  const language = settings.locale ? (/^zh/i.test(settings.locale) ? "中文" : "English") : say("from Discord or the browser", "跟随 Discord 或浏览器");
+  return [say(`Ask before saving: ${ask}`, `保存前询问：${ask}`), say(`nightly tidy-up: ${tidy}`, `夜间整理：${tidy}`), say(`time zone: ${zone}`, `时区：${zone}`), say(`language: ${language}`, `语言：${language}`)].join(" · ");
+}

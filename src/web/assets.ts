@@ -1,0 +1,104 @@
+import { createHash } from "node:crypto";
+
+/**
+ * The page's one stylesheet and one script, served from /assets/ under a name with their hash
+ * (cached for a year; a new build is a new name). Kept as text here so `npm run build` carries
+ * them into dist/ with everything else, and the Content-Security-Policy needs no inline code.
+ */
+const CSS = `
+:root { color-scheme: light dark; --fg: #1d1d1f; --bg: #fff; --muted: #5b5b66; --line: #d5d5de; --accent: #3f4fd8; --bad: #b3261e; --good: #1b6e3a; --ins: #dff5e3; --del: #fbe3e1; }
+@media (prefers-color-scheme: dark) { :root { --fg: #ececf1; --bg: #17171b; --muted: #a9a9b6; --line: #3a3a44; --accent: #9ea8ff; --bad: #ffb4ab; --good: #8fd9a8; --ins: #1f3b28; --del: #4a2322; } }
+* { box-sizing: border-box; }
+body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", "PingFang SC", "Microsoft YaHei", sans-serif; color: var(--fg); background: var(--bg); }
+a { color: var(--accent); }
+header { border-bottom: 1px solid var(--line); padding: .5rem 1rem; display: flex; flex-wrap: wrap; gap: .25rem 1rem; align-items: center; }
+header nav ul { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: .25rem .9rem; }
+header nav a[aria-current="page"] { font-weight: 700; text-decoration: none; color: var(--fg); }
+header form { margin-left: auto; }
+.brand { font-weight: 700; margin-right: .5rem; }
+main { max-width: 56rem; margin: 0 auto; padding: 1rem; }
+h1 { font-size: 1.5rem; margin: .5rem 0 1rem; }
+h2 { font-size: 1.15rem; margin: 1.5rem 0 .5rem; }
+.muted, small { color: var(--muted); }
+.notice { border-left: 4px solid var(--good); padding: .5rem .75rem; margin: 0 0 1rem; }
+.error { border-left: 4px solid var(--bad); padding: .5rem .75rem; margin: 0 0 1rem; }
+.files { list-style: none; padding: 0; display: grid; gap: .75rem; grid-template-columns: repeat(auto-fit, minmax(15rem, 1fr)); }
+.files li { border: 1px solid var(--line); border-radius: .5rem; padding: .75rem; }
+meter { width: 100%; height: 1rem; }
+fieldset { border: 1px solid var(--line); border-radius: .5rem; margin: 0 0 1rem; padding: .75rem; }
+legend { font-weight: 600; padding: 0 .25rem; }
+label { display: block; margin: .25rem 0; }
+input[type="text"], input[type="search"], select, textarea { width: 100%; font: inherit; padding: .4rem; border: 1px solid var(--line); border-radius: .35rem; background: var(--bg); color: var(--fg); }
+textarea { min-height: 6rem; resize: vertical; font-family: ui-monospace, "SFMono-Regular", Menlo, monospace; font-size: .9rem; }
+.inline { display: inline-flex; gap: .4rem; align-items: center; }
+.inline input { width: auto; }
+button { font: inherit; padding: .4rem .9rem; border-radius: .35rem; border: 1px solid var(--accent); background: var(--accent); color: var(--bg); cursor: pointer; }
+button.quiet { background: transparent; color: var(--accent); }
+button.danger { border-color: var(--bad); background: var(--bad); }
+:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+.counter.over { color: var(--bad); font-weight: 700; }
+.entries { list-style: none; padding: 0; }
+.entries > li { border-bottom: 1px solid var(--line); padding: .75rem 0; }
+.diff { margin: .35rem 0; padding: .4rem; border: 1px solid var(--line); border-radius: .35rem; white-space: pre-wrap; overflow-wrap: anywhere; font-family: ui-monospace, Menlo, monospace; font-size: .85rem; }
+.diff ins { background: var(--ins); text-decoration: none; }
+.diff del { background: var(--del); }
+.filters { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; margin-bottom: 1rem; }
+.filters label { margin: 0; }
+.pager { display: flex; gap: 1rem; margin: 1rem 0; }
+.conversation { overflow-wrap: anywhere; }
+.conversation h2 { font-size: 1rem; }
+.hit { margin: 0 0 1rem; }
+.hit blockquote { margin: .25rem 0 0 0; padding-left: .75rem; border-left: 3px solid var(--line); white-space: pre-wrap; overflow-wrap: anywhere; }
+.danger-zone { border-color: var(--bad); }
+pre { white-space: pre-wrap; overflow-wrap: anywhere; }
+@media (max-width: 40rem) { header form { margin-left: 0; } main { padding: .75rem; } }
+`;
+
+/**
+ * The editor's live counter: the file as it would be saved, counted in code points like the
+ * server (the same layout: preamble, then "## name" and the text of each section not removed).
+ */
+const JS = `
+(function () {
+  var form = document.querySelector("form[data-cap]");
+  if (!form) return;
+  var cap = Number(form.getAttribute("data-cap"));
+  var out = document.getElementById("counter");
+  var chars = function (s) { return Array.from(s).length; };
+  var count = function () {
+    var parts = [];
+    var pre = form.querySelector("[name=preamble]");
+    if (pre && pre.value.trim()) parts.push(pre.value.trim());
+    form.querySelectorAll("[data-section]").forEach(function (box) {
+      var removed = box.querySelector("input[type=checkbox]");
+      if (removed && removed.checked) return;
+      var name = box.querySelector("input[type=text]").value.trim();
+      var body = box.querySelector("textarea").value.replace(/\\r\\n/g, "\\n").trim();
+      if (!name && !body) return;
+      parts.push(("## " + name + "\\n" + body).trim());
+    });
+    var used = parts.length ? chars(parts.join("\\n\\n")) + 1 : 0;
+    out.textContent = out.getAttribute("data-template").replace("{used}", used).replace("{cap}", cap);
+    out.classList.toggle("over", used > cap);
+  };
+  form.addEventListener("input", count);
+  form.addEventListener("change", count);
+  count();
+})();
+`;
+
+export interface Asset {
+  path: string;
+  type: string;
+  body: string;
+}
+
+const hashed = (name: string, ext: string, type: string, body: string): Asset => ({
+  path: `/assets/${name}.${createHash("sha256").update(body).digest("hex").slice(0, 10)}.${ext}`,
+  type,
+  body,
+});
+
+export const STYLESHEET = hashed("app", "css", "text/css; charset=utf-8", CSS.trim());
+export const SCRIPT = hashed("app", "js", "text/javascript; charset=utf-8", JS.trim());
+

@@ -1,0 +1,119 @@
+import type { FastifyInstance, FastifyReply } from "fastify";
+import MarkdownIt from "markdown-it";
+import { open, readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { dateOfConversation, parseConversation } from "../../memory/conversation-log.js";
+import { readTextIfExistsSync } from "../../memory/memory-file.js";
+import { signInPage } from "../auth.js";
+import { banner, csrfField, html, page } from "../page.js";
+import type { PersonContext, WebContext } from "../web-context.js";
+
+const PER_PAGE = 50;
+/** The header of a conversation file (title, place, times) is in its first few hundred bytes. */
+const HEAD_BYTES = 2_048;
+/** A conversation longer than this is shown in part (its file is in the export whole). */
+const SHOWN_CHARS = 2_000_000;
+
+/**
+ * Messages are Markdown as people and the model wrote them. markdown-it with `html: false`
+ * escapes every tag (`<img onerror>` is shown as text) and refuses javascript:, vbscript: and
+ * file: links; the Content-Security-Policy loads no image from elsewhere.
+ */
+const markdown = new MarkdownIt({ html: false, linkify: false, breaks: true });
+// Links leave the page without telling it where they came from.
+markdown.renderer.rules.link_open = (tokens, i, options, _env, self) => {
+  tokens[i]!.attrSet("rel", "noopener noreferrer nofollow");
+  return self.renderToken(tokens, i, options);
+};
+
+/** Where a conversation happened, from its `- discord:` line: a DM or a server. */
+function placeOf(discord: string | undefined, place: string, say: PersonContext["say"]): string {
+  if (discord === "@me") return say("direct messages", "私信");
+  return place || say("a Discord thread", "Discord 帖子");
+}
+
+async function conversationNames(dir: string): Promise<string[]> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  return names.filter((n) => dateOfConversation(n) !== undefined).sort().reverse();
+}
+
+async function head(path: string): Promise<string> {
+  const handle = await open(path, "r");
+  try {
+    const buffer = Buffer.alloc(HEAD_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
+    // Up to the first message: the header alone (a cut multi-byte character at the end is dropped).
+    const text = buffer.subarray(0, bytesRead).toString("utf8");
+    const firstMessage = text.indexOf("\n## ");
+    return firstMessage >= 0 ? text.slice(0, firstMessage) : text;
+  } finally {
+    await handle.close();
+  }
+}
+
+function confirmDelete(person: PersonContext, name: string, title: string): string {
+  const { say } = person;
+  return html`<p>${say(`Delete “${title}” for good? The conversation goes from your memory, from search and from the stored sessions; it cannot be undone. The day's log keeps its short summary.`, `要永久删除“${title}”吗？这段对话会从你的记忆、搜索和保存的会话中删除，无法撤销。当天的日志会保留它的简短摘要。`)}</p>
+<form method="post" action="/conversations/${name}/delete">!${csrfField(person.frame())}<button type="submit" class="danger">${say("Delete", "删除")}</button> <a href="/conversations/${name}">${say("Cancel", "取消")}</a></form>`;
+}
+
+export function registerConversationPages(app: FastifyInstance, ctx: WebContext): void {
+  const withPerson = async (request: Parameters<WebContext["person"]>[0], reply: FastifyReply) => ctx.person(request, reply);
+
+  app.get<{ Querystring: { page?: string; deleted?: string } }>("/conversations", async (request, reply) => {
+    const person = await withPerson(request, reply);
+    if (!person) return signInPage(ctx, request, reply, 401);
+    const { say, memory } = person;
+    const names = await conversationNames(memory.conversationsDir);
+    const pages = Math.max(1, Math.ceil(names.length / PER_PAGE));
+    const at = Math.min(pages - 1, Math.max(0, Number.parseInt(request.query.page ?? "0", 10) || 0));
+    const rows = await Promise.all(
+      names.slice(at * PER_PAGE, (at + 1) * PER_PAGE).map(async (name) => {
+        const log = parseConversation(await head(join(memory.conversationsDir, name)).catch(() => ""));
+        return html`<li><a href="/conversations/${name}">${log.title || name}</a> <small>· ${dateOfConversation(name)} · ${placeOf(log.discord, log.place, say)}</small></li>`;
+      }),
+    );
+    const notice = request.query.deleted === "1" ? banner("notice", say("Deleted.", "已删除。")) : "";
+    const body = html`!${notice}<p class="muted">${say(`${names.length} conversations, newest first, each word for word.`, `共 ${names.length} 段对话，最新在前，逐字保存。`)}</p>
+!${rows.length ? html`<ul>!${rows}</ul>` : html`<p>${say("No conversations yet: they are kept here when a conversation ends.", "还没有对话：对话结束后会保存在这里。")}</p>`}
+<nav class="pager" aria-label="${say("Pages", "分页")}">!${at > 0 ? html`<a href="/conversations?page=${at - 1}">${say("◀ Newer", "◀ 较新")}</a>` : ""}<span>${say(`Page ${at + 1} of ${pages}`, `第 ${at + 1}/${pages} 页`)}</span>!${at + 1 < pages ? html`<a href="/conversations?page=${at + 1}">${say("Older ▶", "较早 ▶")}</a>` : ""}</nav>`;
+    return reply.type("text/html; charset=utf-8").send(page(person.frame("conversations"), say("Conversations", "对话"), body));
+  });
+
+  app.get<{ Params: { name: string } }>("/conversations/:name", async (request, reply) => {
+    const person = await withPerson(request, reply);
+    if (!person) return signInPage(ctx, request, reply, 401);
+    const { say, memory } = person;
+    const { name } = request.params;
+    // Only a name of this person's conversations/: anything else (another person's, a path) is not found.
+    if (!(await memory.hasConversation(name))) return reply.callNotFound();
+    const text = readTextIfExistsSync(join(memory.conversationsDir, name)) ?? "";
+    const cut = text.length > SHOWN_CHARS;
+    const log = parseConversation(cut ? text.slice(0, SHOWN_CHARS) : text);
+    const messages = log.messages.map(
+      (m, i) => html`<article id="m${i}"><h2>${m.speaker === "assistant" ? "🤖" : "🧑"} ${m.name}</h2>!${markdown.render(m.text)}${m.saved ? html`<p><small>${m.saved}</small></p>` : ""}</article>`,
+    );
+    const body = html`<p class="muted">${placeOf(log.discord, log.place, say)} · ${say("opened", "开始")} ${log.opened} · ${say("closed", "结束")} ${log.closed}</p>
+!${cut ? banner("notice", say("This conversation is long: its beginning is shown; the export has it whole.", "这段对话很长：这里只显示开头，导出文件中有全文。")) : ""}
+<div class="conversation">!${messages}</div>
+<p><a href="/conversations/${name}/delete">${say("Delete this conversation…", "删除这段对话……")}</a></p>`;
+    return reply.type("text/html; charset=utf-8").send(page(person.frame("conversations"), log.title || name, body));
+  });
+
+  app.get<{ Params: { name: string } }>("/conversations/:name/delete", async (request, reply) => {
+    const person = await withPerson(request, reply);
+    if (!person) return signInPage(ctx, request, reply, 401);
+    const { name } = request.params;
+    if (!(await person.memory.hasConversation(name))) return reply.callNotFound();
+    const log = parseConversation(await head(join(person.memory.conversationsDir, name)));
+    return reply.type("text/html; charset=utf-8").send(page(person.frame("conversations"), person.say("Delete a conversation", "删除对话"), confirmDelete(person, name, log.title || name)));
+  });
+
+  app.post<{ Params: { name: string } }>("/conversations/:name/delete", { preHandler: app.csrfProtection }, async (request, reply) => {
+    const person = await withPerson(request, reply);
+    if (!person) return signInPage(ctx, request, reply, 401);
+    const deleted = await ctx.engine.deleteConversation(person.userId, request.params.name);
+    if (!deleted) return reply.callNotFound();
+    return reply.redirect("/conversations?deleted=1", 303);
+  });
+}

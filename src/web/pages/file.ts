@@ -1,0 +1,172 @@
+import type { FastifyInstance, FastifyReply } from "fastify";
+import { sectionName } from "../../engine/tools/memory-tools.js";
+import { countChars } from "../../lib/text.js";
+import type { Say } from "../../lib/locale.js";
+import type { FileKind } from "../../memory/file-kinds.js";
+import { contentHash, PERSON_ON_THE_WEB, type MemoryFile } from "../../memory/memory-file.js";
+import { parseSections, type SectionDocument } from "../../memory/sections.js";
+import { secretWarningLine, writeRefusalLine } from "../../present/write-refusal.js";
+import { signInPage } from "../auth.js";
+import { banner, csrfField, html, page } from "../page.js";
+import type { PersonContext, WebContext } from "../web-context.js";
+
+const KINDS: Record<string, FileKind> = { soul: "soul", user: "user", memory: "memory", today: "daily" };
+/** The most sections one form may send (a file's cap allows far fewer). */
+const MAX_SECTIONS = 200;
+
+/** What the editor shows and sends back: the text before the first heading, and each section. */
+interface Draft {
+  preamble: string;
+  sections: { name: string; body: string; remove: boolean }[];
+  added: { name: string; body: string };
+}
+
+const lf = (text: string) => text.replace(/\r\n?/g, "\n");
+
+function draftOf(doc: SectionDocument): Draft {
+  return {
+    preamble: lf(doc.preamble).trim(),
+    sections: doc.sections.map((s) => ({ name: s.name, body: lf(s.body).trim(), remove: false })),
+    added: { name: "", body: "" },
+  };
+}
+
+/**
+ * The file the draft stands for. A section left as it was keeps its exact text (so saving an
+ * untouched form writes nothing); one that changed is written as "## name", its text and a blank line.
+ */
+function textOf(draft: Draft, original: SectionDocument): string {
+  const preamble = draft.preamble.trim();
+  const keptPreamble = preamble === lf(original.preamble).trim() ? original.preamble : preamble ? `${preamble}\n\n` : "";
+  let out = keptPreamble;
+  draft.sections.forEach((s, i) => {
+    if (s.remove) return;
+    const was = original.sections[i];
+    if (was && was.name === s.name.trim() && lf(was.body).trim() === s.body.trim()) {
+      // Its blank tail (trimEnd, not a pattern: /\n\s*$/ would retry at every line break).
+      const endsLine = was.body === "" || was.body.slice(was.body.trimEnd().length).includes("\n");
+      out += was.heading + (endsLine ? was.body : `${was.body}\n`);
+      return;
+    }
+    out = separated(out) + `## ${s.name.trim()}\n${s.body.trim() ? `${s.body.trim()}\n` : ""}\n`;
+  });
+  if (draft.added.name.trim() || draft.added.body.trim()) out = separated(out) + `## ${draft.added.name.trim()}\n${draft.added.body.trim()}\n`;
+  const trimmed = out.trimEnd();
+  return trimmed === "" ? "" : `${trimmed}\n`;
+}
+
+/** A blank line between what is there and a section that follows. */
+function separated(text: string): string {
+  if (text === "" || text.endsWith("\n\n")) return text;
+  return text.endsWith("\n") ? `${text}\n` : `${text}\n\n`;
+}
+
+function field(body: Record<string, unknown>, name: string): string {
+  const value = body[name];
+  return typeof value === "string" ? lf(value) : "";
+}
+
+function readDraft(body: Record<string, unknown>): Draft | undefined {
+  const count = Number(field(body, "sections"));
+  if (!Number.isInteger(count) || count < 0 || count > MAX_SECTIONS) return undefined;
+  const sections = Array.from({ length: count }, (_, i) => ({ name: field(body, `name_${i}`), body: field(body, `body_${i}`), remove: field(body, `remove_${i}`) === "on" }));
+  return { preamble: field(body, "preamble"), sections, added: { name: field(body, "name_new"), body: field(body, "body_new") } };
+}
+
+/** A section name as the tools take one (one line, no #, no invisible character); undefined when it is fine. */
+function badName(name: string, say: Say): string | undefined {
+  const checked = sectionName.safeParse(name);
+  if (checked.success) return undefined;
+  return say(`“${name.slice(0, 80)}” cannot be a section name: ${checked.error.issues[0]?.message ?? ""}`, `“${name.slice(0, 80)}”不能作为小节名：${checked.error.issues[0]?.message ?? ""}`);
+}
+
+function editor(person: PersonContext, kind: string, file: MemoryFile, draft: Draft, shown: string, used: number): string {
+  const { say, frame } = person;
+  const f = frame();
+  const sectionBox = (s: Draft["sections"][number], i: number) => html`<fieldset data-section id="s${i + 1}">
+<legend>${s.name || say("(no name)", "（无名）")}</legend>
+<label for="name_${i}">${say("Section name", "小节名")}</label>
+<input type="text" id="name_${i}" name="name_${i}" value="${s.name}" maxlength="200">
+<label for="body_${i}">${say("Text", "内容")}</label>
+<textarea id="body_${i}" name="body_${i}" rows="${Math.min(20, Math.max(3, s.body.split("\n").length + 1))}">${s.body}</textarea>
+<label class="inline"><input type="checkbox" name="remove_${i}"${s.remove ? " checked" : ""}> ${say("Remove this section", "删除这个小节")}</label>
+</fieldset>`;
+  const template = say("{used}/{cap} characters", "{used}/{cap} 字");
+  return html`<form method="post" action="/memory/${kind}" data-cap="${file.cap}">
+!${csrfField(f)}
+<input type="hidden" name="shown" value="${shown}">
+<input type="hidden" name="sections" value="${draft.sections.length}">
+<p><output id="counter" class="counter${used > file.cap ? " over" : ""}" aria-live="polite" data-template="${template}">${template.replace("{used}", String(used)).replace("{cap}", String(file.cap))}</output></p>
+<fieldset id="s0">
+<legend>${say("Before the first section", "第一个小节之前")}</legend>
+<label for="preamble" class="muted">${say("Text at the top of the file (optional)", "文件开头的文字（可不填）")}</label>
+<textarea id="preamble" name="preamble" rows="3">${draft.preamble}</textarea>
+</fieldset>
+!${draft.sections.map(sectionBox)}
+<fieldset data-section id="new">
+<legend>${say("Add a section", "添加小节")}</legend>
+<label for="name_new">${say("Section name", "小节名")}</label>
+<input type="text" id="name_new" name="name_new" value="${draft.added.name}" maxlength="200">
+<label for="body_new">${say("Text", "内容")}</label>
+<textarea id="body_new" name="body_new" rows="3">${draft.added.body}</textarea>
+</fieldset>
+<button type="submit">${say("Save", "保存")}</button>
+</form>`;
+}
+
+function sendEditor(reply: FastifyReply, person: PersonContext, kind: string, file: MemoryFile, draft: Draft, shown: string, text: string, lines: { error?: string; notice?: string }, status = 200): FastifyReply {
+  const { say } = person;
+  const intro = html`<p class="muted">${say(`Cap ${file.cap} characters. Saving checks what /memory edit checks; it applies from your next conversation, and History can undo it.`, `上限 ${file.cap} 字。保存时的检查与 /memory edit 相同；从下一次对话起生效，可在“记录”里撤销。`)}</p>`;
+  const body = banner("error", lines.error) + banner("notice", lines.notice) + intro + editor(person, kind, file, draft, shown, countChars(text));
+  return reply.code(status).type("text/html; charset=utf-8").send(page(person.frame(kind === "today" ? "today" : (kind as "soul" | "user" | "memory")), file.label, body));
+}
+
+export function registerFilePages(app: FastifyInstance, ctx: WebContext): void {
+  app.get<{ Params: { kind: string }; Querystring: { saved?: string } }>("/memory/:kind", async (request, reply) => {
+    const person = await ctx.person(request, reply);
+    if (!person) return signInPage(ctx, request, reply, 401);
+    const kind = KINDS[request.params.kind];
+    if (!kind) return reply.callNotFound();
+    const file = person.memory.file(kind, ctx.now());
+    const text = await file.read();
+    const notice = request.query.saved === "1" ? person.say("Saved. It applies from your next conversation.", "已保存。从下一次对话开始生效。") : undefined;
+    return sendEditor(reply, person, request.params.kind, file, draftOf(parseSections(text)), contentHash(text), text, { ...(notice ? { notice } : {}) });
+  });
+
+  app.post<{ Params: { kind: string }; Body: Record<string, unknown> }>("/memory/:kind", { preHandler: app.csrfProtection }, async (request, reply) => {
+    const person = await ctx.person(request, reply);
+    if (!person) return signInPage(ctx, request, reply, 401);
+    const { say, memory } = person;
+    const kind = KINDS[request.params.kind];
+    if (!kind) return reply.callNotFound();
+    const file = memory.file(kind, ctx.now());
+    const form = (request.body ?? {}) as Record<string, unknown>;
+    const draft = readDraft(form);
+    const shown = field(form, "shown");
+    if (!draft || !/^[0-9a-f]{16}$/.test(shown)) return ctx.linePage(reply, 400, person.frame(), say("Refused", "已拒绝"), say("The page could not read that form: reload it and try again.", "页面无法读取这个表单：请刷新后重试。"));
+    const current = await file.read();
+    // The draft is rebuilt on the file as it was shown; a file changed meanwhile is refused by the write (ifUnchanged).
+    const parsed = parseSections(current);
+    const original = contentHash(current) === shown ? parsed : { preamble: "", sections: [] };
+    const named = [...draft.sections.filter((s) => !s.remove).map((s) => s.name), ...(draft.added.name.trim() || draft.added.body.trim() ? [draft.added.name] : [])];
+    const nameProblem = named.map((n) => badName(n.trim(), say)).find(Boolean);
+    const text = textOf(draft, original);
+    if (nameProblem) return sendEditor(reply, person, request.params.kind, file, draft, shown, text, { error: `${nameProblem} ${say("Nothing was changed.", "没有做任何改动。")}` }, 422);
+    // An untouched form (or one that only moved blank lines) writes nothing.
+    if (original === parsed && text.trimEnd() === current.trimEnd()) return reply.redirect(`/memory/${request.params.kind}?saved=1`, 303);
+    const result = await file.write(text, PERSON_ON_THE_WEB, { ifUnchanged: shown });
+    if (!result.ok) {
+      // The person's typed text stays in the form, so nothing they wrote is lost.
+      const line = `${writeRefusalLine(result, file.label, say)} ${say("Nothing was changed; your text is still below.", "没有做任何改动；你写的内容还在下面。")}`;
+      const latest = await file.read();
+      return sendEditor(reply, person, request.params.kind, file, draft, result.refusal === "changed" ? contentHash(latest) : shown, text, { error: line }, result.refusal === "changed" ? 409 : 422);
+    }
+    const warning = result.value.secret ? secretWarningLine(result.value.secret, say, { en: "take it out here", zh: "请在这里删除" }) : undefined;
+    if (warning) {
+      const saved = await file.read();
+      return sendEditor(reply, person, request.params.kind, file, draftOf(parseSections(saved)), contentHash(saved), saved, { notice: say("Saved. It applies from your next conversation.", "已保存。从下一次对话开始生效。"), error: warning });
+    }
+    return reply.redirect(`/memory/${request.params.kind}?saved=1`, 303);
+  });
+}
+

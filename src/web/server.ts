@@ -1,0 +1,233 @@
+import fastifyCookie from "@fastify/cookie";
+import fastifyCsrf from "@fastify/csrf-protection";
+import fastifyFormbody from "@fastify/formbody";
+import fastifyHelmet from "@fastify/helmet";
+import fastifyMultipart from "@fastify/multipart";
+import fastifyOauth2, { type OAuth2Namespace } from "@fastify/oauth2";
+import fastifyRateLimit from "@fastify/rate-limit";
+import fastifySession from "@fastify/session";
+import Fastify, { type FastifyInstance, type FastifyRequest, type Session } from "fastify";
+import { createHash } from "node:crypto";
+import type { Config } from "../config.js";
+import type { SessionEngine } from "../engine/session-engine.js";
+import type { Logger } from "../lib/logger.js";
+import { isChineseLocale, sayIn } from "../lib/locale.js";
+import type { SessionStore } from "../sessions/session-store.js";
+import { webSecret } from "../sessions/web-sign-in.js";
+import { SCRIPT, STYLESHEET } from "./assets.js";
+import { registerAuth } from "./auth.js";
+import { page, banner, type Frame } from "./page.js";
+import { signedOutKey, WEB_SESSION_MS, type WebContext, type WebDeps } from "./web-context.js";
+import { registerConversationPages } from "./pages/conversations.js";
+import { registerFilePages } from "./pages/file.js";
+import { registerHistoryPages } from "./pages/history.js";
+import { registerOverview } from "./pages/overview.js";
+import { registerSearchPage } from "./pages/search.js";
+import { registerSettingsPages } from "./pages/settings.js";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** Login with Discord (registered only when DISCORD_CLIENT_SECRET is set). */
+    discordOAuth2: OAuth2Namespace;
+  }
+  interface Session {
+    /** The Discord id of the person signed in. */
+    userId?: string;
+    /** When they signed in (ms): "sign out everywhere" ends every session that began before it. */
+    signedInAt?: number;
+  }
+}
+
+const COOKIE = "agentkit_session";
+
+/** The browser's first language, as Accept-Language gives it: zh-* is Chinese, anything else English. */
+function browserLocale(request: FastifyRequest): string | undefined {
+  const header = request.headers["accept-language"];
+  return typeof header === "string" ? header.slice(0, 200).split(",")[0]?.trim() : undefined;
+}
+
+const langOf = (locale: string | undefined): Frame["lang"] => (isChineseLocale(locale) ? "zh-CN" : "en");
+
+/** @fastify/session's store, over the session store's items: every process of the home sees every sign-in. */
+function sessionRecords(store: SessionStore): fastifySession.SessionStore {
+  // The cookie holds the id; the store keeps its hash, so a copy of the store signs nobody in.
+  const key = (id: string) => `web-session:${createHash("sha256").update(id).digest("hex")}`;
+  return {
+    set(id, session, done) {
+      store.setItem(key(id), session, WEB_SESSION_MS).then(() => done(), done);
+    },
+    get(id, done) {
+      store.getItem<Session>(key(id)).then((session) => done(null, session ?? null), (error: unknown) => done(error));
+    },
+    destroy(id, done) {
+      store.deleteItem(key(id)).then(() => done(), done);
+    },
+  };
+}
+
+/** The web page (docs/design.md §12): a front end like discord/ and cli/, over the same engine and store. */
+export async function buildWeb(deps: WebDeps): Promise<FastifyInstance> {
+  const now = deps.now ?? (() => new Date());
+  const secure = deps.config.publicUrl?.startsWith("https://") === true;
+  const app = Fastify({
+    // A reverse proxy on this machine (Caddy, nginx) tells the page it was reached over HTTPS.
+    trustProxy: "loopback",
+    bodyLimit: 1024 * 1024,
+    logger: false,
+  });
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'none'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", "data:"],
+        connectSrc: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'none'"],
+      },
+    },
+    hsts: secure,
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(fastifyFormbody);
+  await app.register(fastifyCookie);
+  await app.register(fastifySession, {
+    secret: deps.secret,
+    cookieName: COOKIE,
+    saveUninitialized: false,
+    store: sessionRecords(deps.store),
+    // "auto": Secure when the request came over HTTPS (directly, or through a proxy on this machine).
+    cookie: { httpOnly: true, sameSite: "lax", secure: secure ? true : "auto", maxAge: WEB_SESSION_MS, path: "/" },
+  });
+  await app.register(fastifyCsrf, {
+    sessionPlugin: "@fastify/session",
+    getToken: (request) => {
+      const body = request.body as Record<string, unknown> | undefined;
+      const query = request.query as Record<string, unknown> | undefined;
+      const token = (body && typeof body === "object" ? body._csrf : undefined) ?? query?._csrf;
+      return typeof token === "string" ? token : "";
+    },
+  });
+  await app.register(fastifyRateLimit, { global: false });
+  await app.register(fastifyMultipart, { limits: { fileSize: 10 * 1024 * 1024, files: 1, fields: 5, parts: 6 } });
+  // Login with Discord needs the address Discord sends people back to.
+  const oauth = deps.config.publicUrl ? deps.config.oauth : undefined;
+  if (oauth && deps.config.publicUrl) {
+    const api = new URL(oauth.apiUrl ?? "https://discord.com/api");
+    await app.register(fastifyOauth2, {
+      name: "discordOAuth2",
+      scope: ["identify"],
+      credentials: {
+        client: { id: oauth.clientId, secret: oauth.clientSecret },
+        auth: {
+          authorizeHost: api.origin,
+          authorizePath: "/oauth2/authorize",
+          tokenHost: api.origin,
+          tokenPath: `${api.pathname.replace(/\/$/, "")}/v10/oauth2/token`,
+        },
+        options: { authorizationMethod: "body" },
+      },
+      pkce: "S256",
+      callbackUri: `${deps.config.publicUrl}/auth/callback`,
+      cookie: { secure, sameSite: "lax", httpOnly: true, path: "/auth" },
+    });
+  }
+
+  const ctx: WebContext = {
+    ...deps,
+    config: { ...deps.config, oauth },
+    now,
+    visitorSay(request) {
+      const locale = browserLocale(request);
+      return { say: sayIn(locale), lang: langOf(locale) };
+    },
+    async person(request, reply) {
+      const { userId, signedInAt } = request.session;
+      if (!userId) return undefined;
+      const signedOut = await deps.store.getItem<number>(signedOutKey(userId));
+      if (signedOut !== undefined && (signedInAt ?? 0) <= signedOut) {
+        await request.session.destroy();
+        return undefined;
+      }
+      const memory = deps.engine.memoryOf(userId);
+      const locale = memory.readSettings().locale ?? browserLocale(request);
+      const say = sayIn(locale);
+      const csrf = reply.generateCsrf();
+      return { userId, memory, say, frame: (current) => ({ say, lang: langOf(locale), csrf, ...(current ? { current } : {}) }) };
+    },
+    async signOutEverywhere(userId) {
+      await deps.store.setItem(signedOutKey(userId), now().getTime(), WEB_SESSION_MS + 3_600_000);
+    },
+    linePage(reply, status, frame, title, line) {
+      return reply.code(status).type("text/html; charset=utf-8").send(page(frame, title, banner(status < 400 ? "notice" : "error", line)));
+    },
+  };
+
+  for (const asset of [STYLESHEET, SCRIPT]) {
+    app.get(asset.path, (_request, reply) => reply.type(asset.type).header("cache-control", "public, max-age=31536000, immutable").send(asset.body));
+  }
+  app.addHook("onSend", async (_request, reply, payload) => {
+    // Nothing of a person's memory is kept by a browser's or a proxy's cache.
+    if (!String(reply.getHeader("cache-control") ?? "").includes("immutable")) reply.header("cache-control", "no-store");
+    return payload;
+  });
+  registerAuth(app, ctx);
+  registerOverview(app, ctx);
+  registerFilePages(app, ctx);
+  registerHistoryPages(app, ctx);
+  registerConversationPages(app, ctx);
+  registerSearchPage(app, ctx);
+  registerSettingsPages(app, ctx);
+
+  app.setNotFoundHandler((request, reply) => {
+    const { say, lang } = ctx.visitorSay(request);
+    return ctx.linePage(reply, 404, { say, lang }, say("Not found", "未找到"), say("There is no such page.", "没有这个页面。"));
+  });
+  app.setErrorHandler((error: { statusCode?: number; code?: string; message?: string }, request, reply) => {
+    const { say, lang } = ctx.visitorSay(request);
+    const frame = { say, lang };
+    if (error.code === "FST_CSRF_INVALID_TOKEN" || error.code === "FST_CSRF_MISSING_SECRET") {
+      return ctx.linePage(reply, 403, frame, say("Refused", "已拒绝"), say("This form has expired or did not come from this page: go back, reload and try again.", "这个表单已过期或不是来自本页面：请返回、刷新后重试。"));
+    }
+    if (error.statusCode === 429) {
+      return ctx.linePage(reply, 429, frame, say("Too many tries", "尝试太多"), say("Too many sign-in attempts from here: wait a minute and try again.", "这里的登录尝试太多：请等一分钟再试。"));
+    }
+    if (error.statusCode === 413 || error.code === "FST_REQ_FILE_TOO_LARGE") {
+      return ctx.linePage(reply, 413, frame, say("Too large", "太大"), say("That is more than the page takes (10 MB a file, 1 MB a form).", "超出了页面能接收的大小（文件 10 MB，表单 1 MB）。"));
+    }
+    if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+      return ctx.linePage(reply, error.statusCode, frame, say("Refused", "已拒绝"), say("The page could not read that request.", "页面无法读取这个请求。"));
+    }
+    deps.log.error({ err: String(error.message ?? error), url: request.url.slice(0, 200) }, "web page failed");
+    return ctx.linePage(reply, 500, frame, say("Something went wrong", "出错了"), say("Something went wrong on our side; nothing was changed. Try again.", "我们这边出错了，没有做任何改动。请再试一次。"));
+  });
+  return app;
+}
+
+interface WebServer {
+  /** The address it listens on, e.g. http://127.0.0.1:8080. */
+  address: string;
+  close(): Promise<void>;
+}
+
+/** Listens on WEB_HOST:WEB_PORT (a port taken stops the start with one line). */
+async function startWeb(deps: WebDeps, where: { port: number; host: string }): Promise<WebServer> {
+  const app = await buildWeb(deps);
+  const address = await app.listen({ port: where.port, host: where.host });
+  deps.log.info({ address, publicUrl: deps.config.publicUrl }, "web page ready");
+  return { address, close: () => app.close() };
+}
+
+/**
+ * The page for a process that has an engine already (the bot, the launcher) or makes one
+ * (`npm run web`): WEB_HOST:WEB_PORT, PUBLIC_URL, Login with Discord when set up. Undefined
+ * without WEB_PORT.
+ */
+export async function serveWeb(config: Config, parts: { engine: SessionEngine; store: SessionStore }, log: Logger): Promise<WebServer | undefined> {
+  if (!config.web) return undefined;
+  const secret = await webSecret(config.home);
+  return startWeb({ config, engine: parts.engine, store: parts.store, log, secret }, config.web);
+}

@@ -1,0 +1,373 @@
+import { readFile, writeFile, mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { FastifyInstance } from "fastify";
+import { silentLogger } from "../../../src/lib/logger.js";
+import { mintSignInToken, webSecret } from "../../../src/sessions/web-sign-in.js";
+import { buildWeb } from "../../../src/web/server.js";
+import { startFakeDiscord, type FakeDiscord } from "../../fakes/fake-discord/index.js";
+import { setupEngine, type EngineSetup } from "../../helpers/engine.js";
+import { csrfOf, WebClient } from "../../helpers/web-client.js";
+import { freePort } from "../../helpers/free-port.js";
+
+const ALICE = "111";
+const BOB = "222";
+
+const running: { close(): Promise<unknown> }[] = [];
+afterEach(async () => {
+  for (const thing of running.splice(0).reverse()) await thing.close();
+});
+
+interface Page {
+  setup: EngineSetup;
+  app: FastifyInstance;
+  base: string;
+  secret: string;
+  discord?: FakeDiscord;
+  /** A browser signed in as this person through a one-time link. */
+  signedIn(userId: string): Promise<WebClient>;
+}
+
+async function startPage(options: { setup?: EngineSetup; discord?: FakeDiscord; now?: () => Date } = {}): Promise<Page> {
+  const setup = options.setup ?? (await setupEngine());
+  const secret = await webSecret(setup.home);
+  const discord = options.discord;
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const app = await buildWeb({
+    config: {
+      publicUrl: base,
+      oauth: discord ? { clientId: discord.applicationId, clientSecret: discord.oauth2.clientSecret, apiUrl: discord.apiUrl } : undefined,
+    },
+    engine: setup.engine,
+    store: setup.store,
+    log: silentLogger,
+    secret,
+    ...(options.now ? { now: options.now } : {}),
+  });
+  await app.listen({ port, host: "127.0.0.1" });
+  running.push(app);
+  const signedIn = async (userId: string) => {
+    const client = new WebClient(base);
+    const token = mintSignInToken(secret, userId);
+    const shown = await client.get(`/auth/link/${token}`);
+    const done = await client.post(`/auth/link/${token}`, { _csrf: csrfOf(shown.text) });
+    expect(done.status).toBe(303);
+    return client;
+  };
+  return { setup, app, base, secret, ...(discord ? { discord } : {}), signedIn };
+}
+
+async function writeMemory(setup: EngineSetup, userId: string, label: string, text: string) {
+  const dir = join(setup.home, "users", userId);
+  await mkdir(join(dir, "conversations"), { recursive: true });
+  await writeFile(join(dir, label), text);
+}
+
+describe("the web page: signing in", () => {
+  it("signs in once with a /memory web link: the link shows a button, the POST uses it up, the cookie is HttpOnly and SameSite=Lax", async () => {
+    const web = await startPage();
+    const client = new WebClient(web.base);
+    const token = mintSignInToken(web.secret, ALICE);
+    // Opening the link (or a preview fetching it) signs nobody in and uses nothing up.
+    const shown = await client.get(`/auth/link/${token}`);
+    expect(shown.status).toBe(200);
+    expect((await client.get("/")).text).toContain("/memory web");
+    const signed = await client.post(`/auth/link/${token}`, { _csrf: csrfOf((await client.get(`/auth/link/${token}`)).text) });
+    expect(signed).toMatchObject({ status: 303, location: "/" });
+    const session = client.setCookies.filter((c) => c.startsWith("agentkit_session=")).at(-1)!;
+    expect(session).toMatch(/HttpOnly/i);
+    expect(session).toMatch(/SameSite=Lax/i);
+    expect(session).toMatch(/Max-Age=604800|Expires=/i);
+    const overview = await client.get("/");
+    expect(overview.text).toContain("USER.md");
+    expect(overview.text).toContain("Sign out");
+
+    // The same link again, in another browser: refused, it was used.
+    const other = new WebClient(web.base);
+    const again = await other.post(`/auth/link/${token}`, { _csrf: csrfOf((await other.get(`/auth/link/${token}`)).text) });
+    expect(again.status).toBe(410);
+    expect(again.text).toContain("was used already");
+    expect((await other.get("/")).text).not.toContain("Sign out");
+  });
+
+  it("refuses an expired link and a forged one", async () => {
+    const web = await startPage();
+    const client = new WebClient(web.base);
+    const old = mintSignInToken(web.secret, ALICE, new Date(Date.now() - 11 * 60_000));
+    const expired = await client.get(`/auth/link/${old}`);
+    expect(expired.status).toBe(410);
+    expect(expired.text).toContain("has expired");
+    const forged = mintSignInToken("0".repeat(64), ALICE);
+    expect((await client.get(`/auth/link/${forged}`)).status).toBe(404);
+    // Another person's id put into a real token breaks its signature.
+    const real = mintSignInToken(web.secret, ALICE);
+    expect((await client.get(`/auth/link/${real.replace(ALICE, BOB)}`)).status).toBe(404);
+  });
+
+  it("signs in with Discord through OAuth2 with state and PKCE, and refuses a callback whose state is not this browser's", async () => {
+    const discord = await startFakeDiscord();
+    running.push(discord);
+    const web = await startPage({ discord });
+    discord.oauth2.redirectUris.add(`${web.base}/auth/callback`);
+    discord.oauth2.signedIn = discord.alice.id;
+    const client = new WebClient(web.base);
+    const start = await client.get("/auth/discord");
+    expect(start.status).toBe(302);
+    const authorize = new URL(start.location!);
+    expect(authorize.searchParams.get("code_challenge_method")).toBe("S256");
+    expect(authorize.searchParams.get("scope")).toBe("identify");
+    expect(authorize.searchParams.get("state")).toBeTruthy();
+    const atDiscord = await fetch(authorize, { redirect: "manual" });
+    const back = atDiscord.headers.get("location")!;
+    expect(back.startsWith(`${web.base}/auth/callback`)).toBe(true);
+
+    // Someone else's browser cannot finish this sign-in (no state cookie, no verifier).
+    const stranger = new WebClient(web.base);
+    expect((await stranger.get(back)).status).toBe(400);
+
+    const done = await client.get(back);
+    expect(done).toMatchObject({ status: 303, location: "/" });
+    const overview = await client.get("/");
+    expect(overview.text).toContain("Sign out");
+    expect(overview.text).toContain("USER.md");
+  });
+
+  it("keeps a sign-in across a restart, ends it with Sign out, and Sign out everywhere ends every other browser's", async () => {
+    const setup = await setupEngine();
+    const first = await startPage({ setup });
+    const a = await first.signedIn(ALICE);
+    const b = await first.signedIn(ALICE);
+    await first.app.close();
+    const second = await startPage({ setup });
+    const again = new WebClient(second.base);
+    // The same cookie on the restarted page (a new port here: cookies are per host, not per port).
+    Object.assign(again, { cookies: (a as unknown as { cookies: unknown }).cookies });
+    expect((await again.get("/")).text).toContain("Sign out");
+    const everywhere = await again.post("/auth/sign-out-everywhere", { _csrf: csrfOf((await again.get("/settings")).text) });
+    expect(everywhere.status).toBe(303);
+    const bAgain = new WebClient(second.base);
+    Object.assign(bAgain, { cookies: (b as unknown as { cookies: unknown }).cookies });
+    expect((await bAgain.get("/")).text).not.toContain("Sign out");
+    // A new sign-in after it works.
+    const c = await second.signedIn(ALICE);
+    expect((await c.get("/")).text).toContain("Sign out");
+    const out = await c.post("/auth/sign-out", { _csrf: csrfOf((await c.get("/")).text) });
+    expect(out.status).toBe(303);
+    expect((await c.get("/")).text).not.toContain("Sign out");
+  });
+
+  it("rate-limits sign-in attempts from one address", async () => {
+    const web = await startPage();
+    const client = new WebClient(web.base);
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) statuses.push((await client.get(`/auth/link/nonsense-${i}`)).status);
+    expect(statuses.slice(0, 10).every((s) => s === 404)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+  });
+});
+
+describe("the web page: a person's own memory only, and safe", () => {
+  it("answers 404 for another person's conversation, change and undo; 403 for a POST without the CSRF token", async () => {
+    const web = await startPage();
+    await writeMemory(web.setup, BOB, "conversations/2026-12-01-bobs-secret-plans-aaaa1111.md", "# bob's secret plans\n\n- place: DM\n\n## 🧑 Bob\nthe vault code is 1234\n");
+    const bobMemory = web.setup.engine.memoryOf(BOB);
+    const change = await bobMemory.file("user").add("Plans", "Bob plans a trip", { level: "person", by: { kind: "person" } });
+    expect(change.ok).toBe(true);
+    const bobEntry = (await bobMemory.history())[0]!;
+    const alice = await web.signedIn(ALICE);
+    expect((await alice.get("/conversations/2026-12-01-bobs-secret-plans-aaaa1111.md")).status).toBe(404);
+    expect((await alice.get("/conversations/..%2F..%2F222%2FUSER.md")).status).toBe(404);
+    const token = csrfOf((await alice.get("/history")).text);
+    expect((await alice.post(`/history/${bobEntry.id}/undo`, { _csrf: token })).status).toBe(404);
+    expect((await alice.post("/conversations/2026-12-01-bobs-secret-plans-aaaa1111.md/delete", { _csrf: token })).status).toBe(404);
+    expect((await alice.get(`/users/${BOB}`)).status).toBe(404);
+    // Bob's change is still there, and so is his conversation.
+    expect((await bobMemory.file("user").read())).toContain("Bob plans a trip");
+    expect(await bobMemory.hasConversation("2026-12-01-bobs-secret-plans-aaaa1111.md")).toBe(true);
+
+    // No token, a wrong token, another browser's token: refused before anything is read.
+    expect((await alice.post("/memory/user", { sections: "0", shown: "0000000000000000", name_new: "X", body_new: "y" })).status).toBe(403);
+    expect((await alice.post("/memory/user", { _csrf: "forged", sections: "0", shown: "0000000000000000" })).status).toBe(403);
+    const bob = await web.signedIn(BOB);
+    expect((await bob.post("/auth/sign-out", { _csrf: token })).status).toBe(403);
+    expect(await web.setup.engine.memoryOf(ALICE).file("user").read()).toBe("");
+  });
+
+  it("sends a strict Content-Security-Policy, no inline script, and shows memory text with markup as text", async () => {
+    const web = await startPage();
+    const evil = "<img src=x onerror=alert(1)>";
+    await writeMemory(web.setup, ALICE, "USER.md", `## About ${evil}\n- likes ${evil}\n`);
+    await writeMemory(web.setup, ALICE, "conversations/2026-12-02-evil-bbbb2222.md", `# ${evil}\n\n- place: DM\n\n## 🧑 Alice\n${evil} and [click](javascript:alert(1))\n`);
+    const alice = await web.signedIn(ALICE);
+    for (const path of ["/", "/memory/user", "/conversations", "/conversations/2026-12-02-evil-bbbb2222.md", "/history", `/search?q=${encodeURIComponent("onerror")}`]) {
+      const answer = await alice.get(path);
+      expect(answer.status, path).toBe(200);
+      const csp = answer.headers.get("content-security-policy") ?? "";
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("default-src 'none'");
+      expect(csp).not.toContain("unsafe-inline");
+      expect(answer.text, path).not.toContain("<img src=x");
+      expect(answer.text, path).not.toMatch(/<script>|<script [^>]*>[^<]/);
+      expect(answer.text, path).not.toContain('href="javascript:');
+      expect(answer.headers.get("cache-control")).toBe("no-store");
+    }
+    expect((await alice.get("/memory/user")).text).toContain("&#60;img src&#61;x onerror&#61;alert(1)&#62;");
+  });
+});
+
+describe("the web page: editing, history and undo", () => {
+  it("saves a section edit through /memory edit's checks, journalled as you on the web; over the cap shows the error and changes nothing", async () => {
+    const web = await startPage();
+    await writeMemory(web.setup, ALICE, "USER.md", "## Home\n- Lives in Paris\n\n## Likes\n- tea\n");
+    const alice = await web.signedIn(ALICE);
+    const editor = await alice.get("/memory/user");
+    const token = csrfOf(editor.text);
+    const shown = /name="shown" value="([0-9a-f]{16})"/.exec(editor.text)![1]!;
+    const saved = await alice.post("/memory/user", { _csrf: token, shown, sections: "2", name_0: "Home", body_0: "- Lives in Berlin (since 2026-11-26)", name_1: "Likes", body_1: "- tea", name_new: "Work", body_new: "- writes software" });
+    expect(saved).toMatchObject({ status: 303, location: "/memory/user?saved=1" });
+    const text = await web.setup.engine.memoryOf(ALICE).file("user").read();
+    expect(text).toBe("## Home\n- Lives in Berlin (since 2026-11-26)\n\n## Likes\n- tea\n\n## Work\n- writes software\n");
+    const history = await alice.get("/history");
+    expect(history.text).toContain("you, on the web");
+    expect(history.text).toContain("<del");
+    expect(history.text).toContain("Lives in Paris");
+
+    // Over the cap: the page says so, keeps the typed text, and the file is as it was.
+    const again = await alice.get("/memory/user");
+    const big = "x".repeat(5_000);
+    const refused = await alice.post("/memory/user", { _csrf: csrfOf(again.text), shown: /name="shown" value="([0-9a-f]{16})"/.exec(again.text)![1]!, sections: "3", name_0: "Home", body_0: big, name_1: "Likes", body_1: "- tea", name_2: "Work", body_2: "- writes software" });
+    expect(refused.status).toBe(422);
+    expect(refused.text).toMatch(/USER\.md is full|over|cap/i);
+    expect(refused.text).toContain(big);
+    expect(await web.setup.engine.memoryOf(ALICE).file("user").read()).toBe(text);
+
+    // A section name the tools would refuse.
+    const bad = await alice.post("/memory/user", { _csrf: csrfOf(again.text), shown: /name="shown" value="([0-9a-f]{16})"/.exec(again.text)![1]!, sections: "0", name_new: "# injected\nline", body_new: "x" });
+    expect(bad.status).toBe(422);
+    expect(await web.setup.engine.memoryOf(ALICE).file("user").read()).toBe(text);
+  });
+
+  it("undoes a change from History, and a conflicting undo offers Undo these too like Discord", async () => {
+    const web = await startPage();
+    const memory = web.setup.engine.memoryOf(ALICE);
+    const model = { level: "tool" as const, by: { kind: "model" as const, session: "s1", title: "tea talk" } };
+    expect((await memory.file("user").add("Likes", "green tea", model)).ok).toBe(true);
+    const first = (await memory.history())[0]!;
+    expect((await memory.file("user").replace("Likes", "green tea", "oolong", model)).ok).toBe(true);
+    const alice = await web.signedIn(ALICE);
+    const page = await alice.get("/history");
+    const undo = await alice.post(`/history/${first.id}/undo`, { _csrf: csrfOf(page.text) });
+    expect(undo.status).toBe(409);
+    expect(undo.text).toContain("Undo these too");
+    expect(await memory.file("user").read()).toContain("oolong");
+    const chained = await alice.post(`/history/${first.id}/undo`, { _csrf: csrfOf(undo.text), chain: "1" });
+    expect(chained.status).toBe(200);
+    expect(chained.text).toContain("Undone");
+    expect(await memory.file("user").read()).toBe("");
+  });
+
+  it("filters history by file and by who", async () => {
+    const web = await startPage();
+    const memory = web.setup.engine.memoryOf(ALICE);
+    const model = { level: "tool" as const, by: { kind: "model" as const, session: "s1", title: "tea talk" } };
+    await memory.file("user").add("Likes", "green tea", model);
+    await memory.file("memory").add("Plans", "ask about the trip", { level: "person", by: { kind: "person" } });
+    const alice = await web.signedIn(ALICE);
+    const mine = await alice.get("/history?who=you");
+    expect(mine.text).toContain("ask about the trip");
+    expect(mine.text).not.toContain("green tea");
+    const user = await alice.get("/history?file=USER.md");
+    expect(user.text).toContain("green tea");
+    expect(user.text).not.toContain("ask about the trip");
+  });
+});
+
+describe("the web page: conversations, search and settings", () => {
+  it("lists, reads, searches and deletes a conversation (the file, its index rows and its stored session go)", async () => {
+    const web = await startPage();
+    const name = "2026-11-20-tea-talk-cccc3333.md";
+    await writeMemory(web.setup, ALICE, `conversations/${name}`, "# tea talk\n\n- place: the Discord thread \"tea talk\"\n- opened: 2026-11-20 10:00 (UTC)\n- closed: 2026-11-20 10:30 (UTC)\n- session: s-1\n- discord: 800\n\n## 🧑 Alice\nI **love** kestrel oolong\n\n## 🤖 Assistant\nNoted!\n");
+    const alice = await web.signedIn(ALICE);
+    const list = await alice.get("/conversations");
+    expect(list.text).toContain("tea talk");
+    const read = await alice.get(`/conversations/${name}`);
+    expect(read.text).toContain("<strong>love</strong>");
+    const found = await alice.get("/search?q=kestrel");
+    expect(found.text).toContain(`/conversations/${name}#m0`);
+    const dated = await alice.get("/search?q=kestrel&since=2026-12");
+    expect(dated.text).toContain("Nothing found");
+    const wrong = await alice.get("/search?q=kestrel&since=yesterday");
+    expect(wrong.text).toContain("is not a date");
+    const confirm = await alice.get(`/conversations/${name}/delete`);
+    const deleted = await alice.post(`/conversations/${name}/delete`, { _csrf: csrfOf(confirm.text) });
+    expect(deleted).toMatchObject({ status: 303, location: "/conversations?deleted=1" });
+    expect(await web.setup.engine.memoryOf(ALICE).hasConversation(name)).toBe(false);
+    expect((await alice.get("/search?q=kestrel")).text).not.toContain(name);
+  });
+
+  it("saves settings, refuses an unknown time zone with one line, exports, and imports with a preview first", async () => {
+    const web = await startPage();
+    await writeMemory(web.setup, ALICE, "USER.md", "## Home\n- Paris\n");
+    const alice = await web.signedIn(ALICE);
+    const settings = await alice.get("/settings");
+    const token = csrfOf(settings.text);
+    const badZone = await alice.post("/settings", { _csrf: token, askBeforeSaving: "off", tidyUp: "on", tidyNotice: "reply", timezone: "Mars/Olympus", locale: "" });
+    expect(badZone.status).toBe(422);
+    expect(badZone.text).toContain("is not a time zone name");
+    const saved = await alice.post("/settings", { _csrf: token, askBeforeSaving: "profile", tidyUp: "ask", tidyNotice: "dm", timezone: "Asia/Shanghai", locale: "zh-CN" });
+    expect(saved.status).toBe(200);
+    expect(saved.text).toContain("已保存");
+    expect(web.setup.engine.memoryOf(ALICE).readSettings()).toMatchObject({ askBeforeSaving: "profile", tidyUp: "ask", tidyNotice: "dm", timezone: "Asia/Shanghai", locale: "zh-CN" });
+
+    const exported = await alice.get("/export");
+    expect(exported.headers.get("content-disposition")).toContain("agentkit-memory.json");
+    const bundle = JSON.parse(exported.text) as { format: string; files: Record<string, string> };
+    expect(bundle.format).toBe("agentkit-memory");
+    expect(bundle.files["USER.md"]).toContain("Paris");
+
+    // Changed after the export, then the export imported: a preview, then the file as it was.
+    await writeMemory(web.setup, ALICE, "USER.md", "## Home\n- Berlin\n");
+    const form = new FormData();
+    form.append("file", new Blob([exported.text], { type: "application/json" }), "agentkit-memory.json");
+    const preview = await alice.request("POST", `/import?_csrf=${encodeURIComponent(csrfOf((await alice.get("/settings")).text))}`, form);
+    expect(preview.status).toBe(200);
+    expect(preview.text).toContain("USER.md");
+    expect(await readFile(join(web.setup.home, "users", ALICE, "USER.md"), "utf8")).toContain("Berlin");
+    const action = /action="(\/import\/[^"]+)"/.exec(preview.text)![1]!;
+    const done = await alice.post(action, { _csrf: csrfOf(preview.text), answer: "import" });
+    expect(done.status).toBe(200);
+    expect(await readFile(join(web.setup.home, "users", ALICE, "USER.md"), "utf8")).toContain("Paris");
+    // The same preview cannot be imported twice.
+    expect((await alice.post(action, { _csrf: csrfOf(preview.text), answer: "import" })).status).toBe(410);
+
+    // A file that is not an export: one line, nothing changed.
+    const junk = new FormData();
+    junk.append("file", new Blob(["{not json"], { type: "application/json" }), "agentkit-memory.json");
+    const refused = await alice.request("POST", `/import?_csrf=${encodeURIComponent(csrfOf((await alice.get("/settings")).text))}`, junk);
+    expect(refused.status).toBe(422);
+  });
+
+  it("deletes everything only with DELETE typed, and signs the person out", async () => {
+    const web = await startPage();
+    await writeMemory(web.setup, ALICE, "USER.md", "## Home\n- Paris\n");
+    const alice = await web.signedIn(ALICE);
+    const token = csrfOf((await alice.get("/settings")).text);
+    expect((await alice.post("/delete-all", { _csrf: token, confirm: "delete" })).status).toBe(422);
+    expect(await web.setup.engine.memoryOf(ALICE).file("user").read()).toContain("Paris");
+    const gone = await alice.post("/delete-all", { _csrf: token, confirm: "DELETE" });
+    expect(gone.status).toBe(200);
+    expect(await web.setup.engine.memoryOf(ALICE).file("user").read()).toBe("");
+    expect((await alice.get("/")).text).not.toContain("Sign out");
+  });
+
+  it("speaks the person's language, else the browser's", async () => {
+    const web = await startPage();
+    const visitor = new WebClient(web.base);
+    expect((await visitor.get("/", { "accept-language": "zh-CN,zh;q=0.9" })).text).toContain("用 Discord 登录".slice(0, 0) + "你的记忆");
+    const alice = await web.signedIn(ALICE);
+    expect((await alice.get("/", { "accept-language": "zh-CN" })).text).toContain("最近的改动");
+    await web.setup.engine.memoryOf(ALICE).saveSettings({ locale: "en-US" });
+    expect((await alice.get("/", { "accept-language": "zh-CN" })).text).toContain("Last changes");
+  });
+});
