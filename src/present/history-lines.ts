@@ -68,11 +68,15 @@ function blankless(text: string | null): string | null {
     .trim();
 }
 
+/** An entry's changes that say what happened: a section that only gained or lost a blank line (a neighbour was added) does not. */
+export function meaningfulChanges(entry: JournalEntry): SectionChange[] {
+  const meaningful = entry.changes.filter((c) => blankless(c.before) !== blankless(c.after));
+  return meaningful.length > 0 ? meaningful : entry.changes;
+}
+
 /** What an entry did, in one line: its first change, and how many more. */
 export function describeEntry(entry: JournalEntry, say: Say): string {
-  // A section that only gained or lost a blank line (a neighbour was added) is not what happened.
-  const meaningful = entry.changes.filter((c) => blankless(c.before) !== blankless(c.after));
-  const [first, ...rest] = meaningful.length > 0 ? meaningful : entry.changes;
+  const [first, ...rest] = meaningfulChanges(entry);
   if (!first) return entry.op;
   const undo = entry.op === "undo" ? say("↩ undo: ", "↩ 撤销：") : "";
   const more = rest.length > 0 ? say(` (+${rest.length} more)`, `（另有 ${rest.length} 处）`) : "";

@@ -50,6 +50,7 @@ button.danger { border-color: var(--bad); background: var(--bad); }
 .hit { margin: 0 0 1rem; }
 .hit blockquote { margin: .25rem 0 0 0; padding-left: .75rem; border-left: 3px solid var(--line); white-space: pre-wrap; overflow-wrap: anywhere; }
 .danger-zone { border-color: var(--bad); }
+.sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 pre { white-space: pre-wrap; overflow-wrap: anywhere; }
 @media (max-width: 40rem) { header form { margin-left: 0; } main { padding: .75rem; } }
 `;

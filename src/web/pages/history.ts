@@ -6,7 +6,7 @@ import { localDate, localTime } from "../../lib/time.js";
 import type { JournalEntry, SectionChange } from "../../memory/journal.js";
 import { PERSON_ON_THE_WEB } from "../../memory/memory-file.js";
 import { undoable, undoChanges, undoWithLater, type UndoResult } from "../../memory/undo.js";
-import { describeChange, describeEntry, who } from "../../present/history-lines.js";
+import { describeChange, describeEntry, meaningfulChanges, who } from "../../present/history-lines.js";
 import { signInPage } from "../auth.js";
 import { banner, csrfField, html, page } from "../page.js";
 import type { PersonContext, WebContext } from "../web-context.js";
@@ -43,7 +43,7 @@ function diffOf(change: SectionChange, say: Say): string {
   const parts = diffLines(before, after);
   const label = change.section ? `${change.file} › ${change.section}` : change.file;
   return html`<p><strong>${label}</strong>${change.before === null ? say(" (new section)", "（新小节）") : change.after === null ? say(" (removed)", "（已删除）") : ""}</p>
-<div class="diff">!${parts.map((p) => (p.added ? html`<ins aria-label="${say("added", "新增")}">${p.value}</ins>` : p.removed ? html`<del aria-label="${say("removed", "删除")}">${p.value}</del>` : html`<span>${p.value}</span>`))}</div>`;
+<div class="diff">!${parts.map((p) => (p.added ? html`<ins><span class="sr-only">${say("added: ", "新增：")}</span>${p.value}</ins>` : p.removed ? html`<del><span class="sr-only">${say("removed: ", "删除：")}</span>${p.value}</del>` : html`<span>${p.value}</span>`))}</div>`;
 }
 
 function entryItem(person: PersonContext, entry: JournalEntry, canUndo: boolean, zone: string): string {
@@ -53,7 +53,7 @@ function entryItem(person: PersonContext, entry: JournalEntry, canUndo: boolean,
     ? html`<form method="post" action="/history/${entry.id}/undo">!${csrfField(person.frame())}<button type="submit" class="quiet">${say("Undo", "撤销")}</button></form>`
     : "";
   return html`<li id="e-${entry.id}"><p><time datetime="${entry.at}">${localDate(at, zone)} ${localTime(at, zone)}</time> · ${who(entry, say)} · ${describeEntry(entry, say)}</p>
-!${entry.changes.map((c) => diffOf(c, say))}
+!${meaningfulChanges(entry).map((c) => diffOf(c, say))}
 !${undo}</li>`;
 }
 
