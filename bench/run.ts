@@ -24,8 +24,9 @@ import { measureSharded } from "./sharded.js";
 import { measureStartup } from "./startup.js";
 import { measureTurnOverhead } from "./turn-overhead.js";
 import { measureTidy } from "./tidy.js";
+import { measureWeb } from "./web.js";
 
-const SECTIONS = ["startup", "turn-overhead", "floor", "first-text", "scale-sessions", "scale-reconcile", "prompt-build", "injection-check", "secret-check", "tidy", "sharded", "reconcile-redis"] as const;
+const SECTIONS = ["startup", "turn-overhead", "floor", "first-text", "scale-sessions", "scale-reconcile", "prompt-build", "injection-check", "secret-check", "tidy", "web", "sharded", "reconcile-redis"] as const;
 type Section = (typeof SECTIONS)[number];
 /** Run only when named with --only: each adds minutes (four load runs; two seedings of Redis and start-ups). */
 const OPT_IN: readonly Section[] = ["sharded", "reconcile-redis"];
@@ -63,6 +64,8 @@ const { values } = parseArgs({
     "tidy-model-ms": { type: "string", default: "20" },
     "tidy-busy": { type: "string", default: "1000" },
     "tidy-busy-model-ms": { type: "string", default: "1000" },
+    "web-requests": { type: "string", default: "200" },
+    "web-messages": { type: "string", default: "10000" },
     out: { type: "string", default: join(ROOT, "bench", "results", "latest.json") },
     help: { type: "boolean", default: false },
   },
@@ -73,7 +76,7 @@ if (values.help) {
   console.log(`npm run bench -- [--people 50] [--turns 5] [--ttft-ms 0] [--tokens-per-second 0] [--pause-ms 3000]
   [--spread-ms 5000] [--reply-words 12] [--sessions 1000] [--session-concurrency 10] [--stored 10000]
   [--archived-share 0.2] [--deleted-share 0.1] [--reconcile-timeout-ms 240000] [--first-text-people 10]
-  [--iterations 2000] [--tidy-people 10000] [--tidy-model-ms 20] [--tidy-busy 1000] [--tidy-busy-model-ms 1000] [--runtime compiled|tsx] [--startup-runs 3] [--shards 2] [--only ${[...SECTIONS, ...Object.keys(GROUPS)].join("|")}[,…]]
+  [--iterations 2000] [--tidy-people 10000] [--tidy-model-ms 20] [--tidy-busy 1000] [--tidy-busy-model-ms 1000] [--web-requests 200] [--web-messages 10000] [--runtime compiled|tsx] [--startup-runs 3] [--shards 2] [--only ${[...SECTIONS, ...Object.keys(GROUPS)].join("|")}[,…]]
   [--cpu-prof-dir /tmp/prof] [--out bench/results/latest.json]
   [--metrics]  turn-overhead runs AgentKit a second time with METRICS_PORT set, /metrics scraped every 5 s
   ${OPT_IN.join(", ")} run only when named in --only (or --only sharding)`);
@@ -191,7 +194,7 @@ const profiled = { runtime, ...(nodeArgs ? { nodeArgs } : {}) };
 
 // Build before the clocks start; a build that fails stops the bench.
 /** Sections timed in this process: they need no bot. */
-const IN_PROCESS: readonly Section[] = ["prompt-build", "injection-check", "secret-check", "tidy"];
+const IN_PROCESS: readonly Section[] = ["prompt-build", "injection-check", "secret-check", "tidy", "web"];
 const startsBots = [...only].some((name) => !IN_PROCESS.includes(name));
 if (startsBots && (runtime === "compiled" || only.has("startup"))) {
   const started = Date.now();
@@ -282,6 +285,16 @@ await section("tidy", 30 * 60_000, async () => {
     busyRuns: Math.max(1, Math.round(num("tidy-busy"))),
     busyModelMs: num("tidy-busy-model-ms"),
     turns: 400,
+  });
+});
+await section("web", 10 * 60_000, async () => {
+  results.web = await measureWeb({
+    requests: Math.max(20, Math.round(num("web-requests"))),
+    block: 20,
+    warmup: 20,
+    messages: Math.max(730, Math.round(num("web-messages"))), // two a day at least
+    days: 365,
+    journalEntries: 1000,
   });
 });
 

@@ -184,6 +184,12 @@ const discordSchema = z.object({
   DISCORD_API_URL: optionalText.refine((v) => v === undefined || URL.canParse(v), "must be a URL (http://127.0.0.1:8080/api)"),
 });
 
+function discordSettings(parsed: ReturnType<typeof discordSchema.safeParse> | undefined): Config["discord"] {
+  if (parsed?.success !== true) return undefined;
+  const d = parsed.data;
+  return { token: d.DISCORD_TOKEN, clientId: d.DISCORD_CLIENT_ID, guildId: d.DISCORD_GUILD_ID, apiUrl: d.DISCORD_API_URL };
+}
+
 function expandHome(path: string): string {
   return path === "~" || path.startsWith("~/") ? join(homedir(), path.slice(1)) : path;
 }
@@ -196,6 +202,8 @@ export function loadConfig(frontEnd: FrontEnd, env: Record<string, string | unde
   const problems: string[] = [];
   const common = commonSchema.safeParse(env);
   const discord = frontEnd === "chat" || frontEnd === "operator" || frontEnd === "web" ? undefined : discordSchema.safeParse(env);
+  // npm run web uses the bot's token only to ask Discord who may sign in (the allow lists): optional there.
+  const webDiscord = frontEnd === "web" && env.DISCORD_TOKEN?.trim() ? discordSchema.safeParse(env) : undefined;
   for (const result of [common, discord]) {
     if (result && !result.success) {
       for (const issue of result.error.issues) problems.push(`${String(issue.path[0])}: ${issue.message}`);
@@ -256,15 +264,7 @@ export function loadConfig(frontEnd: FrontEnd, env: Record<string, string | unde
     web,
     publicUrl,
     oauth: c.DISCORD_CLIENT_SECRET && clientId ? { clientId, clientSecret: c.DISCORD_CLIENT_SECRET, apiUrl } : undefined,
-    discord:
-      discord?.success === true
-        ? {
-            token: discord.data.DISCORD_TOKEN,
-            clientId: discord.data.DISCORD_CLIENT_ID,
-            guildId: discord.data.DISCORD_GUILD_ID,
-            apiUrl: discord.data.DISCORD_API_URL,
-          }
-        : undefined,
+    discord: discordSettings(discord ?? webDiscord),
   };
 }
 

@@ -10,7 +10,8 @@ import {
 import type { SessionEngine } from "../engine/session-engine.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../lib/logger.js";
-import { Access, cachedGuildsOwning, refusalLine, restMemberRoles } from "./access.js";
+import { cachedGuildsOwning, refusalLine, restMemberRoles } from "./access.js";
+import { Access } from "../lib/access.js";
 import type { BotContext, Command } from "./bot-context.js";
 import { commands } from "./commands/index.js";
 import { componentHandlers } from "./handlers/index.js";

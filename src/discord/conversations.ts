@@ -9,7 +9,8 @@ import { SessionClosedError, TurnForgottenError, type SessionEngine, type Sessio
 import type { SessionRecord } from "../sessions/session-record.js";
 import { english, sayIn, type Say } from "../lib/locale.js";
 import { modelErrorLine } from "../present/model-errors.js";
-import { refusalLine, type Access, type Refusal } from "./access.js";
+import { refusalLine } from "./access.js";
+import type { Access, Refusal } from "../lib/access.js";
 import type { ConversationControl, Person } from "./bot-context.js";
 import { BusyNotices, excerptOf, startRefusedLine } from "./busy-notice.js";
 import { FairUse } from "./fair-use.js";

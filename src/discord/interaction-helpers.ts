@@ -6,7 +6,7 @@ import {
   type StringSelectMenuInteraction,
 } from "discord.js";
 import { sayIn, type Say } from "../lib/locale.js";
-import type { Caller } from "./access.js";
+import type { Caller } from "../lib/access.js";
 import { NO_MENTIONS } from "./reply-stream.js";
 
 type AnyInteraction = ChatInputCommandInteraction | ModalSubmitInteraction | ButtonInteraction | StringSelectMenuInteraction;

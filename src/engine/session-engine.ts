@@ -459,7 +459,8 @@ export class SessionEngine {
     });
     if (!deleted) return false;
     await store.purge().catch((error: unknown) => this.deps.log.warn({ userId, err: String(error) }, "the session store could not drop its old copies now"));
-    await memory.updateIndex({ purge: true }).catch(() => {});
+    // The next sync finds the file gone too; a failure now is told, not hidden.
+    await memory.updateIndex({ purge: true }).catch((error: unknown) => this.deps.log.warn({ userId, err: String(error) }, "the recall index could not drop a deleted conversation now; its next sync will"));
     return true;
   }
 

@@ -424,6 +424,8 @@ async function dropPendingImports(memory: MemoryStore): Promise<void> {
 }
 
 function pendingUploadPath(memory: MemoryStore, token: string): string {
+  // The token comes back from a button or a URL: only what savePending makes, never a path.
+  if (!/^[0-9a-f]{12}$/.test(token)) throw new Error("not an import token");
   return join(memory.dir, "pending", `import-${token}.upload`);
 }
 
@@ -459,6 +461,7 @@ export async function keepUpload(memory: MemoryStore, name: string, bytes: Uint8
 
 /** The upload a pending import kept, taken out (undefined when unknown, expired or already used). */
 export async function takeUpload(memory: MemoryStore, token: string): Promise<{ name: string; bytes: Buffer } | undefined> {
+  if (!/^[0-9a-f]{12}$/.test(token)) return undefined;
   const pending = await takePending<{ name?: unknown }>(memory.dir, "import", token);
   const path = pendingUploadPath(memory, token);
   const bytes = pending ? await readFile(path).catch(() => undefined) : undefined;

@@ -3,6 +3,7 @@ import type { Say } from "../lib/locale.js";
 import { useSignInToken, readSignInToken } from "../sessions/web-sign-in.js";
 import type { WebContext } from "./web-context.js";
 import { banner, csrfField, html, page, type Frame } from "./page.js";
+import { signInAccess } from "./who-may-sign-in.js";
 
 /** Sign-in routes: a few tries a minute from one address (the one-time links and Discord's callback). */
 const SIGN_IN_LIMIT = { rateLimit: { max: 10, timeWindow: "1 minute" } };
@@ -41,8 +42,11 @@ export function registerAuth(app: FastifyInstance, ctx: WebContext): void {
     const check = readSignInToken(ctx.secret, request.params.token.slice(0, 200), ctx.now());
     if (!check.ok) return signInPage(ctx, request, reply, check.reason === "invalid" ? 404 : 410, linkProblem(check.reason, say));
     const frame: Frame = { say, lang, csrf: reply.generateCsrf() };
+    // Whose memory it opens, and a warning when someone else is signed in here: a link someone sent is not yours.
+    const other = request.session.userId && request.session.userId !== check.userId;
     const body = html`<form method="post" action="/auth/link/${request.params.token}">!${csrfField(frame)}
-<p>${say("This link signs you in to your memory on this browser.", "这个链接会在这个浏览器上登录你的记忆。")}</p>
+<p>${say(`This link signs you in to the memory of Discord account ${check.userId} on this browser. Use only a link you got from /memory web yourself.`, `这个链接会在这个浏览器上登录 Discord 账号 ${check.userId} 的记忆。只使用你自己通过 /memory web 得到的链接。`)}</p>
+!${other ? banner("error", say(`You are signed in here as another account (${request.session.userId}); signing in with this link switches to ${check.userId}.`, `你在这里已经以另一个账号（${request.session.userId}）登录；用这个链接登录会切换到 ${check.userId}。`)) : ""}
 <button type="submit">${say("Sign in", "登录")}</button></form>`;
     return reply.type("text/html; charset=utf-8").send(page({ say, lang }, say("Sign in", "登录"), body));
   });
@@ -57,6 +61,7 @@ export function registerAuth(app: FastifyInstance, ctx: WebContext): void {
   });
 
   if (ctx.config.oauth) {
+    const mayUse = signInAccess(ctx.config);
     app.get("/auth/discord", { config: SIGN_IN_LIMIT }, async (request, reply) => {
       const uri = await app.discordOAuth2.generateAuthorizationUri(request, reply);
       return reply.redirect(uri, 302);
@@ -74,6 +79,9 @@ export function registerAuth(app: FastifyInstance, ctx: WebContext): void {
       const me = await fetch(`${api}/v10/users/@me`, { headers: { authorization: `Bearer ${accessToken}` }, signal: AbortSignal.timeout(10_000) }).catch(() => undefined);
       const user = me?.ok ? ((await me.json().catch(() => undefined)) as { id?: unknown } | undefined) : undefined;
       if (typeof user?.id !== "string" || !/^\d{1,20}$/.test(user.id)) return signInPage(ctx, request, reply, 502, refused);
+      const refusal = await mayUse(user.id).catch(() => "check-failed" as const);
+      if (refusal === "check-failed") return signInPage(ctx, request, reply, 503, say("I couldn't check with Discord whether you may use this bot just now. Try again in a minute, or type /memory web in Discord.", "我现在无法向 Discord 确认你是否可以使用这个机器人。请过一分钟再试，或在 Discord 里输入 /memory web。"));
+      if (refusal) return signInPage(ctx, request, reply, 403, say("This bot does not serve your Discord account, so there is no memory of yours here. If you use it in a server, type /memory web there.", "这个机器人不为你的 Discord 账号服务，所以这里没有你的记忆。如果你在某个服务器里使用它，请在那里输入 /memory web。"));
       await signIn(request, user.id, ctx.now());
       return reply.redirect("/", 303);
     });

@@ -98,6 +98,8 @@ export async function buildWeb(deps: WebDeps): Promise<FastifyInstance> {
     secret: deps.secret,
     cookieName: COOKIE,
     saveUninitialized: false,
+    // A week from signing in, not from the last page: no renewed cookie, no store write per page.
+    rolling: false,
     store: sessionRecords(deps.store),
     // "auto": Secure when the request came over HTTPS (directly, or through a proxy on this machine).
     cookie: { httpOnly: true, sameSite: "lax", secure: secure ? true : "auto", maxAge: WEB_SESSION_MS, path: "/" },
@@ -148,7 +150,8 @@ export async function buildWeb(deps: WebDeps): Promise<FastifyInstance> {
       const { userId, signedInAt } = request.session;
       if (!userId) return undefined;
       const signedOut = await deps.store.getItem<number>(signedOutKey(userId));
-      if (signedOut !== undefined && (signedInAt ?? 0) <= signedOut) {
+      const tooOld = now().getTime() - (signedInAt ?? 0) > WEB_SESSION_MS;
+      if (tooOld || (signedOut !== undefined && (signedInAt ?? 0) <= signedOut)) {
         await request.session.destroy();
         return undefined;
       }
@@ -193,7 +196,7 @@ export async function buildWeb(deps: WebDeps): Promise<FastifyInstance> {
       return ctx.linePage(reply, 403, frame, say("Refused", "已拒绝"), say("This form has expired or did not come from this page: go back, reload and try again.", "这个表单已过期或不是来自本页面：请返回、刷新后重试。"));
     }
     if (error.statusCode === 429) {
-      return ctx.linePage(reply, 429, frame, say("Too many tries", "尝试太多"), say("Too many sign-in attempts from here: wait a minute and try again.", "这里的登录尝试太多：请等一分钟再试。"));
+      return ctx.linePage(reply, 429, frame, say("Too many requests", "请求太多"), say("That was asked for too often in the last minute: wait a minute and try again.", "最近一分钟内请求太频繁：请等一分钟再试。"));
     }
     if (error.statusCode === 413 || error.code === "FST_REQ_FILE_TOO_LARGE") {
       return ctx.linePage(reply, 413, frame, say("Too large", "太大"), say("That is more than the page takes (10 MB a file, 1 MB a form).", "超出了页面能接收的大小（文件 10 MB，表单 1 MB）。"));
@@ -201,8 +204,9 @@ export async function buildWeb(deps: WebDeps): Promise<FastifyInstance> {
     if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
       return ctx.linePage(reply, error.statusCode, frame, say("Refused", "已拒绝"), say("The page could not read that request.", "页面无法读取这个请求。"));
     }
-    deps.log.error({ err: String(error.message ?? error), url: request.url.slice(0, 200) }, "web page failed");
-    return ctx.linePage(reply, 500, frame, say("Something went wrong", "出错了"), say("Something went wrong on our side; nothing was changed. Try again.", "我们这边出错了，没有做任何改动。请再试一次。"));
+    // The route's pattern, not its URL: a sign-in link or a form's token must not reach the log.
+    deps.log.error({ err: String(error.message ?? error), route: `${request.method} ${request.routeOptions.url ?? "?"}` }, "web page failed");
+    return ctx.linePage(reply, 500, frame, say("Something went wrong", "出错了"), say("Something went wrong on our side. Open the page again to see what was saved, then try again.", "我们这边出错了。请重新打开页面查看已保存的内容，然后再试一次。"));
   });
   return app;
 }

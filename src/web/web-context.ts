@@ -12,7 +12,8 @@ import type { Frame, NavItem } from "./page.js";
 export const WEB_SESSION_MS = 7 * 24 * 3_600_000;
 
 export interface WebDeps {
-  config: Pick<Config, "publicUrl" | "oauth">;
+  /** The allow lists and the bot's token decide who may sign in with Discord; without them, anyone. */
+  config: Pick<Config, "publicUrl" | "oauth"> & Partial<Pick<Config, "allowed" | "discord">>;
   engine: SessionEngine;
   store: SessionStore;
   log: Logger;
@@ -43,3 +44,19 @@ export interface WebContext extends WebDeps {
 
 /** The session-store item that ends a person's sign-ins begun before its time ("sign out everywhere", delete-all). */
 export const signedOutKey = (userId: string) => `web-signed-out:${userId}`;
+
+/**
+ * A route's limit per signed-in person (a visitor: per address), a minute at a time: what costs the
+ * bot (a search may ask the embeddings server, an import reads 10 MB, a write takes the person's
+ * lock) cannot be asked for without end. Checked after the session is read.
+ */
+export function perPerson(max: number) {
+  return {
+    rateLimit: {
+      max,
+      timeWindow: "1 minute",
+      hook: "preHandler" as const,
+      keyGenerator: (request: FastifyRequest) => (request.session?.userId ? `person:${request.session.userId}` : request.ip),
+    },
+  };
+}

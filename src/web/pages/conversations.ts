@@ -1,18 +1,22 @@
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance } from "fastify";
 import MarkdownIt from "markdown-it";
-import { open, readdir } from "node:fs/promises";
+import { open, readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { dateOfConversation, parseConversation } from "../../memory/conversation-log.js";
-import { readTextIfExistsSync } from "../../memory/memory-file.js";
 import { signInPage } from "../auth.js";
 import { banner, csrfField, html, page } from "../page.js";
-import type { PersonContext, WebContext } from "../web-context.js";
+import { perPerson, type PersonContext, type WebContext } from "../web-context.js";
 
 const PER_PAGE = 50;
 /** The header of a conversation file (title, place, times) is in its first few hundred bytes. */
 const HEAD_BYTES = 2_048;
 /** A conversation longer than this is shown in part (its file is in the export whole). */
-const SHOWN_CHARS = 2_000_000;
+const SHOWN_CHARS = 400_000;
+/**
+ * Markdown is rendered for this much of a message, the rest shown as plain text: markdown-it's
+ * link and image parsing turns quadratic on runs of `![` (0.8 MB of them took 4 s).
+ */
+const MARKDOWN_CHARS = 10_000;
 
 /**
  * Messages are Markdown as people and the model wrote them. markdown-it with `html: false`
@@ -58,10 +62,8 @@ function confirmDelete(person: PersonContext, name: string, title: string): stri
 }
 
 export function registerConversationPages(app: FastifyInstance, ctx: WebContext): void {
-  const withPerson = async (request: Parameters<WebContext["person"]>[0], reply: FastifyReply) => ctx.person(request, reply);
-
   app.get<{ Querystring: { page?: string; deleted?: string } }>("/conversations", async (request, reply) => {
-    const person = await withPerson(request, reply);
+    const person = await ctx.person(request, reply);
     if (!person) return signInPage(ctx, request, reply, 401);
     const { say, memory } = person;
     const names = await conversationNames(memory.conversationsDir);
@@ -81,17 +83,17 @@ export function registerConversationPages(app: FastifyInstance, ctx: WebContext)
   });
 
   app.get<{ Params: { name: string } }>("/conversations/:name", async (request, reply) => {
-    const person = await withPerson(request, reply);
+    const person = await ctx.person(request, reply);
     if (!person) return signInPage(ctx, request, reply, 401);
     const { say, memory } = person;
     const { name } = request.params;
     // Only a name of this person's conversations/: anything else (another person's, a path) is not found.
     if (!(await memory.hasConversation(name))) return reply.callNotFound();
-    const text = readTextIfExistsSync(join(memory.conversationsDir, name)) ?? "";
+    const text = await readFile(join(memory.conversationsDir, name), "utf8").catch(() => "");
     const cut = text.length > SHOWN_CHARS;
     const log = parseConversation(cut ? text.slice(0, SHOWN_CHARS) : text);
     const messages = log.messages.map(
-      (m, i) => html`<article id="m${i}"><h2>${m.speaker === "assistant" ? "🤖" : "🧑"} ${m.name}</h2>!${markdown.render(m.text)}${m.saved ? html`<p><small>${m.saved}</small></p>` : ""}</article>`,
+      (m, i) => html`<article id="m${i}"><h2>${m.speaker === "assistant" ? "🤖" : "🧑"} ${m.name}</h2>!${markdown.render(m.text.slice(0, MARKDOWN_CHARS))}!${m.text.length > MARKDOWN_CHARS ? html`<pre>${m.text.slice(MARKDOWN_CHARS)}</pre>` : ""}!${m.saved ? html`<p><small>${m.saved}</small></p>` : ""}</article>`,
     );
     const body = html`<p class="muted">${placeOf(log.discord, log.place, say)} · ${say("opened", "开始")} ${log.opened} · ${say("closed", "结束")} ${log.closed}</p>
 !${cut ? banner("notice", say("This conversation is long: its beginning is shown; the export has it whole.", "这段对话很长：这里只显示开头，导出文件中有全文。")) : ""}
@@ -101,7 +103,7 @@ export function registerConversationPages(app: FastifyInstance, ctx: WebContext)
   });
 
   app.get<{ Params: { name: string } }>("/conversations/:name/delete", async (request, reply) => {
-    const person = await withPerson(request, reply);
+    const person = await ctx.person(request, reply);
     if (!person) return signInPage(ctx, request, reply, 401);
     const { name } = request.params;
     if (!(await person.memory.hasConversation(name))) return reply.callNotFound();
@@ -109,8 +111,8 @@ export function registerConversationPages(app: FastifyInstance, ctx: WebContext)
     return reply.type("text/html; charset=utf-8").send(page(person.frame("conversations"), person.say("Delete a conversation", "删除对话"), confirmDelete(person, name, log.title || name)));
   });
 
-  app.post<{ Params: { name: string } }>("/conversations/:name/delete", { preHandler: app.csrfProtection }, async (request, reply) => {
-    const person = await withPerson(request, reply);
+  app.post<{ Params: { name: string } }>("/conversations/:name/delete", { preHandler: app.csrfProtection, config: perPerson(30) }, async (request, reply) => {
+    const person = await ctx.person(request, reply);
     if (!person) return signInPage(ctx, request, reply, 401);
     const deleted = await ctx.engine.deleteConversation(person.userId, request.params.name);
     if (!deleted) return reply.callNotFound();

@@ -8,9 +8,10 @@ import { parseSections, type SectionDocument } from "../../memory/sections.js";
 import { secretWarningLine, writeRefusalLine } from "../../present/write-refusal.js";
 import { signInPage } from "../auth.js";
 import { banner, csrfField, html, page } from "../page.js";
-import type { PersonContext, WebContext } from "../web-context.js";
+import { perPerson, type PersonContext, type WebContext } from "../web-context.js";
 
-const KINDS: Record<string, FileKind> = { soul: "soul", user: "user", memory: "memory", today: "daily" };
+// A Map: a plain object would answer /memory/constructor with an inherited property.
+const KINDS = new Map<string, FileKind>([["soul", "soul"], ["user", "user"], ["memory", "memory"], ["today", "daily"]]);
 /** The most sections one form may send (a file's cap allows far fewer). */
 const MAX_SECTIONS = 200;
 
@@ -125,7 +126,7 @@ export function registerFilePages(app: FastifyInstance, ctx: WebContext): void {
   app.get<{ Params: { kind: string }; Querystring: { saved?: string } }>("/memory/:kind", async (request, reply) => {
     const person = await ctx.person(request, reply);
     if (!person) return signInPage(ctx, request, reply, 401);
-    const kind = KINDS[request.params.kind];
+    const kind = KINDS.get(request.params.kind);
     if (!kind) return reply.callNotFound();
     const file = person.memory.file(kind, ctx.now());
     const text = await file.read();
@@ -133,11 +134,11 @@ export function registerFilePages(app: FastifyInstance, ctx: WebContext): void {
     return sendEditor(reply, person, request.params.kind, file, draftOf(parseSections(text)), contentHash(text), text, { ...(notice ? { notice } : {}) });
   });
 
-  app.post<{ Params: { kind: string }; Body: Record<string, unknown> }>("/memory/:kind", { preHandler: app.csrfProtection }, async (request, reply) => {
+  app.post<{ Params: { kind: string }; Body: Record<string, unknown> }>("/memory/:kind", { preHandler: app.csrfProtection, config: perPerson(30) }, async (request, reply) => {
     const person = await ctx.person(request, reply);
     if (!person) return signInPage(ctx, request, reply, 401);
     const { say, memory } = person;
-    const kind = KINDS[request.params.kind];
+    const kind = KINDS.get(request.params.kind);
     if (!kind) return reply.callNotFound();
     const file = memory.file(kind, ctx.now());
     const form = (request.body ?? {}) as Record<string, unknown>;

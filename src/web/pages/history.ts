@@ -9,11 +9,17 @@ import { undoable, undoChanges, undoWithLater, type UndoResult } from "../../mem
 import { describeChange, describeEntry, meaningfulChanges, who } from "../../present/history-lines.js";
 import { signInPage } from "../auth.js";
 import { banner, csrfField, html, page } from "../page.js";
-import type { PersonContext, WebContext } from "../web-context.js";
+import { perPerson, type PersonContext, type WebContext } from "../web-context.js";
 
 const PER_PAGE = 20;
-/** A section longer than this (an import) is described, not diffed: a diff of megabytes helps nobody and costs time. */
-const DIFF_CHARS = 20_000;
+/**
+ * A line diff costs (lines × edits): a section longer than this (an import of a long log), or one
+ * whose diff needs more edits, is described instead, and an entry shows at most DIFFS_PER_ENTRY
+ * diffs, so no page of history holds up anyone for long.
+ */
+const DIFF_CHARS = 4_000;
+const MAX_EDITS = 200;
+const DIFFS_PER_ENTRY = 10;
 
 const FILES = ["SOUL.md", "USER.md", "MEMORY.md", "daily"] as const;
 const WHO = ["model", "you", "tidy-up", "import", "system"] as const;
@@ -40,7 +46,8 @@ function diffOf(change: SectionChange, say: Say): string {
   const before = change.before ?? "";
   const after = change.after ?? "";
   if (countChars(before) + countChars(after) > DIFF_CHARS) return html`<p>${describeChange(change, say)} <small>${say("(too long to show line by line)", "（太长，不逐行显示）")}</small></p>`;
-  const parts = diffLines(before, after);
+  const parts = diffLines(before, after, { maxEditLength: MAX_EDITS });
+  if (!parts) return html`<p>${describeChange(change, say)} <small>${say("(too many changes to show line by line)", "（改动太多，不逐行显示）")}</small></p>`;
   const label = change.section ? `${change.file} › ${change.section}` : change.file;
   return html`<p><strong>${label}</strong>${change.before === null ? say(" (new section)", "（新小节）") : change.after === null ? say(" (removed)", "（已删除）") : ""}</p>
 <div class="diff">!${parts.map((p) => (p.added ? html`<ins><span class="sr-only">${say("added: ", "新增：")}</span>${p.value}</ins>` : p.removed ? html`<del><span class="sr-only">${say("removed: ", "删除：")}</span>${p.value}</del>` : html`<span>${p.value}</span>`))}</div>`;
@@ -49,11 +56,12 @@ function diffOf(change: SectionChange, say: Say): string {
 function entryItem(person: PersonContext, entry: JournalEntry, canUndo: boolean, zone: string): string {
   const { say } = person;
   const at = new Date(entry.at);
+  const changes = meaningfulChanges(entry);
   const undo = canUndo
     ? html`<form method="post" action="/history/${entry.id}/undo">!${csrfField(person.frame())}<button type="submit" class="quiet">${say("Undo", "撤销")}</button></form>`
     : "";
   return html`<li id="e-${entry.id}"><p><time datetime="${entry.at}">${localDate(at, zone)} ${localTime(at, zone)}</time> · ${who(entry, say)} · ${describeEntry(entry, say)}</p>
-!${meaningfulChanges(entry).map((c) => diffOf(c, say))}
+!${changes.slice(0, DIFFS_PER_ENTRY).map((c) => diffOf(c, say))}!${changes.length > DIFFS_PER_ENTRY ? html`<p>${say(`…and ${changes.length - DIFFS_PER_ENTRY} more sections`, `……另有 ${changes.length - DIFFS_PER_ENTRY} 个小节`)}</p>` : ""}
 !${undo}</li>`;
 }
 
@@ -116,7 +124,7 @@ export function registerHistoryPages(app: FastifyInstance, ctx: WebContext): voi
     return reply.type("text/html; charset=utf-8").send(page(person.frame("history"), say("History", "记录"), body));
   });
 
-  app.post<{ Params: { id: string }; Body: Record<string, unknown> }>("/history/:id/undo", { preHandler: app.csrfProtection }, async (request, reply) => {
+  app.post<{ Params: { id: string }; Body: Record<string, unknown> }>("/history/:id/undo", { preHandler: app.csrfProtection, config: perPerson(30) }, async (request, reply) => {
     const person = await ctx.person(request, reply);
     if (!person) return signInPage(ctx, request, reply, 401);
     const { memory, say } = person;

@@ -5,7 +5,7 @@ import type { RecallHit } from "../../memory/recall/recall.js";
 import { emptySearchLine, rangeHeading, rangeLabel, readSearchRange } from "../../present/search-range.js";
 import { signInPage } from "../auth.js";
 import { banner, html, page } from "../page.js";
-import type { WebContext } from "../web-context.js";
+import { perPerson, type WebContext } from "../web-context.js";
 
 const RESULTS = 20;
 const TEXT_CHARS = 600;
@@ -37,7 +37,7 @@ function whereFrom(hit: RecallHit, say: Say): string {
 }
 
 export function registerSearchPage(app: FastifyInstance, ctx: WebContext): void {
-  app.get<{ Querystring: { q?: string; since?: string; until?: string } }>("/search", async (request, reply) => {
+  app.get<{ Querystring: { q?: string; since?: string; until?: string } }>("/search", { config: perPerson(60) }, async (request, reply) => {
     const person = await ctx.person(request, reply);
     if (!person) return signInPage(ctx, request, reply, 401);
     const { say, memory } = person;

@@ -7,7 +7,7 @@ import { describeAskBeforeSaving } from "../../present/settings-lines.js";
 import { describeTidyNotice, describeTidyUp } from "../../present/tidy-lines.js";
 import { signInPage } from "../auth.js";
 import { banner, csrfField, html, page } from "../page.js";
-import type { PersonContext, WebContext } from "../web-context.js";
+import { perPerson, type PersonContext, type WebContext } from "../web-context.js";
 
 const LANGUAGES = ["", "en-US", "zh-CN"] as const;
 
@@ -71,7 +71,7 @@ export function registerSettingsPages(app: FastifyInstance, ctx: WebContext): vo
     return sendSettings(reply, person);
   });
 
-  app.post<{ Body: Record<string, unknown> }>("/settings", { preHandler: app.csrfProtection }, async (request, reply) => {
+  app.post<{ Body: Record<string, unknown> }>("/settings", { preHandler: app.csrfProtection, config: perPerson(30) }, async (request, reply) => {
     const person = await ctx.person(request, reply);
     if (!person) return signInPage(ctx, request, reply, 401);
     const { say, memory } = person;
@@ -100,14 +100,14 @@ export function registerSettingsPages(app: FastifyInstance, ctx: WebContext): vo
     return sendSettings(reply, saved ?? person, { notice: (saved ?? person).say("Saved. It applies from now on, in every conversation.", "已保存。从现在起对所有对话生效。") });
   });
 
-  app.get("/export", async (request, reply) => {
+  app.get("/export", { config: perPerson(10) }, async (request, reply) => {
     const person = await ctx.person(request, reply);
     if (!person) return signInPage(ctx, request, reply, 401);
     const bundle = await exportBundle(person.memory, ctx.now());
     return reply.type("application/json; charset=utf-8").header("content-disposition", `attachment; filename="${BUNDLE_NAME}"`).send(JSON.stringify(bundle, null, 2));
   });
 
-  app.post<{ Querystring: { _csrf?: string } }>("/import", { preHandler: app.csrfProtection }, async (request, reply) => {
+  app.post<{ Querystring: { _csrf?: string } }>("/import", { preHandler: app.csrfProtection, config: perPerson(10) }, async (request, reply) => {
     const person = await ctx.person(request, reply);
     if (!person) return signInPage(ctx, request, reply, 401);
     const { say, memory } = person;
@@ -141,7 +141,7 @@ export function registerSettingsPages(app: FastifyInstance, ctx: WebContext): vo
     );
   });
 
-  app.post<{ Params: { token: string }; Body: Record<string, unknown> }>("/import/:token", { preHandler: app.csrfProtection }, async (request, reply) => {
+  app.post<{ Params: { token: string }; Body: Record<string, unknown> }>("/import/:token", { preHandler: app.csrfProtection, config: perPerson(10) }, async (request, reply) => {
     const person = await ctx.person(request, reply);
     if (!person) return signInPage(ctx, request, reply, 401);
     const { say, memory } = person;
@@ -168,7 +168,7 @@ export function registerSettingsPages(app: FastifyInstance, ctx: WebContext): vo
     );
   });
 
-  app.post<{ Body: Record<string, unknown> }>("/delete-all", { preHandler: app.csrfProtection }, async (request, reply) => {
+  app.post<{ Body: Record<string, unknown> }>("/delete-all", { preHandler: app.csrfProtection, config: perPerson(5) }, async (request, reply) => {
     const person = await ctx.person(request, reply);
     if (!person) return signInPage(ctx, request, reply, 401);
     const { say } = person;

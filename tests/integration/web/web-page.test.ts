@@ -28,7 +28,7 @@ interface Page {
   signedIn(userId: string): Promise<WebClient>;
 }
 
-async function startPage(options: { setup?: EngineSetup; discord?: FakeDiscord; now?: () => Date } = {}): Promise<Page> {
+async function startPage(options: { setup?: EngineSetup; discord?: FakeDiscord; now?: () => Date; allowedGuilds?: string[] } = {}): Promise<Page> {
   const setup = options.setup ?? (await setupEngine());
   const secret = await webSecret(setup.home);
   const discord = options.discord;
@@ -38,6 +38,8 @@ async function startPage(options: { setup?: EngineSetup; discord?: FakeDiscord; 
     config: {
       publicUrl: base,
       oauth: discord ? { clientId: discord.applicationId, clientSecret: discord.oauth2.clientSecret, apiUrl: discord.apiUrl } : undefined,
+      allowed: { guildIds: options.allowedGuilds ?? [], userIds: [], roleIds: [] },
+      ...(discord ? { discord: { token: discord.token, clientId: discord.applicationId, guildId: undefined, apiUrl: discord.apiUrl } } : {}),
     },
     engine: setup.engine,
     store: setup.store,
@@ -131,6 +133,28 @@ describe("the web page: signing in", () => {
     const overview = await client.get("/");
     expect(overview.text).toContain("Sign out");
     expect(overview.text).toContain("USER.md");
+  });
+
+  it("lets in with Discord only people the bot serves: with ALLOWED_GUILD_IDS, a member of that server", async () => {
+    const discord = await startFakeDiscord();
+    running.push(discord);
+    const web = await startPage({ discord, allowedGuilds: [discord.guild.id] });
+    discord.oauth2.redirectUris.add(`${web.base}/auth/callback`);
+    const signInAs = async (userId: string) => {
+      discord.oauth2.signedIn = userId;
+      const client = new WebClient(web.base);
+      const start = await client.get("/auth/discord");
+      const back = (await fetch(start.location!, { redirect: "manual" })).headers.get("location")!;
+      return { client, answer: await client.get(back) };
+    };
+    const stranger = discord.addUser({ username: "mallory", inGuild: false }).id;
+    const refused = await signInAs(stranger);
+    expect(refused.answer.status).toBe(403);
+    expect(refused.answer.text).toContain("does not serve your Discord account");
+    expect((await refused.client.get("/settings")).status).toBe(401);
+    const member = await signInAs(discord.alice.id);
+    expect(member.answer.status).toBe(303);
+    expect((await member.client.get("/settings")).status).toBe(200);
   });
 
   it("keeps a sign-in across a restart, ends it with Sign out, and Sign out everywhere ends every other browser's", async () => {
@@ -369,5 +393,82 @@ describe("the web page: conversations, search and settings", () => {
     expect((await alice.get("/", { "accept-language": "zh-CN" })).text).toContain("最近的改动");
     await web.setup.engine.memoryOf(ALICE).saveSettings({ locale: "en-US" });
     expect((await alice.get("/", { "accept-language": "zh-CN" })).text).toContain("Last changes");
+  });
+});
+
+describe("the web page: hostile input", () => {
+  it("keeps a page of history quick when an entry changes many long sections completely (imports of long logs)", async () => {
+    const web = await startPage();
+    const memory = web.setup.engine.memoryOf(ALICE);
+    // 28 archived logs of 5,000 lines each, imported, then imported again with every line different.
+    const files = (fill: string) => Array.from({ length: 28 }, (_, i) => ({ label: `daily/archive/2025-02-${String(i + 1).padStart(2, "0")}.md`, text: `## Day\n${`${fill}${i}\n`.repeat(5_000)}` }));
+    await memory.commit({ kind: "person" }, "import", files("a"));
+    await memory.commit({ kind: "person" }, "import", files("b"));
+    const alice = await web.signedIn(ALICE);
+    const started = performance.now();
+    const history = await alice.get("/history");
+    expect(history.status).toBe(200);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(history.text).toContain("more sections");
+  });
+
+  it("renders a conversation of a megabyte of markdown link openers quickly, the text shown as text", async () => {
+    const web = await startPage();
+    const name = "2026-11-22-brackets-eeee5555.md";
+    const line = "![".repeat(9_000);
+    await writeMemory(web.setup, ALICE, `conversations/${name}`, `# brackets\n\n- place: DM\n\n## 🧑 Alice\n${`${line}\n`.repeat(55)}`);
+    const alice = await web.signedIn(ALICE);
+    const started = performance.now();
+    const page = await alice.get(`/conversations/${name}`);
+    expect(page.status).toBe(200);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(page.text).toContain("<pre>");
+  });
+
+  it("answers 404 to an import token that is a path, and to a file kind that is an inherited property; the other person's upload stays", async () => {
+    const web = await startPage();
+    const bobPending = join(web.setup.home, "users", BOB, "pending");
+    await mkdir(bobPending, { recursive: true });
+    await writeFile(join(bobPending, "import-deadbeefcafe.upload"), "bob's upload");
+    const alice = await web.signedIn(ALICE);
+    const token = csrfOf((await alice.get("/settings")).text);
+    const traversal = await alice.post(`/import/${encodeURIComponent(`/../../../${BOB}/pending/import-deadbeefcafe`)}`, { _csrf: token, answer: "cancel" });
+    expect([404, 410, 200]).toContain(traversal.status);
+    expect(await readFile(join(bobPending, "import-deadbeefcafe.upload"), "utf8")).toBe("bob's upload");
+    for (const kind of ["constructor", "__proto__", "toString"]) expect((await alice.get(`/memory/${kind}`)).status, kind).toBe(404);
+  });
+
+  it("limits what one person may ask for in a minute, per person", async () => {
+    const web = await startPage();
+    const alice = await web.signedIn(ALICE);
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) statuses.push((await alice.get("/export")).status);
+    expect(statuses.slice(0, 10).every((s) => s === 200)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+    // Another person is not held up by it.
+    const bob = await web.signedIn(BOB);
+    expect((await bob.get("/export")).status).toBe(200);
+  });
+
+  it("says whose memory a link opens, and warns before it switches accounts", async () => {
+    const web = await startPage();
+    const alice = await web.signedIn(ALICE);
+    const page = await alice.get(`/auth/link/${mintSignInToken(web.secret, BOB)}`);
+    expect(page.text).toContain(`Discord account ${BOB}`);
+    expect(page.text).toContain(`signed in here as another account (${ALICE})`);
+  });
+
+  it("ends a sign-in a week after it began, however often it is used, and does not renew the cookie", async () => {
+    let now = Date.now();
+    const web = await startPage({ now: () => new Date(now) });
+    const alice = await web.signedIn(ALICE);
+    expect((await alice.get("/settings")).status).toBe(200);
+    // The first page after signing in makes the forms' secret; later pages change nothing.
+    const cookies = alice.setCookies.length;
+    expect((await alice.get("/settings")).status).toBe(200);
+    expect((await alice.get("/")).status).toBe(200);
+    expect(alice.setCookies.length).toBe(cookies);
+    now += 7 * 24 * 3_600_000 + 1_000;
+    expect((await alice.get("/settings")).status).toBe(401);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Access, MEMBER_CACHE_MS, type MemberRoles } from "../../../src/discord/access.js";
+import { Access, MEMBER_CACHE_MS, type MemberRoles } from "../../../src/lib/access.js";
 
 const GUILD = "100";
 const OTHER_GUILD = "200";
