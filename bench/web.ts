@@ -282,7 +282,8 @@ async function pageOver(home: string, store: SessionStore, recall: Recall, secre
   // Pages make no model call: the client points at a port nobody listens on.
   const model = new ModelClient({ baseURL: "http://127.0.0.1:9/v1", apiKey: "bench", model: "none", maxRetries: 0 });
   const engine = new SessionEngine({ home, memory: { defaultTimeZone: "UTC", recall }, model, store, log: silentLogger, historyBudgetChars: 60_000 });
-  const app = await buildWeb({ config: { publicUrl: "http://127.0.0.1:8080", oauth: undefined }, engine, store, log: silentLogger, secret });
+  // The pages are timed, not the per-person limits (which would answer most of 200 searches with 429).
+  const app = await buildWeb({ config: { publicUrl: "http://127.0.0.1:8080", oauth: undefined }, engine, store, log: silentLogger, secret, rateLimits: false });
   // Fastify's own time of each request, beside the inject() round trip.
   const started = new WeakMap<object, number>();
   const handler = { lastMs: Number.NaN };
@@ -384,7 +385,9 @@ export async function measureWeb(options: WebBenchOptions): Promise<WebBenchResu
       for (const [i, { path, page }] of pages.entries()) {
         for (const who of round % 2 === 0 ? (["year", "floor"] as const) : (["floor", "year"] as const)) {
           for (let k = 0; k < options.block; k++) {
-            const { ms, handlerMs } = await get(page, path, cookies[who]);
+            const { ms, handlerMs, status } = await get(page, path, cookies[who]);
+            // Every timed answer is the page itself (a 429 or an error page would be a fast lie).
+            if (status !== figures[i]![who].status) throw new Error(`GET ${path} answered ${status} for the ${who} person (first ${figures[i]![who].status})`);
             figures[i]![who].ms.push(ms);
             figures[i]![who].handlerMs.push(handlerMs);
           }
@@ -398,7 +401,7 @@ export async function measureWeb(options: WebBenchOptions): Promise<WebBenchResu
     const entries = await year.history();
     const parts = await indexParts(year, runs);
     const profile: Record<string, Summary> = {
-      "memory.history(): journal.jsonl read and parsed (/ reads it twice, /history once)": await timeCalls(runs, () => year.history()),
+      "memory.history(): journal.jsonl read and parsed (/ and /history read it once)": await timeCalls(runs, () => year.history()),
       "… readFile journal.jsonl alone": await timeCalls(runs, () => readFile(year.journal.path, "utf8")),
       "memoryOverview(): four files, history, two folders listed (/)": await timeCalls(runs, () => memoryOverview(year, new Date())),
       [`undoable() over the ${entries.length} entries (/history's Undo buttons)`]: await timeCalls(runs, async () => undoable([...entries].reverse())),

@@ -22,6 +22,8 @@ export interface MemoryOverview {
   files: FileOverview[];
   /** The newest change history keeps, if any. */
   lastChange: JournalEntry | undefined;
+  /** The newest few changes, newest first (the web page's overview; one read of the journal for both). */
+  recentChanges: JournalEntry[];
   /** The person's zone, in which the last change's time is told. */
   zone: string;
   /** Days whose log is archived or, older than the snapshot window, will be at the next close. */
@@ -29,6 +31,8 @@ export interface MemoryOverview {
   /** Closed conversations kept word for word. */
   conversations: number;
 }
+
+const RECENT = 5;
 
 /** Reads, never writes: a person with no memory yet gets zeros and keeps an empty folder. */
 export async function memoryOverview(memory: MemoryStore, now: Date = new Date()): Promise<MemoryOverview> {
@@ -40,10 +44,11 @@ export async function memoryOverview(memory: MemoryStore, now: Date = new Date()
     }),
   );
   // Only when there is a journal: a person with none has no history to show.
-  const lastChange = (await memory.journal.size()) > 0 ? (await memory.history())[0] : undefined;
+  const recentChanges = (await memory.journal.size()) > 0 ? (await memory.history()).slice(0, RECENT) : [];
   return {
     files,
-    lastChange,
+    lastChange: recentChanges[0],
+    recentChanges,
     zone: memory.timeZone().zone,
     archivedLogs: await countArchivedLogs(memory, now),
     conversations: (await names(memory.conversationsDir)).filter((name) => dateOfConversation(name) !== undefined).length,

@@ -113,7 +113,7 @@ export async function buildWeb(deps: WebDeps): Promise<FastifyInstance> {
       return typeof token === "string" ? token : "";
     },
   });
-  await app.register(fastifyRateLimit, { global: false });
+  if (deps.rateLimits !== false) await app.register(fastifyRateLimit, { global: false });
   await app.register(fastifyMultipart, { limits: { fileSize: 10 * 1024 * 1024, files: 1, fields: 5, parts: 6 } });
   // Login with Discord needs the address Discord sends people back to.
   const oauth = deps.config.publicUrl ? deps.config.oauth : undefined;

@@ -20,6 +20,8 @@ export interface WebDeps {
   /** $AGENTKIT_HOME/web-secret (sessions/web-sign-in.ts): signs cookies and /memory web links. */
   secret: string;
   now?: () => Date;
+  /** false: no rate limits (the benchmark times the pages themselves). */
+  rateLimits?: boolean;
 }
 
 /** What a page handler gets for the person signed in. */

@@ -20,7 +20,7 @@ export function registerOverview(app: FastifyInstance, ctx: WebContext): void {
     if (!person) return signInPage(ctx, request, reply);
     const { memory, say } = person;
     const overview = await memoryOverview(memory, ctx.now());
-    const history = (await memory.history()).slice(0, 5);
+    const history = overview.recentChanges;
     const files = overview.files.map((f) => {
       const percent = f.cap > 0 ? Math.round((f.used / f.cap) * 100) : 0;
       return html`<li><h2><a href="${fileHref(f.label)}">${f.label}</a></h2>
