@@ -15,6 +15,7 @@ export function startFailureLine(error: unknown): string {
   if (error instanceof GatewayRefused && error.code === GatewayCloseCodes.DisallowedIntents) {
     return "Discord refused the Message Content intent (4014): switch on Message Content Intent in the Developer Portal (Bot → Privileged Gateway Intents)";
   }
+  if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") return `${(error as Error).message}: another program uses that port; choose another WEB_PORT or METRICS_PORT`;
   return (error as Error).message;
 }
 
