@@ -1,4 +1,5 @@
 import type { Say } from "../lib/locale.js";
+import type { RecallHit } from "../memory/recall/recall.js";
 import { cutChars } from "../lib/text.js";
 import { dateBound } from "../lib/time.js";
 
@@ -56,4 +57,21 @@ export function rangeHeading(range: SearchRange, say: Say): string | undefined {
 /** A search with no words and no dates has nothing to look for. */
 export function emptySearchLine(say: Say, dates: string): string {
   return say(`Give some words to look for, or a ${dates} date (or both).`, `请给出要找的词，或${dates}日期（或两者都给）。`);
+}
+
+/** Where a search result comes from: "conversation “tea talk”", "your profile (USER.md) › Likes". `title` as the front end shows it (escaped for Markdown in Discord). */
+export function hitSource(hit: RecallHit, say: Say, title = hit.title): string {
+  const section = title ? ` › ${title}` : "";
+  switch (hit.source) {
+    case "conversation":
+      return say(`conversation “${title}”`, `对话“${title}”`);
+    case "daily":
+      return say(`daily log${section}`, `每日日志${section}`);
+    case "user":
+      return say(`your profile (USER.md)${section}`, `你的资料（USER.md）${section}`);
+    case "memory":
+      return say(`my notes (MEMORY.md)${section}`, `我的笔记（MEMORY.md）${section}`);
+    case "soul":
+      return say(`my persona (SOUL.md)${section}`, `我的人设（SOUL.md）${section}`);
+  }
 }

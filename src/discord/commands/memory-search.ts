@@ -1,8 +1,7 @@
 import { escapeMarkdown } from "discord.js";
 import type { MemoryStore } from "../../memory/memory-store.js";
-import type { RecallHit } from "../../memory/recall/recall.js";
 import { countChars, cutChars } from "../../lib/text.js";
-import { emptySearchLine, rangeHeading, rangeLabel, readSearchRange } from "../../present/search-range.js";
+import { emptySearchLine, hitSource, rangeHeading, rangeLabel, readSearchRange } from "../../present/search-range.js";
 
 const RESULTS = 5;
 const TEXT_CHARS = 300;
@@ -10,22 +9,6 @@ const MESSAGE_CHARS = 2000;
 
 type Say = (english: string, chinese: string) => string;
 
-function whereFrom(hit: RecallHit, say: Say): string {
-  const title = escapeMarkdown(hit.title);
-  const section = title ? ` › ${title}` : "";
-  switch (hit.source) {
-    case "conversation":
-      return say(`conversation “${title}”`, `对话“${title}”`);
-    case "daily":
-      return say(`daily log${section}`, `每日日志${section}`);
-    case "user":
-      return say(`your profile (USER.md)${section}`, `你的资料（USER.md）${section}`);
-    case "memory":
-      return say(`my notes (MEMORY.md)${section}`, `我的笔记（MEMORY.md）${section}`);
-    case "soul":
-      return say(`my persona (SOUL.md)${section}`, `我的人设（SOUL.md）${section}`);
-  }
-}
 
 
 function quoted(text: string, chars: number): string {
@@ -54,7 +37,7 @@ export async function searchAnswer(memory: MemoryStore, query: string, say: Say,
   const header = [`**${title}**`, ...(shown !== "" && label ? [label] : []), count].join(" · ");
   // Long results are cut shorter until the whole answer fits in one Discord message.
   for (let chars = TEXT_CHARS; ; chars = Math.floor(chars * 0.7)) {
-    const entries = hits.map((hit, i) => `${i + 1}. **${hit.date}** · ${whereFrom(hit, say)}\n${quoted(hit.text, chars)}`);
+    const entries = hits.map((hit, i) => `${i + 1}. **${hit.date}** · ${hitSource(hit, say, escapeMarkdown(hit.title))}\n${quoted(hit.text, chars)}`);
     const answer = [header, ...entries].join("\n\n");
     if (countChars(answer) <= MESSAGE_CHARS || chars < 40) return [...answer].slice(0, MESSAGE_CHARS).join("");
   }

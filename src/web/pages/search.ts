@@ -1,8 +1,7 @@
 import type { FastifyInstance } from "fastify";
-import type { Say } from "../../lib/locale.js";
 import { cutChars } from "../../lib/text.js";
 import type { RecallHit } from "../../memory/recall/recall.js";
-import { emptySearchLine, rangeHeading, rangeLabel, readSearchRange } from "../../present/search-range.js";
+import { emptySearchLine, hitSource, rangeHeading, rangeLabel, readSearchRange } from "../../present/search-range.js";
 import { signInPage } from "../auth.js";
 import { banner, html, page } from "../page.js";
 import { perPerson, type WebContext } from "../web-context.js";
@@ -20,21 +19,6 @@ function hrefOf(hit: RecallHit): string | undefined {
   return undefined;
 }
 
-function whereFrom(hit: RecallHit, say: Say): string {
-  const section = hit.title ? ` › ${hit.title}` : "";
-  switch (hit.source) {
-    case "conversation":
-      return say(`conversation “${hit.title}”`, `对话“${hit.title}”`);
-    case "daily":
-      return say(`daily log${section}`, `每日日志${section}`);
-    case "user":
-      return say(`your profile (USER.md)${section}`, `你的资料（USER.md）${section}`);
-    case "memory":
-      return say(`my notes (MEMORY.md)${section}`, `我的笔记（MEMORY.md）${section}`);
-    case "soul":
-      return say(`my persona (SOUL.md)${section}`, `我的人设（SOUL.md）${section}`);
-  }
-}
 
 export function registerSearchPage(app: FastifyInstance, ctx: WebContext): void {
   app.get<{ Querystring: { q?: string; since?: string; until?: string } }>("/search", { config: perPerson(60) }, async (request, reply) => {
@@ -61,7 +45,7 @@ export function registerSearchPage(app: FastifyInstance, ctx: WebContext): void 
           const heading = q.trim() ? say(`“${q.trim()}”`, `“${q.trim()}”`) + (label ? ` · ${label}` : "") : (rangeHeading(reading.range, say) ?? "");
           const items = hits.map((hit) => {
             const href = hrefOf(hit);
-            const where = whereFrom(hit, say);
+            const where = hitSource(hit, say);
             return html`<li class="hit"><strong>${hit.date}</strong> · !${href ? html`<a href="${href}">${where}</a>` : html`<span>${where}</span>`}<blockquote>${cutChars(hit.text, TEXT_CHARS)}</blockquote></li>`;
           });
           results = html`<h2>${heading}</h2><p class="muted">${say(`${hits.length} result${hits.length === 1 ? "" : "s"}`, `${hits.length} 条结果`)}</p>!${items.length ? html`<ol>!${items}</ol>` : html`<p>${say("Nothing found.", "没有找到。")}</p>`}`;
