@@ -181,6 +181,18 @@ describe("the web page: signing in", () => {
     expect((await c.get("/")).text).not.toContain("Sign out");
   });
 
+  it("makes the sign-in cookie Secure when a proxy on this machine says the page was reached over HTTPS", async () => {
+    const web = await startPage();
+    const client = new WebClient(web.base);
+    const token = mintSignInToken(web.secret, ALICE);
+    const shown = await client.get(`/auth/link/${token}`, { "x-forwarded-proto": "https" });
+    expect(client.setCookies.at(-1)).toMatch(/; Secure/i);
+    const plain = new WebClient(web.base);
+    await plain.get(`/auth/link/${mintSignInToken(web.secret, ALICE)}`);
+    expect(plain.setCookies.at(-1)).not.toMatch(/; Secure/i);
+    expect(shown.status).toBe(200);
+  });
+
   it("rate-limits sign-in attempts from one address", async () => {
     const web = await startPage();
     const client = new WebClient(web.base);
@@ -270,6 +282,23 @@ describe("the web page: editing, history and undo", () => {
     const bad = await alice.post("/memory/user", { _csrf: csrfOf(again.text), shown: /name="shown" value="([0-9a-f]{16})"/.exec(again.text)![1]!, sections: "0", name_new: "# injected\nline", body_new: "x" });
     expect(bad.status).toBe(422);
     expect(await web.setup.engine.memoryOf(ALICE).file("user").read()).toBe(text);
+  });
+
+  it("renames and removes sections, and warns (but saves) when an edit looks like it holds a secret", async () => {
+    const web = await startPage();
+    await writeMemory(web.setup, ALICE, "MEMORY.md", "## Plans\n- trip to Lyon\n\n## Old\n- stale note\n");
+    const alice = await web.signedIn(ALICE);
+    const form = async () => {
+      const page = await alice.get("/memory/memory");
+      return { _csrf: csrfOf(page.text), shown: /name="shown" value="([0-9a-f]{16})"/.exec(page.text)![1]! };
+    };
+    const renamed = await alice.post("/memory/memory", { ...(await form()), sections: "2", name_0: "Travel", body_0: "- trip to Lyon", name_1: "Old", body_1: "- stale note", remove_1: "on" });
+    expect(renamed.status).toBe(303);
+    expect(await web.setup.engine.memoryOf(ALICE).file("memory").read()).toBe("## Travel\n- trip to Lyon\n");
+    const secret = await alice.post("/memory/memory", { ...(await form()), sections: "1", name_0: "Travel", body_0: "- trip to Lyon\n- wifi password: hunter2hunter2" });
+    expect(secret.status).toBe(200);
+    expect(secret.text).toContain("This looks like");
+    expect(await web.setup.engine.memoryOf(ALICE).file("memory").read()).toContain("hunter2hunter2");
   });
 
   it("undoes a change from History, and a conflicting undo offers Undo these too like Discord", async () => {
