@@ -1,4 +1,4 @@
-import { readFile, writeFile, mkdir } from "node:fs/promises";
+import { readFile, writeFile, mkdir, utimes } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tidyUp } from "../../../src/engine/tidy/tidy-up.js";
@@ -39,6 +39,9 @@ async function person(): Promise<{ memory: MemoryStore; model: ModelClient; fake
     join(memory.conversationsDir, "2026-12-02-moving-aaaaaaaa.md"),
     renderConversation({ title: "moving", place: "a terminal", opened: "", closed: "", sessionId: "s1", messages }),
   );
+  // Written on its day, before the runs' clock: a run counts a file changed after the last run as news (by mtime), and the real clock passes `now` at 20:00 UTC.
+  const written = new Date("2026-12-02T12:00:00Z");
+  await utimes(join(memory.conversationsDir, "2026-12-02-moving-aaaaaaaa.md"), written, written);
   return { memory, model, fake };
 }
 
