@@ -106,21 +106,23 @@ export class Recall {
     const queryVector = expression ? this.embedQuery(query) : Promise.resolve(undefined);
     return this.use(person, async (slot, index) => {
       const { rows, generation, read } = await this.locks.run(key, async () => {
-        let read = 0;
-        if (slot.dirty || Date.now() - slot.syncedAt >= (this.options.freshMs ?? 30_000)) {
-          // An index that cannot take the latest changes still answers with what it holds.
-          read = await this.syncLocked(slot, index, zone).then(
-            (report) => report.read,
-            (error: unknown) => (this.options.onError?.("the recall index could not read the latest changes; this search used what it holds", error), 0),
-          );
-        }
         // A question with no words but dates ("what did we talk about in October?"): that time's summaries.
-        const rows = expression
-          ? await index.keywordMatches(expression, CANDIDATES, WEIGHTS, range)
-          : range
-            ? await index.summariesBetween(range, limit)
-            : [];
-        return { rows, generation: await index.generation(), read };
+        const query = () =>
+          expression ? index.keywordMatches(expression, CANDIDATES, WEIGHTS, range) : range ? index.summariesBetween(range, limit) : Promise.resolve([]);
+        if (!slot.dirty && Date.now() - slot.syncedAt < (this.options.freshMs ?? 30_000)) return { rows: await query(), generation: await index.generation(), read: 0 };
+        // The re-check (its stats on this thread) and the query (SQLite's thread) at once: mostly nothing
+        // changed and the answer stands; when something did, the query runs again on the index brought up to date.
+        const [report, early] = await Promise.all([
+          // An index that cannot take the latest changes still answers with what it holds.
+          this.syncLocked(slot, index, zone).catch((error: unknown) => {
+            this.options.onError?.("the recall index could not read the latest changes; this search used what it holds", error);
+            return { read: 0, removed: 0, units: 0 };
+          }),
+          // Asked again below if it failed while the re-check wrote.
+          query().catch(() => undefined),
+        ]);
+        const rows = early === undefined || report.read > 0 || report.removed > 0 ? await query() : early;
+        return { rows, generation: await index.generation(), read: report.read };
       });
       // What a search had to read itself gets its vectors afterwards, off this search's path.
       if (read > 0) this.embedInBackground(person);
