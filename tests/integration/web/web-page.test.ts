@@ -6,7 +6,7 @@ import { silentLogger } from "../../../src/lib/logger.js";
 import { mintSignInToken, webSecret } from "../../../src/sessions/web-sign-in.js";
 import { buildWeb } from "../../../src/web/server.js";
 import { startFakeDiscord, type FakeDiscord } from "../../fakes/fake-discord/index.js";
-import { setupEngine, type EngineSetup } from "../../helpers/engine.js";
+import { aliceInThread, setupEngine, type EngineSetup } from "../../helpers/engine.js";
 import { csrfOf, WebClient } from "../../helpers/web-client.js";
 import { freePort } from "../../helpers/free-port.js";
 
@@ -341,6 +341,13 @@ describe("the web page: conversations, search and settings", () => {
     const web = await startPage();
     const name = "2026-11-20-tea-talk-cccc3333.md";
     await writeMemory(web.setup, ALICE, `conversations/${name}`, "# tea talk\n\n- place: the Discord thread \"tea talk\"\n- opened: 2026-11-20 10:00 (UTC)\n- closed: 2026-11-20 10:30 (UTC)\n- session: s-1\n- discord: 800\n\n## 🧑 Alice\nI **love** kestrel oolong\n\n## 🤖 Assistant\nNoted!\n");
+    // The stored session that was archived into this file, and another that was not.
+    const archived = await web.setup.engine.open({ ...aliceInThread, userId: ALICE });
+    // After the engine's own first save, which runs in the background.
+    await web.setup.engine.settle();
+    await web.setup.store.save({ ...archived, conversationFile: name });
+    const other = await web.setup.engine.open({ ...aliceInThread, userId: ALICE, place: { ...aliceInThread.place, channelId: "901" } });
+    expect(await web.setup.store.sessionsOf(ALICE)).toEqual(expect.arrayContaining([archived.id, other.id]));
     const alice = await web.signedIn(ALICE);
     const list = await alice.get("/conversations");
     expect(list.text).toContain("tea talk");
@@ -357,6 +364,9 @@ describe("the web page: conversations, search and settings", () => {
     expect(deleted).toMatchObject({ status: 303, location: "/conversations?deleted=1" });
     expect(await web.setup.engine.memoryOf(ALICE).hasConversation(name)).toBe(false);
     expect((await alice.get("/search?q=kestrel")).text).not.toContain(name);
+    const left = await web.setup.store.sessionsOf(ALICE);
+    expect(left).not.toContain(archived.id);
+    expect(left).toContain(other.id);
   });
 
   it("saves settings, refuses an unknown time zone with one line, exports, and imports with a preview first", async () => {
