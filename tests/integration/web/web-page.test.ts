@@ -477,6 +477,19 @@ describe("the web page: hostile input", () => {
     for (const kind of ["constructor", "__proto__", "toString"]) expect((await alice.get(`/memory/${kind}`)).status, kind).toBe(404);
   });
 
+  it("refuses a form of nearly a megabyte of blank lines and line breaks quickly, and a larger one before reading it", async () => {
+    const web = await startPage();
+    const alice = await web.signedIn(ALICE);
+    const page = await alice.get("/memory/user");
+    const fields = { _csrf: csrfOf(page.text), shown: /name="shown" value="([0-9a-f]{16})"/.exec(page.text)![1]!, sections: "0", name_new: "Worst" };
+    const started = performance.now();
+    const refused = await alice.post("/memory/user", { ...fields, body_new: `a${"\r\n \n".repeat(40_000)}x${"\r\n \n".repeat(40_000)}b`, preamble: "\n\n\n \t".repeat(8_000) });
+    expect(refused.status).toBe(422);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect((await alice.post("/memory/user", { ...fields, body_new: "x".repeat(1_100_000) })).status).toBe(413);
+    expect(await web.setup.engine.memoryOf(ALICE).file("user").read()).toBe("");
+  });
+
   it("limits what one person may ask for in a minute, per person", async () => {
     const web = await startPage();
     const alice = await web.signedIn(ALICE);
