@@ -72,6 +72,7 @@ const ROWS_PER_INSERT = 400;
 /** The recall index of one person ($AGENTKIT_HOME/index/<id>.sqlite), derived from their files only. */
 export class PersonIndex {
   private readonly slices = new TimeSlices();
+  private stamps: { generation: number; known: ReadonlyMap<string, string> } | undefined;
   private constructor(
     readonly dir: string,
     readonly db: SqliteDb,
@@ -108,13 +109,26 @@ export class PersonIndex {
 
   /** Reads the files that are new or changed since the last sync and drops those that are gone. */
   async sync(zone: string): Promise<SyncReport> {
-    const files = await listSources(this.dir, zone);
-    const known = new Map((await this.db.all<{ path: string; stamp: string }>("SELECT path, stamp FROM sources")).map((r) => [r.path, r.stamp]));
+    // The files are listed on this thread while SQLite's thread reads what the index holds.
+    const [files, known] = await Promise.all([listSources(this.dir, zone), this.knownStamps()]);
     const changed = files.filter((f) => known.get(f.path) !== f.stamp);
     const present = new Set(files.map((f) => f.path));
     const gone = [...known.keys()].filter((path) => !present.has(path));
     if (changed.length === 0 && gone.length === 0) return { read: 0, removed: 0, units: 0 };
     return this.db.transaction(() => this.apply(changed, gone));
+  }
+
+  /**
+   * What the index holds: each file's stamp. Kept between syncs while the generation stands (any
+   * change, by any process, moves it); the generation is read first, so a change made between the
+   * two reads only makes the next sync read the table again.
+   */
+  private async knownStamps(): Promise<ReadonlyMap<string, string>> {
+    const generation = await this.generation();
+    if (this.stamps?.generation === generation) return this.stamps.known;
+    const known = new Map((await this.db.all<{ path: string; stamp: string }>("SELECT path, stamp FROM sources")).map((r) => [r.path, r.stamp]));
+    this.stamps = { generation, known };
+    return known;
   }
 
   /** Forgets everything and reads every file again, in one transaction: a search never sees it empty. */
@@ -135,10 +149,19 @@ export class PersonIndex {
   ): Promise<(UnitRow & { rank: number })[]> {
     // The range is part of the query, not a filter on its best rows: an old match is found however many newer ones there are.
     const [within, bounds] = rangeClause(range);
+    const rank = [weights.body, weights.context, weights.title];
+    // Without a range, the best rows are chosen inside the full-text index and only they are joined
+    // to their units: a common word matches thousands of rows, and reading each one's text cost more than ranking it.
+    if (!within)
+      return this.db.all(
+        `SELECT u.*, best.rank FROM (SELECT rowid, bm25(units_fts, ?, ?, ?) AS rank FROM units_fts WHERE units_fts MATCH ? ORDER BY rank LIMIT ?) best
+         JOIN units u ON u.id = best.rowid ORDER BY best.rank`,
+        [...rank, expression, limit],
+      );
     return this.db.all(
       `SELECT u.*, bm25(units_fts, ?, ?, ?) AS rank FROM units_fts JOIN units u ON u.id = units_fts.rowid
        WHERE units_fts MATCH ?${within} ORDER BY rank LIMIT ?`,
-      [weights.body, weights.context, weights.title, expression, ...bounds, limit],
+      [...rank, expression, ...bounds, limit],
     );
   }
 
@@ -259,21 +282,26 @@ async function unitsOf(file: SourceFile, text: string, pause: () => Promise<void
 /** Below this a stat answered from the kernel's cache (a local disk); above it, from a server (NFS). */
 const QUICK_STAT_MS = 0.05;
 const STAT_SLICE_MS = 2;
+/** This many slow stats in a row, and the rest go to the thread pool. */
+const SLOW_STATS = 3;
 
 /**
  * The stats of many files. A stat answered from the kernel's cache costs a few µs in place and
  * 20 µs through a promise and the thread pool (a year's 734 files: 5 ms against 15–20 ms, the
  * bulk of a search that re-checks the index); one that asks a file server costs a round trip, and
  * there the thread pool's parallel stats win. So they are taken in place, a slice of 2 ms at a
- * time, while they stay quick, and the rest in parallel once one is slow.
+ * time, while they stay quick, and the rest in parallel once three in a row are slow.
  */
 async function statAll(paths: string[]): Promise<(BigIntStats | undefined)[]> {
   const infos: (BigIntStats | undefined)[] = [];
   const slices = new TimeSlices(STAT_SLICE_MS);
+  let slowInARow = 0;
   for (const path of paths) {
     const started = performance.now();
     infos.push(statIfThere(path));
-    if (performance.now() - started > QUICK_STAT_MS) break;
+    // One slow stat is mostly the machine (an interrupt, a collection); a server is slow every time.
+    slowInARow = performance.now() - started > QUICK_STAT_MS ? slowInARow + 1 : 0;
+    if (slowInARow === SLOW_STATS) break;
     await slices.pause();
   }
   const rest = await Promise.all(paths.slice(infos.length).map((path) => stat(path, { bigint: true }).catch(() => undefined)));

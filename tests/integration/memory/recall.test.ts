@@ -162,6 +162,20 @@ describe("Recall", () => {
     expect((await recall.search(p, ZONE, "violin"))[0]?.source).toBe("memory");
   });
 
+  it("sees what another process indexed: a conversation it added and that is then deleted by hand is gone here too", async () => {
+    const p = await person();
+    const here = newRecall({ freshMs: 0 });
+    const there = newRecall();
+    await writeConversation(p, "2026-07-02-lake-22222222.md", "lake", ["The canoe was red.", "Nice."]);
+    expect((await here.search(p, ZONE, "canoe"))[0]?.date).toBe("2026-07-02");
+    await writeConversation(p, "2026-07-03-boat-33333333.md", "boat", ["We painted the kayak blue.", "Lovely."]);
+    there.touch(p, ZONE);
+    await there.settle();
+    await rm(join(p.dir, "conversations", "2026-07-03-boat-33333333.md"));
+    expect(await here.search(p, ZONE, "kayak")).toEqual([]);
+    expect((await here.search(p, ZONE, "canoe"))[0]?.date).toBe("2026-07-02");
+  });
+
   it("gives the same results after a reindex, and after the index file is deleted", async () => {
     const p = await person();
     for (let i = 0; i < 12; i++) {
