@@ -24,7 +24,7 @@ type CloseResult = "closed" | "none" | "empty" | "pending-summary";
 export interface ConversationControl {
   /** A line refusing a new conversation (fair use), or undefined when the person may start one. */
   mayStart(userId: string, say: Say): string | undefined;
-  openInThread(threadId: string, threadName: string, guildId: string, person: Person): Promise<SessionRecord>;
+  openInThread(threadId: string, threadName: string, guildId: string, person: Person, visibility: "private" | "public"): Promise<SessionRecord>;
   closeChannel(channelId: string, reason: string, receipt?: ReceiptPlace): Promise<CloseResult>;
   closeSession(sessionId: string, channelId: string, reason: string, receipt?: ReceiptPlace): Promise<CloseResult>;
   scheduleIdleClose(channelId: string, lastActivity: number): void;

@@ -6,7 +6,9 @@ import type { Logger } from "../lib/logger.js";
 import { describeChanges } from "../memory/changes.js";
 import { ModelError } from "../model/model-client.js";
 import { SessionClosedError, TurnForgottenError, type SessionEngine, type SessionSummary } from "../engine/session-engine.js";
-import type { SessionRecord } from "../sessions/session-record.js";
+import { isPublicPlace, type SessionRecord } from "../sessions/session-record.js";
+import type { SectionChange } from "../memory/journal.js";
+import { isPrivateSection } from "../memory/visibility.js";
 import { english, sayIn, type Say } from "../lib/locale.js";
 import { modelErrorLine } from "../present/model-errors.js";
 import { refusalLine } from "./access.js";
@@ -171,11 +173,17 @@ export class Conversations implements ConversationControl {
   }
 
   /** Opens a session in a thread the bot just created for a person (/chat). */
-  async openInThread(threadId: string, threadName: string, guildId: string, person: Person): Promise<SessionRecord> {
+  async openInThread(threadId: string, threadName: string, guildId: string, person: Person, visibility: "private" | "public"): Promise<SessionRecord> {
     return this.deps.engine.open({
       ...person,
       title: threadName,
-      place: { platform: "discord", channelId: threadId, guildId, description: `the Discord thread "${threadName}"` },
+      place: {
+        platform: "discord",
+        channelId: threadId,
+        guildId,
+        description: visibility === "private" ? `the private Discord thread "${threadName}"` : `the public Discord thread "${threadName}"`,
+        visibility,
+      },
     });
   }
 
@@ -204,7 +212,13 @@ export class Conversations implements ConversationControl {
       const entries = await this.deps.engine.memoryChangesOf(sessionId, record.userId);
       if (entries.length === 0) return;
       const say = sayIn(record.locale ?? this.localeOf(record.userId));
-      await postReceipt(this.deps.client, place, channelId, record.userId, receiptMessage(record.userId, entries, say));
+      // Posted where others read: a private section's change is named, its words are not.
+      const privateSections = this.deps.engine.memoryOf(record.userId).readSettings().privateSections;
+      const hidden =
+        place === "channel" && isPublicPlace(record.channel)
+          ? (change: SectionChange) => (change.file === "USER.md" || change.file === "MEMORY.md") && isPrivateSection(change.section, privateSections)
+          : undefined;
+      await postReceipt(this.deps.client, place, channelId, record.userId, receiptMessage(record.userId, entries, say, hidden));
     } catch (error) {
       // A thread deleted meanwhile, DMs closed to the bot: the changes stay in /memory history.
       this.deps.log.warn({ err: String(error), sessionId }, "could not post the memory receipt");
@@ -255,7 +269,7 @@ export class Conversations implements ConversationControl {
             ...person,
             locale,
             title: "direct messages",
-            place: { platform: "discord", channelId: message.channelId, description: "direct messages" },
+            place: { platform: "discord", channelId: message.channelId, description: "direct messages", visibility: "direct" },
           }),
         );
         this.clearIdle(message.channelId);
@@ -280,10 +294,9 @@ export class Conversations implements ConversationControl {
           found ??
           (await this.openOrReuse(message.channelId, async () => {
             const name = channel.isThread() ? channel.name : session.title;
-            return this.openInThread(message.channelId, name, message.guildId ?? "", {
-              ...person,
-              locale: session.locale ?? this.localeOf(person.userId),
-            });
+            // Read from the thread each time: a thread made private since gets everything again.
+            const visibility = channel.type === ChannelType.PrivateThread ? "private" : "public";
+            return this.openInThread(message.channelId, name, message.guildId ?? "", { ...person, locale: session.locale ?? this.localeOf(person.userId) }, visibility);
           }));
         await this.answer(open, batch, channel);
       },
@@ -356,10 +369,8 @@ export class Conversations implements ConversationControl {
             .catch(() => {});
           return;
         }
-        const record = await this.openInThread(thread.id, name, message.guildId ?? "", {
-          ...person,
-          locale,
-        });
+        // A thread started from a message in a channel is public, as the channel is.
+        const record = await this.openInThread(thread.id, name, message.guildId ?? "", { ...person, locale }, "public");
         const words = text || (message.attachments.size + message.stickers.size > 0 ? "" : "Hello!");
         await this.answer(record, [{ message, words }], thread);
       },

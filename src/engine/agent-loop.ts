@@ -33,6 +33,8 @@ export interface TurnInput {
   onMemoryWrite?: (result: MemoryWriteResult) => void;
   /** Where the session runs: the tools word their notes for its controls. */
   platform?: "discord" | "terminal";
+  /** Others can read the conversation (ToolContext.publicPlace). */
+  publicPlace?: boolean;
 }
 
 export interface TurnTiming {
@@ -135,6 +137,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutput> {
         settings: input.memory.readSettings(),
         ...(input.onMemoryWrite ? { onWrite: input.onMemoryWrite } : {}),
         ...(input.platform ? { platform: input.platform } : {}),
+        ...(input.publicPlace ? { publicPlace: true } : {}),
       });
       messages.push({ role: "tool", tool_call_id: call.id, content: result });
     }

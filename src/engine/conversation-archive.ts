@@ -4,7 +4,7 @@ import type { MemoryStore } from "../memory/memory-store.js";
 import { maskSecrets, maskSecretsInConversation } from "../memory/secrets.js";
 import { localDate, localTime } from "../lib/time.js";
 import { describeChanges, type MemoryChange } from "../memory/changes.js";
-import { hasExchange, type SessionRecord } from "../sessions/session-record.js";
+import { hasExchange, visibilityOf, type SessionRecord } from "../sessions/session-record.js";
 import type { SessionStore } from "../sessions/session-store.js";
 
 /** The text of a message, whether the SDK holds it as a string or as parts. */
@@ -76,6 +76,7 @@ function conversationLogOf(record: SessionRecord, zone: string, { masked = false
     closed: stamp(record.closeRequestedAt ?? record.closedAt ?? record.lastActivityAt),
     sessionId: record.id,
     ...(record.channel.platform === "discord" ? { discord: record.channel.guildId ?? "@me" } : {}),
+    visibility: visibilityOf(record.channel),
     messages: messages.map((m, i) => ({ ...m, text: texts[i]! })),
   };
 }

@@ -8,6 +8,7 @@ import { countChars } from "../lib/text.js";
 import { stripControlCharacters } from "../memory/safety.js";
 import { maskSecrets } from "../memory/secrets.js";
 import type { ModelClient } from "../model/model-client.js";
+import { PUBLIC_MARK, type Visibility } from "../memory/visibility.js";
 
 const SUMMARY = systemWriter("summary of a conversation").by;
 const CONDENSE = systemWriter("condensed the day's log").by;
@@ -23,10 +24,13 @@ export interface DailyEntry {
   retry?: boolean;
 }
 
-/** Section name of a daily entry: `HH:mm · <title>` (titles lose characters a heading can't hold). */
-export function entryHeading(time: string, title: string): string {
-  const clean = title.replace(/[#\r\n]+/g, " ").replace(/\s+/g, " ").trim().slice(0, 60) || "conversation";
-  return `${time} · ${clean}`;
+/**
+ * Section name of a daily entry: `HH:mm · <title>`, then PUBLIC_MARK when the conversation was in a
+ * public place (titles lose characters a heading can't hold, and the mark: a title cannot claim it).
+ */
+export function entryHeading(time: string, title: string, visibility: Visibility): string {
+  const clean = title.replaceAll(PUBLIC_MARK, " ").replace(/[#\r\n]+/g, " ").replace(/\s+/g, " ").trim().slice(0, 60) || "conversation";
+  return `${time} · ${clean}${visibility === "public" ? ` ${PUBLIC_MARK}` : ""}`;
 }
 
 /** `wanted`, or `wanted (n)`: the headings one entry may have been written under. */

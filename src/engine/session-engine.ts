@@ -23,7 +23,7 @@ import { maskSecretsInRecord } from "./mask-record.js";
 import { appendDailyEntry, entryHeading } from "./daily-entry.js";
 import { ModelError, type ModelClient } from "../model/model-client.js";
 import { noTelemetry, type Telemetry, type TokenUsage, type TurnOutcome } from "../lib/telemetry.js";
-import { hasExchange, type SessionPlace, type SessionRecord } from "../sessions/session-record.js";
+import { hasExchange, isPublicPlace, visibilityOf, type SessionPlace, type SessionRecord } from "../sessions/session-record.js";
 import { SessionForgottenError, SessionMovedOnError, type SessionStore } from "../sessions/session-store.js";
 import { neededEpoch } from "../sessions/session-store-base.js";
 import { summariseConversation } from "./summarise.js";
@@ -169,6 +169,7 @@ export class SessionEngine {
     for (const warning of snapshot.warnings) this.deps.log.warn({ userId: request.userId }, warning);
     const base = baseInstructions({ place: request.place, title: request.title, displayName: request.displayName, snapshot });
     const systemPrompt = buildSystemPrompt(snapshot, base, {
+      ...(isPublicPlace(request.place) ? { publicPlace: { privateSections: memory.readSettings().privateSections } } : {}),
       warn: (message) => this.deps.log.warn({ userId: request.userId }, message),
     });
     const record: SessionRecord = {
@@ -257,6 +258,7 @@ export class SessionEngine {
           timing,
           onMemoryWrite: (written) => this.telemetry.memoryWrite(written),
           platform: record.channel.platform,
+          publicPlace: isPublicPlace(record.channel),
           ...(onDelta ? { onDelta } : {}),
           ...(signal ? { signal } : {}),
         });
@@ -595,7 +597,7 @@ export class SessionEngine {
       memory,
       {
         date: localDate(closedAt, zone),
-        heading: entryHeading(localTime(closedAt, zone), record.title),
+        heading: entryHeading(localTime(closedAt, zone), record.title, visibilityOf(record.channel)),
         summary: record.summary,
         retry,
       },

@@ -1,4 +1,5 @@
 import { FenceTracker, parseSections } from "./sections.js";
+import { VISIBILITIES, type Visibility } from "./visibility.js";
 
 /**
  * A closed conversation as a Markdown file (users/<id>/conversations/YYYY-MM-DD-<slug>.md):
@@ -9,6 +10,7 @@ import { FenceTracker, parseSections } from "./sections.js";
  *     - opened: 2026-12-02 14:03 (Asia/Shanghai)
  *     - closed: 2026-12-02 14:31 (Asia/Shanghai)
  *     - session: 3f2a9c1b-…
+ *     - visibility: public
  *
  *     ## 🧑 Alice
  *     I like oolong tea.
@@ -43,6 +45,8 @@ export interface ConversationLog {
   sessionId: string;
   /** The Discord server it happened in, or "@me" for a DM: with a message's place, its link. */
   discord?: string;
+  /** Who could read it; missing (older files, imports): not known, so kept out of public places. */
+  visibility?: Visibility;
   messages: ConversationMessage[];
 }
 
@@ -83,6 +87,7 @@ export function renderConversation(log: ConversationLog): string {
     `- closed: ${log.closed}`,
     `- session: ${log.sessionId}`,
     ...(log.discord && DISCORD_PLACE.test(log.discord) ? [`- discord: ${log.discord}`] : []),
+    ...(log.visibility ? [`- visibility: ${log.visibility}`] : []),
   ].join("\n");
   const messages = log.messages.map((m) => {
     const saved = m.saved ? `\n\n-# ${oneLine(m.saved)}` : "";
@@ -118,6 +123,7 @@ export function parseConversation(text: string): ConversationLog {
     closed: field("closed"),
     sessionId: field("session"),
     ...(DISCORD_PLACE.test(field("discord")) ? { discord: field("discord") } : {}),
+    ...((VISIBILITIES as string[]).includes(field("visibility")) ? { visibility: field("visibility") as Visibility } : {}),
     messages,
   };
 }

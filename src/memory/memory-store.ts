@@ -14,6 +14,7 @@ import { Journal, type Actor, type JournalEntry, type Retention } from "./journa
 import { commitWrites, reachedFiles, recoverJournal, type CommitOptions, type FileWrite } from "./journalled-write.js";
 import { dateOfLog, isLocalDate, isValidTimeZone, localDate, localTime, recentDates, systemTimeZone } from "../lib/time.js";
 import { CAPS, type FileKind } from "./file-kinds.js";
+import { isPrivateSection, MAX_PRIVATE_SECTIONS, sectionKey } from "./visibility.js";
 
 export { dateOfLog };
 
@@ -32,6 +33,8 @@ export interface Settings {
   tidyUp?: TidyUpSetting;
   /** Where the tidy-up's notice goes: the first reply of the next conversation (default) or a DM. */
   tidyNotice?: TidyNoticePlace;
+  /** Sections kept out of public places (sectionKey of each name), in USER.md and MEMORY.md. */
+  privateSections?: string[];
 }
 
 /** Whether a tidy-up's changes wait for the person's OK: tidy_up:ask, or ask before saving on for any file. */
@@ -164,6 +167,19 @@ export class MemoryStore {
     return this.recall().search(this, this.timeZone().zone, query, options);
   }
 
+  /**
+   * A search from a place others can read: what was said in DMs and private threads, daily entries
+   * not marked public and the sections marked private are left out. `heldBack`: how many of the
+   * results the same search would have given in private were left out.
+   */
+  async searchInPublic(query: string, options: SearchOptions = {}): Promise<{ hits: RecallHit[]; heldBack: number }> {
+    const limit = Math.max(1, Math.min(options.limit ?? 10, 50));
+    const privateSections = this.readSettings().privateSections;
+    const isPrivate = (hit: RecallHit) => !hit.shared || ((hit.source === "user" || hit.source === "memory") && isPrivateSection(hit.title, privateSections));
+    const all = await this.search(query, { ...options, limit: 50 });
+    return { hits: all.filter((hit) => !isPrivate(hit)).slice(0, limit), heldBack: all.slice(0, limit).filter(isPrivate).length };
+  }
+
   /** Brings the recall index up to date now, embeddings included (the operator CLI). */
   async updateIndex(options: { purge?: boolean } = {}): Promise<void> {
     return this.recall().update(this, this.timeZone().zone, options);
@@ -225,10 +241,32 @@ export class MemoryStore {
     // settings.json is not searched: no index work.
     return withPersonLock(this.dir, async () => {
       const settings = { ...this.settingsFromDisk(), ...patch };
-      await writeFileAtomic(join(this.dir, "settings.json"), `${JSON.stringify(settings, null, 2)}\n`);
-      settingsSaved.set(this.dir, settingsGeneration(this.dir) + 1);
+      await this.writeSettings(settings);
       return ok(settings);
     });
+  }
+
+  /**
+   * Marks a section private (kept out of public places) or not, by name, for USER.md and MEMORY.md.
+   * "too-many" when MAX_PRIVATE_SECTIONS are marked already; "unchanged" when it already was so.
+   */
+  async markPrivate(section: string, isPrivate: boolean): Promise<"changed" | "unchanged" | "too-many"> {
+    const key = sectionKey(section);
+    return withPersonLock(this.dir, async () => {
+      const settings = this.settingsFromDisk();
+      const marked = settings.privateSections ?? [];
+      if (marked.includes(key) === isPrivate) return "unchanged";
+      if (isPrivate && marked.length >= MAX_PRIVATE_SECTIONS) return "too-many";
+      const privateSections = isPrivate ? [...marked, key] : marked.filter((name) => name !== key);
+      await this.writeSettings({ ...settings, privateSections });
+      return "changed";
+    });
+  }
+
+  /** Under the person's lock. */
+  private async writeSettings(settings: Settings): Promise<void> {
+    await writeFileAtomic(join(this.dir, "settings.json"), `${JSON.stringify(settings, null, 2)}\n`);
+    settingsSaved.set(this.dir, settingsGeneration(this.dir) + 1);
   }
 
   /** The person's zone, else AGENTKIT_TIMEZONE, else the system zone. */
@@ -408,13 +446,16 @@ function parseSettings(text: string): Settings {
   try {
     const parsed: unknown = JSON.parse(text);
     if (typeof parsed !== "object" || parsed === null) return {};
-    const { timezone, locale, askBeforeSaving, tidyUp, tidyNotice } = parsed as Record<string, unknown>;
+    const { timezone, locale, askBeforeSaving, tidyUp, tidyNotice, privateSections } = parsed as Record<string, unknown>;
     return {
       ...(typeof timezone === "string" ? { timezone } : {}),
       ...(typeof locale === "string" ? { locale } : {}),
       ...((ASK_BEFORE_SAVING as unknown[]).includes(askBeforeSaving) ? { askBeforeSaving: askBeforeSaving as AskBeforeSaving } : {}),
       ...((TIDY_UP as unknown[]).includes(tidyUp) ? { tidyUp: tidyUp as TidyUpSetting } : {}),
       ...((TIDY_NOTICE as unknown[]).includes(tidyNotice) ? { tidyNotice: tidyNotice as TidyNoticePlace } : {}),
+      ...(Array.isArray(privateSections)
+        ? { privateSections: [...new Set(privateSections.filter((n): n is string => typeof n === "string" && n.length <= 200).map(sectionKey))].filter(Boolean).slice(0, MAX_PRIVATE_SECTIONS) }
+        : {}),
     };
   } catch {
     return {};

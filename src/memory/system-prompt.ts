@@ -4,10 +4,16 @@ import { CAPS } from "./file-kinds.js";
 import { maskSecrets } from "./secrets.js";
 import { parseSections } from "./sections.js";
 import { countChars } from "../lib/text.js";
+import { publicEntriesOf, withoutPrivateSections } from "./visibility.js";
 
 export interface PromptOptions {
   /** Told when a file had to be cut or a section blocked (the files stay untouched). */
   warn?: (message: string) => void;
+  /**
+   * A conversation others can read: the sections the person marked private stay out, and of the
+   * daily logs only the entries of conversations held in public places are shown.
+   */
+  publicPlace?: { privateSections: readonly string[] | undefined };
 }
 
 interface Block {
@@ -26,10 +32,11 @@ interface Block {
  */
 export function buildSystemPrompt(snapshot: MemorySnapshot, base: string, options: PromptOptions = {}): string {
   const warn = options.warn ?? (() => {});
+  const shown = (text: string) => (options.publicPlace ? withoutPrivateSections(text, options.publicPlace.privateSections).text : text);
   const blocks: Block[] = [
     { tag: "agent-identity", label: "SOUL.md", text: withoutByteOrderMark(snapshot.soul), cap: CAPS.soul },
-    { tag: "user-profile", label: "USER.md", text: withoutByteOrderMark(snapshot.user), cap: CAPS.user },
-    { tag: "agent-notes", label: "MEMORY.md", text: withoutByteOrderMark(snapshot.memory), cap: CAPS.memory },
+    { tag: "user-profile", label: "USER.md", text: shown(withoutByteOrderMark(snapshot.user)), cap: CAPS.user },
+    { tag: "agent-notes", label: "MEMORY.md", text: shown(withoutByteOrderMark(snapshot.memory)), cap: CAPS.memory },
   ];
   const parts = blocks.flatMap((block) => {
     const body = renderFile(block, warn);
@@ -37,8 +44,9 @@ export function buildSystemPrompt(snapshot: MemorySnapshot, base: string, option
     return [`<${block.tag} chars="${countChars(block.text)}/${block.cap}">\n${body}\n</${block.tag}>`];
   });
   const days = snapshot.dailies.flatMap(({ date, text }) => {
+    const log = options.publicPlace ? publicEntriesOf(withoutByteOrderMark(text)).text : withoutByteOrderMark(text);
     // Logs written before summaries were masked (or edited by hand) may hold a secret: it never reaches the model.
-    const body = renderFile({ tag: "", label: `daily/${date}.md`, text: maskSecrets(withoutByteOrderMark(text)), cap: CAPS.daily }, warn);
+    const body = renderFile({ tag: "", label: `daily/${date}.md`, text: maskSecrets(log), cap: CAPS.daily }, warn);
     return body === "" ? [] : [`### ${date}\n${body}`];
   });
   if (days.length > 0) parts.push(`<recent-activity>\n${days.join("\n\n")}\n</recent-activity>`);

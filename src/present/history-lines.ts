@@ -75,12 +75,14 @@ export function meaningfulChanges(entry: JournalEntry): SectionChange[] {
 }
 
 /** What an entry did, in one line: its first change, and how many more. */
-export function describeEntry(entry: JournalEntry, say: Say): string {
+export function describeEntry(entry: JournalEntry, say: Say, hidden: (change: SectionChange) => boolean = () => false): string {
   const [first, ...rest] = meaningfulChanges(entry);
   if (!first) return entry.op;
   const undo = entry.op === "undo" ? say("↩ undo: ", "↩ 撤销：") : "";
   const more = rest.length > 0 ? say(` (+${rest.length} more)`, `（另有 ${rest.length} 处）`) : "";
-  return `${undo}${describeChange(first, say)}${more}`;
+  // A private section's words are not shown where others read (a receipt in a public thread).
+  const change = hidden(first) ? `${first.section ? `${first.file} › ${first.section}` : first.file} 🔒 ${say("(private)", "（私密）")}` : describeChange(first, say);
+  return `${undo}${change}${more}`;
 }
 
 /** `12-02 14:03 · you · USER.md › Likes: + “tea”`, in the person's zone. */

@@ -1,5 +1,6 @@
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { SessionStatus, TokenUsage } from "../lib/telemetry.js";
+import type { Visibility } from "../memory/visibility.js";
 
 export interface SessionPlace {
   platform: "discord" | "terminal";
@@ -8,6 +9,17 @@ export interface SessionPlace {
   guildId?: string;
   /** How the base instructions describe where the talk happens. */
   description: string;
+  /** Missing (a session opened before places knew it): public in a server, direct elsewhere. */
+  visibility?: Visibility;
+}
+
+/** Whether others in a server can read this conversation: private sections and private talk stay out of it. */
+export function isPublicPlace(place: SessionPlace): boolean {
+  return visibilityOf(place) === "public";
+}
+
+export function visibilityOf(place: SessionPlace): Visibility {
+  return place.visibility ?? (place.guildId ? "public" : "direct");
 }
 
 /** Everything a session needs to continue in another process: persisted after every change. */

@@ -59,5 +59,5 @@ export const aliceInThread: OpenRequest = {
   displayName: "Alice",
   locale: "en-US",
   title: "tea talk",
-  place: { platform: "discord", channelId: "900", guildId: "800", description: "thread tea talk in #general" },
+  place: { platform: "discord", channelId: "900", guildId: "800", description: "thread tea talk in #general", visibility: "private" },
 };

@@ -25,3 +25,6 @@ export function expectLinear(make: (size: number) => string, work: (input: strin
     expect(took, `${Math.round(took)} ms of CPU on ${input.length} characters`).toBeLessThan(bound);
   }
 }
+
+/** `unit` repeated to exactly `size` characters, then `tail`. */
+export const repeatTo = (unit: string, size: number, tail = ""): string => unit.repeat(Math.ceil(size / unit.length)).slice(0, size) + tail;

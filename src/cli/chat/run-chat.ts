@@ -54,7 +54,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
     displayName: options.name ?? defaultName(say),
     locale,
     title: options.title,
-    place: { platform: "terminal", channelId: terminalChannelId(), description: "a terminal" },
+    place: { platform: "terminal", channelId: terminalChannelId(), description: "a terminal", visibility: "direct" },
   });
 
   let answering: AbortController | undefined;

@@ -73,7 +73,7 @@ export const chatCommand: Command = {
       ctx.log.warn({ err: String(error) }, "could not add the caller to the thread");
     });
     const person = { userId: interaction.user.id, displayName, locale: interaction.locale };
-    await ctx.conversations.openInThread(thread.id, name, interaction.guildId, person);
+    await ctx.conversations.openInThread(thread.id, name, interaction.guildId, person, isPrivate ? "private" : "public");
     const persona = parsePersona(await ctx.engine.memoryOf(person.userId).soul.read(), interaction.locale);
     const greeting = inLocale(
       interaction,

@@ -1,7 +1,7 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, type MessageActionRowComponentBuilder, type MessageCreateOptions } from "discord.js";
 import type { Say } from "../../lib/locale.js";
 import { cutChars } from "../../lib/text.js";
-import type { JournalEntry } from "../../memory/journal.js";
+import type { JournalEntry, SectionChange } from "../../memory/journal.js";
 import { describeEntry } from "../../present/history-lines.js";
 import { componentId } from "./custom-id.js";
 import { NO_MENTIONS } from "../reply-stream.js";
@@ -17,8 +17,8 @@ const BUTTONS = 25;
 const PER_ROW = 5;
 
 /** The message listing what the model changed in a conversation, an Undo button per change. */
-export function receiptMessage(owner: string, entries: JournalEntry[], say: Say): MessageCreateOptions {
-  const lines = entries.map((e, i) => `${i + 1}. ${cutChars(describeEntry(e, say), 160)}`);
+export function receiptMessage(owner: string, entries: JournalEntry[], say: Say, hidden?: (change: SectionChange) => boolean): MessageCreateOptions {
+  const lines = entries.map((e, i) => `${i + 1}. ${cutChars(describeEntry(e, say, hidden), 160)}`);
   const content = cutChars([say("-# 💾 What I changed in my memory during this conversation:", "-# 💾 这次对话中我对记忆做的改动："), ...lines].join("\n"), 2000);
   const buttons = entries.slice(0, BUTTONS).map((e, i) =>
     new ButtonBuilder().setCustomId(componentId("ru", owner, e.id)).setLabel(say(`Undo ${i + 1}`, `撤销 ${i + 1}`)).setStyle(ButtonStyle.Secondary),

@@ -7,6 +7,7 @@ import { relativeTimeIn } from "../../memory/relative-time.js";
 import { SEARCH_DEFAULT_LIMIT, TOOL_NAMES, toolSchemas, type ToolName } from "./memory-tools.js";
 import { searchResultsForModel } from "./search-results.js";
 import { toolJson } from "./tool-json.js";
+import { MAX_PRIVATE_SECTIONS, publicEntriesOf, withoutPrivateSections } from "../../memory/visibility.js";
 import type { MemoryWriteResult } from "../../lib/telemetry.js";
 import type { MemoryChange, PendingChange, SourceRef } from "../../memory/changes.js";
 
@@ -34,6 +35,8 @@ export interface ToolContext {
   platform?: "discord" | "terminal";
   /** The person's settings, read once for the turn. */
   settings: Settings;
+  /** The conversation is in a place others can read: private sections and private talk are not read or found. */
+  publicPlace?: boolean;
 }
 
 const MAX_REFUSED_WRITES = 3;
@@ -91,16 +94,25 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
   if (tool === "memory_search") {
     const { query, limit, since, until } = parsed.data as { query: string; limit?: number; since?: string; until?: string };
     const range = { since: since && dateBound(since, "since"), until: until && dateBound(until, "until") };
-    const hits = await store.search(query, { limit: limit ?? SEARCH_DEFAULT_LIMIT, ...range });
+    const options = { limit: limit ?? SEARCH_DEFAULT_LIMIT, ...range };
+    const { hits, heldBack } = context.publicPlace ? await store.searchInPublic(query, options) : { hits: await store.search(query, options), heldBack: 0 };
     context.turn.found.push(...hits.map(({ source, file, ord, title, date }) => ({ source, file, ord, title, date })));
-    return searchResultsForModel(query, hits, range);
+    return searchResultsForModel(query, hits, range, heldBack);
   }
   // The schema has validated these fields for the tool at hand.
-  let args = parsed.data as { file: FileKind; section: string; content: string; old_text: string; new_text: string };
+  let args = parsed.data as { file: FileKind; section: string; content: string; old_text: string; new_text: string; private?: boolean };
   const file = store.file(args.file, context.now);
   if (tool === "memory_read") {
     const content = await file.read();
-    return { ok: true, file: file.label, usage: formatUsage(await file.usage()), content };
+    if (!context.publicPlace || args.file === "soul") return { ok: true, file: file.label, usage: formatUsage(await file.usage()), content };
+    const shown = args.file === "daily" ? publicEntriesOf(content) : withoutPrivateSections(content, context.settings.privateSections);
+    return {
+      ok: true,
+      file: file.label,
+      usage: formatUsage(await file.usage()),
+      content: shown.text,
+      ...(shown.held > 0 ? { note: `${shown.held} private section(s) are not shown in this public conversation` } : {}),
+    };
   }
   // The daily log is dated by its name; every other file is read on later days, where "next week" is wrong.
   if (args.file !== "daily" && tool !== "memory_remove") {
@@ -126,9 +138,12 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
     if (retried.ok) outcome = retried;
   }
   if (!outcome.ok) return refused(context, outcome.error, true, outcome.refusal);
+  // Marked at once, asked first or not: keeping a section out of public places never loses anything.
+  const marked = args.private === true && (args.file === "user" || args.file === "memory") ? await store.markPrivate(args.section, true) : undefined;
+  const privateNote = marked === "too-many" ? { note: `the section could not be marked private: ${MAX_PRIVATE_SECTIONS} sections are private already` } : marked ? { private: true } : {};
   if (!askFirst || !outcome.value.changed) {
     context.onWrite?.(outcome.value.changed ? "saved" : "unchanged");
-    return success(outcome.value, context);
+    return { ...success(outcome.value, context), ...privateNote };
   }
   const by = context.writer.by;
   const proposal = await store.propose(

@@ -38,6 +38,12 @@ function dateBoundField(end: "since" | "until") {
     .optional();
 }
 
+/** Marks the section private (user and memory files): it stays out of conversations others can read. */
+const privateFlag = z
+  .boolean({ error: "private must be true or false" })
+  .optional()
+  .describe("true for health, family, money or contact details: the section is then kept out of conversations other people can read (user and memory files)");
+
 export const toolSchemas = {
   memory_read: z.object({ file }).strict(),
   memory_add: z
@@ -47,6 +53,7 @@ export const toolSchemas = {
       content: text("content")
         .refine((v) => v.trim() !== "", "content must not be empty")
         .describe("Markdown to append, usually one '- ' bullet per fact; no '## ' lines (the section is the heading)"),
+      private: privateFlag,
     })
     .strict(),
   memory_replace: z
@@ -57,6 +64,7 @@ export const toolSchemas = {
         .refine((v) => v !== "", "old_text must not be empty")
         .describe("Exact text currently in the section; must occur exactly once"),
       new_text: text("new_text").describe("Replacement text (empty to delete old_text)"),
+      private: privateFlag,
     })
     .strict(),
   memory_remove: z.object({ file, section: sectionName }).strict(),

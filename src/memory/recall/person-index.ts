@@ -13,14 +13,14 @@ import { TimeSlices } from "../../lib/time-slices.js";
  * Bumped when the layout, the tokenizing or what units hold changes: an older index is rebuilt
  * from the files. 2: secrets masked in units (an index from before held them as written).
  */
-const SCHEMA_VERSION = "2";
+const SCHEMA_VERSION = "3";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS sources(path TEXT PRIMARY KEY, stamp TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS units(
   id INTEGER PRIMARY KEY, path TEXT NOT NULL, ord INTEGER NOT NULL, source TEXT NOT NULL, date TEXT NOT NULL,
-  title TEXT NOT NULL, speaker TEXT, name TEXT, text TEXT NOT NULL);
+  title TEXT NOT NULL, speaker TEXT, name TEXT, text TEXT NOT NULL, shared INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX IF NOT EXISTS units_by_path ON units(path);
 CREATE VIRTUAL TABLE IF NOT EXISTS units_fts USING fts5(body, context, title, tokenize = 'porter unicode61 remove_diacritics 2');
 CREATE TABLE IF NOT EXISTS vectors(unit_id INTEGER PRIMARY KEY, model TEXT NOT NULL, vec BLOB NOT NULL);
@@ -46,6 +46,8 @@ export interface UnitRow {
   speaker: string | null;
   name: string | null;
   text: string;
+  /** 1 when a public place may see it: a message of a conversation held in one, a daily entry marked so, a memory file's section. */
+  shared: number;
 }
 
 /** Local dates, both inclusive, and the sources that have dates of their own. */
@@ -90,9 +92,10 @@ export class PersonIndex {
       await db.transaction(async () => {
         const version = await db.get<{ value: string }>("SELECT value FROM meta WHERE key = 'schema'");
         if (version?.value === SCHEMA_VERSION) return;
-        await db.exec("DELETE FROM sources; DELETE FROM units; DELETE FROM units_fts; DELETE FROM vectors;");
-        // FTS5 keeps the words of deleted rows in its segments until they are merged (an older index may hold secrets).
-        await db.exec("INSERT INTO units_fts(units_fts) VALUES ('optimize')");
+        // An older index is read again from the files, in tables of this version's shape. Dropped
+        // tables' pages are overwritten (secure_delete): an older index may hold secrets.
+        await db.exec("DROP TABLE IF EXISTS units; DROP TABLE IF EXISTS units_fts; DROP TABLE IF EXISTS vectors; DELETE FROM sources;");
+        await db.exec(SCHEMA);
         await db.run("INSERT OR REPLACE INTO meta(key, value) VALUES ('schema', ?)", [SCHEMA_VERSION]);
       });
     } catch (error) {
@@ -249,13 +252,13 @@ export class PersonIndex {
       const fts: SqlValue[] = [];
       for (const [i, unit] of batch.entries()) {
         const id = firstId + start + i;
-        rows.push(id, path, unit.ord, unit.source, unit.date, unit.title, unit.speaker ?? null, unit.name ?? null, unit.text);
+        rows.push(id, path, unit.ord, unit.source, unit.date, unit.title, unit.speaker ?? null, unit.name ?? null, unit.text, unit.shared ? 1 : 0);
         fts.push(id, indexText(unit.text), indexText(unit.context), indexText(unit.title));
         // Tokenising is the costly part of a sync: other people's turns run between units.
         await this.slices.pause();
       }
       await this.db.run(
-        `INSERT INTO units(id, path, ord, source, date, title, speaker, name, text) VALUES ${batch.map(() => "(?,?,?,?,?,?,?,?,?)").join(",")}`,
+        `INSERT INTO units(id, path, ord, source, date, title, speaker, name, text, shared) VALUES ${batch.map(() => "(?,?,?,?,?,?,?,?,?,?)").join(",")}`,
         rows,
       );
       await this.db.run(`INSERT INTO units_fts(rowid, body, context, title) VALUES ${batch.map(() => "(?,?,?,?)").join(",")}`, fts);

@@ -2,6 +2,7 @@ import { parseConversation, type Speaker } from "../conversation-log.js";
 import { maskSecrets, maskSecretsInConversationSliced } from "../secrets.js";
 import { parseSections } from "../sections.js";
 import { cutChars } from "../../lib/text.js";
+import { isPublicEntry } from "../visibility.js";
 
 export type RecallSource = "conversation" | "daily" | "user" | "memory" | "soul";
 
@@ -20,6 +21,12 @@ export interface Unit {
   speaker?: Speaker;
   /** Who spoke, for conversation messages. */
   name?: string;
+  /**
+   * Whether a public place may find it: a message of a conversation held in one, a daily entry
+   * marked PUBLIC_MARK, any section of a memory file (the private ones are left out at search time:
+   * the person marks them in settings, not in the file).
+   */
+  shared: boolean;
 }
 
 /** Each neighbour contributes at most this much context. */
@@ -36,11 +43,12 @@ export async function unitsOfConversation(text: string, date: string, pause: () 
   // A conversation file can be megabytes (files shared in it): masked a pair of messages at a time.
   const texts = await maskSecretsInConversationSliced(log.messages, pause);
   const title = maskSecrets(log.title);
+  const shared = log.visibility === "public";
   return log.messages.flatMap((message, ord) => {
     const before = texts[ord - 1] ?? "";
     const after = texts[ord + 1] ?? "";
     const context = `${cutChars(before, NEIGHBOUR_CHARS)}\n${cutChars(after, NEIGHBOUR_CHARS)}`.trim();
-    return partsOf(texts[ord]!).map((text): Unit => ({ source: "conversation", date, title, text, context, ord, speaker: message.speaker, name: message.name }));
+    return partsOf(texts[ord]!).map((text): Unit => ({ source: "conversation", date, title, text, context, ord, speaker: message.speaker, name: message.name, shared }));
   });
 }
 
@@ -80,6 +88,7 @@ export function unitsOfSections(text: string, source: RecallSource, date: string
     const title = maskSecrets(part.name);
     const text = maskSecrets(part.body.trim());
     if (text === "" && title === "") return [];
-    return partsOf(text).map((piece): Unit => ({ source, date, title, text: piece, context: "", ord }));
+    const shared = source === "daily" ? ord > 0 && isPublicEntry(part.name) : true;
+    return partsOf(text).map((piece): Unit => ({ source, date, title, text: piece, context: "", ord, shared }));
   });
 }

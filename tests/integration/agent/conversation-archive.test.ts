@@ -44,6 +44,7 @@ describe("closing a session archives its conversation", () => {
         "- closed: 2026-12-02 07:30 (Asia/Shanghai)",
         `- session: ${session.id}`,
         "- discord: 800",
+        "- visibility: private",
         "",
         "## 🧑 Alice",
         "I like oolong tea.",

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { renderConversation, type ConversationMessage } from "../../../src/memory/conversation-log.js";
 import { Recall, type RecallOptions } from "../../../src/memory/recall/recall.js";
+import { SqliteDb } from "../../../src/memory/recall/sqlite-db.js";
 import type { Embedder } from "../../../src/memory/recall/vectors.js";
 import { startLoopProbe } from "../../helpers/loop-probe.js";
 import { makeTempHome } from "../../helpers/temp-home.js";
@@ -195,6 +196,37 @@ describe("Recall", () => {
     const fresh = newRecall();
     expect(await Promise.all(queries.map((q) => fresh.search(p, ZONE, q)))).toEqual(before);
     expect((await stat(p.indexPath)).size).toBeGreaterThan(0);
+  });
+
+  it("reads an index of the previous version again from the files, and marks which messages a public place may find", async () => {
+    const p = await person();
+    const log = (visibility?: "public" | "direct") => ({
+      title: "picnic",
+      place: "somewhere",
+      opened: "2026-07-04 10:00 (UTC)",
+      closed: "2026-07-04 10:30 (UTC)",
+      sessionId: "s",
+      ...(visibility ? { visibility } : {}),
+      messages: [{ speaker: "person" as const, name: "Alice", text: "Bring the lemonade." }],
+    });
+    await writeFile(join(p.dir, "conversations", "2026-07-04-picnic-44444444.md"), renderConversation(log("public")));
+    await writeFile(join(p.dir, "conversations", "2026-07-05-picnic-55555555.md"), renderConversation(log("direct")));
+    await writeFile(join(p.dir, "conversations", "2026-07-06-picnic-66666666.md"), renderConversation(log()));
+    const first = newRecall();
+    await first.search(p, ZONE, "lemonade");
+    await first.close();
+    recalls.splice(recalls.indexOf(first), 1);
+    // As version 2 left it: no column for what a public place may see.
+    const old = await SqliteDb.open(p.indexPath);
+    await old.exec("ALTER TABLE units DROP COLUMN shared; UPDATE meta SET value = '2' WHERE key = 'schema';");
+    await old.close();
+    const hits = await newRecall().search(p, ZONE, "lemonade");
+    expect(hits.map((h) => [h.date, h.shared]).sort()).toEqual([
+      ["2026-07-04", true],
+      ["2026-07-05", false],
+      // A file that does not say where it was held (older, imported) counts as private.
+      ["2026-07-06", false],
+    ]);
   });
 });
 

@@ -6,7 +6,7 @@ import type { JournalEntry } from "../../../src/memory/journal.js";
 import type { Message } from "discord.js";
 import { readIncoming } from "../../../src/discord/incoming.js";
 import { splitForDiscord } from "../../../src/discord/split-message.js";
-import { expectLinear } from "../../helpers/linear-time.js";
+import { expectLinear, repeatTo } from "../../helpers/linear-time.js";
 
 const entry = (before: string, after: string): JournalEntry => ({
   id: "e1",
@@ -17,7 +17,6 @@ const entry = (before: string, after: string): JournalEntry => ({
 });
 
 /** Fills `size` characters by repeating `unit`, then ends with `tail`. */
-const repeatTo = (unit: string, size: number, tail = "") => unit.repeat(Math.ceil(size / unit.length)).slice(0, size) + tail;
 
 describe("patterns on a person's or the model's text run in linear time (1 MB of the worst input)", () => {
   it("history lines: a long run of blanks that does not end a line (a 150 KB import froze /memory history)", () => {
@@ -47,8 +46,12 @@ describe("patterns on a person's or the model's text run in linear time (1 MB of
   });
 
   it("daily entry headings from a thread title of heading marks, line breaks and blanks", () => {
-    expectLinear((size) => repeatTo("#\r\n \t", size), (title) => entryHeading("14:03", title));
-    expect(entryHeading("14:03", "## tea\r\n\r\n  talk ")).toBe("14:03 · tea talk");
+    expectLinear((size) => repeatTo("#\r\n \t", size), (title) => entryHeading("14:03", title, "public"));
+    expectLinear((size) => repeatTo("🌐 #", size), (title) => entryHeading("14:03", title, "direct"));
+    expect(entryHeading("14:03", "## tea\r\n\r\n  talk ", "direct")).toBe("14:03 · tea talk");
+    // Only a public place's entry carries the mark; a title cannot put it there.
+    expect(entryHeading("14:03", "tea talk", "public")).toBe("14:03 · tea talk 🌐");
+    expect(entryHeading("14:03", "secrets 🌐", "private")).toBe("14:03 · secrets");
   });
 
   it("splitting an answer whose lines look like fences followed by long blanks", () => {

@@ -1,0 +1,90 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { slashOption as s } from "../fakes/fake-discord/index.js";
+import type { RecordedRequest } from "../fakes/fake-openai.js";
+import { botMessages, startBot, type BotHarness } from "../helpers/bot-harness.js";
+
+// Words that exist only in Alice's private things: a private section, and a conversation in DMs.
+const ALLERGY = "kestrelnut";
+const DM_WORD = "zebrafinch";
+
+const systemOf = (r: RecordedRequest) => String(r.body.messages[0]?.content ?? "");
+const isPublicThreadRequest = (r: RecordedRequest) => systemOf(r).includes("in a public Discord thread");
+const isPrivateThreadRequest = (r: RecordedRequest) => systemOf(r).includes("in a private Discord thread");
+const toolResults = (r: RecordedRequest) => r.body.messages.filter((m) => m.role === "tool").map((m) => String(m.content));
+
+/** In DMs: Alice tells her allergy (the model saves it as private) and a code word; then /end writes the day's log. */
+async function privateThings(h: BotHarness): Promise<void> {
+  const { discord, model } = h;
+  const dm = discord.openDm(discord.alice.id);
+  model.enqueue(
+    { toolCalls: [{ name: "memory_add", arguments: { file: "user", section: "Health", content: `- allergic to ${ALLERGY}s`, private: true } }] },
+    { text: "Noted, and kept private." },
+  );
+  await discord.userSends({ channelId: dm.id, userId: discord.alice.id, content: `I'm allergic to ${ALLERGY}s. The pharmacy code word is ${DM_WORD}.` });
+  await discord.waitFor(() => botMessages(discord, dm.id).find((m) => m.content.startsWith("Noted, and kept private.")));
+  model.enqueue({ text: `Alice told me about her ${ALLERGY} allergy and the code word ${DM_WORD}.` });
+  const end = discord.runSlashCommand({ userId: discord.alice.id, channelId: dm.id, name: "end" });
+  await discord.waitFor(() => discord.interactionResponses(end.id).find((r) => r.content?.includes("ended")));
+  await h.engine.settle();
+}
+
+describe("private things stay private in public places", () => {
+  it("over every model request of a run: a private section and a DM conversation never reach a public thread; a private thread gets them", async () => {
+    const h = await startBot();
+    const { discord, model } = h;
+    await privateThings(h);
+    const settings = JSON.parse(await readFile(join(h.home, "users", discord.alice.id, "settings.json"), "utf8"));
+    expect(settings.privateSections).toEqual(["health"]);
+    expect(await readFile(join(h.home, "users", discord.alice.id, "USER.md"), "utf8")).toContain(ALLERGY);
+
+    // A public thread: the model reads USER.md, today's log, and searches for both words.
+    model.enqueue(
+      {
+        toolCalls: [
+          { name: "memory_read", arguments: { file: "user" } },
+          { name: "memory_read", arguments: { file: "daily" } },
+          // Words of the private things, not the things themselves: whatever the model knows to ask, nothing comes back.
+          { name: "memory_search", arguments: { query: "allergic" } },
+          { name: "memory_search", arguments: { query: "pharmacy code word" } },
+        ],
+      },
+      { text: "Happy to help with the menu." },
+    );
+    const start = await discord.userSends({ channelId: discord.textChannel.id, userId: discord.alice.id, content: "What should I order for the picnic?", mentionsBot: true });
+    await discord.waitFor(() => botMessages(discord, start.id).find((m) => m.content.startsWith("Happy to help")));
+
+    const publicRequests = model.requests.filter(isPublicThreadRequest);
+    expect(publicRequests).toHaveLength(2);
+    for (const request of publicRequests) {
+      const body = JSON.stringify(request.body).toLowerCase();
+      expect(body).not.toContain(ALLERGY);
+      expect(body).not.toContain(DM_WORD);
+    }
+    const prompt = systemOf(publicRequests[0]!);
+    expect(prompt).toContain("This conversation is in a public place");
+    // The tools said how much they held back: the private section, the DM's log entry and messages.
+    const [readUser, readDaily, searchAllergy, searchWord] = toolResults(publicRequests[1]!).map((text) => JSON.parse(text));
+    expect(readUser).toMatchObject({ ok: true, note: "1 private section(s) are not shown in this public conversation" });
+    expect(readDaily).toMatchObject({ ok: true, note: "1 private section(s) are not shown in this public conversation" });
+    expect(searchAllergy.results).toEqual([]);
+    expect(searchAllergy.held_back).toBeGreaterThanOrEqual(2);
+    expect(searchWord.held_back).toBeGreaterThanOrEqual(2);
+
+    // A private thread of hers: everything is there again.
+    model.enqueue({ toolCalls: [{ name: "memory_search", arguments: { query: "pharmacy code word" } }] }, { text: "Here is what I found." });
+    const chat = discord.runSlashCommand({ userId: discord.alice.id, channelId: discord.textChannel.id, name: "chat", options: [s.string("topic", "just us"), s.boolean("private", true)] });
+    const thread = await discord.waitFor(() => discord.threads.find((t) => t.name === "just us"));
+    await discord.waitFor(() => discord.interactionResponses(chat.id).some((r) => r.content?.includes(`<#${thread.id}>`)));
+    await discord.userSends({ channelId: thread.id, userId: discord.alice.id, content: "what was the code word?" });
+    await discord.waitFor(() => botMessages(discord, thread.id).find((m) => m.content.startsWith("Here is what I found.")));
+    const privateRequests = model.requests.filter(isPrivateThreadRequest);
+    expect(systemOf(privateRequests[0]!)).toContain(ALLERGY);
+    expect(systemOf(privateRequests[0]!)).toContain(DM_WORD);
+    expect(systemOf(privateRequests[0]!)).not.toContain("This conversation is in a public place");
+    const [found] = toolResults(privateRequests[1]!).map((text) => JSON.parse(text));
+    expect(JSON.stringify(found.results)).toContain(DM_WORD);
+    expect(found.held_back).toBeUndefined();
+  });
+});

@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { isPrivateSection, publicEntriesOf, sectionKey, withoutPrivateSections } from "../../../src/memory/visibility.js";
+import { expectLinear, repeatTo } from "../../helpers/linear-time.js";
+
+const USER = "Alice, designer.\n\n## Likes\n- oolong\n\n## Health\n- allergic to kestrelnuts\n\n## 家庭\n- 两个孩子\n";
+
+describe("private sections", () => {
+  it("are named loosely: case, width and inner spaces do not matter", () => {
+    expect(sectionKey("  Family   Matters ")).toBe("family matters");
+    expect(sectionKey("ＨＥＡＬＴＨ")).toBe("health");
+    expect(isPrivateSection("Health", ["health"])).toBe(true);
+    expect(isPrivateSection("Likes", ["health"])).toBe(false);
+  });
+
+  it("leave a memory file with the rest of it byte for byte, and are counted", () => {
+    const { text, held } = withoutPrivateSections(USER, ["health", "家庭"]);
+    expect(text).toBe("Alice, designer.\n\n## Likes\n- oolong\n\n");
+    expect(held).toBe(2);
+    expect(withoutPrivateSections(USER, undefined)).toEqual({ text: USER, held: 0 });
+  });
+
+  it("take linear time over a megabyte of headings", () => {
+    expectLinear((size) => repeatTo("## Health\n", size), (text) => withoutPrivateSections(text, ["health"]));
+    expectLinear((size) => repeatTo("## a 🌐\n", size), (text) => publicEntriesOf(text));
+  });
+});
+
+describe("a daily log in a public place", () => {
+  it("keeps only the entries of conversations held in public places: not the DM's, not a condensed day's, not the preamble", () => {
+    const log = "# 2026-12-03\nhand-written note\n## 09:00 · direct messages\nAlice told me her code word.\n## 10:00 · picnic 🌐\nWe planned a picnic.\n## Condensed\nA mix of both.\n";
+    expect(publicEntriesOf(log)).toEqual({ text: "## 10:00 · picnic 🌐\nWe planned a picnic.\n", held: 2 });
+  });
+});
