@@ -180,3 +180,42 @@ describe("/memory view without a file: memory at a glance", () => {
     for (const name of ["edit", "add", "remove"]) expect(fileOf(name).required).toBe(true);
   });
 });
+
+describe("/memory private", () => {
+  async function markPrivate(h: BotHarness, section: string, isPrivate: boolean, locale = "en-US") {
+    const call = h.discord.runSlashCommand({
+      userId: h.discord.alice.id,
+      channelId: h.discord.textChannel.id,
+      name: "memory",
+      locale,
+      options: [s.subcommand("private", [s.string("section", section), s.boolean("private", isPrivate)])],
+    });
+    return h.discord.waitFor(() => h.discord.interactionResponses(call.id).find((r) => r.content !== undefined));
+  }
+
+  it("marks a section private and back, shows 🔒 in /memory view and the glance, in English and Chinese, only to the caller", async () => {
+    const h = await startBot();
+    await writeFiles(h, h.discord.alice.id, { "USER.md": "## Likes\n- oolong\n\n## Health\n- allergic to kestrelnuts\n" });
+    const marked = await markPrivate(h, "health", true);
+    expect(marked.ephemeral).toBe(true);
+    expect(marked.content).toMatch(/^🔒 “health” is private/);
+    const file = await view(h, h.discord.alice.id, { file: "user" });
+    expect(file.content).toContain("🔒 Private (kept out of public threads): Health");
+    expect((await glance(h, h.discord.alice.id)).description).toContain("🔒 Private, kept out of public threads: health");
+    // Bob's memory has nothing private: the setting is Alice's alone.
+    expect((await glance(h, h.discord.bob.id)).description).not.toContain("🔒");
+    const zh = await markPrivate(h, "家庭", true, "zh-CN");
+    expect(zh.content).toContain("已设为私密");
+    expect(zh.content).toContain("还没有 “家庭” 这个小节");
+    expect((await markPrivate(h, "Health", false)).content).toMatch(/no longer private/);
+    expect((await view(h, h.discord.alice.id, { file: "user" })).content).not.toContain("🔒");
+  });
+
+  it("refuses a section name with # or a line break in one line, and changes nothing", async () => {
+    const h = await startBot();
+    const answer = await markPrivate(h, "## Health", true);
+    expect(answer.content).toMatch(/#/);
+    expect(answer.content!.split("\n")).toHaveLength(1);
+    await expect(access(join(h.home, "users", h.discord.alice.id, "settings.json"))).rejects.toThrow();
+  });
+});

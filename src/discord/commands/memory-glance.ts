@@ -9,6 +9,8 @@ import { sayFor } from "../interaction-helpers.js";
 const SEGMENTS = 10;
 /** One history line, cut well inside an embed field's 1,024 characters. */
 const CHANGE_CHARS = 200;
+/** The private sections' line, well inside the description's 4,096 characters. */
+const PRIVATE_CHARS = 1_000;
 
 /**
  * `▰▰▰▰▱▱▱▱▱▱ 41% 574/1400`. A segment fills per full tenth; a file with any text shows at least
@@ -32,13 +34,16 @@ function fileLine(file: FileOverview, say: Say): string {
 }
 
 /** The glance as one embed: a bar per file, the last change, and what is kept beyond the files. */
-function glanceEmbed(overview: MemoryOverview, say: Say): EmbedBuilder {
+function glanceEmbed(overview: MemoryOverview, privateSections: readonly string[], say: Say): EmbedBuilder {
   const lines = overview.files.map((file) => fileLine(file, say));
   // The snapshot cuts such a file at its cap: the person should know part of it goes unseen.
   const over = overview.files
     .filter((file) => file.used > file.cap)
     .map((file) => `⚠️ ${file.label} ${say("is over its cap: I only read the part that fits. Shorten it with /memory edit.", "超出上限：我只读取放得下的部分。请用 /memory edit 精简。")}`);
   if (over.length > 0) lines.push("", ...over);
+  if (privateSections.length > 0) {
+    lines.push("", cutChars(say(`🔒 Private, kept out of public threads: ${privateSections.join(", ")}`, `🔒 私密，公开子区里不会用到：${privateSections.join("、")}`), PRIVATE_CHARS));
+  }
   const last = overview.lastChange;
   return new EmbedBuilder()
     .setTitle(say("Your memory at a glance", "你的记忆一览"))
@@ -57,6 +62,6 @@ function glanceEmbed(overview: MemoryOverview, say: Say): EmbedBuilder {
 
 /** /memory view without a file: the caller's own memory in one ephemeral embed. */
 export async function runGlance(interaction: ChatInputCommandInteraction, memory: MemoryStore): Promise<void> {
-  const embed = glanceEmbed(await memoryOverview(memory), sayFor(interaction));
+  const embed = glanceEmbed(await memoryOverview(memory), memory.readSettings().privateSections ?? [], sayFor(interaction));
   await interaction.reply({ embeds: [embed], flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
 }

@@ -24,6 +24,7 @@ import { runGlance } from "./memory-glance.js";
 import { runHistory, runUndo } from "./memory-history.js";
 import { runImport } from "./memory-import.js";
 import { runWebLink } from "./memory-web.js";
+import { privateLine, runPrivate } from "./memory-private.js";
 import { searchAnswer } from "./memory-search.js";
 import { runSettings, withSettings } from "./memory-settings.js";
 import { badSectionNameLine, secretWarningLine, writeRefusalLine } from "../../present/write-refusal.js";
@@ -196,6 +197,22 @@ export const memoryCommand: Command = {
     )
     .addSubcommand((s) =>
       s
+        .setName("private")
+        .setNameLocalization("zh-CN", "私密")
+        .setDescription("Keep a section out of public threads (health, family, money…), or share it again")
+        .setDescriptionLocalization("zh-CN", "让某个小节不出现在公开子区（健康、家庭、财务…），或重新公开")
+        .addStringOption(withSection)
+        .addBooleanOption((o) =>
+          o
+            .setName("private")
+            .setNameLocalization("zh-CN", "私密")
+            .setDescription("true: only DMs and private threads see it; false: public threads too")
+            .setDescriptionLocalization("zh-CN", "是：只有私信和私密子区可见；否：公开子区也可见")
+            .setRequired(true),
+        ),
+    )
+    .addSubcommand((s) =>
+      s
         .setName("web")
         .setNameLocalization("zh-CN", "网页")
         .setDescription("A sign-in link to your memory's web page (for you only, 10 minutes, once)")
@@ -214,6 +231,7 @@ export const memoryCommand: Command = {
     if (sub === "delete-all") return runDeleteAll(interaction);
     if (sub === "undo") return runUndo(interaction, memory);
     if (sub === "web") return runWebLink(interaction, ctx.config);
+    if (sub === "private") return runPrivate(interaction, memory);
     if (sub === "search") {
       await interaction.deferReply({ flags: MessageFlags.Ephemeral });
       const query = interaction.options.getString("query") ?? "";
@@ -238,7 +256,8 @@ export const memoryCommand: Command = {
     if (sub === "view") {
       const text = await file.read();
       const { used, cap } = await file.usage();
-      const header = say(`**${file.label}** (${used}/${cap} chars)`, `**${file.label}**（${used}/${cap} 字）`);
+      const marked = kind === "user" || kind === "memory" ? privateLine(text, memory.readSettings().privateSections, say) : "";
+      const header = say(`**${file.label}** (${used}/${cap} chars)`, `**${file.label}**（${used}/${cap} 字）`) + (marked ? `\n${marked}` : "");
       if (text.trim() === "") await reply(interaction, say(`${header} is empty.`, `${header}是空的。`));
       else if (text.length <= INLINE_LIMIT) await reply(interaction, `${header}\n${fenced(text)}`);
       else await reply(interaction, say(`${header}, attached.`, `${header}，见附件。`), [new AttachmentBuilder(Buffer.from(text), { name: file.label.replace("/", "-") })]);
