@@ -37,7 +37,7 @@ describe("conversations in threads", () => {
     await discord.waitFor(() => discord.thread(thread.id)?.archived && discord.thread(thread.id)?.locked);
     const responses = discord.interactionResponses(end.id);
     expect(responses.map((r) => r.content).join(" ")).toMatch(/Conversation ended/);
-    expect(await dailyLog(h.home, discord.alice.id)).toMatch(/^## \d\d:\d\d · Tell me about green tea\nAlice asked about green tea\.\n$/);
+    expect(await dailyLog(h.home, discord.alice.id)).toMatch(/^## \d\d:\d\d · Tell me about green tea 🌐\nAlice asked about green tea\.\n$/);
     expect(discord.unhandledRequests).toEqual([]);
   });
 
@@ -191,8 +191,8 @@ describe("conversations in threads", () => {
     await eventually(async () => (await dailyLog(home, discord.alice.id).catch(() => "")).includes("· second"));
     await new Promise((r) => setTimeout(r, 300));
     const log = await dailyLog(home, discord.alice.id);
-    expect(log.match(/· first\n/g)).toHaveLength(1);
-    expect(log.match(/· second\n/g)).toHaveLength(1);
+    expect(log.match(/· first 🌐\n/g)).toHaveLength(1);
+    expect(log.match(/· second 🌐\n/g)).toHaveLength(1);
     expect(model.requests.filter((r) => !r.body.stream)).toHaveLength(2);
   });
 
@@ -227,7 +227,7 @@ describe("restarts", () => {
     await again.bot.startupCloses();
     expect((await again.engine.latestIn(a.id))?.status).toBe("closed");
     expect((await again.engine.latestIn(b.id))?.status).toBe("open");
-    expect(await dailyLog(again.home, discord.alice.id)).toContain("· archived later\nsummary while offline");
+    expect(await dailyLog(again.home, discord.alice.id)).toContain("· archived later 🌐\nsummary while offline");
     await discord.userSends({ channelId: b.id, userId: discord.alice.id, content: "still there?" });
     await discord.waitFor(() => botMessages(discord, b.id).length >= 2);
   });

@@ -87,4 +87,20 @@ describe("private things stay private in public places", () => {
     expect(JSON.stringify(found.results)).toContain(DM_WORD);
     expect(found.held_back).toBeUndefined();
   });
+
+  it("a receipt posted in a public thread names a change to a private section without its words", async () => {
+    const h = await startBot();
+    const { discord, model } = h;
+    model.enqueue(
+      { toolCalls: [{ name: "memory_add", arguments: { file: "user", section: "Family", content: "- sister Mirela lives in Cluj", private: true } }] },
+      { text: "Noted." },
+    );
+    const start = await discord.userSends({ channelId: discord.textChannel.id, userId: discord.alice.id, content: "My sister Mirela lives in Cluj.", mentionsBot: true });
+    await discord.waitFor(() => botMessages(discord, start.id).find((m) => m.content.startsWith("Noted.")));
+    model.enqueue({ text: "Alice mentioned her sister." });
+    discord.runSlashCommand({ userId: discord.alice.id, channelId: start.id, name: "end" });
+    const receipt = await discord.waitFor(() => botMessages(discord, start.id).find((m) => m.content.includes("What I changed")));
+    expect(receipt.content).toContain("USER.md › Family 🔒 (private)");
+    expect(receipt.content).not.toContain("Cluj");
+  });
 });

@@ -242,7 +242,7 @@ describe("failover drill", () => {
     expect((await sessionIn(dm.id))?.status).toBe("closed");
     const daily = await readFile(join(home, "users", alice, "daily", `${new Date().toISOString().slice(0, 10)}.md`), "utf8");
     const headings = (daily.match(/^## .*$/gm) ?? []).map((h) => h.replace(/^## \d\d:\d\d · /, "")).sort();
-    expect(headings).toEqual(["direct messages", "thread one: hello"]);
+    expect(headings).toEqual(["direct messages", "thread one: hello 🌐"]);
     expect(daily.match(/Summary of the thread\./g)).toHaveLength(1);
     expect(daily.match(/Summary of the DMs\./g)).toHaveLength(1);
     expect(model.requests.filter((r) => r.body.stream !== true)).toHaveLength(2);
