@@ -31,6 +31,8 @@ export interface Config {
   attachments: AttachmentLimits;
   allowed: { guildIds: string[]; userIds: string[]; roleIds: string[] };
   allowDms: boolean;
+  /** Who besides Manage Server may write a server's notes, and where the model's suggestions go (unset: the thread). */
+  serverNotes: { roleId: string | undefined; channelId: string | undefined };
   /** level is undefined when LOG_LEVEL is unset: each front end has its own default. */
   /** pretty undefined when LOG_PRETTY is unset: readable lines on a terminal, JSON lines otherwise. */
   log: { level: string | undefined; pretty: boolean | undefined };
@@ -137,6 +139,8 @@ const commonSchema = z.object({
   ALLOWED_USER_IDS: idList("123456789012345678"),
   ALLOWED_ROLE_IDS: idList("123456789012345678"),
   ALLOW_DMS: flag(true),
+  SERVER_NOTES_ROLE_ID: optionalText.refine((v) => v === undefined || snowflake.test(v), "must be a role id, digits only (e.g. 123456789012345678)"),
+  SERVER_NOTES_CHANNEL_ID: optionalText.refine((v) => v === undefined || snowflake.test(v), "must be a channel id, digits only (e.g. 123456789012345678)"),
   LOG_LEVEL: optionalText.refine(
     (v) => v === undefined || (LOG_LEVELS as readonly string[]).includes(v),
     `must be one of ${LOG_LEVELS.join(", ")} (info)`,
@@ -255,6 +259,7 @@ export function loadConfig(frontEnd: FrontEnd, env: Record<string, string | unde
     },
     allowed: { guildIds: c.ALLOWED_GUILD_IDS, userIds: c.ALLOWED_USER_IDS, roleIds: c.ALLOWED_ROLE_IDS },
     allowDms: c.ALLOW_DMS,
+    serverNotes: { roleId: c.SERVER_NOTES_ROLE_ID, channelId: c.SERVER_NOTES_CHANNEL_ID },
     log: { level: c.LOG_LEVEL, pretty: c.LOG_PRETTY },
     shardCount: c.SHARD_COUNT,
     shardSpawnDelayMs: c.SHARD_SPAWN_DELAY_MS,

@@ -9,6 +9,8 @@ import { SessionClosedError, TurnForgottenError, type SessionEngine, type Sessio
 import { isPublicPlace, type SessionRecord } from "../sessions/session-record.js";
 import type { SectionChange } from "../memory/journal.js";
 import { isPrivateSection } from "../memory/visibility.js";
+import type { Suggestion } from "../memory/server-notes.js";
+import { suggestionMessage } from "./views/server-notes.js";
 import { english, sayIn, type Say } from "../lib/locale.js";
 import { modelErrorLine } from "../present/model-errors.js";
 import { refusalLine } from "./access.js";
@@ -202,6 +204,21 @@ export class Conversations implements ConversationControl {
     if (outcome === "empty") return "empty";
     await this.track(this.sendReceipt(sessionId, channelId, receipt));
     return outcome === "pending-summary" ? "pending-summary" : "closed";
+  }
+
+  /**
+   * Puts the model's suggestions for the server's notes before the moderators: in
+   * SERVER_NOTES_CHANNEL_ID when set (and in this server), else in the conversation's thread. In
+   * the server's language. A suggestion that cannot be posted still waits in the server's folder.
+   */
+  private async postSuggestions(guildId: string, suggestions: readonly Suggestion[], thread: ReplyChannel): Promise<void> {
+    const say = sayIn(this.deps.client.guilds.cache.get(guildId)?.preferredLocale);
+    const configured = this.deps.config.serverNotes.channelId;
+    const moderators = configured ? await this.deps.client.channels.fetch(configured).catch(() => null) : null;
+    const target = moderators && "guildId" in moderators && moderators.guildId === guildId && moderators.isSendable() ? moderators : thread;
+    for (const suggestion of suggestions) {
+      await target.send(suggestionMessage(guildId, suggestion, say)).catch((error: unknown) => this.deps.log.warn({ err: String(error) }, "could not post a server-notes suggestion"));
+    }
   }
 
   /** Lists what the model changed during the session, with Undo buttons; nothing when it changed nothing. */
@@ -445,6 +462,8 @@ export class Conversations implements ConversationControl {
         // Save / Discard first: a waiting change must keep its buttons.
         [...pending.components, ...tidied.components, ...sources.components].slice(0, 5),
       );
+      const guildId = batch[0]!.message.guildId;
+      if (result.suggestions.length > 0 && guildId) await this.postSuggestions(guildId, result.suggestions, channel);
     } catch (error) {
       this.streaming.delete(turnId);
       const line =

@@ -1,7 +1,8 @@
 import type { ChatCompletionContentPart, ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { Writer } from "../memory/memory-file.js";
 import type { MemoryStore } from "../memory/memory-store.js";
-import { executeTool, newTurnState } from "./tools/execute-tool.js";
+import { executeTool, newTurnState, type ToolContext } from "./tools/execute-tool.js";
+import type { Suggestion } from "../memory/server-notes.js";
 import { distinctSources, type MemoryChange, type PendingChange, type SourceRef } from "../memory/changes.js";
 import type { MemoryWriteResult, TokenUsage } from "../lib/telemetry.js";
 import { memoryToolDefinitions } from "./tools/memory-tools.js";
@@ -35,6 +36,8 @@ export interface TurnInput {
   platform?: "discord" | "terminal";
   /** Others can read the conversation (ToolContext.publicPlace). */
   publicPlace?: boolean;
+  /** The server the conversation is in (ToolContext.server). */
+  server?: ToolContext["server"];
 }
 
 export interface TurnTiming {
@@ -48,6 +51,8 @@ export interface TurnOutput {
   changes: MemoryChange[];
   /** Writes waiting for the person's OK (ask before saving). */
   proposals: PendingChange[];
+  /** Changes to the server's notes waiting for a moderator. */
+  suggestions: Suggestion[];
   usage: TokenUsage;
   /** The person pressed Stop: `text` is what had been shown. */
   stopped: boolean;
@@ -106,7 +111,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutput> {
       if (!(error instanceof StoppedError)) throw error;
       // Stopped: the history keeps exactly what the person saw, and what the tools already did stays done.
       messages.push({ role: "assistant", content: roundText });
-      return { text: shown, messages: stored(), changes: turn.changes, proposals: turn.proposals, usage, stopped: true, sources: distinctSources(turn.found) };
+      return { text: shown, messages: stored(), changes: turn.changes, proposals: turn.proposals, suggestions: turn.suggestions, usage, stopped: true, sources: distinctSources(turn.found) };
     } finally {
       if (input.timing) input.timing.modelMs += performance.now() - asking;
     }
@@ -117,7 +122,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutput> {
     }
     if (reply.toolCalls.length === 0 || !toolsAllowed) {
       messages.push({ role: "assistant", content: reply.content });
-      return { text: shown, messages: stored(), changes: turn.changes, proposals: turn.proposals, usage, stopped: false, sources: distinctSources(turn.found) };
+      return { text: shown, messages: stored(), changes: turn.changes, proposals: turn.proposals, suggestions: turn.suggestions, usage, stopped: false, sources: distinctSources(turn.found) };
     }
     messages.push({
       role: "assistant",
@@ -138,6 +143,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutput> {
         ...(input.onMemoryWrite ? { onWrite: input.onMemoryWrite } : {}),
         ...(input.platform ? { platform: input.platform } : {}),
         ...(input.publicPlace ? { publicPlace: true } : {}),
+        ...(input.server ? { server: input.server } : {}),
       });
       messages.push({ role: "tool", tool_call_id: call.id, content: result });
     }

@@ -13,6 +13,7 @@ import { removeLeftoverTemporaryFilesOfEveryone } from "../memory/temporary-file
 import { undoable } from "../memory/undo.js";
 import { MemoryStore, type MemoryStoreOptions } from "../memory/memory-store.js";
 import { buildSystemPrompt } from "../memory/system-prompt.js";
+import { ServerNotes, type Suggestion } from "../memory/server-notes.js";
 import { localDate, localTime } from "../lib/time.js";
 import type { MemoryChange, PendingChange, SourceRef } from "../memory/changes.js";
 import { runTurn, type TurnMessage, type TurnTiming } from "./agent-loop.js";
@@ -62,6 +63,8 @@ export interface TurnResult {
   text: string;
   changes: MemoryChange[];
   proposals: PendingChange[];
+  /** Changes to the server's notes the model suggested, for the front end to put before the moderators. */
+  suggestions: Suggestion[];
   usage: TokenUsage;
   /** Stopped by the person: `text` is what was shown, and what the history keeps. */
   stopped: boolean;
@@ -154,6 +157,11 @@ export class SessionEngine {
     return MemoryStore.forUser(this.deps.home, userId, this.deps.memory);
   }
 
+  /** A server's notes (guilds/<id>/SERVER.md), with their journal and the model's suggestions. */
+  serverNotesOf(guildId: string): ServerNotes {
+    return ServerNotes.of(this.deps.home, guildId, this.deps.memory.journalRetention);
+  }
+
   /** Snapshots the person's memory into a system prompt that stays fixed for the whole session. */
   async open(request: OpenRequest): Promise<SessionRecord> {
     const memory = this.memoryOf(request.userId);
@@ -166,6 +174,9 @@ export class SessionEngine {
       snapshot.soul = await memory.defaultSoul(request.locale);
       this.inBackground(memory.ensureDefaults(request.locale), "could not write the default SOUL.md");
     }
+    // A server's notes reach the conversations of that server only.
+    const guildId = request.place.guildId;
+    if (guildId && /^\d{1,20}$/.test(guildId)) snapshot.serverNotes = this.serverNotesOf(guildId).readSync();
     for (const warning of snapshot.warnings) this.deps.log.warn({ userId: request.userId }, warning);
     const base = baseInstructions({ place: request.place, title: request.title, displayName: request.displayName, snapshot });
     const systemPrompt = buildSystemPrompt(snapshot, base, {
@@ -259,6 +270,9 @@ export class SessionEngine {
           onMemoryWrite: (written) => this.telemetry.memoryWrite(written),
           platform: record.channel.platform,
           publicPlace: isPublicPlace(record.channel),
+          ...(record.channel.guildId && /^\d{1,20}$/.test(record.channel.guildId)
+            ? { server: { notes: this.serverNotesOf(record.channel.guildId), userId: record.userId } }
+            : {}),
           ...(onDelta ? { onDelta } : {}),
           ...(signal ? { signal } : {}),
         });
@@ -289,7 +303,7 @@ export class SessionEngine {
     const { output, tidied } = result;
     // tidy_up:ask: the run's proposals wait with this answer's, to be saved or discarded the same way.
     const proposals = tidied?.proposals ? [...output.proposals, ...this.tidyProposals(result.record.userId)] : output.proposals;
-    return { text: output.text, changes: output.changes, proposals, usage: output.usage, stopped: output.stopped, sources: output.sources, ...(tidied ? { tidied } : {}) };
+    return { text: output.text, changes: output.changes, proposals, suggestions: output.suggestions, usage: output.usage, stopped: output.stopped, sources: output.sources, ...(tidied ? { tidied } : {}) };
   }
 
   private tidyProposals(userId: string): PendingChange[] {

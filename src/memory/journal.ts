@@ -8,7 +8,8 @@ import { PRIVATE_FILE_MODE } from "../lib/private-files.js";
 /** Who changed memory: the model in a session, the person, or AgentKit itself. */
 export type Actor =
   | { kind: "model"; session: string; title?: string }
-  | { kind: "person"; via?: "web" }
+  /** `userId`: who, when several people write one file (a server's notes). */
+  | { kind: "person"; via?: "web"; userId?: string }
   | { kind: "system"; reason: string };
 
 /** One section of one file, before and after (null: the section did not exist / was removed). */
@@ -315,7 +316,7 @@ function isActor(value: unknown): value is Actor {
   if (!isObject(value)) return false;
   if (value.kind === "model") return typeof value.session === "string" && (value.title === undefined || typeof value.title === "string");
   if (value.kind === "system") return typeof value.reason === "string";
-  return value.kind === "person" && (value.via === undefined || value.via === "web");
+  return value.kind === "person" && (value.via === undefined || value.via === "web") && (value.userId === undefined || (typeof value.userId === "string" && /^\d{1,20}$/.test(value.userId)));
 }
 
 function isChange(value: unknown): value is SectionChange {

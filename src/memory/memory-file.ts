@@ -15,6 +15,8 @@ import { countChars } from "../lib/text.js";
 export interface Writer {
   level: SafetyLevel;
   by: Actor;
+  /** Refuse a secret even in a person's own edit: a file everyone reads (a server's notes). */
+  refusesSecrets?: boolean;
 }
 
 export const PERSON: Writer = { level: "person", by: { kind: "person" } };
@@ -163,7 +165,7 @@ export class MemoryFile {
     const name = checkContent(section ?? "", writer.level);
     if (!name.ok) return refuse("unsafe", `${this.label}: refused, the section name ${name.reason}`);
     // The model and AgentKit itself never store a secret; a person's own edit is saved with a warning.
-    const refusesSecrets = writer.level === "tool" || writer.by.kind === "system";
+    const refusesSecrets = writer.level === "tool" || writer.by.kind === "system" || writer.refusesSecrets === true;
     // A dry run only reads: it neither waits for the write lock nor wakes the recall index (the
     // write it previews is checked again, under the lock, when it is made).
     const run = dryRun ? (work: () => Promise<WriteResult>) => work() : (work: () => Promise<WriteResult>) => this.owner.serialize(work);

@@ -58,6 +58,8 @@ export interface MemorySnapshot {
   warnings: string[];
   /** True when SOUL.md does not exist yet (a person's first session). */
   soulMissing?: boolean;
+  /** The server's SERVER.md, for a conversation in a server (set by the session's opener). */
+  serverNotes?: string;
 }
 
 export interface MemoryStoreOptions {

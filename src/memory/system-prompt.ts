@@ -5,6 +5,7 @@ import { maskSecrets } from "./secrets.js";
 import { parseSections } from "./sections.js";
 import { countChars } from "../lib/text.js";
 import { publicEntriesOf, withoutPrivateSections } from "./visibility.js";
+import { SERVER_NOTES_CAP, SERVER_NOTES_LABEL } from "./server-notes.js";
 
 export interface PromptOptions {
   /** Told when a file had to be cut or a section blocked (the files stay untouched). */
@@ -37,6 +38,8 @@ export function buildSystemPrompt(snapshot: MemorySnapshot, base: string, option
     { tag: "agent-identity", label: "SOUL.md", text: withoutByteOrderMark(snapshot.soul), cap: CAPS.soul },
     { tag: "user-profile", label: "USER.md", text: shown(withoutByteOrderMark(snapshot.user)), cap: CAPS.user },
     { tag: "agent-notes", label: "MEMORY.md", text: shown(withoutByteOrderMark(snapshot.memory)), cap: CAPS.memory },
+    // Only in a conversation held in that server: the opener sets it from the place's server.
+    ...(snapshot.serverNotes ? [{ tag: "server-notes", label: SERVER_NOTES_LABEL, text: withoutByteOrderMark(snapshot.serverNotes), cap: SERVER_NOTES_CAP }] : []),
   ];
   const parts = blocks.flatMap((block) => {
     const body = renderFile(block, warn);

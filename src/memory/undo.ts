@@ -1,6 +1,14 @@
-import type { Actor, JournalEntry, SectionChange } from "./journal.js";
+import type { Actor, Journal, JournalEntry, SectionChange } from "./journal.js";
+import type { CommitOptions, FileWrite } from "./journalled-write.js";
 import { readTextIfExistsSync } from "./memory-file.js";
-import type { MemoryStore } from "./memory-store.js";
+
+/** Files with a journal that an undo takes back: a person's memory, a server's notes. */
+export interface JournalledFiles {
+  readonly journal: Journal;
+  serialize<T>(work: () => Promise<T>): Promise<T>;
+  pathOf(label: string): string;
+  commit(by: Actor, op: string, writes: FileWrite[], options?: CommitOptions): Promise<JournalEntry | undefined>;
+}
 import { sectionText, setSection } from "./section-changes.js";
 
 export type UndoResult =
@@ -20,7 +28,7 @@ const NOT_UNDOABLE = new Set(["forget"]);
  * changes that touched it are named). Several ids are undone newest first, as one change,
  * which itself can be undone.
  */
-export async function undoChanges(memory: MemoryStore, ids: readonly string[], by: Actor, now = new Date()): Promise<UndoResult> {
+export async function undoChanges(memory: JournalledFiles, ids: readonly string[], by: Actor, now = new Date()): Promise<UndoResult> {
   return memory.serialize(async () => {
     const entries = await memory.journal.entries();
     const byId = new Map(entries.map((e) => [e.id, e]));
@@ -90,7 +98,7 @@ function undoneMap(entries: readonly JournalEntry[]): Map<string, JournalEntry> 
 }
 
 /** Undoes a change and, when its sections changed since, every later change in the way (a chain). */
-export async function undoWithLater(memory: MemoryStore, id: string, by: Actor, now = new Date()): Promise<UndoResult> {
+export async function undoWithLater(memory: JournalledFiles, id: string, by: Actor, now = new Date()): Promise<UndoResult> {
   let ids = [id];
   for (let round = 0; round < 20; round++) {
     const result = await undoChanges(memory, ids, by, now);

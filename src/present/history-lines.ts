@@ -22,6 +22,8 @@ export function who(entry: JournalEntry, say: Say): string {
       if (entry.by.session === "tidy-up") return say(ENGLISH_REASONS["tidy-up"]!, REASONS["tidy-up"]!);
       return entry.by.title ? say(`AgentKit in “${entry.by.title}”`, `助手（“${entry.by.title}”）`) : say("AgentKit", "助手");
     case "person":
+      // A file several people write (a server's notes) names each of them; Discord shows the mention as their name.
+      if (entry.by.userId) return `<@${entry.by.userId}>`;
       return entry.by.via === "web" ? say("you, on the web", "你（网页）") : say("you", "你");
     case "system":
       return say(ENGLISH_REASONS[entry.by.reason] ?? entry.by.reason, REASONS[entry.by.reason] ?? entry.by.reason);

@@ -7,6 +7,7 @@ import type { ComponentHandler } from "./router.js";
 import { stopHandlers } from "./stop.js";
 import { tidyHandlers } from "./tidy.js";
 import { sourceHandlers } from "./sources.js";
+import { serverNotesHandlers } from "./server-notes.js";
 
 /** Every button, menu and form handler, by the prefix of its custom id. */
-export const componentHandlers: ReadonlyMap<string, ComponentHandler> = new Map([...historyHandlers, ...receiptHandlers, ...proposalHandlers, ...forgetHandlers, ...importHandlers, ...stopHandlers, ...tidyHandlers, ...sourceHandlers].map((h) => [h.prefix, h]));
+export const componentHandlers: ReadonlyMap<string, ComponentHandler> = new Map([...historyHandlers, ...receiptHandlers, ...proposalHandlers, ...forgetHandlers, ...importHandlers, ...stopHandlers, ...tidyHandlers, ...sourceHandlers, ...serverNotesHandlers].map((h) => [h.prefix, h]));

@@ -10,6 +10,11 @@ export interface ComponentHandler {
   prefix: string;
   /** `args` are the custom id's parts after `<prefix>:<owner>`. Called for the owner only. */
   handle(interaction: ComponentInteraction, args: string[], ctx: BotContext): Promise<void>;
+  /**
+   * The buttons belong to a server, not a person (a suggestion for the server's notes): the id's
+   * owner part is the server's id, and the handler decides who may press them.
+   */
+  shared?: true;
 }
 
 export async function routeComponent(interaction: ComponentInteraction, handlers: ReadonlyMap<string, ComponentHandler>, ctx: BotContext): Promise<boolean> {
@@ -18,7 +23,7 @@ export async function routeComponent(interaction: ComponentInteraction, handlers
   if (!handler) return false;
   // Discord sends only custom ids the message carries; a modified client that got past that gets nothing either.
   const forged = !interaction.isModalSubmit() && !carriesCustomId(interaction.message.components, interaction.customId);
-  if (owner !== interaction.user.id || forged) {
+  if ((handler.shared ? owner !== interaction.guildId : owner !== interaction.user.id) || forged) {
     // Someone else's buttons: a private word to them, and the message stays as it is.
     await interaction.reply({
       content: inLocale(interaction, "These buttons belong to someone else's memory; only they can use them.", "这些按钮属于别人的记忆，只有本人可以使用。"),

@@ -2,6 +2,7 @@ import type { AskBeforeSaving, MemoryStore, Settings } from "../../memory/memory
 import type { FileKind } from "../../memory/file-kinds.js";
 import { formatUsage, type EditOptions, type Refusal, type Writer, type WriteOutcome, type WriteResult } from "../../memory/memory-file.js";
 import type { Proposal } from "../../memory/proposal-store.js";
+import type { ServerNotes, Suggestion } from "../../memory/server-notes.js";
 import { dateBound, localDate } from "../../lib/time.js";
 import { relativeTimeIn } from "../../memory/relative-time.js";
 import { SEARCH_DEFAULT_LIMIT, TOOL_NAMES, toolSchemas, type ToolName } from "./memory-tools.js";
@@ -16,12 +17,14 @@ export interface TurnState {
   refusedWrites: number;
   changes: MemoryChange[];
   proposals: PendingChange[];
+  /** Changes to the server's notes the model suggested, waiting for a moderator. */
+  suggestions: Suggestion[];
   /** What memory_search gave the model in this turn, in the order it gave them. */
   found: SourceRef[];
 }
 
 export function newTurnState(): TurnState {
-  return { refusedWrites: 0, changes: [], proposals: [], found: [] };
+  return { refusedWrites: 0, changes: [], proposals: [], suggestions: [], found: [] };
 }
 
 export interface ToolContext {
@@ -37,6 +40,8 @@ export interface ToolContext {
   settings: Settings;
   /** The conversation is in a place others can read: private sections and private talk are not read or found. */
   publicPlace?: boolean;
+  /** The server the conversation is in, and the person talking: server_notes_suggest works only there. */
+  server?: { notes: ServerNotes; userId: string };
 }
 
 const MAX_REFUSED_WRITES = 3;
@@ -99,6 +104,7 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
     context.turn.found.push(...hits.map(({ source, file, ord, title, date }) => ({ source, file, ord, title, date })));
     return searchResultsForModel(query, hits, range, heldBack);
   }
+  if (tool === "server_notes_suggest") return suggest(parsed.data as { section: string; content: string }, context);
   // The schema has validated these fields for the tool at hand.
   let args = parsed.data as { file: FileKind; section: string; content: string; old_text: string; new_text: string; private?: boolean };
   const file = store.file(args.file, context.now);
@@ -171,6 +177,26 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
       context.platform === "terminal"
         ? `Not saved yet: ${file.label} changes wait for the person's approval (their choice). They see this change under your reply and answer it with /save N or /discard N; mention that you proposed it.`
         : `Not saved yet: ${file.label} changes wait for the person's approval (their choice). They see this change with Save / Discard buttons under your reply; mention that you proposed it.`,
+  };
+}
+
+/** A suggestion passes every check a write of the notes would (cap, injection, secrets) and then waits for a moderator. */
+async function suggest(args: { section: string; content: string }, context: ToolContext): Promise<object> {
+  if (!context.server) return failure("server notes exist only in a server's threads; this conversation is not in a server");
+  if (context.turn.suggestions.length >= MAX_PROPOSALS) return refused(context, `at most ${MAX_PROPOSALS} suggestions in one reply`, true);
+  const { notes, userId } = context.server;
+  const checked = await notes.notes.add(args.section, args.content, context.writer, { dryRun: true });
+  if (!checked.ok) return refused(context, checked.error, true, checked.refusal);
+  if (!checked.value.changed) return { ok: true, unchanged: true, note: "the server's notes already hold this text" };
+  const kept = await notes.suggest({ userId, section: args.section, content: args.content.trim() }, context.now);
+  if (!kept.ok) return refused(context, kept.error, true);
+  context.turn.suggestions.push(kept.value);
+  return {
+    ok: true,
+    pending: true,
+    file: notes.notes.label,
+    section: args.section,
+    note: "Not saved: the server's moderators see this suggestion with Save / Discard. Tell the person you suggested it.",
   };
 }
 

@@ -22,9 +22,9 @@ async function setup() {
 }
 
 describe("memory tool definitions", () => {
-  it("offers the five tools as OpenAI function tools with JSON schemas", () => {
+  it("offers the six tools as OpenAI function tools with JSON schemas", () => {
     const names = memoryToolDefinitions.map((t) => t.function.name);
-    expect(names).toEqual(["memory_read", "memory_add", "memory_replace", "memory_remove", "memory_search"]);
+    expect(names).toEqual(["memory_read", "memory_add", "memory_replace", "memory_remove", "memory_search", "server_notes_suggest"]);
     expect(memoryToolDefinitions[4]!.function.parameters).toMatchObject({
       type: "object",
       required: ["query"],

@@ -1,0 +1,113 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { componentsOf, slashOption as s, type FakeMessage } from "../fakes/fake-discord/index.js";
+import type { RecordedRequest } from "../fakes/fake-openai.js";
+import { botMessages, startBot, type BotHarness } from "../helpers/bot-harness.js";
+
+const NOTE = "weekly game night in the lounge";
+const systemOf = (r: RecordedRequest) => String(r.body.messages[0]?.content ?? "");
+
+async function notesCommand(h: BotHarness, userId: string, sub: string, options: ReturnType<typeof s.string>[] = [], locale = "en-US", channelId = h.discord.textChannel.id) {
+  const call = h.discord.runSlashCommand({ userId, channelId, name: "server-notes", locale, options: [s.subcommand(sub, options)] });
+  const answer = await h.discord.waitFor(() => h.discord.interactionResponses(call.id).find((r) => r.content !== undefined));
+  expect(answer.ephemeral).toBe(true);
+  return answer.content!;
+}
+
+const serverNotes = (h: BotHarness, guildId = h.discord.guild.id) => readFile(join(h.home, "guilds", guildId, "SERVER.md"), "utf8").catch(() => "");
+
+async function press(h: BotHarness, message: FakeMessage, label: string, userId: string) {
+  const button = componentsOf(h.discord.message(message.id)!).find((c) => c.label === label)!;
+  const click = h.discord.clickButton({ userId, messageId: message.id, customId: button.customId! });
+  await h.discord.waitFor(() => h.discord.interactionResponses(click.id).length > 0);
+  return click;
+}
+
+describe("server notes", () => {
+  it("are written by Manage Server or the server-notes role, read by everyone, journalled with who, undoable, and refuse secrets", async () => {
+    const h = await startBot({ env: { SERVER_NOTES_ROLE_ID: "" } });
+    const { alice, bob } = h.discord;
+    // Alice owns the server (Manage Server); Bob has no permission.
+    expect(await notesCommand(h, bob.id, "add", [s.string("section", "Events"), s.string("content", `- the Friday thing: ${NOTE}`)])).toMatch(/^Only members with Manage Server/);
+    expect(await notesCommand(h, bob.id, "add", [s.string("section", "Events"), s.string("content", "- x")], "zh-CN")).toMatch(/^只有拥有“管理服务器”权限/);
+    expect(await serverNotes(h)).toBe("");
+    expect(await notesCommand(h, alice.id, "add", [s.string("section", "Events"), s.string("content", `- the Friday thing: ${NOTE}`)])).toMatch(/^Added to SERVER\.md › Events/);
+    expect(await notesCommand(h, bob.id, "view")).toContain(NOTE);
+    const key = ["sk-", "proj-", "Zq3Wm8Kp2Lr7Tn4Vb9Xc1Hd6Jf0Gs5Ya2Ue8IoP4aS7dF1gH"].join("");
+    expect(await notesCommand(h, alice.id, "add", [s.string("section", "Bots"), s.string("content", `- the key is ${key}`)])).toMatch(/looks like|secret|密/);
+    expect(await serverNotes(h)).not.toContain(key.slice(-12));
+    await notesCommand(h, alice.id, "add", [s.string("section", "Rules"), s.string("content", "- be kind")]);
+    const history = await notesCommand(h, bob.id, "history");
+    expect(history).toMatch(/^Changes to SERVER\.md/);
+    expect(history).toContain(`<@${alice.id}>`);
+    expect(history).toContain("SERVER.md › Rules: + “be kind”");
+    expect(await notesCommand(h, alice.id, "undo")).toMatch(/^Took back change 1/);
+    expect(await serverNotes(h)).not.toContain("be kind");
+    expect(await serverNotes(h)).toContain(NOTE);
+  });
+
+  it("a member with SERVER_NOTES_ROLE_ID may write too", async () => {
+    const h = await startBot({ env: { SERVER_NOTES_ROLE_ID: "" } });
+    const role = h.discord.manageThreadsRole.id;
+    await h.stop();
+    const again = await startBot({ discord: h.discord, model: h.model, home: h.home, env: { SERVER_NOTES_ROLE_ID: role } });
+    const mod = again.discord.addUser({ username: "mod", roles: [role] });
+    expect(await notesCommand(again, mod.id, "add", [s.string("section", "Events"), s.string("content", `- ${NOTE}`)])).toMatch(/^Added to/);
+  });
+
+  it("are in the prompt of every conversation in that server, never in a DM or another server", async () => {
+    const h = await startBot();
+    const { alice, bob } = h.discord;
+    await notesCommand(h, alice.id, "add", [s.string("section", "Events"), s.string("content", `- the Friday thing: ${NOTE}`)]);
+    h.model.setFallback(() => ({ text: "ok" }));
+    const start = await h.discord.userSends({ channelId: h.discord.textChannel.id, userId: bob.id, content: "what is the Friday thing?", mentionsBot: true });
+    await h.discord.waitFor(() => botMessages(h.discord, start.id)[0]);
+    const dm = h.discord.openDm(bob.id);
+    await h.discord.userSends({ channelId: dm.id, userId: bob.id, content: "hi in private" });
+    await h.discord.waitFor(() => botMessages(h.discord, dm.id)[0]);
+    const other = h.discord.addGuild({ name: "Another server" });
+    const elsewhere = await h.discord.userSends({ channelId: other.textChannel.id, userId: bob.id, content: "hi over here", mentionsBot: true });
+    await h.discord.waitFor(() => botMessages(h.discord, elsewhere.id)[0]);
+
+    const inServer = h.model.requests.filter((r) => JSON.stringify(r.body).includes("what is the Friday thing?"));
+    expect(inServer.length).toBeGreaterThan(0);
+    for (const r of inServer) expect(systemOf(r)).toMatch(/<server-notes chars="\d+\/2000">[\s\S]*game night/);
+    const others = h.model.requests.filter((r) => !inServer.includes(r));
+    expect(others.length).toBeGreaterThanOrEqual(2);
+    for (const r of others) expect(JSON.stringify(r.body)).not.toContain(NOTE);
+  });
+
+  it("the model only suggests: Save or Discard is for members who may write, and Save runs the checks", async () => {
+    const h = await startBot();
+    const { alice, bob } = h.discord;
+    h.model.enqueue(
+      { toolCalls: [{ name: "server_notes_suggest", arguments: { section: "Events", content: `- the Friday thing: ${NOTE}` } }] },
+      { text: "I suggested it to the moderators." },
+    );
+    const start = await h.discord.userSends({ channelId: h.discord.textChannel.id, userId: bob.id, content: "FYI the Friday thing is game night", mentionsBot: true });
+    const suggestion = await h.discord.waitFor(() => botMessages(h.discord, start.id).find((m) => m.content.startsWith("💡")));
+    expect(suggestion.content).toContain(`SERVER.md › Events: + “- the Friday thing: ${NOTE}”`);
+    expect(await serverNotes(h)).toBe("");
+    // Bob (no permission) presses Save: a private line, nothing changes, the buttons stay.
+    const refused = await press(h, suggestion, "Save", bob.id);
+    expect(h.discord.interactionResponses(refused.id)[0]!.content).toMatch(/^Only members who may write/);
+    expect(h.discord.interactionResponses(refused.id)[0]!.ephemeral).toBe(true);
+    expect(await serverNotes(h)).toBe("");
+    expect(componentsOf(h.discord.message(suggestion.id)!)).toHaveLength(2);
+    // Alice saves it.
+    await press(h, suggestion, "Save", alice.id);
+    await h.discord.waitFor(() => h.discord.message(suggestion.id)!.content.startsWith("✅ Saved by"));
+    expect(await serverNotes(h)).toContain(NOTE);
+    expect(componentsOf(h.discord.message(suggestion.id)!)).toHaveLength(0);
+    expect(await notesCommand(h, bob.id, "history")).toContain(`<@${alice.id}>`);
+
+    // A suggestion in a DM is refused: server notes exist only in a server.
+    h.model.enqueue({ toolCalls: [{ name: "server_notes_suggest", arguments: { section: "Events", content: "- from a DM" } }] }, { text: "done" });
+    const dm = h.discord.openDm(bob.id);
+    await h.discord.userSends({ channelId: dm.id, userId: bob.id, content: "note this for the server" });
+    await h.discord.waitFor(() => botMessages(h.discord, dm.id).find((m) => m.content.startsWith("done")));
+    const toolAnswer = h.model.requests.at(-1)!.body.messages.find((m) => m.role === "tool");
+    expect(String(toolAnswer?.content)).toContain("server notes exist only in a server");
+  });
+});
