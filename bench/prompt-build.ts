@@ -6,6 +6,8 @@ import { CAPS } from "../src/memory/file-kinds.js";
 import { countChars } from "../src/lib/text.js";
 import { buildSystemPrompt } from "../src/memory/system-prompt.js";
 import { recentDates } from "../src/lib/time.js";
+import { ServerNotes, SERVER_NOTES_CAP } from "../src/memory/server-notes.js";
+import { isPublicPlace, type SessionPlace } from "../src/sessions/session-record.js";
 import { words } from "./model-server.js";
 import { makeTempDir, removeTempDir } from "./processes.js";
 import { summarize, type Summary } from "./stats.js";
@@ -26,6 +28,12 @@ export interface PromptBuildResult {
   buildUs: Summary;
   /** Both, as one session open pays them. */
   totalUs: Summary;
+  /**
+   * The floor, timed in alternation with the above: the same person's files in a DM (no server
+   * notes, nothing left out). The above is a public thread of a server whose SERVER.md is at its
+   * cap, with two of the person's sections marked private (read, left out).
+   */
+  floorTotalUs: Summary;
   warnings: number;
 }
 
@@ -56,7 +64,8 @@ function fileAtCap(cap: number, sections: number, seed: number): string {
 
 /**
  * Snapshot and system-prompt build at full caps (SOUL 2000, USER 1400, MEMORY 2200, yesterday's
- * and today's logs 1000 each), timed in-process after a warm-up.
+ * and today's logs 1000 each, SERVER.md 2000), in a public thread with two private sections, timed
+ * in-process after a warm-up beside the same person in a DM.
  */
 export async function measurePromptBuild(options: PromptBuildOptions): Promise<PromptBuildResult> {
   const home = await makeTempDir("prompt-home");
@@ -75,26 +84,44 @@ export async function measurePromptBuild(options: PromptBuildOptions): Promise<P
     await mkdir(join(store.dir, "daily"), { recursive: true });
     for (const [name, text] of Object.entries(files)) await writeFile(join(store.dir, name), text, "utf8");
 
-    const place = { platform: "discord" as const, channelId: "1", guildId: "2", description: 'the Discord thread "bench"' };
+    const guildId = "234567890123456789";
+    const notes = ServerNotes.of(home, guildId);
+    await mkdir(notes.dir, { recursive: true });
+    files["SERVER.md"] = fileAtCap(SERVER_NOTES_CAP, 4, 6);
+    await writeFile(notes.notes.path, files["SERVER.md"], "utf8");
+    // Two of the person's sections are private: a public thread reads them and leaves them out.
+    await store.saveSettings({ privateSections: ["section 2.2", "section 3.4"] });
+    const publicThread = { platform: "discord" as const, channelId: "1", guildId, description: 'the public Discord thread "bench"', visibility: "public" as const };
+    const dm = { platform: "discord" as const, channelId: "3", description: "direct messages", visibility: "direct" as const };
     let warnings = 0;
     let prompt = "";
-    const once = async () => {
+    // As SessionEngine.open does it.
+    const once = async (place: SessionPlace) => {
       const t0 = process.hrtime.bigint();
       const snapshot = await store.snapshot(now);
+      if (place.guildId) snapshot.serverNotes = ServerNotes.of(home, place.guildId).readSync();
       const t1 = process.hrtime.bigint();
       const base = baseInstructions({ place, title: "bench", displayName: "Bench Person", snapshot });
-      prompt = buildSystemPrompt(snapshot, base, { warn: () => warnings++ });
+      const built = buildSystemPrompt(snapshot, base, {
+        ...(isPublicPlace(place) ? { publicPlace: { privateSections: store.readSettings().privateSections } } : {}),
+        warn: () => warnings++,
+      });
       const t2 = process.hrtime.bigint();
+      if (place === publicThread) prompt = built;
       return { snapshot: Number(t1 - t0) / 1000, build: Number(t2 - t1) / 1000 };
     };
-    for (let i = 0; i < options.warmup; i++) await once();
+    for (let i = 0; i < options.warmup; i++) await once(i % 2 ? dm : publicThread);
     warnings = 0;
     const snapshotUs: number[] = [];
     const buildUs: number[] = [];
+    const floorUs: number[] = [];
     for (let i = 0; i < options.iterations; i++) {
-      const t = await once();
+      // Alternating, so both see the same machine.
+      const t = await once(publicThread);
       snapshotUs.push(t.snapshot);
       buildUs.push(t.build);
+      const f = await once(dm);
+      floorUs.push(f.snapshot + f.build);
     }
     return {
       options,
@@ -105,6 +132,7 @@ export async function measurePromptBuild(options: PromptBuildOptions): Promise<P
       snapshotUs: summarize(snapshotUs),
       buildUs: summarize(buildUs),
       totalUs: summarize(snapshotUs.map((s, i) => s + buildUs[i]!)),
+      floorTotalUs: summarize(floorUs),
       warnings,
     };
   } finally {
