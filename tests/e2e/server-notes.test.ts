@@ -110,4 +110,15 @@ describe("server notes", () => {
     const toolAnswer = h.model.requests.at(-1)!.body.messages.find((m) => m.role === "tool");
     expect(String(toolAnswer?.content)).toContain("server notes exist only in a server");
   });
+
+  it("/memory view's glance in the server names its notes; in a DM it does not", async () => {
+    const h = await startBot();
+    await notesCommand(h, h.discord.alice.id, "add", [s.string("section", "Events"), s.string("content", `- ${NOTE}`)]);
+    const glance = async (channelId: string) => {
+      const call = h.discord.runSlashCommand({ userId: h.discord.bob.id, channelId, name: "memory", options: [s.subcommand("view", [])] });
+      return (await h.discord.waitFor(() => h.discord.interactionResponses(call.id).find((r) => r.embeds?.length))).embeds![0]!.description!;
+    };
+    expect(await glance(h.discord.textChannel.id)).toMatch(/SERVER\.md ▰.* · 1 section · this server's notes/);
+    expect(await glance(h.discord.openDm(h.discord.bob.id).id)).not.toContain("SERVER.md");
+  });
 });

@@ -3,7 +3,9 @@ import { historyLine } from "../../present/history-lines.js";
 import { type Say } from "../../lib/locale.js";
 import type { MemoryStore } from "../../memory/memory-store.js";
 import { memoryOverview, type FileOverview, type MemoryOverview } from "../../memory/memory-overview.js";
-import { cutChars } from "../../lib/text.js";
+import { countChars, cutChars } from "../../lib/text.js";
+import { parseSections } from "../../memory/sections.js";
+import { SERVER_NOTES_CAP, SERVER_NOTES_LABEL, type ServerNotes } from "../../memory/server-notes.js";
 import { sayFor } from "../interaction-helpers.js";
 
 const SEGMENTS = 10;
@@ -33,9 +35,15 @@ function fileLine(file: FileOverview, say: Say): string {
   return `${file.label} ${usageBar(file.used, file.cap)} · ${sections}`;
 }
 
+function serverOverview(text: string): FileOverview {
+  return { label: SERVER_NOTES_LABEL, used: countChars(text), cap: SERVER_NOTES_CAP, sections: parseSections(text).sections.length };
+}
+
 /** The glance as one embed: a bar per file, the last change, and what is kept beyond the files. */
-function glanceEmbed(overview: MemoryOverview, privateSections: readonly string[], say: Say): EmbedBuilder {
+function glanceEmbed(overview: MemoryOverview, privateSections: readonly string[], server: FileOverview | undefined, say: Say): EmbedBuilder {
   const lines = overview.files.map((file) => fileLine(file, say));
+  // Asked in a server: its notes are in every conversation there too (they are the server's, not the person's).
+  if (server && server.used > 0) lines.push("", `${fileLine(server, say)} · ${say("this server's notes, in every conversation here (/server-notes view)", "本服务器的笔记，这里的每次对话都会用到（/server-notes view）")}`);
   // The snapshot cuts such a file at its cap: the person should know part of it goes unseen.
   const over = overview.files
     .filter((file) => file.used > file.cap)
@@ -61,7 +69,7 @@ function glanceEmbed(overview: MemoryOverview, privateSections: readonly string[
 }
 
 /** /memory view without a file: the caller's own memory in one ephemeral embed. */
-export async function runGlance(interaction: ChatInputCommandInteraction, memory: MemoryStore): Promise<void> {
-  const embed = glanceEmbed(await memoryOverview(memory), memory.readSettings().privateSections ?? [], sayFor(interaction));
+export async function runGlance(interaction: ChatInputCommandInteraction, memory: MemoryStore, serverNotes?: ServerNotes): Promise<void> {
+  const embed = glanceEmbed(await memoryOverview(memory), memory.readSettings().privateSections ?? [], serverNotes && serverOverview(serverNotes.readSync()), sayFor(interaction));
   await interaction.reply({ embeds: [embed], flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
 }

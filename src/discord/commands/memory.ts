@@ -250,7 +250,7 @@ export const memoryCommand: Command = {
       });
       return;
     }
-    if (sub === "view" && interaction.options.getString("file") === null) return runGlance(interaction, memory);
+    if (sub === "view" && interaction.options.getString("file") === null) return runGlance(interaction, memory, interaction.guildId ? ctx.engine.serverNotesOf(interaction.guildId) : undefined);
     const kind = interaction.options.getString("file", true) as FileKind;
     const file = fileOf(memory, kind);
     if (sub === "view") {
