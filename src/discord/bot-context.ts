@@ -8,7 +8,7 @@ import type { SessionEngine } from "../engine/session-engine.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../lib/logger.js";
 import type { Say } from "../lib/locale.js";
-import type { SessionRecord } from "../sessions/session-record.js";
+import type { Guest, SessionRecord } from "../sessions/session-record.js";
 import type { ReceiptPlace } from "./views/receipt.js";
 
 /** Who is talking, as a conversation names them. */
@@ -24,7 +24,7 @@ type CloseResult = "closed" | "none" | "empty" | "pending-summary";
 export interface ConversationControl {
   /** A line refusing a new conversation (fair use), or undefined when the person may start one. */
   mayStart(userId: string, say: Say): string | undefined;
-  openInThread(threadId: string, threadName: string, guildId: string, person: Person, visibility: "private" | "public"): Promise<SessionRecord>;
+  openInThread(threadId: string, threadName: string, guildId: string, person: Person, visibility: "private" | "public", guests?: Guest[]): Promise<SessionRecord>;
   closeChannel(channelId: string, reason: string, receipt?: ReceiptPlace): Promise<CloseResult>;
   closeSession(sessionId: string, channelId: string, reason: string, receipt?: ReceiptPlace): Promise<CloseResult>;
   scheduleIdleClose(channelId: string, lastActivity: number): void;

@@ -6,7 +6,7 @@ import type { Logger } from "../lib/logger.js";
 import { describeChanges } from "../memory/changes.js";
 import { ModelError } from "../model/model-client.js";
 import { SessionClosedError, TurnForgottenError, type SessionEngine, type SessionSummary } from "../engine/session-engine.js";
-import { isPublicPlace, type SessionRecord } from "../sessions/session-record.js";
+import { isPublicPlace, type Guest, type SessionRecord } from "../sessions/session-record.js";
 import type { SectionChange } from "../memory/journal.js";
 import { isPrivateSection } from "../memory/visibility.js";
 import type { Suggestion } from "../memory/server-notes.js";
@@ -67,7 +67,10 @@ type AnswerChannel = TextBasedChannel & ReplyChannel & { id: string };
 /** The session a message is answered in, as the one lookup that routed the message found it. */
 interface OpenSession {
   id: string;
+  /** Whose memory the session holds: proposals and sources are theirs, whoever wrote the message. */
+  userId: string;
   locale: string | undefined;
+  guests?: Guest[] | undefined;
 }
 
 /** Messages that waited for a turn are answered as one: their words and files in order, at most one message's images. */
@@ -144,9 +147,12 @@ export class Conversations implements ConversationControl {
     }
     if (message.channel.isThread()) {
       const record = await this.deps.engine.sessionIn(message.channelId);
-      // Only the owner's words reach the model; their memory is in the prompt.
-      if (!record || record.userId !== message.author.id || (await this.deps.access.check(caller))) return;
-      await this.track(this.inThread(message, record, person));
+      if (!record) return;
+      // The owner's words reach the model, and those of members the owner invited into an open
+      // conversation (under their own names); anyone else is not heard. The owner's memory is in the prompt.
+      const guest = record.status === "open" ? record.guests?.find((g) => g.userId === message.author.id) : undefined;
+      if ((record.userId !== message.author.id && !guest) || (await this.deps.access.check(caller))) return;
+      await this.track(this.inThread(message, record, person, guest && { ...guest, displayName: person.displayName }));
       return;
     }
     const mentioned = message.mentions.users.has(me.id);
@@ -175,10 +181,11 @@ export class Conversations implements ConversationControl {
   }
 
   /** Opens a session in a thread the bot just created for a person (/chat). */
-  async openInThread(threadId: string, threadName: string, guildId: string, person: Person, visibility: "private" | "public"): Promise<SessionRecord> {
+  async openInThread(threadId: string, threadName: string, guildId: string, person: Person, visibility: "private" | "public", guests: Guest[] = []): Promise<SessionRecord> {
     return this.deps.engine.open({
       ...person,
       title: threadName,
+      ...(guests.length > 0 ? { guests } : {}),
       place: {
         platform: "discord",
         channelId: threadId,
@@ -296,11 +303,12 @@ export class Conversations implements ConversationControl {
     });
   }
 
-  private async inThread(message: Message, session: SessionSummary, person: Person): Promise<void> {
+  private async inThread(message: Message, session: SessionSummary, person: Person, guest?: Guest): Promise<void> {
     const channel = message.channel as AnswerChannel;
     // The session as the message found it: one that ends meanwhile (/end) is not reopened by a message that waited.
     const found = session.status === "open" ? session : undefined;
-    await this.take(message.channelId, person, {
+    // A guest's messages wait in their own line: a turn answers one speaker.
+    await this.take(guest ? `${message.channelId}:${guest.userId}` : message.channelId, person, {
       message,
       words: this.textOf(message),
       // The conversation's language is the session's (fixed when it opened): no settings read per message.
@@ -313,9 +321,12 @@ export class Conversations implements ConversationControl {
             const name = channel.isThread() ? channel.name : session.title;
             // Read from the thread each time: a thread made private since gets everything again.
             const visibility = channel.type === ChannelType.PrivateThread ? "private" : "public";
-            return this.openInThread(message.channelId, name, message.guildId ?? "", { ...person, locale: session.locale ?? this.localeOf(person.userId) }, visibility);
+            // Only the owner starts a new conversation in the thread; it keeps the members they invited.
+            return this.openInThread(message.channelId, name, message.guildId ?? "", { ...person, locale: session.locale ?? this.localeOf(person.userId) }, visibility, session.guests);
           }));
-        await this.answer(open, batch, channel);
+        // The owner's conversation ended while a guest's message waited: it is not read.
+        if (guest && open.id !== session.id) return;
+        await this.answer(open, batch, channel, guest);
       },
     });
   }
@@ -354,8 +365,8 @@ export class Conversations implements ConversationControl {
   private async openOrReuse(channelId: string, open: () => Promise<OpenSession>): Promise<OpenSession> {
     return this.opening.run(channelId, async () => {
       const existing = await this.deps.engine.sessionIn(channelId);
-      const { id, locale } = existing?.status === "open" ? existing : await open();
-      return { id, locale };
+      const { id, userId, locale, guests } = existing?.status === "open" ? existing : await open();
+      return { id, userId, locale, guests };
     });
   }
 
@@ -404,9 +415,11 @@ export class Conversations implements ConversationControl {
    * Answers one message, or several that waited for the same turn, as one: what they bring
    * (words, replies, files, images) goes to the model, with a Stop button while it streams.
    */
-  private async answer(session: OpenSession, batch: Pick<Pending, "message" | "words">[], channel: ReplyChannel & { id: string }): Promise<void> {
+  private async answer(session: OpenSession, batch: Pick<Pending, "message" | "words">[], channel: ReplyChannel & { id: string }, guest?: Guest): Promise<void> {
     const sessionId = session.id;
-    const owner = batch[0]!.message.author.id;
+    const owner = session.userId;
+    // The Stop button is for whoever is being answered.
+    const speaker = guest?.userId ?? owner;
     // The session's language, fixed when it opened (from the person's settings or their Discord client): the lookup that routed the message brought it.
     const say = sayIn(session.locale);
     const parts: Incoming[] = [];
@@ -431,12 +444,12 @@ export class Conversations implements ConversationControl {
     }
     const turnId = randomBytes(6).toString("hex");
     const stop = new AbortController();
-    this.streaming.set(turnId, { stop, owner });
-    const reply = new ReplyStream(channel, { log: this.deps.log, whileStreaming: () => [stopRow(owner, turnId, say)] });
+    this.streaming.set(turnId, { stop, owner: speaker });
+    const reply = new ReplyStream(channel, { log: this.deps.log, whileStreaming: () => [stopRow(speaker, turnId, say)] });
     reply.startTyping();
     try {
       // The turn is persisted before its final text is shown, so a crash never loses a shown answer.
-      const result = await this.deps.engine.turn(sessionId, incoming.message, { onDelta: (delta) => reply.push(delta), signal: stop.signal, sourceId: `${batch[0]!.message.channelId}/${batch[0]!.message.id}` });
+      const result = await this.deps.engine.turn(sessionId, guest ? { ...incoming.message, from: guest } : incoming.message, { onDelta: (delta) => reply.push(delta), signal: stop.signal, sourceId: `${batch[0]!.message.channelId}/${batch[0]!.message.id}` });
       this.streaming.delete(turnId);
       const saved = describeChanges(result.changes, say);
       const lines = [

@@ -2,6 +2,8 @@ import type { ChatCompletionContentPart, ChatCompletionMessageParam } from "open
 import type { Writer } from "../memory/memory-file.js";
 import type { MemoryStore } from "../memory/memory-store.js";
 import { executeTool, newTurnState, type ToolContext } from "./tools/execute-tool.js";
+import { guestName, type Guest } from "../sessions/session-record.js";
+import { guestText } from "./history.js";
 import type { Suggestion } from "../memory/server-notes.js";
 import { distinctSources, type MemoryChange, type PendingChange, type SourceRef } from "../memory/changes.js";
 import type { MemoryWriteResult, TokenUsage } from "../lib/telemetry.js";
@@ -13,6 +15,8 @@ export const MAX_TOOL_ROUNDS = 8;
 /** What the person sent in one turn: their words (files already inlined) and images for a model that can see. */
 export interface TurnMessage {
   text: string;
+  /** An invited member's message (the session's guests), not the owner's. */
+  from?: Guest;
   /** Sent as image parts in this turn only; the stored history keeps `placeholder` instead. */
   images?: { dataUrl: string; placeholder: string }[];
 }
@@ -38,6 +42,8 @@ export interface TurnInput {
   publicPlace?: boolean;
   /** The server the conversation is in (ToolContext.server). */
   server?: ToolContext["server"];
+  /** Who said what in a thread with guests (ToolContext.voices). */
+  voices?: ToolContext["voices"];
 }
 
 export interface TurnTiming {
@@ -62,18 +68,20 @@ export interface TurnOutput {
 
 /** The person's message as the model gets it in its turn, with image parts when there are images. */
 function requestMessage(message: TurnMessage): ChatCompletionMessageParam {
-  if (!message.images?.length) return { role: "user", content: message.text };
+  const text = message.from ? guestText(message.from, message.text) : message.text;
+  const name = message.from ? { name: guestName(message.from.userId) } : {};
+  if (!message.images?.length) return { role: "user", content: text, ...name };
   const parts: ChatCompletionContentPart[] = [
-    { type: "text", text: message.text },
+    { type: "text", text },
     ...message.images.map((image): ChatCompletionContentPart => ({ type: "image_url", image_url: { url: image.dataUrl } })),
   ];
-  return { role: "user", content: parts };
+  return { role: "user", content: parts, ...name };
 }
 
 /** The person's message as history keeps it: images become short placeholders, so history stays small. */
 function storedMessage(message: TurnMessage): ChatCompletionMessageParam {
   const placeholders = (message.images ?? []).map((image) => image.placeholder);
-  return { role: "user", content: [message.text, ...placeholders].filter((t) => t !== "").join("\n") };
+  return { role: "user", content: [message.text, ...placeholders].filter((t) => t !== "").join("\n"), ...(message.from ? { name: guestName(message.from.userId) } : {}) };
 }
 
 /** One turn: the model may call memory tools for up to 8 rounds, then must answer. */
@@ -144,6 +152,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutput> {
         ...(input.platform ? { platform: input.platform } : {}),
         ...(input.publicPlace ? { publicPlace: true } : {}),
         ...(input.server ? { server: input.server } : {}),
+        ...(input.voices ? { voices: input.voices } : {}),
       });
       messages.push({ role: "tool", tool_call_id: call.id, content: result });
     }

@@ -4,7 +4,7 @@ import type { MemoryStore } from "../memory/memory-store.js";
 import { maskSecrets, maskSecretsInConversation } from "../memory/secrets.js";
 import { localDate, localTime } from "../lib/time.js";
 import { describeChanges, type MemoryChange } from "../memory/changes.js";
-import { hasExchange, visibilityOf, type SessionRecord } from "../sessions/session-record.js";
+import { guestName, hasExchange, visibilityOf, type SessionRecord } from "../sessions/session-record.js";
 import type { SessionStore } from "../sessions/session-store.js";
 
 /** The text of a message, whether the SDK holds it as a string or as parts. */
@@ -42,12 +42,15 @@ function conversationMessages(record: SessionRecord): ConversationMessage[] {
     answer = [];
     changes = [];
   };
+  const guests = new Map((record.guests ?? []).map((g) => [guestName(g.userId), g.displayName]));
   for (const [index, message] of record.messages.entries()) {
     if (message.role === "user") {
       endTurn();
       const text = textOf(message).trim();
       const id = record.sourceIds?.[String(index)];
-      if (text !== "") out.push({ speaker: "person", name: record.displayName, text, ...(id ? { id } : {}) });
+      // An invited member's message under their own name.
+      const name = (message.name && guests.get(message.name)) ?? record.displayName;
+      if (text !== "") out.push({ speaker: "person", name, text, ...(id ? { id } : {}) });
     } else if (message.role === "assistant") {
       const text = textOf(message).trim();
       if (text !== "") answer.push(text);

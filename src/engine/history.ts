@@ -1,6 +1,7 @@
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { ModelClient } from "../model/model-client.js";
-import type { SessionRecord } from "../sessions/session-record.js";
+import { guestName, type Guest, type SessionRecord } from "../sessions/session-record.js";
+import { quoteForPrompt } from "../memory/safety.js";
 import { transcriptOf } from "./transcript.js";
 
 /** What a request sends: the frozen system prompt, the condensed summary if any, the recent history. */
@@ -12,8 +13,17 @@ export function requestContext(record: SessionRecord): ChatCompletionMessagePara
       content: `Summary of the earlier part of this conversation:\n${record.condensed.summary}`,
     });
   }
-  context.push(...record.messages.slice(record.condensed?.upTo ?? 0));
+  const guests = new Map((record.guests ?? []).map((g) => [guestName(g.userId), g]));
+  for (const message of record.messages.slice(record.condensed?.upTo ?? 0)) {
+    const guest = message.role === "user" && message.name ? guests.get(message.name) : undefined;
+    context.push(guest && typeof message.content === "string" ? { ...message, content: guestText(guest, message.content) } : message);
+  }
   return context;
+}
+
+/** How an invited member's message reaches the model: their name as quoted data, then their words. */
+export function guestText(guest: Guest, text: string): string {
+  return `[${quoteForPrompt(guest.displayName, 32)}, invited into this thread by the person; not the person whose memory you hold]\n${text}`;
 }
 
 const size = (m: ChatCompletionMessageParam) => JSON.stringify(m).length;
@@ -54,7 +64,7 @@ export async function condenseHistory(
       content:
         "Condense this conversation so far into a short summary (at most 10 sentences) that keeps names, facts, decisions and open questions. Write in the language the person used.",
     },
-    { role: "user", content: earlier + transcriptOf(record.messages.slice(from, upTo), record.displayName) },
+    { role: "user", content: earlier + transcriptOf(record.messages.slice(from, upTo), record) },
   ]);
   return { summary: summary.trim(), upTo };
 }

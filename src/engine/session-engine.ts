@@ -14,6 +14,7 @@ import { undoable } from "../memory/undo.js";
 import { MemoryStore, type MemoryStoreOptions } from "../memory/memory-store.js";
 import { buildSystemPrompt } from "../memory/system-prompt.js";
 import { ServerNotes, type Suggestion } from "../memory/server-notes.js";
+import type { Voices } from "./tools/voices.js";
 import { localDate, localTime } from "../lib/time.js";
 import type { MemoryChange, PendingChange, SourceRef } from "../memory/changes.js";
 import { runTurn, type TurnMessage, type TurnTiming } from "./agent-loop.js";
@@ -24,7 +25,7 @@ import { maskSecretsInRecord } from "./mask-record.js";
 import { appendDailyEntry, entryHeading } from "./daily-entry.js";
 import { ModelError, type ModelClient } from "../model/model-client.js";
 import { noTelemetry, type Telemetry, type TokenUsage, type TurnOutcome } from "../lib/telemetry.js";
-import { hasExchange, isPublicPlace, visibilityOf, type SessionPlace, type SessionRecord } from "../sessions/session-record.js";
+import { guestName, hasExchange, isPublicPlace, visibilityOf, type Guest, type SessionPlace, type SessionRecord } from "../sessions/session-record.js";
 import { SessionForgottenError, SessionMovedOnError, type SessionStore } from "../sessions/session-store.js";
 import { neededEpoch } from "../sessions/session-store-base.js";
 import { summariseConversation } from "./summarise.js";
@@ -53,6 +54,8 @@ export interface OpenRequest {
   locale: string | undefined;
   title: string;
   place: SessionPlace;
+  /** Members the owner invited into the thread (SessionRecord.guests). */
+  guests?: Guest[];
 }
 
 export interface TurnResult {
@@ -78,7 +81,7 @@ export interface TurnOptions {
   signal?: AbortSignal;
 }
 
-export type SessionSummary = Pick<SessionRecord, "id" | "userId" | "status" | "title" | "locale">;
+export type SessionSummary = Pick<SessionRecord, "id" | "userId" | "status" | "title" | "locale" | "guests">;
 
 export type CloseOutcome = "closed" | "already-closed" | "empty" | "pending-summary";
 
@@ -190,6 +193,7 @@ export class SessionEngine {
       locale: request.locale,
       title: request.title,
       channel: request.place,
+      ...(request.guests?.length ? { guests: request.guests } : {}),
       systemPrompt,
       messages: [],
       status: "open",
@@ -223,8 +227,8 @@ export class SessionEngine {
   async sessionIn(channelId: string): Promise<SessionSummary | undefined> {
     const record = await this.deps.store.latestIn(channelId);
     if (!record) return undefined;
-    const { id, userId, status, title, locale } = record;
-    return { id, userId, status, title, locale };
+    const { id, userId, status, title, locale, guests } = record;
+    return { id, userId, status, title, locale, ...(guests ? { guests } : {}) };
   }
 
   /** Waits for writes started in the background (before a shutdown), and for the recall index to follow them. */
@@ -270,6 +274,7 @@ export class SessionEngine {
           onMemoryWrite: (written) => this.telemetry.memoryWrite(written),
           platform: record.channel.platform,
           publicPlace: isPublicPlace(record.channel),
+          ...(record.guests?.length ? { voices: voicesOf(record, message) } : {}),
           ...(record.channel.guildId && /^\d{1,20}$/.test(record.channel.guildId)
             ? { server: { notes: this.serverNotesOf(record.channel.guildId), userId: record.userId } }
             : {}),
@@ -725,4 +730,17 @@ function forgetIn(message: ChatCompletionMessageParam, hit: (text: string) => bo
     };
   }
   return out;
+}
+
+/** The owner's and the guests' words in a session, this turn's message included (ToolContext.voices). */
+function voicesOf(record: SessionRecord, message: TurnMessage): Voices {
+  const owner: string[] = [];
+  const guests: string[] = [];
+  // What the model has before it: the messages since the condensed summary.
+  for (const m of record.messages.slice(record.condensed?.upTo ?? 0)) {
+    if (m.role !== "user" || typeof m.content !== "string") continue;
+    (m.name?.startsWith(guestName("")) ? guests : owner).push(m.content);
+  }
+  (message.from ? guests : owner).push(message.text);
+  return { owner, guests };
 }

@@ -11,7 +11,7 @@ export async function summariseConversation(model: ModelClient, record: SessionR
       role: "system",
       content: `You write entries for a personal daily log. Summarise the conversation below in 2 to 4 short sentences: what was discussed, decided or learned about the person. Write in the language the person used. Plain text, no heading, under 500 characters. Today is ${today}: write any other day mentioned as a date (e.g. "2026-12-10"), never as "tomorrow", "next week" or "下周".`,
     },
-    { role: "user", content: `${earlier}${transcriptOf(record.messages, record.displayName)}` },
+    { role: "user", content: `${earlier}${transcriptOf(record.messages, record)}` },
   ]);
   // The transcript it saw was masked; a summary that still holds a secret (from the model's own words) is masked too.
   return maskSecrets(summary.trim()) || "(the model returned an empty summary)";

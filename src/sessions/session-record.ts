@@ -2,6 +2,14 @@ import type { ChatCompletionMessageParam } from "openai/resources/chat/completio
 import type { SessionStatus, TokenUsage } from "../lib/telemetry.js";
 import type { Visibility } from "../memory/visibility.js";
 
+export interface Guest {
+  userId: string;
+  displayName: string;
+}
+
+/** A guest's message in `messages` carries `name: guestName(id)`: who said it, for the model's history and the transcript. */
+export const guestName = (userId: string): string => `guest_${userId}`;
+
 export interface SessionPlace {
   platform: "discord" | "terminal";
   /** Thread or DM channel id; for the terminal, a label. */
@@ -30,6 +38,11 @@ export interface SessionRecord {
   locale: string | undefined;
   title: string;
   channel: SessionPlace;
+  /**
+   * Members the owner invited into the thread (/chat with:): their messages reach the model with
+   * their names; only the owner's memory is in the prompt, and nothing they say is saved as the owner's.
+   */
+  guests?: Guest[];
   /** Built once at open; sent byte-identical on every request of the session. */
   systemPrompt: string;
   /** The whole conversation, append-only. */

@@ -24,6 +24,13 @@ export const chatCommand: Command = {
         .setNameLocalization("zh-CN", "私密")
         .setDescription("Make the thread private (only you, me and moderators)")
         .setDescriptionLocalization("zh-CN", "创建私密子区（仅你、我和管理员可见）"),
+    )
+    .addUserOption((o) =>
+      o
+        .setName("with")
+        .setNameLocalization("zh-CN", "邀请")
+        .setDescription("Someone to bring into the conversation: I hear them too, and remember only you")
+        .setDescriptionLocalization("zh-CN", "邀请某人加入对话：我也会听他们说话，但只记住你的事"),
     ),
 
   async execute(interaction, ctx) {
@@ -49,6 +56,15 @@ export const chatCommand: Command = {
     const displayName = displayNameOf(interaction);
     const topic = interaction.options.getString("topic")?.trim();
     const isPrivate = interaction.options.getBoolean("private") ?? false;
+    const invited = interaction.options.getUser("with");
+    if (invited && (invited.bot || invited.id === interaction.user.id)) {
+      await interaction.editReply(inLocale(interaction, "Invite another person (not yourself, not a bot), or leave with: out.", "请邀请另一个人（不能是你自己或机器人），或者不填“邀请”。"));
+      return;
+    }
+    const invitedMember = invited ? interaction.options.getMember("with") : null;
+    const guests = invited
+      ? [{ userId: invited.id, displayName: (invitedMember && "displayName" in invitedMember ? invitedMember.displayName : undefined) ?? invited.globalName ?? invited.username }]
+      : [];
     const name = (topic || inLocale(interaction, `Chat with ${displayName}`, `与 ${displayName} 的对话`)).slice(0, 100);
     let thread: ThreadChannel;
     try {
@@ -69,18 +85,28 @@ export const chatCommand: Command = {
       );
       return;
     }
-    await thread.members.add(interaction.user.id).catch((error: unknown) => {
-      ctx.log.warn({ err: String(error) }, "could not add the caller to the thread");
-    });
+    for (const id of [interaction.user.id, ...guests.map((g) => g.userId)]) {
+      await thread.members.add(id).catch((error: unknown) => {
+        ctx.log.warn({ err: String(error) }, "could not add a member to the thread");
+      });
+    }
     const person = { userId: interaction.user.id, displayName, locale: interaction.locale };
-    await ctx.conversations.openInThread(thread.id, name, interaction.guildId, person, isPrivate ? "private" : "public");
+    await ctx.conversations.openInThread(thread.id, name, interaction.guildId, person, isPrivate ? "private" : "public", guests);
     const persona = parsePersona(await ctx.engine.memoryOf(person.userId).soul.read(), interaction.locale);
     const greeting = inLocale(
       interaction,
       `👋 Hi ${displayName}, I'm ${persona.name}. ${topic ? `Let's talk about “${topic}”.` : "What's on your mind?"} (Use /end when we're done.)`,
       `👋 你好，${displayName}！我是${persona.name}。${topic ? `我们来聊聊“${topic}”吧。` : "想聊些什么？"}（聊完可以用 /end 结束。）`,
     );
-    await thread.send({ content: greeting, allowedMentions: NO_MENTIONS });
+    const welcome = guests.length
+      ? `\n${inLocale(
+          interaction,
+          `<@${guests[0]!.userId}> is invited: I hear you both, and remember only what ${displayName} tells me about themselves.`,
+          `已邀请 <@${guests[0]!.userId}>：我会听你们两位说话，但只记住 ${displayName} 关于自己的事。`,
+        )}`
+      : "";
+    // The invited member is pinged once, so they know where to talk.
+    await thread.send({ content: greeting + welcome, allowedMentions: guests.length ? { users: [guests[0]!.userId] } : NO_MENTIONS });
     await interaction.editReply({ content: inLocale(interaction, `Started ${thread}.`, `已开始：${thread}`), allowedMentions: NO_MENTIONS });
   },
 };

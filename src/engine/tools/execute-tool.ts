@@ -8,6 +8,7 @@ import { relativeTimeIn } from "../../memory/relative-time.js";
 import { SEARCH_DEFAULT_LIMIT, TOOL_NAMES, toolSchemas, type ToolName } from "./memory-tools.js";
 import { searchResultsForModel } from "./search-results.js";
 import { toolJson } from "./tool-json.js";
+import { comesOnlyFromGuests, type Voices } from "./voices.js";
 import { MAX_PRIVATE_SECTIONS, publicEntriesOf, withoutPrivateSections } from "../../memory/visibility.js";
 import type { MemoryWriteResult } from "../../lib/telemetry.js";
 import type { MemoryChange, PendingChange, SourceRef } from "../../memory/changes.js";
@@ -40,6 +41,8 @@ export interface ToolContext {
   settings: Settings;
   /** The conversation is in a place others can read: private sections and private talk are not read or found. */
   publicPlace?: boolean;
+  /** What the owner and the members they invited said (a thread with guests): USER.md takes only the owner's facts. */
+  voices?: Voices;
   /** The server the conversation is in, and the person talking: server_notes_suggest works only there. */
   server?: { notes: ServerNotes; userId: string };
 }
@@ -124,6 +127,13 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
   if (args.file !== "daily" && tool !== "memory_remove") {
     const relative = relativeTimeIn(tool === "memory_add" ? args.content : args.new_text);
     if (relative !== undefined) return refused(context, relativeTimeRefusal(file.label, relative, context.now, store.timeZone().zone), true);
+  }
+  if (context.voices && args.file === "user" && tool !== "memory_remove" && comesOnlyFromGuests(tool === "memory_add" ? args.content : args.new_text, context.voices)) {
+    return refused(
+      context,
+      "USER.md: refused, this text comes from what an invited member said, not from the person whose memory this is; USER.md holds only the person's own facts, and nothing is saved about the other members",
+      true,
+    );
   }
   const askFirst = asksFirst(context.settings.askBeforeSaving, args.file);
   const write = (options: EditOptions): Promise<WriteResult> =>
