@@ -6,8 +6,6 @@ import {
   SlashCommandBuilder,
   TextInputBuilder,
   TextInputStyle,
-  type ChatInputCommandInteraction,
-  type ModalSubmitInteraction,
 } from "discord.js";
 import { contentHash, PERSON, type MemoryFile } from "../../memory/memory-file.js";
 import { type MemoryStore } from "../../memory/memory-store.js";
@@ -28,12 +26,9 @@ import { privateLine, runPrivate } from "./memory-private.js";
 import { searchAnswer } from "./memory-search.js";
 import { runSettings, withSettings } from "./memory-settings.js";
 import { badSectionNameLine, secretWarningLine, writeRefusalLine } from "../../present/write-refusal.js";
+import { ephemeralReply as reply, fenced, INLINE_LIMIT, MODAL_TEXT_LIMIT, withSection } from "./command-parts.js";
 
 const MODAL_PREFIX = "memory-edit";
-/** Discord's limit for a text input's value. */
-const MODAL_TEXT_LIMIT = 4000;
-/** Room for the header and fence around a file shown inline. */
-const INLINE_LIMIT = 1800;
 
 const fileChoices = FILE_KINDS.map((kind) => ({
   name: kind,
@@ -51,25 +46,8 @@ function withFile(o: import("discord.js").SlashCommandStringOption) {
     .addChoices(...fileChoices);
 }
 
-function withSection(o: import("discord.js").SlashCommandStringOption) {
-  return o
-    .setName("section")
-    .setNameLocalization("zh-CN", "小节")
-    .setDescription("Section name, without ##")
-    .setDescriptionLocalization("zh-CN", "小节名（不含 ##）")
-    .setRequired(true)
-    .setMaxLength(80);
-}
 
-const reply = (interaction: ChatInputCommandInteraction | ModalSubmitInteraction, content: string, files: AttachmentBuilder[] = []) =>
-  interaction.reply({ content, files, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
 
-/** The longest backtick run inside decides the fence, so a file with ``` still shows whole. */
-function fenced(text: string): string {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = "`".repeat(longest + 1);
-  return `${fence}md\n${text.trimEnd()}\n${fence}`;
-}
 
 function fileOf(memory: MemoryStore, kind: FileKind, date?: string): MemoryFile {
   return kind === "daily" && date ? memory.daily(date) : memory.file(kind);

@@ -1,7 +1,6 @@
 import {
   AttachmentBuilder,
   LabelBuilder,
-  MessageFlags,
   ModalBuilder,
   SlashCommandBuilder,
   TextInputBuilder,
@@ -20,20 +19,13 @@ import { badSectionNameLine, writeRefusalLine } from "../../present/write-refusa
 import type { BotContext, Command } from "../bot-context.js";
 import { sayFor } from "../interaction-helpers.js";
 import { mayWriteServerNotes, memberWriter } from "../views/server-notes.js";
+import { ephemeralReply, fenced, INLINE_LIMIT, MODAL_TEXT_LIMIT, withSection } from "./command-parts.js";
 
 const MODAL_PREFIX = "sne";
-const MODAL_TEXT_LIMIT = 4000;
 const HISTORY_SHOWN = 10;
 const UNDO_REACH = 25;
 
-const reply = (interaction: ChatInputCommandInteraction | ModalSubmitInteraction, content: string, files: AttachmentBuilder[] = []) =>
-  interaction.reply({ content: cutChars(content, 2000), files, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
-
-function fenced(text: string): string {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = "`".repeat(longest + 1);
-  return `${fence}md\n${text}\n${fence}`;
-}
+const reply = (interaction: ChatInputCommandInteraction | ModalSubmitInteraction, content: string, files: AttachmentBuilder[] = []) => ephemeralReply(interaction, cutChars(content, 2000), files);
 
 export const serverNotesCommand: Command = {
   data: new SlashCommandBuilder()
@@ -50,7 +42,7 @@ export const serverNotesCommand: Command = {
         .setNameLocalization("zh-CN", "添加")
         .setDescription("Add text to a section")
         .setDescriptionLocalization("zh-CN", "向小节添加内容")
-        .addStringOption((o) => o.setName("section").setNameLocalization("zh-CN", "小节").setDescription("Section name, without ##").setDescriptionLocalization("zh-CN", "小节名（不含 ##）").setRequired(true).setMaxLength(80))
+        .addStringOption(withSection)
         .addStringOption((o) => o.setName("content").setNameLocalization("zh-CN", "内容").setDescription("Text to add").setDescriptionLocalization("zh-CN", "要添加的内容").setRequired(true).setMaxLength(2000)),
     )
     .addSubcommand((s) =>
@@ -59,7 +51,7 @@ export const serverNotesCommand: Command = {
         .setNameLocalization("zh-CN", "删除")
         .setDescription("Remove a whole section")
         .setDescriptionLocalization("zh-CN", "删除整个小节")
-        .addStringOption((o) => o.setName("section").setNameLocalization("zh-CN", "小节").setDescription("Section name, without ##").setDescriptionLocalization("zh-CN", "小节名（不含 ##）").setRequired(true).setMaxLength(80)),
+        .addStringOption(withSection),
     )
     .addSubcommand((s) => s.setName("history").setNameLocalization("zh-CN", "记录").setDescription("Who changed the notes, and how").setDescriptionLocalization("zh-CN", "谁改过笔记、改了什么"))
     .addSubcommand((s) =>
@@ -120,7 +112,7 @@ async function view(interaction: ChatInputCommandInteraction, notes: ServerNotes
   const { used, cap } = await notes.notes.usage();
   const header = say(`**${notes.notes.label}** of this server (${used}/${cap} chars)`, `本服务器的 **${notes.notes.label}**（${used}/${cap} 字）`);
   if (text.trim() === "") return void (await reply(interaction, `${header}: ${say("empty. Moderators add to it with /server-notes add.", "空的。管理员可以用 /server-notes add 添加。")}`));
-  if (text.length <= 1800) return void (await reply(interaction, `${header}\n${fenced(text)}`));
+  if (text.length <= INLINE_LIMIT) return void (await reply(interaction, `${header}\n${fenced(text)}`));
   await reply(interaction, header, [new AttachmentBuilder(Buffer.from(text), { name: "SERVER.md" })]);
 }
 
