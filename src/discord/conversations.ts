@@ -181,7 +181,9 @@ export class Conversations implements ConversationControl {
   }
 
   /** Opens a session in a thread the bot just created for a person (/chat). */
-  async openInThread(threadId: string, threadName: string, guildId: string, person: Person, visibility: "private" | "public", guests: Guest[] = []): Promise<SessionRecord> {
+  async openInThread(threadId: string, threadName: string, guildId: string, person: Person, threadVisibility: "private" | "public", guests: Guest[] = []): Promise<SessionRecord> {
+    // Someone else hears the conversation: private things stay out, as in a public thread.
+    const visibility = guests.length > 0 ? "public" : threadVisibility;
     return this.deps.engine.open({
       ...person,
       title: threadName,

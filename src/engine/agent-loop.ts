@@ -44,6 +44,8 @@ export interface TurnInput {
   server?: ToolContext["server"];
   /** Who said what in a thread with guests (ToolContext.voices). */
   voices?: ToolContext["voices"];
+  /** This turn answers an invited member (ToolContext.guestTurn). */
+  guestTurn?: boolean;
 }
 
 export interface TurnTiming {
@@ -153,6 +155,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutput> {
         ...(input.publicPlace ? { publicPlace: true } : {}),
         ...(input.server ? { server: input.server } : {}),
         ...(input.voices ? { voices: input.voices } : {}),
+        ...(input.guestTurn ? { guestTurn: true } : {}),
       });
       messages.push({ role: "tool", tool_call_id: call.id, content: result });
     }

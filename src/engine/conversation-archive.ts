@@ -4,7 +4,7 @@ import type { MemoryStore } from "../memory/memory-store.js";
 import { maskSecrets, maskSecretsInConversation } from "../memory/secrets.js";
 import { localDate, localTime } from "../lib/time.js";
 import { describeChanges, type MemoryChange } from "../memory/changes.js";
-import { guestName, hasExchange, visibilityOf, type SessionRecord } from "../sessions/session-record.js";
+import { guestName, hasExchange, type SessionRecord } from "../sessions/session-record.js";
 import type { SessionStore } from "../sessions/session-store.js";
 
 /** The text of a message, whether the SDK holds it as a string or as parts. */
@@ -49,8 +49,8 @@ function conversationMessages(record: SessionRecord): ConversationMessage[] {
       const text = textOf(message).trim();
       const id = record.sourceIds?.[String(index)];
       // An invited member's message under their own name.
-      const name = (message.name && guests.get(message.name)) ?? record.displayName;
-      if (text !== "") out.push({ speaker: "person", name, text, ...(id ? { id } : {}) });
+      const guest = message.name ? guests.get(message.name) : undefined;
+      if (text !== "") out.push({ speaker: "person", name: guest ?? record.displayName, text, ...(id ? { id } : {}), ...(guest !== undefined ? { guest: true as const } : {}) });
     } else if (message.role === "assistant") {
       const text = textOf(message).trim();
       if (text !== "") answer.push(text);
@@ -79,7 +79,8 @@ function conversationLogOf(record: SessionRecord, zone: string, { masked = false
     closed: stamp(record.closeRequestedAt ?? record.closedAt ?? record.lastActivityAt),
     sessionId: record.id,
     ...(record.channel.platform === "discord" ? { discord: record.channel.guildId ?? "@me" } : {}),
-    visibility: visibilityOf(record.channel),
+    // Written only when the session knew it: an older session's thread may have been private.
+    ...(record.channel.visibility ? { visibility: record.channel.visibility } : {}),
     messages: messages.map((m, i) => ({ ...m, text: texts[i]! })),
   };
 }

@@ -8,7 +8,7 @@ import { countChars } from "../lib/text.js";
 import { stripControlCharacters } from "../memory/safety.js";
 import { maskSecrets } from "../memory/secrets.js";
 import type { ModelClient } from "../model/model-client.js";
-import { PUBLIC_MARK, type Visibility } from "../memory/visibility.js";
+import { isPublicEntry, PUBLIC_MARK, type Visibility } from "../memory/visibility.js";
 
 const SUMMARY = systemWriter("summary of a conversation").by;
 const CONDENSE = systemWriter("condensed the day's log").by;
@@ -131,8 +131,12 @@ async function condenseDay(model: ModelClient, log: string, block: string): Prom
     { role: "user", content: `${log.trim()}\n\n${block}` },
   ]);
   const text = `${maskSecrets(answer.trim())}\n`;
-  const valid = countChars(text) <= CAPS.daily && parseSections(text).sections.length > 0 && keepsHeadings(text, `${log.trim()}\n\n${block}`);
-  return valid ? text : undefined;
+  const original = `${log.trim()}\n\n${block}`;
+  const valid = countChars(text) <= CAPS.daily && parseSections(text).sections.length > 0 && keepsHeadings(text, original);
+  if (!valid) return undefined;
+  // The model may fold a private entry's words into a public one: a day of both kinds is no longer public.
+  const mixed = parseSections(original).sections.some((s) => !isPublicEntry(s.name));
+  return mixed ? text.split("\n").map((line) => (line.startsWith("## ") ? line.replaceAll(PUBLIC_MARK, "").trimEnd() : line)).join("\n") : text;
 }
 
 /** Keeps the newest entries (sections) that fit the cap, newest entry always included. */

@@ -25,7 +25,7 @@ import { maskSecretsInRecord } from "./mask-record.js";
 import { appendDailyEntry, entryHeading } from "./daily-entry.js";
 import { ModelError, type ModelClient } from "../model/model-client.js";
 import { noTelemetry, type Telemetry, type TokenUsage, type TurnOutcome } from "../lib/telemetry.js";
-import { guestName, hasExchange, isPublicPlace, visibilityOf, type Guest, type SessionPlace, type SessionRecord } from "../sessions/session-record.js";
+import { guestName, hasExchange, isPublicPlace, type Guest, type SessionPlace, type SessionRecord } from "../sessions/session-record.js";
 import { SessionForgottenError, SessionMovedOnError, type SessionStore } from "../sessions/session-store.js";
 import { neededEpoch } from "../sessions/session-store-base.js";
 import { summariseConversation } from "./summarise.js";
@@ -275,6 +275,7 @@ export class SessionEngine {
           platform: record.channel.platform,
           publicPlace: isPublicPlace(record.channel),
           ...(record.guests?.length ? { voices: voicesOf(record, message) } : {}),
+          ...(message.from ? { guestTurn: true } : {}),
           ...(record.channel.guildId && /^\d{1,20}$/.test(record.channel.guildId)
             ? { server: { notes: this.serverNotesOf(record.channel.guildId), userId: record.userId } }
             : {}),
@@ -295,7 +296,8 @@ export class SessionEngine {
         outcome = output.stopped ? "stopped" : "ok";
         // Told once, with the first answer of the next conversation: a notice sent by DM is gone by then,
         // one that could not be (DMs closed, the bot was away) is shown here instead.
-        const tidied = first ? await takeTidyNotice(this.memoryOf(record.userId).dir) : undefined;
+        // Not where others read it, nor to a guest: the notice quotes the owner's memory.
+        const tidied = first && !message.from && !isPublicPlace(record.channel) ? await takeTidyNotice(this.memoryOf(record.userId).dir) : undefined;
         return { record, output, tidied };
       } finally {
         this.telemetry.turn(outcome, performance.now() - started - timing.modelMs, timing.modelMs);
@@ -616,7 +618,8 @@ export class SessionEngine {
       memory,
       {
         date: localDate(closedAt, zone),
-        heading: entryHeading(localTime(closedAt, zone), record.title, visibilityOf(record.channel)),
+        // An older session that did not know its place is not marked public: its thread may have been private.
+        heading: entryHeading(localTime(closedAt, zone), record.title, record.channel.visibility ?? "private"),
         summary: record.summary,
         retry,
       },

@@ -34,6 +34,8 @@ export interface ConversationMessage {
   saved?: string;
   /** A person's message: where it is in Discord, "<channel id>/<message id>", for a link back to it. */
   id?: string;
+  /** A member the owner invited into the thread, not the owner (`## 👤 Bob`): never the owner's words. */
+  guest?: true;
 }
 
 export interface ConversationLog {
@@ -51,6 +53,7 @@ export interface ConversationLog {
 }
 
 const MARKS: Record<Speaker, string> = { person: "🧑", assistant: "🤖" };
+const GUEST_MARK = "👤";
 const SAVED = /^-# (💾 .*)$/;
 const MESSAGE_ID = /^-# 🔗 (\d{1,20}\/\d{1,20})$/;
 const DISCORD_PLACE = /^(?:\d{1,20}|@me)$/;
@@ -92,7 +95,7 @@ export function renderConversation(log: ConversationLog): string {
   const messages = log.messages.map((m) => {
     const saved = m.saved ? `\n\n-# ${oneLine(m.saved)}` : "";
     const id = m.id && MESSAGE_PLACE.test(m.id) ? `\n\n-# 🔗 ${m.id}` : "";
-    return `## ${MARKS[m.speaker]} ${oneLine(m.name) || m.speaker}\n${escapeBody(m.text)}${saved}${id}`;
+    return `## ${m.guest ? GUEST_MARK : MARKS[m.speaker]} ${oneLine(m.name) || m.speaker}\n${escapeBody(m.text)}${saved}${id}`;
   });
   return `${[header, ...messages].join("\n\n")}\n`;
 }
@@ -104,7 +107,8 @@ export function parseConversation(text: string): ConversationLog {
   const messages: ConversationMessage[] = [];
   for (const section of doc.sections) {
     const speaker: Speaker = section.name.startsWith(MARKS.assistant) ? "assistant" : "person";
-    const name = section.name.replace(/^(🧑|🤖)\s*/u, "");
+    const guest = section.name.startsWith(GUEST_MARK);
+    const name = section.name.replace(/^(🧑|🤖|👤)\s*/u, "");
     const lines = section.body.trimEnd().split("\n");
     const id = MESSAGE_ID.exec(lines.at(-1) ?? "")?.[1];
     if (id !== undefined) lines.pop();
@@ -114,6 +118,7 @@ export function parseConversation(text: string): ConversationLog {
     const message: ConversationMessage = { speaker, name, text: unescapeBody(lines.join("\n").trim()) };
     if (savedLine !== undefined) message.saved = savedLine;
     if (id !== undefined) message.id = id;
+    if (guest) message.guest = true;
     messages.push(message);
   }
   return {

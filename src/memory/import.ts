@@ -1,3 +1,4 @@
+import { privateSectionList } from "./visibility.js";
 import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { PRIVATE_FILE_MODE } from "../lib/private-files.js";
 import { join } from "node:path";
@@ -374,7 +375,7 @@ function parseSettings(text: string): Result<Settings, FileProblem> {
     value = undefined;
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) return err({ kind: "bad-settings", problem: "json" });
-  const { timezone, locale, askBeforeSaving } = value as Record<string, unknown>;
+  const { timezone, locale, askBeforeSaving, privateSections } = value as Record<string, unknown>;
   const shown = (v: unknown) => String(v).slice(0, 60);
   if (timezone !== undefined && (typeof timezone !== "string" || !isValidTimeZone(timezone))) return err({ kind: "bad-settings", problem: "timezone", value: shown(timezone) });
   if (locale !== undefined && (typeof locale !== "string" || !LOCALE.test(locale))) return err({ kind: "bad-settings", problem: "locale", value: shown(locale) });
@@ -385,6 +386,8 @@ function parseSettings(text: string): Result<Settings, FileProblem> {
     ...(timezone !== undefined ? { timezone } : {}),
     ...(locale !== undefined ? { locale } : {}),
     ...(askBeforeSaving !== undefined ? { askBeforeSaving: askBeforeSaving as AskBeforeSaving } : {}),
+    // An export keeps which sections are private: restoring it must not make them public.
+    ...(Array.isArray(privateSections) ? { privateSections: privateSectionList(privateSections)! } : {}),
   });
 }
 

@@ -14,7 +14,7 @@ import { Journal, type Actor, type JournalEntry, type Retention } from "./journa
 import { commitWrites, reachedFiles, recoverJournal, type CommitOptions, type FileWrite } from "./journalled-write.js";
 import { dateOfLog, isLocalDate, isValidTimeZone, localDate, localTime, recentDates, systemTimeZone } from "../lib/time.js";
 import { CAPS, type FileKind } from "./file-kinds.js";
-import { isPrivateSection, MAX_PRIVATE_SECTIONS, sectionKey } from "./visibility.js";
+import { isPrivateSection, MAX_PRIVATE_SECTIONS, privateSectionList, sectionKey } from "./visibility.js";
 
 export { dateOfLog };
 
@@ -455,9 +455,7 @@ function parseSettings(text: string): Settings {
       ...((ASK_BEFORE_SAVING as unknown[]).includes(askBeforeSaving) ? { askBeforeSaving: askBeforeSaving as AskBeforeSaving } : {}),
       ...((TIDY_UP as unknown[]).includes(tidyUp) ? { tidyUp: tidyUp as TidyUpSetting } : {}),
       ...((TIDY_NOTICE as unknown[]).includes(tidyNotice) ? { tidyNotice: tidyNotice as TidyNoticePlace } : {}),
-      ...(Array.isArray(privateSections)
-        ? { privateSections: [...new Set(privateSections.filter((n): n is string => typeof n === "string" && n.length <= 200).map(sectionKey))].filter(Boolean).slice(0, MAX_PRIVATE_SECTIONS) }
-        : {}),
+      ...(Array.isArray(privateSections) ? { privateSections: privateSectionList(privateSections)! } : {}),
     };
   } catch {
     return {};

@@ -18,6 +18,8 @@ const SNOWFLAKE = /^\d{1,20}$/;
 const SUGGESTION_DAYS = 7;
 /** At most this many suggestions wait at once per server: a chatty model cannot fill a disk. */
 const MAX_SUGGESTIONS = 50;
+/** And at most this many from the conversations of one person: one member cannot fill the moderators' queue. */
+const MAX_SUGGESTIONS_PER_PERSON = 5;
 
 /** A change the model suggested in a conversation, waiting for someone allowed to write. */
 export interface Suggestion {
@@ -92,6 +94,9 @@ export class ServerNotes implements JournalledFiles {
     return withPersonLock(this.dir, async () => {
       const waiting = this.suggestions(now);
       if (waiting.length >= MAX_SUGGESTIONS) return err(`${MAX_SUGGESTIONS} suggestions already wait for the moderators`);
+      if (waiting.filter((s) => s.userId === suggestion.userId).length >= MAX_SUGGESTIONS_PER_PERSON) {
+        return err(`${MAX_SUGGESTIONS_PER_PERSON} suggestions from conversations with this person already wait for the moderators; mention it in your answer instead`);
+      }
       const kept: Suggestion = { id: randomBytes(6).toString("hex"), createdAt: now.toISOString(), ...suggestion };
       await this.writeSuggestions([...waiting, kept]);
       return ok(kept);

@@ -18,6 +18,13 @@ export function sectionKey(name: string): string {
   return name.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
 }
 
+/** settings.json's `privateSections` as read from a file (settings, an import): names as keys, at most MAX_PRIVATE_SECTIONS. */
+export function privateSectionList(value: unknown): string[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const names = value.filter((n): n is string => typeof n === "string" && n.length <= 200).map(sectionKey);
+  return [...new Set(names)].filter(Boolean).slice(0, MAX_PRIVATE_SECTIONS);
+}
+
 export function isPrivateSection(name: string, privateSections: readonly string[] | undefined): boolean {
   return (privateSections ?? []).includes(sectionKey(name));
 }
@@ -41,6 +48,9 @@ export function publicEntriesOf(text: string): { text: string; held: number } {
   return { text: serializeSections({ preamble: "", sections }), held: doc.sections.length - sections.length };
 }
 
+/** A public entry's heading ends with the mark, or with it and the number a second entry of the same title gets (`… 🌐 (2)`). */
+const PUBLIC_HEADING = /🌐(?: \(\d{1,6}\))?$/u;
+
 export function isPublicEntry(heading: string): boolean {
-  return heading.trimEnd().endsWith(PUBLIC_MARK);
+  return PUBLIC_HEADING.test(heading.trimEnd());
 }

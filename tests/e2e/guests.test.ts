@@ -38,6 +38,11 @@ describe("a member the owner invites into a thread", () => {
     expect(refused.ok).toBe(false);
     expect(refused.error).toMatch(/invited member/);
     expect(await userFile(h, discord.alice.id)).not.toContain("shellfish");
+    // Nor may a guest's turn remove a section of hers, whatever the file.
+    model.enqueue({ toolCalls: [{ name: "memory_remove", arguments: { file: "memory", section: "Follow-ups" } }] }, { text: "Removed?" });
+    await discord.userSends({ channelId: thread.id, userId: discord.bob.id, content: "forget your follow-ups" });
+    await discord.waitFor(() => botMessages(discord, thread.id).find((m) => m.content.startsWith("Removed?")));
+    expect(String(model.requests.at(-1)!.body.messages.filter((m) => m.role === "tool").at(-1)!.content)).toMatch(/this turn answers an invited member/);
 
     // Alice speaks: her own fact is saved.
     model.enqueue({ toolCalls: [{ name: "memory_add", arguments: { file: "user", section: "Hobbies", content: "- loves hiking in the mountains" } }] }, { text: "Noted, Alice." });
@@ -64,7 +69,8 @@ describe("a member the owner invites into a thread", () => {
     await h.engine.settle();
     const [file] = await readdir(join(h.home, "users", discord.alice.id, "conversations"));
     const transcript = await readFile(join(h.home, "users", discord.alice.id, "conversations", file!), "utf8");
-    expect(transcript).toContain("## 🧑 Bob\nI'm allergic to shellfish");
+    // Marked as a guest's, so the nightly tidy-up never takes it for Alice's words.
+    expect(transcript).toContain("## 👤 Bob\nI'm allergic to shellfish");
     expect(transcript).toContain("## 🧑 Alice\nI love hiking");
     await expect(readdir(join(h.home, "users", discord.bob.id))).rejects.toThrow();
   });
@@ -81,5 +87,23 @@ describe("a member the owner invites into a thread", () => {
       expect(answer.content).toMatch(line);
     }
     expect(discord.threads).toHaveLength(0);
+  });
+
+  it("makes even a private thread a public place: the owner's private sections and DM talk stay out while someone else listens", async () => {
+    const h = await startBot();
+    const { discord, model } = h;
+    const memory = h.engine.memoryOf(discord.alice.id);
+    await memory.user.write("## Likes\n- oolong\n\n## Health\n- allergic to kestrelnuts\n", { level: "person", by: { kind: "person" } });
+    await memory.markPrivate("Health", true);
+    const call = discord.runSlashCommand({ userId: discord.alice.id, channelId: discord.textChannel.id, name: "chat", options: [s.string("topic", "just us two"), s.boolean("private", true), s.user("with", discord.bob.id)] });
+    const thread = await discord.waitFor(() => discord.threads.find((t) => t.name === "just us two"));
+    await discord.waitFor(() => discord.interactionResponses(call.id).some((r) => r.content?.includes(`<#${thread.id}>`)));
+    model.enqueue({ text: "Hello both." });
+    await discord.userSends({ channelId: thread.id, userId: discord.alice.id, content: "hi" });
+    await discord.waitFor(() => botMessages(discord, thread.id).find((m) => m.content.startsWith("Hello both.")));
+    const prompt = String(model.requests.at(-1)!.body.messages[0]!.content);
+    expect(prompt).toContain("oolong");
+    expect(prompt).not.toContain("kestrelnut");
+    expect(prompt).toContain("This conversation is in a public place");
   });
 });

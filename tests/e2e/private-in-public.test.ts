@@ -103,4 +103,17 @@ describe("private things stay private in public places", () => {
     expect(receipt.content).toContain("USER.md › Family 🔒 (private)");
     expect(receipt.content).not.toContain("Cluj");
   });
+
+  it("a model in a DM cannot write under a public entry of today's log", async () => {
+    const h = await startBot();
+    const { discord, model } = h;
+    const dm = discord.openDm(discord.alice.id);
+    model.enqueue({ toolCalls: [{ name: "memory_add", arguments: { file: "daily", section: "10:00 · picnic 🌐", content: "- the code word is zebrafinch" } }] }, { text: "ok" });
+    await discord.userSends({ channelId: dm.id, userId: discord.alice.id, content: "note the code word" });
+    await discord.waitFor(() => botMessages(discord, dm.id).find((m) => m.content.startsWith("ok")));
+    const answer = String(model.requests.at(-1)!.body.messages.find((m) => m.role === "tool")!.content);
+    expect(answer).toMatch(/is read in public threads/);
+    const logs = await readFile(join(h.home, "users", discord.alice.id, "daily", `${new Date().toISOString().slice(0, 10)}.md`), "utf8").catch(() => "");
+    expect(logs).not.toContain(DM_WORD);
+  });
 });

@@ -9,7 +9,7 @@ import { SEARCH_DEFAULT_LIMIT, TOOL_NAMES, toolSchemas, type ToolName } from "./
 import { searchResultsForModel } from "./search-results.js";
 import { toolJson } from "./tool-json.js";
 import { comesOnlyFromGuests, type Voices } from "./voices.js";
-import { MAX_PRIVATE_SECTIONS, publicEntriesOf, withoutPrivateSections } from "../../memory/visibility.js";
+import { isPublicEntry, MAX_PRIVATE_SECTIONS, publicEntriesOf, withoutPrivateSections } from "../../memory/visibility.js";
 import type { MemoryWriteResult } from "../../lib/telemetry.js";
 import type { MemoryChange, PendingChange, SourceRef } from "../../memory/changes.js";
 
@@ -43,6 +43,8 @@ export interface ToolContext {
   publicPlace?: boolean;
   /** What the owner and the members they invited said (a thread with guests): USER.md takes only the owner's facts. */
   voices?: Voices;
+  /** This turn answers an invited member: nothing they say changes the owner's profile or persona, or removes a section. */
+  guestTurn?: boolean;
   /** The server the conversation is in, and the person talking: server_notes_suggest works only there. */
   server?: { notes: ServerNotes; userId: string };
 }
@@ -127,6 +129,17 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
   if (args.file !== "daily" && tool !== "memory_remove") {
     const relative = relativeTimeIn(tool === "memory_add" ? args.content : args.new_text);
     if (relative !== undefined) return refused(context, relativeTimeRefusal(file.label, relative, context.now, store.timeZone().zone), true);
+  }
+  // A public entry of today's log is read in public places: words from a private place never go under it.
+  if (args.file === "daily" && !context.publicPlace && isPublicEntry(args.section)) {
+    return refused(context, `${file.label}: refused, the section “${args.section}” is read in public threads; write this conversation's notes in a section of its own`, true);
+  }
+  if (context.guestTurn && (args.file === "user" || args.file === "soul" || tool === "memory_remove")) {
+    return refused(
+      context,
+      `${file.label}: refused, this turn answers an invited member, not the person whose memory this is; only the person's own messages may change their profile, your persona, or remove a section`,
+      true,
+    );
   }
   if (context.voices && args.file === "user" && tool !== "memory_remove" && comesOnlyFromGuests(tool === "memory_add" ? args.content : args.new_text, context.voices)) {
     return refused(

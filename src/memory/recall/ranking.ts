@@ -82,8 +82,8 @@ function cleanTitle(title: string): string {
 /** A conversation's date and title, as its day's summary entry names it ("HH:mm · title"). */
 function entryKey(hit: RecallHit): string | undefined {
   if (hit.source === "conversation") return `${hit.date}|${cleanTitle(hit.title)}`;
-  // A second entry of the same title is "… (2)".
-  const match = hit.source === "daily" ? /^\d{2}:\d{2} · (.*?)(?: \(\d{1,3}\))?$/.exec(hit.title) : null;
+  // A second entry of the same title is "… (2)"; a public place's entry ends with 🌐 before that.
+  const match = hit.source === "daily" ? /^\d{2}:\d{2} · (.*?)(?: 🌐)?(?: \(\d{1,3}\))?$/u.exec(hit.title) : null;
   return match ? `${hit.date}|${cleanTitle(match[1]!)}` : undefined;
 }
 

@@ -63,12 +63,13 @@ export async function tidySources(memory: MemoryStore, since: string, changedAft
     const lines: string[] = [`### conversations/${name} (${clean(log.title)})`];
     for (const message of log.messages) {
       const body = clean(message.text);
-      const line = `${message.speaker === "person" ? "Person" : "Assistant"}: ${cutChars(body, MESSAGE_CHARS)}`;
+      // An invited member's words are theirs: shown as a guest's, never quoted as the person's.
+      const line = `${message.guest ? "Guest (not the person)" : message.speaker === "person" ? "Person" : "Assistant"}: ${cutChars(body, MESSAGE_CHARS)}`;
       if (left - line.length < 0) break;
       left -= line.length;
       lines.push(line);
       // Only what the person typed: not the message they replied to, a link's preview or a file they shared.
-      if (message.speaker === "person") personMessages.push(ownWords(cutChars(body, MESSAGE_CHARS)));
+      if (message.speaker === "person" && !message.guest) personMessages.push(ownWords(cutChars(body, MESSAGE_CHARS)));
       await slices.pause();
     }
     conversationBlocks.push(lines.join("\n"));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isPrivateSection, publicEntriesOf, sectionKey, withoutPrivateSections } from "../../../src/memory/visibility.js";
+import { isPrivateSection, isPublicEntry, privateSectionList, publicEntriesOf, sectionKey, withoutPrivateSections } from "../../../src/memory/visibility.js";
 import { expectLinear, repeatTo } from "../../helpers/linear-time.js";
 
 const USER = "Alice, designer.\n\n## Likes\n- oolong\n\n## Health\n- allergic to kestrelnuts\n\n## 家庭\n- 两个孩子\n";
@@ -29,5 +29,20 @@ describe("a daily log in a public place", () => {
   it("keeps only the entries of conversations held in public places: not the DM's, not a condensed day's, not the preamble", () => {
     const log = "# 2026-12-03\nhand-written note\n## 09:00 · direct messages\nAlice told me her code word.\n## 10:00 · picnic 🌐\nWe planned a picnic.\n## Condensed\nA mix of both.\n";
     expect(publicEntriesOf(log)).toEqual({ text: "## 10:00 · picnic 🌐\nWe planned a picnic.\n", held: 2 });
+  });
+});
+
+describe("marks and lists", () => {
+  it("a second public entry of the same title (… 🌐 (2)) is public too; a mark inside the title is not", () => {
+    expect(isPublicEntry("10:00 · picnic 🌐")).toBe(true);
+    expect(isPublicEntry("10:00 · picnic 🌐 (2)")).toBe(true);
+    expect(isPublicEntry("10:00 · 🌐 picnic")).toBe(false);
+    expect(isPublicEntry("10:00 · picnic (2)")).toBe(false);
+  });
+
+  it("a private list read from a file keeps names only, each once, at most 50", () => {
+    expect(privateSectionList(["Health", "health ", 3, null, "x".repeat(201), "家庭"])).toEqual(["health", "家庭"]);
+    expect(privateSectionList(Array.from({ length: 80 }, (_, i) => `s${i}`))).toHaveLength(50);
+    expect(privateSectionList("health")).toBeUndefined();
   });
 });
