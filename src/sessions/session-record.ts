@@ -26,7 +26,7 @@ export function isPublicPlace(place: SessionPlace): boolean {
   return visibilityOf(place) === "public";
 }
 
-export function visibilityOf(place: SessionPlace): Visibility {
+function visibilityOf(place: SessionPlace): Visibility {
   return place.visibility ?? (place.guildId ? "public" : "direct");
 }
 

@@ -22,7 +22,7 @@ describe("the bot process (npm start)", () => {
     const deploy = run("deploy-commands.ts", env);
     expect(await deploy.exited).toBe(0);
     expect(deploy.output()).toMatch(/for all servers and DMs \(global/);
-    expect(discord.commands.global.map((c) => c.name)).toEqual(["chat", "end", "onboard", "memory"]);
+    expect(discord.commands.global.map((c) => c.name)).toEqual(["chat", "end", "onboard", "memory", "server-notes"]);
     expect(discord.commands.byGuild.get(discord.guild.id)).toBeUndefined();
   }, 20_000);
 
@@ -110,7 +110,7 @@ describe("the bot process (npm start)", () => {
     const env = { ...botEnv(discord, model, home), LOG_LEVEL: "warn" };
     const deploy = run("deploy-commands.ts", env);
     expect(await deploy.exited).toBe(0);
-    expect(deploy.output()).toMatch(/Registered 4 commands \(\/chat, \/end, \/onboard, \/memory\)/);
+    expect(deploy.output()).toMatch(/Registered 5 commands \(\/chat, \/end, \/onboard, \/memory, \/server-notes\)/);
     const registered = discord.commands.byGuild.get(discord.guild.id)!;
     expect(registered.find((c) => c.name === "chat")?.name_localizations).toEqual({ "zh-CN": "聊天" });
 

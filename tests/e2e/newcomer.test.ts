@@ -101,7 +101,7 @@ describe("a newcomer's first hour (README set-up, .env copied from .env.example)
     // README step 5.
     const deploy = npm(dir, home, ["run", "deploy-commands"]);
     expect(await within(deploy.exited, 60_000, "npm run deploy-commands", deploy.output), deploy.output()).toBe(0);
-    expect(discord.commands.global.map((c) => c.name)).toEqual(["chat", "end", "onboard", "memory"]);
+    expect(discord.commands.global.map((c) => c.name)).toEqual(["chat", "end", "onboard", "memory", "server-notes"]);
 
     // "Start the bot".
     const bot = npm(dir, home, ["start"]);
