@@ -29,7 +29,7 @@ import { guestName, hasExchange, isPublicPlace, type Guest, type SessionPlace, t
 import { SessionForgottenError, SessionMovedOnError, type SessionStore } from "../sessions/session-store.js";
 import { neededEpoch } from "../sessions/session-store-base.js";
 import { summariseConversation } from "./summarise.js";
-import { takeTidyNotice, type TidySummary } from "../memory/tidy/tidy-state.js";
+import { readTidyState, takeTidyNotice, type TidySummary } from "../memory/tidy/tidy-state.js";
 import { TIDY_SESSION } from "./tidy/tidy-up.js";
 import { cutChars } from "../lib/text.js";
 
@@ -296,8 +296,12 @@ export class SessionEngine {
         outcome = output.stopped ? "stopped" : "ok";
         // Told once, with the first answer of the next conversation: a notice sent by DM is gone by then,
         // one that could not be (DMs closed, the bot was away) is shown here instead.
-        // Not where others read it, nor to a guest: the notice quotes the owner's memory.
-        const tidied = first && !message.from && !isPublicPlace(record.channel) ? await takeTidyNotice(this.memoryOf(record.userId).dir) : undefined;
+        // Never to a guest; where others read it, without its example (a line of the owner's memory) and
+        // only when it waits for no Save (its proposals quote memory too; they wait for a place that is not public).
+        const publicPlace = isPublicPlace(record.channel);
+        const dir = this.memoryOf(record.userId).dir;
+        const notice = first && !message.from && (!publicPlace || !readTidyState(dir).notice?.proposals) ? await takeTidyNotice(dir) : undefined;
+        const tidied = notice && publicPlace ? { ...notice, example: undefined } : notice;
         return { record, output, tidied };
       } finally {
         this.telemetry.turn(outcome, performance.now() - started - timing.modelMs, timing.modelMs);

@@ -42,7 +42,8 @@ describe("the tidy-up's notice", () => {
     const h = await startBot();
     await tidied(h);
     const reply = await firstReply(h, "hi");
-    expect(reply.content).toBe("Hello again!\n-# 🧹 I tidied my notes: updated 1 (Home: Lives in Paris → Lives in Berlin (since 2026-11-26))");
+    // A public thread: the notice says what kind of change, not the line of memory (Details, only for her, does).
+    expect(reply.content).toBe("Hello again!\n-# 🧹 I tidied my notes: updated 1");
     expect(componentsOf(reply).map((c) => c.label)).toEqual(["Undo the tidy-up", "Details"]);
     expect((await press(h, reply, "Details", h.discord.bob.id)).content).toMatch(/belong to someone else's memory/);
     const details = await press(h, reply, "Details");
@@ -100,7 +101,16 @@ describe("the tidy-up's notice", () => {
     h.model.enqueue({ text: "你好！" });
     const start = await h.discord.userSends({ channelId: h.discord.textChannel.id, userId: h.discord.alice.id, content: "你好", mentionsBot: true });
     const reply = await h.discord.waitFor(() => botMessages(h.discord, start.id).find((m) => m.content.startsWith("你好！") && !m.content.endsWith("▌")));
-    expect(reply.content).toBe("你好！\n-# 🧹 我整理了笔记：更新 1 条（Home：Lives in Paris → Lives in Berlin (since 2026-11-26)）");
+    expect(reply.content).toBe("你好！\n-# 🧹 我整理了笔记：更新 1 条");
     expect(componentsOf(reply).map((c) => c.label)).toEqual(["撤销整理", "详情"]);
+  });
+
+  it("that waits for a Save does not come in a public thread: it waits for a DM or a private thread", async () => {
+    const h = await startBot();
+    const dir = h.engine.memoryOf(h.discord.alice.id).dir;
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, "tidy.json"), JSON.stringify({ notice: { counts: { merge: 0, replace: 1, remove: 0, move: 0 }, proposals: 1, at: "2026-12-03T00:00:00Z" } }));
+    expect((await firstReply(h, "hi")).content).toBe("Hello again!");
+    expect(JSON.parse(await readFile(join(dir, "tidy.json"), "utf8")).notice.proposals).toBe(1);
   });
 });
