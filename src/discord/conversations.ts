@@ -236,7 +236,8 @@ export class Conversations implements ConversationControl {
       const record = await this.deps.engine.get(sessionId);
       if (!record || place === "none") return;
       const entries = await this.deps.engine.memoryChangesOf(sessionId, record.userId);
-      if (entries.length === 0) return;
+      const suggested = this.deps.engine.suggestionsOf(record);
+      if (entries.length === 0 && suggested.length === 0) return;
       const say = sayIn(record.locale ?? this.localeOf(record.userId));
       // Posted where others read: a private section's change is named, its words are not.
       const privateSections = this.deps.engine.memoryOf(record.userId).readSettings().privateSections;
@@ -244,7 +245,7 @@ export class Conversations implements ConversationControl {
         place === "channel" && isPublicPlace(record.channel)
           ? (change: SectionChange) => (change.file === "USER.md" || change.file === "MEMORY.md") && isPrivateSection(change.section, privateSections)
           : undefined;
-      await postReceipt(this.deps.client, place, channelId, record.userId, receiptMessage(record.userId, entries, say, hidden));
+      await postReceipt(this.deps.client, place, channelId, record.userId, receiptMessage(record.userId, entries, say, hidden, suggested));
     } catch (error) {
       // A thread deleted meanwhile, DMs closed to the bot: the changes stay in /memory history.
       this.deps.log.warn({ err: String(error), sessionId }, "could not post the memory receipt");

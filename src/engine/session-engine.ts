@@ -277,7 +277,7 @@ export class SessionEngine {
           ...(record.guests?.length ? { voices: voicesOf(record, message) } : {}),
           ...(message.from ? { guestTurn: true } : {}),
           ...(record.channel.guildId && /^\d{1,20}$/.test(record.channel.guildId)
-            ? { server: { notes: this.serverNotesOf(record.channel.guildId), userId: record.userId } }
+            ? { server: { notes: this.serverNotesOf(record.channel.guildId), userId: record.userId, sessionId: record.id } }
             : {}),
           ...(onDelta ? { onDelta } : {}),
           ...(signal ? { signal } : {}),
@@ -587,6 +587,12 @@ export class SessionEngine {
     return undoable(entries)
       .reverse()
       .filter((e) => e.by.kind === "model" && e.by.session === sessionId);
+  }
+
+  /** What the model suggested for the server's notes during a session, and what the moderators did with it (the receipt). */
+  suggestionsOf(record: Pick<SessionRecord, "id" | "channel">): ReturnType<ServerNotes["suggestionsOf"]> {
+    const guildId = record.channel.guildId;
+    return guildId && /^\d{1,20}$/.test(guildId) ? this.serverNotesOf(guildId).suggestionsOf(record.id, this.clock()) : [];
   }
 
   async *openSessions(): AsyncGenerator<SessionRecord> {

@@ -27,9 +27,28 @@ export interface Suggestion {
   createdAt: string;
   /** Who the model was talking with. */
   userId: string;
+  /** The conversation it came from: its receipt says what became of it. */
+  sessionId?: string;
   section: string;
   content: string;
 }
+
+/** What became of a suggestion: a moderator's Save or Discard, or nothing yet. */
+export type SuggestionState = "waiting" | "saved" | "discarded";
+
+/** A suggestion a moderator answered, kept as long as a waiting one would be (for the conversation's receipt). */
+interface Settled extends Suggestion {
+  settled: Exclude<SuggestionState, "waiting">;
+}
+
+/** suggestions.json: what waits, and what was answered in the last SUGGESTION_DAYS. An older file is a bare list of waiting ones. */
+interface SuggestionsFile {
+  waiting: Suggestion[];
+  settled: Settled[];
+}
+
+/** The answered suggestions kept, newest last: enough for the receipts of a week. */
+const MAX_SETTLED = 200;
 
 /**
  * One server's notes: guilds/<guild id>/SERVER.md under AGENTKIT_HOME, with its own journal
@@ -92,41 +111,65 @@ export class ServerNotes implements JournalledFiles {
   /** Keeps a suggestion for the moderators; refused when MAX_SUGGESTIONS wait already. */
   async suggest(suggestion: Omit<Suggestion, "id" | "createdAt">, now = new Date()): Promise<Result<Suggestion>> {
     return withPersonLock(this.dir, async () => {
-      const waiting = this.suggestions(now);
+      const file = this.readSuggestions(now);
+      const waiting = file.waiting;
       if (waiting.length >= MAX_SUGGESTIONS) return err(`${MAX_SUGGESTIONS} suggestions already wait for the moderators`);
       if (waiting.filter((s) => s.userId === suggestion.userId).length >= MAX_SUGGESTIONS_PER_PERSON) {
         return err(`${MAX_SUGGESTIONS_PER_PERSON} suggestions from conversations with this person already wait for the moderators; mention it in your answer instead`);
       }
       const kept: Suggestion = { id: randomBytes(6).toString("hex"), createdAt: now.toISOString(), ...suggestion };
-      await this.writeSuggestions([...waiting, kept]);
+      await this.writeSuggestions({ ...file, waiting: [...waiting, kept] });
       return ok(kept);
     });
   }
 
-  /** Removes a suggestion and gives it back (Save or Discard); undefined when it is gone already. */
-  async takeSuggestion(id: string, now = new Date()): Promise<Suggestion | undefined> {
+  /** Removes a suggestion (Save or Discard) and gives it back; undefined when it is gone already. */
+  async takeSuggestion(id: string, outcome: Settled["settled"], now = new Date()): Promise<Suggestion | undefined> {
     return withPersonLock(this.dir, async () => {
-      const waiting = this.suggestions(now);
-      const found = waiting.find((s) => s.id === id);
-      if (found) await this.writeSuggestions(waiting.filter((s) => s !== found));
+      const file = this.readSuggestions(now);
+      const found = file.waiting.find((s) => s.id === id);
+      if (found) {
+        const settled = [...file.settled, { ...found, settled: outcome }].slice(-MAX_SETTLED);
+        await this.writeSuggestions({ waiting: file.waiting.filter((s) => s !== found), settled });
+      }
       return found;
     });
   }
 
+  /** The suggestions waiting for a moderator, oldest first. */
   suggestions(now = new Date()): Suggestion[] {
+    return this.readSuggestions(now).waiting;
+  }
+
+  /** What the model suggested in one conversation, and what became of each (those of the last SUGGESTION_DAYS). */
+  suggestionsOf(sessionId: string, now = new Date()): { suggestion: Suggestion; state: SuggestionState }[] {
+    const file = this.readSuggestions(now);
+    const all = [...file.waiting.map((s) => ({ suggestion: s, state: "waiting" as const })), ...file.settled.map((s) => ({ suggestion: s, state: s.settled }))];
+    return all.filter((s) => s.suggestion.sessionId === sessionId).sort((a, b) => a.suggestion.createdAt.localeCompare(b.suggestion.createdAt));
+  }
+
+  private readSuggestions(now: Date): SuggestionsFile {
     let parsed: unknown;
     try {
       parsed = JSON.parse(readTextIfExistsSync(join(this.dir, "suggestions.json")) ?? "[]");
     } catch {
-      return [];
+      return { waiting: [], settled: [] };
     }
     const oldest = now.getTime() - SUGGESTION_DAYS * 86_400_000;
-    return Array.isArray(parsed)
-      ? (parsed as Suggestion[]).filter((s) => typeof s?.id === "string" && typeof s.section === "string" && typeof s.content === "string" && Date.parse(s.createdAt) >= oldest)
-      : [];
+    const valid = (s: unknown): s is Suggestion => {
+      const v = s as Partial<Suggestion> | null;
+      return typeof v?.id === "string" && typeof v.section === "string" && typeof v.content === "string" && typeof v.createdAt === "string" && Date.parse(v.createdAt) >= oldest;
+    };
+    const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+    if (Array.isArray(parsed)) return { waiting: parsed.filter(valid), settled: [] };
+    const file = (parsed ?? {}) as Partial<Record<keyof SuggestionsFile, unknown>>;
+    return {
+      waiting: list(file.waiting).filter(valid),
+      settled: list(file.settled).filter((s): s is Settled => valid(s) && ((s as Settled).settled === "saved" || (s as Settled).settled === "discarded")),
+    };
   }
 
-  private async writeSuggestions(suggestions: Suggestion[]): Promise<void> {
-    await writeFileAtomic(join(this.dir, "suggestions.json"), `${JSON.stringify(suggestions, null, 2)}\n`);
+  private async writeSuggestions(file: SuggestionsFile): Promise<void> {
+    await writeFileAtomic(join(this.dir, "suggestions.json"), `${JSON.stringify(file, null, 2)}\n`);
   }
 }

@@ -122,3 +122,41 @@ describe("server notes", () => {
     expect(await glance(h.discord.openDm(h.discord.bob.id).id)).not.toContain("SERVER.md");
   });
 });
+
+describe("the receipt of a conversation in a server", () => {
+  it("lists what the model suggested for the server's notes and what became of it, in the person's language", async () => {
+    const h = await startBot();
+    const { alice, bob } = h.discord;
+    await h.engine.memoryOf(bob.id).saveSettings({ locale: "zh-CN" });
+    h.model.enqueue(
+      { toolCalls: [{ name: "server_notes_suggest", arguments: { section: "Events", content: `- the Friday thing: ${NOTE}` } }] },
+      { toolCalls: [{ name: "server_notes_suggest", arguments: { section: "Rules", content: "- no spoilers before Monday" } }] },
+      { text: "I suggested both to the moderators." },
+    );
+    const start = await h.discord.userSends({ channelId: h.discord.textChannel.id, userId: bob.id, content: "FYI the Friday thing is game night, and no spoilers", mentionsBot: true });
+    const suggestions = await h.discord.waitFor(() => {
+      const posted = botMessages(h.discord, start.id).filter((m) => m.content.startsWith("💡"));
+      return posted.length === 2 ? posted : undefined;
+    });
+    const game = suggestions.find((m) => m.content.includes(NOTE))!;
+    const spoilers = suggestions.find((m) => m.content.includes("spoilers"))!;
+    await press(h, game, "Save", alice.id);
+    await h.discord.waitFor(() => h.discord.message(game.id)!.content.startsWith("✅"));
+    await press(h, spoilers, "Discard", alice.id);
+    await h.discord.waitFor(() => h.discord.message(spoilers.id)!.content.startsWith("Discarded"));
+    // A third, still waiting when the conversation ends.
+    h.model.enqueue({ toolCalls: [{ name: "server_notes_suggest", arguments: { section: "Channels", content: "- #lounge is for voice chat" } }] }, { text: "Suggested." });
+    await h.discord.userSends({ channelId: start.id, userId: bob.id, content: "and #lounge is for voice chat" });
+    await h.discord.waitFor(() => botMessages(h.discord, start.id).find((m) => m.content.startsWith("Suggested.")));
+    h.model.setFallback({ text: "Bob told me about the server." });
+    const call = h.discord.runSlashCommand({ userId: bob.id, channelId: start.id, name: "end" });
+    await h.discord.waitFor(() => h.discord.interactionResponses(call.id).find((r) => r.content));
+    const receipt = await h.discord.waitFor(() => botMessages(h.discord, start.id).find((m) => m.content.includes("服务器笔记")));
+    expect(receipt.content).toContain("-# 💡 这次对话中我为本服务器笔记提出的建议（由管理员决定）：");
+    expect(receipt.content).toContain(`已保存：SERVER.md › Events: + “- the Friday thing: ${NOTE}”`);
+    expect(receipt.content).toContain("已丢弃：SERVER.md › Rules: + “- no spoilers before Monday”");
+    expect(receipt.content).toContain("等待中：SERVER.md › Channels: + “- #lounge is for voice chat”");
+    // Only the person's own changes get Undo buttons: the notes are the moderators'.
+    expect(componentsOf(receipt)).toHaveLength(0);
+  });
+});

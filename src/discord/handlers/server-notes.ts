@@ -32,7 +32,7 @@ async function settle(interaction: ComponentInteraction, action: string, id: str
   }
   const who = `<@${interaction.user.id}>`;
   if (action === "discard") {
-    await notes.takeSuggestion(id);
+    await notes.takeSuggestion(id, "discarded");
     await interaction.editReply({ content: `${say(`Discarded by ${who}:`, `已由 ${who} 丢弃：`)} ~~${suggestionLine(waiting)}~~`, components: [], allowedMentions: NO_MENTIONS });
     return;
   }
@@ -42,7 +42,7 @@ async function settle(interaction: ComponentInteraction, action: string, id: str
     await answer(`${say("Not saved:", "未保存：")} ${writeRefusalLine(saved, notes.notes.label, say)}\n${say("The suggestion still waits.", "这条建议仍在等待。")}`);
     return;
   }
-  await notes.takeSuggestion(id);
+  await notes.takeSuggestion(id, "saved");
   const { used, cap } = saved.value.usage;
   await interaction.editReply({ content: `${say(`✅ Saved by ${who}`, `✅ 已由 ${who} 保存`)} (${used}/${cap}): ${suggestionLine(waiting)}`, components: [], allowedMentions: NO_MENTIONS });
 }

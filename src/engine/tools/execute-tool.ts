@@ -46,7 +46,7 @@ export interface ToolContext {
   /** This turn answers an invited member: nothing they say changes the owner's profile or persona, or removes a section. */
   guestTurn?: boolean;
   /** The server the conversation is in, and the person talking: server_notes_suggest works only there. */
-  server?: { notes: ServerNotes; userId: string };
+  server?: { notes: ServerNotes; userId: string; sessionId: string };
 }
 
 const MAX_REFUSED_WRITES = 3;
@@ -207,11 +207,11 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
 async function suggest(args: { section: string; content: string }, context: ToolContext): Promise<object> {
   if (!context.server) return failure("server notes exist only in a server's threads; this conversation is not in a server");
   if (context.turn.suggestions.length >= MAX_PROPOSALS) return refused(context, `at most ${MAX_PROPOSALS} suggestions in one reply`, true);
-  const { notes, userId } = context.server;
+  const { notes, userId, sessionId } = context.server;
   const checked = await notes.notes.add(args.section, args.content, context.writer, { dryRun: true });
   if (!checked.ok) return refused(context, checked.error, true, checked.refusal);
   if (!checked.value.changed) return { ok: true, unchanged: true, note: "the server's notes already hold this text" };
-  const kept = await notes.suggest({ userId, section: args.section, content: args.content.trim() }, context.now);
+  const kept = await notes.suggest({ userId, sessionId, section: args.section, content: args.content.trim() }, context.now);
   if (!kept.ok) return refused(context, kept.error, true);
   context.turn.suggestions.push(kept.value);
   return {
