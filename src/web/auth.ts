@@ -61,7 +61,7 @@ export function registerAuth(app: FastifyInstance, ctx: WebContext): void {
   });
 
   if (ctx.config.oauth) {
-    const mayUse = signInAccess(ctx.config);
+    const mayUse = signInAccess(ctx.config, ctx.discordLookups);
     app.get("/auth/discord", { config: SIGN_IN_LIMIT }, async (request, reply) => {
       const uri = await app.discordOAuth2.generateAuthorizationUri(request, reply);
       return reply.redirect(uri, 302);

@@ -19,7 +19,7 @@ export interface Frame {
   current?: NavItem;
 }
 
-export type NavItem = "overview" | "soul" | "user" | "memory" | "today" | "history" | "conversations" | "search" | "settings";
+export type NavItem = "overview" | "soul" | "user" | "memory" | "today" | "history" | "conversations" | "search" | "servers" | "settings";
 
 const NAV: { item: NavItem; href: string; en: string; zh: string }[] = [
   { item: "overview", href: "/", en: "Overview", zh: "概览" },
@@ -30,6 +30,7 @@ const NAV: { item: NavItem; href: string; en: string; zh: string }[] = [
   { item: "history", href: "/history", en: "History", zh: "记录" },
   { item: "conversations", href: "/conversations", en: "Conversations", zh: "对话" },
   { item: "search", href: "/search", en: "Search", zh: "搜索" },
+  { item: "servers", href: "/servers", en: "Servers", zh: "服务器" },
   { item: "settings", href: "/settings", en: "Settings", zh: "设置" },
 ];
 

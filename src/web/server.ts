@@ -16,6 +16,7 @@ import type { SessionStore } from "../sessions/session-store.js";
 import { webSecret } from "../sessions/web-sign-in.js";
 import { SCRIPT, STYLESHEET } from "./assets.js";
 import { registerAuth } from "./auth.js";
+import { DiscordLookups } from "./discord-lookups.js";
 import { page, banner, type Frame } from "./page.js";
 import { signedOutKey, WEB_SESSION_MS, type WebContext, type WebDeps } from "./web-context.js";
 import { registerConversationPages } from "./pages/conversations.js";
@@ -23,6 +24,7 @@ import { registerFilePages } from "./pages/file.js";
 import { registerHistoryPages } from "./pages/history.js";
 import { registerOverview } from "./pages/overview.js";
 import { registerSearchPage } from "./pages/search.js";
+import { registerServersPage } from "./pages/servers.js";
 import { registerSettingsPages } from "./pages/settings.js";
 
 declare module "fastify" {
@@ -142,6 +144,7 @@ export async function buildWeb(deps: WebDeps): Promise<FastifyInstance> {
     ...deps,
     config: { ...deps.config, oauth },
     now,
+    discordLookups: deps.config.discord ? new DiscordLookups(deps.config.discord) : undefined,
     visitorSay(request) {
       const locale = browserLocale(request);
       return { say: sayIn(locale), lang: langOf(locale) };
@@ -183,6 +186,7 @@ export async function buildWeb(deps: WebDeps): Promise<FastifyInstance> {
   registerHistoryPages(app, ctx);
   registerConversationPages(app, ctx);
   registerSearchPage(app, ctx);
+  registerServersPage(app, ctx);
   registerSettingsPages(app, ctx);
 
   app.setNotFoundHandler((request, reply) => {

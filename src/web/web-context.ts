@@ -5,6 +5,7 @@ import type { Logger } from "../lib/logger.js";
 import type { Say } from "../lib/locale.js";
 import type { MemoryStore } from "../memory/memory-store.js";
 import type { SessionStore } from "../sessions/session-store.js";
+import type { DiscordLookups } from "./discord-lookups.js";
 import type { Frame, NavItem } from "./page.js";
 
 /** What the web page's routes share (server.ts builds it; auth.ts and pages/ use it). */
@@ -34,6 +35,8 @@ export interface PersonContext {
 
 export interface WebContext extends WebDeps {
   now: () => Date;
+  /** Membership and server names, asked of Discord with the bot's token; undefined without DISCORD_TOKEN. */
+  discordLookups: DiscordLookups | undefined;
   /** The person signed in, or undefined (the handler answers with the sign-in page). */
   person(request: FastifyRequest, reply: FastifyReply): Promise<PersonContext | undefined>;
   /** The words of a visitor who is not signed in: the browser's language. */

@@ -110,7 +110,7 @@ async function seed(site: Site): Promise<void> {
   await bob.file("user").add("Secret", "Bob's hidden fact", modelWriter("s-2", "bob"));
 }
 
-const PAGES = ["/", "/memory/soul", "/memory/user", "/memory/memory", "/memory/today", "/history", "/conversations", "/conversations/2026-11-20-tea-talk-cccc3333.md", "/search?q=oolong", "/settings"];
+const PAGES = ["/", "/memory/soul", "/memory/user", "/memory/memory", "/memory/today", "/history", "/conversations", "/conversations/2026-11-20-tea-talk-cccc3333.md", "/search?q=oolong", "/servers", "/settings"];
 
 async function axeFindings(page: Page): Promise<string[]> {
   // Through the DevTools protocol, not a <script>: the page's CSP allows no inline script and stays on.

@@ -1,15 +1,14 @@
 import type { FastifyInstance } from "fastify";
 import MarkdownIt from "markdown-it";
-import { open, readdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { dateOfConversation, parseConversation } from "../../memory/conversation-log.js";
 import { signInPage } from "../auth.js";
+import { conversationNames, head } from "../conversation-heads.js";
 import { banner, csrfField, html, page } from "../page.js";
 import { perPerson, type PersonContext, type WebContext } from "../web-context.js";
 
 const PER_PAGE = 50;
-/** The header of a conversation file (title, place, times) is in its first few hundred bytes. */
-const HEAD_BYTES = 2_048;
 /** A conversation longer than this is shown in part (its file is in the export whole). */
 const SHOWN_CHARS = 400_000;
 /**
@@ -34,25 +33,6 @@ markdown.renderer.rules.link_open = (tokens, i, options, _env, self) => {
 function placeOf(discord: string | undefined, place: string, say: PersonContext["say"]): string {
   if (discord === "@me") return say("direct messages", "私信");
   return place || say("a Discord thread", "Discord 帖子");
-}
-
-async function conversationNames(dir: string): Promise<string[]> {
-  const names = await readdir(dir).catch(() => [] as string[]);
-  return names.filter((n) => dateOfConversation(n) !== undefined).sort().reverse();
-}
-
-async function head(path: string): Promise<string> {
-  const handle = await open(path, "r");
-  try {
-    const buffer = Buffer.alloc(HEAD_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
-    // Up to the first message: the header alone (a cut multi-byte character at the end is dropped).
-    const text = buffer.subarray(0, bytesRead).toString("utf8");
-    const firstMessage = text.indexOf("\n## ");
-    return firstMessage >= 0 ? text.slice(0, firstMessage) : text;
-  } finally {
-    await handle.close();
-  }
 }
 
 function confirmDelete(person: PersonContext, name: string, title: string): string {

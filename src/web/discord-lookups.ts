@@ -1,0 +1,57 @@
+import { DiscordAPIError, REST, Routes } from "discord.js";
+import { LRUCache } from "lru-cache";
+import type { Config } from "../config.js";
+import type { MemberRoles } from "../lib/access.js";
+
+/** Discord's codes for "no such member" and "no such server" (or one the bot is not in). */
+const UNKNOWN_MEMBER = 10007;
+const UNKNOWN_GUILD = 10004;
+const MISSING_ACCESS = 50001;
+
+/** A member lookup is asked again after this long: someone who left stops seeing the notes within minutes. */
+const MEMBER_TTL_MS = 5 * 60_000;
+const NAME_TTL_MS = 60 * 60_000;
+const CACHED = 10_000;
+
+/**
+ * What the web page asks Discord with the bot's token over REST (this process has no gateway):
+ * whether a person is a member of a server, and a server's name. Answers are cached for a few
+ * minutes (discord.js's REST keeps Discord's rate limits; one that would be hit fails at once, so a
+ * page never waits on it).
+ */
+export class DiscordLookups {
+  private readonly rest: REST;
+  private readonly members = new LRUCache<string, { roles: readonly string[] | null }>({ max: CACHED, ttl: MEMBER_TTL_MS });
+  private readonly names = new LRUCache<string, string>({ max: CACHED, ttl: NAME_TTL_MS });
+
+  constructor(discord: NonNullable<Config["discord"]>) {
+    this.rest = new REST({ ...(discord.apiUrl ? { api: discord.apiUrl } : {}), timeout: 2_000, retries: 1, rejectOnRateLimit: () => true }).setToken(discord.token);
+  }
+
+  /** The member's roles in a server; null when they are not in it (or the bot is not); throws when Discord gave no answer. */
+  readonly memberRoles: MemberRoles = async (guildId, userId) => {
+    const key = `${guildId}:${userId}`;
+    const known = this.members.get(key);
+    if (known) return known.roles;
+    let roles: readonly string[] | null;
+    try {
+      const member = (await this.rest.get(Routes.guildMember(guildId, userId))) as { roles?: unknown };
+      roles = Array.isArray(member.roles) ? member.roles.filter((id): id is string => typeof id === "string") : [];
+    } catch (error) {
+      if (!(error instanceof DiscordAPIError && [UNKNOWN_MEMBER, UNKNOWN_GUILD, MISSING_ACCESS].includes(Number(error.code)))) throw error;
+      roles = null;
+    }
+    this.members.set(key, { roles });
+    return roles;
+  };
+
+  /** A server's name, or undefined when Discord does not give it. */
+  async guildName(guildId: string): Promise<string | undefined> {
+    const known = this.names.get(guildId);
+    if (known !== undefined) return known;
+    const guild = (await this.rest.get(Routes.guild(guildId)).catch(() => undefined)) as { name?: unknown } | undefined;
+    if (typeof guild?.name !== "string") return undefined;
+    this.names.set(guildId, guild.name);
+    return guild.name;
+  }
+}
