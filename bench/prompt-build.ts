@@ -11,6 +11,7 @@ import { isPublicPlace, type SessionPlace } from "../src/sessions/session-record
 import { words } from "./model-server.js";
 import { makeTempDir, removeTempDir } from "./processes.js";
 import { summarize, type Summary } from "./stats.js";
+import { entriesOfServer } from "../src/memory/public-entries.js";
 
 export interface PromptBuildOptions {
   iterations: number;
@@ -103,7 +104,7 @@ export async function measurePromptBuild(options: PromptBuildOptions): Promise<P
       const t1 = process.hrtime.bigint();
       const base = baseInstructions({ place, title: "bench", displayName: "Bench Person", snapshot });
       const built = buildSystemPrompt(snapshot, base, {
-        ...(isPublicPlace(place) ? { publicPlace: { privateSections: store.readSettings().privateSections } } : {}),
+        ...(isPublicPlace(place) ? { publicPlace: { privateSections: store.readSettings().privateSections, entryHere: entriesOfServer(store.dir, place.guildId) } } : {}),
         warn: () => warnings++,
       });
       const t2 = process.hrtime.bigint();

@@ -1,4 +1,5 @@
 import type { ChatCompletionContentPart, ChatCompletionMessageParam } from "openai/resources/chat/completions";
+import type { PublicPlace } from "../memory/visibility.js";
 import type { Writer } from "../memory/memory-file.js";
 import type { MemoryStore } from "../memory/memory-store.js";
 import { executeTool, newTurnState, type ToolContext } from "./tools/execute-tool.js";
@@ -39,7 +40,7 @@ export interface TurnInput {
   /** Where the session runs: the tools word their notes for its controls. */
   platform?: "discord" | "terminal";
   /** Others can read the conversation (ToolContext.publicPlace). */
-  publicPlace?: boolean;
+  publicPlace?: PublicPlace;
   /** The server the conversation is in (ToolContext.server). */
   server?: ToolContext["server"];
   /** Who said what in a thread with guests (ToolContext.voices). */
@@ -152,7 +153,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutput> {
         settings: input.memory.readSettings(),
         ...(input.onMemoryWrite ? { onWrite: input.onMemoryWrite } : {}),
         ...(input.platform ? { platform: input.platform } : {}),
-        ...(input.publicPlace ? { publicPlace: true } : {}),
+        ...(input.publicPlace ? { publicPlace: input.publicPlace } : {}),
         ...(input.server ? { server: input.server } : {}),
         ...(input.voices ? { voices: input.voices } : {}),
         ...(input.guestTurn ? { guestTurn: true } : {}),

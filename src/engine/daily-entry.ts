@@ -9,6 +9,7 @@ import { stripControlCharacters } from "../memory/safety.js";
 import { maskSecrets } from "../memory/secrets.js";
 import type { ModelClient } from "../model/model-client.js";
 import { isPublicEntry, PUBLIC_MARK, type Visibility } from "../memory/visibility.js";
+import { notePublicEntry } from "../memory/public-entries.js";
 
 const SUMMARY = systemWriter("summary of a conversation").by;
 const CONDENSE = systemWriter("condensed the day's log").by;
@@ -22,6 +23,8 @@ export interface DailyEntry {
    * already, under its heading or a numbered one, and is then not written again.
    */
   retry?: boolean;
+  /** The server whose public thread the conversation was in: the entry reaches that server's public places only. */
+  publicIn?: string;
 }
 
 /**
@@ -65,6 +68,8 @@ export async function appendDailyEntry(store: MemoryStore, entry: DailyEntry, mo
     let heading = wanted;
     for (let n = 2; taken.has(heading); n++) heading = `${wanted} (${n})`;
     const block = `## ${heading}\n${summary}\n`;
+    // Noted before it is written, whichever way it is: a note of an entry that never lands shows nothing.
+    if (entry.publicIn && isPublicEntry(heading)) await notePublicEntry(store.dir, entry.date, heading, entry.publicIn);
     // Surely over the cap: decided before addToSection, whose trimming is not linear on a model's long blanks.
     if (countChars(before) + countChars(block) > CAPS.daily) return { before, block };
     const added = addToSection(parseSections(before), heading, summary);

@@ -14,6 +14,7 @@ import { undoable } from "../memory/undo.js";
 import { MemoryStore, type MemoryStoreOptions } from "../memory/memory-store.js";
 import { buildSystemPrompt } from "../memory/system-prompt.js";
 import { ServerNotes, type Suggestion } from "../memory/server-notes.js";
+import { entriesOfServer } from "../memory/public-entries.js";
 import type { Voices } from "./tools/voices.js";
 import { localDate, localTime } from "../lib/time.js";
 import type { MemoryChange, PendingChange, SourceRef } from "../memory/changes.js";
@@ -183,7 +184,7 @@ export class SessionEngine {
     for (const warning of snapshot.warnings) this.deps.log.warn({ userId: request.userId }, warning);
     const base = baseInstructions({ place: request.place, title: request.title, displayName: request.displayName, snapshot });
     const systemPrompt = buildSystemPrompt(snapshot, base, {
-      ...(isPublicPlace(request.place) ? { publicPlace: { privateSections: memory.readSettings().privateSections } } : {}),
+      ...(isPublicPlace(request.place) ? { publicPlace: { privateSections: memory.readSettings().privateSections, entryHere: entriesOfServer(memory.dir, guildId) } } : {}),
       warn: (message) => this.deps.log.warn({ userId: request.userId }, message),
     });
     const record: SessionRecord = {
@@ -273,7 +274,7 @@ export class SessionEngine {
           timing,
           onMemoryWrite: (written) => this.telemetry.memoryWrite(written),
           platform: record.channel.platform,
-          publicPlace: isPublicPlace(record.channel),
+          ...(isPublicPlace(record.channel) ? { publicPlace: { guildId: record.channel.guildId } } : {}),
           ...(record.guests?.length ? { voices: voicesOf(record, message) } : {}),
           ...(message.from ? { guestTurn: true } : {}),
           ...(record.channel.guildId && /^\d{1,20}$/.test(record.channel.guildId)
@@ -632,6 +633,7 @@ export class SessionEngine {
         heading: entryHeading(localTime(closedAt, zone), record.title, record.channel.visibility ?? "private"),
         summary: record.summary,
         retry,
+        ...(record.channel.visibility === "public" && record.channel.guildId ? { publicIn: record.channel.guildId } : {}),
       },
       this.deps.model,
     );

@@ -5,6 +5,7 @@ import { maskSecrets } from "./secrets.js";
 import { parseSections } from "./sections.js";
 import { countChars } from "../lib/text.js";
 import { publicEntriesOf, withoutPrivateSections } from "./visibility.js";
+import type { EntryHere } from "./public-entries.js";
 import { SERVER_NOTES_CAP, SERVER_NOTES_LABEL } from "./server-notes.js";
 
 export interface PromptOptions {
@@ -14,7 +15,7 @@ export interface PromptOptions {
    * A conversation others can read: the sections the person marked private stay out, and of the
    * daily logs only the entries of conversations held in public places are shown.
    */
-  publicPlace?: { privateSections: readonly string[] | undefined };
+  publicPlace?: { privateSections: readonly string[] | undefined; entryHere: EntryHere };
 }
 
 interface Block {
@@ -47,7 +48,7 @@ export function buildSystemPrompt(snapshot: MemorySnapshot, base: string, option
     return [`<${block.tag} chars="${countChars(block.text)}/${block.cap}">\n${body}\n</${block.tag}>`];
   });
   const days = snapshot.dailies.flatMap(({ date, text }) => {
-    const log = options.publicPlace ? publicEntriesOf(withoutByteOrderMark(text)).text : withoutByteOrderMark(text);
+    const log = options.publicPlace ? publicEntriesOf(withoutByteOrderMark(text), (heading) => options.publicPlace!.entryHere(date, heading)).text : withoutByteOrderMark(text);
     // Logs written before summaries were masked (or edited by hand) may hold a secret: it never reaches the model.
     const body = renderFile({ tag: "", label: `daily/${date}.md`, text: maskSecrets(log), cap: CAPS.daily }, warn);
     return body === "" ? [] : [`### ${date}\n${body}`];

@@ -37,14 +37,20 @@ export function withoutPrivateSections(text: string, privateSections: readonly s
   return { text: serializeSections({ preamble: doc.preamble, sections }), held: doc.sections.length - sections.length };
 }
 
+/** A conversation others can read, and the server it is in: what was said in public elsewhere is not for it. */
+export interface PublicPlace {
+  guildId: string | undefined;
+}
+
 /**
  * A daily log as a public place may see it: only the entries of conversations held in public
- * places (their heading ends with PUBLIC_MARK). The rest, the preamble and a condensed day
- * included, may hold what was said in private; `held` counts the sections left out.
+ * places (their heading ends with PUBLIC_MARK) of this place's server (`here`, public-entries.ts).
+ * The rest, the preamble and a condensed day included, may hold what was said in private or in
+ * another server; `held` counts the sections left out.
  */
-export function publicEntriesOf(text: string): { text: string; held: number } {
+export function publicEntriesOf(text: string, here: (heading: string) => boolean): { text: string; held: number } {
   const doc = parseSections(text.replace(/\r\n/g, "\n"));
-  const sections = doc.sections.filter((s) => isPublicEntry(s.name));
+  const sections = doc.sections.filter((s) => isPublicEntry(s.name) && here(s.name));
   return { text: serializeSections({ preamble: "", sections }), held: doc.sections.length - sections.length };
 }
 

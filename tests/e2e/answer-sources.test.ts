@@ -9,7 +9,7 @@ async function withMemory(h: BotHarness, userId = h.discord.alice.id): Promise<s
   const dir = join(h.home, "users", userId);
   await mkdir(join(dir, "conversations"), { recursive: true });
   await writeFile(join(dir, "USER.md"), "## Likes\n- green tea with Piranesi nights\n");
-  const log = { title: "books", place: "a thread", opened: "", closed: "", sessionId: "s", visibility: "public" as const, messages: [{ speaker: "person" as const, name: "Alice", text: "My sister recommended Piranesi." }] };
+  const log = { title: "books", place: "a thread", opened: "", closed: "", sessionId: "s", visibility: "public" as const, discord: h.discord.guild.id, messages: [{ speaker: "person" as const, name: "Alice", text: "My sister recommended Piranesi." }] };
   await writeFile(join(dir, "conversations", "2026-10-02-books-aaaaaaaa.md"), renderConversation(log));
   return dir;
 }

@@ -117,3 +117,47 @@ describe("private things stay private in public places", () => {
     expect(logs).not.toContain(DM_WORD);
   });
 });
+
+describe("public is per server", () => {
+  it("a public thread in one server never gets what was said in a public thread of another; a thread of the same server does", async () => {
+    const h = await startBot();
+    const { discord, model } = h;
+    const SERVER_A_WORD = "heronplan";
+    // A public thread in the default server: Alice talks about a plan, then /end writes today's 🌐 entry.
+    model.enqueue({ text: "Sounds good." });
+    const inA = await discord.userSends({ channelId: discord.textChannel.id, userId: discord.alice.id, content: `Our team's ${SERVER_A_WORD} starts Monday.`, mentionsBot: true });
+    await discord.waitFor(() => botMessages(discord, inA.id).find((m) => m.content.startsWith("Sounds good.")));
+    model.enqueue({ text: `Alice shared the team's ${SERVER_A_WORD}.` });
+    const end = discord.runSlashCommand({ userId: discord.alice.id, channelId: inA.id, name: "end" });
+    await discord.waitFor(() => discord.interactionResponses(end.id).find((r) => r.content?.includes("ended")));
+    await h.engine.settle();
+    const today = await readFile(join(h.home, "users", discord.alice.id, "daily", `${new Date().toISOString().slice(0, 10)}.md`), "utf8");
+    expect(today).toMatch(new RegExp(`🌐\\n.*${SERVER_A_WORD}`));
+
+    // A public thread in another server: the model reads today's log and searches for the plan.
+    const lookups = [
+      { name: "memory_read", arguments: { file: "daily" } },
+      { name: "memory_search", arguments: { query: "team plan Monday" } },
+    ];
+    const other = discord.addGuild({ name: "Another server" });
+    model.enqueue({ toolCalls: lookups }, { text: "Nothing about that here." });
+    const inB = await discord.userSends({ channelId: other.textChannel.id, userId: discord.alice.id, content: "What is on Monday?", mentionsBot: true });
+    await discord.waitFor(() => botMessages(discord, inB.id).find((m) => m.content.startsWith("Nothing about that here.")));
+    const inOther = model.requests.filter((r) => JSON.stringify(r.body).includes("What is on Monday?"));
+    expect(inOther).toHaveLength(2);
+    for (const request of inOther) expect(JSON.stringify(request.body).toLowerCase()).not.toContain(SERVER_A_WORD);
+    const [readDaily, searched] = toolResults(inOther[1]!).map((text) => JSON.parse(text));
+    expect(readDaily.note).toMatch(/not shown in this public conversation/);
+    expect(searched.held_back).toBeGreaterThanOrEqual(1);
+
+    // A new public thread in the first server: its entry and its messages are there.
+    model.enqueue({ toolCalls: lookups }, { text: "Here it is." });
+    const again = await discord.userSends({ channelId: discord.textChannel.id, userId: discord.alice.id, content: "Remind me about Monday", mentionsBot: true });
+    await discord.waitFor(() => botMessages(discord, again.id).find((m) => m.content.startsWith("Here it is.")));
+    const inSame = model.requests.filter((r) => JSON.stringify(r.body).includes("Remind me about Monday"));
+    expect(systemOf(inSame[0]!)).toContain(SERVER_A_WORD);
+    const [sameDaily, sameSearch] = toolResults(inSame[1]!).map((text) => JSON.parse(text));
+    expect(JSON.stringify(sameDaily)).toContain(SERVER_A_WORD);
+    expect(JSON.stringify(sameSearch.results)).toContain(SERVER_A_WORD);
+  });
+});

@@ -9,7 +9,8 @@ import { SEARCH_DEFAULT_LIMIT, TOOL_NAMES, toolSchemas, type ToolName } from "./
 import { searchResultsForModel } from "./search-results.js";
 import { toolJson } from "./tool-json.js";
 import { comesOnlyFromGuests, type Voices } from "./voices.js";
-import { isPublicEntry, MAX_PRIVATE_SECTIONS, publicEntriesOf, withoutPrivateSections } from "../../memory/visibility.js";
+import { isPublicEntry, MAX_PRIVATE_SECTIONS, publicEntriesOf, withoutPrivateSections, type PublicPlace } from "../../memory/visibility.js";
+import { entriesOfServer } from "../../memory/public-entries.js";
 import type { MemoryWriteResult } from "../../lib/telemetry.js";
 import type { MemoryChange, PendingChange, SourceRef } from "../../memory/changes.js";
 
@@ -39,8 +40,8 @@ export interface ToolContext {
   platform?: "discord" | "terminal";
   /** The person's settings, read once for the turn. */
   settings: Settings;
-  /** The conversation is in a place others can read: private sections and private talk are not read or found. */
-  publicPlace?: boolean;
+  /** The conversation is in a place others can read (and its server): private sections, private talk and another server's public talk are not read or found. */
+  publicPlace?: PublicPlace;
   /** What the owner and the members they invited said (a thread with guests): USER.md takes only the owner's facts. */
   voices?: Voices;
   /** This turn answers an invited member: nothing they say changes the owner's profile or persona, or removes a section. */
@@ -105,7 +106,7 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
     const { query, limit, since, until } = parsed.data as { query: string; limit?: number; since?: string; until?: string };
     const range = { since: since && dateBound(since, "since"), until: until && dateBound(until, "until") };
     const options = { limit: limit ?? SEARCH_DEFAULT_LIMIT, ...range };
-    const { hits, heldBack } = context.publicPlace ? await store.searchInPublic(query, options) : { hits: await store.search(query, options), heldBack: 0 };
+    const { hits, heldBack } = context.publicPlace ? await store.searchInPublic(query, context.publicPlace.guildId, options) : { hits: await store.search(query, options), heldBack: 0 };
     context.turn.found.push(...hits.map(({ source, file, ord, title, date }) => ({ source, file, ord, title, date })));
     return searchResultsForModel(query, hits, range, heldBack);
   }
@@ -116,7 +117,9 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
   if (tool === "memory_read") {
     const content = await file.read();
     if (!context.publicPlace || args.file === "soul") return { ok: true, file: file.label, usage: formatUsage(await file.usage()), content };
-    const shown = args.file === "daily" ? publicEntriesOf(content) : withoutPrivateSections(content, context.settings.privateSections);
+    const date = localDate(context.now, store.timeZone().zone);
+    const here = entriesOfServer(store.dir, context.publicPlace.guildId);
+    const shown = args.file === "daily" ? publicEntriesOf(content, (heading) => here(date, heading)) : withoutPrivateSections(content, context.settings.privateSections);
     return {
       ok: true,
       file: file.label,
@@ -130,8 +133,8 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
     const relative = relativeTimeIn(tool === "memory_add" ? args.content : args.new_text);
     if (relative !== undefined) return refused(context, relativeTimeRefusal(file.label, relative, context.now, store.timeZone().zone), true);
   }
-  // A public entry of today's log is read in public places: words from a private place never go under it.
-  if (args.file === "daily" && !context.publicPlace && isPublicEntry(args.section)) {
+  // A public entry of today's log is read in its server's public places: words from a private place, or from another server, never go under it.
+  if (args.file === "daily" && isPublicEntry(args.section) && !(context.publicPlace && entriesOfServer(store.dir, context.publicPlace.guildId)(localDate(context.now, store.timeZone().zone), args.section))) {
     return refused(context, `${file.label}: refused, the section “${args.section}” is read in public threads; write this conversation's notes in a section of its own`, true);
   }
   if (context.guestTurn && (args.file === "user" || args.file === "soul" || tool === "memory_remove")) {

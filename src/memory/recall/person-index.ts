@@ -11,16 +11,17 @@ import { TimeSlices } from "../../lib/time-slices.js";
 
 /**
  * Bumped when the layout, the tokenizing or what units hold changes: an older index is rebuilt
- * from the files. 2: secrets masked in units (an index from before held them as written).
+ * from the files. 2: secrets masked in units (an index from before held them as written). 3: which
+ * units a public place may find. 4: which server's public places (a public thread is its server's).
  */
-const SCHEMA_VERSION = "3";
+const SCHEMA_VERSION = "4";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS sources(path TEXT PRIMARY KEY, stamp TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS units(
   id INTEGER PRIMARY KEY, path TEXT NOT NULL, ord INTEGER NOT NULL, source TEXT NOT NULL, date TEXT NOT NULL,
-  title TEXT NOT NULL, speaker TEXT, name TEXT, text TEXT NOT NULL, shared INTEGER NOT NULL DEFAULT 0);
+  title TEXT NOT NULL, speaker TEXT, name TEXT, text TEXT NOT NULL, shared TEXT);
 CREATE INDEX IF NOT EXISTS units_by_path ON units(path);
 CREATE VIRTUAL TABLE IF NOT EXISTS units_fts USING fts5(body, context, title, tokenize = 'porter unicode61 remove_diacritics 2');
 CREATE TABLE IF NOT EXISTS vectors(unit_id INTEGER PRIMARY KEY, model TEXT NOT NULL, vec BLOB NOT NULL);
@@ -46,8 +47,8 @@ export interface UnitRow {
   speaker: string | null;
   name: string | null;
   text: string;
-  /** 1 when a public place may see it: a message of a conversation held in one, a daily entry marked so, a memory file's section. */
-  shared: number;
+  /** Where a public place may see it (Unit.sharedIn): a server's id, "*" anywhere, null in no public place. */
+  shared: string | null;
 }
 
 /** Local dates, both inclusive, and the sources that have dates of their own. */
@@ -252,7 +253,7 @@ export class PersonIndex {
       const fts: SqlValue[] = [];
       for (const [i, unit] of batch.entries()) {
         const id = firstId + start + i;
-        rows.push(id, path, unit.ord, unit.source, unit.date, unit.title, unit.speaker ?? null, unit.name ?? null, unit.text, unit.shared ? 1 : 0);
+        rows.push(id, path, unit.ord, unit.source, unit.date, unit.title, unit.speaker ?? null, unit.name ?? null, unit.text, unit.sharedIn ?? null);
         fts.push(id, indexText(unit.text), indexText(unit.context), indexText(unit.title));
         // Tokenising is the costly part of a sync: other people's turns run between units.
         await this.slices.pause();

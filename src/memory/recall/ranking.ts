@@ -18,8 +18,8 @@ export interface RecallHit {
   ord: number;
   /** Every message or section number the text holds. */
   ords: number[];
-  /** Whether a public place may see it (Unit.shared); a memory file's private sections are told apart by name. */
-  shared: boolean;
+  /** Where a public place may see it (Unit.sharedIn): a server's id, or "*"; a memory file's private sections are told apart by name. */
+  sharedIn?: string;
 }
 
 const MAX_TEXT_CHARS = 1000;
@@ -33,7 +33,7 @@ export function toHit(row: UnitRow, score: number): RecallHit {
   // A display name may hold a variation selector or a zero-width joiner ("Mei ♥︎"): the name says who
   // spoke, and must not get every one of their messages blocked as invisible text.
   const text = cutChars(row.name ? `${stripControlCharacters(row.name)}: ${row.text}` : row.text, MAX_TEXT_CHARS);
-  return { source: row.source, date: row.date, title: row.title, text, score, file: row.path, ord: row.ord, ords: [row.ord], shared: row.shared === 1 };
+  return { source: row.source, date: row.date, title: row.title, text, score, file: row.path, ord: row.ord, ords: [row.ord], ...(row.shared ? { sharedIn: row.shared } : {}) };
 }
 
 const byScoreThenNewer = (a: Ranked, b: Ranked) => b.hit.score - a.hit.score || b.hit.date.localeCompare(a.hit.date);

@@ -2,7 +2,6 @@ import { parseConversation, type Speaker } from "../conversation-log.js";
 import { maskSecrets, maskSecretsInConversationSliced } from "../secrets.js";
 import { parseSections } from "../sections.js";
 import { cutChars } from "../../lib/text.js";
-import { isPublicEntry } from "../visibility.js";
 
 export type RecallSource = "conversation" | "daily" | "user" | "memory" | "soul";
 
@@ -22,11 +21,13 @@ export interface Unit {
   /** Who spoke, for conversation messages. */
   name?: string;
   /**
-   * Whether a public place may find it: a message of a conversation held in one, a daily entry
-   * marked PUBLIC_MARK, any section of a memory file (the private ones are left out at search time:
-   * the person marks them in settings, not in the file).
+   * Where a public place may find it: a message of a conversation held in a public thread, in that
+   * thread's server (its id); any section of a memory file anywhere ("*": the private ones are
+   * left out at search time, the person marks them in settings, not in the file). Undefined: no
+   * public place (private talk, and the daily logs, whose public entries public-entries.ts scopes
+   * for the prompt only; the conversations they sum up are found themselves).
    */
-  shared: boolean;
+  sharedIn?: string;
 }
 
 /** Each neighbour contributes at most this much context. */
@@ -43,12 +44,12 @@ export async function unitsOfConversation(text: string, date: string, pause: () 
   // A conversation file can be megabytes (files shared in it): masked a pair of messages at a time.
   const texts = await maskSecretsInConversationSliced(log.messages, pause);
   const title = maskSecrets(log.title);
-  const shared = log.visibility === "public";
+  const sharedIn = log.visibility === "public" && log.discord && log.discord !== "@me" ? log.discord : undefined;
   return log.messages.flatMap((message, ord) => {
     const before = texts[ord - 1] ?? "";
     const after = texts[ord + 1] ?? "";
     const context = `${cutChars(before, NEIGHBOUR_CHARS)}\n${cutChars(after, NEIGHBOUR_CHARS)}`.trim();
-    return partsOf(texts[ord]!).map((text): Unit => ({ source: "conversation", date, title, text, context, ord, speaker: message.speaker, name: message.name, shared }));
+    return partsOf(texts[ord]!).map((text): Unit => ({ source: "conversation", date, title, text, context, ord, speaker: message.speaker, name: message.name, ...(sharedIn ? { sharedIn } : {}) }));
   });
 }
 
@@ -88,7 +89,6 @@ export function unitsOfSections(text: string, source: RecallSource, date: string
     const title = maskSecrets(part.name);
     const text = maskSecrets(part.body.trim());
     if (text === "" && title === "") return [];
-    const shared = source === "daily" ? ord > 0 && isPublicEntry(part.name) : true;
-    return partsOf(text).map((piece): Unit => ({ source, date, title, text: piece, context: "", ord, shared }));
+    return partsOf(text).map((piece): Unit => ({ source, date, title, text: piece, context: "", ord, ...(source === "daily" ? {} : { sharedIn: "*" }) }));
   });
 }

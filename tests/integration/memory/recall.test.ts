@@ -198,7 +198,7 @@ describe("Recall", () => {
     expect((await stat(p.indexPath)).size).toBeGreaterThan(0);
   });
 
-  it("reads an index of the previous version again from the files, and marks which messages a public place may find", async () => {
+  it("reads an index of the previous version again from the files, and marks which server's public places may find a message", async () => {
     const p = await person();
     const log = (visibility?: "public" | "direct") => ({
       title: "picnic",
@@ -206,6 +206,7 @@ describe("Recall", () => {
       opened: "2026-07-04 10:00 (UTC)",
       closed: "2026-07-04 10:30 (UTC)",
       sessionId: "s",
+      discord: visibility === "direct" ? "@me" : "1234567",
       ...(visibility ? { visibility } : {}),
       messages: [{ speaker: "person" as const, name: "Alice", text: "Bring the lemonade." }],
     });
@@ -216,16 +217,16 @@ describe("Recall", () => {
     await first.search(p, ZONE, "lemonade");
     await first.close();
     recalls.splice(recalls.indexOf(first), 1);
-    // As version 2 left it: no column for what a public place may see.
+    // As version 3 left it: public or not, whichever the server.
     const old = await SqliteDb.open(p.indexPath);
-    await old.exec("ALTER TABLE units DROP COLUMN shared; UPDATE meta SET value = '2' WHERE key = 'schema';");
+    await old.exec("ALTER TABLE units DROP COLUMN shared; ALTER TABLE units ADD COLUMN shared INTEGER NOT NULL DEFAULT 1; UPDATE meta SET value = '3' WHERE key = 'schema';");
     await old.close();
     const hits = await newRecall().search(p, ZONE, "lemonade");
-    expect(hits.map((h) => [h.date, h.shared]).sort()).toEqual([
-      ["2026-07-04", true],
-      ["2026-07-05", false],
+    expect(hits.map((h) => [h.date, h.sharedIn ?? "none"]).sort()).toEqual([
+      ["2026-07-04", "1234567"],
+      ["2026-07-05", "none"],
       // A file that does not say where it was held (older, imported) counts as private.
-      ["2026-07-06", false],
+      ["2026-07-06", "none"],
     ]);
   });
 });

@@ -83,7 +83,7 @@ describe("the recall index holds no secret", () => {
 
   it("masks what memory_search gives the model even for a hit that did not come from the index", () => {
     const answer = searchResultsForModel(`my key ${key}`, [
-      { source: "memory", date: "2026-10-02", title: `Keys ${key}`, text: `- ${key}`, score: 1, file: "MEMORY.md", ord: 1, ords: [1], shared: true },
+      { source: "memory", date: "2026-10-02", title: `Keys ${key}`, text: `- ${key}`, score: 1, file: "MEMORY.md", ord: 1, ords: [1], sharedIn: "*" },
     ]);
     expect(JSON.stringify(answer)).not.toContain(tail);
     expect(answer).toMatchObject({ query: "my key [secret: OpenAI key]", results: [{ title: "Keys [secret: OpenAI key]", text: "- [secret: OpenAI key]" }] });

@@ -1,4 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { entriesOfServer, notePublicEntry } from "../../../src/memory/public-entries.js";
+import { makeTempHome } from "../../helpers/temp-home.js";
 import { isPrivateSection, isPublicEntry, privateSectionList, publicEntriesOf, sectionKey, withoutPrivateSections } from "../../../src/memory/visibility.js";
 import { expectLinear, repeatTo } from "../../helpers/linear-time.js";
 
@@ -21,14 +25,39 @@ describe("private sections", () => {
 
   it("take linear time over a megabyte of headings", () => {
     expectLinear((size) => repeatTo("## Health\n", size), (text) => withoutPrivateSections(text, ["health"]));
-    expectLinear((size) => repeatTo("## a 🌐\n", size), (text) => publicEntriesOf(text));
+    expectLinear((size) => repeatTo("## a 🌐\n", size), (text) => publicEntriesOf(text, () => true));
   });
 });
 
 describe("a daily log in a public place", () => {
   it("keeps only the entries of conversations held in public places: not the DM's, not a condensed day's, not the preamble", () => {
     const log = "# 2026-12-03\nhand-written note\n## 09:00 · direct messages\nAlice told me her code word.\n## 10:00 · picnic 🌐\nWe planned a picnic.\n## Condensed\nA mix of both.\n";
-    expect(publicEntriesOf(log)).toEqual({ text: "## 10:00 · picnic 🌐\nWe planned a picnic.\n", held: 2 });
+    expect(publicEntriesOf(log, () => true)).toEqual({ text: "## 10:00 · picnic 🌐\nWe planned a picnic.\n", held: 2 });
+  });
+
+  it("keeps a public entry only in its own server's public places, as public-entries.json notes it", async () => {
+    const dir = await makeTempHome();
+    await notePublicEntry(dir, "2026-12-03", "10:00 · picnic 🌐", "111");
+    await notePublicEntry(dir, "2026-12-03", "11:00 · raid 🌐 (2)", "222");
+    const log = "## 10:00 · picnic 🌐\nWe planned a picnic.\n## 11:00 · raid 🌐 (2)\nThe raid is Friday.\n## 12:00 · hand-marked 🌐\nnot noted\n";
+    const inServer = (guild: string | undefined) => publicEntriesOf(log, (heading) => entriesOfServer(dir, guild)("2026-12-03", heading));
+    expect(inServer("111")).toEqual({ text: "## 10:00 · picnic 🌐\nWe planned a picnic.\n", held: 2 });
+    expect(inServer("222").text).toBe("## 11:00 · raid 🌐 (2)\nThe raid is Friday.\n");
+    expect(inServer(undefined).held).toBe(3);
+    // Another day's log with the same heading is another entry.
+    expect(entriesOfServer(dir, "111")("2026-12-04", "10:00 · picnic 🌐")).toBe(false);
+    // The file holds no words of a heading, and a broken one shows nothing.
+    expect(await readFile(join(dir, "public-entries.json"), "utf8")).not.toMatch(/picnic|raid/);
+    await writeFile(join(dir, "public-entries.json"), "{broken");
+    expect(inServer("111").held).toBe(3);
+  });
+
+  it("forgets entries two weeks older than the newest", async () => {
+    const dir = await makeTempHome();
+    await notePublicEntry(dir, "2026-11-01", "10:00 · old 🌐", "111");
+    await notePublicEntry(dir, "2026-12-03", "10:00 · new 🌐", "111");
+    expect(entriesOfServer(dir, "111")("2026-11-01", "10:00 · old 🌐")).toBe(false);
+    expect(entriesOfServer(dir, "111")("2026-12-03", "10:00 · new 🌐")).toBe(true);
   });
 });
 

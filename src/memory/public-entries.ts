@@ -1,0 +1,53 @@
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import { writeFileAtomic } from "./atomic-write.js";
+import { readTextIfExistsSync } from "./memory-file.js";
+
+/**
+ * Which server each public entry of the daily logs came from: a public thread is read by that
+ * server's members, not another's, so an entry marked 🌐 reaches only the public places of its
+ * own server. Kept beside the logs as hashes of date and heading (no words: a forgotten title
+ * leaves nothing here), for the days the prompt and the tools read. An entry this file does not
+ * name (older, imported, renamed by hand, condensed) reaches no public place.
+ */
+const FILE = "public-entries.json";
+/** Entries older than this (from the newest one noted) are dropped: the prompt reads two days. */
+const KEPT_DAYS = 14;
+const MAX_ENTRIES = 500;
+
+interface Noted {
+  key: string;
+  date: string;
+  guild: string;
+}
+
+/** Whether a daily entry (its log's date and its heading) may be shown in a public place. */
+export type EntryHere = (date: string, heading: string) => boolean;
+
+const keyOf = (date: string, heading: string) => createHash("sha256").update(`${date}\n${heading.trim()}`).digest("hex").slice(0, 32);
+
+function read(dir: string): Noted[] {
+  try {
+    const parsed: unknown = JSON.parse(readTextIfExistsSync(join(dir, FILE)) ?? "[]");
+    return Array.isArray(parsed)
+      ? parsed.filter((n): n is Noted => typeof n?.key === "string" && typeof n.date === "string" && typeof n.guild === "string")
+      : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Notes that the entry under `heading` in the log of `date` is a public conversation of `guildId`. The caller holds the person's lock. */
+export async function notePublicEntry(dir: string, date: string, heading: string, guildId: string): Promise<void> {
+  const oldest = new Date(Date.parse(`${date}T00:00:00Z`) - KEPT_DAYS * 86_400_000).toISOString().slice(0, 10);
+  const kept = read(dir).filter((n) => n.date >= oldest);
+  const noted = [...kept, { key: keyOf(date, heading), date, guild: guildId }].slice(-MAX_ENTRIES);
+  await writeFileAtomic(join(dir, FILE), `${JSON.stringify(noted)}\n`);
+}
+
+/** The entries a public place of `guildId` may see (none without a server). Read once, when called. */
+export function entriesOfServer(dir: string, guildId: string | undefined): EntryHere {
+  if (!guildId) return () => false;
+  const here = new Set(read(dir).filter((n) => n.guild === guildId).map((n) => n.key));
+  return (date, heading) => here.has(keyOf(date, heading));
+}
