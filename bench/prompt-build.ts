@@ -11,7 +11,7 @@ import { isPublicPlace, type SessionPlace } from "../src/sessions/session-record
 import { words } from "./model-server.js";
 import { makeTempDir, removeTempDir } from "./processes.js";
 import { summarize, type Summary } from "./stats.js";
-import { entriesOfServer } from "../src/memory/public-entries.js";
+import { entriesOfServer, notePublicEntry } from "../src/memory/public-entries.js";
 
 export interface PromptBuildOptions {
   iterations: number;
@@ -92,6 +92,12 @@ export async function measurePromptBuild(options: PromptBuildOptions): Promise<P
     await writeFile(notes.notes.path, files["SERVER.md"], "utf8");
     // Two of the person's sections are private: a public thread reads them and leaves them out.
     await store.saveSettings({ privateSections: ["section 2.2", "section 3.4"] });
+    // Today's entries came from this server's public threads (public-entries.json says so, among 300
+    // notes of other servers' entries): a public thread reads the notes and keeps them.
+    files[`daily/${today}.md`] = files[`daily/${today}.md`]!.replace(/^## (Section 5\.\d+)$/gm, "## $1 🌐");
+    await writeFile(join(store.dir, "daily", `${today}.md`), files[`daily/${today}.md`]!, "utf8");
+    for (let i = 0; i < 300; i++) await notePublicEntry(store.dir, today, `Section 9.${i} 🌐`, String(100_000_000_000 + i));
+    for (let s = 1; s <= 3; s++) await notePublicEntry(store.dir, today, `Section 5.${s} 🌐`, guildId);
     const publicThread = { platform: "discord" as const, channelId: "1", guildId, description: 'the public Discord thread "bench"', visibility: "public" as const };
     const dm = { platform: "discord" as const, channelId: "3", description: "direct messages", visibility: "direct" as const };
     let warnings = 0;
@@ -123,6 +129,10 @@ export async function measurePromptBuild(options: PromptBuildOptions): Promise<P
       buildUs.push(t.build);
       const f = await once(dm);
       floorUs.push(f.snapshot + f.build);
+    }
+    // What was timed is what a public thread must get: this server's entries, no private section, no other entry.
+    if (!prompt.includes("Section 5.1 🌐") || prompt.includes("## Section 2.2") || prompt.includes("## Section 4.1")) {
+      throw new Error("the public thread's prompt is not what a public thread gets: the measure is void");
     }
     return {
       options,

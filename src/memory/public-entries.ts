@@ -1,4 +1,6 @@
 import { createHash } from "node:crypto";
+import { statSync } from "node:fs";
+import { LRUCache } from "lru-cache";
 import { join } from "node:path";
 import { writeFileAtomic } from "./atomic-write.js";
 import { readTextIfExistsSync } from "./memory-file.js";
@@ -26,15 +28,25 @@ export type EntryHere = (date: string, heading: string) => boolean;
 
 const keyOf = (date: string, heading: string) => createHash("sha256").update(`${date}\n${heading.trim()}`).digest("hex").slice(0, 32);
 
+/** The file as last parsed, by person: a session opens with a stat, not a parse (it is rewritten whole, so a new stamp). */
+const parsedFiles = new LRUCache<string, { stamp: string; notes: Noted[] }>({ max: 2_000 });
+
 function read(dir: string): Noted[] {
+  const path = join(dir, FILE);
+  const stats = statSync(path, { bigint: true, throwIfNoEntry: false });
+  if (!stats) return [];
+  const stamp = `${stats.ino}:${stats.size}:${stats.mtimeNs}`;
+  const known = parsedFiles.get(path);
+  if (known?.stamp === stamp) return known.notes;
+  let notes: Noted[] = [];
   try {
-    const parsed: unknown = JSON.parse(readTextIfExistsSync(join(dir, FILE)) ?? "[]");
-    return Array.isArray(parsed)
-      ? parsed.filter((n): n is Noted => typeof n?.key === "string" && typeof n.date === "string" && typeof n.guild === "string")
-      : [];
+    const parsed: unknown = JSON.parse(readTextIfExistsSync(path) ?? "[]");
+    if (Array.isArray(parsed)) notes = parsed.filter((n): n is Noted => typeof n?.key === "string" && typeof n.date === "string" && typeof n.guild === "string");
   } catch {
-    return [];
+    // A broken file names no entry: nothing of it reaches a public place.
   }
+  parsedFiles.set(path, { stamp, notes });
+  return notes;
 }
 
 /** Notes that the entry under `heading` in the log of `date` is a public conversation of `guildId`. The caller holds the person's lock. */
