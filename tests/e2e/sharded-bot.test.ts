@@ -33,14 +33,20 @@ export async function startSharded(discord: FakeDiscord, model: FakeOpenAI, home
   return launcher;
 }
 
+/** A fake Discord recommending two shards, with a server on each, a fake model and a home. */
+async function twoShardWorld() {
+  const discord = await startFakeDiscord({ recommendedShards: 2 });
+  const model = await startFakeOpenAI();
+  closers.push(() => discord.close(), () => model.close());
+  const home = await makeTempHome();
+  const zero = discord.addGuild({ name: "shard zero", forShard: [0, 2] });
+  const one = discord.addGuild({ name: "shard one", forShard: [1, 2] });
+  return { discord, model, home, zero, one };
+}
+
 describe("sharded (SHARD_COUNT)", () => {
   it("runs one process per shard: each answers its own guild's threads, shard 0 the DMs; SIGTERM stops them all", async () => {
-    const discord = await startFakeDiscord({ recommendedShards: 2 });
-    const model = await startFakeOpenAI();
-    closers.push(() => discord.close(), () => model.close());
-    const home = await makeTempHome();
-    const zero = discord.addGuild({ name: "shard zero", forShard: [0, 2] });
-    const one = discord.addGuild({ name: "shard one", forShard: [1, 2] });
+    const { discord, model, home, zero, one } = await twoShardWorld();
     model.setFallback((request) => {
       const last = request.body.messages.at(-1)?.content;
       return { text: `answer to ${typeof last === "string" ? last : "?"}` };
@@ -70,12 +76,7 @@ describe("sharded (SHARD_COUNT)", () => {
 
 describe("server notes with shards", () => {
   it("are written through the shard that owns the server, read in its conversations only, and its suggestions saved there", async () => {
-    const discord = await startFakeDiscord({ recommendedShards: 2 });
-    const model = await startFakeOpenAI();
-    closers.push(() => discord.close(), () => model.close());
-    const home = await makeTempHome();
-    const zero = discord.addGuild({ name: "shard zero", forShard: [0, 2] });
-    const one = discord.addGuild({ name: "shard one", forShard: [1, 2] });
+    const { discord, model, home, zero, one } = await twoShardWorld();
     await startSharded(discord, model, home);
     const notesCommand = async (guildChannel: string, sub: string, options: ReturnType<typeof s.string>[], locale = "en-US") => {
       const call = discord.runSlashCommand({ userId: discord.alice.id, channelId: guildChannel, name: "server-notes", locale, options: [s.subcommand(sub, options)] });
