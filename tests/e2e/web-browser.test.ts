@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/lib/logger.js";
-import { modelWriter } from "../../src/memory/memory-file.js";
+import { modelWriter, PERSON } from "../../src/memory/memory-file.js";
 import { mintSignInToken, webSecret } from "../../src/sessions/web-sign-in.js";
 import { buildWeb } from "../../src/web/server.js";
 import { startFakeDiscord, type FakeDiscord } from "../fakes/fake-discord/index.js";
@@ -58,7 +58,12 @@ async function startSite(): Promise<Site> {
   const base = `http://127.0.0.1:${port}`;
   const secret = await webSecret(setup.home);
   const app = await buildWeb({
-    config: { publicUrl: base, oauth: { clientId: discord.applicationId, clientSecret: discord.oauth2.clientSecret, apiUrl: discord.apiUrl } },
+    config: {
+      publicUrl: base,
+      oauth: { clientId: discord.applicationId, clientSecret: discord.oauth2.clientSecret, apiUrl: discord.apiUrl },
+      // The bot's token: the servers page asks Discord who is a member.
+      discord: { token: discord.token, clientId: discord.applicationId, guildId: undefined, apiUrl: discord.apiUrl },
+    },
     engine: setup.engine,
     store: setup.store,
     log: silentLogger,
@@ -103,6 +108,13 @@ async function seed(site: Site): Promise<void> {
   await writeFile(
     join(conversations, "2026-11-20-tea-talk-cccc3333.md"),
     `# tea talk\n\n- place: the Discord thread "tea talk"\n- opened: 2026-11-20 10:00 (UTC)\n- closed: 2026-11-20 10:30 (UTC)\n- session: s-1\n- discord: 800\n\n## 🧑 Alice\nI **love** kestrel oolong ${EVIL}\n\n## 🤖 Assistant\nNoted! [a link](javascript:alert(2))\n`,
+  );
+  // Alice talks in the fake's server, whose notes the servers page shows her.
+  site.discord.addUser({ id: ALICE, username: "alice" });
+  await site.setup.engine.serverNotesOf(site.discord.guild.id).notes.add("Events", "- Friday: board games in #lounge, 20:00\n- 周五：桌游之夜", PERSON);
+  await writeFile(
+    join(conversations, "2026-11-22-friday-plans-eeee5555.md"),
+    `# friday plans\n\n- place: the public Discord thread "friday plans"\n- opened: 2026-11-22 18:00 (UTC)\n- closed: 2026-11-22 18:20 (UTC)\n- session: s-3\n- discord: ${site.discord.guild.id}\n- visibility: public\n\n## 🧑 Alice\nWhat is on Friday?\n\n## 🤖 Assistant\nBoard games in #lounge.\n`,
   );
   const bob = site.setup.engine.memoryOf(BOB);
   await mkdir(join(bob.dir, "conversations"), { recursive: true });
