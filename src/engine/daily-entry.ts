@@ -9,7 +9,7 @@ import { stripControlCharacters } from "../memory/safety.js";
 import { maskSecrets } from "../memory/secrets.js";
 import type { ModelClient } from "../model/model-client.js";
 import { isPublicEntry, PUBLIC_MARK, type Visibility } from "../memory/visibility.js";
-import { notePublicEntry } from "../memory/public-entries.js";
+import { forgetPublicEntriesOf, notePublicEntry } from "../memory/public-entries.js";
 
 const SUMMARY = systemWriter("summary of a conversation").by;
 const CONDENSE = systemWriter("condensed the day's log").by;
@@ -86,6 +86,9 @@ export async function appendDailyEntry(store: MemoryStore, entry: DailyEntry, mo
   const written = await store.serialize(async () => {
     if ((await log.read()) !== before || condensed === undefined) return false;
     // The archive gets the day's originals it lacks, the new entry included; the log keeps the condensed day.
+    // The model may move words between entries: none of the day's reaches a public place any more
+    // (forgotten first: a crash between the two leaves entries hidden, never mixed and shown).
+    await forgetPublicEntriesOf(store.dir, entry.date);
     await store.commit(CONDENSE, "condense", [store.archiveWrite(entry.date, withBreak(before) + block), { label: log.label, text: condensed }]);
     return true;
   });

@@ -52,9 +52,24 @@ function read(dir: string): Noted[] {
 /** Notes that the entry under `heading` in the log of `date` is a public conversation of `guildId`. The caller holds the person's lock. */
 export async function notePublicEntry(dir: string, date: string, heading: string, guildId: string): Promise<void> {
   const oldest = new Date(Date.parse(`${date}T00:00:00Z`) - KEPT_DAYS * 86_400_000).toISOString().slice(0, 10);
-  const kept = read(dir).filter((n) => n.date >= oldest);
-  const noted = [...kept, { key: keyOf(date, heading), date, guild: guildId }].slice(-MAX_ENTRIES);
-  await writeFileAtomic(join(dir, FILE), `${JSON.stringify(noted)}\n`);
+  const key = keyOf(date, heading);
+  // A heading used again (its entry forgotten, or a write that failed after its note) belongs to the newest server only.
+  const kept = read(dir).filter((n) => n.date >= oldest && n.key !== key);
+  await write(dir, [...kept, { key, date, guild: guildId }].slice(-MAX_ENTRIES));
+}
+
+/**
+ * Forgets the notes of one day's log: after the model condensed it, a heading no longer says whose
+ * words its entry holds (the model may fold one server's entry into another's). The caller holds the person's lock.
+ */
+export async function forgetPublicEntriesOf(dir: string, date: string): Promise<void> {
+  const notes = read(dir);
+  const kept = notes.filter((n) => n.date !== date);
+  if (kept.length !== notes.length) await write(dir, kept);
+}
+
+async function write(dir: string, notes: Noted[]): Promise<void> {
+  await writeFileAtomic(join(dir, FILE), `${JSON.stringify(notes)}\n`);
 }
 
 /** The entries a public place of `guildId` may see (none without a server). Read once, when called. */

@@ -6,6 +6,8 @@ import { dateOfConversation, parseConversation } from "../memory/conversation-lo
 const HEAD_BYTES = 2_048;
 /** The servers a person talks in are looked for in this many of their newest conversations. */
 const SCANNED = 300;
+/** Files open at once while they are looked through. */
+const AT_ONCE = 32;
 
 /** A person's conversation files, newest first. */
 export async function conversationNames(dir: string): Promise<string[]> {
@@ -35,6 +37,10 @@ export async function head(path: string): Promise<string> {
  */
 export async function serversTalkedIn(dir: string): Promise<string[]> {
   const names = (await conversationNames(dir)).slice(0, SCANNED);
-  const places = await Promise.all(names.map(async (name) => parseConversation(await head(join(dir, name)).catch(() => "")).discord));
+  const places: (string | undefined)[] = [];
+  for (let at = 0; at < names.length; at += AT_ONCE) {
+    const batch = names.slice(at, at + AT_ONCE);
+    places.push(...(await Promise.all(batch.map(async (name) => parseConversation(await head(join(dir, name)).catch(() => "")).discord))));
+  }
   return [...new Set(places.filter((p): p is string => p !== undefined && p !== "@me"))];
 }

@@ -28,10 +28,13 @@ export class DiscordLookups {
     this.rest = new REST({ ...(discord.apiUrl ? { api: discord.apiUrl } : {}), timeout: 2_000, retries: 1, rejectOnRateLimit: () => true }).setToken(discord.token);
   }
 
-  /** The member's roles in a server; null when they are not in it (or the bot is not); throws when Discord gave no answer. */
-  readonly memberRoles: MemberRoles = async (guildId, userId) => {
+  /**
+   * The member's roles in a server; null when they are not in it (or the bot is not); throws when
+   * Discord gave no answer. `fresh`: asked now, not from the cache (who may sign in).
+   */
+  async memberRoles(guildId: string, userId: string, fresh = false): ReturnType<MemberRoles> {
     const key = `${guildId}:${userId}`;
-    const known = this.members.get(key);
+    const known = fresh ? undefined : this.members.get(key);
     if (known) return known.roles;
     let roles: readonly string[] | null;
     try {
@@ -43,7 +46,7 @@ export class DiscordLookups {
     }
     this.members.set(key, { roles });
     return roles;
-  };
+  }
 
   /** A server's name, or undefined when Discord does not give it. */
   async guildName(guildId: string): Promise<string | undefined> {

@@ -14,7 +14,8 @@ export function signInAccess(config: Partial<Pick<Config, "allowed">>, lookups: 
   const allowed = config.allowed ?? { guildIds: [], userIds: [], roleIds: [] };
   const memberRoles: MemberRoles = async (guildId, userId) => {
     if (!lookups) throw new Error("no DISCORD_TOKEN to ask Discord with");
-    return lookups.memberRoles(guildId, userId);
+    // Asked each time: someone just removed from an allowed server must not sign in on a cached answer.
+    return lookups.memberRoles(guildId, userId, true);
   };
   const access = new Access({ allowed, allowDms: true }, memberRoles, () => []);
   return (userId) => access.check({ userId, guildId: undefined, roleIds: [] });

@@ -43,6 +43,15 @@ describe("a member the owner invites into a thread", () => {
     await discord.userSends({ channelId: thread.id, userId: discord.bob.id, content: "forget your follow-ups" });
     await discord.waitFor(() => botMessages(discord, thread.id).find((m) => m.content.startsWith("Removed?")));
     expect(String(model.requests.at(-1)!.body.messages.filter((m) => m.role === "tool").at(-1)!.content)).toMatch(/this turn answers an invited member/);
+    // A guest's search is not told that private matches exist (held_back would answer "did she talk about this?").
+    await h.engine.memoryOf(discord.alice.id).file("user").add("Health", "- sees a cardiologist monthly", { level: "person", by: { kind: "person" } });
+    await h.engine.memoryOf(discord.alice.id).markPrivate("Health", true);
+    model.enqueue({ toolCalls: [{ name: "memory_search", arguments: { query: "cardiologist" } }] }, { text: "Nothing to share." });
+    await discord.userSends({ channelId: thread.id, userId: discord.bob.id, content: "does she see a cardiologist?" });
+    await discord.waitFor(() => botMessages(discord, thread.id).find((m) => m.content.startsWith("Nothing to share.")));
+    const bobSearch = JSON.parse(String(model.requests.at(-1)!.body.messages.filter((m) => m.role === "tool").at(-1)!.content));
+    expect(bobSearch.results).toEqual([]);
+    expect(bobSearch.held_back).toBeUndefined();
 
     // Alice speaks: her own fact is saved.
     model.enqueue({ toolCalls: [{ name: "memory_add", arguments: { file: "user", section: "Hobbies", content: "- loves hiking in the mountains" } }] }, { text: "Noted, Alice." });

@@ -159,5 +159,19 @@ describe("public is per server", () => {
     const [sameDaily, sameSearch] = toolResults(inSame[1]!).map((text) => JSON.parse(text));
     expect(JSON.stringify(sameDaily)).toContain(SERVER_A_WORD);
     expect(JSON.stringify(sameSearch.results)).toContain(SERVER_A_WORD);
+
+    // Writing under that entry: refused from the other server's public thread, allowed from its own.
+    const entry = /^## (.+🌐)$/m.exec(today)![1]!;
+    const writeUnder = async (channelId: string, words: string) => {
+      model.enqueue({ toolCalls: [{ name: "memory_add", arguments: { file: "daily", section: entry, content: `- ${words}` } }] }, { text: `wrote ${words}` });
+      const thread = await discord.userSends({ channelId, userId: discord.alice.id, content: `note ${words}`, mentionsBot: true });
+      await discord.waitFor(() => botMessages(discord, thread.id).find((m) => m.content.startsWith(`wrote ${words}`)));
+      return JSON.parse(String(model.requests.at(-1)!.body.messages.filter((m) => m.role === "tool").at(-1)!.content));
+    };
+    expect(await writeUnder(other.textChannel.id, "otterword")).toMatchObject({ ok: false, error: expect.stringMatching(/is read in public threads/) });
+    expect(await writeUnder(discord.textChannel.id, "same server note")).toMatchObject({ ok: true });
+    const after = await readFile(join(h.home, "users", discord.alice.id, "daily", `${new Date().toISOString().slice(0, 10)}.md`), "utf8");
+    expect(after).not.toContain("otterword");
+    expect(after).toContain("same server note");
   });
 });

@@ -93,4 +93,25 @@ describe("server notes on the web page", () => {
       await blind?.close();
     }
   });
+
+  it("shows nothing of a server Discord did not answer for, says so, and shows it once Discord answers", async () => {
+    const port = await freePort();
+    const h = await startBot({ env: { WEB_PORT: String(port) } });
+    await h.engine.serverNotesOf(h.discord.guild.id).notes.add("Events", `- ${NOTE}`, PERSON);
+    await bobTalksInTheServer(h);
+    const web = await serveWeb(h.config, h, silentLogger);
+    try {
+      const browser = await signedIn(h, port, h.discord.bob.id);
+      h.discord.failNext({ method: "GET", route: "/guilds/:guildId/members/:userId", status: 500, times: 2 }); // the first ask and its one retry
+      const failed = await browser.get("/servers");
+      expect(failed.text).toContain("Discord did not answer for some servers just now");
+      expect(failed.text).not.toContain(NOTE);
+      // No answer is not kept: the next visit asks again.
+      const later = await browser.get("/servers");
+      expect(later.text).toContain(NOTE);
+      expect(later.text).not.toContain("Discord did not answer");
+    } finally {
+      await web?.close();
+    }
+  });
 });

@@ -1,6 +1,6 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, type MessageActionRowComponentBuilder, type MessageCreateOptions } from "discord.js";
 import type { Say } from "../../lib/locale.js";
-import { cutChars } from "../../lib/text.js";
+import { countChars, cutChars } from "../../lib/text.js";
 import type { JournalEntry, SectionChange } from "../../memory/journal.js";
 import { describeEntry } from "../../present/history-lines.js";
 import type { Suggestion, SuggestionState } from "../../memory/server-notes.js";
@@ -40,7 +40,10 @@ export function receiptMessage(owner: string, entries: JournalEntry[], say: Say,
         ...suggested.map((s) => `• ${stateWord(s.state, say)}${say(": ", "：")}${cutChars(suggestionLine(s.suggestion), 200)}`),
       ]
     : [];
-  const content = cutChars([...changes, ...suggestions].join("\n"), 2000);
+  // The suggestions keep their room (up to 900 characters): many changes must not push them out unseen.
+  const suggestionText = cutChars(suggestions.join("\n"), 900);
+  const room = 2000 - (suggestionText ? countChars(suggestionText) + 1 : 0);
+  const content = [cutChars(changes.join("\n"), room), suggestionText].filter(Boolean).join("\n");
   const buttons = entries.slice(0, BUTTONS).map((e, i) =>
     new ButtonBuilder().setCustomId(componentId("ru", owner, e.id)).setLabel(say(`Undo ${i + 1}`, `撤销 ${i + 1}`)).setStyle(ButtonStyle.Secondary),
   );

@@ -107,8 +107,10 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
     const range = { since: since && dateBound(since, "since"), until: until && dateBound(until, "until") };
     const options = { limit: limit ?? SEARCH_DEFAULT_LIMIT, ...range };
     const { hits, heldBack } = context.publicPlace ? await store.searchInPublic(query, context.publicPlace.guildId, options) : { hits: await store.search(query, options), heldBack: 0 };
+    // An invited member's search is not told that private matches exist: the count would answer their question.
+    const told = context.guestTurn ? 0 : heldBack;
     context.turn.found.push(...hits.map(({ source, file, ord, title, date }) => ({ source, file, ord, title, date })));
-    return searchResultsForModel(query, hits, range, heldBack);
+    return searchResultsForModel(query, hits, range, told);
   }
   if (tool === "server_notes_suggest") return suggest(parsed.data as { section: string; content: string }, context);
   // The schema has validated these fields for the tool at hand.

@@ -31,10 +31,13 @@ export function registerServersPage(app: FastifyInstance, ctx: WebContext): void
       const line = say("This page cannot ask Discord which servers you are in (the bot's DISCORD_TOKEN is not set for it), so it shows no server's notes. Type /server-notes view in a server.", "这个页面无法向 Discord 确认你在哪些服务器里（没有为它设置机器人的 DISCORD_TOKEN），所以不显示服务器笔记。请在服务器里输入 /server-notes view。");
       return reply.type("text/html; charset=utf-8").send(page(person.frame("servers"), title, banner("notice", line)));
     }
-    const withNotes = (await serversTalkedIn(memory.conversationsDir))
-      .map((guildId) => ({ guildId, notes: ctx.engine.serverNotesOf(guildId).readSync() }))
-      .filter((s) => s.notes.trim() !== "")
-      .slice(0, SHOWN);
+    // The most recent servers first, until SHOWN have notes (an import may name hundreds).
+    const withNotes: { guildId: string; notes: string }[] = [];
+    for (const guildId of await serversTalkedIn(memory.conversationsDir)) {
+      const notes = await ctx.engine.serverNotesOf(guildId).notes.read();
+      if (notes.trim() !== "") withNotes.push({ guildId, notes });
+      if (withNotes.length === SHOWN) break;
+    }
     let unanswered = false;
     const checked = await Promise.all(
       withNotes.map(async (s): Promise<Shown | undefined> => {

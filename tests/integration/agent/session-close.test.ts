@@ -6,6 +6,7 @@ import { parseSections } from "../../../src/memory/sections.js";
 import { countChars } from "../../../src/lib/text.js";
 import { aliceInThread, setupEngine } from "../../helpers/engine.js";
 import { PERSON } from "../../../src/memory/memory-file.js";
+import { entriesOfServer } from "../../../src/memory/public-entries.js";
 
 const at = new Date("2026-12-01T23:30:00Z");
 const fixedClock = () => at;
@@ -195,6 +196,34 @@ describe("a full day's log", () => {
     const archive = await readFile(join(memory.archiveDir, "2026-12-01.md"), "utf8");
     for (const entry of entries) expect(archive).toContain(entry);
     expect(archive).toContain("Summary of the tea chat.");
+  });
+
+  it("a public entry is noted for its own server; a condensed day's entries reach no public place (the model may move words between them)", async () => {
+    const setup = await setupEngine({ clock: fixedClock });
+    const memory = MemoryStore.forUser(setup.home, "111");
+    const publicIn = (guildId: string, title: string) => ({
+      ...aliceInThread,
+      title,
+      place: { platform: "discord" as const, channelId: `9${guildId}`, guildId, description: `the public Discord thread "${title}"`, visibility: "public" as const },
+    });
+    const closeIn = async (guildId: string, title: string, summary: string, condensed?: string) => {
+      const session = await setup.engine.open(publicIn(guildId, title));
+      setup.fake.enqueue({ text: "ok" });
+      await setup.engine.turn(session.id, "hello");
+      setup.fake.enqueue({ text: summary });
+      if (condensed) setup.fake.enqueue({ text: condensed });
+      await setup.engine.close(session.id, "end");
+    };
+    await closeIn("801", "plan", `The team plan. ${"x".repeat(300)}`);
+    await closeIn("802", "raid", `The secret raid on Friday. ${"y".repeat(300)}`);
+    const here = (guildId: string) => entriesOfServer(memory.dir, guildId);
+    expect(here("801")("2026-12-01", "23:30 · plan 🌐")).toBe(true);
+    expect(here("802")("2026-12-01", "23:30 · plan 🌐")).toBe(false);
+    expect(here("802")("2026-12-01", "23:30 · raid 🌐")).toBe(true);
+    // A third conversation passes the cap: the model condenses the day and folds 802's raid into 801's entry.
+    await closeIn("801", "more", `More plans. ${"z".repeat(400)}`, "## 23:30 · plan 🌐\nThe plan, and the secret raid on Friday.\n## 23:30 · raid 🌐\nA raid.\n## 23:30 · more 🌐\nMore.");
+    expect(await memory.daily("2026-12-01").read()).toContain("The plan, and the secret raid on Friday.");
+    for (const guild of ["801", "802"]) for (const title of ["plan", "raid", "more"]) expect(here(guild)("2026-12-01", `23:30 · ${title} 🌐`)).toBe(false);
   });
 
   it("does not take a condensed day that adds or repeats a heading; keeps the newest entries instead", async () => {

@@ -40,6 +40,26 @@ describe("a server's suggestions", () => {
     expect(notes.suggestionsOf("s1", NOW)).toEqual([]);
   });
 
+  it("keep at most 50 waiting (5 from one person's conversations) and the newest 200 answered", async () => {
+    const home = await makeTempHome();
+    const notes = ServerNotes.of(home, GUILD);
+    for (let i = 0; i < 5; i++) expect((await notes.suggest({ userId: "7", section: "E", content: `- ${i}` }, NOW)).ok).toBe(true);
+    expect(await notes.suggest({ userId: "7", section: "E", content: "- 6" }, NOW)).toMatchObject({ ok: false, error: expect.stringMatching(/5 suggestions from conversations with this person/) });
+    for (let i = 0; i < 45; i++) await notes.suggest({ userId: String(100 + i), section: "E", content: `- ${i}` }, NOW);
+    expect(await notes.suggest({ userId: "999", section: "E", content: "- one more" }, NOW)).toMatchObject({ ok: false, error: expect.stringMatching(/50 suggestions already wait/) });
+    for (let i = 0; i < 205; i++) {
+      const [first] = notes.suggestions(NOW);
+      if (first) await notes.takeSuggestion(first.id, "discarded", NOW);
+      await notes.suggest({ userId: String(1000 + i), sessionId: "many", section: "E", content: `- later ${i}` }, NOW);
+    }
+    // 205 answered: the oldest 5 are dropped.
+    const file = JSON.parse(await readFile(join(home, "guilds", GUILD, "suggestions.json"), "utf8"));
+    expect(file.settled).toHaveLength(200);
+    expect(file.waiting).toHaveLength(50);
+    expect(file.settled[0].userId).toBe("100");
+    expect(notes.suggestionsOf("many", NOW).filter((s) => s.state === "discarded").at(-1)!.suggestion.content).toBe("- later 154");
+  });
+
   it("refuse a server id that is not a snowflake before any path is built", async () => {
     expect(() => ServerNotes.of("/tmp", "../../etc")).toThrow(/not a Discord server id/);
   });

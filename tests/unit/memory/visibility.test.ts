@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { entriesOfServer, notePublicEntry } from "../../../src/memory/public-entries.js";
+import { entriesOfServer, forgetPublicEntriesOf, notePublicEntry } from "../../../src/memory/public-entries.js";
 import { makeTempHome } from "../../helpers/temp-home.js";
 import { isPrivateSection, isPublicEntry, privateSectionList, publicEntriesOf, sectionKey, withoutPrivateSections } from "../../../src/memory/visibility.js";
 import { expectLinear, repeatTo } from "../../helpers/linear-time.js";
@@ -73,5 +73,21 @@ describe("marks and lists", () => {
     expect(privateSectionList(["Health", "health ", 3, null, "x".repeat(201), "家庭"])).toEqual(["health", "家庭"]);
     expect(privateSectionList(Array.from({ length: 80 }, (_, i) => `s${i}`))).toHaveLength(50);
     expect(privateSectionList("health")).toBeUndefined();
+  });
+});
+
+describe("public-entries.json", () => {
+  it("gives a heading used again to the newest server only, keeps at most 500 notes, and forgets a day", async () => {
+    const dir = await makeTempHome();
+    await notePublicEntry(dir, "2026-12-03", "10:00 · picnic 🌐", "111");
+    await notePublicEntry(dir, "2026-12-03", "10:00 · picnic 🌐", "222");
+    expect(entriesOfServer(dir, "111")("2026-12-03", "10:00 · picnic 🌐")).toBe(false);
+    expect(entriesOfServer(dir, "222")("2026-12-03", "10:00 · picnic 🌐")).toBe(true);
+    for (let i = 0; i < 520; i++) await notePublicEntry(dir, "2026-12-04", `t${i} 🌐`, "333");
+    expect(JSON.parse(await readFile(join(dir, "public-entries.json"), "utf8"))).toHaveLength(500);
+    expect(entriesOfServer(dir, "333")("2026-12-04", "t519 🌐")).toBe(true);
+    expect(entriesOfServer(dir, "333")("2026-12-04", "t0 🌐")).toBe(false);
+    await forgetPublicEntriesOf(dir, "2026-12-04");
+    expect(entriesOfServer(dir, "333")("2026-12-04", "t519 🌐")).toBe(false);
   });
 });
