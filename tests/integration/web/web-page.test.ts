@@ -347,6 +347,8 @@ describe("the web page: conversations, search and settings", () => {
     await web.setup.engine.settle();
     await web.setup.store.save({ ...archived, conversationFile: name });
     const other = await web.setup.engine.open({ ...aliceInThread, userId: ALICE, place: { ...aliceInThread.place, channelId: "901" } });
+    // Its first save runs in the background too: on a busy machine it may not have happened yet.
+    await web.setup.engine.settle();
     expect(await web.setup.store.sessionsOf(ALICE)).toEqual(expect.arrayContaining([archived.id, other.id]));
     const alice = await web.signedIn(ALICE);
     const list = await alice.get("/conversations");
