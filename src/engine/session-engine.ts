@@ -1,3 +1,5 @@
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
@@ -13,7 +15,7 @@ import { removeLeftoverTemporaryFilesOfEveryone } from "../memory/temporary-file
 import { undoable } from "../memory/undo.js";
 import { MemoryStore, type MemoryStoreOptions } from "../memory/memory-store.js";
 import { buildSystemPrompt } from "../memory/system-prompt.js";
-import { ServerNotes, type Suggestion } from "../memory/server-notes.js";
+import { isServerId, ServerNotes, type Suggestion } from "../memory/server-notes.js";
 import { entriesOfServer } from "../memory/public-entries.js";
 import type { Voices } from "./tools/voices.js";
 import { localDate, localTime } from "../lib/time.js";
@@ -180,7 +182,7 @@ export class SessionEngine {
     }
     // A server's notes reach the conversations of that server only.
     const guildId = request.place.guildId;
-    if (guildId && /^\d{1,20}$/.test(guildId)) snapshot.serverNotes = this.serverNotesOf(guildId).readSync();
+    if (isServerId(guildId)) snapshot.serverNotes = this.serverNotesOf(guildId).readSync();
     for (const warning of snapshot.warnings) this.deps.log.warn({ userId: request.userId }, warning);
     const base = baseInstructions({ place: request.place, title: request.title, displayName: request.displayName, snapshot });
     const systemPrompt = buildSystemPrompt(snapshot, base, {
@@ -277,7 +279,7 @@ export class SessionEngine {
           ...(isPublicPlace(record.channel) ? { publicPlace: { guildId: record.channel.guildId } } : {}),
           ...(record.guests?.length ? { voices: voicesOf(record, message) } : {}),
           ...(message.from ? { guestTurn: true } : {}),
-          ...(record.channel.guildId && /^\d{1,20}$/.test(record.channel.guildId)
+          ...(isServerId(record.channel.guildId)
             ? { server: { notes: this.serverNotesOf(record.channel.guildId), userId: record.userId, sessionId: record.id } }
             : {}),
           ...(onDelta ? { onDelta } : {}),
@@ -444,8 +446,11 @@ export class SessionEngine {
     const { store } = this.deps;
     const { plan, sessions } = await memory.serialize(async () => {
       const epoch = await this.beginForget(userId);
-      const sessions = await this.restampSessions(userId, epoch, mentions(words));
+      const hit = mentions(words);
+      const sessions = await this.restampSessions(userId, epoch, hit);
       const { plan } = await forgetUnderLock(memory, words, this.clock());
+      // What the model suggested for a server's notes in their conversations may hold the words too.
+      await this.dropSuggestionsOf(userId, (s) => hit(s.section) || hit(s.content));
       await this.endForget(userId, epoch);
       return { plan, sessions };
     });
@@ -535,6 +540,7 @@ export class SessionEngine {
         if (record) await store.remove(record);
       }
       await memory.deleteEverything();
+      await this.dropSuggestionsOf(userId, () => true);
       await this.endForget(userId, epoch);
     });
     // Deleted already: a store that cannot drop its old copies now (a hosted Redis refusing BGREWRITEAOF) is logged.
@@ -593,7 +599,15 @@ export class SessionEngine {
   /** What the model suggested for the server's notes during a session, and what the moderators did with it (the receipt). */
   suggestionsOf(record: Pick<SessionRecord, "id" | "channel">): ReturnType<ServerNotes["suggestionsOf"]> {
     const guildId = record.channel.guildId;
-    return guildId && /^\d{1,20}$/.test(guildId) ? this.serverNotesOf(guildId).suggestionsOf(record.id, this.clock()) : [];
+    return isServerId(guildId) ? this.serverNotesOf(guildId).suggestionsOf(record.id, this.clock()) : [];
+  }
+
+  /** Drops suggestions made in a person's conversations, in every server's folder (forget, delete-all; the caller holds their lock). */
+  private async dropSuggestionsOf(userId: string, which: (suggestion: Suggestion) => boolean): Promise<void> {
+    const servers = await readdir(join(this.deps.home, "guilds")).catch(() => [] as string[]);
+    for (const guildId of servers.filter(isServerId)) {
+      await this.serverNotesOf(guildId).dropSuggestions((s) => s.userId === userId && which(s), this.clock());
+    }
   }
 
   async *openSessions(): AsyncGenerator<SessionRecord> {

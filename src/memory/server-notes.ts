@@ -14,6 +14,9 @@ export const SERVER_NOTES_CAP = 2000;
 export const SERVER_NOTES_LABEL = "SERVER.md";
 
 const SNOWFLAKE = /^\d{1,20}$/;
+
+/** Whether an id may name a server's folder: a Discord snowflake, digits only. */
+export const isServerId = (id: string | undefined): id is string => id !== undefined && SNOWFLAKE.test(id);
 /** A suggestion waits this long for a moderator's Save or Discard. */
 const SUGGESTION_DAYS = 7;
 /** At most this many suggestions wait at once per server: a chatty model cannot fill a disk. */
@@ -76,7 +79,7 @@ export class ServerNotes implements JournalledFiles {
 
   /** Refuses anything but a Discord snowflake before any path is built. */
   static of(home: string, guildId: string, retention?: CommitOptions["retention"]): ServerNotes {
-    if (!SNOWFLAKE.test(guildId)) throw new Error(`"${guildId}" is not a Discord server id`);
+    if (!isServerId(guildId)) throw new Error(`"${guildId}" is not a Discord server id`);
     return new ServerNotes(home, guildId, retention);
   }
 
@@ -133,6 +136,15 @@ export class ServerNotes implements JournalledFiles {
         await this.writeSuggestions({ waiting: file.waiting.filter((s) => s !== found), settled });
       }
       return found;
+    });
+  }
+
+  /** Drops the suggestions, waiting or answered, `which` picks (what a person forgets, or all of theirs). */
+  async dropSuggestions(which: (suggestion: Suggestion) => boolean, now = new Date()): Promise<void> {
+    await withPersonLock(this.dir, async () => {
+      const file = this.readSuggestions(now);
+      const kept = { waiting: file.waiting.filter((s) => !which(s)), settled: file.settled.filter((s) => !which(s)) };
+      if (kept.waiting.length !== file.waiting.length || kept.settled.length !== file.settled.length) await this.writeSuggestions(kept);
     });
   }
 
