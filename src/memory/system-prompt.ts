@@ -13,7 +13,8 @@ export interface PromptOptions {
   warn?: (message: string) => void;
   /**
    * A conversation others can read: the sections the person marked private stay out, and of the
-   * daily logs only the entries of conversations held in public places are shown.
+   * daily logs only the entries of conversations held in public places of the same server
+   * (`entryHere`, public-entries.ts) are shown.
    */
   publicPlace?: { privateSections: readonly string[] | undefined; entryHere: EntryHere };
 }
@@ -47,8 +48,9 @@ export function buildSystemPrompt(snapshot: MemorySnapshot, base: string, option
     if (body === "") return [];
     return [`<${block.tag} chars="${countChars(block.text)}/${block.cap}">\n${body}\n</${block.tag}>`];
   });
+  const publicPlace = options.publicPlace;
   const days = snapshot.dailies.flatMap(({ date, text }) => {
-    const log = options.publicPlace ? publicEntriesOf(withoutByteOrderMark(text), (heading) => options.publicPlace!.entryHere(date, heading)).text : withoutByteOrderMark(text);
+    const log = publicPlace ? publicEntriesOf(withoutByteOrderMark(text), (heading) => publicPlace.entryHere(date, heading)).text : withoutByteOrderMark(text);
     // Logs written before summaries were masked (or edited by hand) may hold a secret: it never reaches the model.
     const body = renderFile({ tag: "", label: `daily/${date}.md`, text: maskSecrets(log), cap: CAPS.daily }, warn);
     return body === "" ? [] : [`### ${date}\n${body}`];

@@ -30,6 +30,15 @@ async function bobTalksInTheServer(h: BotHarness): Promise<void> {
   await h.discord.waitFor(async () => (await readdir(dir).catch(() => [])).length > 0);
 }
 
+/** A bot with the web page, notes in its server, and a conversation of Bob's there. */
+async function serverWithNotesBobTalksIn(): Promise<{ h: BotHarness; port: number }> {
+  const port = await freePort();
+  const h = await startBot({ env: { WEB_PORT: String(port) } });
+  await h.engine.serverNotesOf(h.discord.guild.id).notes.add("Events", `- ${NOTE}`, PERSON);
+  await bobTalksInTheServer(h);
+  return { h, port };
+}
+
 describe("server notes on the web page", () => {
   it("shows the notes of the servers a person talks in while Discord says they are a member; a server only a file names shows nothing", async () => {
     const port = await freePort();
@@ -69,10 +78,7 @@ describe("server notes on the web page", () => {
   });
 
   it("stops showing a server's notes once Discord says the person left it, and says when Discord cannot be asked", async () => {
-    const port = await freePort();
-    const h = await startBot({ env: { WEB_PORT: String(port) } });
-    await h.engine.serverNotesOf(h.discord.guild.id).notes.add("Events", `- ${NOTE}`, PERSON);
-    await bobTalksInTheServer(h);
+    const { h, port } = await serverWithNotesBobTalksIn();
     h.discord.guild.members.delete(h.discord.bob.id);
     const web = await serveWeb(h.config, h, silentLogger);
     try {
@@ -95,10 +101,7 @@ describe("server notes on the web page", () => {
   });
 
   it("shows nothing of a server Discord did not answer for, says so, and shows it once Discord answers", async () => {
-    const port = await freePort();
-    const h = await startBot({ env: { WEB_PORT: String(port) } });
-    await h.engine.serverNotesOf(h.discord.guild.id).notes.add("Events", `- ${NOTE}`, PERSON);
-    await bobTalksInTheServer(h);
+    const { h, port } = await serverWithNotesBobTalksIn();
     const web = await serveWeb(h.config, h, silentLogger);
     try {
       const browser = await signedIn(h, port, h.discord.bob.id);

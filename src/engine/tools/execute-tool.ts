@@ -119,9 +119,7 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
   if (tool === "memory_read") {
     const content = await file.read();
     if (!context.publicPlace || args.file === "soul") return { ok: true, file: file.label, usage: formatUsage(await file.usage()), content };
-    const date = localDate(context.now, store.timeZone().zone);
-    const here = entriesOfServer(store.dir, context.publicPlace.guildId);
-    const shown = args.file === "daily" ? publicEntriesOf(content, (heading) => here(date, heading)) : withoutPrivateSections(content, context.settings.privateSections);
+    const shown = args.file === "daily" ? publicEntriesOf(content, todaysEntryHere(store, context)) : withoutPrivateSections(content, context.settings.privateSections);
     return {
       ok: true,
       file: file.label,
@@ -136,7 +134,7 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
     if (relative !== undefined) return refused(context, relativeTimeRefusal(file.label, relative, context.now, store.timeZone().zone), true);
   }
   // A public entry of today's log is read in its server's public places: words from a private place, or from another server, never go under it.
-  if (args.file === "daily" && isPublicEntry(args.section) && !(context.publicPlace && entriesOfServer(store.dir, context.publicPlace.guildId)(localDate(context.now, store.timeZone().zone), args.section))) {
+  if (args.file === "daily" && isPublicEntry(args.section) && !todaysEntryHere(store, context)(args.section)) {
     return refused(context, `${file.label}: refused, the section “${args.section}” is read in public threads; write this conversation's notes in a section of its own`, true);
   }
   if (context.guestTurn && (args.file === "user" || args.file === "soul" || tool === "memory_remove")) {
@@ -226,6 +224,14 @@ async function suggest(args: { section: string; content: string }, context: Tool
     section: args.section,
     note: "Not saved: the server's moderators see this suggestion with Save / Discard. Tell the person you suggested it.",
   };
+}
+
+/** Whether a section of today's log is a public entry of this conversation's server (none outside a public place). */
+function todaysEntryHere(store: MemoryStore, context: ToolContext): (heading: string) => boolean {
+  if (!context.publicPlace) return () => false;
+  const here = entriesOfServer(store.dir, context.publicPlace.guildId);
+  const today = localDate(context.now, store.timeZone().zone);
+  return (heading) => here(today, heading);
 }
 
 const ESCAPED_LESS_THAN = "&lt;";
