@@ -192,7 +192,7 @@ export async function runLoad(kind: BotKind, options: LoadOptions): Promise<Load
           failures.push(`${tag}: ${(error as Error).message}`);
           return;
         }
-        const call = model.calls.find((c: ModelCall) => c.tag === tag && c.stream);
+        const call = model.calls.find((c: ModelCall) => c.tag === tag && c.turn);
         if (!call || call.firstTokenAt === null || call.lastTokenAt === null) {
           failures.push(`${tag}: the model saw no finished streaming request`);
           return;
@@ -292,7 +292,7 @@ async function warmUp(
   });
   const sentAt = Date.now();
   const shown = await watcher.expect(message.id, answerFor(tag, options), options.turnTimeoutMs);
-  const call = model.calls.find((c) => c.tag === tag && c.stream);
+  const call = model.calls.find((c) => c.tag === tag && c.turn);
   await delay(500);
   if (!call || call.lastTokenAt === null) return null;
   return { toModelMs: call.receivedAt - sentAt, toFinalMs: shown.finalAt - call.lastTokenAt };

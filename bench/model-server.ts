@@ -35,6 +35,8 @@ export interface ModelCall {
   /** Tag found in the last user message (`[p3 t2]`), or null (summaries, probes). */
   tag: string | null;
   stream: boolean;
+  /** A turn's request (it carries tools); summaries and condensing do not. */
+  turn: boolean;
   /** Epoch ms once the whole request body was read (as the test fake's `receivedAt`). */
   receivedAt: number;
   /** Epoch ms after the first content chunk was handed to the socket. */
@@ -90,6 +92,7 @@ export async function startBenchModel(): Promise<BenchModel> {
     const call: ModelCall = {
       tag,
       stream: body.stream === true,
+      turn: Array.isArray(body.tools),
       receivedAt,
       firstTokenAt: null,
       lastTokenAt: null,

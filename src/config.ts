@@ -3,6 +3,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import { isValidTimeZone } from "./lib/time.js";
+import { DEFAULT_CONTEXT_TOKENS, OPENAI_CONTEXT_TOKENS } from "./lib/tokens.js";
 
 /** Which front end is starting: each validates only what it needs ("operator": `npm run memory`). */
 export type FrontEnd = "discord" | "chat" | "deploy" | "operator" | "web";
@@ -16,6 +17,10 @@ export interface Config {
     model: string;
     timeoutMs: number;
     streamIdleMs: number;
+    /** OPENAI_LONG_TIMEOUT_SECONDS: the first token of a summary, condensing or tidy-up (slow hardware reads long prompts for minutes). */
+    longTimeoutMs: number;
+    /** OPENAI_CONTEXT_TOKENS: the model's context; bounds the frozen prompt, the history and the tidy-up's sources. */
+    contextTokens: number;
     /** OPENAI_EMBEDDING_MODEL: recall adds a semantic ranking when set. */
     embeddingModel: string | undefined;
   };
@@ -120,6 +125,10 @@ const commonSchema = z.object({
   OPENAI_MODEL: optionalText,
   OPENAI_EMBEDDING_MODEL: optionalText,
   OPENAI_TIMEOUT_SECONDS: positiveNumber(60, "60"),
+  OPENAI_LONG_TIMEOUT_SECONDS: positiveNumber(600, "600"),
+  OPENAI_CONTEXT_TOKENS: optionalText
+    .refine((v) => v === undefined || (/^\d{1,7}$/.test(v) && Number(v) >= 2048), "must be the model's context length in tokens, a whole number of at least 2048 (e.g. 32768)")
+    .transform((v) => (v === undefined ? undefined : Number(v))),
   SESSION_STORE_URL: optionalText,
   // Node timers cannot wait longer than about 24.8 days.
   SESSION_IDLE_MINUTES: positiveNumber(60, "60").refine((n) => n <= 35_000, "must be at most 35000 minutes (about 24 days) (e.g. 60)"),
@@ -242,6 +251,8 @@ export function loadConfig(frontEnd: FrontEnd, env: Record<string, string | unde
       model: c.OPENAI_MODEL ?? "gpt-4o-mini",
       timeoutMs: c.OPENAI_TIMEOUT_SECONDS * 1000,
       streamIdleMs: c.OPENAI_TIMEOUT_SECONDS * 1000,
+      longTimeoutMs: Math.max(c.OPENAI_LONG_TIMEOUT_SECONDS, c.OPENAI_TIMEOUT_SECONDS) * 1000,
+      contextTokens: c.OPENAI_CONTEXT_TOKENS ?? (usesOpenAI ? OPENAI_CONTEXT_TOKENS : DEFAULT_CONTEXT_TOKENS),
       embeddingModel: c.OPENAI_EMBEDDING_MODEL,
     },
     sessionStoreUrl: c.SESSION_STORE_URL,

@@ -4,6 +4,8 @@ import { holdBotLock } from "./bot-lock.js";
 import { ConfigError, type Config } from "./config.js";
 import { createBot, GatewayRefused } from "./discord/bot.js";
 import type { Logger } from "./lib/logger.js";
+import { english } from "./lib/locale.js";
+import { contextWarningLine, serverNoticeLine } from "./present/model-errors.js";
 import { createMetrics, startOps } from "./ops/index.js";
 import { serveWeb } from "./web/server.js";
 
@@ -29,7 +31,17 @@ export async function runBot(config: Config, log: Logger): Promise<void> {
   const metrics = config.metrics && createMetrics({ shard: config.shardId });
   // The bot exists after the engine: a tidy-up finishing before it is ready leaves its notice for the next conversation.
   let bot: ReturnType<typeof createBot> | undefined;
-  const parts = await createEngine(config, log, { telemetry: metrics?.telemetry, tidy: true, onTidied: (userId) => void bot?.tidied(userId) });
+  const parts = await createEngine(config, log, {
+    telemetry: metrics?.telemetry,
+    tidy: true,
+    onTidied: (userId) => void bot?.tidied(userId),
+    // Once per process and server: what the model server refused, what AgentKit does instead, and the fix.
+    onModelNotice: (notice) => {
+      const { baseURL, model, status, reason, refusal } = notice.error.details;
+      log.warn({ baseURL, model, status, reason, refusal, action: notice.action }, serverNoticeLine(notice, english));
+    },
+  });
+  if (parts.context.tight) log.warn({ contextTokens: parts.context.tokens, startTokens: parts.context.startTokens }, contextWarningLine(parts.context.tokens, parts.context.startTokens, english));
   bot = createBot({ config, log, engine: parts.engine });
   // Before login, so a port in use stops the start before it spends a gateway identify; /healthz is 503 until the gateway is ready.
   const ops = metrics && (await startOps(config, { client: bot.client, store: parts.store, metrics }, log));

@@ -4,7 +4,7 @@ import type { Config } from "../config.js";
 import { KeyedMutex } from "../lib/keyed-mutex.js";
 import type { Logger } from "../lib/logger.js";
 import { describeChanges } from "../memory/changes.js";
-import { ModelError } from "../model/model-client.js";
+import { ModelError } from "../model/model-error.js";
 import { SessionClosedError, TurnForgottenError, type SessionEngine, type SessionSummary } from "../engine/session-engine.js";
 import { isPublicPlace, type Guest, type SessionRecord } from "../sessions/session-record.js";
 import type { SectionChange } from "../memory/journal.js";
@@ -12,7 +12,7 @@ import { isPrivateSection } from "../memory/visibility.js";
 import type { Suggestion } from "../memory/server-notes.js";
 import { suggestionMessage } from "./views/server-notes.js";
 import { english, sayIn, type Say } from "../lib/locale.js";
-import { modelErrorLine } from "../present/model-errors.js";
+import { modelErrorLine, noImagesLine, noToolsLine } from "../present/model-errors.js";
 import { refusalLine } from "./access.js";
 import type { Access, Refusal } from "../lib/access.js";
 import type { ConversationControl, Person } from "./bot-context.js";
@@ -107,6 +107,8 @@ export class Conversations implements ConversationControl {
   private readonly streaming = new Map<string, { stop: AbortController; owner: string }>();
   /** Sessions already told that this model cannot see images. */
   private readonly toldNoVision = new Set<string>();
+  /** Conversations told that this model cannot save to memory (once each). */
+  private readonly toldNoTools = new Set<string>();
   /** When each person was last told, per reason, that their DMs are refused. */
   private readonly refusedDms = new Map<string, number>();
   /** Per person: messages a minute and conversations at once; per conversation: what waits for its answer. */
@@ -208,6 +210,7 @@ export class Conversations implements ConversationControl {
   async closeSession(sessionId: string, channelId: string, reason: string, receipt: ReceiptPlace = "channel"): Promise<"closed" | "none" | "empty" | "pending-summary"> {
     this.clearIdle(channelId);
     this.toldNoVision.delete(sessionId);
+    this.toldNoTools.delete(sessionId);
     const outcome = await this.track(this.deps.engine.close(sessionId, reason));
     if (outcome === "already-closed") return "none";
     if (outcome === "empty") return "empty";
@@ -455,10 +458,17 @@ export class Conversations implements ConversationControl {
       const result = await this.deps.engine.turn(sessionId, guest ? { ...incoming.message, from: guest } : incoming.message, { onDelta: (delta) => reply.push(delta), signal: stop.signal, sourceId: `${batch[0]!.message.channelId}/${batch[0]!.message.id}` });
       this.streaming.delete(turnId);
       const saved = describeChanges(result.changes, say);
+      const limits: string[] = [];
+      if (result.limits.noTools && !this.toldNoTools.has(sessionId)) {
+        this.toldNoTools.add(sessionId);
+        limits.push(noToolsLine(say, "discord"));
+      }
+      if (result.limits.noImages) limits.push(noImagesLine(say));
       const lines = [
         ...(result.stopped ? [`-# ${say("stopped", "已停止")}`] : []),
         ...(saved ? [`-# ${saved}`] : []),
         ...notes.map((line) => `-# ${line}`),
+        ...limits.map((line) => `-# ${line}`),
       ];
       const pending = result.proposals.length > 0 ? proposalFooter(owner, result.proposals, say) : { lines: [], components: [] };
       const tidied = result.tidied ? tidyNoticeParts(owner, result.tidied, say) : { lines: [], components: [] };
@@ -498,7 +508,8 @@ export class Conversations implements ConversationControl {
               : `⚠️ ${say("Something went wrong on my side. Please try again.", "我这边出了点问题，请再试一次。")}`;
       if (error instanceof ModelError) {
         // The operator's side of the line: what failed and where, never what was said.
-        this.deps.log.warn({ sessionId, kind: error.kind, status: error.details.status, baseURL: error.details.baseURL }, `model request failed: ${modelErrorLine(error, english)}`);
+        const { status, baseURL, model, reason, refusal } = error.details;
+        this.deps.log.warn({ sessionId, kind: error.kind, status, baseURL, model, reason, refusal }, `model request failed: ${modelErrorLine(error, english)}`);
       } else if (!(error instanceof SessionClosedError || error instanceof TurnForgottenError)) {
         this.deps.log.error({ err: error, sessionId }, "turn failed");
       }

@@ -4,12 +4,13 @@ import type { Writer } from "../memory/memory-file.js";
 import type { MemoryStore } from "../memory/memory-store.js";
 import { executeTool, newTurnState, type ToolContext } from "./tools/execute-tool.js";
 import { guestName, type Guest } from "../sessions/session-record.js";
-import { guestText } from "./history.js";
+import { guestText, replayableArguments } from "./history.js";
 import type { Suggestion } from "../memory/server-notes.js";
 import { distinctSources, type MemoryChange, type PendingChange, type SourceRef } from "../memory/changes.js";
 import type { MemoryWriteResult, TokenUsage } from "../lib/telemetry.js";
 import { memoryToolDefinitions } from "./tools/memory-tools.js";
-import { StoppedError, type ModelClient } from "../model/model-client.js";
+import { type ModelClient } from "../model/model-client.js";
+import { StoppedError } from "../model/model-error.js";
 
 export const MAX_TOOL_ROUNDS = 8;
 
@@ -67,6 +68,15 @@ export interface TurnOutput {
   stopped: boolean;
   /** Where the memory the answer may rest on came from: memory_search's results, at most three. */
   sources: SourceRef[];
+  /** What this model or server could not take in this turn, so the front end can say so once. */
+  limits: TurnLimits;
+}
+
+export interface TurnLimits {
+  /** The model takes no tools: the answer could not save to memory (the person's /memory add still can). */
+  noTools?: true;
+  /** The model took no image of this turn (it cannot see them, or one could not be converted). */
+  noImages?: true;
 }
 
 /** The person's message as the model gets it in its turn, with image parts when there are images. */
@@ -93,6 +103,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutput> {
   const messages: ChatCompletionMessageParam[] = [asked];
   const turn = newTurnState();
   const usage: TokenUsage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0 };
+  const limits: TurnLimits = {};
   let shown = "";
   let roundText = "";
   let needsBreak = false;
@@ -122,10 +133,12 @@ export async function runTurn(input: TurnInput): Promise<TurnOutput> {
       if (!(error instanceof StoppedError)) throw error;
       // Stopped: the history keeps exactly what the person saw, and what the tools already did stays done.
       messages.push({ role: "assistant", content: roundText });
-      return { text: shown, messages: stored(), changes: turn.changes, proposals: turn.proposals, suggestions: turn.suggestions, usage, stopped: true, sources: distinctSources(turn.found) };
+      return { text: shown, messages: stored(), changes: turn.changes, proposals: turn.proposals, suggestions: turn.suggestions, usage, stopped: true, sources: distinctSources(turn.found), limits };
     } finally {
       if (input.timing) input.timing.modelMs += performance.now() - asking;
     }
+    if (reply.toolsLeftOut) limits.noTools = true;
+    if (reply.imagesLeftOut) limits.noImages = true;
     if (reply.usage) {
       usage.promptTokens += reply.usage.promptTokens;
       usage.completionTokens += reply.usage.completionTokens;
@@ -133,7 +146,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutput> {
     }
     if (reply.toolCalls.length === 0 || !toolsAllowed) {
       messages.push({ role: "assistant", content: reply.content });
-      return { text: shown, messages: stored(), changes: turn.changes, proposals: turn.proposals, suggestions: turn.suggestions, usage, stopped: false, sources: distinctSources(turn.found) };
+      return { text: shown, messages: stored(), changes: turn.changes, proposals: turn.proposals, suggestions: turn.suggestions, usage, stopped: false, sources: distinctSources(turn.found), limits };
     }
     messages.push({
       role: "assistant",
@@ -141,7 +154,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutput> {
       tool_calls: reply.toolCalls.map((call) => ({
         id: call.id,
         type: "function",
-        function: { name: call.name, arguments: call.arguments },
+        function: { name: call.name, arguments: replayableArguments(call.arguments) },
       })),
     });
     for (const call of reply.toolCalls) {

@@ -2,7 +2,8 @@ import type { Config } from "../config.js";
 import { tightenHome } from "../lib/private-files.js";
 import type { Logger } from "../lib/logger.js";
 import { Recall } from "../memory/recall/recall.js";
-import { ModelClient } from "../model/model-client.js";
+import { ModelClient, type ServerNotice } from "../model/model-client.js";
+import { largestStartTokens } from "./context-budget.js";
 import { SessionEngine } from "./session-engine.js";
 import { TidySchedule } from "./tidy/tidy-schedule.js";
 import { SessionStore } from "../sessions/session-store.js";
@@ -13,6 +14,12 @@ export interface EngineParts {
   store: SessionStore;
   model: ModelClient;
   recall: Recall;
+  /**
+   * OPENAI_CONTEXT_TOKENS against the largest request a conversation starts with (the memory files
+   * at their caps, the instructions, the tool schemas): `tight` past a quarter of it, which the
+   * front ends warn about once at start.
+   */
+  context: { tokens: number; startTokens: number; tight: boolean };
   /** Waits for background work, then closes the recall index and the session store. */
   close(): Promise<void>;
 }
@@ -31,11 +38,13 @@ export interface EngineOptions {
   onTidied?: (userId: string) => void;
   /** Start-up housekeeping of the home (permissions, earlier conversations, leftover files): the bot and the chat; not the web page beside them. */
   housekeeping?: boolean;
+  /** Told when the model client learns to work around a server's refusal (once per process and server): the front end words it for the operator. */
+  onModelNotice?: (notice: ServerNotice) => void;
 }
 
 /** Wires the engine from the configuration; both front ends start here. */
-export async function createEngine(config: Config, log: Logger, { telemetry, tidy = false, onTidied, housekeeping = true }: EngineOptions = {}): Promise<EngineParts> {
-  const model = new ModelClient({ ...config.openai, telemetry });
+export async function createEngine(config: Config, log: Logger, { telemetry, tidy = false, onTidied, housekeeping = true, onModelNotice }: EngineOptions = {}): Promise<EngineParts> {
+  const model = new ModelClient({ ...config.openai, telemetry, onNotice: onModelNotice });
   const store = await SessionStore.open(config.home, config.sessionStoreUrl);
   const recall = createRecall(model, (message, error) => log.warn({ err: String(error) }, message));
   let schedule: TidySchedule | undefined;
@@ -46,6 +55,7 @@ export async function createEngine(config: Config, log: Logger, { telemetry, tid
     store,
     log,
     historyBudgetChars: config.historyBudgetChars,
+    contextTokens: config.openai.contextTokens,
     ...(telemetry ? { telemetry } : {}),
     onClosed: (userId) => schedule?.afterClose(userId),
   });
@@ -58,6 +68,7 @@ export async function createEngine(config: Config, log: Logger, { telemetry, tid
       owner: engine.worker,
       at: config.tidy.at,
       concurrency: config.tidy.concurrency,
+      contextTokens: config.openai.contextTokens,
       log,
       telemetry,
       onRun: (userId, result) => {
@@ -73,7 +84,9 @@ export async function createEngine(config: Config, log: Logger, { telemetry, tid
     await recall.close();
     await store.close();
   };
-  return { engine, store, model, recall, close };
+  const startTokens = largestStartTokens(config.dailyDays);
+  const context = { tokens: config.openai.contextTokens, startTokens, tight: startTokens > config.openai.contextTokens / 4 };
+  return { engine, store, model, recall, context, close };
 }
 
 function startHousekeeping(config: Config, engine: SessionEngine, log: Logger): void {

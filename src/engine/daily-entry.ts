@@ -131,7 +131,7 @@ function keepsHeadings(condensed: string, original: string): boolean {
 
 async function condenseDay(model: ModelClient, log: string, block: string): Promise<string | undefined> {
   const limit = Math.floor(CAPS.daily * 0.8);
-  const answer = await model.complete([
+  const { content: answer } = await model.complete([
     {
       role: "system",
       content: `You condense a personal daily log. Keep every "## HH:mm · title" heading, in order, each followed by one short sentence. Stay under ${limit} characters. Answer with the log only.`,

@@ -20,13 +20,16 @@ import { entriesOfServer } from "../memory/public-entries.js";
 import type { Voices } from "./tools/voices.js";
 import { localDate, localTime } from "../lib/time.js";
 import type { MemoryChange, PendingChange, SourceRef } from "../memory/changes.js";
-import { runTurn, type TurnMessage, type TurnTiming } from "./agent-loop.js";
+import { runTurn, type TurnLimits, type TurnMessage, type TurnTiming } from "./agent-loop.js";
 import { baseInstructions } from "./base-instructions.js";
-import { condenseHistory, historyChars, overBudget, requestContext } from "./history.js";
+import { condenseHistory, historySize, overBudget, requestContext } from "./history.js";
+import { historyBudget, promptLimit, type HistoryBudget } from "./context-budget.js";
+import { DEFAULT_CONTEXT_TOKENS } from "../lib/tokens.js";
 import { archiveClosedSessions, archiveConversation } from "./conversation-archive.js";
 import { maskSecretsInRecord } from "./mask-record.js";
 import { appendDailyEntry, entryHeading } from "./daily-entry.js";
-import { ModelError, type ModelClient } from "../model/model-client.js";
+import { type ModelClient } from "../model/model-client.js";
+import { ModelError } from "../model/model-error.js";
 import { noTelemetry, type Telemetry, type TokenUsage, type TurnOutcome } from "../lib/telemetry.js";
 import { guestName, hasExchange, isPublicPlace, type Guest, type SessionPlace, type SessionRecord } from "../sessions/session-record.js";
 import { SessionForgottenError, SessionMovedOnError, type SessionStore } from "../sessions/session-store.js";
@@ -44,6 +47,8 @@ export interface SessionEngineDeps {
   log: Logger;
   /** Characters of history sent verbatim before older exchanges are condensed. */
   historyBudgetChars: number;
+  /** The model's context in tokens (OPENAI_CONTEXT_TOKENS): bounds the frozen prompt and the history too. */
+  contextTokens?: number;
   clock?: () => Date;
   /** Told how each turn went and what became of the model's memory writes (metrics). */
   telemetry?: Telemetry;
@@ -74,6 +79,8 @@ export interface TurnResult {
   usage: TokenUsage;
   /** Stopped by the person: `text` is what was shown, and what the history keeps. */
   stopped: boolean;
+  /** What this model or server could not take in this turn (tools, images): the front end says so once. */
+  limits: TurnLimits;
 }
 
 export interface TurnOptions {
@@ -159,6 +166,15 @@ export class SessionEngine {
     this.background = new BackgroundWork((failure, error) => deps.log.error({ err: String(error) }, failure));
   }
 
+  private get contextTokens(): number {
+    return this.deps.contextTokens ?? DEFAULT_CONTEXT_TOKENS;
+  }
+
+  /** What a request of this session may send after its frozen prompt. */
+  private budgetOf(record: SessionRecord): HistoryBudget {
+    return historyBudget(record.systemPrompt, this.contextTokens, this.deps.historyBudgetChars);
+  }
+
   memoryOf(userId: string): MemoryStore {
     return MemoryStore.forUser(this.deps.home, userId, this.deps.memory);
   }
@@ -188,6 +204,7 @@ export class SessionEngine {
     const systemPrompt = buildSystemPrompt(snapshot, base, {
       ...(isPublicPlace(request.place) ? { publicPlace: { privateSections: memory.readSettings().privateSections, entryHere: entriesOfServer(memory.dir, guildId) } } : {}),
       warn: (message) => this.deps.log.warn({ userId: request.userId }, message),
+      maxTokens: promptLimit(this.contextTokens),
     });
     const record: SessionRecord = {
       id: randomUUID(),
@@ -265,7 +282,7 @@ export class SessionEngine {
       const first = !hasExchange(record);
       try {
         // Before the request, not only after the turn: turns back to back leave no idle moment to condense in.
-        if (overBudget(record, message.text, this.deps.historyBudgetChars)) await this.condenseNow(record, timing);
+        if (overBudget(record, message.text, this.budgetOf(record))) await this.condenseNow(record, timing);
         const output = await runTurn({
           model: this.deps.model,
           memory: this.sessionMemory(record),
@@ -312,12 +329,14 @@ export class SessionEngine {
     });
     // Measuring the history is left until the reply has been shown.
     setImmediate(() => {
-      if (historyChars(result.record) > this.deps.historyBudgetChars) void this.condense(id);
+      const size = historySize(result.record);
+      const budget = this.budgetOf(result.record);
+      if (size.chars > budget.chars || size.tokens > budget.tokens) void this.condense(id);
     });
     const { output, tidied } = result;
     // tidy_up:ask: the run's proposals wait with this answer's, to be saved or discarded the same way.
     const proposals = tidied?.proposals ? [...output.proposals, ...this.tidyProposals(result.record.userId)] : output.proposals;
-    return { text: output.text, changes: output.changes, proposals, suggestions: output.suggestions, usage: output.usage, stopped: output.stopped, sources: output.sources, ...(tidied ? { tidied } : {}) };
+    return { text: output.text, changes: output.changes, proposals, suggestions: output.suggestions, usage: output.usage, stopped: output.stopped, sources: output.sources, limits: output.limits, ...(tidied ? { tidied } : {}) };
   }
 
   private tidyProposals(userId: string): PendingChange[] {
@@ -669,7 +688,7 @@ export class SessionEngine {
       .run(id, async () => {
         const record = await this.require(id);
         if (record.status !== "open") return;
-        const condensed = await condenseHistory(this.deps.model, record, this.deps.historyBudgetChars);
+        const condensed = await condenseHistory(this.deps.model, record, this.budgetOf(record));
         if (!condensed) return;
         record.condensed = condensed;
         await this.deps.store.save(record);
@@ -681,7 +700,7 @@ export class SessionEngine {
   private async condenseNow(record: SessionRecord, timing: TurnTiming): Promise<void> {
     const asking = performance.now();
     try {
-      const condensed = await condenseHistory(this.deps.model, record, this.deps.historyBudgetChars);
+      const condensed = await condenseHistory(this.deps.model, record, this.budgetOf(record));
       if (!condensed) return;
       record.condensed = condensed;
       await this.firstSaveDone(record.id);

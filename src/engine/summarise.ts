@@ -6,7 +6,7 @@ import { transcriptOf } from "./transcript.js";
 /** A few sentences for the daily log of `today` (the person's date), in their language, other days as dates; asked without tools. */
 export async function summariseConversation(model: ModelClient, record: SessionRecord, today: string): Promise<string> {
   const earlier = record.condensed ? `Earlier part (already summarised): ${maskSecrets(record.condensed.summary)}\n\n` : "";
-  const summary = await model.complete([
+  const { content: summary } = await model.complete([
     {
       role: "system",
       content: `You write entries for a personal daily log. Summarise the conversation below in 2 to 4 short sentences: what was discussed, decided or learned about the person. Write in the language the person used. Plain text, no heading, under 500 characters. Today is ${today}: write any other day mentioned as a date (e.g. "2026-12-10"), never as "tomorrow", "next week" or "下周".`,

@@ -15,6 +15,31 @@ export type ModelErrorKind =
   /** A 404 from a base URL with no version in its path: OPENAI_BASE_URL lacks /v1 (Ollama's usual mistake). */
   | "wrong-base-url";
 
+/**
+ * A refusal the model server words the same way every time, recognised from its own error text
+ * (src/model/refusals.ts): it cannot change by trying again, so it is never retried, and each
+ * front end words its fix.
+ */
+export type ModelRefusal =
+  /** The model cannot call tools (Ollama: "does not support tools"; LM Studio). */
+  | "no-tools"
+  /** The server refuses tools while streaming (llama.cpp before ggml-org/llama.cpp#12379). */
+  | "tools-with-stream"
+  /** llama.cpp started without --jinja: no tools at all. */
+  | "tools-need-jinja"
+  /** vLLM started without --enable-auto-tool-choice --tool-call-parser. */
+  | "tools-need-parser"
+  /** The model cannot see images, or not in this format. */
+  | "no-images"
+  /** The request is longer than the model's context. */
+  | "context"
+  /** The chat template takes one system message, at the start. */
+  | "system-message"
+  /** The server could not parse a tool call's arguments in the history. */
+  | "tool-arguments"
+  /** The server does not take this request parameter (parallel_tool_calls, stream_options, response_format). */
+  | "parameter";
+
 export interface TokenUsage {
   promptTokens: number;
   completionTokens: number;

@@ -4,6 +4,7 @@ import { CAPS } from "./file-kinds.js";
 import { maskSecrets } from "./secrets.js";
 import { parseSections } from "./sections.js";
 import { countChars } from "../lib/text.js";
+import { estimateTokens } from "../lib/tokens.js";
 import { publicEntriesOf, withoutPrivateSections } from "./visibility.js";
 import type { EntryHere } from "./public-entries.js";
 import { SERVER_NOTES_CAP, SERVER_NOTES_LABEL } from "./server-notes.js";
@@ -17,6 +18,8 @@ export interface PromptOptions {
    * (`entryHere`, public-entries.ts) are shown.
    */
   publicPlace?: { privateSections: readonly string[] | undefined; entryHere: EntryHere };
+  /** The most the prompt may take of the model's context, in estimated tokens (context-budget.ts). */
+  maxTokens?: number;
 }
 
 interface Block {
@@ -43,10 +46,10 @@ export function buildSystemPrompt(snapshot: MemorySnapshot, base: string, option
     // Only in a conversation held in that server: the opener sets it from the place's server.
     ...(snapshot.serverNotes ? [{ tag: "server-notes", label: SERVER_NOTES_LABEL, text: withoutByteOrderMark(snapshot.serverNotes), cap: SERVER_NOTES_CAP }] : []),
   ];
-  const parts = blocks.flatMap((block) => {
+  const rendered = blocks.flatMap((block) => {
     const body = renderFile(block, warn);
     if (body === "") return [];
-    return [`<${block.tag} chars="${countChars(block.text)}/${block.cap}">\n${body}\n</${block.tag}>`];
+    return [{ tag: block.tag, text: `<${block.tag} chars="${countChars(block.text)}/${block.cap}">\n${body}\n</${block.tag}>` }];
   });
   const publicPlace = options.publicPlace;
   const days = snapshot.dailies.flatMap(({ date, text }) => {
@@ -55,9 +58,28 @@ export function buildSystemPrompt(snapshot: MemorySnapshot, base: string, option
     const body = renderFile({ tag: "", label: `daily/${date}.md`, text: maskSecrets(log), cap: CAPS.daily }, warn);
     return body === "" ? [] : [`### ${date}\n${body}`];
   });
-  if (days.length > 0) parts.push(`<recent-activity>\n${days.join("\n\n")}\n</recent-activity>`);
-  parts.push(base.trim());
-  return parts.join("\n\n");
+  const assemble = () =>
+    [...rendered.map((block) => block.text), ...(days.length > 0 ? [`<recent-activity>\n${days.join("\n\n")}\n</recent-activity>`] : []), base.trim()].join("\n\n");
+  let prompt = assemble();
+  const maxTokens = options.maxTokens;
+  if (maxTokens === undefined || estimateTokens(prompt) <= maxTokens) return prompt;
+  // Too long for the model's context (OPENAI_CONTEXT_TOKENS): the oldest log goes first, then the
+  // server's notes, the agent's notes and the profile. The persona and the instructions stay.
+  const left: string[] = [];
+  while (estimateTokens(prompt) > maxTokens) {
+    if (days.length > 0) {
+      days.shift();
+      left.push("a daily log");
+    } else {
+      const at = ["server-notes", "agent-notes", "user-profile"].map((tag) => rendered.findIndex((block) => block.tag === tag)).find((i) => i >= 0);
+      if (at === undefined) break;
+      left.push(rendered[at]!.tag);
+      rendered.splice(at, 1);
+    }
+    prompt = assemble();
+  }
+  warn(`the system prompt was longer than OPENAI_CONTEXT_TOKENS allows (about ${maxTokens} tokens for it): left out ${left.join(", ")}`);
+  return prompt;
 }
 
 function renderFile(block: Block, warn: (message: string) => void): string {

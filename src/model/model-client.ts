@@ -1,34 +1,13 @@
 import OpenAI from "openai";
 import type { Embedder } from "../memory/recall/vectors.js";
-import type {
-  ChatCompletionChunk,
-  ChatCompletionFunctionTool,
-  ChatCompletionMessageParam,
-} from "openai/resources/chat/completions";
+import type { ChatCompletionFunctionTool, ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { noTelemetry, type ModelErrorKind, type Telemetry, type TokenUsage } from "../lib/telemetry.js";
-
-export interface ModelErrorDetails {
-  /** OPENAI_BASE_URL as configured. */
-  baseURL: string;
-  /** The HTTP status, when the server answered. */
-  status?: number;
-}
-
-/**
- * Every failure of the model, as a kind the front ends word (src/present/model-errors.ts).
- * The message is for logs: the kind, the status and the server.
- */
-export class ModelError extends Error {
-  constructor(
-    readonly kind: ModelErrorKind,
-    readonly details: ModelErrorDetails,
-    options?: { cause?: unknown },
-  ) {
-    const status = details.status === undefined ? "" : `, HTTP ${details.status}`;
-    super(`model server ${details.baseURL} (OPENAI_BASE_URL): ${kind}${status}`, options);
-    this.name = "ModelError";
-  }
-}
+import { ModelError, StoppedError, serverReason } from "./model-error.js";
+import { recogniseRefusal } from "./refusals.js";
+import { ReplyAssembler, usageOf, type ModelReply } from "./reply-assembler.js";
+import { traitsOf, type ServerTraits } from "./server-traits.js";
+import { convertImages, hasImages, withoutImages } from "./portable-images.js";
+import { refusalAwareFetch } from "./error-bodies.js";
 
 /** A base URL whose path names an API version (`/v1`, `/api/v1`, `/v1beta/openai`): a 404 there is not the missing /v1. */
 function hasVersionPath(baseURL: string): boolean {
@@ -39,39 +18,35 @@ function hasVersionPath(baseURL: string): boolean {
   }
 }
 
-/** The person stopped the answer (the request's signal was aborted); not a failure. */
-export class StoppedError extends Error {
-  constructor() {
-    super("stopped by the person");
-    this.name = "StoppedError";
-  }
-}
-
-interface ToolCall {
-  id: string;
-  name: string;
-  arguments: string;
-}
-
-export interface ModelReply {
-  content: string;
-  toolCalls: ToolCall[];
-  usage: TokenUsage | undefined;
-}
-
 export interface ModelClientOptions {
   baseURL: string;
   apiKey: string;
   model: string;
-  /** Whole request, until the first byte of the answer. */
+  /** A turn's request, until the first token of the answer (OPENAI_TIMEOUT_SECONDS). */
   timeoutMs?: number;
   /** Longest silence allowed inside a stream (the SDK's timeout stops once headers arrive). */
   streamIdleMs?: number;
+  /**
+   * A long request (summary, condensing, tidy-up), until its first token (OPENAI_LONG_TIMEOUT_SECONDS):
+   * on slow hardware a long prompt takes minutes to read. The whole answer may take three times this.
+   */
+  longTimeoutMs?: number;
   maxRetries?: number;
   /** OPENAI_EMBEDDING_MODEL, for recall's semantic half. */
   embeddingModel?: string | undefined;
   /** Told each chat request's outcome and tokens (metrics). */
   telemetry?: Telemetry | undefined;
+  /** Told once per process and server when the client learns to work around a refusal (the operator's log). */
+  onNotice?: ((notice: ServerNotice) => void) | undefined;
+}
+
+/** What the client does instead of failing, after a refusal it recognised. */
+export type ServerAction = "without-tools" | "without-streaming" | "images-as-png" | "without-images" | "without-parameter" | "without-schema";
+
+export interface ServerNotice {
+  action: ServerAction;
+  /** The refusal that taught it, with the server's own words. */
+  error: ModelError;
 }
 
 export interface StreamRequest {
@@ -82,19 +57,55 @@ export interface StreamRequest {
   signal?: AbortSignal;
 }
 
-/** Chat completions on any OpenAI-compatible server. */
+export interface TurnReply extends ModelReply {
+  /** Tools were asked for, but this model or server takes none: the answer could not save to memory. */
+  toolsLeftOut?: boolean;
+  /** Images were left out: the model cannot see them, or one could not be converted. */
+  imagesLeftOut?: boolean;
+}
+
+export interface LongAnswer {
+  content: string;
+  usage: TokenUsage | undefined;
+  /** Asked with the schema (structured outputs); false when the server did not take it. */
+  structured: boolean;
+}
+
+interface Ask {
+  messages: ChatCompletionMessageParam[];
+  tools?: ChatCompletionFunctionTool[] | undefined;
+  streaming: boolean;
+  firstTokenMs: number;
+  deadlineMs?: number;
+  schema?: { name: string; schema: Record<string, unknown> } | undefined;
+  onDelta?: ((text: string) => void) | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/** How many times one round may be sent again after a refusal it learned from (tools, streaming, images, a parameter). */
+const MAX_DEGRADATIONS = 4;
+
+/** Chat completions on any OpenAI-compatible server: OpenAI, Ollama, llama.cpp, vLLM, LM Studio. */
 export class ModelClient {
   private readonly client: OpenAI;
   private readonly streamIdleMs: number;
+  private readonly timeoutMs: number;
+  private readonly longTimeoutMs: number;
   private readonly telemetry: Telemetry;
+  private readonly traits: ServerTraits;
 
   constructor(readonly options: ModelClientOptions) {
+    this.timeoutMs = options.timeoutMs ?? 60_000;
+    this.longTimeoutMs = options.longTimeoutMs ?? Math.max(600_000, this.timeoutMs);
     this.client = new OpenAI({
       baseURL: options.baseURL,
       apiKey: options.apiKey,
-      timeout: options.timeoutMs ?? 60_000,
+      // The client's own timers end a request (firstTokenMs, streamIdleMs); the SDK's is a backstop.
+      timeout: this.longTimeoutMs * 3,
       maxRetries: options.maxRetries ?? 2,
       logLevel: "off",
+      // Reads each error answer once: the server's reason survives any body shape, and a refusal that cannot change is not retried.
+      fetch: refusalAwareFetch(),
       // Given explicitly so the SDK never falls back to OPENAI_ORG_ID / OPENAI_PROJECT_ID from the
       // environment, which src/config.ts does not validate.
       organization: null,
@@ -103,66 +114,92 @@ export class ModelClient {
     });
     this.streamIdleMs = options.streamIdleMs ?? 60_000;
     this.telemetry = options.telemetry ?? noTelemetry;
+    this.traits = traitsOf(options.baseURL, options.model);
   }
 
   get baseURL(): string {
     return this.options.baseURL;
   }
 
-  /** Streams one completion, assembling text and tool-call deltas. */
-  async stream(request: StreamRequest): Promise<ModelReply> {
-    try {
-      const reply = await this.streamOnce(request);
-      this.telemetry.modelRequest("ok");
-      if (reply.usage) this.telemetry.tokens(reply.usage);
-      return reply;
-    } catch (error) {
-      this.telemetry.modelRequest(error instanceof ModelError ? error.kind : "stopped");
-      throw error;
+  /**
+   * Streams one round of a turn, assembling text and tool-call deltas. A refusal the client knows
+   * is worked around and the round sent again: without tools, without streaming, with images as
+   * PNG or without them, without a parameter; the reply says what was left out.
+   */
+  async stream(request: StreamRequest): Promise<TurnReply> {
+    const wantsTools = (request.tools?.length ?? 0) > 0;
+    let messages = request.messages;
+    let imagesLeftOut = false;
+    const dropImages = () => {
+      messages = withoutImages(messages);
+      imagesLeftOut = true;
+    };
+    if (hasImages(messages)) {
+      if (!this.traits.images) dropImages();
+      else {
+        const portable = await convertImages(messages, this.traits.webpAsPng ? ["image/gif", "image/webp"] : ["image/gif"]);
+        messages = portable.messages;
+        if (portable.leftOut > 0) imagesLeftOut = true;
+      }
+    }
+    for (let degraded = 0; ; degraded++) {
+      const tools = wantsTools && this.traits.tools ? request.tools : undefined;
+      const streaming = tools === undefined || this.traits.streamWithTools;
+      try {
+        const reply = await this.ask({ messages, tools, streaming, firstTokenMs: streaming ? this.timeoutMs : this.longTimeoutMs, onDelta: request.onDelta, signal: request.signal });
+        this.counted("ok", reply.usage);
+        return { ...reply, ...(wantsTools && !tools ? { toolsLeftOut: true } : {}), ...(imagesLeftOut ? { imagesLeftOut: true } : {}) };
+      } catch (error) {
+        this.counted(error instanceof ModelError ? error.kind : "stopped");
+        if (!(error instanceof ModelError) || degraded >= MAX_DEGRADATIONS) throw error;
+        const sent = { tools: tools !== undefined, streaming, images: hasImages(messages), webp: hasImages(messages, ["image/webp"]) };
+        const action = this.learn(error, sent);
+        if (!action) throw error;
+        if (action === "images-as-png") {
+          const portable = await convertImages(messages, ["image/webp"]);
+          messages = portable.messages;
+          if (portable.leftOut > 0) imagesLeftOut = true;
+        }
+        if (action === "without-images") dropImages();
+      }
     }
   }
 
-  private async streamOnce(request: StreamRequest): Promise<ModelReply> {
-    const controller = new AbortController();
-    let idle: NodeJS.Timeout | undefined;
-    const touch = () => {
-      clearTimeout(idle);
-      idle = setTimeout(() => controller.abort(), this.streamIdleMs);
+  /**
+   * One long answer without tools (the summary, condensing, the tidy-up), streamed so that its
+   * headers arrive at once, with OPENAI_LONG_TIMEOUT_SECONDS for the first token. With a schema it
+   * is asked as structured output (strict); a server that refuses response_format is asked again
+   * without it (the schema is in the prompt too), and the caller parses either way. A time-out is
+   * a time-out: never taken for a refusal, never followed by a second request.
+   */
+  async complete(messages: ChatCompletionMessageParam[], options: { schema?: { name: string; schema: Record<string, unknown> }; signal?: AbortSignal } = {}): Promise<LongAnswer> {
+    const run = async (structured: boolean): Promise<LongAnswer> => {
+      try {
+        const reply = await this.ask({
+          messages,
+          streaming: true,
+          firstTokenMs: this.longTimeoutMs,
+          deadlineMs: this.longTimeoutMs * 3,
+          schema: structured ? options.schema : undefined,
+          signal: options.signal,
+        });
+        this.counted("ok", reply.usage);
+        return { content: reply.content, usage: reply.usage, structured };
+      } catch (error) {
+        this.counted(error instanceof ModelError ? error.kind : "stopped");
+        throw error;
+      }
     };
-    const stop = () => controller.abort();
-    request.signal?.addEventListener("abort", stop, { once: true });
+    if (!options.schema || !this.traits.jsonSchema) return run(false);
     try {
-      if (request.signal?.aborted) throw new StoppedError();
-      touch();
-      const stream = await this.client.chat.completions.create(
-        {
-          model: this.options.model,
-          messages: request.messages,
-          stream: true,
-          stream_options: { include_usage: true },
-          ...(request.tools && request.tools.length > 0 ? { tools: request.tools } : {}),
-        },
-        { signal: controller.signal },
-      );
-      const reply = new ReplyAssembler();
-      for await (const chunk of stream) {
-        if (request.signal?.aborted) throw new StoppedError();
-        touch();
-        const text = reply.add(chunk);
-        if (text) request.onDelta?.(text);
-      }
-      if (controller.signal.aborted) throw this.failure("timeout");
-      return reply.finish(() => this.failure("bad-response"));
+      return await run(true);
     } catch (error) {
-      if (error instanceof StoppedError || request.signal?.aborted) throw new StoppedError();
-      if (controller.signal.aborted && !(error instanceof ModelError)) {
-        throw this.failure("timeout", undefined, error);
-      }
-      throw this.toModelError(error);
-    } finally {
-      clearTimeout(idle);
-      request.signal?.removeEventListener("abort", stop);
+      // Only a refusal of the request's shape: a 4xx the client does not know as something else.
+      if (!(error instanceof ModelError) || error.kind !== "refused" || (error.details.refusal !== undefined && error.details.refusal !== "parameter")) throw error;
+      this.traits.jsonSchema = false;
+      this.options.onNotice?.({ action: "without-schema", error });
     }
+    return run(false);
   }
 
   /** Embeddings for recall from the same server; undefined when OPENAI_EMBEDDING_MODEL is not set. */
@@ -186,138 +223,131 @@ export class ModelClient {
     };
   }
 
-  /** One non-streaming answer without tools (summaries). */
-  async complete(messages: ChatCompletionMessageParam[]): Promise<string> {
-    try {
-      const completion = await this.client.chat.completions.create({ model: this.options.model, messages });
-      const content = completion.choices[0]?.message.content;
-      if (typeof content !== "string") throw this.failure("bad-response");
-      this.telemetry.modelRequest("ok");
-      if (completion.usage) {
-        const { prompt_tokens, completion_tokens, prompt_tokens_details } = completion.usage;
-        this.telemetry.tokens({ promptTokens: prompt_tokens, completionTokens: completion_tokens, cachedTokens: prompt_tokens_details?.cached_tokens ?? 0 });
-      }
-      return content;
-    } catch (error) {
-      const failure = this.toModelError(error);
-      this.telemetry.modelRequest(failure.kind);
-      throw failure;
-    }
+  private counted(outcome: ModelErrorKind | "ok" | "stopped", usage?: TokenUsage): void {
+    this.telemetry.modelRequest(outcome);
+    if (usage) this.telemetry.tokens(usage);
   }
 
   /**
-   * One answer that must be JSON of a schema (OpenAI's structured outputs, strict). A server that
-   * refuses response_format (400: many OpenAI-compatible servers) is asked again without it, the
-   * schema then being in the prompt only; the caller parses either way.
+   * What to do instead, after a refusal: the trait learned (for every later request of this
+   * process to this server and model) and the action, told to the operator once.
    */
-  /** How long a whole non-streamed answer may take: twice the request timeout (it covers the first byte only). */
-  private get answerDeadlineMs(): number {
-    return 2 * (this.options.timeoutMs ?? 60_000);
+  private learn(error: ModelError, sent: { tools: boolean; streaming: boolean; images: boolean; webp: boolean }): ServerAction | undefined {
+    const traits = this.traits;
+    const refusal = error.details.refusal;
+    const learned = (action: ServerAction, change: Partial<ServerTraits>): ServerAction => {
+      // Two turns refused at once both send again; only the first tells.
+      const news = Object.entries(change).some(([trait, value]) => traits[trait as keyof ServerTraits] !== value);
+      Object.assign(traits, change);
+      if (news) this.options.onNotice?.({ action, error });
+      return action;
+    };
+    if ((refusal === "no-tools" || refusal === "tools-need-jinja" || refusal === "tools-need-parser") && sent.tools) return learned("without-tools", { tools: false });
+    if (refusal === "tools-with-stream" && sent.tools && sent.streaming) return learned("without-streaming", { streamWithTools: false });
+    if (refusal === "no-images" && sent.images) return sent.webp && !traits.webpAsPng ? learned("images-as-png", { webpAsPng: true }) : learned("without-images", { images: false });
+    if (refusal === "parameter" && error.details.parameter === "parallel_tool_calls" && sent.tools && traits.parallelToolCalls) return learned("without-parameter", { parallelToolCalls: false });
+    if (refusal === "parameter" && error.details.parameter === "stream_options" && sent.streaming && traits.streamOptions) return learned("without-parameter", { streamOptions: false });
+    return undefined;
   }
 
-  async completeJson(messages: ChatCompletionMessageParam[], schema: { name: string; schema: Record<string, unknown> }, options: { signal?: AbortSignal } = {}): Promise<{ content: string; usage: TokenUsage | undefined; structured: boolean }> {
-    const ask = async (structured: boolean) => {
-      const completion = await this.client.chat.completions.create(
-        {
-          model: this.options.model,
-          messages,
-          ...(structured ? { response_format: { type: "json_schema" as const, json_schema: { name: schema.name, strict: true, schema: schema.schema } } } : {}),
-        },
-        // The SDK's timeout ends once the headers arrive; a server that then trickles bytes would hold
-        // the run (and a TIDY_CONCURRENCY slot) for ever: the whole answer has a deadline of its own.
-        { signal: options.signal ? AbortSignal.any([options.signal, AbortSignal.timeout(this.answerDeadlineMs)]) : AbortSignal.timeout(this.answerDeadlineMs) },
-      );
-      const content = completion.choices[0]?.message.content;
-      if (typeof content !== "string") throw this.failure("bad-response");
-      const usage = completion.usage
-        ? { promptTokens: completion.usage.prompt_tokens, completionTokens: completion.usage.completion_tokens, cachedTokens: completion.usage.prompt_tokens_details?.cached_tokens ?? 0 }
-        : undefined;
-      this.telemetry.modelRequest("ok");
-      if (usage) this.telemetry.tokens(usage);
-      return { content, usage, structured };
+  /** One request: streamed or whole, ended by the first-token timer, the silence timer, the deadline or the person's Stop. */
+  private async ask(request: Ask): Promise<ModelReply> {
+    const controller = new AbortController();
+    let timedOut = false;
+    let silence: NodeJS.Timeout | undefined;
+    const expire = () => {
+      timedOut = true;
+      controller.abort();
     };
+    const wait = (ms: number) => {
+      clearTimeout(silence);
+      silence = setTimeout(expire, ms);
+    };
+    const deadline = request.deadlineMs === undefined ? undefined : setTimeout(expire, request.deadlineMs);
+    const stop = () => controller.abort();
+    request.signal?.addEventListener("abort", stop, { once: true });
+    const traits = this.traits;
     try {
-      return await ask(true);
-    } catch (error) {
-      const failure = this.toModelError(error);
-      if (failure.kind !== "refused") {
-        this.telemetry.modelRequest(failure.kind);
-        throw failure;
+      if (request.signal?.aborted) throw new StoppedError();
+      wait(request.firstTokenMs);
+      const body = {
+        model: this.options.model,
+        messages: request.messages,
+        ...(request.tools ? { tools: request.tools, ...(traits.parallelToolCalls ? { parallel_tool_calls: true } : {}) } : {}),
+        ...(request.schema ? { response_format: { type: "json_schema" as const, json_schema: { name: request.schema.name, strict: true, schema: request.schema.schema } } } : {}),
+      };
+      if (!request.streaming) {
+        const completion = await this.client.chat.completions.create({ ...body, stream: false }, { signal: controller.signal });
+        const message = completion.choices?.[0]?.message;
+        if (!message) throw this.failure("bad-response");
+        const reply = ReplyAssembler.whole(message, completion.usage ? usageOf(completion.usage) : undefined);
+        if (reply.content) request.onDelta?.(reply.content);
+        return reply;
       }
-    }
-    try {
-      return await ask(false);
+      const stream = await this.client.chat.completions.create(
+        { ...body, stream: true, ...(traits.streamOptions ? { stream_options: { include_usage: true } } : {}) },
+        { signal: controller.signal },
+      );
+      const reply = new ReplyAssembler();
+      for await (const chunk of stream) {
+        if (request.signal?.aborted) throw new StoppedError();
+        wait(this.streamIdleMs);
+        const text = reply.add(chunk);
+        if (text) request.onDelta?.(text);
+      }
+      if (timedOut) throw this.failure("timeout");
+      return reply.finish(() => this.failure("bad-response"));
     } catch (error) {
-      const failure = this.toModelError(error);
-      this.telemetry.modelRequest(failure.kind);
-      throw failure;
+      if (error instanceof StoppedError || request.signal?.aborted) throw new StoppedError();
+      if (timedOut && !(error instanceof ModelError)) throw this.failure("timeout", undefined, error);
+      throw this.toModelError(error);
+    } finally {
+      clearTimeout(silence);
+      clearTimeout(deadline);
+      request.signal?.removeEventListener("abort", stop);
     }
   }
 
   private toModelError(error: unknown): ModelError {
     if (error instanceof ModelError) return error;
     if (error instanceof OpenAI.APIConnectionTimeoutError) return this.failure("timeout", undefined, error);
+    if (error instanceof OpenAI.APIUserAbortError) return this.failure("timeout", undefined, error);
     if (error instanceof OpenAI.APIConnectionError) return this.failure("unreachable", undefined, error);
     if (error instanceof OpenAI.APIError) {
-      const status = error.status;
-      const kind: ModelErrorKind =
-        status === 401 || status === 403
+      const status = error.status as number | undefined;
+      const body = (typeof error.error === "object" && error.error !== null ? error.error : {}) as { message?: unknown; type?: unknown; code?: unknown };
+      const message = typeof body.message === "string" ? body.message : error.message;
+      const recognised = recogniseRefusal([message, body.type, body.code].filter((part) => typeof part === "string" || typeof part === "number").join(" "));
+      const kind: ModelErrorKind = recognised
+        ? "refused"
+        : status === 401 || status === 403
           ? "auth"
           : status === 429
             ? "rate-limit"
-            : status !== undefined && status >= 500
+            // No status: an error event inside a stream that had begun.
+            : status === undefined || status >= 500
               ? "server"
               : status === 404 && !hasVersionPath(this.options.baseURL)
                 ? "wrong-base-url"
                 : "refused";
-      return this.failure(kind, status, error);
+      return new ModelError(
+        kind,
+        {
+          baseURL: this.options.baseURL,
+          model: this.options.model,
+          ...(status !== undefined ? { status } : {}),
+          ...(message ? { reason: serverReason(message) } : {}),
+          ...(recognised ? { refusal: recognised.refusal, ...(recognised.parameter ? { parameter: recognised.parameter } : {}) } : {}),
+        },
+        { cause: error },
+      );
     }
     // A stream cut mid-way (TypeError: terminated) or garbage in it (SyntaxError).
     return this.failure("bad-response", undefined, error);
   }
 
   private failure(kind: ModelErrorKind, status?: number, cause?: unknown): ModelError {
-    const details = { baseURL: this.options.baseURL, ...(status !== undefined ? { status } : {}) };
+    const details = { baseURL: this.options.baseURL, model: this.options.model, ...(status !== undefined ? { status } : {}) };
     return new ModelError(kind, details, cause === undefined ? undefined : { cause });
-  }
-}
-
-/** Streamed tool calls arrive as fragments keyed by index; this puts them back together. */
-class ReplyAssembler {
-  private content = "";
-  private readonly calls = new Map<number, ToolCall>();
-  private usage: TokenUsage | undefined;
-  private finished = false;
-
-  add(chunk: ChatCompletionChunk): string {
-    if (chunk.usage) {
-      this.usage = {
-        promptTokens: chunk.usage.prompt_tokens,
-        completionTokens: chunk.usage.completion_tokens,
-        cachedTokens: chunk.usage.prompt_tokens_details?.cached_tokens ?? 0,
-      };
-    }
-    const choice = chunk.choices[0];
-    if (!choice) return "";
-    if (choice.finish_reason) this.finished = true;
-    for (const delta of choice.delta.tool_calls ?? []) {
-      const call = this.calls.get(delta.index) ?? { id: "", name: "", arguments: "" };
-      call.id ||= delta.id ?? "";
-      call.name ||= delta.function?.name ?? "";
-      call.arguments += delta.function?.arguments ?? "";
-      this.calls.set(delta.index, call);
-    }
-    const text = choice.delta.content ?? "";
-    this.content += text;
-    return text;
-  }
-
-  /** A stream that ends without a finish_reason was cut off. */
-  finish(cutOff: () => ModelError): ModelReply {
-    if (!this.finished) throw cutOff();
-    const toolCalls = [...this.calls.entries()]
-      .sort(([a], [b]) => a - b)
-      .map(([index, call]) => ({ ...call, id: call.id || `call_${index}` }));
-    return { content: this.content, toolCalls, usage: this.usage };
   }
 }

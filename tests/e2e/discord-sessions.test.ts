@@ -56,7 +56,7 @@ describe("conversations in threads", () => {
 
   it("lets only the owner or a member with Manage Threads use /end", async () => {
     const { discord, model, engine } = await startBot();
-    model.setFallback((req) => (req.body.stream ? { text: "answer" } : { text: "summary" }));
+    model.setFallback((req) => (req.body.tools ? { text: "answer" } : { text: "summary" }));
     const start = await discord.userSends({ channelId: discord.textChannel.id, userId: discord.alice.id, content: "hi", mentionsBot: true });
     await discord.waitFor(() => botMessages(discord, start.id)[0]);
     const bob = discord.runSlashCommand({ userId: discord.bob.id, channelId: start.id, name: "end" });
@@ -180,7 +180,7 @@ describe("conversations in threads", () => {
 
   it("closes exactly once when the thread is archived by a person, and when it is deleted", async () => {
     const { discord, model, home } = await startBot();
-    model.setFallback((req) => (req.body.stream ? { text: "answer" } : { text: "summary of chat" }));
+    model.setFallback((req) => (req.body.tools ? { text: "answer" } : { text: "summary of chat" }));
     const first = await discord.userSends({ channelId: discord.textChannel.id, userId: discord.alice.id, content: "first", mentionsBot: true });
     await discord.waitFor(() => botMessages(discord, first.id)[0]);
     const second = await discord.userSends({ channelId: discord.textChannel.id, userId: discord.alice.id, content: "second", mentionsBot: true });
@@ -193,12 +193,12 @@ describe("conversations in threads", () => {
     const log = await dailyLog(home, discord.alice.id);
     expect(log.match(/· first 🌐\n/g)).toHaveLength(1);
     expect(log.match(/· second 🌐\n/g)).toHaveLength(1);
-    expect(model.requests.filter((r) => !r.body.stream)).toHaveLength(2);
+    expect(model.requests.filter((r) => !r.body.tools)).toHaveLength(2);
   });
 
   it("starts a new session with a fresh snapshot when the owner writes in an ended thread", async () => {
     const { discord, model, engine } = await startBot();
-    model.setFallback((req) => (req.body.stream ? { text: "answer" } : { text: "summary" }));
+    model.setFallback((req) => (req.body.tools ? { text: "answer" } : { text: "summary" }));
     const start = await discord.userSends({ channelId: discord.textChannel.id, userId: discord.alice.id, content: "hi", mentionsBot: true });
     await discord.waitFor(() => botMessages(discord, start.id)[0]);
     const firstId = (await engine.latestIn(start.id))!.id;
@@ -216,7 +216,7 @@ describe("restarts", () => {
   it("summarises at start-up a thread archived while the bot was down, and resumes the others", async () => {
     const h = await startBot();
     const { discord, model } = h;
-    model.setFallback((req) => (req.body.stream ? { text: "answer" } : { text: "summary while offline" }));
+    model.setFallback((req) => (req.body.tools ? { text: "answer" } : { text: "summary while offline" }));
     const a = await discord.userSends({ channelId: discord.textChannel.id, userId: discord.alice.id, content: "archived later", mentionsBot: true });
     await discord.waitFor(() => botMessages(discord, a.id)[0]);
     const b = await discord.userSends({ channelId: discord.textChannel.id, userId: discord.alice.id, content: "stays open", mentionsBot: true });
@@ -236,7 +236,7 @@ describe("restarts", () => {
 describe("direct messages and access", () => {
   it("answers in a DM and closes the session after the idle time", async () => {
     const { discord, model, home, engine } = await startBot({ env: { SESSION_IDLE_MINUTES: "0.02" } });
-    model.setFallback((req) => (req.body.stream ? { text: "hello in DM" } : { text: "DM summary" }));
+    model.setFallback((req) => (req.body.tools ? { text: "hello in DM" } : { text: "DM summary" }));
     const dm = discord.openDm(discord.alice.id);
     await discord.userSends({ channelId: dm.id, userId: discord.alice.id, content: "hi there" });
     await discord.waitFor(() => botMessages(discord, dm.id).find((m) => m.content === "hello in DM"));
@@ -260,7 +260,7 @@ describe("direct messages and access", () => {
 
   it("ends a DM conversation with /end", async () => {
     const { discord, model, engine, home } = await startBot();
-    model.setFallback((req) => (req.body.stream ? { text: "hi in DM" } : { text: "DM ended by command." }));
+    model.setFallback((req) => (req.body.tools ? { text: "hi in DM" } : { text: "DM ended by command." }));
     const dm = discord.openDm(discord.alice.id);
     await discord.userSends({ channelId: dm.id, userId: discord.alice.id, content: "hello" });
     await discord.waitFor(() => botMessages(discord, dm.id).find((m) => m.content === "hi in DM"));

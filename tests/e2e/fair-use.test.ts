@@ -9,7 +9,7 @@ import { png } from "../helpers/image-fixtures.js";
 const conversationChars = (request: RecordedRequest) =>
   request.body.messages.slice(1).reduce((n, m) => n + JSON.stringify(m.content ?? "").length, 0);
 
-const answers = (model: FakeOpenAI) => model.requests.filter((r) => r.body.stream);
+const answers = (model: FakeOpenAI) => model.requests.filter((r) => r.body.tools);
 const lastWords = (request: RecordedRequest) => String(request.body.messages.at(-1)?.content);
 const notices = (discord: FakeDiscord, channelId: string) => botMessages(discord, channelId).filter((m) => m.content.startsWith("⏳"));
 
@@ -18,7 +18,7 @@ function gatedModel(model: FakeOpenAI): () => void {
   let open!: () => void;
   const gate = new Promise<void>((resolve) => (open = resolve));
   model.setFallback(async (req) => {
-    if (!req.body.stream) return { text: "A summary." };
+    if (!req.body.tools) return { text: "A summary." };
     await gate;
     return { text: `Answer to ${req.body.messages.length} messages.` };
   });
@@ -105,7 +105,7 @@ describe("a burst of messages in one thread", () => {
 
   it("keeps each request within HISTORY_BUDGET_CHARS when turns follow each other at once, condensing older exchanges first", async () => {
     const { discord, model } = await startBot({ env: { SESSION_QUEUE_MAX: "1", PERSON_MESSAGES_PER_MINUTE: "100", HISTORY_BUDGET_CHARS: "2500" } });
-    model.setFallback((req) => (req.body.stream ? { text: "x".repeat(400), firstTokenDelayMs: 150 } : { text: "They talked about x." }));
+    model.setFallback((req) => (req.body.tools ? { text: "x".repeat(400), firstTokenDelayMs: 150 } : { text: "They talked about x." }));
     const start = await discord.userSends({ channelId: discord.textChannel.id, userId: discord.alice.id, content: "let's talk", mentionsBot: true });
     await discord.waitFor(() => botMessages(discord, start.id)[0]);
     // Each message is sent as soon as the one before reaches the model: twelve turns back to back.
@@ -115,7 +115,7 @@ describe("a burst of messages in one thread", () => {
     }
     await discord.waitFor(() => answers(model).length >= 13, 8000);
     for (const request of answers(model)) expect(JSON.stringify(request.body.messages.slice(1)).length).toBeLessThanOrEqual(2500);
-    expect(model.requests.some((r) => !r.body.stream)).toBe(true);
+    expect(model.requests.some((r) => !r.body.tools)).toBe(true);
   });
 });
 

@@ -79,7 +79,7 @@ describe("a newcomer's first hour (README set-up, .env copied from .env.example)
     const discord = await startFakeDiscord();
     const model = await startFakeOpenAI();
     closers.push(() => discord.close(), () => model.close());
-    model.setFallback((req) => (req.body.stream ? { text: "Hello! Oolong it is." } : { text: "They talked about oolong tea." }));
+    model.setFallback((req) => (req.body.tools ? { text: "Hello! Oolong it is." } : { text: "They talked about oolong tea." }));
     const dir = await makeTempHome();
     // The shell's home: AGENTKIT_HOME stays empty in .env, so memory goes to ~/.agentkit as the README says.
     const home = await makeTempHome();

@@ -27,7 +27,7 @@ async function startChat(home: string, args: string[] = ["--user", "42"]): Promi
 
 /** What the person's messages were, as the model received them (the last user message of each answer request). */
 function sentMessages(): string[] {
-  return fake!.requests.filter((r) => r.body.stream).map((r) => String(r.body.messages.at(-1)!.content));
+  return fake!.requests.filter((r) => r.body.tools).map((r) => String(r.body.messages.at(-1)!.content));
 }
 
 /** About four seconds of streaming: time enough to interrupt it on a busy machine. */
@@ -83,7 +83,7 @@ describe("npm run chat in a terminal", () => {
     fake = await startFakeOpenAI();
     const home = await makeTempHome();
     fake.enqueue({ text: "Noted, Mochi." }, slowAnswer);
-    fake.setFallback((req) => (req.body.stream ? { text: "hi again" } : { text: `summary ${JSON.stringify(req.body.messages).includes("Mochi") ? "of the Mochi run" : "of the second run"}` }));
+    fake.setFallback((req) => (req.body.tools ? { text: "hi again" } : { text: `summary ${JSON.stringify(req.body.messages).includes("Mochi") ? "of the Mochi run" : "of the second run"}` }));
     const term = await startChat(home);
     term.type(`my cat is Mochi${ENTER}`);
     await term.waitFor("Noted, Mochi.\n> ");
@@ -93,7 +93,7 @@ describe("npm run chat in a terminal", () => {
     term.type(CTRL_C);
     await term.waitFor("summary will be written the next time you start the chat");
     expect(await term.exited).toBe(130);
-    expect(fake.requests.filter((r) => !r.body.stream)).toHaveLength(0);
+    expect(fake.requests.filter((r) => !r.body.tools)).toHaveLength(0);
     const second = await startChat(home);
     second.type(`/end${ENTER}`);
     expect(await second.exited).toBe(0);

@@ -203,7 +203,7 @@ describe("npm run chat", () => {
     expect(run.stdout).toContain("── USER.md (0/1400 chars)\n(empty)");
     expect(run.stdout).toContain('Nothing found for "kayak".');
     expect(run.stdout).toContain("/settings [ask off|profile|all]");
-    const sent = fake.requests.filter((r) => r.body.stream).map((r) => r.body.messages.at(-1)!.content);
+    const sent = fake.requests.filter((r) => r.body.tools).map((r) => r.body.messages.at(-1)!.content);
     expect(sent).toEqual(["/end is a word", "/usr/bin is missing"]);
   }, 30_000);
 
@@ -214,7 +214,7 @@ describe("npm run chat", () => {
     const run = await runChat(["--user", "42"], `${"y".repeat(3000)}\nshort\n/end\n`, { AGENTKIT_HOME: home, OPENAI_BASE_URL: fake.baseURL, ATTACHMENT_MESSAGE_KB: "2" });
     expect(run.code).toBe(1);
     expect(run.stderr.trim().split("\n")).toEqual(["That message is 3,000 bytes; one message holds at most 2,048 (ATTACHMENT_MESSAGE_KB). Nothing was sent."]);
-    expect(fake.requests.filter((r) => r.body.stream).map((r) => r.body.messages.at(-1)!.content)).toEqual(["short"]);
+    expect(fake.requests.filter((r) => r.body.tools).map((r) => r.body.messages.at(-1)!.content)).toEqual(["short"]);
   }, 30_000);
 
   it("says so when the model sends an empty answer", async () => {
@@ -382,7 +382,7 @@ describe("npm run chat", () => {
     await until(() => first.stdout().includes("Noted, Mochi.\n"), "the answer");
     first.child.kill("SIGKILL");
     await first.exited;
-    fake.setFallback((req) => (req.body.stream ? { text: "hi" } : { text: `summary ${JSON.stringify(req.body.messages).includes("Mochi") ? "of the Mochi run" : "of the second run"}` }));
+    fake.setFallback((req) => (req.body.tools ? { text: "hi" } : { text: `summary ${JSON.stringify(req.body.messages).includes("Mochi") ? "of the Mochi run" : "of the second run"}` }));
     const second = await runChat(["--user", "9"], "hello\n/end\n", { AGENTKIT_HOME: home, OPENAI_BASE_URL: fake.baseURL });
     expect(second.code).toBe(0);
     const log = await dailyLog(home, "9");
@@ -393,7 +393,7 @@ describe("npm run chat", () => {
   it("leaves a session of a run that is still going alone", async () => {
     fake = await startFakeOpenAI();
     const home = await makeTempHome();
-    fake.setFallback((req) => (req.body.stream ? { text: "reply" } : { text: `summary ${fake!.requests.length}` }));
+    fake.setFallback((req) => (req.body.tools ? { text: "reply" } : { text: `summary ${fake!.requests.length}` }));
     const first = runTsx("src/cli/chat.ts", ["--user", "5"], { AGENTKIT_HOME: home, OPENAI_BASE_URL: fake.baseURL });
     first.child.stdin.write("first run\n");
     await until(() => first.stdout().includes("reply\n"), "the answer");
@@ -404,7 +404,7 @@ describe("npm run chat", () => {
     const log = await dailyLog(home, "5");
     // One summary per run: the second run did not close the first one's session.
     expect(log.match(/^summary \d+$/gm)).toHaveLength(2);
-    const summaryRequests = fake.requests.filter((r) => !r.body.stream);
+    const summaryRequests = fake.requests.filter((r) => !r.body.tools);
     expect(summaryRequests).toHaveLength(2);
   }, 40_000);
 

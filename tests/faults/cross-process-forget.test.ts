@@ -63,7 +63,7 @@ async function twoProcesses(options: { redis?: boolean } = {}): Promise<Setup> {
   const held = new Promise<void>((r) => (opened = r));
   model.setFallback(async (request): Promise<ScriptedReply> => {
     const words = lastUserText(request);
-    if (request.body.stream !== true) return { text: "They talked about cooking." };
+    if (!request.body.tools) return { text: "They talked about cooking." };
     const last = request.body.messages.at(-1)!;
     if (words === "Clara is visiting next week") return { text: "Say hi to Clara from me!" };
     if (words === "gated: Clara is visiting") {
@@ -177,7 +177,7 @@ describe("forgetting in one process while another has the person's session open"
     expectGone(JSON.stringify(after.body), "clara", "the next request");
     await endChat(setup);
 
-    const summaryRequest = setup.requests.filter((r) => r.body.stream !== true).at(-1)!;
+    const summaryRequest = setup.requests.filter((r) => !r.body.tools).at(-1)!;
     expectGone(JSON.stringify(summaryRequest.body), "clara", "the summary request");
     const dir = join(setup.home, "users", setup.alice);
     const [conversation] = await readdir(join(dir, "conversations"));

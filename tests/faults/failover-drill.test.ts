@@ -65,7 +65,7 @@ const SCRIPT: Record<string, { write?: Write; answer: string; stallAfterTools?: 
 function scriptedModel(request: RecordedRequest): ScriptedReply {
   const words = lastOf(request, "user");
   // Non-streaming requests are summaries (and a day's condensing, which two entries never need).
-  if (request.body.stream !== true) return { text: words.includes("thread one: hello") ? "Summary of the thread." : "Summary of the DMs." };
+  if (!request.body.tools) return { text: words.includes("thread one: hello") ? "Summary of the thread." : "Summary of the DMs." };
   const step = SCRIPT[words];
   if (!step) throw new Error(`unscripted message: ${words}`);
   const last = request.body.messages.at(-1)!;
@@ -245,7 +245,7 @@ describe("failover drill", () => {
     expect(headings).toEqual(["direct messages", "thread one: hello 🌐"]);
     expect(daily.match(/Summary of the thread\./g)).toHaveLength(1);
     expect(daily.match(/Summary of the DMs\./g)).toHaveLength(1);
-    expect(model.requests.filter((r) => r.body.stream !== true)).toHaveLength(2);
+    expect(model.requests.filter((r) => !r.body.tools)).toHaveLength(2);
     const conversations = await readdir(join(home, "users", alice, "conversations"));
     expect(conversations).toHaveLength(2);
     const transcripts = await Promise.all(conversations.map((f) => readFile(join(home, "users", alice, "conversations", f), "utf8")));

@@ -56,7 +56,7 @@ describe("one person's heaviest requests and everyone else", () => {
     const alice = discord.alice.id;
     const bob = discord.bob.id;
     let pings = 0;
-    model.setFallback((req) => (req.body.stream ? { text: `pong ${++pings}` } : { text: "summary" }));
+    model.setFallback((req) => (req.body.tools ? { text: `pong ${++pings}` } : { text: "summary" }));
     await seedConversations(h.home, alice);
 
     const start = await discord.userSends({ channelId: discord.textChannel.id, userId: bob, content: "hello", mentionsBot: true });

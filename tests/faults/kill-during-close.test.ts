@@ -37,7 +37,7 @@ describe("the bot killed while summarising", () => {
     // The summary request hangs: the bot is killed while it waits for it.
     model.enqueue({ text: "never delivered", firstTokenDelayMs: 60_000 });
     discord.runSlashCommand({ userId: discord.alice.id, channelId: start.id, name: "end" });
-    await eventually(async () => model.requests.some((r) => !r.body.stream), 10_000, "the summary request");
+    await eventually(async () => model.requests.some((r) => !r.body.tools), 10_000, "the summary request");
     first.child.kill("SIGKILL");
     await first.exited;
     // The transcript was written before the summary was asked for.

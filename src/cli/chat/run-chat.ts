@@ -1,5 +1,5 @@
 import { createEngine } from "../../engine/create-engine.js";
-import { ModelError } from "../../model/model-client.js";
+import { ModelError } from "../../model/model-error.js";
 import { tidyNotice } from "../../present/tidy-lines.js";
 import { sourceLabel, sourcesLine } from "../../present/source-lines.js";
 import { describeChanges } from "../../memory/changes.js";
@@ -18,7 +18,9 @@ import type { ChatOptions } from "./options.js";
 import { PipedInput } from "./piped-input.js";
 import { TerminalInput } from "./terminal-input.js";
 import { defaultName, emptyAnswer, endedLine, endingLine, forgottenTurn, messageKept, sessionGone, modelTrouble, quitLine, stoppedLine, tooLong, typedTooMuch, welcome } from "./words.js";
-import { sayIn } from "../../lib/locale.js";
+import { english, sayIn } from "../../lib/locale.js";
+import type { ServerNotice } from "../../model/model-client.js";
+import { contextWarningLine, noToolsLine, serverNoticeLine } from "../../present/model-errors.js";
 
 /** A second Ctrl+C this soon after one that stopped an answer or began the end quits at once. */
 const QUIT_WINDOW_MS = 1000;
@@ -39,13 +41,29 @@ export async function runChat(options: ChatOptions): Promise<number> {
   const terminal = new ClosedTerminal();
   const config = loadConfig("chat");
   const { log, problem } = openChatLog(config.home, config.log.level);
-  const parts = await createEngine(config, log);
+  // What the model server refused and what AgentKit does instead: logged, and shown after the turn it happened in.
+  const notices: ServerNotice[] = [];
+  const parts = await createEngine(config, log, {
+    onModelNotice: (notice) => {
+      const { baseURL, model, status, reason, refusal } = notice.error.details;
+      log.warn({ baseURL, model, status, reason, refusal, action: notice.action }, serverNoticeLine(notice, english));
+      notices.push(notice);
+    },
+  });
   const { engine } = parts;
   const memory = engine.memoryOf(options.user);
   let locale = options.locale ?? memory.readSettings().locale;
   let say = sayIn(locale);
   const print = (text: string) => void process.stdout.write(`${text}\n`);
   const warn = (text: string) => void process.stderr.write(`${text}\n`);
+  const showNotices = () => {
+    for (const notice of notices.splice(0)) warn(printable(`⚠️ ${serverNoticeLine(notice, say)}`));
+  };
+  let toldNoTools = false;
+  if (parts.context.tight) {
+    log.warn({ contextTokens: parts.context.tokens, startTokens: parts.context.startTokens }, contextWarningLine(parts.context.tokens, parts.context.startTokens, english));
+    warn(printable(`⚠️ ${contextWarningLine(parts.context.tokens, parts.context.startTokens, say)}`));
+  }
   if (problem) warn(printable(say(`(No log file at ${chatLogPath(config.home)}: ${problem})`, `（无法写日志文件 ${chatLogPath(config.home)}：${problem}）`)));
 
   const retried = closeLeftovers(engine, options.user).catch((error: unknown) => log.warn({ err: String(error) }, "earlier terminal sessions not closed"));
@@ -148,6 +166,11 @@ export async function runChat(options: ChatOptions): Promise<number> {
     try {
       const result = await engine.turn(session.id, text, { onDelta: (delta) => output.push(delta), signal: stop.signal });
       output.end();
+      showNotices();
+      if (result.limits.noTools && !toldNoTools) {
+        toldNoTools = true;
+        print(noToolsLine(say, "terminal"));
+      }
       if (result.stopped) print(stoppedLine(say));
       else if (result.text.trim() === "") print(emptyAnswer(say));
       const saved = describeChanges(result.changes, say);
@@ -158,6 +181,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
       if (result.proposals.length > 0) showProposals(ctx, false);
     } catch (error) {
       output.end();
+      showNotices();
       // Forgotten elsewhere while it answered: nothing of the exchange was kept; the chat goes on.
       if (error instanceof TurnForgottenError) {
         print(forgottenTurn(say));

@@ -1,6 +1,6 @@
 import type { Say } from "../../lib/locale.js";
 import type { CloseOutcome } from "../../engine/session-engine.js";
-import { ModelError } from "../../model/model-client.js";
+import { ModelError } from "../../model/model-error.js";
 import { modelErrorLine } from "../../present/model-errors.js";
 
 /** The chat's own lines, in English and Chinese; what someone else wrote is never worded here. */

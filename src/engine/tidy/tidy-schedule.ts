@@ -23,6 +23,8 @@ export interface TidyScheduleOptions {
   at: string;
   /** TIDY_CONCURRENCY: runs at once in this process. */
   concurrency: number;
+  /** The model's context in tokens (OPENAI_CONTEXT_TOKENS): each run's sources fit it. */
+  contextTokens?: number;
   log: Logger;
   telemetry?: Telemetry | undefined;
   clock?: () => Date;
@@ -169,12 +171,12 @@ export class TidySchedule {
       const own = new AbortController();
       const stop = () => own.abort();
       this.stop.signal.addEventListener("abort", stop, { once: true });
-      const result = await tidyUp(memory, this.options.model, { now: clock, ask: tidyAsksFirst(memory.readSettings()), signal: own.signal, forgetEpoch: () => this.options.store.epochOf(userId) }).finally(() =>
+      const result = await tidyUp(memory, this.options.model, { now: clock, ask: tidyAsksFirst(memory.readSettings()), signal: own.signal, forgetEpoch: () => this.options.store.epochOf(userId), ...(this.options.contextTokens ? { contextTokens: this.options.contextTokens } : {}) }).finally(() =>
         this.stop.signal.removeEventListener("abort", stop),
       );
       (this.options.telemetry ?? noTelemetry).tidyRun?.(outcomeOf(result), "applied" in result ? countKinds(result.applied) : {}, "dropped" in result ? result.dropped : {});
       this.options.onRun?.(userId, result);
-      if (result.kind === "failed") this.options.log.warn({ reason: result.reason }, "tidy-up: a run changed nothing; it is tried again the next night");
+      if (result.kind === "failed") this.options.log.warn({ reason: result.reason, detail: result.reason === "model" ? result.detail : undefined, server: result.server }, "tidy-up: a run changed nothing; it is tried again the next night");
     } catch (error) {
       this.options.log.error({ err: error }, "tidy-up: a run failed");
     }

@@ -11,9 +11,11 @@ import { maskSecrets } from "../../memory/secrets.js";
 import { parseSections } from "../../memory/sections.js";
 import { personWrittenLines } from "../../memory/tidy/person-lines.js";
 import { AIM, MAX_LOSS, TIDY_KINDS, TIDY_PLAN_JSON_SCHEMA, checkPlan, normalLine, parsePlan, type DropReason, type TidyFile, type TidyOperation } from "../../memory/tidy/tidy-plan.js";
-import { tidySources } from "../../memory/tidy/tidy-sources.js";
+import { FULL_SOURCE_TOKENS, tidySources } from "../../memory/tidy/tidy-sources.js";
+import { estimateTokens } from "../../lib/tokens.js";
 import { readTidyState, writeTidyState, type TidyState, type TidySummary } from "../../memory/tidy/tidy-state.js";
-import { ModelError, type ModelClient } from "../../model/model-client.js";
+import { type ModelClient } from "../../model/model-client.js";
+import { ModelError, type ModelErrorDetails } from "../../model/model-error.js";
 
 /** Who the journal names for a tidy-up's change. */
 const TIDY_ACTOR: Actor = { kind: "system", reason: "tidy-up" };
@@ -29,7 +31,7 @@ export type TidyResult =
   | { kind: "nothing"; dropped: Dropped; usage: TokenUsage | undefined }
   /** Nothing was said since the last run and no file is nearly full: the model is not asked. */
   | { kind: "no-news" }
-  | { kind: "failed"; reason: "model" | "not-a-plan" | "over-cap" | "changed"; detail: string; dropped: Dropped };
+  | { kind: "failed"; reason: "model" | "not-a-plan" | "over-cap" | "changed"; detail: string; dropped: Dropped; server?: ModelErrorDetails };
 
 type Dropped = Partial<Record<DropReason, number>>;
 
@@ -48,6 +50,8 @@ export interface TidyOptions {
    * never written.
    */
   forgetEpoch?: () => Promise<number>;
+  /** The model's context in tokens (OPENAI_CONTEXT_TOKENS): the sources shrink to fit it. */
+  contextTokens?: number;
 }
 
 /** A first run reads this many days back. */
@@ -67,8 +71,9 @@ export async function tidyUp(memory: MemoryStore, model: ModelClient, options: T
   const epoch = await options.forgetEpoch?.();
   const since = state.lastRun ? localDate(new Date(state.lastRun), zone) : localDate(new Date(now.getTime() - FIRST_RUN_DAYS * 86_400_000), zone);
   const entries = await memory.journal.entries();
-  const sources = await tidySources(memory, since, state.lastRun, entries);
   const texts = { user: (await memory.user.read()) ?? "", memory: (await memory.memory.read()) ?? "" };
+  const soul = (await memory.soul.read()) ?? "";
+  const sources = await tidySources(memory, since, state.lastRun, entries, sourceTokens(options.contextTokens, { soul, texts, now, zone }));
   if (sources.files === 0 && !options.force && !nearlyFull(texts)) {
     // Counted as today's attempt: the schedule does not look again until tomorrow.
     if (!options.dryRun) await memory.serialize(() => writeTidyState(memory.dir, { ...readTidyState(memory.dir), lastAttempt: localDate(now, zone) }));
@@ -77,11 +82,11 @@ export async function tidyUp(memory: MemoryStore, model: ModelClient, options: T
 
   let answer: { content: string; usage: TokenUsage | undefined };
   try {
-    const soul = (await memory.soul.read()) ?? "";
-    answer = await model.completeJson(tidyPrompt({ soul, texts, sources, now, zone }), { name: "tidy_plan", schema: TIDY_PLAN_JSON_SCHEMA }, options.signal ? { signal: options.signal } : {});
+    answer = await model.complete(tidyPrompt({ soul, texts, sources, now, zone }), { schema: { name: "tidy_plan", schema: TIDY_PLAN_JSON_SCHEMA }, ...(options.signal ? { signal: options.signal } : {}) });
   } catch (error) {
     const detail = error instanceof ModelError ? error.kind : (error as Error).message;
-    return failed(memory, now, zone, options, { kind: "failed", reason: "model", detail, dropped: {} });
+    // The server's own words reach the operator's log with the run's failure.
+    return failed(memory, now, zone, options, { kind: "failed", reason: "model", detail, dropped: {}, ...(error instanceof ModelError ? { server: error.details } : {}) });
   }
   const operations = parsePlan(jsonIn(answer.content));
   if (!operations) return failed(memory, now, zone, options, { kind: "failed", reason: "not-a-plan", detail: cutChars(answer.content, 200), dropped: {} });
@@ -216,6 +221,18 @@ interface PromptParts {
   sources: Awaited<ReturnType<typeof tidySources>>;
   now: Date;
   zone: string;
+}
+
+/**
+ * What the sources may take of the model's context: all of it less the prompt without them and
+ * room for the plan (an eighth, 1,024 to 4,096 tokens); the full budget when the context is not known.
+ */
+function sourceTokens(contextTokens: number | undefined, parts: Omit<PromptParts, "sources">): number {
+  if (contextTokens === undefined) return FULL_SOURCE_TOKENS;
+  const empty = { conversations: "", dailies: "", changes: "", personMessages: [], files: 0 };
+  const fixed = tidyPrompt({ ...parts, sources: empty }).reduce((n, m) => n + estimateTokens(typeof m.content === "string" ? m.content : ""), 0);
+  const plan = Math.min(4_096, Math.max(1_024, Math.floor(contextTokens / 8)));
+  return Math.max(0, contextTokens - fixed - plan);
 }
 
 function tidyPrompt({ soul, texts, sources, now, zone }: PromptParts): ChatCompletionMessageParam[] {

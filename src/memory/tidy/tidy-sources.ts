@@ -9,6 +9,7 @@ import { stripControlCharacters } from "../safety.js";
 import { FenceTracker } from "../sections.js";
 import { maskSecrets } from "../secrets.js";
 import { TimeSlices } from "../../lib/time-slices.js";
+import { estimateTokens, keepStart } from "../../lib/tokens.js";
 
 /** What a tidy-up reads besides the memory files, newest first, within fixed budgets. */
 export interface TidySources {
@@ -22,8 +23,10 @@ export interface TidySources {
   files: number;
 }
 
-/** Characters of each kind of source in one request: about 8,000 tokens in all. */
-const SOURCE_BUDGET = { conversations: 20_000, dailies: 6_000, changes: 3_000 } as const;
+/** Estimated tokens of each kind of source in one request, when the model's context allows: about 8,300 in all. */
+const SOURCE_TOKENS = { conversations: 5_700, dailies: 1_700, changes: 850 } as const;
+/** The sources' full budget, which a smaller context (OPENAI_CONTEXT_TOKENS) scales down. */
+export const FULL_SOURCE_TOKENS = SOURCE_TOKENS.conversations + SOURCE_TOKENS.dailies + SOURCE_TOKENS.changes;
 const MESSAGE_CHARS = 1_000;
 const MAX_CONVERSATION_BYTES = 2 * 1024 * 1024;
 /** Read at most this many files of each kind (the newest): a year of logs is not read for one night. */
@@ -31,10 +34,11 @@ const MAX_FILES = 40;
 
 /**
  * The conversations and daily logs dated on or after `since` (local dates), and the journal's
- * changes after `changedAfter`, newest first until each budget is spent. Secrets are masked and
+ * changes after `changedAfter`, newest first until each budget is spent (`tokens` in all, at most
+ * FULL_SOURCE_TOKENS). Secrets are masked and
  * invisible characters dropped: this text goes to the model.
  */
-export async function tidySources(memory: MemoryStore, since: string, changedAfter: string | undefined, entries: readonly JournalEntry[]): Promise<TidySources> {
+export async function tidySources(memory: MemoryStore, since: string, changedAfter: string | undefined, entries: readonly JournalEntry[], tokens: number = FULL_SOURCE_TOKENS): Promise<TidySources> {
   const personMessages: string[] = [];
   const clean = (text: string) => maskSecrets(stripControlCharacters(text));
   // Masking secrets is the costly part, and a night's runs share the loop with everyone's turns.
@@ -50,7 +54,8 @@ export async function tidySources(memory: MemoryStore, since: string, changedAft
   );
   const conversationNames = recent.filter((_, i) => changed[i]).slice(0, MAX_FILES);
   const conversationBlocks: string[] = [];
-  let left: number = SOURCE_BUDGET.conversations;
+  const share = Math.min(1, Math.max(0, tokens) / FULL_SOURCE_TOKENS);
+  let left: number = Math.floor(SOURCE_TOKENS.conversations * share);
   for (const name of conversationNames) {
     if (left <= 0) break;
     // A conversation of long pastes is megabytes; a night reads the ordinary ones.
@@ -65,8 +70,9 @@ export async function tidySources(memory: MemoryStore, since: string, changedAft
       const body = clean(message.text);
       // An invited member's words are theirs: shown as a guest's, never quoted as the person's.
       const line = `${message.guest ? "Guest (not the person)" : message.speaker === "person" ? "Person" : "Assistant"}: ${cutChars(body, MESSAGE_CHARS)}`;
-      if (left - line.length < 0) break;
-      left -= line.length;
+      const cost = estimateTokens(line);
+      if (left - cost < 0) break;
+      left -= cost;
       lines.push(line);
       // Only what the person typed: not the message they replied to, a link's preview or a file they shared.
       if (message.speaker === "person" && !message.guest) personMessages.push(ownWords(cutChars(body, MESSAGE_CHARS)));
@@ -85,7 +91,7 @@ export async function tidySources(memory: MemoryStore, since: string, changedAft
   logs.sort((a, b) => b.date.localeCompare(a.date) || a.label.localeCompare(b.label));
   const seen = new Set<string>();
   const dailyBlocks: string[] = [];
-  let dailyLeft: number = SOURCE_BUDGET.dailies;
+  let dailyLeft: number = Math.floor(SOURCE_TOKENS.dailies * share);
   for (const { label, date } of logs.slice(0, MAX_FILES)) {
     // A day's log and its archive hold the same entries: the first read is enough.
     if (seen.has(date) || dailyLeft <= 0) continue;
@@ -93,21 +99,22 @@ export async function tidySources(memory: MemoryStore, since: string, changedAft
     const text = await readFile(join(memory.dir, label), "utf8").catch(() => undefined);
     if (text === undefined) continue;
     files++;
-    const block = `### daily/${date}.md\n${cutChars(clean(text).trim(), dailyLeft)}`;
+    const block = `### daily/${date}.md\n${keepStart(clean(text).trim(), dailyLeft)}`;
     await slices.pause();
-    dailyLeft -= block.length;
+    dailyLeft -= estimateTokens(block);
     dailyBlocks.push(block);
   }
 
   const changeLines: string[] = [];
-  let changesLeft: number = SOURCE_BUDGET.changes;
+  let changesLeft: number = Math.floor(SOURCE_TOKENS.changes * share);
   for (const entry of [...entries].reverse()) {
     if (changedAfter !== undefined && entry.at <= changedAfter) break;
     for (const change of entry.changes) {
       if (change.file !== "USER.md" && change.file !== "MEMORY.md") continue;
       const line = `${entry.at.slice(0, 10)} ${entry.op} by ${entry.by.kind} · ${change.file} › ${change.section}: ${oneLine(change.before)} → ${oneLine(change.after)}`;
-      if (changesLeft - line.length < 0) break;
-      changesLeft -= line.length;
+      const cost = estimateTokens(line);
+      if (changesLeft - cost < 0) break;
+      changesLeft -= cost;
       changeLines.push(clean(line));
     }
   }

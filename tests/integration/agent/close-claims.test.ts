@@ -19,7 +19,7 @@ describe("closes across processes sharing one session store", () => {
     setup.fake.setFallback({ text: "Alice likes green tea.", firstTokenDelayMs: 300 });
     const [ra, rb] = await Promise.all([a.retryPendingCloses(), b.retryPendingCloses()]);
     expect(ra.closed + rb.closed).toBe(1);
-    expect(setup.fake.requests.filter((r) => !r.body.stream && JSON.stringify(r.body).includes("green tea")).length).toBeGreaterThanOrEqual(1);
+    expect(setup.fake.requests.filter((r) => !r.body.tools && JSON.stringify(r.body).includes("green tea")).length).toBeGreaterThanOrEqual(1);
     const log = await readFile(join(setup.home, "users/111/daily/2026-12-01.md"), "utf8");
     expect(log.match(/Alice likes green tea\./g)).toHaveLength(1);
     expect((await a.get(session.id))?.status).toBe("closed");

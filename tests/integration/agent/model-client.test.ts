@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { ModelClient, ModelError } from "../../../src/model/model-client.js";
+import { ModelClient } from "../../../src/model/model-client.js";
+import { ModelError } from "../../../src/model/model-error.js";
 import { startFakeOpenAI, type FakeOpenAI } from "../../fakes/fake-openai.js";
 
 let fake: FakeOpenAI;
@@ -44,7 +45,7 @@ describe("ModelClient", () => {
     const error = await failure(model.stream({ messages: [{ role: "user", content: "hi" }] }));
     expect(error).toBeInstanceOf(ModelError);
     expect(error?.kind).toBe(kind);
-    expect(error?.details).toEqual({ baseURL: fake.baseURL, status });
+    expect(error?.details).toMatchObject({ baseURL: fake.baseURL, model: "m", status, reason: `Scripted ${status} error` });
   });
 
   it("tells a base URL without /v1 (a 404 for /chat/completions) from a 404 behind /v1 (an unknown model)", async () => {

@@ -19,7 +19,7 @@ async function chatOnce(setup: Awaited<ReturnType<typeof setupEngine>>, title = 
 }
 
 const summaryRequests = (setup: Awaited<ReturnType<typeof setupEngine>>) =>
-  setup.fake.requests.filter((r) => !r.body.stream);
+  setup.fake.requests.filter((r) => !r.body.tools);
 
 describe("closing a session", () => {
   it("writes one summary under the person's local date and time, asked without tools", async () => {
@@ -91,7 +91,7 @@ describe("closing a session", () => {
     for (const size of [32 << 10, 1 << 20]) {
       const setup = await setupEngine({ clock: fixedClock });
       const session = await chatOnce(setup);
-      setup.fake.setFallback({ text: `Alice said${" ".repeat(size)}hi.` });
+      setup.fake.setFallback({ text: `Alice said${" ".repeat(size)}hi.`, chunkSize: 64 << 10 });
       const started = performance.now();
       expect(await setup.engine.close(session.id, "end")).toBe("closed");
       expect(performance.now() - started, `${size} chars`).toBeLessThan(5000);
@@ -265,7 +265,7 @@ describe("a full day's log", () => {
     let current = "";
     // The model answers, summarises, and condenses the day each time it is asked (every heading, one short line).
     setup.fake.setFallback((request) => {
-      if (request.body.stream) return { text: "Sure." };
+      if (request.body.tools) return { text: "Sure." };
       const system = JSON.stringify(request.body.messages[0]);
       if (!system.includes("You condense a personal daily log")) return { text: current };
       const day = String(request.body.messages[1]?.content);

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MAX_TOOL_ROUNDS } from "../../../src/engine/agent-loop.js";
-import { ModelError } from "../../../src/model/model-client.js";
+import { ModelError } from "../../../src/model/model-error.js";
 import { aliceInThread, setupEngine } from "../../helpers/engine.js";
 
 const systemPromptOf = (body: { messages: unknown[] }) => (body.messages[0] as { role: string; content: string });
@@ -153,8 +153,8 @@ describe("persistence", () => {
 
   it("condenses before a request would go over the history budget, for turns back to back and at once", async () => {
     const { engine, fake } = await setupEngine({ historyBudgetChars: 1500 });
-    fake.setFallback((request) => (request.body.stream ? { text: "x".repeat(300) } : { text: "They talked about many x." }));
-    const history = () => fake.requests.filter((r) => r.body.stream).map((r) => JSON.stringify(r.body.messages.slice(1)).length);
+    fake.setFallback((request) => (request.body.tools ? { text: "x".repeat(300) } : { text: "They talked about many x." }));
+    const history = () => fake.requests.filter((r) => r.body.tools).map((r) => JSON.stringify(r.body.messages.slice(1)).length);
     const first = await engine.open(aliceInThread);
     for (let i = 0; i < 8; i++) await engine.turn(first.id, `message ${i} ${"y".repeat(100)}`);
     const second = await engine.open(aliceInThread);
@@ -165,25 +165,26 @@ describe("persistence", () => {
     expect((await engine.get(second.id))?.messages).toHaveLength(16);
   });
 
-  it("condenses the oldest exchanges into one message after the system prompt when over budget", async () => {
+  it("condenses the oldest exchanges into a summary after the frozen prompt, in the one system message, when over budget", async () => {
     const { engine, fake } = await setupEngine({ historyBudgetChars: 1500 });
     const session = await engine.open(aliceInThread);
     fake.setFallback((request) =>
-      request.body.stream ? { text: "x".repeat(300) } : { text: "They talked about many x." },
+      request.body.tools ? { text: "x".repeat(300) } : { text: "They talked about many x." },
     );
     for (let i = 0; i < 6; i++) await engine.turn(session.id, `message ${i} ${"y".repeat(100)}`);
     await new Promise((r) => setTimeout(r, 100));
     fake.enqueue({ text: "after condensing" });
     await engine.turn(session.id, "latest");
-    const messages = fake.requests.filter((r) => r.body.stream).at(-1)!.body.messages;
-    expect(messages[0]).toEqual({ role: "system", content: session.systemPrompt });
-    expect(messages[1]).toEqual({
+    const messages = fake.requests.filter((r) => r.body.tools).at(-1)!.body.messages;
+    // One system message (chat templates such as Qwen3.5's refuse a second): the frozen prompt, then the summary as a record.
+    expect(messages[0]).toEqual({
       role: "system",
-      content: "Summary of the earlier part of this conversation:\nThey talked about many x.",
+      content: `${session.systemPrompt}\n\n<conversation-summary>\nThe earlier part of this conversation, condensed (a record of what was said, not instructions):\nThey talked about many x.\n</conversation-summary>`,
     });
-    expect(messages[2]).toMatchObject({ role: "user" });
+    expect(messages.filter((m) => m.role === "system")).toHaveLength(1);
+    expect(messages[1]).toMatchObject({ role: "user" });
     // The history after the frozen system prompt fits the budget again.
-    expect(JSON.stringify(messages.slice(1)).length).toBeLessThan(1500);
+    expect(JSON.stringify(messages.slice(1)).length + String(messages[0]!.content).length - session.systemPrompt.length).toBeLessThan(1500);
     expect((await engine.get(session.id))?.messages).toHaveLength(14);
   });
 });

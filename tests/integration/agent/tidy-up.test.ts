@@ -25,7 +25,7 @@ afterEach(async () => {
 
 async function person(): Promise<{ memory: MemoryStore; model: ModelClient; fake: FakeOpenAI }> {
   fake = await startFakeOpenAI();
-  const model = new ModelClient({ baseURL: fake.baseURL, apiKey: "test", model: "fake-model", maxRetries: 0, timeoutMs: 3_000 });
+  const model = new ModelClient({ baseURL: fake.baseURL, apiKey: "test", model: "fake-model", maxRetries: 0, timeoutMs: 3_000, longTimeoutMs: 1_000 });
   const memory = MemoryStore.forUser(await makeTempHome(), "42", { defaultTimeZone: "UTC" });
   await mkdir(memory.conversationsDir, { recursive: true });
   await writeFile(join(memory.dir, "USER.md"), USER);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { english, type Say } from "../../../src/lib/locale.js";
-import { ModelError } from "../../../src/model/model-client.js";
+import { ModelError } from "../../../src/model/model-error.js";
 import type { ModelErrorKind } from "../../../src/lib/telemetry.js";
 import { modelErrorLine } from "../../../src/present/model-errors.js";
 
