@@ -16,10 +16,11 @@ const SIGNS: readonly { refusal: ModelRefusal; parameter?: string; words: readon
   // vllm-project/vllm entrypoints/openai/serving_chat.py: `"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set`, 400.
   { refusal: "tools-need-parser", words: ["--enable-auto-tool-choice", "requires --tool-call-parser"] },
   // Ollama server/images.go decodeImageURL: "invalid image input"; llama.cpp without --mmproj: "image input is not supported";
-  // llama.cpp stb_image on a WebP: "Failed to load image or audio file" (400); vLLM multimodal/registry.py: "<model> is not a multimodal model" (400).
+  // llama.cpp stb_image on a WebP: "Failed to load image or audio file" (400); llama.cpp before vision (2025, --jinja):
+  // "Failed to parse messages: Unsupported content part type" (500); vLLM multimodal/registry.py: "<model> is not a multimodal model" (400).
   {
     refusal: "no-images",
-    words: ["invalid image input", "image input is not supported", "failed to load image", "is not a multimodal model", "does not support image", "does not support vision", "image_url is only supported"],
+    words: ["invalid image input", "image input is not supported", "failed to load image", "is not a multimodal model", "unsupported content part type", "does not support image", "does not support vision", "image_url is only supported"],
   },
   // llama.cpp: type exceed_context_size_error, "exceeds the available context size"; vLLM: "This model's maximum context length is …",
   // "the model's context length is only …"; OpenAI: code context_length_exceeded.

@@ -14,6 +14,8 @@ export interface RecordedRequest {
   body: ChatCompletionRequestBody;
   headers: http.IncomingHttpHeaders;
   receivedAt: number;
+  /** Set when the server mode refused it: the status and body it answered. */
+  refused?: { status: number; body: unknown };
 }
 
 interface ScriptedToolCall {

@@ -10,6 +10,7 @@ import {
   type ScriptedReply,
 } from "./fake-openai-replies.js";
 import { pause, sendStream, untilAborted } from "./fake-openai-stream.js";
+import type { ServerMode } from "./model-servers.js";
 
 export type { RecordedRequest, ScriptedReply } from "./fake-openai-replies.js";
 
@@ -98,11 +99,18 @@ function signalForResponse(response: http.ServerResponse): AbortSignal {
   return controller.signal;
 }
 
+/** How long a non-streamed answer takes to generate: every server sends its headers only when it is done. */
+function generationMs(reply: ScriptedReply, context: ReplyContext): number {
+  if (!reply.tokensPerSecond) return 0;
+  return (buildChunks(reply, context).length / reply.tokensPerSecond) * 1000;
+}
+
 async function sendReply(
   request: http.IncomingMessage,
   response: http.ServerResponse,
   reply: ScriptedReply,
   context: ReplyContext,
+  mode: ServerMode | undefined,
 ): Promise<void> {
   const signal = signalForResponse(response);
   const headers = { "x-request-id": `req_fake_${context.requestNumber}` };
@@ -112,27 +120,34 @@ async function sendReply(
   }
   if (reply.error) {
     const { status, body, headers: extraHeaders } = reply.error;
-    sendJson(response, status, body ?? openAIErrorBody(status, `Scripted ${status} error`), {
+    sendJson(response, status, body ?? (mode?.errorBody ?? openAIErrorBody)(status, `Scripted ${status} error`), {
       ...headers,
       ...extraHeaders,
     });
     return;
   }
   if (context.body.stream === true) {
-    await sendStream(response, buildChunks(reply, context), reply, headers, signal);
+    const chunks = buildChunks(reply, context);
+    await sendStream(response, mode?.shapeChunks ? mode.shapeChunks(chunks, context.body) : chunks, reply, headers, signal);
     return;
   }
   if (reply.stallAfterChunks !== undefined) return untilAborted(signal);
-  if (!(await pause(reply.firstTokenDelayMs ?? 0, signal))) return;
+  if (!(await pause((reply.firstTokenDelayMs ?? 0) + generationMs(reply, context), signal))) return;
   if (reply.malformed) {
     response.writeHead(200, { ...headers, "content-type": "application/json" });
     response.end(JSON.stringify(buildCompletion(reply, context)).slice(0, 40));
     return;
   }
-  sendJson(response, 200, buildCompletion(reply, context), headers);
+  const completion = buildCompletion(reply, context);
+  sendJson(response, 200, mode?.shapeCompletion ? mode.shapeCompletion(completion, context.body) : completion, headers);
 }
 
-export async function startFakeOpenAI(options: { port?: number } = {}): Promise<FakeOpenAI> {
+/**
+ * A local OpenAI-compatible server for tests. With `server`, it answers as that real server does
+ * (tests/fakes/model-servers.ts): its refusals, its error bodies, its streams.
+ */
+export async function startFakeOpenAI(options: { port?: number; server?: ServerMode } = {}): Promise<FakeOpenAI> {
+  const mode = options.server;
   const requests: RecordedRequest[] = [];
   const embeddingRequests: EmbeddingRequest[] = [];
   let embeddings: EmbeddingSource = hashedBagOfWords;
@@ -161,9 +176,17 @@ export async function startFakeOpenAI(options: { port?: number } = {}): Promise<
       body: { ...body, model: body.model ?? FAKE_MODEL_ID },
       created: Math.floor(recorded.receivedAt / 1000),
     };
+    // A request the server refuses never reaches the model: it takes no scripted reply.
+    const refusal = mode?.refuse?.(context.body);
+    if (refusal) {
+      recorded.refused = refusal;
+      sendJson(response, refusal.status, refusal.body);
+      return;
+    }
     const source = script.shift() ?? fallback;
-    const reply = typeof source === "function" ? await source(recorded) : source;
-    await sendReply(request, response, reply, context);
+    const scripted = typeof source === "function" ? await source(recorded) : source;
+    const reply = mode?.shapeReply ? mode.shapeReply(scripted, context.body) : scripted;
+    await sendReply(request, response, reply, context, mode);
   }
 
   async function answerEmbeddings(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {

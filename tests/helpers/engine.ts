@@ -1,5 +1,5 @@
 import { afterEach } from "vitest";
-import { ModelClient } from "../../src/model/model-client.js";
+import { ModelClient, type ModelClientOptions } from "../../src/model/model-client.js";
 import { SessionEngine, type OpenRequest } from "../../src/engine/session-engine.js";
 import { SessionStore } from "../../src/sessions/session-store.js";
 import type { Telemetry } from "../../src/lib/telemetry.js";
@@ -25,12 +25,22 @@ afterEach(async () => {
 });
 
 export async function setupEngine(
-  options: { clock?: () => Date; historyBudgetChars?: number; timeZone?: string; fake?: FakeOpenAI; telemetry?: Telemetry } = {},
+  options: {
+    clock?: () => Date;
+    historyBudgetChars?: number;
+    timeZone?: string;
+    fake?: FakeOpenAI;
+    telemetry?: Telemetry;
+    /** What the model client is given besides the fake's address (timeouts, onNotice). */
+    model?: Partial<ModelClientOptions>;
+    /** OPENAI_CONTEXT_TOKENS. */
+    contextTokens?: number;
+  } = {},
 ): Promise<EngineSetup> {
   const home = await makeTempHome();
   const fake = options.fake ?? (await startFakeOpenAI());
   if (!options.fake) cleanups.push(() => fake.close());
-  const model = new ModelClient({ baseURL: fake.baseURL, apiKey: "test", model: "fake-model", maxRetries: 0, timeoutMs: 5_000, streamIdleMs: 800, telemetry: options.telemetry });
+  const model = new ModelClient({ baseURL: fake.baseURL, apiKey: "test", model: "fake-model", maxRetries: 0, timeoutMs: 5_000, streamIdleMs: 800, telemetry: options.telemetry, ...options.model });
   const recall = new Recall({ debounceMs: 10 });
   cleanups.push(() => recall.close());
   const build = async () => {
@@ -43,6 +53,7 @@ export async function setupEngine(
       store,
       log: silentLogger,
       historyBudgetChars: options.historyBudgetChars ?? 60_000,
+      ...(options.contextTokens ? { contextTokens: options.contextTokens } : {}),
       ...(options.clock ? { clock: options.clock } : {}),
       ...(options.telemetry ? { telemetry: options.telemetry } : {}),
     });

@@ -106,7 +106,9 @@ export async function tidyUp(memory: MemoryStore, model: ModelClient, options: T
     if (epoch !== epochNow || (epoch !== undefined && epoch % 2 === 1) || touchedSince(entries, journal)) {
       return failed(memory, now, zone, options, { kind: "failed", reason: "changed", detail: "memory changed by hand or forgotten while the model worked", dropped: {} });
     }
-    const current = { user: (await memory.user.read()) ?? "", memory: (await memory.memory.read()) ?? "" };
+    // A file not written yet reads as "", and is written from nothing (null), not from an empty file.
+    const raw = { user: await memory.user.readIfExists(), memory: await memory.memory.readIfExists() };
+    const current = { user: raw.user ?? "", memory: raw.memory ?? "" };
     const personLines = personWrittenLines(journal);
     const outcome = checkPlan({ texts: current, personLines, personMessages: sources.personMessages }, operations);
     const dropped = countDropped(outcome.dropped);
@@ -127,7 +129,7 @@ export async function tidyUp(memory: MemoryStore, model: ModelClient, options: T
       await writeTidyState(memory.dir, { ...fresh, lastRun: now.toISOString(), lastAttempt: localDate(now, zone), failures: 0, notice });
       return { kind: "proposed", proposals, summary: notice, applied: outcome.applied, dropped, usage: answer.usage };
     }
-    const writes: FileWrite[] = changed.map((file) => ({ label: LABELS[file], text: outcome.texts[file], from: current[file] }));
+    const writes: FileWrite[] = changed.map((file) => ({ label: LABELS[file], text: outcome.texts[file], from: raw[file] ?? null }));
     const entry = await memory.commit(TIDY_ACTOR, "tidy-up", writes, { now });
     if (!entry) return { kind: "nothing", dropped, usage: answer.usage };
     const notice = { ...summary, entry: entry.id };
