@@ -2,6 +2,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ModelClient } from "../../../src/model/model-client.js";
 import { ModelError } from "../../../src/model/model-error.js";
 import { startFakeOpenAI, type FakeOpenAI } from "../../fakes/fake-openai.js";
+import { llamaCppBefore12379, ollama046, vllm, vllmWithoutAutoToolChoice, type ServerMode } from "../../fakes/model-servers.js";
+import type { ServerNotice } from "../../../src/model/model-client.js";
+import type { ChatCompletionFunctionTool } from "openai/resources/chat/completions";
+import { errorObjectOf } from "../../../src/model/error-bodies.js";
+import { replayableArguments } from "../../../src/engine/history.js";
+import sharp from "sharp";
 
 let fake: FakeOpenAI;
 afterEach(() => fake?.close());
@@ -99,5 +105,95 @@ describe("ModelClient", () => {
     const error = await failure(model.embedder!.embed(["a"]));
     expect(error).toBeInstanceOf(ModelError);
     expect(error?.kind).toBe("refused");
+  });
+
+  const TOOL: ChatCompletionFunctionTool = { type: "function", function: { name: "memory_read", parameters: { type: "object", properties: {} } } };
+  const serve = async (server: ServerMode, options: { maxRetries?: number; timeoutMs?: number; longTimeoutMs?: number } = {}) => {
+    fake = await startFakeOpenAI({ server });
+    const notices: ServerNotice[] = [];
+    // A model name of its own: what the client learns is kept per server and model for the process.
+    const model = new ModelClient({ baseURL: fake.baseURL, apiKey: "k", model: `m-${Math.random()}`, maxRetries: options.maxRetries ?? 0, streamIdleMs: 500, timeoutMs: options.timeoutMs ?? 5_000, longTimeoutMs: options.longTimeoutMs ?? 5_000, onNotice: (n) => void notices.push(n) });
+    return { model, notices };
+  };
+
+  it("never retries a refusal that cannot change, even a 500, and sends the round without streaming once, then every time", async () => {
+    const { model, notices } = await serve(llamaCppBefore12379(), { maxRetries: 2 });
+    fake.setFallback({ text: "", toolCalls: [{ name: "memory_read", arguments: { file: "user" } }] });
+    const reply = await model.stream({ messages: [{ role: "user", content: "hi" }], tools: [TOOL] });
+    expect(reply.toolCalls.map((c) => c.name)).toEqual(["memory_read"]);
+    // One refused request (not three: the SDK would retry a 500 twice), then the same round without streaming.
+    expect(fake.requests.map((r) => [r.body.stream, r.refused?.status])).toEqual([[true, 500], [false, undefined]]);
+    expect(notices).toMatchObject([{ action: "without-streaming", error: { details: { refusal: "tools-with-stream", reason: "Cannot use tools with stream", status: 500 } } }]);
+    await model.stream({ messages: [{ role: "user", content: "again" }], tools: [TOOL] });
+    expect(fake.requests.slice(2).map((r) => r.body.stream)).toEqual([false]);
+    expect(notices).toHaveLength(1);
+  });
+
+  it("keeps the server's reason whatever shape its error body has", async () => {
+    const { model, notices } = await serve(vllmWithoutAutoToolChoice());
+    const reply = await model.stream({ messages: [{ role: "user", content: "hi" }], tools: [TOOL] });
+    expect(reply.toolsLeftOut).toBe(true);
+    // vLLM up to 0.10.0 answers {"object":"error","message":…}: the SDK alone would say "400 status code (no body)".
+    expect(notices[0]!.error.details).toMatchObject({ refusal: "tools-need-parser", reason: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set' });
+    expect(errorObjectOf(JSON.stringify({ error: 'model "llama3" not found, try pulling it first' })).message).toBe('model "llama3" not found, try pulling it first');
+    expect(errorObjectOf('{"detail":"Not Found"}').message).toBe("Not Found");
+    expect(errorObjectOf("upstream timed out").message).toBe("upstream timed out");
+    expect(errorObjectOf('{"error":{"message":"x","type":"t","code":400,"n_ctx":4096}}')).toEqual({ message: "x", type: "t", code: 400, n_ctx: 4096 });
+  });
+
+  it("leaves out from the log a long quoted run a server echoes from the request", async () => {
+    fake = await startFakeOpenAI();
+    const model = new ModelClient({ baseURL: fake.baseURL, apiKey: "k", model: "m", maxRetries: 0 });
+    fake.enqueue({ error: { status: 400, body: { error: { message: `invalid tool call arguments: "${"my secret diary entry ".repeat(10)}" at offset 3` } } } });
+    const error = await failure(model.stream({ messages: [{ role: "user", content: "hi" }] }));
+    expect(error?.details.reason).toBe('invalid tool call arguments: "…" at offset 3');
+  });
+
+  it("sends WebP as PNG to a server that refused it, and leaves images out for a model that cannot see", async () => {
+    const webp = await sharp({ create: { width: 5, height: 4, channels: 3, background: "#ff0000" } }).webp().toBuffer();
+    const image = { role: "user" as const, content: [{ type: "text" as const, text: "look" }, { type: "image_url" as const, image_url: { url: `data:image/webp;base64,${webp.toString("base64")}` } }] };
+    const old = await serve(ollama046());
+    const converted = await old.model.stream({ messages: [image] });
+    expect(converted.imagesLeftOut).toBeUndefined();
+    expect(fake.requests.map((r) => r.refused?.status)).toEqual([400, undefined]);
+    expect(JSON.stringify(fake.requests[1]!.body.messages)).toContain("data:image/png;base64,");
+    expect(old.notices.map((n) => n.action)).toEqual(["images-as-png"]);
+    await fake.close();
+    const textOnly = await serve(vllm());
+    const answered = await textOnly.model.stream({ messages: [image] });
+    expect(answered.imagesLeftOut).toBe(true);
+    expect(JSON.stringify(fake.requests.at(-1)!.body.messages)).not.toContain("image_url");
+    expect(textOnly.notices.map((n) => n.action)).toEqual(["images-as-png", "without-images"]);
+  });
+
+  it("replays malformed tool-call arguments as {} so a server that parses them again does not refuse the conversation", () => {
+    expect(replayableArguments('{"file": "user"')).toBe("{}");
+    expect(replayableArguments("[1,2]")).toBe("{}");
+    expect(replayableArguments("")).toBe("{}");
+    expect(replayableArguments('{"file":"user"}')).toBe('{"file":"user"}');
+  });
+
+  it("gives a long answer its own first-token time-out, streams it, and never takes a time-out for a refusal", async () => {
+    const { model } = await serve(ollama046(), { timeoutMs: 100, longTimeoutMs: 1_000 });
+    // Slower than OPENAI_TIMEOUT_SECONDS, within the long one.
+    fake.enqueue({ text: '{"operations":[]}', firstTokenDelayMs: 300 });
+    const answer = await model.complete([{ role: "user", content: "tidy" }], { schema: { name: "plan", schema: { type: "object" } } });
+    expect(answer).toMatchObject({ content: '{"operations":[]}', structured: true });
+    expect(fake.requests.at(-1)!.body.stream).toBe(true);
+    // Past the long time-out: a time-out, and no second request without the schema.
+    fake.enqueue({ text: "{}", stallAfterChunks: 0 });
+    const before = fake.requests.length;
+    const error = await failure(model.complete([{ role: "user", content: "tidy" }], { schema: { name: "plan", schema: { type: "object" } } }));
+    expect(error?.kind).toBe("timeout");
+    expect(fake.requests.length).toBe(before + 1);
+  });
+
+  it("asks again without the schema only when the server refuses response_format", async () => {
+    const { model, notices } = await serve(vllm());
+    fake.enqueue({ error: { status: 400, body: { error: { message: "response_format json_schema is not supported", type: "BadRequestError", code: 400 } } } }, { text: "{}" });
+    const answer = await model.complete([{ role: "user", content: "tidy" }], { schema: { name: "plan", schema: { type: "object" } } });
+    expect(answer.structured).toBe(false);
+    expect(fake.requests.map((r) => Boolean(r.body.response_format))).toEqual([true, false]);
+    expect(notices.map((n) => n.action)).toEqual(["without-schema"]);
   });
 });

@@ -235,3 +235,33 @@ describe.each(cases.map((c) => [c.mode().name, c] as const))("with %s", (_name, 
     expect(outcomes.filter((o) => o === "refused").length).toBe(fake.requests.filter((r) => r.refused).length);
   });
 });
+
+describe.each([
+  ["vLLM", () => vllm()],
+  ["Ollama", () => ollama()],
+  ["llama.cpp", () => llamaCpp()],
+] as const)("a malformed tool call on %s", (_name, server) => {
+  it("is never sent back as it was: the model is told what was wrong, tries again, and the conversation goes on", async () => {
+    const fake = await startFakeOpenAI({ server: server() });
+    const setup = await setupEngine({ fake });
+    const session = await setup.engine.open(aliceInThread);
+    // vLLM's docs: with a parser, "arguments may occasionally be malformed" (docs/features/tool_calling.md).
+    fake.enqueue(
+      { toolCalls: [{ name: "memory_add", arguments: '{"file": "user", "section": "Drinks", "content": "- Likes oolong' }] },
+      { toolCalls: [{ name: "memory_add", arguments: { file: "user", section: "Drinks", content: "- Likes oolong tea" } }] },
+      { text: "Saved." },
+    );
+    const first = await setup.engine.turn(session.id, FACTS);
+    expect(first.text).toBe("Saved.");
+    expect(await readFile(join(setup.home, "users/111/USER.md"), "utf8")).toContain("- Likes oolong tea");
+    // What the model read after its broken call: the error, as a tool result.
+    const second = fake.requests[1]!.body.messages;
+    expect(String(second.at(-1)!.content)).toContain("not valid JSON");
+    fake.setFallback(theModel);
+    const next = await setup.engine.turn(session.id, "Thanks!");
+    expect(next.text).toContain("You said: Thanks!");
+    expect(fake.requests.filter((r) => r.refused)).toEqual([]);
+    expectWellFormed(fake);
+    await fake.close();
+  });
+});
