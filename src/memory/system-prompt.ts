@@ -78,7 +78,11 @@ export function buildSystemPrompt(snapshot: MemorySnapshot, base: string, option
     }
     prompt = assemble();
   }
-  warn(`the system prompt was longer than OPENAI_CONTEXT_TOKENS allows (about ${maxTokens} tokens for it): left out ${left.join(", ")}`);
+  warn(
+    left.length > 0
+      ? `the system prompt was longer than OPENAI_CONTEXT_TOKENS allows (about ${maxTokens} tokens for it): left out ${left.join(", ")}`
+      : `the persona and the instructions alone take about ${estimateTokens(prompt)} tokens, more than OPENAI_CONTEXT_TOKENS allows for the system prompt (about ${maxTokens})`,
+  );
   return prompt;
 }
 

@@ -153,8 +153,8 @@ export function serverNoticeLine(notice: ServerNotice, say: Say): string {
     "without-images": say("AgentKit now leaves images out for this model.", "AgentKit 现在对这个模型略过图片。"),
     "without-parameter": say("AgentKit now leaves that parameter out.", "AgentKit 现在不再发送这个参数。"),
     "without-schema": say(
-      "It does not take response_format json_schema: AgentKit asks for the tidy-up's JSON in the prompt only, and checks it as before.",
-      "它不接受 response_format json_schema：AgentKit 只在提示中要求整理的 JSON，并照常检查。",
+      "AgentKit now asks for the tidy-up's JSON in the prompt only (the server does not take response_format json_schema), and checks it as before.",
+      "AgentKit 现在只在提示中要求整理的 JSON（服务器不接受 response_format json_schema），并照常检查。",
     ),
   }[action];
   const fix = action === "without-parameter" || action === "without-schema" ? "" : ` ${refusalFix(error, say)}`;

@@ -31,6 +31,20 @@ describe("loadConfig", () => {
     expect(config.discord).toBeUndefined();
   });
 
+  it("knows the model's context (OPENAI_CONTEXT_TOKENS: OpenAI's 128000, 32768 elsewhere) and the long requests' time-out", () => {
+    expect(loadConfig("chat", { OPENAI_API_KEY: "sk-x" }).openai).toMatchObject({ contextTokens: 128_000, longTimeoutMs: 600_000, timeoutMs: 60_000 });
+    expect(loadConfig("chat", { OPENAI_BASE_URL: "http://127.0.0.1:11434/v1" }).openai.contextTokens).toBe(32_768);
+    const set = loadConfig("chat", { OPENAI_BASE_URL: "http://127.0.0.1:11434/v1", OPENAI_CONTEXT_TOKENS: "8192", OPENAI_LONG_TIMEOUT_SECONDS: "900" });
+    expect(set.openai).toMatchObject({ contextTokens: 8_192, longTimeoutMs: 900_000 });
+    // Never shorter than a turn's own time-out.
+    expect(loadConfig("chat", { OPENAI_BASE_URL: "http://x/v1", OPENAI_TIMEOUT_SECONDS: "120", OPENAI_LONG_TIMEOUT_SECONDS: "30" }).openai.longTimeoutMs).toBe(120_000);
+    expect(() => loadConfig("chat", { OPENAI_BASE_URL: "http://x/v1", OPENAI_CONTEXT_TOKENS: "4k" })).toThrow(
+      "Configuration: OPENAI_CONTEXT_TOKENS: must be the model's context length in tokens, a whole number of at least 2048 (e.g. 32768)",
+    );
+    expect(() => loadConfig("chat", { OPENAI_BASE_URL: "http://x/v1", OPENAI_CONTEXT_TOKENS: "1000" })).toThrow(/at least 2048/);
+    expect(() => loadConfig("chat", { OPENAI_BASE_URL: "http://x/v1", OPENAI_LONG_TIMEOUT_SECONDS: "soon" })).toThrow(/OPENAI_LONG_TIMEOUT_SECONDS: must be a positive number/);
+  });
+
   it("needs nothing but AGENTKIT_HOME for the operator CLI, and no key unless embeddings are asked for", () => {
     const config = loadConfig("operator", { AGENTKIT_HOME: "/tmp/agentkit" });
     expect(config.home).toBe("/tmp/agentkit");

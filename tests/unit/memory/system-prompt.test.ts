@@ -7,6 +7,32 @@ const empty = emptySnapshot("Asia/Shanghai");
 const BASE = "You are chatting on Discord.";
 
 describe("buildSystemPrompt", () => {
+  it("fits the model's context: the oldest log goes first, then the notes and the profile; the persona and the instructions stay", () => {
+    const snap: MemorySnapshot = {
+      ...empty,
+      soul: `## Name\nMochi\n`,
+      user: `## Likes\n${"- tea and more tea\n".repeat(60)}`,
+      memory: `## Notes\n${"- a note of mine\n".repeat(100)}`,
+      dailies: [
+        { date: "2026-12-01", text: `## 20:00 · chat\n${"Talked. ".repeat(100)}\n` },
+        { date: "2026-12-02", text: `## 08:00 · morning\n${"Said hi. ".repeat(100)}\n` },
+      ],
+    };
+    const whole = buildSystemPrompt(snap, BASE);
+    expect(buildSystemPrompt(snap, BASE, { maxTokens: 100_000 })).toBe(whole);
+    const warnings: string[] = [];
+    const cut = buildSystemPrompt(snap, BASE, { maxTokens: 600, warn: (w) => warnings.push(w) });
+    expect(cut).toContain("<agent-identity");
+    expect(cut).toContain("<user-profile");
+    expect(cut).not.toContain("<agent-notes");
+    expect(cut).not.toContain("<recent-activity");
+    expect(cut.endsWith(BASE)).toBe(true);
+    expect(warnings).toEqual(["the system prompt was longer than OPENAI_CONTEXT_TOKENS allows (about 600 tokens for it): left out a daily log, a daily log, agent-notes"]);
+    const least = buildSystemPrompt(snap, BASE, { maxTokens: 10, warn: (w) => warnings.push(w) });
+    expect(least).toBe(`<agent-identity chars="14/2000">\n## Name\nMochi\n</agent-identity>\n\n${BASE}`);
+    expect(warnings.at(-1)).toMatch(/^the system prompt was longer .* left out a daily log, a daily log, agent-notes, user-profile$/);
+  });
+
   it("is only the base instructions when there is no memory", () => {
     expect(buildSystemPrompt(empty, BASE)).toBe(BASE);
   });

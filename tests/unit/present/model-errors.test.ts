@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { english, type Say } from "../../../src/lib/locale.js";
 import { ModelError } from "../../../src/model/model-error.js";
 import type { ModelErrorKind } from "../../../src/lib/telemetry.js";
-import { modelErrorLine } from "../../../src/present/model-errors.js";
+import { contextWarningLine, modelErrorLine, noImagesLine, noToolsLine, serverNoticeLine } from "../../../src/present/model-errors.js";
+import type { ModelRefusal } from "../../../src/lib/telemetry.js";
+import type { ServerAction } from "../../../src/model/model-client.js";
 
 const chinese: Say = (_en, zh) => zh;
 const error = (kind: ModelErrorKind, baseURL = "http://localhost:11434", status?: number) =>
@@ -38,6 +40,70 @@ describe("what a person is told when the model fails", () => {
         expect(line, kind).not.toMatch(/undefined|\[object/);
       }
       expect(modelErrorLine(error(kind), chinese), kind).not.toBe(modelErrorLine(error(kind), english));
+    }
+  });
+
+  const refusals: [ModelRefusal, RegExp][] = [
+    ["no-tools", /qwen3/],
+    ["tools-with-stream", /#12379/],
+    ["tools-need-jinja", /--jinja/],
+    ["tools-need-parser", /--enable-auto-tool-choice --tool-call-parser/],
+    ["no-images", /OPENAI_VISION/],
+    ["context", /OPENAI_CONTEXT_TOKENS/],
+    ["system-message", /system|系统/],
+    ["tool-arguments", /./],
+    ["parameter", /parallel_tool_calls/],
+  ];
+  const refused = (refusal: ModelRefusal) =>
+    new ModelError("refused", { baseURL: "http://localhost:8080/v1", model: "qwen2.5", status: 400, reason: "the server's own words", refusal, parameter: "parallel_tool_calls" });
+
+  it("gives the operator the server's own words and the fix for every refusal it knows, in English and Chinese", () => {
+    for (const [refusal, fix] of refusals) {
+      for (const say of [english, chinese]) {
+        const line = modelErrorLine(refused(refusal), say);
+        expect(line, refusal).toContain("“the server's own words”");
+        expect(line, refusal).toMatch(fix);
+        expect(line.split("\n"), refusal).toHaveLength(1);
+        expect(line, refusal).not.toMatch(/try again|再试/i);
+      }
+      expect(modelErrorLine(refused(refusal), chinese)).toMatch(/[\u4e00-\u9fff]/);
+    }
+  });
+
+  it("gives a person in Discord one short line without the server's words, and never try again for a refusal", () => {
+    for (const [refusal] of refusals) {
+      for (const say of [english, chinese]) {
+        const line = modelErrorLine(refused(refusal), say, { showAddress: false });
+        expect(line, refusal).not.toContain("the server's own words");
+        expect(line, refusal).not.toContain("localhost");
+        expect(line, refusal).not.toMatch(/try again|再试/i);
+      }
+    }
+    expect(modelErrorLine(refused("context"), english, { showAddress: false })).toMatch(/Start a new one \(\/chat\)/);
+  });
+
+  it("words what the client does instead, the context warning and the once-per-conversation lines in both languages", () => {
+    const actions: [ServerAction, ModelRefusal][] = [
+      ["without-tools", "no-tools"],
+      ["without-streaming", "tools-with-stream"],
+      ["images-as-png", "no-images"],
+      ["without-images", "no-images"],
+      ["without-parameter", "parameter"],
+      ["without-schema", "parameter"],
+    ];
+    for (const [action, refusal] of actions) {
+      const en = serverNoticeLine({ action, error: refused(refusal) }, english);
+      const zh = serverNoticeLine({ action, error: refused(refusal) }, chinese);
+      expect(en).toMatch(/^The model server at http:\/\/localhost:8080\/v1 refused a request for qwen2\.5: “the server's own words”\. AgentKit/);
+      expect(zh).toMatch(/[\u4e00-\u9fff]/);
+      expect(en).not.toBe(zh);
+    }
+    expect(contextWarningLine(4096, 5435, english)).toMatch(/^OPENAI_CONTEXT_TOKENS is 4096: .*about 5435 tokens \(133%\)/);
+    expect(contextWarningLine(4096, 5435, chinese)).toMatch(/OLLAMA_CONTEXT_LENGTH=32768/);
+    for (const say of [english, chinese]) {
+      expect(noToolsLine(say, "discord")).toMatch(/\/memory add/);
+      expect(noToolsLine(say, "terminal")).not.toMatch(/\/memory add/);
+      expect(noImagesLine(say)).toMatch(/^🖼️/);
     }
   });
 });
