@@ -25,7 +25,7 @@ export interface ServerMode {
 }
 
 /** An independent stand-in for a tokenizer (not AgentKit's estimate): a Han, kana or Hangul character is a token, other text four characters a token. */
-export function fakeTokens(body: ChatCompletionRequestBody): number {
+function fakeTokens(body: ChatCompletionRequestBody): number {
   const text = JSON.stringify(body.messages) + JSON.stringify(body.tools ?? []);
   let wide = 0;
   for (const char of text) if (/[\u2e80-\ud7af\uf900-\ufaff\uff00-\uffef]/u.test(char)) wide++;
