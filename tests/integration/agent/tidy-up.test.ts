@@ -7,6 +7,7 @@ import { PERSON } from "../../../src/memory/memory-file.js";
 import { MemoryStore } from "../../../src/memory/memory-store.js";
 import { readTidyState } from "../../../src/memory/tidy/tidy-state.js";
 import { undoChanges } from "../../../src/memory/undo.js";
+import { estimateTokens } from "../../../src/lib/tokens.js";
 import { ModelClient } from "../../../src/model/model-client.js";
 import { startFakeOpenAI, type FakeOpenAI } from "../../fakes/fake-openai.js";
 import { makeTempHome } from "../../helpers/temp-home.js";
@@ -63,6 +64,25 @@ describe("a tidy-up's notice", () => {
 });
 
 describe("a tidy-up", () => {
+  it("keeps its request within the model's context (OPENAI_CONTEXT_TOKENS): fewer sources, never a cut prompt", async () => {
+    const { memory, model, fake } = await person();
+    for (let day = 10; day < 30; day++) {
+      const messages: ConversationMessage[] = Array.from({ length: 12 }, (_, i) => ({ speaker: i % 2 ? "assistant" : "person", name: i % 2 ? "Assistant" : "Mei", text: `Day ${day}: ${"我们聊了搬家和新公寓的事情。".repeat(20)}` }));
+      const name = `2026-11-${day}-chat-${String(day).padStart(8, "0")}.md`;
+      await writeFile(join(memory.conversationsDir, name), renderConversation({ title: "chat", place: "a terminal", opened: "", closed: "", sessionId: `s${day}`, messages }));
+    }
+    const tokensOf = (request: { body: { messages: unknown[] } }) => estimateTokens(JSON.stringify(request.body.messages));
+    fake.setFallback(plan());
+    await tidyUp(memory, model, { now, dryRun: true, force: true });
+    await tidyUp(memory, model, { now, dryRun: true, force: true, contextTokens: 4_096 });
+    const [full, fitted] = fake.requests.map(tokensOf) as [number, number];
+    // Chinese counts a token a character: the full budget passes 4,096 by far.
+    expect(full).toBeGreaterThan(6_000);
+    // Room is kept for the plan (an eighth of the context, at least 1,024 tokens).
+    expect(fitted).toBeLessThanOrEqual(4_096 - 1_024 + 100);
+    expect(JSON.stringify(fake.requests[1]!.body.messages)).toContain("Answer with JSON only");
+  });
+
   it("asks once with a strict JSON schema, the sources and today's date, and writes what passes as one journalled change", async () => {
     const { memory, model, fake } = await person();
     fake.enqueue(plan(moved, op({ kind: "move", section: "Hobbies", new_lines: ["- Climbs at the Berlin gym"], quote: "You should join the Berlin climbing gym" })));
