@@ -1,10 +1,10 @@
-# AgentKit, compiled, on node:20-slim.
+# AgentKit, compiled, on node:24-slim (Node 24 LTS; the test suite runs on Node 20 and 24, .ci/run).
 #   docker build -t agentkit .
 #   docker run -d --env-file .env -v agentkit-data:/data agentkit      (or: docker compose up -d)
 # Register the slash commands once from a checkout: npm ci && npm run deploy-commands (same .env).
 
 # --- build: dependencies, then src/ → dist/ with tsc, then drop the dev dependencies ---------------
-FROM node:20-slim AS build
+FROM node:24-slim AS build
 WORKDIR /app
 # sqlite3 fetches a prebuilt binary when it can and compiles from source (node-gyp) when it cannot,
 # with the headers this image ships (no download from nodejs.org).
@@ -19,7 +19,7 @@ COPY src ./src
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 # --- runtime: node_modules + dist + package.json, as the unprivileged "node" user ---------------
-FROM node:20-slim
+FROM node:24-slim
 ENV NODE_ENV=production \
     AGENTKIT_HOME=/data \
     METRICS_PORT=9464

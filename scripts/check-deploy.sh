@@ -3,7 +3,7 @@
 #   Dockerfile                dockerfile-utils lint (syntax, instructions, arguments)
 #   compose.yaml              dclint (the Compose JSON schema, plus its best-practice rules)
 #   deploy/agentkit.service   systemd-analyze verify (keys, values, ExecStart exists)
-#   the image                 podman (or docker with a daemon) builds it when node:20-slim can be had,
+#   the image                 podman (or docker with a daemon) builds it when node:24-slim can be had,
 #                             then checks it: not root, /data writable, sqlite3 loads, dist/index.js starts,
 #                             and runs it against the fakes of tests/ (scripts/container-smoke.ts)
 #                             (extra build flags in BUILD_FLAGS, e.g. BUILD_FLAGS="--network host")
@@ -61,10 +61,10 @@ image_smoke() {
 
 if [[ -z $engine ]]; then
   skip "image" "neither podman nor a running docker daemon"
-elif ! "$engine" image inspect node:20-slim >/dev/null 2>&1 && ! "$engine" pull docker.io/library/node:20-slim; then
-  skip "image" "$engine could not get node:20-slim (the error is above)"
+elif ! "$engine" image inspect node:24-slim >/dev/null 2>&1 && ! "$engine" pull docker.io/library/node:24-slim; then
+  skip "image" "$engine could not get node:24-slim (the error is above)"
 else
-  stand_in=$("$engine" image inspect node:20-slim --format '{{index .Labels "org.agentkit.stand-in"}}' 2>/dev/null || true)
+  stand_in=$("$engine" image inspect node:24-slim --format '{{index .Labels "org.agentkit.stand-in"}}' 2>/dev/null || true)
   [[ -n $stand_in && $stand_in != "<no value>" ]] && echo "── note: the base image here is a stand-in: $stand_in"
   # podman writes OCI images by default, which drop HEALTHCHECK; the docker format keeps it.
   format=()

@@ -9,8 +9,8 @@ import type { ChatCompletionContentPart, ChatCompletionMessageParam } from "open
  * its own threads, so a large image does not hold up the event loop.
  */
 
-/** What a decoder may be handed: 40 megapixels (Discord's images are far smaller; a decompression bomb is not). */
-const MAX_PIXELS = 40_000_000;
+/** What a decoder may be handed: 4096 × 4096 pixels (a still GIF of 10 MB can declare a canvas of billions). */
+const MAX_PIXELS = 4096 * 4096;
 
 const DATA_URL = /^data:(image\/[a-z+.-]{1,40});base64,/i;
 

@@ -148,7 +148,7 @@ export function serverNoticeLine(notice: ServerNotice, say: Say): string {
   const { baseURL, model } = error.details;
   const now = {
     "without-tools": say("AgentKit now answers without memory tools.", "AgentKit 现在不带记忆工具回答。"),
-    "without-streaming": say("AgentKit now sends those requests without streaming.", "AgentKit 现在以非流式方式发送这些请求。"),
+    "without-streaming": say("AgentKit now sends requests with tools without streaming.", "AgentKit 现在以非流式方式发送带工具的请求。"),
     "images-as-png": say("AgentKit now sends WebP images as PNG.", "AgentKit 现在把 WebP 图片转成 PNG 发送。"),
     "without-images": say("AgentKit now leaves images out for this model.", "AgentKit 现在对这个模型略过图片。"),
     "without-parameter": say("AgentKit now leaves that parameter out.", "AgentKit 现在不再发送这个参数。"),

@@ -8,6 +8,7 @@ import type { ChatCompletionFunctionTool } from "openai/resources/chat/completio
 import { errorObjectOf } from "../../../src/model/error-bodies.js";
 import { replayableArguments } from "../../../src/engine/history.js";
 import sharp from "sharp";
+import { gif } from "../../helpers/image-fixtures.js";
 
 let fake: FakeOpenAI;
 afterEach(() => fake?.close());
@@ -195,5 +196,21 @@ describe("ModelClient", () => {
     expect(answer.structured).toBe(false);
     expect(fake.requests.map((r) => Boolean(r.body.response_format))).toEqual([true, false]);
     expect(notices.map((n) => n.action)).toEqual(["without-schema"]);
+  });
+
+  it("leaves out an image that cannot be converted (a GIF cut short, one of 25 megapixels in a few kilobytes), and answers the words", async () => {
+    fake = await startFakeOpenAI();
+    const model = new ModelClient({ baseURL: fake.baseURL, apiKey: "k", model: "m", maxRetries: 0 });
+    const huge = await sharp({ create: { width: 5_000, height: 5_000, channels: 3, background: "#ffffff" } }).gif().toBuffer();
+    expect(huge.length).toBeLessThan(1_000_000);
+    for (const bytes of [gif(4, 3).subarray(0, 16), huge]) {
+      const before = fake.requests.length;
+      const started = performance.now();
+      const reply = await model.stream({ messages: [{ role: "user", content: [{ type: "text", text: "look" }, { type: "image_url", image_url: { url: `data:image/gif;base64,${bytes.toString("base64")}` } }] }] });
+      expect(performance.now() - started).toBeLessThan(2_000);
+      expect(reply.imagesLeftOut).toBe(true);
+      expect(fake.requests.length).toBe(before + 1);
+      expect(JSON.stringify(fake.requests.at(-1)!.body.messages)).not.toContain("image_url");
+    }
   });
 });
