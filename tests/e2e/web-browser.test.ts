@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
-import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { tmpdir } from "node:os";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -228,6 +228,7 @@ describe("the web page in a browser", () => {
     const saved = join(await (await import("node:fs/promises")).mkdtemp(join(tmpdir(), "agentkit-export-")), "agentkit-memory.json");
     await (await download).saveAs(saved);
     expect(JSON.parse(await readFile(saved, "utf8")).files["USER.md"]).toContain("Paris");
+    await rm(dirname(saved), { recursive: true, force: true });
 
     await page.goto("/conversations/2026-11-20-tea-talk-cccc3333.md");
     await page.getByRole("link", { name: "Delete this conversation…" }).click();
