@@ -18,6 +18,11 @@ function answerReserve(contextTokens: number): number {
   return Math.min(4_096, Math.max(512, Math.floor(contextTokens / 8)));
 }
 
+/** What is left of the context for the variable part of a request whose fixed part is `fixed` (never under 512 tokens). */
+export function roomFor(contextTokens: number, fixed: string): number {
+  return Math.max(512, contextTokens - estimateTokens(fixed) - answerReserve(contextTokens));
+}
+
 /** The most the frozen system prompt may take: half the context, less the tool schemas (never under 1,024). */
 export function promptLimit(contextTokens: number): number {
   return Math.max(1_024, Math.floor(contextTokens / 2) - TOOL_TOKENS);

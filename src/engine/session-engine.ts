@@ -647,7 +647,7 @@ export class SessionEngine {
     // A summary kept from an earlier attempt: that attempt may have written the daily entry already.
     const retry = record.summary !== undefined;
     try {
-      record.summary ??= await summariseConversation(this.deps.model, record, localDate(new Date(record.closeRequestedAt ?? now.toISOString()), memory.timeZone().zone));
+      record.summary ??= await summariseConversation(this.deps.model, record, localDate(new Date(record.closeRequestedAt ?? now.toISOString()), memory.timeZone().zone), this.contextTokens);
     } catch (error) {
       if (!(error instanceof ModelError)) throw error;
       record.status = "pending-summary";

@@ -186,7 +186,7 @@ describe.each(cases.map((c) => [c.mode().name, c] as const))("with %s", (_name, 
     expectWellFormed(fake);
   });
 
-  it("condenses a long conversation into the one system message, every request within the server's context", async () => {
+  it("condenses a long conversation into the one system message and summarises it at the end, every request within the server's context", async () => {
     const { fake, mode, setup } = await world(c);
     const session = await setup.engine.open(aliceInThread);
     for (let i = 0; i < 12; i++) await setup.engine.turn(session.id, `Day ${i} of the trip: ${"we walked along the river and talked about tea. ".repeat(30)}`);
@@ -199,6 +199,8 @@ describe.each(cases.map((c) => [c.mode().name, c] as const))("with %s", (_name, 
     const sent = fake.requests.filter((r) => r.body.tools || r.body.messages.length > 2).at(-1)!;
     expect(String(sent.body.messages[0]!.content)).toContain("<conversation-summary>");
     expectWellFormed(fake);
+    // Its summary at the end reads what the context allows of it.
+    expect(await setup.engine.close(session.id, "end")).toBe("closed");
     // Nothing was cut by the server, and nothing refused for its length.
     expect(mode.truncated ?? 0).toBe(0);
     expect(fake.requests.filter((r) => JSON.stringify(r.refused ?? "").match(/context/i))).toEqual([]);
