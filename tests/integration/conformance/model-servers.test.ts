@@ -189,7 +189,7 @@ describe.each(cases.map((c) => [c.mode().name, c] as const))("with %s", (_name, 
   it("condenses a long conversation into the one system message and summarises it at the end, every request within the server's context", async () => {
     const { fake, mode, setup } = await world(c);
     const session = await setup.engine.open(aliceInThread);
-    for (let i = 0; i < 12; i++) await setup.engine.turn(session.id, `Day ${i} of the trip: ${"we walked along the river and talked about tea. ".repeat(30)}`);
+    for (let i = 0; i < 18; i++) await setup.engine.turn(session.id, `Day ${i} of the trip: ${"we walked along the river and talked about tea. ".repeat(30)}`);
     await setup.engine.settle();
     const record = (await setup.engine.get(session.id))!;
     expect(record.condensed?.summary).toBe("Earlier they talked about tea and a long trip.");
