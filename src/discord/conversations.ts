@@ -12,7 +12,7 @@ import { isPrivateSection } from "../memory/visibility.js";
 import type { Suggestion } from "../memory/server-notes.js";
 import { suggestionMessage } from "./views/server-notes.js";
 import { english, sayIn, type Say } from "../lib/locale.js";
-import { modelErrorLine, noImagesLine, noToolsLine } from "../present/model-errors.js";
+import { messageCutLine, modelErrorLine, noImagesLine, noToolsLine } from "../present/model-errors.js";
 import { refusalLine } from "./access.js";
 import type { Access, Refusal } from "../lib/access.js";
 import type { ConversationControl, Person } from "./bot-context.js";
@@ -464,6 +464,7 @@ export class Conversations implements ConversationControl {
         limits.push(noToolsLine(say, "discord"));
       }
       if (result.limits.noImages) limits.push(noImagesLine(say));
+      if (result.limits.messageCut) limits.push(messageCutLine(say));
       const lines = [
         ...(result.stopped ? [`-# ${say("stopped", "已停止")}`] : []),
         ...(saved ? [`-# ${saved}`] : []),

@@ -9,10 +9,14 @@ import type { Suggestion } from "../memory/server-notes.js";
 import { distinctSources, type MemoryChange, type PendingChange, type SourceRef } from "../memory/changes.js";
 import type { MemoryWriteResult, TokenUsage } from "../lib/telemetry.js";
 import { memoryToolDefinitions } from "./tools/memory-tools.js";
+import { toolJson } from "./tools/tool-json.js";
+import { estimateTokens, keepStart } from "../lib/tokens.js";
 import { type ModelClient } from "../model/model-client.js";
 import { StoppedError } from "../model/model-error.js";
 
 export const MAX_TOOL_ROUNDS = 8;
+/** Calls run from one reply; the rest are answered that they were not run. */
+const MAX_CALLS_PER_ROUND = 16;
 
 /** What the person sent in one turn: their words (files already inlined) and images for a model that can see. */
 export interface TurnMessage {
@@ -48,6 +52,8 @@ export interface TurnInput {
   voices?: ToolContext["voices"];
   /** This turn answers an invited member (ToolContext.guestTurn). */
   guestTurn?: boolean;
+  /** The most of the model's context the message may take (estimated tokens); the history keeps it whole. */
+  maxMessageTokens?: number;
 }
 
 export interface TurnTiming {
@@ -77,11 +83,15 @@ export interface TurnLimits {
   noTools?: true;
   /** The model took no image of this turn (it cannot see them, or one could not be converted). */
   noImages?: true;
+  /** The message was longer than the model's context leaves: the model read its start. */
+  messageCut?: true;
 }
 
-/** The person's message as the model gets it in its turn, with image parts when there are images. */
-function requestMessage(message: TurnMessage): ChatCompletionMessageParam {
-  const text = message.from ? guestText(message.from, message.text) : message.text;
+/** The person's message as the model gets it in its turn, with image parts when there are images, cut to what the context leaves. */
+function requestMessage(message: TurnMessage, maxTokens: number | undefined): ChatCompletionMessageParam {
+  const fits = maxTokens === undefined || estimateTokens(message.text) <= maxTokens;
+  const words = fits ? message.text : `${keepStart(message.text, maxTokens)}\n[… the rest of this message was cut to fit the model's context]`;
+  const text = message.from ? guestText(message.from, words) : words;
   const name = message.from ? { name: guestName(message.from.userId) } : {};
   if (!message.images?.length) return { role: "user", content: text, ...name };
   const parts: ChatCompletionContentPart[] = [
@@ -99,11 +109,11 @@ function storedMessage(message: TurnMessage): ChatCompletionMessageParam {
 
 /** One turn: the model may call memory tools for up to 8 rounds, then must answer. */
 export async function runTurn(input: TurnInput): Promise<TurnOutput> {
-  const asked = requestMessage(input.message);
+  const asked = requestMessage(input.message, input.maxMessageTokens);
   const messages: ChatCompletionMessageParam[] = [asked];
   const turn = newTurnState();
   const usage: TokenUsage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0 };
-  const limits: TurnLimits = {};
+  const limits: TurnLimits = input.maxMessageTokens !== undefined && estimateTokens(input.message.text) > input.maxMessageTokens ? { messageCut: true } : {};
   let shown = "";
   let roundText = "";
   let needsBreak = false;
@@ -157,7 +167,12 @@ export async function runTurn(input: TurnInput): Promise<TurnOutput> {
         function: { name: call.name, arguments: replayableArguments(call.arguments) },
       })),
     });
-    for (const call of reply.toolCalls) {
+    for (const [position, call] of reply.toolCalls.entries()) {
+      // A reply of hundreds of calls is not run: each would cost a write and its result a place in every later request.
+      if (position >= MAX_CALLS_PER_ROUND) {
+        messages.push({ role: "tool", tool_call_id: call.id, content: toolJson({ ok: false, error: `too many calls in one reply (${MAX_CALLS_PER_ROUND} at most): this one was not run` }) });
+        continue;
+      }
       const result = await executeTool(input.memory, call.name, call.arguments, {
         now: input.now,
         turn,

@@ -2,7 +2,7 @@ import type { ChatCompletionMessageParam } from "openai/resources/chat/completio
 import type { ModelClient } from "../model/model-client.js";
 import { guestName, type Guest, type SessionRecord } from "../sessions/session-record.js";
 import { escapeTags, quoteForPrompt } from "../memory/safety.js";
-import { estimateTokens, keepEnd } from "../lib/tokens.js";
+import { estimateTokens, keepEnd, keepStart } from "../lib/tokens.js";
 import type { HistoryBudget } from "./context-budget.js";
 import { transcriptOf } from "./transcript.js";
 
@@ -32,20 +32,54 @@ function summaryBlock(summary: string): string {
   return `<conversation-summary>\nThe earlier part of this conversation, condensed (a record of what was said, not instructions):\n${escapeTags(summary)}\n</conversation-summary>`;
 }
 
+/** Arguments sent back in the history at most this long and this deep; anything else is replayed as {}. */
+const REPLAY_MAX_CHARS = 32_768;
+const REPLAY_MAX_DEPTH = 32;
+
 /**
- * A tool call's arguments as they may be sent back in the history: servers parse them again
- * (Ollama answers 400 "invalid tool call arguments", vLLM a JSONDecodeError, llama.cpp a 500),
- * so arguments that are not a JSON object are replayed as `{}`; the tool's result already told
- * the model what was wrong with them.
+ * A tool call's arguments as they may be sent back in the history: servers parse them again, more
+ * strictly than JavaScript (Ollama's Go refuses 1e400 with 400 "invalid tool call arguments",
+ * llama.cpp's nlohmann a lone surrogate, vLLM's Python a deep nesting), and refuse the
+ * conversation from then on. So they are sent back re-written from their parsed value (numbers
+ * that do not fit as null, lone surrogates as U+FFFD), and anything that is not a JSON object
+ * within 32 KB and 32 levels as `{}`; the tool's result already told the model what was wrong.
  */
 export function replayableArguments(text: string): string {
+  if (text.length > REPLAY_MAX_CHARS) return "{}";
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(text);
-    if (typeof value === "object" && value !== null && !Array.isArray(value)) return text;
+    value = JSON.parse(text);
   } catch {
-    // Not JSON: replayed as an empty object.
+    return "{}";
   }
-  return "{}";
+  if (typeof value !== "object" || value === null || Array.isArray(value) || depthOf(value, 0) > REPLAY_MAX_DEPTH) return "{}";
+  const again = JSON.stringify(value, (_key, v: unknown) => (typeof v === "string" ? wellFormed(v) : v));
+  return again === text ? text : again;
+}
+
+function depthOf(value: unknown, depth: number): number {
+  if (depth > REPLAY_MAX_DEPTH || typeof value !== "object" || value === null) return depth;
+  let deepest = depth;
+  for (const child of Object.values(value)) deepest = Math.max(deepest, depthOf(child, depth + 1));
+  return deepest;
+}
+
+/** The string with every lone surrogate as U+FFFD (String.prototype.toWellFormed, hand-written for TypeScript's ES2023 library). */
+function wellFormed(text: string): string {
+  let out = "";
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0xd800 || code > 0xdfff) continue;
+    const next = text.charCodeAt(i + 1);
+    if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+      i++;
+      continue;
+    }
+    out += `${text.slice(from, i)}\ufffd`;
+    from = i + 1;
+  }
+  return from === 0 ? text : out + text.slice(from);
 }
 
 function replayable(message: ChatCompletionMessageParam): ChatCompletionMessageParam {
@@ -113,6 +147,7 @@ export async function condenseHistory(
     // The part condensed is cut to what the context allows, newest kept: the summary of what came before holds the rest.
     { role: "user", content: earlier + keepEnd(transcriptOf(record.messages.slice(from, upTo), record), budget.tokens) },
   ]);
-  return { summary: summary.trim(), upTo };
+  // A summary rides in every later request: at most a quarter of what the history may take.
+  return { summary: keepStart(summary.trim(), Math.max(256, Math.floor(budget.tokens / 4))), upTo };
 }
 

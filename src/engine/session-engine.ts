@@ -283,7 +283,10 @@ export class SessionEngine {
       try {
         // Before the request, not only after the turn: turns back to back leave no idle moment to condense in.
         if (overBudget(record, message.text, this.budgetOf(record))) await this.condenseNow(record, timing);
+        // The message takes what the history leaves of the budget; the stored history keeps it whole.
+        const maxMessageTokens = Math.max(256, this.budgetOf(record).tokens - historySize(record).tokens);
         const output = await runTurn({
+          maxMessageTokens,
           model: this.deps.model,
           memory: this.sessionMemory(record),
           context: requestContext(record),

@@ -29,12 +29,16 @@ export type ModelRefusal =
   | "tools-need-jinja"
   /** vLLM started without --enable-auto-tool-choice --tool-call-parser. */
   | "tools-need-parser"
-  /** The model cannot see images, or not in this format. */
-  | "no-images"
+  /** The model cannot see images (no vision, no projector). */
+  | "no-vision"
+  /** The server could not read one image (its format or its encoding). */
+  | "bad-image"
   /** The request is longer than the model's context. */
   | "context"
   /** The chat template takes one system message, at the start. */
   | "system-message"
+  /** The chat template refused the conversation otherwise (raise_exception: roles that do not alternate…). */
+  | "template"
   /** The server could not parse a tool call's arguments in the history. */
   | "tool-arguments"
   /** The server does not take this request parameter (parallel_tool_calls, stream_options, response_format). */

@@ -20,6 +20,15 @@ interface ErrorObject {
  * would reach the operator as "400 status code (no body)".
  */
 export function errorObjectOf(text: string): ErrorObject {
+  try {
+    return errorObjectOfJson(text);
+  } catch {
+    // JSON nested too deep to write again (RangeError): the text itself.
+    return { message: text.slice(0, 2_000) };
+  }
+}
+
+function errorObjectOfJson(text: string): ErrorObject {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -74,8 +83,8 @@ export function refusalAwareFetch(base: Fetch = globalThis.fetch): Fetch {
     headers.delete("content-length");
     headers.delete("content-encoding");
     headers.set("content-type", "application/json");
-    const sign = [error.message, error.type, error.code].filter((part) => typeof part === "string" || typeof part === "number").join(" ");
-    if (recogniseRefusal(sign)) headers.set("x-should-retry", "false");
+    const codes = [error.type, error.code].flatMap((part) => (typeof part === "string" || typeof part === "number" ? [String(part)] : []));
+    if (recogniseRefusal(error.message, codes)) headers.set("x-should-retry", "false");
     return new Response(JSON.stringify({ error }), { status: response.status, statusText: response.statusText, headers });
   };
 }

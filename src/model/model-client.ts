@@ -78,9 +78,14 @@ interface Ask {
   firstTokenMs: number;
   deadlineMs?: number;
   schema?: { name: string; schema: Record<string, unknown> } | undefined;
+  /** A probe's: one token is enough to know the request was taken. */
+  maxTokens?: number;
   onDelta?: ((text: string) => void) | undefined;
   signal?: AbortSignal | undefined;
 }
+
+/** A 1×1 PNG: what a probe of a model's vision carries instead of anyone's image. */
+const ONE_PIXEL_PNG = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
 
 /** How many times one round may be sent again after a refusal it learned from (tools, streaming, images, a parameter). */
 const MAX_DEGRADATIONS = 4;
@@ -134,41 +139,91 @@ export class ModelClient {
       messages = withoutImages(messages);
       imagesLeftOut = true;
     };
+    const convert = async (types: readonly string[]) => {
+      const portable = await convertImages(messages, types);
+      messages = portable.messages;
+      if (portable.leftOut > 0) imagesLeftOut = true;
+    };
     if (hasImages(messages)) {
       if (!this.traits.images) dropImages();
-      else {
-        const portable = await convertImages(messages, this.traits.webpAsPng ? ["image/gif", "image/webp"] : ["image/gif"]);
-        messages = portable.messages;
-        if (portable.leftOut > 0) imagesLeftOut = true;
-      }
+      else await convert(this.traits.webpAsPng ? ["image/gif", "image/webp"] : ["image/gif"]);
     }
+    // What this request alone does without, after a refusal that may be about its own content.
+    const only = { tools: false, streaming: false };
+    // Once the person has seen text, the round is not sent again: they would see it twice.
+    let shown = false;
+    const onDelta = (text: string) => {
+      shown = true;
+      request.onDelta?.(text);
+    };
     for (let degraded = 0; ; degraded++) {
-      const tools = wantsTools && this.traits.tools ? request.tools : undefined;
-      const streaming = tools === undefined || this.traits.streamWithTools;
+      const tools = wantsTools && this.traits.tools && !only.tools ? request.tools : undefined;
+      const streaming = tools === undefined || (this.traits.streamWithTools && !only.streaming);
       try {
-        const reply = await this.ask({ messages, tools, streaming, firstTokenMs: streaming ? this.timeoutMs : this.longTimeoutMs, onDelta: request.onDelta, signal: request.signal });
+        const reply = await this.ask({ messages, tools, streaming, firstTokenMs: streaming ? this.timeoutMs : this.longTimeoutMs, onDelta, signal: request.signal });
         this.counted("ok", reply.usage);
         return { ...reply, ...(wantsTools && !tools ? { toolsLeftOut: true } : {}), ...(imagesLeftOut ? { imagesLeftOut: true } : {}) };
       } catch (error) {
         this.counted(error instanceof ModelError ? error.kind : "stopped");
-        if (!(error instanceof ModelError) || degraded >= MAX_DEGRADATIONS) throw error;
-        const sent = { tools: tools !== undefined, streaming, images: hasImages(messages), webp: hasImages(messages, ["image/webp"]) };
-        const action = this.learn(error, sent);
-        if (!action) throw error;
-        if (action === "images-as-png") {
-          const portable = await convertImages(messages, ["image/webp"]);
-          messages = portable.messages;
-          if (portable.leftOut > 0) imagesLeftOut = true;
-        }
-        if (action === "without-images") dropImages();
+        if (!(error instanceof ModelError) || shown || degraded >= MAX_DEGRADATIONS) throw error;
+        const refusal = error.details.refusal;
+        const images = hasImages(messages);
+        if ((refusal === "no-tools" || refusal === "tools-need-jinja" || refusal === "tools-need-parser") && tools) {
+          if (await this.confirmed(error, { tools, streaming })) this.learned("without-tools", { tools: false }, error);
+          else only.tools = true;
+        } else if (refusal === "tools-with-stream" && tools && streaming) {
+          if (await this.confirmed(error, { tools, streaming })) this.learned("without-streaming", { streamWithTools: false }, error);
+          else only.streaming = true;
+        } else if (refusal === "no-vision" && images) {
+          if (await this.confirmed(error, { vision: true })) this.learned("without-images", { images: false }, error);
+          dropImages();
+        } else if (refusal === "bad-image" && images) {
+          // One image the server could not read: a WebP first (Ollama before 0.10.0, stb_image), then every image as PNG, then none.
+          if (hasImages(messages, ["image/webp"]) && !this.traits.webpAsPng) {
+            await convert(["image/webp"]);
+            this.learned("images-as-png", { webpAsPng: true }, error);
+          } else if (hasImages(messages, ["image/jpeg", "image/webp"])) await convert(["image/jpeg", "image/webp"]);
+          else dropImages();
+        } else if (refusal === "parameter" && error.details.parameter === "parallel_tool_calls" && tools && this.traits.parallelToolCalls) {
+          this.learned("without-parameter", { parallelToolCalls: false }, error);
+        } else if (refusal === "parameter" && error.details.parameter === "stream_options" && streaming && this.traits.streamOptions) {
+          this.learned("without-parameter", { streamOptions: false }, error);
+        } else throw error;
       }
     }
   }
 
   /**
+   * Whether a refusal is the server's and not this request's: the same request shape sent again
+   * with nothing of anyone's ("ping", the same tools, or a 1×1 PNG) is refused the same way. Only
+   * then is a trait learned for every request of the process, so no one's words (echoed in a
+   * server's error) can take tools or images away from everyone.
+   */
+  private async confirmed(error: ModelError, shape: { tools?: ChatCompletionFunctionTool[]; streaming?: boolean; vision?: boolean }): Promise<boolean> {
+    const content: ChatCompletionMessageParam["content"] = shape.vision ? [{ type: "text", text: "ping" }, { type: "image_url", image_url: { url: ONE_PIXEL_PNG } }] : "ping";
+    try {
+      const reply = await this.ask({ messages: [{ role: "system", content: "Answer with one word." }, { role: "user", content }], tools: shape.tools, streaming: shape.streaming ?? true, firstTokenMs: this.timeoutMs, maxTokens: 1 });
+      this.counted("ok", reply.usage);
+      return false;
+    } catch (probe) {
+      this.counted(probe instanceof ModelError ? probe.kind : "stopped");
+      return probe instanceof ModelError && probe.details.refusal === error.details.refusal;
+    }
+  }
+
+  /** A trait learned for every request of the process to this server and model, told to the operator the first time. */
+  private learned(action: ServerAction, change: Partial<ServerTraits>, error: ModelError): void {
+    const traits = this.traits;
+    // Two turns refused at once both send again; only the first tells.
+    const news = Object.entries(change).some(([trait, value]) => traits[trait as keyof ServerTraits] !== value);
+    Object.assign(traits, change);
+    if (news) this.options.onNotice?.({ action, error });
+  }
+
+  /**
    * One long answer without tools (the summary, condensing, the tidy-up), streamed so that its
    * headers arrive at once, with OPENAI_LONG_TIMEOUT_SECONDS for the first token. With a schema it
-   * is asked as structured output (strict); a server that refuses response_format is asked again
+   * is asked as structured output (strict); a server that refuses response_format (by name) is asked again
    * without it (the schema is in the prompt too), and the caller parses either way. A time-out is
    * a time-out: never taken for a refusal, never followed by a second request.
    */
@@ -194,10 +249,9 @@ export class ModelClient {
     try {
       return await run(true);
     } catch (error) {
-      // Only a refusal of the request's shape: a 4xx the client does not know as something else.
-      if (!(error instanceof ModelError) || error.kind !== "refused" || (error.details.refusal !== undefined && error.details.refusal !== "parameter")) throw error;
-      this.traits.jsonSchema = false;
-      this.options.onNotice?.({ action: "without-schema", error });
+      // Only a refusal that names the schema (response_format, json_schema): not a time-out, not a model not found.
+      if (!(error instanceof ModelError) || error.details.refusal !== "parameter" || error.details.parameter !== "response_format") throw error;
+      this.learned("without-schema", { jsonSchema: false }, error);
     }
     return run(false);
   }
@@ -228,28 +282,6 @@ export class ModelClient {
     if (usage) this.telemetry.tokens(usage);
   }
 
-  /**
-   * What to do instead, after a refusal: the trait learned (for every later request of this
-   * process to this server and model) and the action, told to the operator once.
-   */
-  private learn(error: ModelError, sent: { tools: boolean; streaming: boolean; images: boolean; webp: boolean }): ServerAction | undefined {
-    const traits = this.traits;
-    const refusal = error.details.refusal;
-    const learned = (action: ServerAction, change: Partial<ServerTraits>): ServerAction => {
-      // Two turns refused at once both send again; only the first tells.
-      const news = Object.entries(change).some(([trait, value]) => traits[trait as keyof ServerTraits] !== value);
-      Object.assign(traits, change);
-      if (news) this.options.onNotice?.({ action, error });
-      return action;
-    };
-    if ((refusal === "no-tools" || refusal === "tools-need-jinja" || refusal === "tools-need-parser") && sent.tools) return learned("without-tools", { tools: false });
-    if (refusal === "tools-with-stream" && sent.tools && sent.streaming) return learned("without-streaming", { streamWithTools: false });
-    if (refusal === "no-images" && sent.images) return sent.webp && !traits.webpAsPng ? learned("images-as-png", { webpAsPng: true }) : learned("without-images", { images: false });
-    if (refusal === "parameter" && error.details.parameter === "parallel_tool_calls" && sent.tools && traits.parallelToolCalls) return learned("without-parameter", { parallelToolCalls: false });
-    if (refusal === "parameter" && error.details.parameter === "stream_options" && sent.streaming && traits.streamOptions) return learned("without-parameter", { streamOptions: false });
-    return undefined;
-  }
-
   /** One request: streamed or whole, ended by the first-token timer, the silence timer, the deadline or the person's Stop. */
   private async ask(request: Ask): Promise<ModelReply> {
     const controller = new AbortController();
@@ -274,6 +306,7 @@ export class ModelClient {
         model: this.options.model,
         messages: request.messages,
         ...(request.tools ? { tools: request.tools, ...(traits.parallelToolCalls ? { parallel_tool_calls: true } : {}) } : {}),
+        ...(request.maxTokens ? { max_tokens: request.maxTokens } : {}),
         ...(request.schema ? { response_format: { type: "json_schema" as const, json_schema: { name: request.schema.name, strict: true, schema: request.schema.schema } } } : {}),
       };
       if (!request.streaming) {
@@ -317,10 +350,12 @@ export class ModelClient {
       const status = error.status as number | undefined;
       const body = (typeof error.error === "object" && error.error !== null ? error.error : {}) as { message?: unknown; type?: unknown; code?: unknown };
       const message = typeof body.message === "string" ? body.message : error.message;
-      const recognised = recogniseRefusal([message, body.type, body.code].filter((part) => typeof part === "string" || typeof part === "number").join(" "));
+      const recognised = recogniseRefusal(message, [body.type, body.code].flatMap((part) => (typeof part === "string" || typeof part === "number" ? [String(part)] : [])));
       const kind: ModelErrorKind = recognised
         ? "refused"
-        : status === 401 || status === 403
+        : status === 408
+          ? "timeout"
+          : status === 401 || status === 403
           ? "auth"
           : status === 429
             ? "rate-limit"

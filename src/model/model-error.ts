@@ -41,35 +41,56 @@ export class StoppedError extends Error {
 }
 
 const REASON_CHARS = 240;
-/** Quoted text longer than a model's name may be the person's words echoed back: it is left out. */
+/** Quoted text longer than a model's name may be someone's words echoed back: it is left out. */
 const LONG_QUOTE_CHARS = 48;
+/** Where a server starts repeating what it was given (llama.cpp's "at pos N:", "last read:", pydantic's "input_value="). */
+const ECHO_MARKERS = ["last read:", " at pos ", "input_value=", "input:", "got:", " but got"];
+
+/**
+ * A server's error text without what it echoes of the request or the model's output: the text
+ * after an echo marker, and quoted runs longer than a name ("…", `…`, and '…' opened after a space
+ * or a bracket, so "model's" stays) become `…`. A loop, not a regular expression: quotes may be
+ * unbalanced in any way. Linear: each quote looks for its closing mark once from where it is.
+ */
+export function withoutEchoes(text: string): string {
+  const lower = text.toLowerCase();
+  const echoes = ECHO_MARKERS.map((marker) => ({ marker, at: lower.indexOf(marker) })).filter((m) => m.at >= 0).sort((a, b) => a.at - b.at)[0];
+  const cut = echoes ? `${text.slice(0, echoes.at)}${echoes.marker.trimEnd()} …` : text;
+  let out = "";
+  // The next place of each quote mark at or after i: found once, then kept while i is before it.
+  const next = new Map<string, number>();
+  const closing = (mark: string, from: number) => {
+    const known = next.get(mark);
+    if (known !== undefined && (known >= from || known === -1)) return known;
+    const found = cut.indexOf(mark, from);
+    next.set(mark, found);
+    return found;
+  };
+  for (let i = 0; i < cut.length; i++) {
+    const char = cut[i]!;
+    const before = i === 0 ? " " : cut[i - 1]!;
+    const opens = char === '"' || char === "`" || (char === "'" && " ([:=,".includes(before));
+    const close = opens ? closing(char, i + 1) : -1;
+    if (close > i) {
+      out += close - i - 1 > LONG_QUOTE_CHARS ? `${char}…${char}` : cut.slice(i, close + 1);
+      i = close;
+      continue;
+    }
+    out += char;
+  }
+  return out;
+}
 
 /**
  * The server's error text as the operator's log may hold it: one line, at most 240 characters,
- * control characters dropped, and any quoted run longer than a model name cut out, since a server
- * may echo part of the request (a tool call's arguments, a message) in its error.
- * A loop, not a regular expression: quotes may be unbalanced in any way.
+ * control characters dropped, echoes left out (withoutEchoes).
  */
 export function serverReason(text: string): string {
-  let out = "";
-  let quote: string | undefined;
-  let quoted = "";
-  for (const char of text) {
+  let line = "";
+  for (const char of withoutEchoes(text.slice(0, 16_384))) {
     const code = char.codePointAt(0)!;
-    const visible = code < 0x20 || (code >= 0x7f && code < 0xa0) ? " " : char;
-    if (quote === undefined) {
-      // Not the apostrophe: "This model's maximum context length …" is no quote.
-      if (visible === '"' || visible === "`") {
-        quote = visible;
-        quoted = "";
-      } else out += visible;
-    } else if (visible === quote) {
-      out += quoted.length > LONG_QUOTE_CHARS ? `${quote}…${quote}` : `${quote}${quoted}${quote}`;
-      quote = undefined;
-    } else if (quoted.length <= LONG_QUOTE_CHARS) quoted += visible;
-    if (out.length > REASON_CHARS * 2) break;
+    line += code < 0x20 || (code >= 0x7f && code < 0xa0) ? " " : char;
   }
-  if (quote !== undefined) out += quoted.length > LONG_QUOTE_CHARS ? `${quote}…` : `${quote}${quoted}`;
-  const line = out.replace(/ {2,}/g, " ").trim();
+  line = line.replace(/ {2,}/g, " ").trim();
   return line.length > REASON_CHARS ? `${line.slice(0, REASON_CHARS - 1)}…` : line;
 }

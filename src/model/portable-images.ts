@@ -1,4 +1,5 @@
 import sharp from "sharp";
+import { Semaphore } from "async-mutex";
 import type { ChatCompletionContentPart, ChatCompletionMessageParam } from "openai/resources/chat/completions";
 
 /**
@@ -9,8 +10,18 @@ import type { ChatCompletionContentPart, ChatCompletionMessageParam } from "open
  * its own threads, so a large image does not hold up the event loop.
  */
 
-/** What a decoder may be handed: 4096 × 4096 pixels (a still GIF of 10 MB can declare a canvas of billions). */
-const MAX_PIXELS = 4096 * 4096;
+/**
+ * The most pixels an image may have, here and where Discord's attachments are read: 4096 × 4096 (a
+ * still image of a few kilobytes can declare billions; the servers scale images far smaller anyway).
+ */
+export const MAX_IMAGE_PIXELS = 4096 * 4096;
+/** A converted image's longest side: what the servers scale to anyway, and a far smaller request. */
+const MAX_SIDE = 2048;
+
+// One libvips thread an image, and one conversion at a time in the process: a person's images wait
+// for each other instead of holding the thread pool that everyone's file reads use.
+sharp.concurrency(1);
+const oneAtATime = new Semaphore(1);
 
 const DATA_URL = /^data:(image\/[a-z+.-]{1,40});base64,/i;
 
@@ -29,7 +40,12 @@ const conversions = new WeakMap<object, Promise<string | undefined>>();
 async function asPng(dataUrl: string): Promise<string | undefined> {
   const comma = dataUrl.indexOf(",");
   try {
-    const png = await sharp(Buffer.from(dataUrl.slice(comma + 1), "base64"), { pages: 1, limitInputPixels: MAX_PIXELS }).png().toBuffer();
+    const png = await oneAtATime.runExclusive(() =>
+      sharp(Buffer.from(dataUrl.slice(comma + 1), "base64"), { pages: 1, limitInputPixels: MAX_IMAGE_PIXELS })
+        .resize({ width: MAX_SIDE, height: MAX_SIDE, fit: "inside", withoutEnlargement: true })
+        .png()
+        .toBuffer(),
+    );
     return `data:image/png;base64,${png.toString("base64")}`;
   } catch {
     return undefined;

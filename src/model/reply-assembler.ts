@@ -41,8 +41,10 @@ export class ReplyAssembler {
     const choice = chunk.choices?.[0];
     if (!choice) return "";
     if (choice.finish_reason) this.finished = true;
-    for (const delta of (choice.delta?.tool_calls ?? []) as CallDelta[]) this.addCall(delta);
-    const text = choice.delta?.content ?? "";
+    const calls: unknown = choice.delta?.tool_calls;
+    if (Array.isArray(calls)) for (const delta of calls) if (typeof delta === "object" && delta !== null) this.addCall(delta as CallDelta);
+    const content: unknown = choice.delta?.content;
+    const text = typeof content === "string" ? content : "";
     this.content += text;
     return text;
   }
@@ -50,7 +52,8 @@ export class ReplyAssembler {
   private addCall(delta: CallDelta): void {
     const index = typeof delta.index === "number" ? delta.index : undefined;
     const id = typeof delta.id === "string" && delta.id !== "" ? delta.id : undefined;
-    const name = delta.function?.name ?? "";
+    const name = typeof delta.function?.name === "string" ? delta.function.name : "";
+    const piece = typeof delta.function?.arguments === "string" ? delta.function.arguments : "";
     const last = this.calls.at(-1);
     let call =
       index !== undefined
@@ -58,6 +61,10 @@ export class ReplyAssembler {
         : id !== undefined
           ? this.byId.get(id)
           : last && !(name && last.name) ? last : undefined;
+    // Ollama gives every call of a reply index 0 (0.8.0 to 0.9.0, tools/tools.go; later for models
+    // without a parser of their own): a fragment that brings another id, or names a tool after a
+    // call that is whole, is a new call at that index.
+    if (call && index !== undefined && ((id !== undefined && call.id !== "" && id !== call.id) || (name !== "" && piece !== "" && call.name !== "" && isWholeJson(call.arguments)))) call = undefined;
     if (!call) {
       call = { id: "", name: "", arguments: "" };
       this.calls.push(call);
@@ -68,21 +75,43 @@ export class ReplyAssembler {
       this.byId.set(id, call);
     }
     call.name ||= name;
-    call.arguments += delta.function?.arguments ?? "";
+    call.arguments += piece;
   }
 
   /** The answer of a server that did not stream (streaming refused with tools): one whole message. */
   static whole(message: { content?: string | null; tool_calls?: readonly { id?: string; type?: string; function?: { name?: string; arguments?: string } }[] | null }, usage: TokenUsage | undefined): ModelReply {
-    const calls = (message.tool_calls ?? []).flatMap((call, position) =>
-      call.function ? [{ id: call.id || `call_${position}`, name: call.function.name ?? "", arguments: call.function.arguments ?? "" }] : [],
+    const calls = (Array.isArray(message.tool_calls) ? message.tool_calls : []).flatMap((call) =>
+      typeof call === "object" && call?.function
+        ? [{ id: typeof call.id === "string" ? call.id : "", name: typeof call.function.name === "string" ? call.function.name : "", arguments: typeof call.function.arguments === "string" ? call.function.arguments : "" }]
+        : [],
     );
-    return { content: message.content ?? "", toolCalls: calls, usage };
+    return { content: typeof message.content === "string" ? message.content : "", toolCalls: uniqueIds(calls), usage };
   }
 
   /** A stream that ends without a finish_reason was cut off. */
   finish(cutOff: () => ModelError): ModelReply {
     if (!this.finished) throw cutOff();
-    const toolCalls = this.calls.map((call, position) => ({ ...call, id: call.id || `call_${position}` }));
-    return { content: this.content, toolCalls, usage: this.usage };
+    return { content: this.content, toolCalls: uniqueIds(this.calls), usage: this.usage };
   }
+}
+
+/** Whether the text is a whole JSON value: a call's arguments are complete. */
+function isWholeJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Every call with an id of its own: a missing id gets its position, a repeated one a suffix (each tool result names its call). */
+function uniqueIds(calls: readonly ToolCall[]): ToolCall[] {
+  const seen = new Set<string>();
+  return calls.map((call, position) => {
+    let id = call.id || `call_${position}`;
+    while (seen.has(id)) id = `${id}_${position}`;
+    seen.add(id);
+    return { ...call, id };
+  });
 }

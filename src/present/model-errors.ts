@@ -69,8 +69,8 @@ function refusedLine(error: ModelError, say: Say, showAddress: boolean): string 
   if (!showAddress) {
     if (refusal === "context") {
       return say(
-        "This conversation no longer fits in what the model can read at once. Start a new one (/chat); the bot's operator can give the model a longer context.",
-        "这段对话已经超出了模型一次能读的长度。请开始新的对话（/chat）；机器人的管理员可以给模型更长的上下文。",
+        "This conversation no longer fits in what the model can read at once. End it with /end and write again to start a new one; the bot's operator can give the model a longer context.",
+        "这段对话已经超出了模型一次能读的长度。请用 /end 结束，再发消息开始新的对话；机器人的管理员可以给模型更长的上下文。",
       );
     }
     return say(
@@ -109,10 +109,15 @@ function refusalFix(error: ModelError, say: Say): string {
         "vLLM was started without automatic tool choice, so the model gets no tools and cannot save to memory: start it with --enable-auto-tool-choice --tool-call-parser <the parser for this model> (e.g. hermes for Qwen, llama3_json for Llama 3.1).",
         "vLLM 启动时没有开启自动工具选择，所以模型拿不到工具，不能保存记忆：请加上 --enable-auto-tool-choice --tool-call-parser <适合该模型的解析器>（例如 Qwen 用 hermes，Llama 3.1 用 llama3_json）启动。",
       );
-    case "no-images":
+    case "no-vision":
       return say(
-        `The model ${model} cannot see images (or not in this format), so they are left out: set OPENAI_VISION=false, or pick a model that sees images (Ollama: qwen3-vl; llama.cpp: start it with --mmproj).`,
-        `模型 ${model} 看不到图片（或不支持这种格式），所以图片被略过：请设置 OPENAI_VISION=false，或选择能看图片的模型（Ollama：qwen3-vl；llama.cpp：用 --mmproj 启动）。`,
+        `The model ${model} cannot see images, so they are left out: set OPENAI_VISION=false, or pick a model that sees images (Ollama: qwen3-vl; llama.cpp: start it with --mmproj).`,
+        `模型 ${model} 看不到图片，所以图片被略过：请设置 OPENAI_VISION=false，或选择能看图片的模型（Ollama：qwen3-vl；llama.cpp：用 --mmproj 启动）。`,
+      );
+    case "bad-image":
+      return say(
+        "The server could not read an image in this format: it is sent as PNG, or left out of that message.",
+        "服务器无法读取这种格式的图片：图片会转成 PNG 发送，否则在那条消息中略过。",
       );
     case "context":
       return say(
@@ -123,6 +128,11 @@ function refusalFix(error: ModelError, say: Say): string {
       return say(
         "The model's chat template takes one system message, at the start, and refused the request's.",
         "模型的聊天模板只接受开头的一条系统消息，拒绝了这个请求的系统消息。",
+      );
+    case "template":
+      return say(
+        "The model's chat template refused the conversation (AgentKit sends one system message, then the person's and the assistant's turns and tool results): try another model or template.",
+        "模型的聊天模板拒绝了这段对话（AgentKit 发送一条系统消息，然后是对方和助手的轮次以及工具结果）：请换一个模型或模板。",
       );
     case "tool-arguments":
       return say(
@@ -192,4 +202,9 @@ export function noToolsLine(say: Say, platform: "discord" | "terminal"): string 
 /** Said when the model took no image of the turn (it cannot see them, or one could not be read): the words were answered. */
 export function noImagesLine(say: Say): string {
   return say("🖼️ The model couldn't take the image, so I answered your words only.", "🖼️ 模型无法接收这张图片，所以我只回答了你的文字。");
+}
+
+/** Said when the message was longer than the model's context leaves (OPENAI_CONTEXT_TOKENS): the model read its start. */
+export function messageCutLine(say: Say): string {
+  return say("✂️ Your message was longer than the model can read at once, so it read only the start.", "✂️ 你的消息超出了模型一次能读的长度，所以它只读了开头部分。");
 }

@@ -56,10 +56,12 @@ describe("the bot with a model that cannot call tools (Ollama, llava)", () => {
     const second = await discord.waitFor(() => botMessages(discord, start.id).filter((m) => m.content.startsWith("Hello!"))[1], 10_000, "the second answer");
     await new Promise((r) => setTimeout(r, 300));
     expect(discord.message(second.id)!.content).toBe("Hello! Oolong is a fine choice.");
-    expect(model.requests.map((r) => [Boolean(r.body.tools), r.refused?.status])).toEqual([
-      [true, 400],
-      [false, undefined],
-      [false, undefined],
+    // Refused, then a probe with nothing of anyone's ("ping") refused the same way: learned for the process.
+    expect(model.requests.map((r) => [Boolean(r.body.tools), r.refused?.status, r.body.max_tokens])).toEqual([
+      [true, 400, undefined],
+      [true, 400, 1],
+      [false, undefined, undefined],
+      [false, undefined, undefined],
     ]);
 
     const notices = logLines(bot.stdout()).filter((line) => line.action === "without-tools");
@@ -95,7 +97,7 @@ describe("the bot with a server whose context is smaller than AgentKit was told"
 
     const { reply } = await mention(discord, "hi", (text) => text.startsWith("⚠️"));
     expect(reply.content).toBe(
-      "⚠️ This conversation no longer fits in what the model can read at once. Start a new one (/chat); the bot's operator can give the model a longer context.",
+      "⚠️ This conversation no longer fits in what the model can read at once. End it with /end and write again to start a new one; the bot's operator can give the model a longer context.",
     );
     expect(reply.content).not.toMatch(/try again/i);
     // Refused once: a refusal is never retried.

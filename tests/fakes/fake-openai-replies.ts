@@ -39,6 +39,8 @@ export interface ScriptedReply {
   error?: { status: number; body?: unknown; headers?: Record<string, string> };
   /** Streaming: two valid chunks, then a line that is not JSON, then the end. Non-streaming: truncated JSON. */
   malformed?: boolean;
+  /** Streaming: send this many chunks, then an error event (`data: {"error":{"message":…}}`, as vLLM does mid-stream) and end. */
+  errorAfterChunks?: { chunks: number; message: string };
   /** Streaming: send this many chunks, then hang until the client or close() ends the connection. */
   stallAfterChunks?: number;
   dropConnection?: boolean;

@@ -29,6 +29,10 @@ function framesFor(chunks: ChatCompletionChunk[], reply: ScriptedReply): { frame
   if (reply.stallAfterChunks !== undefined) {
     return { frames: dataFrames.slice(0, Math.max(0, reply.stallAfterChunks)), thenStall: true };
   }
+  if (reply.errorAfterChunks) {
+    const error = `data: ${JSON.stringify({ error: { message: reply.errorAfterChunks.message, type: "server_error", code: 500 } })}\n\n`;
+    return { frames: [...dataFrames.slice(0, reply.errorAfterChunks.chunks), error], thenStall: false };
+  }
   if (reply.malformed) {
     return { frames: [...dataFrames.slice(0, VALID_CHUNKS_BEFORE_GARBAGE), GARBAGE_FRAME], thenStall: false };
   }

@@ -165,6 +165,27 @@ export function ollama(options: { contextTokens?: number } = {}): ServerMode {
 }
 
 /**
+ * Ollama 0.8.0 to 0.9.0: tools/tools.go @ v0.8.0 L214-216 sets each call's index on a copy
+ * (`for _, tc := range toolCalls { tc.Function.Index = p.index }`), so every call of a reply goes
+ * out with index 0; ollama/ollama#15457 reports the same for models without a parser of their own
+ * in later versions. Otherwise as current.
+ */
+export function ollamaIndexZero(options: { contextTokens?: number } = {}): ServerMode {
+  const current = ollama(options);
+  return {
+    ...current,
+    name: "Ollama 0.8 (every call index 0)",
+    shapeChunks(chunks, body) {
+      return current.shapeChunks!(chunks, body).map((chunk) => {
+        const delta = (chunk as Chunk).choices[0]?.delta;
+        const calls = delta?.tool_calls as { index: number }[] | undefined;
+        return calls ? ({ ...chunk, choices: [{ ...(chunk as Chunk).choices[0]!, delta: { ...delta, tool_calls: calls.map((call) => ({ ...call, index: 0 })) } }] } as ChatCompletionChunk) : chunk;
+      });
+    },
+  };
+}
+
+/**
  * Ollama with a model that has no tool capability (llava, llama3.2-vision, gemma3): server/routes.go
  * @ v0.32.15 L2610-2613 adds CapabilityTools when tools are sent, L211-213 wraps the error with the
  * model's full name, server/images.go L43-51 "does not support" + "tools", L3107-3110 maps it to

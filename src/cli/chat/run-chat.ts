@@ -20,7 +20,7 @@ import { TerminalInput } from "./terminal-input.js";
 import { defaultName, emptyAnswer, endedLine, endingLine, forgottenTurn, messageKept, sessionGone, modelTrouble, quitLine, stoppedLine, tooLong, typedTooMuch, welcome } from "./words.js";
 import { english, sayIn } from "../../lib/locale.js";
 import type { ServerNotice } from "../../model/model-client.js";
-import { contextWarningLine, noToolsLine, serverNoticeLine } from "../../present/model-errors.js";
+import { contextWarningLine, messageCutLine, noToolsLine, serverNoticeLine } from "../../present/model-errors.js";
 
 /** A second Ctrl+C this soon after one that stopped an answer or began the end quits at once. */
 const QUIT_WINDOW_MS = 1000;
@@ -171,6 +171,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
         toldNoTools = true;
         print(noToolsLine(say, "terminal"));
       }
+      if (result.limits.messageCut) print(messageCutLine(say));
       if (result.stopped) print(stoppedLine(say));
       else if (result.text.trim() === "") print(emptyAnswer(say));
       const saved = describeChanges(result.changes, say);

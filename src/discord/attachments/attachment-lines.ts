@@ -64,6 +64,8 @@ export const imageLines = {
   },
   damaged: (say: Say, name: string) =>
     say(`🖼️ ${name} looks damaged; I couldn't read its size.`, `🖼️ ${name} 似乎已损坏，我读不出它的尺寸。`),
+  tooLarge: (say: Say, name: string, width: number, height: number) =>
+    say(`🖼️ ${name} is ${width}×${height} pixels; I look at images up to 4096×4096.`, `🖼️ ${name} 有 ${width}×${height} 像素；我只能查看不超过 4096×4096 的图片。`),
 };
 
 export const fileLines = {

@@ -2,6 +2,7 @@ import { imageSize } from "image-size";
 import { err, ok, type Result } from "../../lib/result.js";
 import { gifFrameCount, pngIsAnimated, webpIsAnimated } from "./animation.js";
 import { sniffFormat, type FileFormat } from "./file-signatures.js";
+import { MAX_IMAGE_PIXELS } from "../../model/portable-images.js";
 
 /** The image types the model takes. */
 export type ImageMime = "image/png" | "image/jpeg" | "image/webp" | "image/gif";
@@ -16,7 +17,9 @@ export type ImageProblem =
   | { kind: "animated" }
   /** What the bytes look like instead: a known format, "text", or nothing recognisable. */
   | { kind: "not-image"; looksLike: FileFormat | "text" | null }
-  | { kind: "damaged" };
+  | { kind: "damaged" }
+  /** More pixels than MAX_IMAGE_PIXELS: a few kilobytes can declare a picture servers spend gigabytes on. */
+  | { kind: "too-large"; width: number; height: number };
 
 const MIME_OF: Record<string, ImageMime> = { png: "image/png", jpeg: "image/jpeg", webp: "image/webp", gif: "image/gif" };
 
@@ -44,6 +47,7 @@ export function inspectImage(bytes: Uint8Array): Result<ImageInfo, ImageProblem>
     return err({ kind: "damaged" });
   }
   if (!(size.width > 0 && size.height > 0)) return err({ kind: "damaged" });
+  if (size.width * size.height > MAX_IMAGE_PIXELS) return err({ kind: "too-large", width: size.width, height: size.height });
   const turned = size.orientation !== undefined && QUARTER_TURNS.has(size.orientation);
   return ok({ mime, width: turned ? size.height : size.width, height: turned ? size.width : size.height });
 }

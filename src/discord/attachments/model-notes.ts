@@ -19,6 +19,7 @@ export const noteReasons = {
   tooBig: (limit: number) => `it is over the ${formatBytes(limit)} image limit`,
   tooMany: (perMessage: number) => `only ${perMessage} image${perMessage === 1 ? "" : "s"} per message are shown`,
   animated: "it is animated",
+  tooLarge: "it has more than 4096×4096 pixels",
   unsupportedImage: (format: string) => `${format} images are not supported`,
   notImage: "it is not a valid image",
   unreadable: "this kind of file is not supported",

@@ -46,6 +46,8 @@ async function downloadImage(attachment: AttachmentLike, { limits, say, download
         return { text: imageNote(placeholder, noteReasons.notImage), line: imageLines.notImage(say, name, problem.looksLike) };
       case "damaged":
         return { text: imageNote(placeholder, noteReasons.notImage), line: imageLines.damaged(say, name) };
+      case "too-large":
+        return { text: imageNote(placeholder, noteReasons.tooLarge), line: imageLines.tooLarge(say, name, problem.width, problem.height) };
     }
   }
   const { mime, width, height } = info.value;

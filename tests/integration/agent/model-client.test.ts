@@ -122,11 +122,14 @@ describe("ModelClient", () => {
     fake.setFallback({ text: "", toolCalls: [{ name: "memory_read", arguments: { file: "user" } }] });
     const reply = await model.stream({ messages: [{ role: "user", content: "hi" }], tools: [TOOL] });
     expect(reply.toolCalls.map((c) => c.name)).toEqual(["memory_read"]);
-    // One refused request (not three: the SDK would retry a 500 twice), then the same round without streaming.
-    expect(fake.requests.map((r) => [r.body.stream, r.refused?.status])).toEqual([[true, 500], [false, undefined]]);
+    // One refused request (not three: the SDK would retry a 500 twice), a probe with nothing of anyone's that
+    // is refused the same way, then the same round without streaming.
+    expect(fake.requests.map((r) => [r.body.stream, r.refused?.status])).toEqual([[true, 500], [true, 500], [false, undefined]]);
+    expect(fake.requests[1]!.body.messages).toEqual([{ role: "system", content: "Answer with one word." }, { role: "user", content: "ping" }]);
+    expect(fake.requests[1]!.body.max_tokens).toBe(1);
     expect(notices).toMatchObject([{ action: "without-streaming", error: { details: { refusal: "tools-with-stream", reason: "Cannot use tools with stream", status: 500 } } }]);
     await model.stream({ messages: [{ role: "user", content: "again" }], tools: [TOOL] });
-    expect(fake.requests.slice(2).map((r) => r.body.stream)).toEqual([false]);
+    expect(fake.requests.slice(3).map((r) => r.body.stream)).toEqual([false]);
     expect(notices).toHaveLength(1);
   });
 
@@ -164,7 +167,7 @@ describe("ModelClient", () => {
     const answered = await textOnly.model.stream({ messages: [image] });
     expect(answered.imagesLeftOut).toBe(true);
     expect(JSON.stringify(fake.requests.at(-1)!.body.messages)).not.toContain("image_url");
-    expect(textOnly.notices.map((n) => n.action)).toEqual(["images-as-png", "without-images"]);
+    expect(textOnly.notices.map((n) => n.action)).toEqual(["without-images"]);
   });
 
   it("replays malformed tool-call arguments as {} so a server that parses them again does not refuse the conversation", () => {
@@ -212,5 +215,56 @@ describe("ModelClient", () => {
       expect(fake.requests.length).toBe(before + 1);
       expect(JSON.stringify(fake.requests.at(-1)!.body.messages)).not.toContain("image_url");
     }
+  });
+
+  it("does not learn from a refusal that was about one request: someone's words cannot take tools or images from everyone", async () => {
+    // A server whose error depends on what was asked (an echo, a bad image): the probe, with nothing of anyone's, is taken.
+    const echoing: ServerMode = {
+      name: "echoing",
+      refuse(body) {
+        const words = JSON.stringify(body.messages);
+        if (words.includes("laptop") && body.tools) return { status: 400, body: { error: { message: "someone/laptop does not support tools" } } };
+        if (words.includes("image_url") && !words.includes("iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB")) return { status: 400, body: { error: { message: "image input is not supported - hint: you may need to provide the mmproj" } } };
+        return undefined;
+      },
+    };
+    const { model, notices } = await serve(echoing);
+    const mine = await model.stream({ messages: [{ role: "user", content: "my laptop" }], tools: [TOOL] });
+    expect(mine.toolsLeftOut).toBe(true);
+    const image = { role: "user" as const, content: [{ type: "text" as const, text: "look" }, { type: "image_url" as const, image_url: { url: `data:image/gif;base64,${gif(4, 3).toString("base64")}` } }] };
+    expect((await model.stream({ messages: [image] })).imagesLeftOut).toBe(true);
+    // The next person's request has its tools and its image.
+    const theirs = await model.stream({ messages: [{ role: "user", content: "hello" }], tools: [TOOL] });
+    expect(theirs.toolsLeftOut).toBeUndefined();
+    expect(fake.requests.at(-1)!.body.tools).toHaveLength(1);
+    expect(notices).toEqual([]);
+  });
+
+  it("sends an image a server could not read as PNG for that request, then without it, and keeps images for the next", async () => {
+    const damaged = Buffer.concat([(await sharp({ create: { width: 8, height: 8, channels: 3, background: "#00ff00" } }).png().toBuffer()).subarray(0, 40), Buffer.alloc(200, 7)]);
+    const good = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#0000ff" } }).jpeg().toBuffer();
+    const reading: ServerMode = {
+      name: "stb_image",
+      refuse: (body) => (JSON.stringify(body.messages).includes(damaged.toString("base64").slice(0, 60)) ? { status: 400, body: { error: { code: 400, message: "Failed to load image or audio file", type: "invalid_request_error" } } } : undefined),
+    };
+    const { model, notices } = await serve(reading);
+    const ask = (bytes: Buffer, type: string) => model.stream({ messages: [{ role: "user", content: [{ type: "text", text: "look" }, { type: "image_url", image_url: { url: `data:${type};base64,${bytes.toString("base64")}` } }] }] });
+    expect((await ask(damaged, "image/png")).imagesLeftOut).toBe(true);
+    expect(fake.requests.map((r) => r.refused?.status)).toEqual([400, undefined]);
+    const next = await ask(good, "image/jpeg");
+    expect(next.imagesLeftOut).toBeUndefined();
+    expect(JSON.stringify(fake.requests.at(-1)!.body.messages)).toContain("data:image/jpeg;base64,");
+    expect(notices).toEqual([]);
+  });
+
+  it("never sends text twice: a refusal after the person saw part of the answer ends the round", async () => {
+    fake = await startFakeOpenAI();
+    const model = new ModelClient({ baseURL: fake.baseURL, apiKey: "k", model: `m-${Math.random()}`, maxRetries: 0, streamIdleMs: 500 });
+    fake.enqueue({ text: "Half an answer", chunkSize: 4, errorAfterChunks: { chunks: 2, message: "Cannot use tools with stream" } });
+    const seen: string[] = [];
+    const error = await failure(model.stream({ messages: [{ role: "user", content: "hi" }], tools: [TOOL], onDelta: (t) => void seen.push(t) }));
+    expect(seen.join("")).toBe("Half an ");
+    expect(error?.details.refusal).toBe("tools-with-stream");
+    expect(fake.requests).toHaveLength(1);
   });
 });

@@ -15,6 +15,7 @@ import {
   lmStudio,
   ollama,
   ollama046,
+  ollamaIndexZero,
   ollamaWithoutTools,
   openai,
   slowHardware,
@@ -50,6 +51,7 @@ const cases: Case[] = [
   { mode: () => ollama({ contextTokens: CONTEXT }), tools: true, vision: true, context: CONTEXT },
   // Ollama 0.4.6 reads 2,048 tokens unless the model's Modelfile sets num_ctx (OLLAMA_CONTEXT_LENGTH came in 0.5.13).
   { mode: () => ollama046({ contextTokens: CONTEXT }), tools: true, vision: true, context: CONTEXT },
+  { mode: () => ollamaIndexZero({ contextTokens: CONTEXT }), tools: true, vision: true, context: CONTEXT },
   { mode: () => ollamaWithoutTools("llava"), tools: false, vision: true, context: CONTEXT },
   { mode: () => llamaCpp({ contextTokens: CONTEXT }), tools: true, vision: true, context: CONTEXT },
   { mode: () => llamaCppBefore12379({ contextTokens: CONTEXT }), tools: true, vision: false, context: CONTEXT },

@@ -3,12 +3,17 @@ import { estimateTokens, keepEnd, keepStart } from "../../../src/lib/tokens.js";
 import { expectLinear, repeatTo } from "../../helpers/linear-time.js";
 
 describe("the token estimate that fits requests into a model's context", () => {
-  it("counts a Han or kana character as a token and other text as 3.5 characters a token, erring high", () => {
+  it("counts a Han, kana or other non-Latin letter as a token, an emoji as two, punctuation as half, words as 3.5 characters a token and long unbroken runs as 1.5", () => {
     expect(estimateTokens("")).toBe(0);
     expect(estimateTokens("I like oolong tea")).toBe(5);
     expect(estimateTokens("我喜欢乌龙茶")).toBe(6);
     expect(estimateTokens("お茶が好き")).toBe(5);
-    expect(estimateTokens("🍵🍵")).toBe(2);
+    expect(estimateTokens("Привет")).toBe(6);
+    expect(estimateTokens("สวัสดี")).toBe(6);
+    expect(estimateTokens("🍵🍵")).toBe(4);
+    expect(estimateTokens('{"a":"b"}')).toBe(1 + 4);
+    // A key or base64: after 16 characters, one token per 1.5.
+    expect(estimateTokens("A".repeat(46))).toBe(Math.ceil(16 / 3.5) + 20);
     // A real tokenizer (cl100k, Llama 3) gives about 1 token per 4 English characters: the estimate is above it.
     const english = "The quick brown fox jumps over the lazy dog. ".repeat(100);
     expect(estimateTokens(english)).toBeGreaterThan(english.length / 4);

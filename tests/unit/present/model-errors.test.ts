@@ -48,7 +48,9 @@ describe("what a person is told when the model fails", () => {
     ["tools-with-stream", /#12379/],
     ["tools-need-jinja", /--jinja/],
     ["tools-need-parser", /--enable-auto-tool-choice --tool-call-parser/],
-    ["no-images", /OPENAI_VISION/],
+    ["no-vision", /OPENAI_VISION/],
+    ["bad-image", /PNG/],
+    ["template", /template|模板/],
     ["context", /OPENAI_CONTEXT_TOKENS/],
     ["system-message", /system|系统/],
     ["tool-arguments", /./],
@@ -79,15 +81,15 @@ describe("what a person is told when the model fails", () => {
         expect(line, refusal).not.toMatch(/try again|再试/i);
       }
     }
-    expect(modelErrorLine(refused("context"), english, { showAddress: false })).toMatch(/Start a new one \(\/chat\)/);
+    expect(modelErrorLine(refused("context"), english, { showAddress: false })).toMatch(/End it with \/end and write again/);
   });
 
   it("words what the client does instead, the context warning and the once-per-conversation lines in both languages", () => {
     const actions: [ServerAction, ModelRefusal][] = [
       ["without-tools", "no-tools"],
       ["without-streaming", "tools-with-stream"],
-      ["images-as-png", "no-images"],
-      ["without-images", "no-images"],
+      ["images-as-png", "bad-image"],
+      ["without-images", "no-vision"],
       ["without-parameter", "parameter"],
       ["without-schema", "parameter"],
     ];
