@@ -116,7 +116,7 @@ export function overBudget(record: SessionRecord, words: string, budget: History
 
 /**
  * Condenses the oldest exchanges so the recent history fits in half the budget.
- * Cuts only before a person's message, so no tool call is separated from its result.
+ * Cuts only before a person's message (or after the last answer), so no tool call is separated from its result.
  */
 export async function condenseHistory(
   model: ModelClient,
@@ -124,18 +124,20 @@ export async function condenseHistory(
   budget: HistoryBudget,
 ): Promise<{ summary: string; upTo: number } | undefined> {
   const from = record.condensed?.upTo ?? 0;
-  let upTo = from;
   const sizes = record.messages.slice(from).map((m) => {
     const text = JSON.stringify(m);
     return { chars: text.length, tokens: estimateTokens(text) };
   });
   let chars = sizes.reduce((n, s) => n + s.chars, 0);
   let tokens = sizes.reduce((n, s) => n + s.tokens, 0);
-  for (let i = from; i < record.messages.length && (chars > budget.chars / 2 || tokens > budget.tokens / 2); i++) {
-    chars -= sizes[i - from]!.chars;
-    tokens -= sizes[i - from]!.tokens;
-    if (record.messages[i + 1]?.role === "user") upTo = i + 1;
+  // The first message kept: once the rest fits in half the budget...
+  let upTo = from;
+  for (; upTo < record.messages.length && (chars > budget.chars / 2 || tokens > budget.tokens / 2); upTo++) {
+    chars -= sizes[upTo - from]!.chars;
+    tokens -= sizes[upTo - from]!.tokens;
   }
+  // ...moved on to a person's message, or to the end (one exchange alone can be more than the budget).
+  while (upTo > from && upTo < record.messages.length && record.messages[upTo]!.role !== "user") upTo++;
   if (upTo <= from) return undefined;
   const earlier = record.condensed ? `${record.condensed.summary}\n\n` : "";
   const { content: summary } = await model.complete([

@@ -175,6 +175,11 @@ describe("ModelClient", () => {
     expect(replayableArguments("[1,2]")).toBe("{}");
     expect(replayableArguments("")).toBe("{}");
     expect(replayableArguments('{"file":"user"}')).toBe('{"file":"user"}');
+    // What JavaScript reads but Go, nlohmann or Python refuse is written again from its value.
+    expect(replayableArguments('{"query":"tea","limit":1e400}')).toBe('{"query":"tea","limit":null}');
+    expect(replayableArguments('{"text":"broken \\ud83d here"}')).toBe('{"text":"broken \ufffd here"}');
+    expect(replayableArguments(`{"a":${"[".repeat(40)}${"]".repeat(40)}}`)).toBe("{}");
+    expect(replayableArguments(JSON.stringify({ content: "x".repeat(40_000) }))).toBe("{}");
   });
 
   it("gives a long answer its own first-token time-out, streams it, and never takes a time-out for a refusal", async () => {

@@ -269,3 +269,30 @@ describe.each([
     await fake.close();
   });
 });
+
+describe.each([
+  ["llama.cpp", () => llamaCpp({ contextTokens: CONTEXT })],
+  ["Ollama", () => ollama({ contextTokens: CONTEXT })],
+] as const)("what cannot fit on %s", (_name, server) => {
+  it("a message longer than the context is read from its start, and a long summary from the model is cut, every request within the context", async () => {
+    const mode = server();
+    const fake = await startFakeOpenAI({ server: mode });
+    fake.setFallback((request) =>
+      String(request.body.messages[0]?.content).startsWith("Condense") ? { text: "Earlier: ".concat("they talked about a very long trip. ".repeat(800)) } : theModel(request),
+    );
+    const setup = await setupEngine({ fake, contextTokens: CONTEXT });
+    const session = await setup.engine.open(aliceInThread);
+    const pasted = await setup.engine.turn(session.id, `Here is my log: ${"the machine rebooted again at noon. ".repeat(2_000)}`);
+    expect(pasted.limits.messageCut).toBe(true);
+    expect(pasted.text).toContain("You said: Here is my log");
+    for (let i = 0; i < 6; i++) await setup.engine.turn(session.id, `Day ${i}: ${"we walked along the river. ".repeat(40)}`);
+    await setup.engine.settle();
+    expect((await setup.engine.get(session.id))!.condensed).toBeDefined();
+    expect(await setup.engine.close(session.id, "end")).toBe("closed");
+    expect(fake.requests.filter((r) => r.refused)).toEqual([]);
+    expect(mode.truncated ?? 0).toBe(0);
+    // The history keeps the whole message.
+    expect(JSON.stringify((await setup.engine.get(session.id))!.messages)).toContain("the machine rebooted again at noon. ".repeat(2_000));
+    await fake.close();
+  });
+});

@@ -17,6 +17,20 @@ describe("inspectImage", () => {
     expect(inspectImage(jpeg(4032, 3024, { orientation: 3 }))).toMatchObject({ ok: true, value: { width: 4032, height: 3024 } });
   });
 
+  it("refuses a picture of more than 4096×4096 pixels, whatever its few bytes, and takes 4096×4096", () => {
+    // The header is what declares the size: a few bytes can declare a picture of gigabytes.
+    const declared = (width: number, height: number) => {
+      const header = Buffer.alloc(13);
+      header.writeUInt32BE(width, 0);
+      header.writeUInt32BE(height, 4);
+      header.set([8, 2, 0, 0, 0], 8);
+      return Buffer.concat([png(1, 1).subarray(0, 8), pngChunk("IHDR", header), pngChunk("IEND", Buffer.alloc(0))]);
+    };
+    expect(inspectImage(declared(16_384, 16_384))).toEqual({ ok: false, error: { kind: "too-large", width: 16_384, height: 16_384 } });
+    expect(inspectImage(jpeg(8000, 4000))).toEqual({ ok: false, error: { kind: "too-large", width: 8000, height: 4000 } });
+    expect(inspectImage(declared(4096, 4096))).toMatchObject({ ok: true, value: { width: 4096, height: 4096 } });
+  });
+
   it("refuses animated GIFs and animated WebPs", () => {
     expect(inspectImage(gif(5, 4, 2))).toEqual({ ok: false, error: { kind: "animated" } });
     expect(inspectImage(gif(5, 4, 3))).toEqual({ ok: false, error: { kind: "animated" } });
