@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { tmpdir } from "node:os";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { silentLogger } from "../../src/lib/logger.js";
 import { modelWriter, PERSON } from "../../src/memory/memory-file.js";
 import { mintSignInToken, webSecret } from "../../src/sessions/web-sign-in.js";
@@ -228,7 +228,8 @@ describe("the web page in a browser", () => {
     const saved = join(await (await import("node:fs/promises")).mkdtemp(join(tmpdir(), "agentkit-export-")), "agentkit-memory.json");
     await (await download).saveAs(saved);
     expect(JSON.parse(await readFile(saved, "utf8")).files["USER.md"]).toContain("Paris");
-    await rm(dirname(saved), { recursive: true, force: true });
+    // The export folder goes with the test, whatever happens below.
+    onTestFinished(() => rm(dirname(saved), { recursive: true, force: true }));
 
     await page.goto("/conversations/2026-11-20-tea-talk-cccc3333.md");
     await page.getByRole("link", { name: "Delete this conversation…" }).click();
