@@ -35,10 +35,10 @@ export async function runBot(config: Config, log: Logger): Promise<void> {
     telemetry: metrics?.telemetry,
     tidy: true,
     onTidied: (userId) => void bot?.tidied(userId),
-    // Once per process and server: what the model server refused, what AgentKit does instead, and the fix.
+    // What the model server refused (its own words), and what AgentKit does instead: for the process (once, with the fix) or that request.
     onModelNotice: (notice) => {
       const { baseURL, model, status, reason, refusal } = notice.error.details;
-      log.warn({ baseURL, model, status, reason, refusal, action: notice.action }, serverNoticeLine(notice, english));
+      log.warn({ baseURL, model, status, reason, refusal, action: notice.action, scope: notice.scope }, serverNoticeLine(notice, english));
     },
   });
   if (parts.context.tight) log.warn({ contextTokens: parts.context.tokens, startTokens: parts.context.startTokens }, contextWarningLine(parts.context.tokens, parts.context.startTokens, english));

@@ -47,6 +47,8 @@ export interface ServerNotice {
   action: ServerAction;
   /** The refusal that taught it, with the server's own words. */
   error: ModelError;
+  /** "process": learned for every later request (told once); "request": that request alone went without. */
+  scope: "process" | "request";
 }
 
 export interface StreamRequest {
@@ -170,20 +172,32 @@ export class ModelClient {
         const images = hasImages(messages);
         if ((refusal === "no-tools" || refusal === "tools-need-jinja" || refusal === "tools-need-parser") && tools) {
           if (await this.confirmed(error, { tools, streaming })) this.learned("without-tools", { tools: false }, error);
-          else only.tools = true;
+          else {
+            only.tools = true;
+            this.forThisRequest("without-tools", error);
+          }
         } else if (refusal === "tools-with-stream" && tools && streaming) {
           if (await this.confirmed(error, { tools, streaming })) this.learned("without-streaming", { streamWithTools: false }, error);
-          else only.streaming = true;
+          else {
+            only.streaming = true;
+            this.forThisRequest("without-streaming", error);
+          }
         } else if (refusal === "no-vision" && images) {
           if (await this.confirmed(error, { vision: true })) this.learned("without-images", { images: false }, error);
+          else this.forThisRequest("without-images", error);
           dropImages();
         } else if (refusal === "bad-image" && images) {
           // One image the server could not read: a WebP first (Ollama before 0.10.0, stb_image), then every image as PNG, then none.
           if (hasImages(messages, ["image/webp"]) && !this.traits.webpAsPng) {
             await convert(["image/webp"]);
             this.learned("images-as-png", { webpAsPng: true }, error);
-          } else if (hasImages(messages, ["image/jpeg", "image/webp"])) await convert(["image/jpeg", "image/webp"]);
-          else dropImages();
+          } else if (hasImages(messages, ["image/jpeg", "image/webp"])) {
+            await convert(["image/jpeg", "image/webp"]);
+            this.forThisRequest("images-as-png", error);
+          } else {
+            dropImages();
+            this.forThisRequest("without-images", error);
+          }
         } else if (refusal === "parameter" && error.details.parameter === "parallel_tool_calls" && tools && this.traits.parallelToolCalls) {
           this.learned("without-parameter", { parallelToolCalls: false }, error);
         } else if (refusal === "parameter" && error.details.parameter === "stream_options" && streaming && this.traits.streamOptions) {
@@ -217,7 +231,12 @@ export class ModelClient {
     // Two turns refused at once both send again; only the first tells.
     const news = Object.entries(change).some(([trait, value]) => traits[trait as keyof ServerTraits] !== value);
     Object.assign(traits, change);
-    if (news) this.options.onNotice?.({ action, error });
+    if (news) this.options.onNotice?.({ action, error, scope: "process" });
+  }
+
+  /** What one request did without after a refusal that was about it alone: every refused request reaches the operator's log. */
+  private forThisRequest(action: ServerAction, error: ModelError): void {
+    this.options.onNotice?.({ action, error, scope: "request" });
   }
 
   /**

@@ -167,6 +167,20 @@ export function serverNoticeLine(notice: ServerNotice, say: Say): string {
       "AgentKit 现在只在提示中要求整理的 JSON（服务器不接受 response_format json_schema），并照常检查。",
     ),
   }[action];
+  if (notice.scope === "request") {
+    const what = {
+      "without-tools": say("without tools", "不带工具"),
+      "without-streaming": say("without streaming", "以非流式方式"),
+      "images-as-png": say("with its images as PNG", "把图片转成 PNG"),
+      "without-images": say("without its images", "不带图片"),
+      "without-parameter": say("without that parameter", "不带这个参数"),
+      "without-schema": say("without the schema", "不带 schema"),
+    }[action];
+    return say(
+      `The model server at ${baseURL} refused a request for ${model ?? "the model"}${theirWords(error, say)}. AgentKit sent that request again ${what}; the same request without anyone's words was taken, so nothing changes for the others.`,
+      `模型服务器 ${baseURL} 拒绝了对 ${model ?? "模型"} 的请求${theirWords(error, say)}。AgentKit ${what}重新发送了这个请求；不含任何人内容的同类请求被接受了，所以其他请求不受影响。`,
+    );
+  }
   const fix = action === "without-parameter" || action === "without-schema" ? "" : ` ${refusalFix(error, say)}`;
   return say(
     `The model server at ${baseURL} refused a request for ${model ?? "the model"}${theirWords(error, say)}. ${now}${fix}`,

@@ -46,8 +46,9 @@ export async function runChat(options: ChatOptions): Promise<number> {
   const parts = await createEngine(config, log, {
     onModelNotice: (notice) => {
       const { baseURL, model, status, reason, refusal } = notice.error.details;
-      log.warn({ baseURL, model, status, reason, refusal, action: notice.action }, serverNoticeLine(notice, english));
-      notices.push(notice);
+      log.warn({ baseURL, model, status, reason, refusal, action: notice.action, scope: notice.scope }, serverNoticeLine(notice, english));
+      // What changes for the rest of the chat is shown; one request's own refusal is in the log.
+      if (notice.scope === "process") notices.push(notice);
     },
   });
   const { engine } = parts;

@@ -242,7 +242,11 @@ describe("ModelClient", () => {
     const theirs = await model.stream({ messages: [{ role: "user", content: "hello" }], tools: [TOOL] });
     expect(theirs.toolsLeftOut).toBeUndefined();
     expect(fake.requests.at(-1)!.body.tools).toHaveLength(1);
-    expect(notices).toEqual([]);
+    // Each refused request is in the operator's log, as that request's alone.
+    expect(notices.map((n) => [n.action, n.scope])).toEqual([
+      ["without-tools", "request"],
+      ["without-images", "request"],
+    ]);
   });
 
   it("sends an image a server could not read as PNG for that request, then without it, and keeps images for the next", async () => {
@@ -259,7 +263,7 @@ describe("ModelClient", () => {
     const next = await ask(good, "image/jpeg");
     expect(next.imagesLeftOut).toBeUndefined();
     expect(JSON.stringify(fake.requests.at(-1)!.body.messages)).toContain("data:image/jpeg;base64,");
-    expect(notices).toEqual([]);
+    expect(notices.map((n) => [n.action, n.scope])).toEqual([["without-images", "request"]]);
   });
 
   it("never sends text twice: a refusal after the person saw part of the answer ends the round", async () => {

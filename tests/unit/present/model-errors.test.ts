@@ -94,8 +94,11 @@ describe("what a person is told when the model fails", () => {
       ["without-schema", "parameter"],
     ];
     for (const [action, refusal] of actions) {
-      const en = serverNoticeLine({ action, error: refused(refusal) }, english);
-      const zh = serverNoticeLine({ action, error: refused(refusal) }, chinese);
+      const en = serverNoticeLine({ action, error: refused(refusal), scope: "process" }, english);
+      const zh = serverNoticeLine({ action, error: refused(refusal), scope: "process" }, chinese);
+      const once = serverNoticeLine({ action, error: refused(refusal), scope: "request" }, english);
+      expect(once).toMatch(/AgentKit sent that request again .*nothing changes for the others\.$/);
+      expect(serverNoticeLine({ action, error: refused(refusal), scope: "request" }, chinese)).toMatch(/其他请求不受影响/);
       expect(en).toMatch(/^The model server at http:\/\/localhost:8080\/v1 refused a request for qwen2\.5: “the server's own words”\. AgentKit/);
       expect(zh).toMatch(/[\u4e00-\u9fff]/);
       expect(en).not.toBe(zh);
