@@ -5,6 +5,8 @@ import { MemoryStore } from "../src/memory/memory-store.js";
 import { CAPS } from "../src/memory/file-kinds.js";
 import { countChars } from "../src/lib/text.js";
 import { buildSystemPrompt } from "../src/memory/system-prompt.js";
+import { promptLimit } from "../src/engine/context-budget.js";
+import { DEFAULT_CONTEXT_TOKENS } from "../src/lib/tokens.js";
 import { recentDates } from "../src/lib/time.js";
 import { ServerNotes, SERVER_NOTES_CAP } from "../src/memory/server-notes.js";
 import { isPublicPlace, type SessionPlace } from "../src/sessions/session-record.js";
@@ -112,6 +114,7 @@ export async function measurePromptBuild(options: PromptBuildOptions): Promise<P
       const built = buildSystemPrompt(snapshot, base, {
         ...(isPublicPlace(place) ? { publicPlace: { privateSections: store.readSettings().privateSections, entryHere: entriesOfServer(store.dir, place.guildId) } } : {}),
         warn: () => warnings++,
+        maxTokens: promptLimit(DEFAULT_CONTEXT_TOKENS),
       });
       const t2 = process.hrtime.bigint();
       if (place === publicThread) prompt = built;

@@ -88,9 +88,8 @@ export interface TurnLimits {
 }
 
 /** The person's message as the model gets it in its turn, with image parts when there are images, cut to what the context leaves. */
-function requestMessage(message: TurnMessage, maxTokens: number | undefined): ChatCompletionMessageParam {
-  const fits = maxTokens === undefined || estimateTokens(message.text) <= maxTokens;
-  const words = fits ? message.text : `${keepStart(message.text, maxTokens)}\n[… the rest of this message was cut to fit the model's context]`;
+function requestMessage(message: TurnMessage, fits: boolean, maxTokens: number | undefined): ChatCompletionMessageParam {
+  const words = fits || maxTokens === undefined ? message.text : `${keepStart(message.text, maxTokens)}\n[… the rest of this message was cut to fit the model's context]`;
   const text = message.from ? guestText(message.from, words) : words;
   const name = message.from ? { name: guestName(message.from.userId) } : {};
   if (!message.images?.length) return { role: "user", content: text, ...name };
@@ -109,11 +108,12 @@ function storedMessage(message: TurnMessage): ChatCompletionMessageParam {
 
 /** One turn: the model may call memory tools for up to 8 rounds, then must answer. */
 export async function runTurn(input: TurnInput): Promise<TurnOutput> {
-  const asked = requestMessage(input.message, input.maxMessageTokens);
+  const fits = input.maxMessageTokens === undefined || estimateTokens(input.message.text) <= input.maxMessageTokens;
+  const asked = requestMessage(input.message, fits, input.maxMessageTokens);
   const messages: ChatCompletionMessageParam[] = [asked];
   const turn = newTurnState();
   const usage: TokenUsage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0 };
-  const limits: TurnLimits = input.maxMessageTokens !== undefined && estimateTokens(input.message.text) > input.maxMessageTokens ? { messageCut: true } : {};
+  const limits: TurnLimits = fits ? {} : { messageCut: true };
   let shown = "";
   let roundText = "";
   let needsBreak = false;

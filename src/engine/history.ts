@@ -97,8 +97,9 @@ export function guestText(guest: Guest, text: string): string {
 
 /** What a request sends after the frozen system prompt (the condensed summary and the messages since), in characters and estimated tokens. */
 export function historySize(record: SessionRecord): { chars: number; tokens: number } {
-  let chars = record.condensed ? summaryBlock(record.condensed.summary).length : 0;
-  let tokens = record.condensed ? estimateTokens(summaryBlock(record.condensed.summary)) : 0;
+  const block = record.condensed ? summaryBlock(record.condensed.summary) : "";
+  let chars = block.length;
+  let tokens = estimateTokens(block);
   for (const message of requestContext(record).slice(1)) {
     const text = JSON.stringify(message);
     chars += text.length;
@@ -107,9 +108,8 @@ export function historySize(record: SessionRecord): { chars: number; tokens: num
   return { chars, tokens };
 }
 
-/** Whether a request with the person's new words would send more history than the budget (HISTORY_BUDGET_CHARS, the context). */
-export function overBudget(record: SessionRecord, words: string, budget: HistoryBudget): boolean {
-  const { chars, tokens } = historySize(record);
+/** Whether a request with the person's new words would send more history (of this size) than the budget (HISTORY_BUDGET_CHARS, the context). */
+export function overBudget({ chars, tokens }: { chars: number; tokens: number }, words: string, budget: HistoryBudget): boolean {
   const added = JSON.stringify({ role: "user", content: words });
   return chars + added.length > budget.chars || tokens + estimateTokens(added) > budget.tokens;
 }

@@ -282,9 +282,11 @@ export class SessionEngine {
       const first = !hasExchange(record);
       try {
         // Before the request, not only after the turn: turns back to back leave no idle moment to condense in.
-        if (overBudget(record, message.text, this.budgetOf(record))) await this.condenseNow(record, timing);
+        const budget = this.budgetOf(record);
+        let size = historySize(record);
+        if (overBudget(size, message.text, budget) && (await this.condenseNow(record, timing))) size = historySize(record);
         // The message takes what the history leaves of the budget; the stored history keeps it whole.
-        const maxMessageTokens = Math.max(256, this.budgetOf(record).tokens - historySize(record).tokens);
+        const maxMessageTokens = Math.max(256, budget.tokens - size.tokens);
         const output = await runTurn({
           maxMessageTokens,
           model: this.deps.model,
@@ -699,17 +701,19 @@ export class SessionEngine {
       .catch((error: unknown) => this.deps.log.warn({ sessionId: id, err: String(error) }, "history not condensed"));
   }
 
-  /** Condenses the history of a turn about to go over budget; if the model cannot, the turn goes ahead as it is. */
-  private async condenseNow(record: SessionRecord, timing: TurnTiming): Promise<void> {
+  /** Condenses the history of a turn about to go over budget (true when it did); if the model cannot, the turn goes ahead as it is. */
+  private async condenseNow(record: SessionRecord, timing: TurnTiming): Promise<boolean> {
     const asking = performance.now();
     try {
       const condensed = await condenseHistory(this.deps.model, record, this.budgetOf(record));
-      if (!condensed) return;
+      if (!condensed) return false;
       record.condensed = condensed;
       await this.firstSaveDone(record.id);
       await this.deps.store.save(record);
+      return true;
     } catch (error) {
       this.deps.log.warn({ sessionId: record.id, err: String(error) }, "history not condensed before the request");
+      return false;
     } finally {
       timing.modelMs += performance.now() - asking;
     }

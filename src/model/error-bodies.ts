@@ -1,4 +1,4 @@
-import { recogniseRefusal } from "./refusals.js";
+import { refusalOf } from "./refusals.js";
 
 /** An error answer is read up to this much: enough for any server's reason, never a whole stream. */
 const MAX_ERROR_BYTES = 64 * 1024;
@@ -83,8 +83,7 @@ export function refusalAwareFetch(base: Fetch = globalThis.fetch): Fetch {
     headers.delete("content-length");
     headers.delete("content-encoding");
     headers.set("content-type", "application/json");
-    const codes = [error.type, error.code].flatMap((part) => (typeof part === "string" || typeof part === "number" ? [String(part)] : []));
-    if (recogniseRefusal(error.message, codes)) headers.set("x-should-retry", "false");
+    if (refusalOf(error)) headers.set("x-should-retry", "false");
     return new Response(JSON.stringify({ error }), { status: response.status, statusText: response.statusText, headers });
   };
 }

@@ -3,7 +3,7 @@ import type { Embedder } from "../memory/recall/vectors.js";
 import type { ChatCompletionFunctionTool, ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { noTelemetry, type ModelErrorKind, type Telemetry, type TokenUsage } from "../lib/telemetry.js";
 import { ModelError, StoppedError, serverReason } from "./model-error.js";
-import { recogniseRefusal } from "./refusals.js";
+import { refusalOf } from "./refusals.js";
 import { ReplyAssembler, usageOf, type ModelReply } from "./reply-assembler.js";
 import { traitsOf, type ServerTraits } from "./server-traits.js";
 import { convertImages, hasImages, withoutImages } from "./portable-images.js";
@@ -36,7 +36,7 @@ export interface ModelClientOptions {
   embeddingModel?: string | undefined;
   /** Told each chat request's outcome and tokens (metrics). */
   telemetry?: Telemetry | undefined;
-  /** Told once per process and server when the client learns to work around a refusal (the operator's log). */
+  /** Told of every refusal the client worked around: learned for the process (once), or for that request alone (the operator's log). */
   onNotice?: ((notice: ServerNotice) => void) | undefined;
 }
 
@@ -73,10 +73,25 @@ export interface LongAnswer {
   structured: boolean;
 }
 
-interface Ask {
-  messages: ChatCompletionMessageParam[];
+/** What a request is made of besides its messages: what a probe repeats. */
+interface Shape {
   tools?: ChatCompletionFunctionTool[] | undefined;
   streaming: boolean;
+  parallelToolCalls: boolean;
+  streamOptions: boolean;
+}
+
+/** What a probe repeats of a refused request: its shape, and whether it carried images or a schema. */
+interface Probe extends Shape {
+  vision?: boolean;
+  schema?: { name: string; schema: Record<string, unknown> } | undefined;
+}
+
+/** The traits a refusal can switch off, for the process or for one request. */
+type Switch = "tools" | "streamWithTools" | "images" | "parallelToolCalls" | "streamOptions";
+
+interface Ask extends Shape {
+  messages: ChatCompletionMessageParam[];
   firstTokenMs: number;
   deadlineMs?: number;
   schema?: { name: string; schema: Record<string, unknown> } | undefined;
@@ -146,12 +161,13 @@ export class ModelClient {
       messages = portable.messages;
       if (portable.leftOut > 0) imagesLeftOut = true;
     };
+    // What this request alone goes without, after a refusal a probe showed was about its own content.
+    const off = new Set<Switch>();
+    const on = (trait: Switch) => this.traits[trait] && !off.has(trait);
     if (hasImages(messages)) {
-      if (!this.traits.images) dropImages();
+      if (!on("images")) dropImages();
       else await convert(this.traits.webpAsPng ? ["image/gif", "image/webp"] : ["image/gif"]);
     }
-    // What this request alone does without, after a refusal that may be about its own content.
-    const only = { tools: false, streaming: false };
     // Once the person has seen text, the round is not sent again: they would see it twice.
     let shown = false;
     const onDelta = (text: string) => {
@@ -159,35 +175,35 @@ export class ModelClient {
       request.onDelta?.(text);
     };
     for (let degraded = 0; ; degraded++) {
-      const tools = wantsTools && this.traits.tools && !only.tools ? request.tools : undefined;
-      const streaming = tools === undefined || (this.traits.streamWithTools && !only.streaming);
+      const tools = wantsTools && on("tools") ? request.tools : undefined;
+      const sent: Shape = { tools, streaming: tools === undefined || on("streamWithTools"), parallelToolCalls: on("parallelToolCalls"), streamOptions: on("streamOptions") };
       try {
-        const reply = await this.ask({ messages, tools, streaming, firstTokenMs: streaming ? this.timeoutMs : this.longTimeoutMs, onDelta, signal: request.signal });
+        const reply = await this.ask({ ...sent, messages, firstTokenMs: sent.streaming ? this.timeoutMs : this.longTimeoutMs, onDelta, signal: request.signal });
         this.counted("ok", reply.usage);
         return { ...reply, ...(wantsTools && !tools ? { toolsLeftOut: true } : {}), ...(imagesLeftOut ? { imagesLeftOut: true } : {}) };
       } catch (error) {
         this.counted(error instanceof ModelError ? error.kind : "stopped");
         if (!(error instanceof ModelError) || shown || degraded >= MAX_DEGRADATIONS) throw error;
-        const refusal = error.details.refusal;
+        const { refusal, parameter } = error.details;
         const images = hasImages(messages);
-        if ((refusal === "no-tools" || refusal === "tools-need-jinja" || refusal === "tools-need-parser") && tools) {
-          if (await this.confirmed(error, { tools, streaming })) this.learned("without-tools", { tools: false }, error);
+        // Without a switch: for every later request when a probe of the same shape is refused the same way, else for this one.
+        const without = async (action: ServerAction, trait: Switch, shape: Probe) => {
+          if (await this.confirmed(error, shape)) this.learned(action, { [trait]: false }, error);
           else {
-            only.tools = true;
-            this.forThisRequest("without-tools", error);
+            off.add(trait);
+            this.forThisRequest(action, error);
           }
-        } else if (refusal === "tools-with-stream" && tools && streaming) {
-          if (await this.confirmed(error, { tools, streaming })) this.learned("without-streaming", { streamWithTools: false }, error);
-          else {
-            only.streaming = true;
-            this.forThisRequest("without-streaming", error);
-          }
-        } else if (refusal === "no-vision" && images) {
-          if (await this.confirmed(error, { vision: true })) this.learned("without-images", { images: false }, error);
-          else this.forThisRequest("without-images", error);
+        };
+        if ((refusal === "no-tools" || refusal === "tools-need-jinja" || refusal === "tools-need-parser") && tools) await without("without-tools", "tools", sent);
+        else if (refusal === "tools-with-stream" && tools && sent.streaming) await without("without-streaming", "streamWithTools", sent);
+        else if (refusal === "parameter" && parameter === "parallel_tool_calls" && tools && sent.parallelToolCalls) await without("without-parameter", "parallelToolCalls", sent);
+        else if (refusal === "parameter" && parameter === "stream_options" && sent.streaming && sent.streamOptions) await without("without-parameter", "streamOptions", sent);
+        else if (refusal === "no-vision" && images) {
+          await without("without-images", "images", { ...sent, vision: true });
           dropImages();
         } else if (refusal === "bad-image" && images) {
-          // One image the server could not read: a WebP first (Ollama before 0.10.0, stb_image), then every image as PNG, then none.
+          // One image the server could not read: a WebP first (Ollama before 0.10.0, stb_image), then every
+          // image as PNG, then none. Sending WebP as PNG takes nothing from anyone: learned without a probe.
           if (hasImages(messages, ["image/webp"]) && !this.traits.webpAsPng) {
             await convert(["image/webp"]);
             this.learned("images-as-png", { webpAsPng: true }, error);
@@ -198,30 +214,26 @@ export class ModelClient {
             dropImages();
             this.forThisRequest("without-images", error);
           }
-        } else if (refusal === "parameter" && error.details.parameter === "parallel_tool_calls" && tools && this.traits.parallelToolCalls) {
-          this.learned("without-parameter", { parallelToolCalls: false }, error);
-        } else if (refusal === "parameter" && error.details.parameter === "stream_options" && streaming && this.traits.streamOptions) {
-          this.learned("without-parameter", { streamOptions: false }, error);
         } else throw error;
       }
     }
   }
 
   /**
-   * Whether a refusal is the server's and not this request's: the same request shape sent again
-   * with nothing of anyone's ("ping", the same tools, or a 1×1 PNG) is refused the same way. Only
-   * then is a trait learned for every request of the process, so no one's words (echoed in a
-   * server's error) can take tools or images away from everyone.
+   * Whether a refusal is the server's and not this request's: a request of the same shape (the
+   * same tools, streaming and parameters, a 1×1 PNG for vision, a schema) with nothing of anyone's
+   * in it ("ping") is refused the same way. Only then is a trait learned for every request of the
+   * process, so no one's words (echoed in a server's error) can take anything away from everyone.
    */
-  private async confirmed(error: ModelError, shape: { tools?: ChatCompletionFunctionTool[]; streaming?: boolean; vision?: boolean }): Promise<boolean> {
+  private async confirmed(error: ModelError, shape: Probe): Promise<boolean> {
     const content: ChatCompletionMessageParam["content"] = shape.vision ? [{ type: "text", text: "ping" }, { type: "image_url", image_url: { url: ONE_PIXEL_PNG } }] : "ping";
     try {
-      const reply = await this.ask({ messages: [{ role: "system", content: "Answer with one word." }, { role: "user", content }], tools: shape.tools, streaming: shape.streaming ?? true, firstTokenMs: this.timeoutMs, maxTokens: 1 });
+      const reply = await this.ask({ ...shape, messages: [{ role: "system", content: "Answer with one word." }, { role: "user", content }], firstTokenMs: this.timeoutMs, maxTokens: 1 });
       this.counted("ok", reply.usage);
       return false;
     } catch (probe) {
       this.counted(probe instanceof ModelError ? probe.kind : "stopped");
-      return probe instanceof ModelError && probe.details.refusal === error.details.refusal;
+      return probe instanceof ModelError && probe.details.refusal === error.details.refusal && probe.details.parameter === error.details.parameter;
     }
   }
 
@@ -252,6 +264,8 @@ export class ModelClient {
         const reply = await this.ask({
           messages,
           streaming: true,
+          parallelToolCalls: false,
+          streamOptions: this.traits.streamOptions,
           firstTokenMs: this.longTimeoutMs,
           deadlineMs: this.longTimeoutMs * 3,
           schema: structured ? options.schema : undefined,
@@ -270,7 +284,8 @@ export class ModelClient {
     } catch (error) {
       // Only a refusal that names the schema (response_format, json_schema): not a time-out, not a model not found.
       if (!(error instanceof ModelError) || error.details.refusal !== "parameter" || error.details.parameter !== "response_format") throw error;
-      this.learned("without-schema", { jsonSchema: false }, error);
+      if (await this.confirmed(error, { streaming: true, parallelToolCalls: false, streamOptions: this.traits.streamOptions, schema: options.schema })) this.learned("without-schema", { jsonSchema: false }, error);
+      else this.forThisRequest("without-schema", error);
     }
     return run(false);
   }
@@ -317,14 +332,13 @@ export class ModelClient {
     const deadline = request.deadlineMs === undefined ? undefined : setTimeout(expire, request.deadlineMs);
     const stop = () => controller.abort();
     request.signal?.addEventListener("abort", stop, { once: true });
-    const traits = this.traits;
     try {
       if (request.signal?.aborted) throw new StoppedError();
       wait(request.firstTokenMs);
       const body = {
         model: this.options.model,
         messages: request.messages,
-        ...(request.tools ? { tools: request.tools, ...(traits.parallelToolCalls ? { parallel_tool_calls: true } : {}) } : {}),
+        ...(request.tools ? { tools: request.tools, ...(request.parallelToolCalls ? { parallel_tool_calls: true } : {}) } : {}),
         ...(request.maxTokens ? { max_tokens: request.maxTokens } : {}),
         ...(request.schema ? { response_format: { type: "json_schema" as const, json_schema: { name: request.schema.name, strict: true, schema: request.schema.schema } } } : {}),
       };
@@ -337,7 +351,7 @@ export class ModelClient {
         return reply;
       }
       const stream = await this.client.chat.completions.create(
-        { ...body, stream: true, ...(traits.streamOptions ? { stream_options: { include_usage: true } } : {}) },
+        { ...body, stream: true, ...(request.streamOptions ? { stream_options: { include_usage: true } } : {}) },
         { signal: controller.signal },
       );
       const reply = new ReplyAssembler();
@@ -351,7 +365,7 @@ export class ModelClient {
       return reply.finish(() => this.failure("bad-response"));
     } catch (error) {
       if (error instanceof StoppedError || request.signal?.aborted) throw new StoppedError();
-      if (timedOut && !(error instanceof ModelError)) throw this.failure("timeout", undefined, error);
+      if (timedOut && !(error instanceof ModelError)) throw this.failure("timeout", error);
       throw this.toModelError(error);
     } finally {
       clearTimeout(silence);
@@ -362,28 +376,28 @@ export class ModelClient {
 
   private toModelError(error: unknown): ModelError {
     if (error instanceof ModelError) return error;
-    if (error instanceof OpenAI.APIConnectionTimeoutError) return this.failure("timeout", undefined, error);
-    if (error instanceof OpenAI.APIUserAbortError) return this.failure("timeout", undefined, error);
-    if (error instanceof OpenAI.APIConnectionError) return this.failure("unreachable", undefined, error);
+    if (error instanceof OpenAI.APIConnectionTimeoutError) return this.failure("timeout", error);
+    if (error instanceof OpenAI.APIUserAbortError) return this.failure("timeout", error);
+    if (error instanceof OpenAI.APIConnectionError) return this.failure("unreachable", error);
     if (error instanceof OpenAI.APIError) {
       const status = error.status as number | undefined;
       const body = (typeof error.error === "object" && error.error !== null ? error.error : {}) as { message?: unknown; type?: unknown; code?: unknown };
       const message = typeof body.message === "string" ? body.message : error.message;
-      const recognised = recogniseRefusal(message, [body.type, body.code].flatMap((part) => (typeof part === "string" || typeof part === "number" ? [String(part)] : [])));
+      const recognised = refusalOf({ ...body, message });
       const kind: ModelErrorKind = recognised
         ? "refused"
         : status === 408
           ? "timeout"
           : status === 401 || status === 403
-          ? "auth"
-          : status === 429
-            ? "rate-limit"
-            // No status: an error event inside a stream that had begun.
-            : status === undefined || status >= 500
-              ? "server"
-              : status === 404 && !hasVersionPath(this.options.baseURL)
-                ? "wrong-base-url"
-                : "refused";
+            ? "auth"
+            : status === 429
+              ? "rate-limit"
+              : // No status: an error event inside a stream that had begun.
+                status === undefined || status >= 500
+                ? "server"
+                : status === 404 && !hasVersionPath(this.options.baseURL)
+                  ? "wrong-base-url"
+                  : "refused";
       return new ModelError(
         kind,
         {
@@ -397,11 +411,10 @@ export class ModelClient {
       );
     }
     // A stream cut mid-way (TypeError: terminated) or garbage in it (SyntaxError).
-    return this.failure("bad-response", undefined, error);
+    return this.failure("bad-response", error);
   }
 
-  private failure(kind: ModelErrorKind, status?: number, cause?: unknown): ModelError {
-    const details = { baseURL: this.options.baseURL, model: this.options.model, ...(status !== undefined ? { status } : {}) };
-    return new ModelError(kind, details, cause === undefined ? undefined : { cause });
+  private failure(kind: ModelErrorKind, cause?: unknown): ModelError {
+    return new ModelError(kind, { baseURL: this.options.baseURL, model: this.options.model }, cause === undefined ? undefined : { cause });
   }
 }

@@ -108,3 +108,9 @@ export function recogniseRefusal(message: string, typeOrCode: readonly string[] 
   }
   return undefined;
 }
+
+/** The refusal an error object stands for (`{"error":{message, type, code}}`, as error-bodies.ts gives every error). */
+export function refusalOf(error: { message: string; type?: unknown; code?: unknown }): Recognised | undefined {
+  const codes = [error.type, error.code].flatMap((part) => (typeof part === "string" || typeof part === "number" ? [String(part)] : []));
+  return recogniseRefusal(error.message, codes);
+}

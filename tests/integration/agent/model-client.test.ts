@@ -197,13 +197,33 @@ describe("ModelClient", () => {
     expect(fake.requests.length).toBe(before + 1);
   });
 
+  it("leaves out a parameter the server refuses (OpenAI's reasoning models and parallel_tool_calls), after a probe", async () => {
+    const strict: ServerMode = {
+      name: "no parallel_tool_calls",
+      refuse: (body) =>
+        body.parallel_tool_calls !== undefined ? { status: 400, body: { error: { message: "Unsupported parameter: 'parallel_tool_calls' is not supported with this model.", type: "invalid_request_error", param: "parallel_tool_calls", code: "unsupported_parameter" } } } : undefined,
+    };
+    const { model, notices } = await serve(strict);
+    await model.stream({ messages: [{ role: "user", content: "hi" }], tools: [TOOL] });
+    expect(fake.requests.map((r) => [r.body.parallel_tool_calls, r.refused?.status])).toEqual([[true, 400], [true, 400], [undefined, undefined]]);
+    expect(notices.map((n) => [n.action, n.scope, n.error.details.parameter])).toEqual([["without-parameter", "process", "parallel_tool_calls"]]);
+  });
+
   it("asks again without the schema only when the server refuses response_format", async () => {
-    const { model, notices } = await serve(vllm());
-    fake.enqueue({ error: { status: 400, body: { error: { message: "response_format json_schema is not supported", type: "BadRequestError", code: 400 } } } }, { text: "{}" });
+    // A server whose response_format takes no json_schema, whatever is asked.
+    const noSchema: ServerMode = {
+      name: "no json_schema",
+      refuse: (body) => (body.response_format?.type === "json_schema" ? { status: 400, body: { error: { message: "response_format json_schema is not supported", type: "BadRequestError", code: 400 } } } : undefined),
+    };
+    const { model, notices } = await serve(noSchema);
+    fake.setFallback({ text: "{}" });
     const answer = await model.complete([{ role: "user", content: "tidy" }], { schema: { name: "plan", schema: { type: "object" } } });
     expect(answer.structured).toBe(false);
-    expect(fake.requests.map((r) => Boolean(r.body.response_format))).toEqual([true, false]);
-    expect(notices.map((n) => n.action)).toEqual(["without-schema"]);
+    // Refused, the probe (a schema, "ping") refused the same way, then asked without the schema; the next asks without it at once.
+    expect(fake.requests.map((r) => [Boolean(r.body.response_format), r.refused?.status])).toEqual([[true, 400], [true, 400], [false, undefined]]);
+    expect(notices.map((n) => [n.action, n.scope])).toEqual([["without-schema", "process"]]);
+    await model.complete([{ role: "user", content: "tidy" }], { schema: { name: "plan", schema: { type: "object" } } });
+    expect(fake.requests.slice(3).map((r) => Boolean(r.body.response_format))).toEqual([false]);
   });
 
   it("leaves out an image that cannot be converted (a GIF cut short, one of 25 megapixels in a few kilobytes), and answers the words", async () => {

@@ -171,11 +171,11 @@ describe("a tidy-up", () => {
 
   it("asks again without response_format when the server refuses it by name, and reads JSON wrapped in prose", async () => {
     const { memory, model, fake } = await person();
-    // llama.cpp's words for a response_format it does not take (tools/server/server-common.cpp @ 006639c3).
+    // The words llama.cpp uses for a response_format type it does not take (tools/server/server-common.cpp @ 006639c3).
     const refusal = { error: { code: 400, message: 'response_format type must be one of "text" or "json_object", but got: json_schema', type: "invalid_request_error" } };
-    fake.enqueue({ error: { status: 400, body: refusal } }, { text: `Here is the plan:\n${JSON.stringify({ operations: [moved] })}\nDone.` });
+    fake.setFallback((request) => (request.body.response_format ? { error: { status: 400, body: refusal } } : { text: `Here is the plan:\n${JSON.stringify({ operations: [moved] })}\nDone.` }));
     expect((await tidyUp(memory, model, { now })).kind).toBe("done");
-    expect((fake.requests[1]!.body as { response_format?: unknown }).response_format).toBeUndefined();
+    expect((fake.requests.at(-1)!.body as { response_format?: unknown }).response_format).toBeUndefined();
   });
 
   it("with tidy_up:ask makes proposals instead of changes", async () => {
