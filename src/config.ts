@@ -127,7 +127,8 @@ const commonSchema = z.object({
   OPENAI_TIMEOUT_SECONDS: positiveNumber(60, "60"),
   OPENAI_LONG_TIMEOUT_SECONDS: positiveNumber(600, "600"),
   OPENAI_CONTEXT_TOKENS: optionalText
-    .refine((v) => v === undefined || (/^\d{1,7}$/.test(v) && Number(v) >= 2048), "must be the model's context length in tokens, a whole number of at least 2048 (e.g. 32768)")
+    // AgentKit's own instructions and tool schemas take about 3,000 tokens before anyone says a word.
+    .refine((v) => v === undefined || (/^\d{1,7}$/.test(v) && Number(v) >= 4096), "must be the model's context length in tokens, a whole number of at least 4096: AgentKit's instructions and tools alone take about 3000 (e.g. 32768)")
     .transform((v) => (v === undefined ? undefined : Number(v))),
   SESSION_STORE_URL: optionalText,
   // Node timers cannot wait longer than about 24.8 days.

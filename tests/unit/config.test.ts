@@ -39,9 +39,9 @@ describe("loadConfig", () => {
     // Never shorter than a turn's own time-out.
     expect(loadConfig("chat", { OPENAI_BASE_URL: "http://x/v1", OPENAI_TIMEOUT_SECONDS: "120", OPENAI_LONG_TIMEOUT_SECONDS: "30" }).openai.longTimeoutMs).toBe(120_000);
     expect(() => loadConfig("chat", { OPENAI_BASE_URL: "http://x/v1", OPENAI_CONTEXT_TOKENS: "4k" })).toThrow(
-      "Configuration: OPENAI_CONTEXT_TOKENS: must be the model's context length in tokens, a whole number of at least 2048 (e.g. 32768)",
+      "Configuration: OPENAI_CONTEXT_TOKENS: must be the model's context length in tokens, a whole number of at least 4096: AgentKit's instructions and tools alone take about 3000 (e.g. 32768)",
     );
-    expect(() => loadConfig("chat", { OPENAI_BASE_URL: "http://x/v1", OPENAI_CONTEXT_TOKENS: "1000" })).toThrow(/at least 2048/);
+    expect(() => loadConfig("chat", { OPENAI_BASE_URL: "http://x/v1", OPENAI_CONTEXT_TOKENS: "2048" })).toThrow(/at least 4096/);
     expect(() => loadConfig("chat", { OPENAI_BASE_URL: "http://x/v1", OPENAI_LONG_TIMEOUT_SECONDS: "soon" })).toThrow(/OPENAI_LONG_TIMEOUT_SECONDS: must be a positive number/);
   });
 
