@@ -35,7 +35,7 @@ export interface ModelCall {
   /** Tag found in the last user message (`[p3 t2]`), or null (summaries, probes). */
   tag: string | null;
   stream: boolean;
-  /** A turn's request (it carries tools); summaries and condensing do not. */
+  /** A turn's request; summaries, condensing and the tidy-up are not (isTurn). */
   turn: boolean;
   /** Epoch ms once the whole request body was read (as the test fake's `receivedAt`). */
   receivedAt: number;
@@ -58,6 +58,16 @@ export interface BenchModel {
 }
 
 const TAG = /\[(p\d+ t\d+)\]/;
+
+/** The long requests (summary, condensing, a day's log, the tidy-up) open with these instructions; they stream too. */
+const LONG_REQUESTS = ["You write entries", "Condense this conversation", "You condense a personal daily log", "You tidy"];
+
+/** A turn's request (AgentKit's with tools, or the floor bot's without): a streamed request that is not a long one. */
+function isTurn(body: ChatCompletionRequestBody): boolean {
+  const first = body.messages[0];
+  const system = first?.role === "system" && typeof first.content === "string" ? first.content : "";
+  return body.stream === true && !LONG_REQUESTS.some((start) => system.startsWith(start));
+}
 
 function lastUserText(body: ChatCompletionRequestBody): string {
   for (let i = body.messages.length - 1; i >= 0; i--) {
@@ -92,7 +102,7 @@ export async function startBenchModel(): Promise<BenchModel> {
     const call: ModelCall = {
       tag,
       stream: body.stream === true,
-      turn: Array.isArray(body.tools),
+      turn: isTurn(body),
       receivedAt,
       firstTokenAt: null,
       lastTokenAt: null,
