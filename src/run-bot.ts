@@ -4,8 +4,7 @@ import { holdBotLock } from "./bot-lock.js";
 import { ConfigError, type Config } from "./config.js";
 import { createBot, GatewayRefused } from "./discord/bot.js";
 import type { Logger } from "./lib/logger.js";
-import { english } from "./lib/locale.js";
-import { contextWarningLine, serverNoticeLine } from "./present/model-errors.js";
+import { logServerNotice, logTightContext } from "./present/model-errors.js";
 import { createMetrics, startOps } from "./ops/index.js";
 import { serveWeb } from "./web/server.js";
 
@@ -36,12 +35,9 @@ export async function runBot(config: Config, log: Logger): Promise<void> {
     tidy: true,
     onTidied: (userId) => void bot?.tidied(userId),
     // What the model server refused (its own words), and what AgentKit does instead: for the process (once, with the fix) or that request.
-    onModelNotice: (notice) => {
-      const { baseURL, model, status, reason, refusal } = notice.error.details;
-      log.warn({ baseURL, model, status, reason, refusal, action: notice.action, scope: notice.scope }, serverNoticeLine(notice, english));
-    },
+    onModelNotice: (notice) => logServerNotice(log, notice),
   });
-  if (parts.context.tight) log.warn({ contextTokens: parts.context.tokens, startTokens: parts.context.startTokens }, contextWarningLine(parts.context.tokens, parts.context.startTokens, english));
+  if (parts.context.tight) logTightContext(log, parts.context);
   bot = createBot({ config, log, engine: parts.engine });
   // Before login, so a port in use stops the start before it spends a gateway identify; /healthz is 503 until the gateway is ready.
   const ops = metrics && (await startOps(config, { client: bot.client, store: parts.store, metrics }, log));

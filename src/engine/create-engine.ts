@@ -38,7 +38,7 @@ export interface EngineOptions {
   onTidied?: (userId: string) => void;
   /** Start-up housekeeping of the home (permissions, earlier conversations, leftover files): the bot and the chat; not the web page beside them. */
   housekeeping?: boolean;
-  /** Told when the model client learns to work around a server's refusal (once per process and server): the front end words it for the operator. */
+  /** Told of each refusal the model client works around (learned for the process, or for one request): the front end words it for the operator. */
   onModelNotice?: (notice: ServerNotice) => void;
 }
 

@@ -1,4 +1,5 @@
-import type { Say } from "../lib/locale.js";
+import { english, type Say } from "../lib/locale.js";
+import type { Logger } from "../lib/logger.js";
 import type { ModelError } from "../model/model-error.js";
 import type { ServerNotice } from "../model/model-client.js";
 
@@ -221,4 +222,15 @@ export function noImagesLine(say: Say): string {
 /** Said when the message was longer than the model's context leaves (OPENAI_CONTEXT_TOKENS): the model read its start. */
 export function messageCutLine(say: Say): string {
   return say("✂️ Your message was longer than the model can read at once, so it read only the start.", "✂️ 你的消息超出了模型一次能读的长度，所以它只读了开头部分。");
+}
+
+/** The operator's log line for what the model client worked around (the bot and the terminal chat alike). */
+export function logServerNotice(log: Logger, notice: ServerNotice): void {
+  const { baseURL, model, status, reason, refusal } = notice.error.details;
+  log.warn({ baseURL, model, status, reason, refusal, action: notice.action, scope: notice.scope }, serverNoticeLine(notice, english));
+}
+
+/** The start-up warning in the operator's log when OPENAI_CONTEXT_TOKENS is small (createEngine's `context.tight`). */
+export function logTightContext(log: Logger, context: { tokens: number; startTokens: number }): void {
+  log.warn({ contextTokens: context.tokens, startTokens: context.startTokens }, contextWarningLine(context.tokens, context.startTokens, english));
 }

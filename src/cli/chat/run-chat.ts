@@ -18,9 +18,9 @@ import type { ChatOptions } from "./options.js";
 import { PipedInput } from "./piped-input.js";
 import { TerminalInput } from "./terminal-input.js";
 import { defaultName, emptyAnswer, endedLine, endingLine, forgottenTurn, messageKept, sessionGone, modelTrouble, quitLine, stoppedLine, tooLong, typedTooMuch, welcome } from "./words.js";
-import { english, sayIn } from "../../lib/locale.js";
+import { sayIn } from "../../lib/locale.js";
 import type { ServerNotice } from "../../model/model-client.js";
-import { contextWarningLine, messageCutLine, noToolsLine, serverNoticeLine } from "../../present/model-errors.js";
+import { contextWarningLine, logServerNotice, logTightContext, messageCutLine, noToolsLine, serverNoticeLine } from "../../present/model-errors.js";
 
 /** A second Ctrl+C this soon after one that stopped an answer or began the end quits at once. */
 const QUIT_WINDOW_MS = 1000;
@@ -45,8 +45,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
   const notices: ServerNotice[] = [];
   const parts = await createEngine(config, log, {
     onModelNotice: (notice) => {
-      const { baseURL, model, status, reason, refusal } = notice.error.details;
-      log.warn({ baseURL, model, status, reason, refusal, action: notice.action, scope: notice.scope }, serverNoticeLine(notice, english));
+      logServerNotice(log, notice);
       // What changes for the rest of the chat is shown; one request's own refusal is in the log.
       if (notice.scope === "process") notices.push(notice);
     },
@@ -62,7 +61,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
   };
   let toldNoTools = false;
   if (parts.context.tight) {
-    log.warn({ contextTokens: parts.context.tokens, startTokens: parts.context.startTokens }, contextWarningLine(parts.context.tokens, parts.context.startTokens, english));
+    logTightContext(log, parts.context);
     warn(printable(`⚠️ ${contextWarningLine(parts.context.tokens, parts.context.startTokens, say)}`));
   }
   if (problem) warn(printable(say(`(No log file at ${chatLogPath(config.home)}: ${problem})`, `（无法写日志文件 ${chatLogPath(config.home)}：${problem}）`)));
