@@ -10,7 +10,7 @@ const segmenter = new Intl.Segmenter("und", { granularity: "word" });
 /** Scripts written without spaces between words that bigrams serve well. */
 const UNSEGMENTED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Bopomofo}]/u;
 
-interface Word {
+export interface Word {
   text: string;
   /** True for a run of Han or Kana characters. */
   cjk: boolean;
@@ -27,7 +27,7 @@ function pieceEnd(text: string, start: number): number {
 }
 
 /** Word-like pieces in order; adjacent Han/Kana words are joined back into one run. */
-function wordsOf(text: string): Word[] {
+export function wordsOf(text: string): Word[] {
   const words: Word[] = [];
   const folded = text.normalize("NFKC").toLowerCase();
   let previousEnd = -1;
