@@ -1,3 +1,4 @@
+import type { Held } from "../lib/provenance.js";
 import { english, type Say } from "../lib/locale.js";
 
 /** A change the model's tools made to a memory file in a turn. */
@@ -11,6 +12,8 @@ export interface PendingChange extends MemoryChange {
   proposal: string;
   /** What it would do, e.g. `+ "prefers oolong"`. */
   summary: string;
+  /** Held by code for the person's Save (not their words, or an instruction), and where its words came from. */
+  held?: Held;
 }
 
 /** "saved to USER.md › Preferences, MEMORY.md › Follow-ups", or "" when nothing changed. */

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { writeFileAtomic } from "./atomic-write.js";
 import { readTextIfExistsSync } from "./memory-file.js";
 import type { FileKind } from "./file-kinds.js";
+import type { Held } from "../lib/provenance.js";
 
 /** A write the model asked for while the person wants to approve changes first (ask before saving). */
 export interface Proposal {
@@ -19,6 +20,8 @@ export interface Proposal {
   content?: string;
   oldText?: string;
   newText?: string;
+  /** Held for the person's Save by code (not their words, or it reads as an instruction), whatever they chose. */
+  held?: Held;
 }
 
 const PROPOSAL_DAYS = 7;
