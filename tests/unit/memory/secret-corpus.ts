@@ -1,11 +1,14 @@
 /**
  * The corpus the secret detector is measured on (tests/unit/memory/secrets-corpus.test.ts, and
  * the bench's 2,000-character notes): realistic secret shapes, each in the kind of sentence,
- * config line or snippet people paste, in English and Chinese; and ordinary notes, the hard
+ * config line or snippet people paste, in English, Chinese and a few other languages; and ordinary notes, the hard
  * ones first (words such as password, pin, token, key and sk- in harmless places, numbers that
  * pass the Luhn check). The keys are generated from a seeded generator at load time, so that no
  * scanner takes this file for a leak and no real key is in it.
  */
+
+import { entropyToMnemonic } from "@scure/bip39";
+import { wordlist } from "@scure/bip39/wordlists/english.js";
 
 /** mulberry32: a small seeded generator, so the corpus is the same on every run. */
 function seeded(seed: number): () => number {
@@ -570,4 +573,182 @@ export const HELD_OUT_ORDINARY: string[] = [
   "wifi 名字叫 MeiHome-5G",
   "她在学 OAuth 2.0 的授权码流程",
   "API 文档在 https://example.com/docs?lang=zh",
+];
+
+// ── The second batch ────────────────────────────────────────────────────────────────────────
+// Shapes a corpus the detector was not built on found missing: Slack app-level tokens, a private
+// key's body without its BEGIN line, PyPI, Docker Hub and Vault tokens, passwords labelled in
+// Spanish, French, German and Japanese, passphrases of plain words and wallet recovery phrases.
+
+const bytes = (n: number) => Buffer.from(Array.from({ length: n }, () => Math.floor(random() * 256)));
+const lines = (base64: string, width: number) => base64.match(new RegExp(`.{1,${width}}`, "g"))!.join("\n");
+
+/** A DER file as base64 lines: its fixed start (sequence, version, algorithm) in hex, then random bytes up to `total`. */
+function der(startHex: string, total: number, width = 64): string {
+  const start = Buffer.from(startHex, "hex");
+  return lines(Buffer.concat([start, bytes(total - start.length)]).toString("base64"), width);
+}
+
+const rsaPkcs8 = der("308204bd020100300d06092a864886f70d0101010500048204a7308204a30201000282010100", 1217);
+const rsaPkcs1 = der("308204a40201000282010100", 1192);
+const rsa1024 = der("3082025d02010002818100", 609);
+const ecSec1 = lines(Buffer.concat([Buffer.from("30770201010420", "hex"), bytes(32), Buffer.from("a00a06082a8648ce3d030107a14403420004", "hex"), bytes(64)]).toString("base64"), 64);
+const ed25519 = Buffer.concat([Buffer.from("302e020100300506032b657004220420", "hex"), bytes(32)]).toString("base64");
+const sshString = (text: string | Buffer) => Buffer.concat([Buffer.from([0, 0, 0, text.length]), Buffer.from(text)]);
+const openssh = lines(
+  Buffer.concat([Buffer.from("openssh-key-v1\0"), sshString("none"), sshString("none"), sshString(""), Buffer.from([0, 0, 0, 1]), bytes(51), bytes(144)]).toString("base64"),
+  70,
+);
+// Public halves start with the same bytes of a sequence, but a certificate holds a sequence where a private key holds its version.
+const certificate = der("308203773082025fa003020102020900", 891);
+const publicKey = der("30820122300d06092a864886f70d01010105000382010f003082010a0282010100", 294);
+
+const slackApp = join("xa", "pp-1-A0", pick(UPPER + DIGITS, 9), "-", pick(DIGITS, 13), "-", pick(HEX, 64));
+const pypi = join("py", "pi-AgEIcHlwaS5vcmcCJ", pick(BASE64URL, 150));
+const testPypi = join("py", "pi-AgENdGVzdC5weXBpLm9yZwIk", pick(BASE64URL, 140));
+const dockerPat = join("dc", "kr_pat_", pick(BASE64URL, 27));
+const dockerOrg = join("dc", "kr_oat_", pick(BASE64URL, 32));
+const vaultShort = join("hv", "s.", pick(BASE62, 24));
+const vaultService = join("hv", "s.CAESI", pick(BASE64URL, 86));
+const vaultBatch = join("hv", "b.AAAAAQ", pick(BASE64URL, 132));
+const vaultRecovery = join("hv", "r.", pick(BASE62, 24));
+const vaultLegacy = join("s", ".", pick(BASE62, 24));
+const seed12 = entropyToMnemonic(bytes(16), wordlist);
+const seed24 = entropyToMnemonic(bytes(32), wordlist);
+const seedOther = entropyToMnemonic(bytes(16), wordlist);
+const words = (phrase: string) => phrase.split(" ");
+const numbered = (phrase: string, between: string) => words(phrase).map((w, i) => `${i + 1}. ${w}`).join(between);
+
+export const SECOND_BATCH_SECRETS: SecretSample[] = [
+  // Slack app-level tokens
+  { text: `SLACK_APP_TOKEN=${slackApp}`, label: "Slack token", secret: slackApp },
+  { text: `socket mode app token for the standup bot: ${slackApp}`, label: "Slack token", secret: slackApp },
+  { text: `{"appToken": "${slackApp}", "botToken": "see 1Password"}`, label: "Slack token", secret: slackApp },
+  // A private key's body without its BEGIN line
+  { text: `${rsaPkcs8}\n-----END PRIVATE KEY-----`, label: "private key", secret: rsaPkcs8.slice(650, 714) },
+  { text: `here's the key body, header got cut off when I copied it:\n${rsaPkcs8}`, label: "private key", secret: rsaPkcs8.slice(-60) },
+  { text: `\`\`\`\n${rsaPkcs1}\n\`\`\``, label: "private key", secret: rsaPkcs1.slice(1300, 1364) },
+  { text: `${ecSec1}\n-----END EC PRIVATE KEY-----\nthat's the signing key for the app store`, label: "private key", secret: ecSec1.slice(65, 129) },
+  { text: `private_key = "${ed25519}"`, label: "private key", secret: ed25519 },
+  { text: `{"client_email": "bot@mei-project.iam.gserviceaccount.com", "private_key": "${rsaPkcs8.replace(/\n/g, "\\n")}\\n"}`, label: "private key", secret: rsaPkcs8.slice(325, 389) },
+  { text: `old 1024-bit key from the NAS:\n${rsa1024}\n-----END RSA PRIVATE KEY-----`, label: "private key", secret: rsa1024.slice(390, 454) },
+  { text: `${openssh}\n-----END OPENSSH PRIVATE KEY-----`, label: "private key", secret: openssh.slice(71, 141) },
+  { text: `服务器的私钥内容：\n${ecSec1}`, label: "private key", secret: ecSec1.slice(0, 64) },
+  { text: `deploy key (no header):\n  ${rsaPkcs1.split("\n").join("\n  ")}`, label: "private key", secret: rsaPkcs1.slice(650, 714) },
+  // PyPI
+  { text: `TWINE_PASSWORD=${pypi}`, label: "PyPI token", secret: pypi },
+  { text: `[pypi]\n  username = __token__\n  password = ${pypi}`, label: "PyPI token", secret: pypi },
+  { text: `uv publish --token ${testPypi}`, label: "PyPI token", secret: testPypi },
+  { text: `PyPI 的上传令牌是 ${pypi}`, label: "PyPI token", secret: pypi },
+  // Docker Hub
+  { text: `docker login -u meilin -p ${dockerPat}`, label: "Docker Hub token", secret: dockerPat },
+  { text: `      DOCKERHUB_TOKEN: ${dockerPat}`, label: "Docker Hub token", secret: dockerPat },
+  { text: `echo "${dockerOrg}" | docker login --username mei-org --password-stdin`, label: "Docker Hub token", secret: dockerOrg },
+  { text: `Docker Hub 访问令牌：${dockerPat}，下个月过期`, label: "Docker Hub token", secret: dockerPat },
+  // HashiCorp Vault
+  { text: `VAULT_TOKEN=${vaultService}`, label: "Vault token", secret: vaultService },
+  { text: `vault login ${vaultShort}`, label: "Vault token", secret: vaultShort },
+  { text: `curl -H "X-Vault-Token: ${vaultBatch}" https://vault.mei.home.arpa:8200/v1/secret/data/app`, label: "Vault token", secret: vaultBatch },
+  { text: `the recovery token from the generate-root run: ${vaultRecovery}`, label: "Vault token", secret: vaultRecovery },
+  { text: `export VAULT_TOKEN=${vaultLegacy}`, label: "Vault token", secret: vaultLegacy },
+  { text: `old vault token ${vaultLegacy} still works on the 1.4 cluster`, label: "Vault token", secret: vaultLegacy },
+  { text: `Vault 根令牌：${vaultShort}`, label: "Vault token", secret: vaultShort },
+  // Passwords labelled in Spanish, French, German, Japanese and Chinese
+  { text: "contraseña: Gato#2024", label: "password", secret: "Gato#2024" },
+  { text: "mi contraseña del wifi es Pl4ya-Azul", label: "password", secret: "Pl4ya-Azul" },
+  { text: "La clave del banco es 8xK!29pq", label: "password", secret: "8xK!29pq" },
+  { text: '{"usuario": "mei", "contraseña": "Gato#2024"}', label: "password", secret: "Gato#2024" },
+  { text: "mot de passe : Chaton#42", label: "password", secret: "Chaton#42" },
+  { text: "Mon mot de passe Gmail est «Soleil2025!»", label: "password", secret: "Soleil2025!" },
+  { text: "le mdp du wifi c'est Fr4mboise!", label: "password", secret: "Fr4mboise!" },
+  { text: "Passwort: Sommer2024!", label: "password", secret: "Sommer2024!" },
+  { text: "Das WLAN-Passwort lautet Zugspitze#88", label: "password", secret: "Zugspitze#88" },
+  { text: "mein Kennwort für das Intranet ist Kx7#pL2q", label: "password", secret: "Kx7#pL2q" },
+  { text: 'Kennwort = "Bl4uerHimmel"', label: "password", secret: "Bl4uerHimmel" },
+  { text: "パスワードは Sakura2024! です", label: "password", secret: "Sakura2024!" },
+  { text: "Wi-Fiのパスワード：Fuji-san_3776", label: "password", secret: "Fuji-san_3776" },
+  { text: "暗証番号は 4729 です", label: "PIN", secret: "4729" },
+  { text: "キャッシュカードの暗証番号：0385", label: "PIN", secret: "0385" },
+  { text: "口令：Tiger@1987", label: "password", secret: "Tiger@1987" },
+  { text: "我的密碼是 Taipei101!", label: "password", secret: "Taipei101!" },
+  // Passphrases of plain words
+  { text: "my passphrase is correct horse battery staple", label: "password", secret: "correct horse battery staple" },
+  { text: "passphrase: tundra maple cactus viking", label: "password", secret: "tundra maple cactus viking" },
+  { text: "the wifi passphrase is purple elephant dancing quietly", label: "password", secret: "purple elephant dancing quietly" },
+  { text: "the passphrase for the backup drive is lantern meadow copper sparrow", label: "password", secret: "lantern meadow copper sparrow" },
+  { text: "my passphrase is correct-horse-battery-staple", label: "password", secret: "correct-horse-battery-staple" },
+  // Wallet recovery phrases
+  { text: `seed phrase: ${seed12}`, label: "recovery phrase", secret: seed12 },
+  { text: `My recovery phrase is ${seed24}`, label: "recovery phrase", secret: seed24 },
+  { text: `wallet words: ${numbered(seed12, " ")}`, label: "recovery phrase", secret: words(seed12).slice(4, 8).join(" ") },
+  { text: numbered(seedOther, "\n"), label: "recovery phrase", secret: words(seedOther).slice(6, 9).join(" ") },
+  { text: seed12, label: "recovery phrase", secret: seed12 },
+  { text: `const mnemonic = "${seed12}";`, label: "recovery phrase", secret: seed12 },
+  { text: `{"mnemonic": "${seed24}", "path": "m/44'/60'/0'/0/0"}`, label: "recovery phrase", secret: seed24 },
+  { text: `助记词：${seedOther}`, label: "recovery phrase", secret: seedOther },
+  { text: `MetaMask secret recovery phrase\n${words(seed12).join("\n")}`, label: "recovery phrase", secret: words(seed12).slice(3, 9).join("\n") },
+  { text: `ledger backup, keep offline: ${seed24}`, label: "recovery phrase", secret: seed24 },
+  { text: `seed words: ${words(seedOther).join(", ")}`, label: "recovery phrase", secret: words(seedOther).slice(2, 10).join(", ") },
+];
+
+export const SECOND_BATCH_ORDINARY: string[] = [
+  // Password words in other languages, with no password after them
+  "I forgot my Passwort again",
+  "la contraseña es incorrecta",
+  "la contraseña debe tener al menos 8 caracteres",
+  "olvidé mi contraseña otra vez",
+  "La clave es practicar todos los días",
+  "Mi clave para aprender idiomas es la constancia",
+  "J'ai oublié mon mot de passe, je dois le réinitialiser",
+  "Le mot de passe est incorrect",
+  "mot de passe : voir le gestionnaire",
+  "MDP: states, actions, transition probabilities and rewards",
+  "Das Passwort ist falsch, ich muss es zurücksetzen",
+  "Passwort vergessen? Der Link kommt per Mail",
+  "Kennwort: siehe Passwortmanager",
+  "Kennwort geändert am Montag",
+  "密码错了",
+  "口令过期了，要重新申请",
+  "密碼忘記了，明天去重設",
+  "パスワードを忘れた",
+  "パスワードは8文字以上にしてください",
+  "暗証番号を3回間違えてロックされた",
+  // Passphrases talked about
+  "The passphrase must be at least 20 characters long",
+  "My passphrase is long and has spaces in it",
+  "the wifi passphrase is on the sticker under the router",
+  "passphrase: see the paper in the safe",
+  "the passphrase is different for every drive",
+  // Recovery phrases talked about, and words that happen to be on the list
+  "Never share your seed phrase or recovery phrase with anyone; no wallet support team will ever ask for it",
+  "She read that BIP-39 seed phrases use 2048 words, and that 12 words give 128 bits",
+  "the recovery phrase is written on steel plates in the safe, not on any computer",
+  "助记词千万不要截图或者发给别人",
+  "Autumn river, silent stone,\nmorning light and wind alone;\nsilver moon above the lake,\nquiet garden, slow awake.",
+  "Ocean\nRiver\nStone\nMoon\nAutumn\nSilver\nMorning\nGarden\nWinter\nForest\nWindow\nLake",
+  "Groceries: salad, cake, juice, rice, soup, bean, tomato, potato, chicken, fish, butter, cheese, apple, lemon",
+  "kids want pizza again tonight, then cake and juice for the party",
+  "can you check that the company system gets the right number for each person this month",
+  // Names of the new token shapes with no token
+  "pypi package name is agentkit-tools; check that it's free on PyPI first",
+  "pip install requests==2.32.3 from pypi",
+  "pypi-publish GitHub action uses trusted publishing, no token needed",
+  "docker pull postgres:16-alpine && docker run -d redis:7",
+  "docker login ghcr.io -u mei --password-stdin < token.txt",
+  "dckr_pat_ tokens are created under Account settings > Personal access tokens",
+  "Docker Hub rate limits: 100 pulls per 6 hours for anonymous users",
+  "the vault of the cathedral was restored in 1998",
+  "Stayed at the Vault hotel in San Francisco",
+  "vault kv get secret/myapp",
+  "hvs. at the start means a service token in Vault 1.10 and later",
+  "s.t. x + y <= 10 (subject to the budget constraint)",
+  "s.Anderson et al. 2019 found the same effect",
+  "xapp- tokens are Slack's app-level tokens for Socket Mode",
+  // Base64 that is not a private key
+  "data:image/jpeg;base64,/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAAgGBgcGBQgHBwcJCQgKDBQNDAsLDBkSEw8UHRofHh0aHBwgJC4nICIsIxwcKDcpLDAxNDQ0Hyc5PTgyPC4zNDL/",
+  "R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw== is the 1x1 gif",
+  `the CA certificate (public, fine to share):\n${certificate}`,
+  `server public key:\n${publicKey}`,
+  "PKCS#8 keys start with MIIEvQIBADANBgkqhkiG9w0BAQEFAASC, certificates with MIID",
+  "-----END PRIVATE KEY----- is the last line of the file",
 ];

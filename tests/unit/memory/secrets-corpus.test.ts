@@ -1,15 +1,22 @@
 import { describe, expect, it } from "vitest";
 import { findSecrets, maskSecrets } from "../../../src/memory/secrets.js";
-import { HELD_OUT_ORDINARY, HELD_OUT_SECRETS, ORDINARY as BUILT_ON_ORDINARY, SECRETS as BUILT_ON_SECRETS } from "./secret-corpus.js";
+import {
+  HELD_OUT_ORDINARY,
+  HELD_OUT_SECRETS,
+  ORDINARY as BUILT_ON_ORDINARY,
+  SECOND_BATCH_ORDINARY,
+  SECOND_BATCH_SECRETS,
+  SECRETS as BUILT_ON_SECRETS,
+} from "./secret-corpus.js";
 
-const SECRETS = [...BUILT_ON_SECRETS, ...HELD_OUT_SECRETS];
-const ORDINARY = [...BUILT_ON_ORDINARY, ...HELD_OUT_ORDINARY];
+const SECRETS = [...BUILT_ON_SECRETS, ...HELD_OUT_SECRETS, ...SECOND_BATCH_SECRETS];
+const ORDINARY = [...BUILT_ON_ORDINARY, ...HELD_OUT_ORDINARY, ...SECOND_BATCH_ORDINARY];
 
 /** NFKC with zero-width characters dropped: how a masked text is checked for what is left of a secret. */
 const plain = (text: string) => text.normalize("NFKC").replace(/\p{Default_Ignorable_Code_Point}/gu, "");
 
 /** The figures the README states; the detector must do at least this well on the corpus. */
-const README = { recall: 0.95, namedRight: 0.95, falseAlarms: 0 };
+const README = { recall: 0.97, namedRight: 0.97, falseAlarms: 0.01 };
 
 function caught(sample: (typeof SECRETS)[number]): boolean {
   return findSecrets(sample.text).length > 0 && !plain(maskSecrets(sample.text)).includes(plain(sample.secret));
@@ -34,8 +41,8 @@ describe("the secret detector on its corpus", () => {
     const named = SECRETS.filter((s) => caught(s) && (s.label === "any" || findSecrets(s.text).some((f) => f.label === s.label)));
     const alarms = ORDINARY.filter((text) => findSecrets(text).length > 0);
     const figures = { recall: hits.length / SECRETS.length, namedRight: named.length / SECRETS.length, falseAlarms: alarms.length / ORDINARY.length };
-    expect(SECRETS.length).toBe(145);
-    expect(ORDINARY.length).toBe(247);
+    expect(SECRETS.length).toBe(206);
+    expect(ORDINARY.length).toBe(301);
     expect(figures.recall).toBeGreaterThanOrEqual(README.recall);
     expect(figures.namedRight).toBeGreaterThanOrEqual(README.namedRight);
     expect(figures.falseAlarms).toBeLessThanOrEqual(README.falseAlarms);
