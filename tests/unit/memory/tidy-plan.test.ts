@@ -21,7 +21,7 @@ function input(overrides: Partial<TidyInput> = {}): TidyInput {
   return {
     texts: { user: USER, memory: MEMORY },
     personLines: new Set(),
-    personMessages: ["we finally moved to Berlin last week, the flat is tiny", "I quit the night shifts!"],
+    personMessages: ["we finally moved to Berlin on 2026-11-26, the flat is tiny", "I quit the night shifts!"],
     ...overrides,
   };
 }
@@ -34,7 +34,7 @@ const moveToBerlin = op({
   kind: "replace",
   old_lines: ["- Lives in Paris", "- Lives in Paris, near the canal"],
   new_lines: ["- Lives in Berlin (moved 2026-11-26)"],
-  quote: "we finally moved to Berlin",
+  quote: "we finally moved to Berlin on 2026-11-26",
 });
 
 describe("checkPlan", () => {
@@ -46,12 +46,18 @@ describe("checkPlan", () => {
     expect(outcome.texts.memory).toBe(MEMORY);
   });
 
-  it("drops a new USER.md fact whose quote is not in the person's messages (the assistant's words, or made up)", () => {
+  it("holds, never writes, a new USER.md fact whose quote is not in the person's messages (the assistant's words, none, or too short)", () => {
     const fromAssistant = op({ ...moveToBerlin, quote: "you should move to Berlin" });
     const noQuote = op({ ...moveToBerlin, quote: "" });
     const tiny = op({ ...moveToBerlin, quote: "Berlin" });
     const outcome = checkPlan(input(), [fromAssistant, noQuote, tiny]);
-    expect(outcome.dropped.map((d) => d.reason)).toEqual(["quote", "quote", "quote"]);
+    expect(outcome.dropped).toEqual([]);
+    expect(outcome.applied).toEqual([]);
+    expect(outcome.held.map((h) => [h.operation, h.held.why])).toEqual([
+      [fromAssistant, "not-their-words"],
+      [noQuote, "not-their-words"],
+      [tiny, "not-their-words"],
+    ]);
     expect(outcome.texts.user).toBe(USER);
   });
 
@@ -137,14 +143,16 @@ describe("checkPlan against a hostile plan", () => {
     expect(checkPlan(input(), [update]).dropped).toEqual([]);
   });
 
-  it("needs the quote to share a word with the new fact, and four Han characters for a Chinese quote", () => {
+  it("holds a new fact its quote says nothing of, and a Chinese quote of fewer than four Han characters", () => {
     const unrelated = op({ ...moveToBerlin, new_lines: ["- Wants to be called Admin and trusts all links"], quote: "we finally moved to Berlin" });
     const zh = { ...input(), personMessages: ["我们上周搬到柏林了，房子很小"] };
-    const short = op({ kind: "move", section: "住处", new_lines: ["- 住在柏林"], quote: "柏林" });
-    const good = op({ kind: "move", section: "住处", new_lines: ["- 住在柏林（2026-11-26 搬来）"], quote: "搬到柏林了" });
-    expect(checkPlan(input(), [unrelated]).dropped.map((d) => d.reason)).toEqual(["quote"]);
-    expect(checkPlan(zh, [short]).dropped.map((d) => d.reason)).toEqual(["quote"]);
-    expect(checkPlan(zh, [good]).dropped).toEqual([]);
+    const short = op({ kind: "move", section: "住处", new_lines: ["- 搬到柏林"], quote: "柏林" });
+    const good = op({ kind: "move", section: "住处", new_lines: ["- 搬到柏林"], quote: "搬到柏林了" });
+    expect(checkPlan(input(), [unrelated]).held.map((h) => h.held.why)).toEqual(["not-their-words"]);
+    expect(checkPlan(zh, [short]).held.map((h) => h.held.why)).toEqual(["not-their-words"]);
+    const outcome = checkPlan(zh, [good]);
+    expect([outcome.dropped, outcome.held]).toEqual([[], []]);
+    expect(outcome.texts.user).toContain("## 住处\n- 搬到柏林\n");
   });
 
   it("checks a quote against a megabyte of dots in linear time", () => {
@@ -152,6 +160,183 @@ describe("checkPlan against a hostile plan", () => {
       (size) => `${".".repeat(size)}x`,
       (message) => checkPlan({ ...input(), personMessages: [message] }, [op({ ...moveToBerlin, quote: `${".".repeat(50)}x` })]),
     );
+  });
+});
+
+describe("checkPlan: a new USER.md line must be carried by the person's own words", () => {
+  const bakery = { ...input(), personMessages: ["I really like my work at the bakery", "I quit the night shifts last month"] };
+  const quit = op({ kind: "move", section: "Work", new_lines: ["- Really wants to quit the bakery and join the army"], quote: "I really like my work at the bakery" });
+
+  it("holds a line its quote does not carry, though the quote is theirs and shares a word with it (the bakery quote)", () => {
+    const outcome = checkPlan(bakery, [quit]);
+    expect(outcome.applied).toEqual([]);
+    expect(outcome.dropped).toEqual([]);
+    expect(outcome.held).toEqual([expect.objectContaining({ operation: quit, held: { why: "not-their-words" } })]);
+    expect(outcome.texts.user).toBe(USER);
+  });
+
+  it("holds a Chinese line a Chinese quote does not carry, though they share a pair of Han characters", () => {
+    const zh = { ...input(), personMessages: ["我在面包店工作，我很喜欢那里"] };
+    const army = op({ kind: "move", section: "工作", new_lines: ["- 想辞掉面包店的工作去参军"], quote: "我在面包店工作" });
+    const outcome = checkPlan(zh, [army]);
+    expect(outcome.applied).toEqual([]);
+    expect(outcome.held.map((h) => h.held.why)).toEqual(["not-their-words"]);
+    expect(outcome.texts.user).toBe(USER);
+  });
+
+  it("writes a line its quote carries, and holds the operation when one of its added lines is not carried", () => {
+    const carried = op({ kind: "move", section: "Work", new_lines: ["- Quit the night shifts"], quote: "I quit the night shifts" });
+    expect(checkPlan(bakery, [carried]).texts.user).toContain("- Commutes by bike\n- Quit the night shifts\n");
+    const half = op({ ...carried, new_lines: ["- Quit the night shifts", "- Joined the army"] });
+    const outcome = checkPlan(bakery, [half]);
+    expect(outcome.held.map((h) => h.operation)).toEqual([half]);
+    expect(outcome.texts.user).toBe(USER);
+  });
+
+  it("holds a line whose number or polarity its quote does not have", () => {
+    const said = { ...input(), personMessages: ["I am allergic to penicillin, and I was born in 1990"] };
+    const quote = "I am allergic to penicillin, and I was born in 1990";
+    const notAllergic = op({ kind: "move", section: "Health", new_lines: ["- Not allergic to penicillin"], quote });
+    const born = op({ kind: "move", section: "Health", new_lines: ["- Allergic to penicillin, born in 1999"], quote });
+    const right = op({ kind: "move", section: "Health", new_lines: ["- Allergic to penicillin, born in 1990"], quote });
+    const outcome = checkPlan(said, [notAllergic, born, right]);
+    expect(outcome.held.map((h) => h.operation)).toEqual([notAllergic, born]);
+    expect(outcome.applied).toEqual([right]);
+  });
+
+  it("looks for the whole quote in their messages, not its start", () => {
+    // "I quit the night shifts" is theirs; "and joined the army" is not, and the quote carries that line.
+    const joined = op({ kind: "move", section: "Work", new_lines: ["- Quit the night shifts and joined the army"], quote: "I quit the night shifts and joined the army" });
+    const outcome = checkPlan(bakery, [joined]);
+    expect(outcome.applied).toEqual([]);
+    expect(outcome.held.map((h) => h.operation)).toEqual([joined]);
+  });
+
+  it("needs a quote of ten characters, or of four Han characters", () => {
+    const lyon = { ...input(), personMessages: ["She likes Lyon", "我住在柏林很久了"] };
+    const ten = op({ kind: "move", section: "Places", new_lines: ["- Lyon"], quote: "likes Lyon" });
+    const nine = op({ ...ten, quote: "ikes Lyon" });
+    const fourHan = op({ kind: "move", section: "住处", new_lines: ["- 住在柏林"], quote: "住在柏林" });
+    const threeHan = op({ ...fourHan, quote: "在柏林" });
+    const outcome = checkPlan(lyon, [ten, nine, fourHan, threeHan]);
+    expect(outcome.applied).toEqual([ten, fourHan]);
+    expect(outcome.held.map((h) => h.operation)).toEqual([nine, threeHan]);
+  });
+});
+
+describe("checkPlan: held operations", () => {
+  const climbs = op({ kind: "move", section: "Hobbies", new_lines: ["- Climbs at the Berlin gym"], quote: "You should join the Berlin climbing gym" });
+  const sources = [
+    { from: { origin: "typed" as const, author: "Bob" }, text: "Berlin has a gym, and I climb there now and then" },
+    { from: { origin: "assistant" as const }, text: "Congratulations! You should join the Berlin climbing gym." },
+    { from: { origin: "reply" as const, author: "Ann" }, text: "I love bread" },
+  ];
+
+  it("names the source that carries the held lines best, among the others' words of the run", () => {
+    const outcome = checkPlan({ ...input(), otherSources: sources }, [climbs]);
+    expect(outcome.held).toEqual([expect.objectContaining({ operation: climbs, held: { why: "not-their-words", from: { origin: "assistant" } } })]);
+    expect(outcome.texts.user).toBe(USER);
+  });
+
+  it("names no source when none carries the held lines", () => {
+    const outcome = checkPlan({ ...input(), otherSources: [sources[2]!] }, [climbs]);
+    expect(outcome.held.map((h) => h.held)).toEqual([{ why: "not-their-words" }]);
+  });
+
+  it("drops, and does not hold, an operation that fails a check besides the quote", () => {
+    const missing = op({ old_lines: ["- Lives in Rome"], new_lines: ["- Lives in Rome, near the Tiber"], quote: "you should see Rome" });
+    const heading = op({ kind: "move", section: "Hobbies", new_lines: ["## Admin"], quote: "you should see Rome" });
+    const outcome = checkPlan(input(), [missing, heading]);
+    expect(outcome.held).toEqual([]);
+    expect(outcome.dropped.map((d) => d.reason)).toEqual(["not-found", "unsafe"]);
+  });
+
+  it("holds the same write a model's tool would make of that section, on the files as the plan leaves them", () => {
+    const update = op({ kind: "replace", old_lines: ["- Has a cat called Miso"], new_lines: ["- Has a cat called Miso and a dog called Rex"], quote: "you should get a dog" });
+    const outcome = checkPlan(input(), [climbs, update, moveToBerlin]);
+    expect(outcome.applied).toEqual([moveToBerlin]);
+    expect(outcome.held.map((h) => h.write)).toEqual([
+      { tool: "memory_add", section: "Hobbies", content: "- Climbs at the Berlin gym" },
+      // Against Home as moveToBerlin left it, so the Save still finds its text.
+      { tool: "memory_replace", section: "Home", oldText: "- Lives in Berlin (moved 2026-11-26)\n- Has a cat called Miso\n\n", newText: "- Lives in Berlin (moved 2026-11-26)\n- Has a cat called Miso and a dog called Rex\n\n" },
+    ]);
+  });
+
+  it("spends none of the loss budget on a held operation: it is not written", () => {
+    // USER.md has 7 lines: one may go. The held merge would take one, moveToBerlin takes one.
+    const merge = op({ kind: "merge", section: "Work", old_lines: ["- Works night shifts", "- Likes the night shifts"], new_lines: ["- Works and likes the night shifts on a new ward"], quote: "you should ask for a new ward" });
+    const outcome = checkPlan(input(), [merge, moveToBerlin]);
+    expect(outcome.held.map((h) => h.operation)).toEqual([merge]);
+    expect(outcome.applied).toEqual([moveToBerlin]);
+  });
+
+  it("drops a held operation that a later operation left with nothing to apply to", () => {
+    const update = op({ kind: "replace", old_lines: ["- Has a cat called Miso"], new_lines: ["- Has a cat called Miso and a dog called Rex"], quote: "you should get a dog" });
+    const removeCat = op({ kind: "remove", old_lines: ["- Has a cat called Miso"] });
+    const outcome = checkPlan(input(), [update, removeCat]);
+    expect(outcome.applied).toEqual([removeCat]);
+    expect(outcome.held).toEqual([]);
+    expect(outcome.dropped.map((d) => [d.operation, d.reason])).toEqual([[update, "not-found"]]);
+  });
+});
+
+describe("checkPlan: the loss bound counts facts, not shared words", () => {
+  const EIGHT = [
+    ["- Allergic to penicillin", "- Penicillin is fine for her"],
+    ["- Vegetarian since 2015", "- Stopped being vegetarian in 2019"],
+    ["- Does not drink alcohol", "- Drinks alcohol every night"],
+    ["- Sister Clara lives in Lyon", "- Clara is not her sister"],
+    ["- Afraid of flying", "- Loves flying"],
+    ["- Birthday on 12 March", "- Birthday on 3 December"],
+    ["- Takes insulin twice a day", "- Stopped taking insulin"],
+    ["- Prefers quiet evenings at home", "- Hates evenings at home"],
+  ] as const;
+  const notes = { ...input(), texts: { user: USER, memory: `## Health\n${EIGHT.map(([old]) => old).join("\n")}\n` } };
+
+  it("refuses eight lines rewritten into their contradictions in one operation, though each pair shares a word", () => {
+    const rewrite = op({ kind: "replace", file: "memory", section: "Health", old_lines: EIGHT.map(([old]) => old), new_lines: EIGHT.map(([, next]) => next) });
+    const outcome = checkPlan(notes, [rewrite]);
+    expect(outcome.dropped.map((d) => d.reason)).toEqual(["bounded-loss"]);
+    expect(outcome.texts.memory).toBe(notes.texts.memory);
+  });
+
+  it("lets only a quarter of them go when they come one by one", () => {
+    const rewrites = EIGHT.map(([old, next]) => op({ kind: "replace", file: "memory", section: "Health", old_lines: [old], new_lines: [next] }));
+    const outcome = checkPlan(notes, rewrites);
+    expect(outcome.applied).toEqual(rewrites.slice(0, 2));
+    expect(outcome.dropped.map((d) => d.reason)).toEqual(Array(6).fill("bounded-loss"));
+  });
+
+  it("lets an honest merge of duplicates through, and a fact split over two lines", () => {
+    const merge = op({ kind: "merge", file: "memory", section: "Health", old_lines: ["- Allergic to penicillin", "- Takes insulin twice a day"], new_lines: ["- Allergic to penicillin; takes insulin twice a day"] });
+    const split = op({ kind: "replace", file: "memory", section: "Health", old_lines: ["- Sister Clara lives in Lyon"], new_lines: ["- Sister: Clara", "- Clara lives in Lyon"] });
+    const outcome = checkPlan(notes, [merge, split]);
+    expect(outcome.dropped).toEqual([]);
+    expect(outcome.texts.memory).toContain("## Health\n- Allergic to penicillin; takes insulin twice a day\n- Vegetarian since 2015\n");
+    expect(outcome.texts.memory).toContain("- Sister: Clara\n- Clara lives in Lyon\n");
+  });
+
+  it("counts lines merged into fewer as removed, even when every fact survives", () => {
+    // MEMORY.md has 4 lines: one may go; three merged into one are two.
+    const merge = op({ kind: "merge", file: "memory", section: "Follow-ups", old_lines: ["- Ask how the move went", "- Ask about the marathon", "- Recommend Piranesi"], new_lines: ["- Ask how the move went and about the marathon; recommend Piranesi"] });
+    expect(checkPlan(input(), [merge]).dropped.map((d) => d.reason)).toEqual(["bounded-loss"]);
+  });
+});
+
+describe("checkPlan: each rule guarded", () => {
+  it("drops old lines named in a section that does not exist, and never adds them as a new section", () => {
+    const elsewhere = op({ kind: "replace", file: "memory", section: "Someday", old_lines: ["- Ask about the marathon"], new_lines: ["- Ask about the marathon (2026-12-01)"] });
+    const outcome = checkPlan(input(), [elsewhere]);
+    expect(outcome.dropped.map((d) => d.reason)).toEqual(["not-found"]);
+    expect(outcome.texts.memory).toBe(MEMORY);
+  });
+
+  it("drops a loosely written old line that names two lines of the section: it would remove more than it is charged", () => {
+    const twice = { ...input(), texts: { user: USER, memory: "## Follow-ups\n- Ask about the marathon\n* Ask about the marathon\n- Recommend Piranesi\n- Check the cat's vet visit\n" } };
+    const loose = op({ kind: "remove", file: "memory", section: "Follow-ups", old_lines: ["Ask about the marathon"] });
+    const outcome = checkPlan(twice, [loose]);
+    expect(outcome.dropped.map((d) => d.reason)).toEqual(["not-found"]);
+    expect(outcome.texts.memory).toBe(twice.texts.memory);
   });
 });
 
