@@ -183,9 +183,7 @@ export class Conversations implements ConversationControl {
   }
 
   /** Opens a session in a thread the bot just created for a person (/chat). */
-  async openInThread(threadId: string, threadName: string, guildId: string, person: Person, threadVisibility: "private" | "public", guests: Guest[] = []): Promise<SessionRecord> {
-    // Someone else hears the conversation: private things stay out, as in a public thread.
-    const visibility = guests.length > 0 ? "public" : threadVisibility;
+  async openInThread(threadId: string, threadName: string, guildId: string, person: Person, visibility: "private" | "public", guests: Guest[] = []): Promise<SessionRecord> {
     return this.deps.engine.open({
       ...person,
       title: threadName,
@@ -195,7 +193,9 @@ export class Conversations implements ConversationControl {
         channelId: threadId,
         guildId,
         description: visibility === "private" ? `the private Discord thread "${threadName}"` : `the public Discord thread "${threadName}"`,
+        // A private thread stays private with guests in it: only they were added. They read it, so private things stay out.
         visibility,
+        ...(guests.length > 0 ? { invited: true } : {}),
       },
     });
   }

@@ -31,7 +31,7 @@ import { appendDailyEntry, entryHeading } from "./daily-entry.js";
 import { type ModelClient } from "../model/model-client.js";
 import { ModelError } from "../model/model-error.js";
 import { noTelemetry, type Telemetry, type TokenUsage, type TurnOutcome } from "../lib/telemetry.js";
-import { guestName, hasExchange, isPublicPlace, type Guest, type SessionPlace, type SessionRecord } from "../sessions/session-record.js";
+import { guestName, hasExchange, isPublicPlace, publicPlaceOf, type Guest, type SessionPlace, type SessionRecord } from "../sessions/session-record.js";
 import { SessionForgottenError, SessionMovedOnError, type SessionStore } from "../sessions/session-store.js";
 import { neededEpoch } from "../sessions/session-store-base.js";
 import { summariseConversation } from "./summarise.js";
@@ -298,7 +298,7 @@ export class SessionEngine {
           timing,
           onMemoryWrite: (written) => this.telemetry.memoryWrite(written),
           platform: record.channel.platform,
-          ...(isPublicPlace(record.channel) ? { publicPlace: { guildId: record.channel.guildId } } : {}),
+          publicPlace: publicPlaceOf(record.channel),
           ...(record.guests?.length ? { voices: voicesOf(record, message) } : {}),
           ...(message.from ? { guestTurn: true } : {}),
           ...(isServerId(record.channel.guildId)

@@ -40,6 +40,11 @@ export function withoutPrivateSections(text: string, privateSections: readonly s
 /** A conversation others can read, and the server it is in: what was said in public elsewhere is not for it. */
 export interface PublicPlace {
   guildId: string | undefined;
+  /**
+   * A private thread with members the owner invited: they read it, so it reads as a public place does,
+   * but what is said there is private (it goes under no public entry and to no one else in the server).
+   */
+  privateThread?: true;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { SessionStatus, TokenUsage } from "../lib/telemetry.js";
-import type { Visibility } from "../memory/visibility.js";
+import type { PublicPlace, Visibility } from "../memory/visibility.js";
 
 export interface Guest {
   userId: string;
@@ -19,14 +19,25 @@ export interface SessionPlace {
   description: string;
   /** Missing (a session opened before places knew it): public in a server, direct elsewhere. */
   visibility?: Visibility;
+  /** Members the owner invited (/chat with:) read it too: it reads as a public place does, while what is said there keeps its visibility. */
+  invited?: boolean;
 }
 
-/** Whether others in a server can read this conversation: private sections and private talk stay out of it. */
+/**
+ * Whether others can read this conversation: anyone in the server (a public thread), or the members
+ * the owner invited into a thread of any kind. Private sections and private talk stay out of it.
+ */
 export function isPublicPlace(place: SessionPlace): boolean {
-  return visibilityOf(place) === "public";
+  return visibilityOf(place) === "public" || place.invited === true;
 }
 
-function visibilityOf(place: SessionPlace): Visibility {
+/** What the memory tools need of a place others read (ToolContext.publicPlace); undefined where only the person reads. */
+export function publicPlaceOf(place: SessionPlace): PublicPlace | undefined {
+  if (!isPublicPlace(place)) return undefined;
+  return { guildId: place.guildId, ...(visibilityOf(place) === "public" ? {} : { privateThread: true as const }) };
+}
+
+export function visibilityOf(place: SessionPlace): Visibility {
   return place.visibility ?? (place.guildId ? "public" : "direct");
 }
 

@@ -3,6 +3,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { slashOption as s } from "../fakes/fake-discord/index.js";
 import { botMessages, startBot, type BotHarness } from "../helpers/bot-harness.js";
+import { PERSON } from "../../src/memory/memory-file.js";
+import { notePublicEntry } from "../../src/memory/public-entries.js";
 
 async function chatWithBob(h: BotHarness) {
   const { discord } = h;
@@ -98,21 +100,56 @@ describe("a member the owner invites into a thread", () => {
     expect(discord.threads).toHaveLength(0);
   });
 
-  it("makes even a private thread a public place: the owner's private sections and DM talk stay out while someone else listens", async () => {
+  it("leaves a private thread private with a guest in it: its record stays private and no public thread finds it, while private things stay out as the guest reads", async () => {
     const h = await startBot();
     const { discord, model } = h;
     const memory = h.engine.memoryOf(discord.alice.id);
-    await memory.user.write("## Likes\n- oolong\n\n## Health\n- allergic to kestrelnuts\n", { level: "person", by: { kind: "person" } });
+    await memory.user.write("## Likes\n- oolong\n\n## Health\n- allergic to kestrelnuts\n", PERSON);
     await memory.markPrivate("Health", true);
+    // Today's log holds an entry of a public thread of this server: read here, never written under from here.
+    const today = memory.file("daily");
+    const date = today.label.slice("daily/".length, -".md".length);
+    await today.write("## 09:00 · picnic 🌐\n- sandwiches for everyone\n", PERSON);
+    await notePublicEntry(memory.dir, date, "09:00 · picnic 🌐", discord.guild.id);
+
     const call = discord.runSlashCommand({ userId: discord.alice.id, channelId: discord.textChannel.id, name: "chat", options: [s.string("topic", "just us two"), s.boolean("private", true), s.user("with", discord.bob.id)] });
     const thread = await discord.waitFor(() => discord.threads.find((t) => t.name === "just us two"));
     await discord.waitFor(() => discord.interactionResponses(call.id).some((r) => r.content?.includes(`<#${thread.id}>`)));
-    model.enqueue({ text: "Hello both." });
-    await discord.userSends({ channelId: thread.id, userId: discord.alice.id, content: "hi" });
+    model.enqueue(
+      {
+        toolCalls: [
+          { name: "memory_read", arguments: { file: "daily" } },
+          { name: "memory_add", arguments: { file: "daily", section: "09:00 · picnic 🌐", content: "- the surprise is codenamed heronplan" } },
+        ],
+      },
+      { text: "Hello both." },
+    );
+    await discord.userSends({ channelId: thread.id, userId: discord.alice.id, content: "hi, the surprise for Carol is codenamed heronplan" });
     await discord.waitFor(() => botMessages(discord, thread.id).find((m) => m.content.startsWith("Hello both.")));
     const prompt = String(model.requests.at(-1)!.body.messages[0]!.content);
+    expect(prompt).toContain("in a private Discord thread");
     expect(prompt).toContain("oolong");
     expect(prompt).not.toContain("kestrelnut");
-    expect(prompt).toContain("This conversation is in a public place");
+    expect(prompt).toContain("members the person invited can read it too");
+    const [readDaily, wroteUnder] = model.requests.at(-1)!.body.messages.filter((m) => m.role === "tool").map((m) => JSON.parse(String(m.content)));
+    expect(readDaily.content).toContain("sandwiches");
+    expect(wroteUnder).toMatchObject({ ok: false, error: expect.stringMatching(/is read in public threads/) });
+    expect(await today.read()).not.toContain("heronplan");
+
+    model.enqueue({ text: "Alice and Bob planned Carol's surprise." });
+    const end = discord.runSlashCommand({ userId: discord.alice.id, channelId: thread.id, name: "end" });
+    await discord.waitFor(() => discord.interactionResponses(end.id).find((r) => r.content?.includes("ended")));
+    await h.engine.settle();
+    const [file] = await readdir(join(h.home, "users", discord.alice.id, "conversations"));
+    expect(await readFile(join(h.home, "users", discord.alice.id, "conversations", file!), "utf8")).toContain("- visibility: private");
+    expect(await today.read()).toMatch(/^## \d\d:\d\d · just us two$/m);
+
+    // A public thread later: its search does not find what was said there.
+    model.enqueue({ toolCalls: [{ name: "memory_search", arguments: { query: "heronplan surprise" } }] }, { text: "Nothing here." });
+    const start = await discord.userSends({ channelId: discord.textChannel.id, userId: discord.alice.id, content: "what was the surprise?", mentionsBot: true });
+    await discord.waitFor(() => botMessages(discord, start.id).find((m) => m.content.startsWith("Nothing here.")));
+    const searched = JSON.parse(String(model.requests.at(-1)!.body.messages.filter((m) => m.role === "tool").at(-1)!.content));
+    expect(JSON.stringify(searched.results)).not.toContain("heronplan");
+    expect(searched.held_back).toBeGreaterThanOrEqual(1);
   });
 });

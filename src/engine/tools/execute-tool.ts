@@ -133,8 +133,8 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
     const relative = relativeTimeIn(tool === "memory_add" ? args.content : args.new_text);
     if (relative !== undefined) return refused(context, relativeTimeRefusal(file.label, relative, context.now, store.timeZone().zone), true);
   }
-  // A public entry of today's log is read in its server's public places: words from a private place, or from another server, never go under it.
-  if (args.file === "daily" && isPublicEntry(args.section) && !todaysEntryHere(store, context)(args.section)) {
+  // A public entry of today's log is read in its server's public places: words from a private place (a private thread with guests too), or from another server, never go under it.
+  if (args.file === "daily" && isPublicEntry(args.section) && (context.publicPlace?.privateThread || !todaysEntryHere(store, context)(args.section))) {
     return refused(context, `${file.label}: refused, the section “${args.section}” is read in public threads; write this conversation's notes in a section of its own`, true);
   }
   if (context.guestTurn && (args.file === "user" || args.file === "soul" || tool === "memory_remove")) {

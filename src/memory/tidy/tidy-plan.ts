@@ -1,8 +1,10 @@
 import { z } from "zod";
+import type { Held, WordsFrom } from "../../lib/provenance.js";
 import { countChars } from "../../lib/text.js";
 import { DROP_REASONS, TIDY_KINDS } from "../../lib/telemetry.js";
 
 export { TIDY_KINDS };
+import { carriedShare, carries, CARRIED_SHARE, factsOf, type Facts } from "../facts.js";
 import { CAPS } from "../file-kinds.js";
 import { relativeTimeIn } from "../relative-time.js";
 import { checkContent } from "../safety.js";
@@ -78,6 +80,11 @@ export interface TidyInput {
   personLines: ReadonlySet<string>;
   /** The person's own messages in the run's sources: where a quote for a new USER.md fact must come from. */
   personMessages: readonly string[];
+  /**
+   * Everyone else's words in the run's conversations (a guest's, the assistant's, a replied-to
+   * message, a shared file…): where a held fact's words came from, to tell the person.
+   */
+  otherSources?: readonly { from: WordsFrom; text: string }[];
 }
 
 interface Dropped {
@@ -85,9 +92,20 @@ interface Dropped {
   reason: DropReason;
 }
 
+/** The write a held operation stands for, as the model's tool would make it of that section: the person's Save makes it. */
+export type HeldWrite = { tool: "memory_add"; section: string; content: string } | { tool: "memory_replace"; section: string; oldText: string; newText: string };
+
+/** An operation that passed every check but one that only the person can answer (whose words, or an instruction): not written, it waits for their Save. */
+export interface HeldOperation {
+  operation: TidyOperation;
+  held: Held;
+  write: HeldWrite;
+}
+
 export interface TidyOutcome {
   applied: TidyOperation[];
   dropped: Dropped[];
+  held: HeldOperation[];
   /** The files after the applied operations. */
   texts: Record<TidyFile, string>;
   /** A file the plan leaves over its cap: the run is refused whole and nothing is written. */
@@ -131,15 +149,8 @@ function normalQuote(text: string): string {
 const MIN_QUOTE_CHARS = 10;
 const MIN_HAN_QUOTE_CHARS = 4;
 const HAN_CHAR = /\p{Script=Han}/gu;
-const WORD = /[\p{L}\p{N}]{4,}/gu;
-
-/** The words a quote and a new line are compared by: words of four letters or more, and pairs of Han characters. */
-function keys(text: string): Set<string> {
-  const folded = text.normalize("NFKC").toLowerCase();
-  const han = folded.match(HAN_CHAR) ?? [];
-  const pairs = han.slice(1).map((c, i) => han[i]! + c);
-  return new Set([...(folded.match(WORD) ?? []), ...pairs]);
-}
+/** The others' words looked through for where a held fact came from; past these, `from` may be left out. */
+const MAX_OTHER_SOURCES = 2_000;
 
 /** A section name as the model's tools take one: one line, no #, no invisible character, no relative time. */
 function safeName(name: string): boolean {
@@ -152,9 +163,10 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 /**
  * Checks a plan operation by operation, in order, and applies the ones that pass to the texts.
  * Nothing here trusts the model: every old line must be there, SOUL.md and daily logs are out
- * of reach, lines the person wrote stay, a new USER.md fact must quote the person's own words,
- * the write checks of every memory write apply, and no run removes more than a quarter of a
- * file's lines.
+ * of reach, lines the person wrote stay, the write checks of every memory write apply, and no
+ * run removes more than a quarter of a file's lines (a line whose facts do not survive counts as
+ * removed). A new USER.md line that the person's own quoted words do not carry passes none of
+ * it silently: the operation is held for their Save, with where its words came from.
  */
 export function checkPlan(input: TidyInput, operations: readonly unknown[]): TidyOutcome {
   const docs = { user: parseSections(input.texts.user), memory: parseSections(input.texts.memory) };
@@ -162,6 +174,8 @@ export function checkPlan(input: TidyInput, operations: readonly unknown[]): Tid
   const quotes = input.personMessages.map(normalQuote);
   const applied: TidyOperation[] = [];
   const dropped: Dropped[] = [];
+  const holding: { operation: TidyOperation; held: Held }[] = [];
+  let others: { from: WordsFrom; facts: Facts }[] | undefined;
   for (const raw of operations) {
     const parsed = operationSchema.safeParse(raw);
     if (!parsed.success) {
@@ -169,18 +183,59 @@ export function checkPlan(input: TidyInput, operations: readonly unknown[]): Tid
       continue;
     }
     const op = parsed.data;
-    const reason = checkOperation(op, docs, budget, input.personLines, quotes);
-    if (typeof reason === "string") {
-      dropped.push({ operation: op, reason });
+    const checked = checkOperation(op, docs, budget, input.personLines, quotes);
+    if (typeof checked === "string") {
+      dropped.push({ operation: op, reason: checked });
       continue;
     }
-    docs[op.file as TidyFile] = reason.doc;
-    budget[op.file as TidyFile] -= reason.removed;
+    if (checked.unquoted.length > 0) {
+      others ??= (input.otherSources ?? []).slice(0, MAX_OTHER_SOURCES).map(({ from, text }) => ({ from, facts: factsOf(text) }));
+      const from = carrierOf(checked.unquoted.map(factsOf), others);
+      holding.push({ operation: op, held: { why: "not-their-words", ...(from ? { from } : {}) } });
+      continue;
+    }
+    docs[op.file as TidyFile] = checked.doc;
+    budget[op.file as TidyFile] -= checked.removed;
     applied.push(op);
+  }
+  // A held write is made of the files as the plan leaves them, so that the person's Save still finds its text.
+  const held: HeldOperation[] = [];
+  for (const { operation, held: why } of holding) {
+    const write = heldWrite(operation, docs[operation.file as TidyFile]);
+    if (write === undefined) dropped.push({ operation, reason: "not-found" });
+    else held.push({ operation, held: why, write });
   }
   const texts = { user: serializeSections(docs.user), memory: serializeSections(docs.memory) };
   const overCap = TIDY_FILES.find((file) => countChars(texts[file]) > CAPS[file]);
-  return { applied, dropped, texts, overCap };
+  return { applied, dropped, held, texts, overCap };
+}
+
+/** The source that carries every one of the lines, the most of them when several do; undefined when none does. */
+function carrierOf(lines: readonly Facts[], sources: readonly { from: WordsFrom; facts: Facts }[]): WordsFrom | undefined {
+  let best: WordsFrom | undefined;
+  let bestShare = -1;
+  for (const { from, facts } of sources) {
+    const shares = lines.map((line) => carriedShare(facts, line));
+    if (shares.some((share) => share < CARRIED_SHARE)) continue;
+    const share = shares.reduce((sum, s) => sum + s, 0);
+    if (share > bestShare) [best, bestShare] = [from, share];
+  }
+  return best;
+}
+
+/** The held operation as one tool write of its section: a move adds its lines, the others replace the section's text. */
+function heldWrite(op: TidyOperation, doc: SectionDocument): HeldWrite | undefined {
+  const section = op.section.trim();
+  const { oldLines, newLines } = linesOf(op);
+  if (op.kind === "move") return { tool: "memory_add", section, content: newLines.join("\n") };
+  const index = doc.sections.findIndex((s) => s.name === section);
+  const next = index === -1 ? undefined : rewrite(doc, index, oldLines, newLines);
+  if (next === undefined) return undefined;
+  return { tool: "memory_replace", section, oldText: doc.sections[index]!.body, newText: next.sections[index]!.body };
+}
+
+function linesOf(op: TidyOperation): { oldLines: string[]; newLines: string[] } {
+  return { oldLines: op.old_lines.map((l) => l.trim()).filter(Boolean), newLines: op.new_lines.map((l) => l.trim()).filter(Boolean) };
 }
 
 /** Lines of a file that count for the loss bound: its text lines, not headings or blank lines. */
@@ -198,12 +253,11 @@ function checkOperation(
   budget: Record<TidyFile, number>,
   personLines: ReadonlySet<string>,
   quotes: readonly string[],
-): DropReason | { doc: SectionDocument; removed: number } {
+): DropReason | { doc: SectionDocument; removed: number; unquoted: string[] } {
   if (op.file === "soul") return "soul";
   if (!(TIDY_FILES as readonly string[]).includes(op.file)) return "invalid";
   const file = op.file as TidyFile;
-  const oldLines = op.old_lines.map((l) => l.trim()).filter(Boolean);
-  const newLines = op.new_lines.map((l) => l.trim()).filter(Boolean);
+  const { oldLines, newLines } = linesOf(op);
   // The shape each kind must have: a move only adds, a remove only removes, the others change lines.
   if (op.kind === "move" ? oldLines.length > 0 || newLines.length === 0 : op.kind === "remove" ? oldLines.length === 0 || newLines.length > 0 : oldLines.length === 0 || newLines.length === 0) {
     return "invalid";
@@ -214,18 +268,19 @@ function checkOperation(
   const doc = docs[file];
   const index = doc.sections.findIndex((s) => s.name === section);
   if (oldLines.length > 0 && index === -1) return "not-found";
-  const kept = new Set(newLines.map(normalLine));
   const added = newLines.filter((line) => !oldLines.some((old) => normalLine(old) === normalLine(line)));
   const text = newLines.join("\n");
   if (newLines.some((line) => /^#{1,6}\s/.test(line) || FENCE.test(line)) || oldLines.some((line) => FENCE.test(line)) || !checkContent(text, "tool").ok) return "unsafe";
   if (added.length > 0 && relativeTimeIn(added.join("\n")) !== undefined) return "relative-date";
-  if (file === "user" && added.length > 0 && !quoted(op.quote, quotes, added)) return "quote";
-  // Lines fewer count as removed, and so does a line rewritten into one that shares no word with
-  // it: eight facts replaced by eight dots are eight facts gone; "Lives in Paris" updated to
-  // "Lives in Berlin" is not.
-  const newKeys = keys(newLines.join(" "));
-  const unmatched = oldLines.filter((line) => !kept.has(normalLine(line)) && ![...keys(line)].some((key) => newKeys.has(key))).length;
-  const removed = Math.max(oldLines.length - newLines.length, unmatched);
+  // Whose words: the lines the quote does not carry hold the operation, once every other check below has passed too.
+  const unquoted = file === "user" && added.length > 0 ? notCarried(op.quote, quotes, added) : [];
+  // Lines fewer count as removed, and so does a line whose facts the new lines do not carry:
+  // "Allergic to penicillin" rewritten as "Penicillin is fine for her" shares a word and is gone;
+  // "Ask about the marathon" updated to "Ask about the marathon time (2026-11-29)" is kept.
+  const newFacts = newLines.map(factsOf);
+  const together = factsOf(newLines.join("\n"));
+  const gone = oldLines.filter((line) => !survives(factsOf(line), newFacts, together)).length;
+  const removed = Math.max(oldLines.length - newLines.length, gone);
   if (removed > budget[file]) return "bounded-loss";
   const next = index === -1 || op.kind === "move" ? addNew(doc, section, newLines) : rewrite(doc, index, oldLines, newLines);
   if (next === undefined) return "not-found";
@@ -234,21 +289,27 @@ function checkOperation(
   const expected = index === -1 ? `${names(doc)}${doc.sections.length > 0 ? "\n" : ""}${section}` : names(doc);
   if (names(parseSections(serializeSections(next))) !== expected) return "unsafe";
   if (addedSecret(serializeSections(doc), serializeSections(next)) !== undefined) return "secret";
-  return { doc: next, removed };
+  return { doc: next, removed, unquoted };
+}
+
+/** An old line's facts survive when one new line carries them, or the new lines together do and none says the opposite. */
+function survives(old: Facts, news: readonly Facts[], together: Facts): boolean {
+  return news.some((line) => carries(line, old)) || (carries(together, old) && news.every((line) => line.negations % 2 === old.negations % 2));
 }
 
 /**
- * The quote is long enough, appears in one of the person's own messages, and shares a word (or
- * a pair of Han characters) with the new lines: a quote of anything the person said cannot carry
- * a fact they never said.
+ * The added lines the quote does not carry (all of them when it is not the person's): the quote
+ * must be long enough, appear whole in one of the person's own messages, and hold each line's
+ * facts (facts.ts: two thirds of its words, its numbers, its yes or no). A quote of anything the
+ * person said, sharing a word with a fact they never said, carries nothing.
  */
-function quoted(quote: string, messages: readonly string[], added: readonly string[]): boolean {
+function notCarried(quote: string, messages: readonly string[], added: readonly string[]): string[] {
   const wanted = normalQuote(quote);
   const han = wanted.match(HAN_CHAR)?.length ?? 0;
-  if (han < MIN_HAN_QUOTE_CHARS && countChars(wanted) < MIN_QUOTE_CHARS) return false;
-  if (!messages.some((message) => message.includes(wanted))) return false;
-  const lineKeys = keys(added.join(" "));
-  return [...keys(wanted)].some((key) => lineKeys.has(key));
+  if (han < MIN_HAN_QUOTE_CHARS && countChars(wanted) < MIN_QUOTE_CHARS) return [...added];
+  if (!messages.some((message) => message.includes(wanted))) return [...added];
+  const facts = factsOf(wanted);
+  return added.filter((line) => !carries(facts, factsOf(line)));
 }
 
 function addNew(doc: SectionDocument, section: string, lines: string[]): SectionDocument | undefined {
