@@ -5,7 +5,7 @@ import { ok, type Result } from "../lib/result.js";
 import type { Actor, JournalEntry } from "./journal.js";
 import { checkContent, withoutByteOrderMark, type SafetyLevel } from "./safety.js";
 import { addedSecret, type SecretFinding } from "./secrets.js";
-import { addToSection, parseSections, removeSection, replaceInSection, sectionSizes, serializeSections, type Edit, type SectionDocument } from "./sections.js";
+import { addToSection, noSectionError, parseSections, removeSection, replaceInSection, sectionSizes, serializeSections, type Edit, type SectionDocument, type SectionSize } from "./sections.js";
 import { countChars } from "../lib/text.js";
 
 /**
@@ -83,6 +83,13 @@ export interface RefusalDetail {
   used?: number;
   cap?: number;
   adds?: number;
+  /**
+   * over-cap, and a section the file does not have: the file's sections then, for a caller that words
+   * the error again without some (where others read, the private ones: refusalWithout).
+   */
+  sections?: SectionSize[];
+  /** The section the write named, which the file does not have. */
+  missing?: string;
 }
 
 export type WriteResult = { ok: true; value: WriteOutcome } | { ok: false; error: string; refusal: Refusal; detail?: RefusalDetail };
@@ -96,6 +103,24 @@ export function contentHash(text: string): string {
 
 export function formatUsage(usage: Usage): string {
   return `${usage.used}/${usage.cap}`;
+}
+
+/** A refusal's error without the sections `listed` leaves out: names and sizes of those are not said. */
+export function refusalWithout(failure: { error: string; refusal: Refusal; detail?: RefusalDetail }, label: string, listed: (section: string) => boolean): string {
+  const detail = failure.detail;
+  if (!detail?.sections) return failure.error;
+  const sections = detail.sections.filter((s) => listed(s.name));
+  if (failure.refusal === "over-cap") return overCapError(label, detail.used ?? 0, detail.cap ?? 0, detail.adds ?? 0, sections);
+  return detail.missing === undefined ? failure.error : `${label}: ${noSectionError(detail.missing, sections.map((s) => s.name))}`;
+}
+
+function overCapError(label: string, used: number, cap: number, adds: number, sections: readonly SectionSize[]): string {
+  const sizes = sections.map((s) => `"${s.name}" ${s.chars}`).join(", ");
+  return (
+    `${label} is full: ${used}/${cap} chars; this adds ${adds}. ` +
+    `Sections (chars): ${sizes || "none"}. Nothing was saved. ` +
+    `Consolidate first: replace long entries with shorter ones or remove outdated sections, then try again.`
+  );
 }
 
 /** One Markdown memory file with a cap in Unicode code points. */
@@ -178,8 +203,13 @@ export class MemoryFile {
           `${this.label}: changed since you opened it (I may have saved something during a conversation), so your version was not saved`,
         );
       }
-      const edited = change(parseSections(before));
-      if (!edited.ok) return refuse("not-applicable", `${this.label}: ${edited.error}`);
+      const doc = parseSections(before);
+      const edited = change(doc);
+      if (!edited.ok) {
+        // Only a section the file lacks: the other refusals name only the section the write named.
+        const missing = section !== undefined && !doc.sections.some((s) => s.name === section);
+        return refuse("not-applicable", `${this.label}: ${edited.error}`, missing ? { missing: section, sections: sectionSizes(doc) } : undefined);
+      }
       const after = serializeSections(edited.value.doc);
       // The model's text may not change which sections the file has, by any route (a fence it
       // closes, a line it splits): a duplicate heading would make a section uneditable.
@@ -202,22 +232,14 @@ export class MemoryFile {
       if (!edited.value.changed || after === before) return ok({ ...outcome, changed: false });
       const previous = countChars(before);
       // A hand-edited file may already be over its cap: edits that shrink it stay allowed.
-      if (used > this.cap && used > previous) return refuse("over-cap", this.overCapMessage(before, used - previous), { used: previous, cap: this.cap, adds: used - previous });
+      if (used > this.cap && used > previous) {
+        const sections = sectionSizes(doc);
+        return refuse("over-cap", overCapError(this.label, previous, this.cap, used - previous, sections), { used: previous, cap: this.cap, adds: used - previous, sections });
+      }
       if (dryRun) return ok({ ...outcome, changed: true });
       const entry = await this.owner.commit(writer.by, op, this.label, this.path, after, existing ?? null);
       return ok({ ...outcome, changed: true, ...(entry ? { entryId: entry.id } : {}) });
     });
-  }
-
-  private overCapMessage(before: string, adds: number): string {
-    const sizes = sectionSizes(parseSections(before))
-      .map((s) => `"${s.name}" ${s.chars}`)
-      .join(", ");
-    return (
-      `${this.label} is full: ${countChars(before)}/${this.cap} chars; this adds ${adds}. ` +
-      `Sections (chars): ${sizes || "none"}. Nothing was saved. ` +
-      `Consolidate first: replace long entries with shorter ones or remove outdated sections, then try again.`
-    );
   }
 }
 

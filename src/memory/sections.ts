@@ -139,8 +139,13 @@ export function serializeSections(doc: SectionDocument): string {
   return doc.preamble + doc.sections.map((s) => s.heading + s.body).join("");
 }
 
+export interface SectionSize {
+  name: string;
+  chars: number;
+}
+
 /** Size of each section (heading included), for over-cap messages. */
-export function sectionSizes(doc: SectionDocument): { name: string; chars: number }[] {
+export function sectionSizes(doc: SectionDocument): SectionSize[] {
   return doc.sections.map((s) => ({ name: s.name, chars: countChars(s.heading + s.body) }));
 }
 
@@ -163,11 +168,13 @@ function findOne(doc: SectionDocument, name: string): Result<number> {
     );
   }
   const index = indexes[0];
-  if (index === undefined) {
-    const names = doc.sections.map((s) => s.name).join(", ") || "none";
-    return err(`there is no section "${wanted}" (sections: ${names})`);
-  }
+  if (index === undefined) return err(noSectionError(wanted, doc.sections.map((s) => s.name)));
   return ok(index);
+}
+
+/** A section the file does not have, with the names it has (so the model can pick one): memory-file.ts words it again without some. */
+export function noSectionError(wanted: string, names: readonly string[]): string {
+  return `there is no section "${wanted}" (sections: ${names.join(", ") || "none"})`;
 }
 
 function replaceAt(doc: SectionDocument, index: number, section: Section | null): SectionDocument {

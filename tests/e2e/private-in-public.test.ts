@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { slashOption as s } from "../fakes/fake-discord/index.js";
 import type { RecordedRequest } from "../fakes/fake-openai.js";
 import { botMessages, startBot, type BotHarness } from "../helpers/bot-harness.js";
+import { PERSON } from "../../src/memory/memory-file.js";
 
 // Words that exist only in Alice's private things: a private section, and a conversation in DMs.
 const ALLERGY = "kestrelnut";
@@ -102,6 +103,37 @@ describe("private things stay private in public places", () => {
     const receipt = await discord.waitFor(() => botMessages(discord, start.id).find((m) => m.content.includes("What I changed")));
     expect(receipt.content).toContain("USER.md › Family 🔒 (private)");
     expect(receipt.content).not.toContain("Cluj");
+  });
+
+  it("in a public thread, a refused write's error names and sizes only the sections shown there", async () => {
+    const h = await startBot();
+    const { discord, model } = h;
+    const memory = h.engine.memoryOf(discord.alice.id);
+    await memory.user.write(`## Likes\n- oolong\n\n## Therapy notes\n- ${"weekly sessions about the divorce; ".repeat(30)}\n`, PERSON);
+    await memory.markPrivate("Therapy notes", true);
+    const today = memory.file("daily");
+    await today.write("## 08:00 · Therapy debrief\n- it went well\n", PERSON);
+    model.enqueue(
+      {
+        toolCalls: [
+          { name: "memory_replace", arguments: { file: "user", section: "Hobbies", old_text: "chess", new_text: "go" } },
+          { name: "memory_add", arguments: { file: "user", section: "Likes", content: `- ${"green tea from Uji, ".repeat(20)}` } },
+        ],
+      },
+      { toolCalls: [{ name: "memory_remove", arguments: { file: "daily", section: "Lunch" } }] },
+      { text: "Done trying." },
+    );
+    const start = await discord.userSends({ channelId: discord.textChannel.id, userId: discord.alice.id, content: "Note my tea habits", mentionsBot: true });
+    await discord.waitFor(() => botMessages(discord, start.id).find((m) => m.content.startsWith("Done trying.")));
+    const [missing, full, missingToday] = toolResults(model.requests.at(-1)!).map((text) => JSON.parse(text));
+    expect(missing.error).toBe('USER.md: there is no section "Hobbies" (sections: Likes)');
+    expect(full.error).toMatch(/^USER\.md is full: \d+\/1400 chars; this adds \d+\. Sections \(chars\): "Likes" \d+\. Nothing was saved/);
+    expect(missingToday.error).toMatch(/there is no section "Lunch" \(sections: none\)\./);
+    for (const request of model.requests.filter(isPublicThreadRequest)) {
+      const body = JSON.stringify(request.body).toLowerCase();
+      expect(body).not.toContain("therapy");
+      expect(body).not.toContain("divorce");
+    }
   });
 
   it("a model in a DM cannot write under a public entry of today's log", async () => {

@@ -1,6 +1,6 @@
 import type { AskBeforeSaving, MemoryStore, Settings } from "../../memory/memory-store.js";
 import type { FileKind } from "../../memory/file-kinds.js";
-import { formatUsage, type EditOptions, type Refusal, type Writer, type WriteOutcome, type WriteResult } from "../../memory/memory-file.js";
+import { formatUsage, refusalWithout, type EditOptions, type Refusal, type Writer, type WriteOutcome, type WriteResult } from "../../memory/memory-file.js";
 import type { Proposal } from "../../memory/proposal-store.js";
 import type { ServerNotes, Suggestion } from "../../memory/server-notes.js";
 import { dateBound, localDate } from "../../lib/time.js";
@@ -9,7 +9,7 @@ import { SEARCH_DEFAULT_LIMIT, TOOL_NAMES, toolSchemas, type ToolName } from "./
 import { searchResultsForModel } from "./search-results.js";
 import { toolJson } from "./tool-json.js";
 import { comesOnlyFromGuests, type Voices } from "./voices.js";
-import { isPublicEntry, MAX_PRIVATE_SECTIONS, publicEntriesOf, withoutPrivateSections, type PublicPlace } from "../../memory/visibility.js";
+import { isPrivateSection, isPublicEntry, MAX_PRIVATE_SECTIONS, publicEntriesOf, withoutPrivateSections, type PublicPlace } from "../../memory/visibility.js";
 import { entriesOfServer } from "../../memory/public-entries.js";
 import type { MemoryWriteResult } from "../../lib/telemetry.js";
 import type { MemoryChange, PendingChange, SourceRef } from "../../memory/changes.js";
@@ -169,7 +169,7 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
     const retried = await write({ dryRun: askFirst });
     if (retried.ok) outcome = retried;
   }
-  if (!outcome.ok) return refused(context, outcome.error, true, outcome.refusal);
+  if (!outcome.ok) return refused(context, refusalHere(outcome, file.label, args.file, store, context), true, outcome.refusal);
   // Marked at once, asked first or not: keeping a section out of public places never loses anything.
   const marked = args.private === true && (args.file === "user" || args.file === "memory") ? await store.markPrivate(args.section, true) : undefined;
   const privateNote = marked === "too-many" ? { note: `the section could not be marked private: ${MAX_PRIVATE_SECTIONS} sections are private already` } : marked ? { private: true } : {};
@@ -232,6 +232,14 @@ function todaysEntryHere(store: MemoryStore, context: ToolContext): (heading: st
   const here = entriesOfServer(store.dir, context.publicPlace.guildId);
   const today = localDate(context.now, store.timeZone().zone);
   return (heading) => here(today, heading);
+}
+
+/** A refused write's error as the model may read it here: where others read, it names and sizes only the sections memory_read shows there. */
+function refusalHere(failure: Extract<WriteResult, { ok: false }>, label: string, file: FileKind, store: MemoryStore, context: ToolContext): string {
+  if (!context.publicPlace || file === "soul") return failure.error;
+  const entryHere = todaysEntryHere(store, context);
+  const privateSections = context.settings.privateSections;
+  return refusalWithout(failure, label, file === "daily" ? (s) => isPublicEntry(s) && entryHere(s) : (s) => !isPrivateSection(s, privateSections));
 }
 
 const ESCAPED_LESS_THAN = "&lt;";
