@@ -152,4 +152,44 @@ describe("a member the owner invites into a thread", () => {
     expect(JSON.stringify(searched.results)).not.toContain("heronplan");
     expect(searched.held_back).toBeGreaterThanOrEqual(1);
   });
+
+  it("cannot test a guess against a private section: in a thread others read, every write to one answers the same, whatever it holds", async () => {
+    const h = await startBot();
+    const { discord, model } = h;
+    const memory = h.engine.memoryOf(discord.alice.id);
+    const notes = "## Follow-ups\n- ask about the move\n\n## Therapy notes\n- talks about her brother Radu\n";
+    await memory.memory.write(notes, PERSON);
+    await memory.markPrivate("Therapy notes", true);
+    await memory.markPrivate("Diary", true);
+    const thread = await chatWithBob(h);
+    const answers: unknown[] = [];
+    const turn = async (userId: string, words: string, calls: { name: string; arguments: Record<string, unknown> }[]) => {
+      model.enqueue({ toolCalls: calls }, { text: `answered ${words}` });
+      await discord.userSends({ channelId: thread.id, userId, content: words });
+      await discord.waitFor(() => botMessages(discord, thread.id).find((m) => m.content.startsWith(`answered ${words}`)));
+      answers.push(...model.requests.at(-1)!.body.messages.filter((m) => m.role === "tool").slice(-calls.length).map((m) => JSON.parse(String(m.content))));
+    };
+    // Bob guesses: a right guess and a wrong one, by replace and by add (two a turn: a third refusal adds "stop retrying").
+    await turn(discord.bob.id, "is it about Radu?", [
+      { name: "memory_replace", arguments: { file: "memory", section: "Therapy notes", old_text: "brother Radu", new_text: "brother Radu" } },
+      { name: "memory_replace", arguments: { file: "memory", section: "Therapy notes", old_text: "sister Ana", new_text: "sister Ana" } },
+    ]);
+    await turn(discord.bob.id, "or about Ana?", [
+      { name: "memory_add", arguments: { file: "memory", section: "Therapy notes", content: "- talks about her brother Radu" } },
+      { name: "memory_add", arguments: { file: "memory", section: "therapy  NOTES", content: "- talks about her sister Ana" } },
+    ]);
+    // The owner's own turn, here too: a private name the file does not have answers the same.
+    await turn(discord.alice.id, "note it", [
+      { name: "memory_add", arguments: { file: "memory", section: "Diary", content: "- a quiet day" } },
+      { name: "memory_remove", arguments: { file: "memory", section: "Therapy notes" } },
+    ]);
+    expect(answers).toHaveLength(6);
+    for (const answer of answers) {
+      expect(answer).toEqual({
+        ok: false,
+        error: "MEMORY.md: refused, this section is private; it cannot be changed from a conversation others can read. The person can change it in a direct message or with /memory",
+      });
+    }
+    expect(await memory.memory.read()).toBe(notes);
+  });
 });

@@ -51,6 +51,8 @@ export interface ToolContext {
 }
 
 const MAX_REFUSED_WRITES = 3;
+const PRIVATE_SECTION_REFUSAL =
+  "refused, this section is private; it cannot be changed from a conversation others can read. The person can change it in a direct message or with /memory";
 const WRITE_TOOLS: ReadonlySet<string> = new Set<ToolName>(["memory_add", "memory_replace", "memory_remove"]);
 /** A reply's last message holds five rows of Save / Discard buttons. */
 const MAX_PROPOSALS = 5;
@@ -127,6 +129,10 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
       content: shown.text,
       ...(shown.held > 0 ? { note: `${shown.held} private section(s) are not shown in this public conversation` } : {}),
     };
+  }
+  // Where others read, a private section answers one way, decided before any text is matched: no guess at its words can be tested.
+  if (context.publicPlace && (args.file === "user" || args.file === "memory") && isPrivateSection(args.section, context.settings.privateSections)) {
+    return refused(context, `${file.label}: ${PRIVATE_SECTION_REFUSAL}`, true);
   }
   // The daily log is dated by its name; every other file is read on later days, where "next week" is wrong.
   if (args.file !== "daily" && tool !== "memory_remove") {
