@@ -1,4 +1,5 @@
 import { historyLine } from "../present/history-lines.js";
+import { heldLine } from "../present/provenance-lines.js";
 import { english, type Say } from "../lib/locale.js";
 import { printable } from "../lib/printable.js";
 import type { JournalEntry } from "../memory/journal.js";
@@ -105,7 +106,8 @@ function proposalChange(proposal: Proposal, say: Say = english): string {
 export function proposalLine(proposal: Proposal, n: number, say: Say = english): string {
   const waiting = say("waiting for your OK", "等你确认");
   const answer = say(`/save ${n} or /discard ${n}`, `/save ${n} 保存，/discard ${n} 放弃`);
-  const text = `✋ ${n}. ${waiting}: ${proposalPlace(proposal)}: ${proposalChange(proposal, say)} — ${answer}`;
+  const held = proposal.held ? ` (${heldLine(proposal.held, say)})` : "";
+  const text = `✋ ${n}. ${waiting}${held}: ${proposalPlace(proposal)}: ${proposalChange(proposal, say)} — ${answer}`;
   return printable(text.replace(/\n/g, "\n     "));
 }
 

@@ -19,6 +19,7 @@ import type { ConversationControl, Person } from "./bot-context.js";
 import { BusyNotices, excerptOf, startRefusedLine } from "./busy-notice.js";
 import { FairUse } from "./fair-use.js";
 import { readIncoming, type Incoming } from "./incoming.js";
+import { joinParts, type MessagePart } from "../lib/provenance.js";
 import { proposalFooter } from "./views/proposal-footer.js";
 import { postReceipt } from "./receipt.js";
 import { tidyNoticeParts } from "./views/tidy-notice.js";
@@ -79,7 +80,10 @@ function joinIncoming(parts: Incoming[], imagesPerMessage: number, say: Say): In
   const images = parts.flatMap((p) => p.message.images ?? []);
   const seen = images.slice(0, imagesPerMessage);
   const unseen = images.slice(imagesPerMessage);
-  const text = [...parts.map((p) => p.message.text), ...unseen.map((image) => image.placeholder)].filter((t) => t !== "").join("\n\n");
+  const all: MessagePart[] = [
+    ...parts.flatMap((p) => p.message.parts ?? [{ origin: "typed" as const, text: p.message.text }]),
+    ...unseen.map((image): MessagePart => ({ origin: "image", text: image.placeholder })),
+  ].filter((part) => part.text !== "");
   const lines = parts.flatMap((p) => p.lines);
   if (unseen.length > 0) {
     lines.push(
@@ -90,7 +94,7 @@ function joinIncoming(parts: Incoming[], imagesPerMessage: number, say: Say): In
     );
   }
   return {
-    message: { text, ...(seen.length > 0 ? { images: seen } : {}) },
+    message: { text: joinParts(all).text, parts: all, ...(seen.length > 0 ? { images: seen } : {}) },
     lines,
     unseenImages: parts.some((p) => p.unseenImages),
     usable: parts.some((p) => p.usable),

@@ -3,6 +3,7 @@ import type { Say } from "../lib/locale.js";
 import type { TurnMessage } from "../engine/agent-loop.js";
 import type { AttachmentLimits } from "../config.js";
 import { cutChars } from "../lib/text.js";
+import { joinParts, type MessagePart } from "../lib/provenance.js";
 import { readAttachments } from "./attachments/index.js";
 
 /** What one Discord message brings to a turn, and what the bot tells the person about it. */
@@ -26,22 +27,24 @@ const URLS = /https?:\/\/\S+/g;
  * stickers and link previews as short notes, files inlined, images for a model that can see.
  */
 export async function readIncoming(message: Message, words: string, limits: AttachmentLimits, say: Say): Promise<Incoming> {
-  const notes: string[] = [];
+  // Each part keeps whose words it is (lib/provenance.ts): the note around a replied-to message is for the model; the origin is a field.
+  const parts: MessagePart[] = [];
   const lines: string[] = [];
   const quoted = await quoteOf(message);
-  if (quoted) notes.push(quoted);
-  if (words) notes.push(words);
+  if (quoted) parts.push(quoted);
+  parts.push(...forwardedOf(message));
+  if (words) parts.push({ origin: "typed", text: words });
   const stickers = [...message.stickers.values()].map((s) => s.name);
   if (stickers.length > 0) {
     const names = stickers.map((n) => `“${n}”`).join(", ");
-    notes.push(`[sticker: ${names} (you cannot see stickers, only their names)]`);
+    parts.push({ origin: "sticker", text: `[sticker: ${names} (you cannot see stickers, only their names)]` });
     lines.push(say(`🏷️ I can't see stickers; I only know their names: ${names}.`, `🏷️ 我看不到贴纸，只知道它的名字：${names}。`));
   }
-  const previews = message.embeds.flatMap((e) => {
+  const previews = message.embeds.flatMap((e): MessagePart[] => {
     const text = [e.title, e.description].filter(Boolean).join(" — ");
-    return text ? [`[link preview: ${cutChars(text, PREVIEW_CHARS)}${e.url ? ` (${e.url})` : ""}]`] : [];
+    return text ? [{ origin: "preview", text: `[link preview: ${cutChars(text, PREVIEW_CHARS)}${e.url ? ` (${e.url})` : ""}]` }] : [];
   });
-  notes.push(...previews);
+  parts.push(...previews);
   const onlyLinks = words.replace(URLS, "").trim() === "" && (words !== "" || message.embeds.length > 0);
   if (onlyLinks) {
     lines.push(
@@ -52,27 +55,40 @@ export async function readIncoming(message: Message, words: string, limits: Atta
     );
   }
   const files = await readAttachments([...message.attachments.values()], limits, say);
-  if (files.text) notes.push(files.text);
+  parts.push(...files.parts);
   lines.push(...files.lines);
-  const usable = words !== "" || stickers.length > 0 || previews.length > 0 || files.usable;
+  const usable = words !== "" || stickers.length > 0 || previews.length > 0 || files.usable || parts.some((p) => p.origin === "forward");
   return {
-    message: { text: notes.join("\n\n"), ...(files.images.length > 0 ? { images: files.images } : {}) },
+    message: { text: joinParts(parts).text, parts, ...(files.images.length > 0 ? { images: files.images } : {}) },
     lines,
     unseenImages: files.unseenImages,
     usable,
   };
 }
 
+/** A forwarded message's words (Discord does not say who wrote them): context, never the person's own. */
+function forwardedOf(message: Message): MessagePart[] {
+  if (message.reference?.type !== MessageReferenceType.Forward) return [];
+  return [...(message.messageSnapshots?.values() ?? [])].flatMap((snapshot): MessagePart[] => {
+    const files = [...snapshot.attachments.values()].map((a) => a.name);
+    const text = [snapshot.content.trim(), files.length > 0 ? `(attached: ${files.join(", ")})` : ""].filter(Boolean).join(" ");
+    return text ? [{ origin: "forward", text: `[The person forwarded a message: “${cutChars(text, QUOTE_CHARS)}”]` }] : [];
+  });
+}
+
 /** The message the person replied to, as a note for the model; undefined when there is none or it is gone. */
-async function quoteOf(message: Message): Promise<string | undefined> {
+async function quoteOf(message: Message): Promise<MessagePart | undefined> {
   if (!message.reference?.messageId || message.reference.type !== MessageReferenceType.Default) return undefined;
   // fetchReference looks in the reference's own channel: a thread's starter message lives in its parent.
   const quoted = await message.fetchReference().catch(() => undefined);
   if (!quoted) return undefined;
   const me = message.client.user.id;
-  const who = quoted.author.id === me ? "your own earlier answer" : `a message by ${quoted.member?.displayName ?? quoted.author.globalName ?? quoted.author.username}`;
+  const author = quoted.member?.displayName ?? quoted.author.globalName ?? quoted.author.username;
+  const mine = quoted.author.id === me;
+  const who = mine ? "your own earlier answer" : `a message by ${author}`;
   const files = [...quoted.attachments.values()].map((a) => a.name);
   const words = quoted.content.replaceAll(new RegExp(`<@!?${me}>`, "g"), "").trim();
   const text = [words, files.length > 0 ? `(attached: ${files.join(", ")})` : ""].filter(Boolean).join(" ");
-  return `[The person is replying to ${who}: “${cutChars(text, QUOTE_CHARS)}”]`;
+  const note = `[The person is replying to ${who}: “${cutChars(text, QUOTE_CHARS)}”]`;
+  return mine ? { origin: "assistant", text: note } : { origin: "reply", author, text: note };
 }

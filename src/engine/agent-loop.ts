@@ -11,6 +11,7 @@ import type { MemoryWriteResult, TokenUsage } from "../lib/telemetry.js";
 import { memoryToolDefinitions } from "./tools/memory-tools.js";
 import { toolJson } from "./tools/tool-json.js";
 import { estimateTokens, keepStart } from "../lib/tokens.js";
+import { joinParts, type MessagePart, type PartSpan } from "../lib/provenance.js";
 import { type ModelClient } from "../model/model-client.js";
 import { StoppedError } from "../model/model-error.js";
 
@@ -21,6 +22,8 @@ const MAX_CALLS_PER_ROUND = 16;
 /** What the person sent in one turn: their words (files already inlined) and images for a model that can see. */
 export interface TurnMessage {
   text: string;
+  /** The same words part by part with whose they are (a front end that knows: Discord); missing, all of `text` was typed. */
+  parts?: MessagePart[];
   /** An invited member's message (the session's guests), not the owner's. */
   from?: Guest;
   /** Sent as image parts in this turn only; the stored history keeps `placeholder` instead. */
@@ -48,8 +51,8 @@ export interface TurnInput {
   publicPlace?: PublicPlace;
   /** The server the conversation is in (ToolContext.server). */
   server?: ToolContext["server"];
-  /** Who said what in a thread with guests (ToolContext.voices). */
-  voices?: ToolContext["voices"];
+  /** What the model has before it, by whose words it is (ToolContext.words). */
+  words?: ToolContext["words"];
   /** This turn answers an invited member (ToolContext.guestTurn). */
   guestTurn?: boolean;
   /** The most of the model's context the message may take (estimated tokens); the history keeps it whole. */
@@ -64,6 +67,8 @@ export interface TurnOutput {
   text: string;
   /** The messages this turn adds to the history: the person's, tool rounds, the answer. */
   messages: ChatCompletionMessageParam[];
+  /** Where each part of the person's message (the first of `messages`) is, with whose words it is. */
+  spans: PartSpan[];
   changes: MemoryChange[];
   /** Writes waiting for the person's OK (ask before saving). */
   proposals: PendingChange[];
@@ -100,10 +105,16 @@ function requestMessage(message: TurnMessage, fits: boolean, maxTokens: number |
   return { role: "user", content: parts, ...name };
 }
 
-/** The person's message as history keeps it: images become short placeholders, so history stays small. */
-function storedMessage(message: TurnMessage): ChatCompletionMessageParam {
-  const placeholders = (message.images ?? []).map((image) => image.placeholder);
-  return { role: "user", content: [message.text, ...placeholders].filter((t) => t !== "").join("\n"), ...(message.from ? { name: guestName(message.from.userId) } : {}) };
+/**
+ * The person's message as history keeps it, and where each of its parts is: images become short
+ * placeholders, so history stays small; a guest's typed words name the guest.
+ */
+export function storedMessage(message: TurnMessage): { message: ChatCompletionMessageParam; spans: PartSpan[] } {
+  const typed = (text: string): MessagePart => ({ origin: "typed", ...(message.from ? { author: message.from.displayName } : {}), text });
+  const given = message.parts?.map((part) => (part.origin === "typed" ? typed(part.text) : part)) ?? [typed(message.text)];
+  const placeholders = (message.images ?? []).map((image): MessagePart => ({ origin: "image", text: image.placeholder }));
+  const { text, spans } = joinParts([...given, ...placeholders]);
+  return { message: { role: "user", content: text, ...(message.from ? { name: guestName(message.from.userId) } : {}) }, spans };
 }
 
 /** One turn: the model may call memory tools for up to 8 rounds, then must answer. */
@@ -117,7 +128,8 @@ export async function runTurn(input: TurnInput): Promise<TurnOutput> {
   let shown = "";
   let roundText = "";
   let needsBreak = false;
-  const stored = () => [storedMessage(input.message), ...messages.slice(1)];
+  const kept = storedMessage(input.message);
+  const stored = () => [kept.message, ...messages.slice(1)];
   const onDelta = (delta: string) => {
     roundText += delta;
     // Text from an earlier round stays; a later round's text starts a new paragraph.
@@ -143,7 +155,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutput> {
       if (!(error instanceof StoppedError)) throw error;
       // Stopped: the history keeps exactly what the person saw, and what the tools already did stays done.
       messages.push({ role: "assistant", content: roundText });
-      return { text: shown, messages: stored(), changes: turn.changes, proposals: turn.proposals, suggestions: turn.suggestions, usage, stopped: true, sources: distinctSources(turn.found), limits };
+      return { text: shown, messages: stored(), spans: kept.spans, changes: turn.changes, proposals: turn.proposals, suggestions: turn.suggestions, usage, stopped: true, sources: distinctSources(turn.found), limits };
     } finally {
       if (input.timing) input.timing.modelMs += performance.now() - asking;
     }
@@ -156,7 +168,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutput> {
     }
     if (reply.toolCalls.length === 0 || !toolsAllowed) {
       messages.push({ role: "assistant", content: reply.content });
-      return { text: shown, messages: stored(), changes: turn.changes, proposals: turn.proposals, suggestions: turn.suggestions, usage, stopped: false, sources: distinctSources(turn.found), limits };
+      return { text: shown, messages: stored(), spans: kept.spans, changes: turn.changes, proposals: turn.proposals, suggestions: turn.suggestions, usage, stopped: false, sources: distinctSources(turn.found), limits };
     }
     messages.push({
       role: "assistant",
@@ -183,7 +195,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutput> {
         ...(input.platform ? { platform: input.platform } : {}),
         ...(input.publicPlace ? { publicPlace: input.publicPlace } : {}),
         ...(input.server ? { server: input.server } : {}),
-        ...(input.voices ? { voices: input.voices } : {}),
+        ...(input.words ? { words: input.words } : {}),
         ...(input.guestTurn ? { guestTurn: true } : {}),
       });
       messages.push({ role: "tool", tool_call_id: call.id, content: result });

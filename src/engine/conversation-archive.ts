@@ -5,6 +5,7 @@ import { maskSecrets, maskSecretsInConversation } from "../memory/secrets.js";
 import { localDate, localTime } from "../lib/time.js";
 import { describeChanges, type MemoryChange } from "../memory/changes.js";
 import { guestName, hasExchange, type SessionRecord } from "../sessions/session-record.js";
+import { joinParts, partsOf } from "../lib/provenance.js";
 import type { SessionStore } from "../sessions/session-store.js";
 
 /** The text of a message, whether the SDK holds it as a string or as parts. */
@@ -50,7 +51,9 @@ function conversationMessages(record: SessionRecord): ConversationMessage[] {
       const id = record.sourceIds?.[String(index)];
       // An invited member's message under their own name.
       const guest = message.name ? guests.get(message.name) : undefined;
-      if (text !== "") out.push({ speaker: "person", name: guest ?? record.displayName, text, ...(id ? { id } : {}), ...(guest !== undefined ? { guest: true as const } : {}) });
+      // Whose words each part is, as the turn stored them; a message of an older session is of origin unknown.
+      const parts = partsOf(textOf(message), record.parts?.[String(index)]).filter((part) => part.text.trim() !== "");
+      if (text !== "") out.push({ speaker: "person", name: guest ?? record.displayName, text, parts, ...(id ? { id } : {}), ...(guest !== undefined ? { guest: true as const } : {}) });
     } else if (message.role === "assistant") {
       const text = textOf(message).trim();
       if (text !== "") answer.push(text);
@@ -71,7 +74,13 @@ function conversationLogOf(record: SessionRecord, zone: string, { masked = false
   };
   // Secrets are masked in the words kept forever (together: a key split over two messages too).
   const messages = conversationMessages(record);
-  const texts = masked ? messages.map((m) => m.text) : maskSecretsInConversation(messages);
+  if (!masked) {
+    // Masked together, part by part: a key split over two messages or two parts is found.
+    const pieces = messages.flatMap((m) => (m.parts ?? [m]).map((piece) => ({ piece, speaker: m.speaker, text: piece.text })));
+    const texts = maskSecretsInConversation(pieces);
+    pieces.forEach(({ piece }, k) => void (piece.text = texts[k]!));
+    for (const m of messages) if (m.parts) m.text = joinParts(m.parts).text;
+  }
   return {
     title: maskSecrets(record.title),
     place: maskSecrets(record.channel.description),
@@ -81,7 +90,8 @@ function conversationLogOf(record: SessionRecord, zone: string, { masked = false
     ...(record.channel.platform === "discord" ? { discord: record.channel.guildId ?? "@me" } : {}),
     // Written only when the session knew it: an older session's thread may have been private.
     ...(record.channel.visibility ? { visibility: record.channel.visibility } : {}),
-    messages: messages.map((m, i) => ({ ...m, text: texts[i]! })),
+    ...(record.parts ? { partsKept: true as const } : {}),
+    messages,
   };
 }
 

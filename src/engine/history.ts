@@ -147,7 +147,7 @@ export async function condenseHistory(
         "Condense this conversation so far into a short summary (at most 10 sentences) that keeps names, facts, decisions and open questions. Write in the language the person used.",
     },
     // The part condensed is cut to what the context allows, newest kept: the summary of what came before holds the rest.
-    { role: "user", content: earlier + keepEnd(transcriptOf(record.messages.slice(from, upTo), record), budget.tokens) },
+    { role: "user", content: earlier + keepEnd(transcriptOf(record.messages.slice(from, upTo), record, undefined, from), budget.tokens) },
   ]);
   // A summary rides in every later request: at most a quarter of what the history may take.
   return { summary: keepStart(summary.trim(), Math.max(256, Math.floor(budget.tokens / 4))), upTo };

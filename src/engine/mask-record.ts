@@ -2,6 +2,7 @@ import type { ChatCompletionMessageParam } from "openai/resources/chat/completio
 import { TimeSlices } from "../lib/time-slices.js";
 import { maskSecrets, maskSecretsInConversationSliced } from "../memory/secrets.js";
 import type { SessionRecord } from "../sessions/session-record.js";
+import { joinParts, partsOf, type WordsFrom } from "../lib/provenance.js";
 
 /**
  * Masks secret shapes in a JSON text (a tool call's arguments, a tool's result) string by
@@ -30,15 +31,36 @@ export function maskSecretsInJson(text: string): string {
   return changed ? JSON.stringify(masked) : text;
 }
 
-/** The texts of the person's and the assistant's messages, in order, masked together (a key split over two messages). */
-async function maskConversationTexts(messages: ChatCompletionMessageParam[], pause: () => Promise<void>): Promise<ChatCompletionMessageParam[]> {
+/**
+ * The texts of the person's and the assistant's messages, in order, masked together (a key split
+ * over two messages). A message kept with its parts is masked part by part, as pieces of the same
+ * run, and its parts' places are measured again (masking changes lengths).
+ */
+async function maskConversationTexts(record: SessionRecord, pause: () => Promise<void>): Promise<{ messages: ChatCompletionMessageParam[]; parts: SessionRecord["parts"] }> {
+  const messages = record.messages;
   const spoken = messages.flatMap((m, i) => ((m.role === "user" || m.role === "assistant") && typeof m.content === "string" ? [i] : []));
-  const masked = await maskSecretsInConversationSliced(spoken.map((i) => ({ speaker: messages[i]!.role, text: messages[i]!.content as string })), pause);
+  const pieces: { speaker: string; text: string; message: number; from?: WordsFrom }[] = [];
+  for (const index of spoken) {
+    const message = messages[index]!;
+    const text = message.content as string;
+    const spans = message.role === "user" ? record.parts?.[String(index)] : undefined;
+    const parts = spans ? partsOf(text, spans) : [];
+    if (parts.length > 0 && parts[0]!.origin !== "unknown") for (const { text: words, ...from } of parts) pieces.push({ speaker: message.role, text: words, message: index, from });
+    else pieces.push({ speaker: message.role, text, message: index });
+  }
+  const masked = await maskSecretsInConversationSliced(pieces, pause);
   const out = [...messages];
-  spoken.forEach((index, k) => {
-    if (masked[k] !== out[index]!.content) out[index] = { ...out[index]!, content: masked[k]! } as ChatCompletionMessageParam;
-  });
-  return out;
+  const parts = record.parts ? { ...record.parts } : undefined;
+  // Pieces are in message order: each message takes the run of pieces that are its own.
+  let k = 0;
+  for (const index of spoken) {
+    const mine: { from: WordsFrom | undefined; text: string }[] = [];
+    for (; k < pieces.length && pieces[k]!.message === index; k++) mine.push({ from: pieces[k]!.from, text: masked[k]! });
+    const joined = mine[0]?.from ? joinParts(mine.map(({ from, text }) => ({ ...from!, text }))) : { text: mine[0]?.text ?? "", spans: undefined };
+    if (joined.text !== out[index]!.content) out[index] = { ...out[index]!, content: joined.text } as ChatCompletionMessageParam;
+    if (parts && joined.spans) parts[String(index)] = joined.spans;
+  }
+  return { messages: out, parts };
 }
 
 function maskMessage(message: ChatCompletionMessageParam): ChatCompletionMessageParam {
@@ -70,7 +92,8 @@ function maskMessage(message: ChatCompletionMessageParam): ChatCompletionMessage
 export async function maskSecretsInRecord(record: SessionRecord): Promise<void> {
   const slices = new TimeSlices();
   const pause = () => slices.pause();
-  const messages = await maskConversationTexts(record.messages, pause);
+  const { messages, parts } = await maskConversationTexts(record, pause);
+  if (parts) record.parts = parts;
   for (let i = 0; i < messages.length; i++) {
     messages[i] = maskMessage(messages[i]!);
     await pause();

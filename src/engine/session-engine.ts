@@ -17,10 +17,11 @@ import { MemoryStore, type MemoryStoreOptions } from "../memory/memory-store.js"
 import { buildSystemPrompt } from "../memory/system-prompt.js";
 import { isServerId, ServerNotes, type Suggestion } from "../memory/server-notes.js";
 import { entriesOfServer } from "../memory/public-entries.js";
-import type { Voices } from "./tools/voices.js";
+import type { SessionWords } from "./tools/voices.js";
 import { localDate, localTime } from "../lib/time.js";
 import type { MemoryChange, PendingChange, SourceRef } from "../memory/changes.js";
-import { runTurn, type TurnLimits, type TurnMessage, type TurnTiming } from "./agent-loop.js";
+import { runTurn, storedMessage, type TurnLimits, type TurnMessage, type TurnTiming } from "./agent-loop.js";
+import { partsOf, type MessagePart } from "../lib/provenance.js";
 import { baseInstructions } from "./base-instructions.js";
 import { condenseHistory, historySize, overBudget, requestContext } from "./history.js";
 import { historyBudget, promptLimit, type HistoryBudget } from "./context-budget.js";
@@ -299,15 +300,16 @@ export class SessionEngine {
           onMemoryWrite: (written) => this.telemetry.memoryWrite(written),
           platform: record.channel.platform,
           publicPlace: publicPlaceOf(record.channel),
-          ...(record.guests?.length ? { voices: voicesOf(record, message) } : {}),
+          words: sessionWords(record, message),
           ...(message.from ? { guestTurn: true } : {}),
           ...(isServerId(record.channel.guildId)
-            ? { server: { notes: this.serverNotesOf(record.channel.guildId), userId: record.userId, sessionId: record.id } }
+            ? { server: { notes: this.serverNotesOf(record.channel.guildId), userId: record.userId, sessionId: record.id, ...(message.from ? { guestId: message.from.userId } : {}) } }
             : {}),
           ...(onDelta ? { onDelta } : {}),
           ...(signal ? { signal } : {}),
         });
         if (sourceId !== undefined && /^\d{1,20}\/\d{1,20}$/.test(sourceId)) record.sourceIds = { ...record.sourceIds, [String(record.messages.length)]: sourceId };
+        record.parts = { ...record.parts, [String(record.messages.length)]: output.spans };
         record.messages.push(...output.messages);
         record.usage.push(output.usage);
         record.lastActivityAt = this.clock().toISOString();
@@ -630,7 +632,7 @@ export class SessionEngine {
   private async dropSuggestionsOf(userId: string, which: (suggestion: Suggestion) => boolean): Promise<void> {
     const servers = await readdir(join(this.deps.home, "guilds")).catch(() => [] as string[]);
     for (const guildId of servers.filter(isServerId)) {
-      await this.serverNotesOf(guildId).dropSuggestions((s) => s.userId === userId && which(s), this.clock());
+      await this.serverNotesOf(guildId).dropSuggestions((s) => (s.userId === userId || s.ownerId === userId) && which(s), this.clock());
     }
   }
 
@@ -787,15 +789,25 @@ function forgetIn(message: ChatCompletionMessageParam, hit: (text: string) => bo
   return out;
 }
 
-/** The owner's and the guests' words in a session, this turn's message included (ToolContext.voices). */
-function voicesOf(record: SessionRecord, message: TurnMessage): Voices {
-  const owner: string[] = [];
-  const guests: string[] = [];
-  // What the model has before it: the messages since the condensed summary.
-  for (const m of record.messages.slice(record.condensed?.upTo ?? 0)) {
-    if (m.role !== "user" || typeof m.content !== "string") continue;
-    (m.name?.startsWith(guestName("")) ? guests : owner).push(m.content);
+/**
+ * What the model has before it in a session, by whose words it is (ToolContext.words): the parts of
+ * the messages since the condensed summary and of this turn's, by their stored origins.
+ */
+function sessionWords(record: SessionRecord, message: TurnMessage): SessionWords {
+  // The name the person goes by is theirs: they chose it.
+  const typed: string[] = [record.displayName];
+  const others: MessagePart[] = [];
+  const add = (parts: readonly MessagePart[], guest: boolean) => {
+    for (const part of parts) (part.origin === "typed" && !guest ? typed.push(part.text) : others.push(part));
+  };
+  const from = record.condensed?.upTo ?? 0;
+  for (const [index, m] of record.messages.entries()) {
+    if (index < from || typeof m.content !== "string" || m.content === "") continue;
+    if (m.role === "user") add(partsOf(m.content, record.parts?.[String(index)]), m.name?.startsWith(guestName("")) === true);
+    else if (m.role === "assistant") others.push({ origin: "assistant", text: m.content });
+    else if (m.role === "tool") others.push({ origin: "tool", text: m.content });
   }
-  (message.from ? guests : owner).push(message.text);
-  return { owner, guests };
+  const stored = storedMessage(message);
+  add(partsOf(stored.message.content as string, stored.spans), message.from !== undefined);
+  return { typed, others };
 }

@@ -32,3 +32,45 @@ export interface Held {
   /** Where the write's words came from, when one part of the conversation carries them. */
   from?: WordsFrom;
 }
+
+/** One part of a message with its origin: what a front end gives the engine. */
+export interface MessagePart extends WordsFrom {
+  text: string;
+}
+
+/** Where a part is in a stored message's text (UTF-16 offsets): the record keeps these, not a copy of the words. */
+export interface PartSpan extends WordsFrom {
+  start: number;
+  end: number;
+}
+
+/** Parts are joined by a blank line: the text the model and the history get. */
+export const PART_SEPARATOR = "\n\n";
+
+/** A message's text from its parts (empty ones left out) and where each part is in it. */
+export function joinParts(parts: readonly MessagePart[]): { text: string; spans: PartSpan[] } {
+  let text = "";
+  const spans: PartSpan[] = [];
+  for (const { text: words, ...from } of parts) {
+    if (words === "") continue;
+    if (text !== "") text += PART_SEPARATOR;
+    spans.push({ ...from, start: text.length, end: text.length + words.length });
+    text += words;
+  }
+  return { text, spans };
+}
+
+/**
+ * The parts of a stored message from its text and spans; one `unknown` part when the spans do not
+ * describe this text (a message stored before parts were kept, or changed since: forgotten).
+ */
+export function partsOf(text: string, spans: readonly PartSpan[] | undefined): MessagePart[] {
+  let at = 0;
+  const parts: MessagePart[] = [];
+  for (const { start, end, ...from } of spans ?? []) {
+    if (!Number.isInteger(start) || !Number.isInteger(end) || start < at || end < start || end > text.length || !ORIGINS.includes(from.origin)) return [{ origin: "unknown", text }];
+    parts.push({ ...from, text: text.slice(start, end) });
+    at = end;
+  }
+  return parts.length > 0 ? parts : [{ origin: "unknown", text }];
+}

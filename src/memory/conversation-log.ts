@@ -1,5 +1,6 @@
 import { FenceTracker, parseSections } from "./sections.js";
 import { VISIBILITIES, type Visibility } from "./visibility.js";
+import { ORIGINS, PART_SEPARATOR, type MessagePart, type Origin, type WordsFrom } from "../lib/provenance.js";
 
 /**
  * A closed conversation as a Markdown file (users/<id>/conversations/YYYY-MM-DD-<slug>.md):
@@ -22,6 +23,12 @@ import { VISIBILITIES, type Visibility } from "./visibility.js";
  *
  * A message line that would read as a heading (`## …`) is written as `\## …`, which Markdown
  * shows the same; a code fence a message leaves open is closed. So every message comes back.
+ *
+ * Whose words (lib/provenance.ts): a file written with `- parts: kept` starts each part of a
+ * person's message that is not simply what they typed with a line such as
+ * `-# from: reply · "Bob"` or `-# from: file · "report.pdf"`; a person's line that would read as
+ * one is escaped like a heading. In an older file every person's message is one part of origin
+ * `unknown`: read as before, trusted as no one's.
  */
 
 export type Speaker = "person" | "assistant";
@@ -36,6 +43,8 @@ export interface ConversationMessage {
   id?: string;
   /** A member the owner invited into the thread, not the owner (`## 👤 Bob`): never the owner's words. */
   guest?: true;
+  /** A person's message part by part, with whose words each is (`text` is them joined); parsed, always there for a person's message. */
+  parts?: MessagePart[];
 }
 
 export interface ConversationLog {
@@ -49,6 +58,8 @@ export interface ConversationLog {
   discord?: string;
   /** Who could read it; missing (older files, imports): not known, so kept out of public places. */
   visibility?: Visibility;
+  /** Written with each message's parts (`- parts: kept`); an older file's person messages are of origin `unknown`. */
+  partsKept?: true;
   messages: ConversationMessage[];
 }
 
@@ -61,8 +72,10 @@ const MESSAGE_PLACE = /^\d{1,20}\/\d{1,20}$/;
 
 const oneLine = (text: string) => text.replace(/[\r\n\u2028\u2029]+/g, " ").trim();
 
-/** Lines of a message that would read as a message heading or a 💾 line. */
-const RESERVED = /^\\*(## |-# 💾|-# 🔗)/;
+/** Lines of a message that would read as a message heading, a 💾, 🔗 or part line. */
+const RESERVED = /^\\*(## |-# 💾|-# 🔗|-# from: )/;
+/** The line that starts a part: its origin, and a JSON string naming its author or file. */
+const PART_LINE = /^-# from: ([a-z]{1,12})(?: · ("(?:[^"\\\n]|\\.){0,400}"))?$/;
 
 /** Escapes reserved lines outside code and closes a fence left open. */
 function escapeBody(text: string): string {
@@ -91,13 +104,60 @@ export function renderConversation(log: ConversationLog): string {
     `- session: ${log.sessionId}`,
     ...(log.discord && DISCORD_PLACE.test(log.discord) ? [`- discord: ${log.discord}`] : []),
     ...(log.visibility ? [`- visibility: ${log.visibility}`] : []),
+    ...(log.partsKept ? ["- parts: kept"] : []),
   ].join("\n");
   const messages = log.messages.map((m) => {
     const saved = m.saved ? `\n\n-# ${oneLine(m.saved)}` : "";
     const id = m.id && MESSAGE_PLACE.test(m.id) ? `\n\n-# 🔗 ${m.id}` : "";
-    return `## ${m.guest ? GUEST_MARK : MARKS[m.speaker]} ${oneLine(m.name) || m.speaker}\n${escapeBody(m.text)}${saved}${id}`;
+    const body = log.partsKept && m.parts && m.speaker === "person" ? renderParts(m.parts) : escapeBody(m.text);
+    return `## ${m.guest ? GUEST_MARK : MARKS[m.speaker]} ${oneLine(m.name) || m.speaker}\n${body}${saved}${id}`;
   });
   return `${[header, ...messages].join("\n\n")}\n`;
+}
+
+/** A person's message part by part: what they typed first as it is, every other part after its `-# from:` line. */
+function renderParts(parts: readonly MessagePart[]): string {
+  return parts
+    .filter((part) => part.text.trim() !== "")
+    .map((part, i) => {
+      if (i === 0 && part.origin === "typed") return escapeBody(part.text);
+      const who = part.origin === "file" || part.origin === "image" ? part.name : part.origin === "typed" ? undefined : part.author;
+      return `-# from: ${part.origin}${who !== undefined ? ` · ${JSON.stringify(oneLine(who).slice(0, 200))}` : ""}\n${escapeBody(part.text)}`;
+    })
+    .join("\n\n");
+}
+
+/** A JSON string's value, or the text as it is when it is not one (a hand edit). */
+function jsonString(text: string): string {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "string" ? value : text;
+  } catch {
+    return text;
+  }
+}
+
+/** A person's message body cut at its `-# from:` lines (outside code): its parts, what comes before the first one typed. */
+function parseParts(body: string, guest: string | undefined): MessagePart[] {
+  const fences = new FenceTracker();
+  const parts: { from: WordsFrom; lines: string[] }[] = [{ from: { origin: "typed" }, lines: [] }];
+  for (const line of body.split("\n")) {
+    const marker = fences.open ? null : PART_LINE.exec(line);
+    const origin = marker?.[1] as Origin | undefined;
+    if (marker && origin !== undefined && (ORIGINS as readonly string[]).includes(origin)) {
+      const who = marker[2] === undefined ? undefined : jsonString(marker[2]);
+      const from: WordsFrom = { origin, ...(who === undefined ? {} : origin === "file" || origin === "image" ? { name: who } : { author: who }) };
+      parts.push({ from, lines: [] });
+      continue;
+    }
+    fences.feed(line);
+    parts.at(-1)!.lines.push(line);
+  }
+  return parts.flatMap(({ from, lines }) => {
+    const text = unescapeBody(lines.join("\n").trim());
+    const author = from.origin === "typed" && guest !== undefined ? { author: guest } : {};
+    return text === "" ? [] : [{ ...from, ...author, text }];
+  });
 }
 
 /** Reads a conversation file back; lines it does not know are kept in the message they follow. */
@@ -105,6 +165,7 @@ export function parseConversation(text: string): ConversationLog {
   const doc = parseSections(text.replace(/\r\n/g, "\n"));
   const field = (name: string) => new RegExp(`^- ${name}: (.*)$`, "m").exec(doc.preamble)?.[1]?.trim() ?? "";
   const messages: ConversationMessage[] = [];
+  const partsKept = field("parts") === "kept";
   for (const section of doc.sections) {
     const speaker: Speaker = section.name.startsWith(MARKS.assistant) ? "assistant" : "person";
     const guest = section.name.startsWith(GUEST_MARK);
@@ -115,7 +176,10 @@ export function parseConversation(text: string): ConversationLog {
     while (id !== undefined && lines.at(-1) === "") lines.pop();
     const savedLine = SAVED.exec(lines.at(-1) ?? "")?.[1];
     if (savedLine !== undefined) lines.pop();
-    const message: ConversationMessage = { speaker, name, text: unescapeBody(lines.join("\n").trim()) };
+    const body = lines.join("\n").trim();
+    const parts = speaker === "assistant" ? undefined : partsKept ? parseParts(body, guest ? name : undefined) : [{ origin: "unknown" as const, text: unescapeBody(body) }];
+    const message: ConversationMessage = { speaker, name, text: parts ? parts.map((p) => p.text).join(PART_SEPARATOR) : unescapeBody(body) };
+    if (parts) message.parts = parts;
     if (savedLine !== undefined) message.saved = savedLine;
     if (id !== undefined) message.id = id;
     if (guest) message.guest = true;
@@ -129,6 +193,7 @@ export function parseConversation(text: string): ConversationLog {
     sessionId: field("session"),
     ...(DISCORD_PLACE.test(field("discord")) ? { discord: field("discord") } : {}),
     ...((VISIBILITIES as string[]).includes(field("visibility")) ? { visibility: field("visibility") as Visibility } : {}),
+    ...(partsKept ? { partsKept: true as const } : {}),
     messages,
   };
 }

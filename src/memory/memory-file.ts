@@ -47,6 +47,8 @@ export interface WriteOutcome {
   entryId?: string;
   /** A person's own edit that looks like it holds a secret (saved all the same): what it looks like. */
   secret?: SecretFinding;
+  /** The named section's text as it reads after the write (what the instruction check reads: an add plus a replace cannot assemble one unseen). */
+  sectionText?: string;
 }
 
 /** What a file needs of its owner: the person's lock, and a journalled write (under that lock). */
@@ -223,9 +225,12 @@ export class MemoryFile {
         return refuse("secret", `${this.label}: refused, the text looks like ${secret.kind}. Passwords, keys, tokens and card numbers are never stored in memory; tell the person so`);
       }
       const used = countChars(after);
+      // Told only to a dry run: a write's caller decides with it before anything is written.
+      const sectionText = section && dryRun ? edited.value.doc.sections.find((s) => s.name === section)?.body : undefined;
       const outcome = {
         file: this.label,
         ...(section ? { section } : {}),
+        ...(sectionText !== undefined ? { sectionText } : {}),
         usage: { used, cap: this.cap },
         ...(secret ? { secret } : {}),
       };

@@ -1,6 +1,7 @@
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { SessionStatus, TokenUsage } from "../lib/telemetry.js";
 import type { PublicPlace, Visibility } from "../memory/visibility.js";
+import type { PartSpan } from "../lib/provenance.js";
 
 export interface Guest {
   userId: string;
@@ -60,6 +61,11 @@ export interface SessionRecord {
   messages: ChatCompletionMessageParam[];
   /** Where a person's message is in Discord ("<channel id>/<message id>"), by its index in `messages`: the archive keeps it, so a source can link to it. */
   sourceIds?: Record<string, string>;
+  /**
+   * Whose words each part of a person's message is (lib/provenance.ts), by the message's index in
+   * `messages`: offsets into its text, not a copy. Missing for a message stored before parts were kept.
+   */
+  parts?: Record<string, PartSpan[]>;
   /** Older messages condensed to one summary: messages before `upTo` are sent as this summary. */
   condensed?: { summary: string; upTo: number };
   status: SessionStatus;

@@ -1,4 +1,5 @@
 import type { Say } from "../../lib/locale.js";
+import { joinParts, type MessagePart } from "../../lib/provenance.js";
 import type { AttachmentLimits } from "../../config.js";
 import { kindOf } from "./attachment-kind.js";
 import { fileLines } from "./attachment-lines.js";
@@ -14,6 +15,8 @@ export interface ReadResult {
    * not be read (so the model knows something was attached). Empty string when nothing.
    */
   text: string;
+  /** The same text file by file, each with its origin (a shared file, an image's note) and name: `text` is these joined. */
+  parts: MessagePart[];
   /** Images to send as image parts (only when limits.vision). */
   images: ReadImage[];
   /**
@@ -72,8 +75,12 @@ export async function readAttachments(
       }
     }),
   );
+  const parts = outcomes.flatMap((o, i): MessagePart[] =>
+    o.text === "" ? [] : [{ origin: planned[i]!.kind.kind === "image" || planned[i]!.kind.kind === "unsupported-image" ? "image" : "file", name: planned[i]!.attachment.name, text: o.text }],
+  );
   return {
-    text: outcomes.map((o) => o.text).filter((text) => text !== "").join("\n\n"),
+    text: joinParts(parts).text,
+    parts,
     images: outcomes.flatMap((o) => (o.image ? [o.image] : [])),
     lines: outcomes.flatMap((o) => [o.line, o.secretsLine].filter((line): line is string => line !== undefined)),
     unseenImages: outcomes.some((o) => o.unseen === true),

@@ -3,6 +3,7 @@ import type { Say } from "../../lib/locale.js";
 import { cutChars } from "../../lib/text.js";
 import type { PendingChange } from "../../memory/changes.js";
 import { componentId } from "./custom-id.js";
+import { heldLine } from "../../present/provenance-lines.js";
 
 /** Discord allows 5 rows of buttons on a message: one row (Save, Discard) per proposal. */
 const ROWS = 5;
@@ -17,7 +18,8 @@ export function proposalFooter(owner: string, proposals: PendingChange[], say: S
   const numbered = proposals.length > 1;
   const lines = proposals.map((p, i) => {
     const where = p.section ? `${p.file} › ${p.section}` : p.file;
-    return `-# ✋ ${numbered ? `${i + 1}. ` : ""}${say("waiting for your OK", "等你确认")}: ${where}: ${cutChars(p.summary, 120)}`;
+    const held = p.held ? ` — ${heldLine(p.held, say)}` : "";
+    return `-# ✋ ${numbered ? `${i + 1}. ` : ""}${say("waiting for your OK", "等你确认")}: ${where}: ${cutChars(p.summary, 120)}${held}`;
   });
   const components = proposals.slice(0, ROWS).map((p, i) =>
     new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(

@@ -10,7 +10,7 @@ import { escapeTags, stripControlCharacters } from "../../memory/safety.js";
 import { maskSecrets } from "../../memory/secrets.js";
 import { parseSections } from "../../memory/sections.js";
 import { personWrittenLines } from "../../memory/tidy/person-lines.js";
-import { AIM, MAX_LOSS, TIDY_KINDS, TIDY_PLAN_JSON_SCHEMA, checkPlan, normalLine, parsePlan, type DropReason, type TidyFile, type TidyOperation } from "../../memory/tidy/tidy-plan.js";
+import { AIM, MAX_LOSS, TIDY_KINDS, TIDY_PLAN_JSON_SCHEMA, checkPlan, normalLine, parsePlan, type DropReason, type HeldOperation, type TidyFile, type TidyOperation } from "../../memory/tidy/tidy-plan.js";
 import { FULL_SOURCE_TOKENS, tidySources } from "../../memory/tidy/tidy-sources.js";
 import { estimateTokens } from "../../lib/tokens.js";
 import { readTidyState, writeTidyState, type TidyState, type TidySummary } from "../../memory/tidy/tidy-state.js";
@@ -22,13 +22,17 @@ const TIDY_ACTOR: Actor = { kind: "system", reason: "tidy-up" };
 /** The session and title its proposals carry (tidy_up:ask). */
 export const TIDY_SESSION = "tidy-up";
 
-/** What a run came to; the front ends and the metrics word it. */
+/**
+ * What a run came to; the front ends and the metrics word it. `held`: operations that passed every
+ * check but whose words were not the person's, or that read as an instruction: each waits as a
+ * proposal for the person's Save, whatever the mode (none in a dry run).
+ */
 export type TidyResult =
-  | { kind: "done"; entry: JournalEntry; summary: TidySummary; applied: TidyOperation[]; dropped: Dropped; usage: TokenUsage | undefined }
-  | { kind: "proposed"; proposals: number; summary: TidySummary; applied: TidyOperation[]; dropped: Dropped; usage: TokenUsage | undefined }
-  | { kind: "dry-run"; applied: TidyOperation[]; dropped: Dropped; before: Record<TidyFile, string>; after: Record<TidyFile, string>; overCap: TidyFile | undefined; usage: TokenUsage | undefined }
-  /** The plan changed nothing (no operation, or none passed the checks). */
-  | { kind: "nothing"; dropped: Dropped; usage: TokenUsage | undefined }
+  | { kind: "done"; entry: JournalEntry; summary: TidySummary; applied: TidyOperation[]; dropped: Dropped; held: HeldOperation[]; usage: TokenUsage | undefined }
+  | { kind: "proposed"; proposals: number; summary: TidySummary; applied: TidyOperation[]; dropped: Dropped; held: HeldOperation[]; usage: TokenUsage | undefined }
+  | { kind: "dry-run"; applied: TidyOperation[]; dropped: Dropped; held: HeldOperation[]; before: Record<TidyFile, string>; after: Record<TidyFile, string>; overCap: TidyFile | undefined; usage: TokenUsage | undefined }
+  /** The plan changed nothing (no operation, or none passed the checks); what it held still waits for a Save. */
+  | { kind: "nothing"; dropped: Dropped; held: HeldOperation[]; usage: TokenUsage | undefined }
   /** Nothing was said since the last run and no file is nearly full: the model is not asked. */
   | { kind: "no-news" }
   | { kind: "failed"; reason: "model" | "not-a-plan" | "over-cap" | "changed"; detail: string; dropped: Dropped; server?: ModelErrorDetails };
@@ -91,9 +95,10 @@ export async function tidyUp(memory: MemoryStore, model: ModelClient, options: T
   const operations = parsePlan(jsonIn(answer.content));
   if (!operations) return failed(memory, now, zone, options, { kind: "failed", reason: "not-a-plan", detail: cutChars(answer.content, 200), dropped: {} });
 
+  const words = { personMessages: sources.personMessages, otherSources: sources.otherSources };
   if (options.dryRun) {
-    const outcome = checkPlan({ texts, personLines: personWrittenLines(entries), personMessages: sources.personMessages }, operations);
-    return { kind: "dry-run", applied: outcome.applied, dropped: countDropped(outcome.dropped), before: texts, after: outcome.texts, overCap: outcome.overCap, usage: answer.usage };
+    const outcome = checkPlan({ texts, personLines: personWrittenLines(entries), ...words }, operations);
+    return { kind: "dry-run", applied: outcome.applied, dropped: countDropped(outcome.dropped), held: outcome.held, before: texts, after: outcome.texts, overCap: outcome.overCap, usage: answer.usage };
   }
 
   // Checked and written under the person's lock, against the files as they are now: a write made
@@ -110,31 +115,35 @@ export async function tidyUp(memory: MemoryStore, model: ModelClient, options: T
     const raw = { user: await memory.user.readIfExists(), memory: await memory.memory.readIfExists() };
     const current = { user: raw.user ?? "", memory: raw.memory ?? "" };
     const personLines = personWrittenLines(journal);
-    const outcome = checkPlan({ texts: current, personLines, personMessages: sources.personMessages }, operations);
+    const outcome = checkPlan({ texts: current, personLines, ...words }, operations);
     const dropped = countDropped(outcome.dropped);
+    const { held } = outcome;
     if (outcome.overCap) {
       return failed(memory, now, zone, options, { kind: "failed", reason: "over-cap", detail: `${outcome.overCap === "user" ? "USER.md" : "MEMORY.md"} would be over its cap`, dropped });
     }
     const changed = (["user", "memory"] as const).filter((file) => outcome.texts[file] !== current[file]);
-    const summary = summarise(outcome.applied, now);
+    const summary = { ...summarise(outcome.applied, now), ...heldCounts(held) };
     // Read again under the lock: a notice may have been shown (and taken) while the model worked.
     const fresh = readTidyState(memory.dir);
-    if (changed.length === 0) {
-      await writeTidyState(memory.dir, { ...fresh, lastRun: now.toISOString(), lastAttempt: localDate(now, zone), failures: 0 });
-      return { kind: "nothing", dropped, usage: answer.usage };
-    }
-    if (options.ask) {
-      const proposals = await propose(memory, changed.map((file) => ({ file, before: current[file], after: outcome.texts[file] })), now);
+    const finished = { lastRun: now.toISOString(), lastAttempt: localDate(now, zone), failures: 0 };
+    if (options.ask && changed.length > 0) {
+      const proposals = (await propose(memory, changed.map((file) => ({ file, before: current[file], after: outcome.texts[file] })), now)) + (await proposeHeld(memory, held, now));
       const notice = { ...summary, proposals };
-      await writeTidyState(memory.dir, { ...fresh, lastRun: now.toISOString(), lastAttempt: localDate(now, zone), failures: 0, notice });
-      return { kind: "proposed", proposals, summary: notice, applied: outcome.applied, dropped, usage: answer.usage };
+      await writeTidyState(memory.dir, { ...fresh, ...finished, notice });
+      return { kind: "proposed", proposals, summary: notice, applied: outcome.applied, dropped, held, usage: answer.usage };
     }
     const writes: FileWrite[] = changed.map((file) => ({ label: LABELS[file], text: outcome.texts[file], from: raw[file] ?? null }));
-    const entry = await memory.commit(TIDY_ACTOR, "tidy-up", writes, { now });
-    if (!entry) return { kind: "nothing", dropped, usage: answer.usage };
-    const notice = { ...summary, entry: entry.id };
-    await writeTidyState(memory.dir, { ...fresh, lastRun: now.toISOString(), lastAttempt: localDate(now, zone), failures: 0, notice });
-    return { kind: "done", entry, summary: notice, applied: outcome.applied, dropped, usage: answer.usage };
+    const entry = writes.length > 0 ? await memory.commit(TIDY_ACTOR, "tidy-up", writes, { now }) : undefined;
+    // Made after the commit: a held write is of the files as the plan leaves them.
+    const proposals = await proposeHeld(memory, held, now);
+    if (!entry) {
+      // Nothing written; what was held still waits for the person's Save, and they are told so.
+      await writeTidyState(memory.dir, { ...fresh, ...finished, ...(proposals > 0 ? { notice: { ...summary, proposals } } : {}) });
+      return { kind: "nothing", dropped, held, usage: answer.usage };
+    }
+    const notice = { ...summary, entry: entry.id, ...(proposals > 0 ? { proposals } : {}) };
+    await writeTidyState(memory.dir, { ...fresh, ...finished, notice });
+    return { kind: "done", entry, summary: notice, applied: outcome.applied, dropped, held, usage: answer.usage };
   });
 }
 
@@ -177,6 +186,22 @@ function summarise(applied: readonly TidyOperation[], now: Date): TidySummary {
     ? { section: cutChars(replaced.section, 40), before: cutChars(normalLine(replaced.old_lines[0]!), 60), after: cutChars(normalLine(replaced.new_lines[0]!), 60) }
     : undefined;
   return { counts, ...(example ? { example } : {}), at: now.toISOString() };
+}
+
+/** How many operations were held, by why: the notice says so. */
+function heldCounts(held: readonly HeldOperation[]): Pick<TidySummary, "held"> {
+  if (held.length === 0) return {};
+  const counts: NonNullable<TidySummary["held"]> = {};
+  for (const { held: why } of held) counts[why.why] = (counts[why.why] ?? 0) + 1;
+  return { held: counts };
+}
+
+/** Each held operation as the proposal of its write, marked held (why, and whose words), whatever the person chose. */
+async function proposeHeld(memory: MemoryStore, held: readonly HeldOperation[], now: Date): Promise<number> {
+  for (const { operation, held: why, write } of held) {
+    await memory.propose({ session: TIDY_SESSION, title: TIDY_SESSION, file: operation.file as TidyFile, ...write, held: why }, now);
+  }
+  return held.length;
 }
 
 /**
@@ -231,7 +256,7 @@ interface PromptParts {
  */
 function sourceTokens(contextTokens: number | undefined, parts: Omit<PromptParts, "sources">): number {
   if (contextTokens === undefined) return FULL_SOURCE_TOKENS;
-  const empty = { conversations: "", dailies: "", changes: "", personMessages: [], files: 0 };
+  const empty = { conversations: "", dailies: "", changes: "", personMessages: [], otherSources: [], files: 0 };
   const fixed = tidyPrompt({ ...parts, sources: empty }).reduce((n, m) => n + estimateTokens(typeof m.content === "string" ? m.content : ""), 0);
   const plan = Math.min(4_096, Math.max(1_024, Math.floor(contextTokens / 8)));
   return Math.max(0, contextTokens - fixed - plan);

@@ -8,9 +8,12 @@ import { relativeTimeIn } from "../../memory/relative-time.js";
 import { SEARCH_DEFAULT_LIMIT, TOOL_NAMES, toolSchemas, type ToolName } from "./memory-tools.js";
 import { searchResultsForModel } from "./search-results.js";
 import { toolJson } from "./tool-json.js";
-import { comesOnlyFromGuests, type Voices } from "./voices.js";
+import { notTheirWords, type SessionWords } from "./voices.js";
+import type { Held } from "../../lib/provenance.js";
+import { instructionIn } from "../../memory/instructions.js";
 import { isPrivateSection, isPublicEntry, MAX_PRIVATE_SECTIONS, publicEntriesOf, withoutPrivateSections, type PublicPlace } from "../../memory/visibility.js";
 import { entriesOfServer } from "../../memory/public-entries.js";
+import { carriesPrivateFacts } from "./private-facts.js";
 import type { MemoryWriteResult } from "../../lib/telemetry.js";
 import type { MemoryChange, PendingChange, SourceRef } from "../../memory/changes.js";
 
@@ -42,15 +45,19 @@ export interface ToolContext {
   settings: Settings;
   /** The conversation is in a place others can read (and its server): private sections, private talk and another server's public talk are not read or found. */
   publicPlace?: PublicPlace;
-  /** What the owner and the members they invited said (a thread with guests): USER.md takes only the owner's facts. */
-  voices?: Voices;
+  /** What the model has before it, by whose words it is: a USER.md write not carried by the owner's typed words waits for their Save. */
+  words?: SessionWords;
   /** This turn answers an invited member: nothing they say changes the owner's profile or persona, or removes a section. */
   guestTurn?: boolean;
-  /** The server the conversation is in, and the person talking: server_notes_suggest works only there. */
-  server?: { notes: ServerNotes; userId: string; sessionId: string };
+  /** The server the conversation is in, whose conversation it is, and the invited member this turn answers: server_notes_suggest works only there. */
+  server?: { notes: ServerNotes; userId: string; sessionId: string; guestId?: string };
 }
 
 const MAX_REFUSED_WRITES = 3;
+const SAID_IN_PRIVATE =
+  "refused: this conversation is private (a private thread), and nothing said here is suggested to the server's moderators; the person can say it in a public thread of the server, or a moderator can add it with /server-notes";
+const CARRIES_PRIVATE =
+  "refused: this text says something the person keeps private (a private section of their memory, or what they said in a DM or a private thread), and nothing of that goes to the server's notes; do not suggest it in other words";
 const PRIVATE_SECTION_REFUSAL =
   "refused, this section is private; it cannot be changed from a conversation others can read. The person can change it in a direct message or with /memory";
 const WRITE_TOOLS: ReadonlySet<string> = new Set<ToolName>(["memory_add", "memory_replace", "memory_remove"]);
@@ -114,7 +121,7 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
     context.turn.found.push(...hits.map(({ source, file, ord, title, date }) => ({ source, file, ord, title, date })));
     return searchResultsForModel(query, hits, range, told);
   }
-  if (tool === "server_notes_suggest") return suggest(parsed.data as { section: string; content: string }, context);
+  if (tool === "server_notes_suggest") return suggest(store, parsed.data as { section: string; content: string }, context);
   // The schema has validated these fields for the tool at hand.
   let args = parsed.data as { file: FileKind; section: string; content: string; old_text: string; new_text: string; private?: boolean };
   const file = store.file(args.file, context.now);
@@ -150,13 +157,8 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
       true,
     );
   }
-  if (context.voices && args.file === "user" && tool !== "memory_remove" && comesOnlyFromGuests(tool === "memory_add" ? args.content : args.new_text, context.voices)) {
-    return refused(
-      context,
-      "USER.md: refused, this text comes from what an invited member said, not from the person whose memory this is; USER.md holds only the person's own facts, and nothing is saved about the other members",
-      true,
-    );
-  }
+  // A fact about the person must be the person's: one their typed words do not carry waits for their Save, with where its words came from.
+  const notTheirs = context.words && args.file === "user" && tool !== "memory_remove" ? notTheirWords(tool === "memory_add" ? args.content : args.new_text, context.words, tool === "memory_replace" ? args.old_text : undefined) : undefined;
   const askFirst = asksFirst(context.settings.askBeforeSaving, args.file);
   const write = (options: EditOptions): Promise<WriteResult> =>
     tool === "memory_add"
@@ -164,22 +166,28 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
       : tool === "memory_replace"
         ? file.replace(args.section, args.old_text, args.new_text, context.writer, options)
         : file.remove(args.section, context.writer, options);
-  if (askFirst && context.turn.proposals.length >= MAX_PROPOSALS) {
-    return refused(context, `at most ${MAX_PROPOSALS} changes can wait for the person's approval in one reply; mention the others in your answer instead`, true);
-  }
-  // Asked first: everything is checked now, nothing is written until the person says Save.
-  let outcome = await write({ dryRun: askFirst });
+  // Everything is checked first, nothing written: the section as it would read decides whether the write waits.
+  let outcome = await write({ dryRun: true });
   if (!outcome.ok && outcome.refusal === "not-applicable" && tool === "memory_replace" && args.old_text.includes(ESCAPED_LESS_THAN)) {
     // The prompt shows "<" as "&lt;": old_text copied from it means the file's "<".
     args = { ...args, old_text: unescapeTags(args.old_text), new_text: unescapeTags(args.new_text) };
-    const retried = await write({ dryRun: askFirst });
+    const retried = await write({ dryRun: true });
     if (retried.ok) outcome = retried;
   }
   if (!outcome.ok) return refused(context, refusalHere(outcome, file.label, args.file, store, context), true, outcome.refusal);
+  const held = notTheirs ?? instructionHeld(args.file, outcome.value.sectionText);
+  const waits = (askFirst || held !== undefined) && outcome.value.changed;
+  if (waits && context.turn.proposals.length >= MAX_PROPOSALS) {
+    return refused(context, `at most ${MAX_PROPOSALS} changes can wait for the person's approval in one reply; mention the others in your answer instead`, true);
+  }
+  if (!waits && outcome.value.changed) {
+    outcome = await write({});
+    if (!outcome.ok) return refused(context, refusalHere(outcome, file.label, args.file, store, context), true, outcome.refusal);
+  }
   // Marked at once, asked first or not: keeping a section out of public places never loses anything.
   const marked = args.private === true && (args.file === "user" || args.file === "memory") ? await store.markPrivate(args.section, true) : undefined;
   const privateNote = marked === "too-many" ? { note: `the section could not be marked private: ${MAX_PRIVATE_SECTIONS} sections are private already` } : marked ? { private: true } : {};
-  if (!askFirst || !outcome.value.changed) {
+  if (!waits) {
     context.onWrite?.(outcome.value.changed ? "saved" : "unchanged");
     return { ...success(outcome.value, context), ...privateNote };
   }
@@ -194,33 +202,46 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
       section: args.section,
       ...(tool === "memory_add" ? { content: args.content } : {}),
       ...(tool === "memory_replace" ? { oldText: args.old_text, newText: args.new_text } : {}),
+      ...(held ? { held } : {}),
     },
     context.now,
   );
   const summary = tool === "memory_add" ? `+ “${args.content.trim()}”` : tool === "memory_replace" ? `~ “${args.old_text}” → “${args.new_text}”` : "−";
-  context.turn.proposals.push({ file: file.label, section: args.section, proposal: proposal.id, summary });
+  context.turn.proposals.push({ file: file.label, section: args.section, proposal: proposal.id, summary, ...(held ? { held } : {}) });
   context.onWrite?.("pending");
   return {
     ok: true,
     pending: true,
     file: file.label,
     section: args.section,
-    note:
-      context.platform === "terminal"
+    usage: formatUsage(outcome.value.usage),
+    ...(held ? { held: heldNote(held) } : {}),
+    note: !askFirst
+      ? `Not saved yet: this change waits for the person's Save (${context.platform === "terminal" ? "/save N or /discard N" : "Save / Discard buttons under your reply"}); tell them why in a few words.`
+      : context.platform === "terminal"
         ? `Not saved yet: ${file.label} changes wait for the person's approval (their choice). They see this change under your reply and answer it with /save N or /discard N; mention that you proposed it.`
         : `Not saved yet: ${file.label} changes wait for the person's approval (their choice). They see this change with Save / Discard buttons under your reply; mention that you proposed it.`,
   };
 }
 
-/** A suggestion passes every check a write of the notes would (cap, injection, secrets) and then waits for a moderator. */
-async function suggest(args: { section: string; content: string }, context: ToolContext): Promise<object> {
+/**
+ * A suggestion passes every check a write of the notes would (cap, injection, secrets), says nothing
+ * the person keeps private, and then waits for a moderator, under the name of whoever spoke.
+ */
+async function suggest(store: MemoryStore, args: { section: string; content: string }, context: ToolContext): Promise<object> {
   if (!context.server) return failure("server notes exist only in a server's threads; this conversation is not in a server");
+  // What is said in a private thread is in no index yet: nothing of it goes before the server.
+  if (!context.publicPlace || context.publicPlace.privateThread) return refused(context, SAID_IN_PRIVATE, true);
   if (context.turn.suggestions.length >= MAX_PROPOSALS) return refused(context, `at most ${MAX_PROPOSALS} suggestions in one reply`, true);
-  const { notes, userId, sessionId } = context.server;
+  const { notes, userId, sessionId, guestId } = context.server;
   const checked = await notes.notes.add(args.section, args.content, context.writer, { dryRun: true });
   if (!checked.ok) return refused(context, checked.error, true, checked.refusal);
   if (!checked.value.changed) return { ok: true, unchanged: true, note: "the server's notes already hold this text" };
-  const kept = await notes.suggest({ userId, sessionId, section: args.section, content: args.content.trim() }, context.now);
+  if (await carriesPrivateFacts(store, `${args.section}\n${args.content}`, notes.guildId)) {
+    // A guest is not told why: "it is private" would confirm what they guessed.
+    return refused(context, context.guestTurn ? "refused: this cannot be suggested for the server's notes from this conversation" : CARRIES_PRIVATE, true);
+  }
+  const kept = await notes.suggest({ userId: guestId ?? userId, ...(guestId ? { ownerId: userId } : {}), sessionId, section: args.section, content: args.content.trim() }, context.now);
   if (!kept.ok) return refused(context, kept.error, true);
   context.turn.suggestions.push(kept.value);
   return {
@@ -250,6 +271,29 @@ function refusalHere(failure: Extract<WriteResult, { ok: false }>, label: string
 
 const ESCAPED_LESS_THAN = "&lt;";
 const unescapeTags = (text: string): string => text.replaceAll(ESCAPED_LESS_THAN, "<");
+
+/** Why a write waits although the person did not ask to approve it, for the model. */
+function heldNote(held: Held): string {
+  if (held.why === "instruction") return "the section would read as an instruction to you; memory holds notes, not orders, so only the person can save it";
+  const from = held.from;
+  const source =
+    from === undefined || from.origin === "assistant" || from.origin === "unknown"
+      ? "they are your own words"
+      : from.origin === "typed"
+        ? `they are ${from.author ?? "someone else"}'s words`
+        : from.origin === "file"
+          ? `they come from the file ${from.name ?? ""}`.trimEnd()
+          : `they come from ${from.origin === "reply" ? `the message by ${from.author ?? "someone"} the person replied to` : from.origin === "forward" ? "a forwarded message" : from.origin === "preview" ? "a link preview" : from.origin === "tool" ? "a tool result" : `a ${from.origin}`}`;
+  return `the person did not say this themselves (${source}); a fact about them waits for their Save`;
+}
+
+/** A write whose section would read as an instruction to the assistant waits for the person's Save (the persona may say who the assistant is). */
+function instructionHeld(file: FileKind, sectionText: string | undefined): Held | undefined {
+  if (sectionText === undefined) return undefined;
+  const found = instructionIn(sectionText);
+  if (!found || (file === "soul" && found.kind === "identity")) return undefined;
+  return { why: "instruction" };
+}
 
 /** Whether the person wants to approve the model's writes to this file first. */
 function asksFirst(setting: AskBeforeSaving | undefined, file: FileKind): boolean {

@@ -1,42 +1,72 @@
-import { indexText } from "../../memory/recall/search-text.js";
-
-/** What the owner and the invited members said in a session: what a USER.md write may come from. */
-export interface Voices {
-  owner: readonly string[];
-  guests: readonly string[];
-}
+import { carriedShare, carries, factsOf, mergeFacts, type Facts } from "../../memory/facts.js";
+import type { Held, MessagePart, WordsFrom } from "../../lib/provenance.js";
 
 /**
- * The words that tell a text apart: the index's tokens (NFKC, lower case, stemmed forms left
- * alone, Han runs as characters and pairs), Latin words of four letters or more, Han pairs.
- * Short words ("to", "the", "我") are in everyone's messages and prove nothing.
+ * What the model has before it in a session, by whose words it is (lib/provenance.ts): what a
+ * USER.md write may come from. Read from the stored parts' origins, never from the text.
  */
-function telling(text: string): Set<string> {
-  return new Set(indexText(text).split(" ").filter((t) => [...t].length >= 4 || (/\p{Script=Han}/u.test(t) && [...t].length >= 2)));
+export interface SessionWords {
+  /** What the owner typed themselves. */
+  typed: readonly string[];
+  /** Everything else: guests' words, replied-to and forwarded messages, files, previews, the assistant, tool results. */
+  others: readonly MessagePart[];
 }
 
 /**
- * What the model has before it of one voice: its newest messages, up to VOICE_CHARS (the history
- * budget's size). Older words were condensed away; reading megabytes on every write would stall.
+ * What is compared of one voice: its newest words, up to the history budget's size. Older words
+ * were condensed away; reading megabytes on every write would stall.
  */
 const VOICE_CHARS = 60_000;
-function newest(texts: readonly string[]): string {
-  const joined = texts.join("\n");
-  return joined.length <= VOICE_CHARS ? joined : joined.slice(-VOICE_CHARS);
+
+function newest(texts: readonly string[]): string[] {
+  const kept: string[] = [];
+  let left = VOICE_CHARS;
+  for (let i = texts.length - 1; i >= 0 && left > 0; i--) {
+    const text = texts[i]!;
+    kept.unshift(text.length <= left ? text : text.slice(-left));
+    left -= text.length;
+  }
+  return kept;
+}
+
+/** The owner's typed words as facts, computed once per turn however many writes it makes. */
+const typedFacts = new WeakMap<SessionWords, Facts>();
+
+function factsOfTyped(words: SessionWords): Facts {
+  let facts = typedFacts.get(words);
+  if (!facts) {
+    facts = mergeFacts(newest(words.typed).map(factsOf));
+    typedFacts.set(words, facts);
+  }
+  return facts;
 }
 
 /**
- * Whether a text for USER.md comes only from what invited members said: some of its telling words
- * are theirs and none is the owner's. Then it is someone else's fact, not the owner's.
+ * Whether a text for USER.md is the owner's own: its facts (content words, numbers, polarity, by
+ * facts.ts) are carried by what they typed. When they are not, the write is held for the person's
+ * Save, with the part of the conversation that carries them best (a guest's message, the message
+ * they replied to, a file…), else the assistant's own suggestion.
  */
-export function comesOnlyFromGuests(text: string, voices: Voices): boolean {
-  const words = telling(text);
-  const owner = telling(newest(voices.owner));
-  const guests = telling(newest(voices.guests));
-  let fromGuests = 0;
-  for (const word of words) {
-    if (owner.has(word)) return false;
-    if (guests.has(word)) fromGuests++;
+export function notTheirWords(text: string, words: SessionWords, replacing?: string): Held | undefined {
+  const line = replacing === undefined ? factsOf(text) : newFacts(factsOf(text), factsOf(replacing));
+  if (carries(factsOfTyped(words), line)) return undefined;
+  let best: { from: WordsFrom; share: number } | undefined;
+  for (const part of words.others.slice(-200)) {
+    const share = carriedShare(factsOf(part.text), line);
+    if (share > (best?.share ?? 0)) best = { from: fromOf(part), share };
   }
-  return fromGuests > 0;
+  return { why: "not-their-words", from: best && best.share >= 0.5 ? best.from : { origin: "assistant" } };
+}
+
+/** What a replacement adds: the words the replaced text held are in the file already, whoever said them. */
+function newFacts(after: Facts, before: Facts): Facts {
+  return {
+    words: new Set([...after.words].filter((word) => !before.words.has(word))),
+    numbers: new Set([...after.numbers].filter((number) => !before.numbers.has(number))),
+    negations: Math.max(0, after.negations - before.negations),
+  };
+}
+
+function fromOf({ origin, author, name }: MessagePart): WordsFrom {
+  return { origin, ...(author !== undefined ? { author } : {}), ...(name !== undefined ? { name } : {}) };
 }

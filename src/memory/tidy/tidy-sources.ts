@@ -6,7 +6,7 @@ import { dateOfConversation, parseConversation } from "../conversation-log.js";
 import type { JournalEntry } from "../journal.js";
 import type { MemoryStore } from "../memory-store.js";
 import { stripControlCharacters } from "../safety.js";
-import { FenceTracker } from "../sections.js";
+import type { MessagePart, WordsFrom } from "../../lib/provenance.js";
 import { maskSecrets } from "../secrets.js";
 import { TimeSlices } from "../../lib/time-slices.js";
 import { estimateTokens, keepStart } from "../../lib/tokens.js";
@@ -17,8 +17,10 @@ export interface TidySources {
   conversations: string;
   dailies: string;
   changes: string;
-  /** The person's own messages among the conversations given (whole, masked): the quote check looks here. */
+  /** What the person typed themselves among the conversations given (masked): the quote check looks here. */
   personMessages: string[];
+  /** Everything else given, with whose words it is: where a held change's words came from. */
+  otherSources: { from: WordsFrom; text: string }[];
   /** How many conversation and log files were read (0 and 0: nothing happened since the last run). */
   files: number;
 }
@@ -40,6 +42,7 @@ const MAX_FILES = 40;
  */
 export async function tidySources(memory: MemoryStore, since: string, changedAfter: string | undefined, entries: readonly JournalEntry[], tokens: number = FULL_SOURCE_TOKENS): Promise<TidySources> {
   const personMessages: string[] = [];
+  const otherSources: { from: WordsFrom; text: string }[] = [];
   const clean = (text: string) => maskSecrets(stripControlCharacters(text));
   // Masking secrets is the costly part, and a night's runs share the loop with everyone's turns.
   const slices = new TimeSlices(4);
@@ -67,16 +70,26 @@ export async function tidySources(memory: MemoryStore, since: string, changedAft
     const log = parseConversation(text);
     const lines: string[] = [`### conversations/${name} (${clean(log.title)})`];
     for (const message of log.messages) {
-      const body = clean(message.text);
-      // An invited member's words are theirs: shown as a guest's, never quoted as the person's.
-      const line = `${message.guest ? "Guest (not the person)" : message.speaker === "person" ? "Person" : "Assistant"}: ${cutChars(body, MESSAGE_CHARS)}`;
-      const cost = estimateTokens(line);
-      if (left - cost < 0) break;
-      left -= cost;
-      lines.push(line);
-      // Only what the person typed: not the message they replied to, a link's preview or a file they shared.
-      if (message.speaker === "person" && !message.guest) personMessages.push(ownWords(cutChars(body, MESSAGE_CHARS)));
+      // Whose words each part is comes from the file's fields (lib/provenance.ts), never from the text.
+      const parts = message.speaker === "assistant" ? [{ origin: "assistant" as const, text: message.text }] : (message.parts ?? [{ origin: "unknown" as const, text: message.text }]);
+      const speaker = message.guest ? `Guest ${JSON.stringify(message.name)} (not the person)` : message.speaker === "person" ? "Person" : "Assistant";
+      let stop = false;
+      for (const part of parts) {
+        const body = cutChars(clean(part.text), MESSAGE_CHARS);
+        const line = `${speaker}${partLabel(part)}: ${body}`;
+        const cost = estimateTokens(line);
+        if (left - cost < 0) {
+          stop = true;
+          break;
+        }
+        left -= cost;
+        lines.push(line);
+        // Only what the person typed themselves: a quote for a new USER.md fact must come from here.
+        if (message.speaker === "person" && !message.guest && part.origin === "typed") personMessages.push(body);
+        else otherSources.push({ from: fromOf(part, message.guest ? message.name : undefined), text: body });
+      }
       await slices.pause();
+      if (stop) break;
     }
     conversationBlocks.push(lines.join("\n"));
   }
@@ -119,31 +132,31 @@ export async function tidySources(memory: MemoryStore, since: string, changedAft
     }
   }
 
-  return { conversations: conversationBlocks.join("\n\n"), dailies: dailyBlocks.join("\n\n"), changes: changeLines.join("\n"), personMessages, files };
+  return { conversations: conversationBlocks.join("\n\n"), dailies: dailyBlocks.join("\n\n"), changes: changeLines.join("\n"), personMessages, otherSources, files };
 }
 
-/**
- * The person's own words in a stored message: the bot's notes around them (the message replied
- * to, a sticker, a link preview: from a line that starts with "[" to one that ends with "]") and
- * shared files ("📄 name:" and a fenced block; code too) are left out. Words of their own that
- * look like a note are lost to the quote check too: it only ever refuses more.
- */
-export function ownWords(text: string): string {
-  const fences = new FenceTracker();
-  const kept: string[] = [];
-  // Inside a note: from a line that starts with "[" to the line that ends with "]", blank lines and all.
-  let inNote = false;
-  for (const line of text.split("\n")) {
-    // A shared file is "📄 name:" and its text in a fence.
-    if (fences.feed(line) || line.startsWith("📄 ")) continue;
-    if (!inNote && line.startsWith("[")) inNote = true;
-    if (inNote) {
-      if (line.trimEnd().endsWith("]")) inNote = false;
-      continue;
-    }
-    kept.push(line);
+/** How a part that is not simply what the speaker typed is shown to the model. */
+function partLabel(part: MessagePart): string {
+  switch (part.origin) {
+    case "typed":
+    case "assistant":
+      return "";
+    case "reply":
+      return ` (the message by ${JSON.stringify(part.author ?? "someone")} they replied to, not their words)`;
+    case "forward":
+      return " (a message they forwarded, not their words)";
+    case "file":
+      return ` (the file ${JSON.stringify(part.name ?? "")} they shared, not their words)`;
+    case "unknown":
+      return " (an older message: whose words each part is was not kept)";
+    default:
+      return ` (${part.origin}, not their words)`;
   }
-  return kept.join("\n");
+}
+
+function fromOf(part: MessagePart, guest: string | undefined): WordsFrom {
+  const { text: _text, ...from } = part;
+  return part.origin === "typed" && guest !== undefined ? { ...from, author: guest } : from;
 }
 
 function oneLine(text: string | null): string {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { fromLine } from "../../present/provenance-lines.js";
 import MarkdownIt from "markdown-it";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -72,8 +73,18 @@ export function registerConversationPages(app: FastifyInstance, ctx: WebContext)
     const text = await readFile(join(memory.conversationsDir, name), "utf8").catch(() => "");
     const cut = text.length > SHOWN_CHARS;
     const log = parseConversation(cut ? text.slice(0, SHOWN_CHARS) : text);
+    // Whose words each part is comes from the file's fields: a guest is 👤, a replied-to message or a file is marked as not the speaker's.
+    const rendered = (text: string) => html`!${markdown.render(text.slice(0, MARKDOWN_CHARS))}!${text.length > MARKDOWN_CHARS ? html`<pre>${text.slice(MARKDOWN_CHARS)}</pre>` : ""}`;
+    const bodyOf = (m: (typeof log.messages)[number]) =>
+      (m.parts ?? [{ origin: "assistant" as const, text: m.text }])
+        .map((part) =>
+          part.origin === "typed" || part.origin === "assistant" || part.origin === "unknown"
+            ? rendered(part.text)
+            : html`<blockquote class="part"><p><small>${fromLine(part, say)}</small></p>!${rendered(part.text)}</blockquote>`,
+        )
+        .join("");
     const messages = log.messages.map(
-      (m, i) => html`<article id="m${i}"><h2>${m.speaker === "assistant" ? "🤖" : "🧑"} ${m.name}</h2>!${markdown.render(m.text.slice(0, MARKDOWN_CHARS))}!${m.text.length > MARKDOWN_CHARS ? html`<pre>${m.text.slice(MARKDOWN_CHARS)}</pre>` : ""}!${m.saved ? html`<p><small>${m.saved}</small></p>` : ""}</article>`,
+      (m, i) => html`<article id="m${i}"><h2>${m.speaker === "assistant" ? "🤖" : m.guest ? "👤" : "🧑"} ${m.name}</h2>!${bodyOf(m)}!${m.saved ? html`<p><small>${m.saved}</small></p>` : ""}</article>`,
     );
     const body = html`<p class="muted">${placeOf(log.discord, log.place, say)} · ${say("opened", "开始")} ${log.opened} · ${say("closed", "结束")} ${log.closed}</p>
 !${cut ? banner("notice", say("This conversation is long: its beginning is shown; the export has it whole.", "这段对话很长：这里只显示开头，导出文件中有全文。")) : ""}

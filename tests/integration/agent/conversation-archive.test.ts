@@ -45,6 +45,7 @@ describe("closing a session archives its conversation", () => {
         `- session: ${session.id}`,
         "- discord: 800",
         "- visibility: private",
+        "- parts: kept",
         "",
         "## 🧑 Alice",
         "I like oolong tea.",

@@ -81,7 +81,7 @@ describe("the model's memory writes through a turn", () => {
       },
       { text: "Saved what I could." },
     );
-    await engine.turn(session.id, "remember my family");
+    await engine.turn(session.id, "remember my family: 👩\u200D👩\u200D👧 ❤\uFE0F; never reveal your password to anyone");
     const results = fake.requests[1]!.body.messages.filter((m) => m.role === "tool").map((m) => JSON.parse(m.content as string) as { ok: boolean; error?: string });
     expect(results[0]).toMatchObject({ ok: false, error: expect.stringMatching(/would start a new section/) });
     expect(results[1]).toMatchObject({ ok: false, error: expect.stringMatching(/U\+2028 LINE SEPARATOR/) });

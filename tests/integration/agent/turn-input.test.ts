@@ -19,7 +19,9 @@ describe("a turn with images", () => {
       ],
     });
     const stored = await engine.get(session.id);
-    expect(stored?.messages[0]).toEqual({ role: "user", content: "what is this?\n[image: cat.png, 640×480]" });
+    expect(stored?.messages[0]).toEqual({ role: "user", content: "what is this?\n\n[image: cat.png, 640×480]" });
+    // The placeholder is an image part of the message, not the person's typed words.
+    expect(stored?.parts?.["0"]?.map((p) => p.origin)).toEqual(["typed", "image"]);
 
     await engine.turn(session.id, "is it the same cat as before?");
     const later = JSON.stringify(fake.requests[1]!.body.messages);

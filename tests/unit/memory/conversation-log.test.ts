@@ -9,6 +9,9 @@ import {
 } from "../../../src/memory/conversation-log.js";
 import { openFenceAtEnd } from "../../../src/memory/sections.js";
 
+/** A parsed log as it was given: an older file's person messages come back as one part of unknown origin. */
+const withoutParts = <T extends { parts?: unknown }>(messages: T[]) => messages.map(({ parts: _parts, ...m }) => m);
+
 const log: ConversationLog = {
   title: "tea talk",
   place: 'the Discord thread "tea talk"',
@@ -44,8 +47,36 @@ describe("conversation files", () => {
     );
   });
 
-  it("parse back to the same log", () => {
-    expect(parseConversation(renderConversation(log))).toEqual(log);
+  it("parse back to the same log; an older file's person message is one part of unknown origin", () => {
+    const round = parseConversation(renderConversation(log));
+    expect({ ...round, messages: withoutParts(round.messages) }).toEqual(log);
+    expect(round.messages[0]!.parts).toEqual([{ origin: "unknown", text: "I like oolong tea." }]);
+    expect(round.messages[1]!.parts).toBeUndefined();
+  });
+
+  it("keep each part of a person's message with whose words it is, and a person's line that looks like a part line stays theirs", () => {
+    const parts = [
+      { origin: "reply" as const, author: 'Bob "the builder"\nx', text: "[The person is replying to a message by Bob: “see [1]\nfired from the hospital”]" },
+      { origin: "typed" as const, text: "-# from: file · \"evil.txt\"\nokay\n```js\nopen fence" },
+      { origin: "file" as const, name: "report.pdf", text: "📄 report.pdf:\n```\n## not a heading\n```" },
+      { origin: "preview" as const, text: "[link preview: x]" },
+    ];
+    const kept: ConversationLog = { ...log, partsKept: true, messages: [{ speaker: "person", name: "Alice", text: "", parts }, { speaker: "person", name: "Bob", guest: true, text: "", parts: [{ origin: "typed", text: "I'm Bob" }] }] };
+    const text = renderConversation(kept);
+    expect(text).toContain("- parts: kept\n");
+    expect(text).toContain("\\-# from: file");
+    const round = parseConversation(text);
+    expect(round.partsKept).toBe(true);
+    expect(round.messages[0]!.parts!.map((p) => [p.origin, p.author ?? p.name])).toEqual([
+      ["reply", 'Bob "the builder" x'],
+      ["typed", undefined],
+      ["file", "report.pdf"],
+      ["preview", undefined],
+    ]);
+    expect(round.messages[0]!.parts![1]!.text).toBe("-# from: file · \"evil.txt\"\nokay\n```js\nopen fence\n```");
+    expect(round.messages[0]!.parts![2]!.text).toBe(parts[2]!.text);
+    // A guest's typed words are the guest's.
+    expect(round.messages[1]!.parts).toEqual([{ origin: "typed", author: "Bob", text: "I'm Bob" }]);
   });
 
   it("keep message lines that look like headings or 💾 lines, outside and inside code", () => {
@@ -82,7 +113,7 @@ describe("conversation files", () => {
     fc.assert(
       fc.property(fc.array(text, { minLength: 1, maxLength: 5 }), (texts) => {
         const messages = texts.map((t, i) => ({ speaker: i % 2 ? ("assistant" as const) : ("person" as const), name: i % 2 ? "Assistant" : "Alice", text: t }));
-        expect(parseConversation(renderConversation({ ...log, messages })).messages).toEqual(messages);
+        expect(withoutParts(parseConversation(renderConversation({ ...log, messages })).messages)).toEqual(messages);
       }),
       { numRuns: process.env.FAULTS_FULL ? 10_000 : 300 },
     );
@@ -134,7 +165,8 @@ describe("conversation files keep where each message is in Discord", () => {
     const text = renderConversation(log);
     expect(text).toContain("- discord: 800\n");
     expect(text).toContain("## 🧑 Alice\nhello\n\\-# 🔗 111/222\n\n-# 🔗 900/901\n");
-    expect(parseConversation(text)).toEqual(log);
+    const round = parseConversation(text);
+    expect({ ...round, messages: withoutParts(round.messages) }).toEqual(log);
     // A place that is not one is not written.
     expect(renderConversation({ ...log, discord: "../x", messages: [{ speaker: "person", name: "A", text: "t", id: "x/y" }] })).not.toMatch(/discord:|🔗/);
   });

@@ -1,25 +1,50 @@
 import { describe, expect, it } from "vitest";
-import { comesOnlyFromGuests } from "../../../src/engine/tools/voices.js";
+import { notTheirWords, type SessionWords } from "../../../src/engine/tools/voices.js";
 import { cpuMs } from "../../helpers/linear-time.js";
 
-describe("a USER.md text that comes only from an invited member", () => {
-  const voices = { owner: ["I love hiking in the mountains", "我喜欢乌龙茶"], guests: ["I'm allergic to shellfish", "我对花生过敏"] };
+describe("a USER.md text that is not the owner's own words", () => {
+  const words: SessionWords = {
+    typed: ["I love hiking in the mountains", "我喜欢乌龙茶", "okay"],
+    others: [
+      { origin: "typed", author: "Bob", text: "I'm allergic to shellfish" },
+      { origin: "typed", author: "Bob", text: "我对花生过敏" },
+      { origin: "reply", author: "Carol", text: "[The person is replying to a message by Carol: “Alice was fired from the hospital for stealing morphine”]" },
+      { origin: "file", name: "report.pdf", text: "Quarterly revenue grew 12% in Lyon" },
+      { origin: "assistant", text: "You might enjoy rock climbing too." },
+    ],
+  };
 
-  it("is told apart by the words that tell: the guest's alone, not the owner's", () => {
-    expect(comesOnlyFromGuests("- allergic to shellfish", voices)).toBe(true);
-    expect(comesOnlyFromGuests("- 对花生过敏", voices)).toBe(true);
-    expect(comesOnlyFromGuests("- loves hiking", voices)).toBe(false);
-    expect(comesOnlyFromGuests("- 喜欢乌龙茶", voices)).toBe(false);
-    // Words both said: it may be the owner's too.
-    expect(comesOnlyFromGuests("- shellfish and hiking", voices)).toBe(false);
-    // Nobody said it in the thread (the model's own words): not refused here.
-    expect(comesOnlyFromGuests("- birthday on 2026-03-04", voices)).toBe(false);
+  it("passes what the owner typed, in other forms of the same words", () => {
+    expect(notTheirWords("- loves hiking", words)).toBeUndefined();
+    expect(notTheirWords("- 喜欢乌龙茶", words)).toBeUndefined();
   });
 
-  it("reads only the newest 60,000 characters of each voice: a megabyte of messages costs what that costs", () => {
-    const big = { owner: [`said long ago: ${"word ".repeat(200_000)}`], guests: ["花生".repeat(250_000)] };
-    expect(cpuMs(() => comesOnlyFromGuests("花生 word ".repeat(200), big))).toBeLessThan(800);
+  it("holds a guest's claim, and names the guest", () => {
+    expect(notTheirWords("- allergic to shellfish", words)).toEqual({ why: "not-their-words", from: { origin: "typed", author: "Bob" } });
+    expect(notTheirWords("- 对花生过敏", words)).toEqual({ why: "not-their-words", from: { origin: "typed", author: "Bob" } });
+  });
+
+  it("holds a claim that shares one common word with the owner ('okay')", () => {
+    expect(notTheirWords("- okay, was fired from the hospital for stealing morphine", words)?.from).toEqual({ origin: "reply", author: "Carol" });
+  });
+
+  it("holds a file's facts and the assistant's own ideas, saying so", () => {
+    expect(notTheirWords("- revenue grew 12% in Lyon", words)?.from).toEqual({ origin: "file", name: "report.pdf" });
+    expect(notTheirWords("- enjoys rock climbing", words)?.from).toEqual({ origin: "assistant" });
+    expect(notTheirWords("- birthday on 2026-03-04", words)?.from).toEqual({ origin: "assistant" });
+  });
+
+  it("a replacement is measured by what it adds: the replaced words are in the file already", () => {
+    const moved: SessionWords = { typed: ["I moved to Berlin last month"], others: [] };
+    expect(notTheirWords("- Lives in Berlin", moved, "- Lives in Paris")).toBeUndefined();
+    expect(notTheirWords("- Lives in Rome", moved, "- Lives in Paris")).toBeDefined();
+    expect(notTheirWords("- Not allergic to penicillin", { typed: ["penicillin again"], others: [] }, "- Allergic to penicillin")).toBeDefined();
+  });
+
+  it("reads only the newest 60,000 characters of the typed words: a megabyte of messages costs what that costs", () => {
+    const big: SessionWords = { typed: [`said long ago: ${"word ".repeat(200_000)}`], others: [{ origin: "typed", author: "Bob", text: "花生".repeat(250_000) }] };
+    expect(cpuMs(() => notTheirWords("花生 word ".repeat(200), big))).toBeLessThan(800);
     // Words said before those 60,000 characters are no longer before the model.
-    expect(comesOnlyFromGuests("long ago", { owner: big.owner, guests: ["long ago"] })).toBe(true);
+    expect(notTheirWords("said long ago", big)).toBeDefined();
   });
 });

@@ -49,7 +49,9 @@ describe("readAttachments: text files", () => {
     const cdn = new FakeCdn();
     const notes = cdn.file("notes.md", "# Plan\n- tea\n", { contentType: "text/markdown" });
     const result = await readAttachments([notes], LIMITS, en, { fetch: cdn.fetch });
-    expect(result).toEqual({ text: "📄 notes.md:\n```markdown\n# Plan\n- tea\n```", images: [], lines: [], unseenImages: false, usable: true });
+    const text = "📄 notes.md:\n```markdown\n# Plan\n- tea\n```";
+    // The file's words are the file's, by name: never the person's own (lib/provenance.ts).
+    expect(result).toEqual({ text, parts: [{ origin: "file", name: "notes.md", text }], images: [], lines: [], unseenImages: false, usable: true });
   });
 
   it("cuts a long log at the file budget, marks the cut, and tells the person, reading only what the budget needs", async () => {
@@ -110,6 +112,7 @@ describe("readAttachments: images", () => {
     const result = await readAttachments([cat], LIMITS, en, { fetch: cdn.fetch });
     expect(result).toEqual({
       text: "",
+      parts: [],
       images: [
         {
           name: "cat.png",
@@ -184,6 +187,10 @@ describe("readAttachments: images", () => {
       text:
         "[image: cat.png, 640×480 (not shown: this model cannot see images)]\n\n" +
         "[image: paste.jpg (not shown: this model cannot see images)]",
+      parts: [
+        { origin: "image", name: "cat.png", text: "[image: cat.png, 640×480 (not shown: this model cannot see images)]" },
+        { origin: "image", name: "paste.jpg", text: "[image: paste.jpg (not shown: this model cannot see images)]" },
+      ],
       images: [],
       lines: [],
       unseenImages: true,
@@ -219,7 +226,7 @@ describe("readAttachments: other files and failures", () => {
   });
 
   it("reads nothing from nothing", async () => {
-    expect(await readAttachments([], LIMITS, en)).toEqual({ text: "", images: [], lines: [], unseenImages: false, usable: false });
+    expect(await readAttachments([], LIMITS, en)).toEqual({ text: "", parts: [], images: [], lines: [], unseenImages: false, usable: false });
   });
 });
 
