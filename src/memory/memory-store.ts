@@ -172,15 +172,16 @@ export class MemoryStore {
   /**
    * A search from a public place of the server `guildId`: what was said in DMs, private threads
    * and another server's threads, the daily logs and the sections marked private are left out.
-   * `heldBack`: how many of the results the same search would have given in private were left out.
+   * `heldBack`: how many of the results the same search would have given in private were left out;
+   * `held`: those results (of the first 50), for a check that must know what they say, never for the model.
    */
-  async searchInPublic(query: string, guildId: string | undefined, options: SearchOptions = {}): Promise<{ hits: RecallHit[]; heldBack: number }> {
+  async searchInPublic(query: string, guildId: string | undefined, options: SearchOptions = {}): Promise<{ hits: RecallHit[]; heldBack: number; held: RecallHit[] }> {
     const limit = Math.max(1, Math.min(options.limit ?? 10, 50));
     const privateSections = this.readSettings().privateSections;
     const sharedHere = (hit: RecallHit) => hit.sharedIn === "*" || (guildId !== undefined && hit.sharedIn === guildId);
     const isPrivate = (hit: RecallHit) => !sharedHere(hit) || ((hit.source === "user" || hit.source === "memory") && isPrivateSection(hit.title, privateSections));
     const all = await this.search(query, { ...options, limit: 50 });
-    return { hits: all.filter((hit) => !isPrivate(hit)).slice(0, limit), heldBack: all.slice(0, limit).filter(isPrivate).length };
+    return { hits: all.filter((hit) => !isPrivate(hit)).slice(0, limit), heldBack: all.slice(0, limit).filter(isPrivate).length, held: all.filter(isPrivate) };
   }
 
   /** Brings the recall index up to date now, embeddings included (the operator CLI). */

@@ -28,8 +28,10 @@ const MAX_SUGGESTIONS_PER_PERSON = 5;
 export interface Suggestion {
   id: string;
   createdAt: string;
-  /** Who the model was talking with. */
+  /** Who the model was talking with: in a thread with guests, the member whose turn it was. */
   userId: string;
+  /** Whose conversation it was, when that is not `userId` (an invited member spoke): their forget reaches it too. */
+  ownerId?: string;
   /** The conversation it came from: its receipt says what became of it. */
   sessionId?: string;
   section: string;

@@ -111,6 +111,73 @@ describe("server notes", () => {
     expect(String(toolAnswer?.content)).toContain("server notes exist only in a server");
   });
 
+  it("a suggestion never carries what the person keeps private: a private section or private talk refuses it without quoting it", async () => {
+    const h = await startBot();
+    const { alice } = h.discord;
+    const memory = h.engine.memoryOf(alice.id);
+    await memory.user.write("## Health\n- allergic to kestrelnuts\n", { level: "person", by: { kind: "person" } });
+    await memory.markPrivate("Health", true);
+    // Told in a DM, a conversation the server never sees.
+    const dm = h.discord.openDm(alice.id);
+    h.model.enqueue({ text: "Thank you for telling me." });
+    await h.discord.userSends({ channelId: dm.id, userId: alice.id, content: "I take lamotrigine for my epilepsy." });
+    await h.discord.waitFor(() => botMessages(h.discord, dm.id).find((m) => m.content.startsWith("Thank you")));
+    h.model.enqueue({ text: "Alice shared something about her health." });
+    const end = h.discord.runSlashCommand({ userId: alice.id, channelId: dm.id, name: "end" });
+    await h.discord.waitFor(() => h.discord.interactionResponses(end.id).find((r) => r.content?.includes("ended")));
+    await h.engine.settle();
+
+    h.model.enqueue(
+      {
+        toolCalls: [
+          { name: "server_notes_suggest", arguments: { section: "Members", content: "- Alice takes lamotrigine for her epilepsy" } },
+          { name: "server_notes_suggest", arguments: { section: "Events", content: "- Alice is allergic to kestrelnuts" } },
+        ],
+      },
+      { toolCalls: [{ name: "server_notes_suggest", arguments: { section: "Events", content: `- the Friday thing: ${NOTE}` } }] },
+      { text: "Suggested what I could." },
+    );
+    const start = await h.discord.userSends({ channelId: h.discord.textChannel.id, userId: alice.id, content: "tell the mods about me and game night", mentionsBot: true });
+    await h.discord.waitFor(() => botMessages(h.discord, start.id).find((m) => m.content.startsWith("Suggested what I could.")));
+    const [health, allergy, gameNight] = h.model.requests.at(-1)!.body.messages.filter((m) => m.role === "tool").map((m) => JSON.parse(String(m.content)));
+    for (const refused of [health, allergy]) {
+      expect(refused.ok).toBe(false);
+      expect(refused.error).toMatch(/keeps private/);
+      expect(refused.error).not.toMatch(/lamotrigine|epilepsy|kestrelnut/i);
+    }
+    expect(gameNight).toMatchObject({ ok: true, pending: true });
+    const posted = botMessages(h.discord, start.id).filter((m) => m.content.startsWith("💡"));
+    expect(posted.map((m) => m.content)).toEqual([expect.stringContaining(NOTE)]);
+    expect(JSON.stringify(h.engine.serverNotesOf(h.discord.guild.id).suggestions())).not.toMatch(/lamotrigine|kestrelnut/);
+  });
+
+  it("nothing said in a private thread is suggested to the server, and a guest's suggestion names the guest", async () => {
+    const h = await startBot();
+    const { alice, bob } = h.discord;
+    const suggestion = { toolCalls: [{ name: "server_notes_suggest", arguments: { section: "Events", content: `- the Friday thing: ${NOTE}` } }] };
+    h.model.enqueue(suggestion, { text: "Tried." });
+    const chat = h.discord.runSlashCommand({ userId: alice.id, channelId: h.discord.textChannel.id, name: "chat", options: [s.string("topic", "mod stuff"), s.boolean("private", true)] });
+    const hidden = await h.discord.waitFor(() => h.discord.threads.find((t) => t.name === "mod stuff"));
+    await h.discord.waitFor(() => h.discord.interactionResponses(chat.id).some((r) => r.content?.includes(`<#${hidden.id}>`)));
+    await h.discord.userSends({ channelId: hidden.id, userId: alice.id, content: "game night is on Friday in the lounge" });
+    await h.discord.waitFor(() => botMessages(h.discord, hidden.id).find((m) => m.content.startsWith("Tried.")));
+    const refused = JSON.parse(String(h.model.requests.at(-1)!.body.messages.find((m) => m.role === "tool")!.content));
+    expect(refused).toMatchObject({ ok: false, error: expect.stringMatching(/this conversation is private/) });
+    expect(botMessages(h.discord, hidden.id).filter((m) => m.content.startsWith("💡"))).toHaveLength(0);
+    expect(h.engine.serverNotesOf(h.discord.guild.id).suggestions()).toEqual([]);
+
+    // A public thread with Bob invited: Bob's words become a suggestion under his name, not Alice's.
+    const invite = h.discord.runSlashCommand({ userId: alice.id, channelId: h.discord.textChannel.id, name: "chat", options: [s.string("topic", "game night"), s.user("with", bob.id)] });
+    const open = await h.discord.waitFor(() => h.discord.threads.find((t) => t.name === "game night"));
+    await h.discord.waitFor(() => h.discord.interactionResponses(invite.id).some((r) => r.content?.includes(`<#${open.id}>`)));
+    h.model.enqueue(suggestion, { text: "Suggested, Bob." });
+    await h.discord.userSends({ channelId: open.id, userId: bob.id, content: "FYI the Friday thing is game night in the lounge" });
+    const posted = await h.discord.waitFor(() => botMessages(h.discord, open.id).find((m) => m.content.startsWith("💡")));
+    expect(posted.content).toContain(`<@${bob.id}>`);
+    expect(posted.content).not.toContain(`<@${alice.id}>`);
+    expect(h.engine.serverNotesOf(h.discord.guild.id).suggestions()).toMatchObject([{ userId: bob.id, content: `- the Friday thing: ${NOTE}` }]);
+  });
+
   it("/memory view's glance in the server names its notes; in a DM it does not", async () => {
     const h = await startBot();
     await notesCommand(h, h.discord.alice.id, "add", [s.string("section", "Events"), s.string("content", `- ${NOTE}`)]);

@@ -237,7 +237,7 @@ async function suggest(store: MemoryStore, args: { section: string; content: str
   const checked = await notes.notes.add(args.section, args.content, context.writer, { dryRun: true });
   if (!checked.ok) return refused(context, checked.error, true, checked.refusal);
   if (!checked.value.changed) return { ok: true, unchanged: true, note: "the server's notes already hold this text" };
-  if (await carriesPrivateFacts(store, `${args.section}\n${args.content}`, notes.guildId)) {
+  if (await carriesPrivateFacts(store, args, notes.guildId)) {
     // A guest is not told why: "it is private" would confirm what they guessed.
     return refused(context, context.guestTurn ? "refused: this cannot be suggested for the server's notes from this conversation" : CARRIES_PRIVATE, true);
   }
