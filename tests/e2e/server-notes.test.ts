@@ -176,6 +176,9 @@ describe("server notes", () => {
     expect(posted.content).toContain(`<@${bob.id}>`);
     expect(posted.content).not.toContain(`<@${alice.id}>`);
     expect(h.engine.serverNotesOf(h.discord.guild.id).suggestions()).toMatchObject([{ userId: bob.id, content: `- the Friday thing: ${NOTE}` }]);
+    // It was said in Alice's conversation: when she forgets the words, the suggestion goes too.
+    await h.engine.forget(alice.id, "lounge");
+    expect(h.engine.serverNotesOf(h.discord.guild.id).suggestions()).toEqual([]);
   });
 
   it("/memory view's glance in the server names its notes; in a DM it does not", async () => {
