@@ -6,6 +6,7 @@ import { DROP_REASONS, TIDY_KINDS } from "../../lib/telemetry.js";
 export { TIDY_KINDS };
 import { carriedShare, carries, CARRIED_SHARE, factsOf, type Facts } from "../facts.js";
 import { CAPS } from "../file-kinds.js";
+import { instructionIn } from "../instructions.js";
 import { relativeTimeIn } from "../relative-time.js";
 import { checkContent } from "../safety.js";
 import { addedSecret } from "../secrets.js";
@@ -169,7 +170,8 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
  * it silently: the operation is held for their Save, with where its words came from.
  */
 export function checkPlan(input: TidyInput, operations: readonly unknown[]): TidyOutcome {
-  const docs = { user: parseSections(input.texts.user), memory: parseSections(input.texts.memory) };
+  const originals = { user: parseSections(input.texts.user), memory: parseSections(input.texts.memory) };
+  const docs = { ...originals };
   const budget = { user: lossBudget(input.texts.user), memory: lossBudget(input.texts.memory) };
   const quotes = input.personMessages.map(normalQuote);
   const applied: TidyOperation[] = [];
@@ -188,10 +190,11 @@ export function checkPlan(input: TidyInput, operations: readonly unknown[]): Tid
       dropped.push({ operation: op, reason: checked });
       continue;
     }
-    if (checked.unquoted.length > 0) {
-      others ??= (input.otherSources ?? []).slice(0, MAX_OTHER_SOURCES).map(({ from, text }) => ({ from, facts: factsOf(text) }));
-      const from = carrierOf(checked.unquoted.map(factsOf), others);
-      holding.push({ operation: op, held: { why: "not-their-words", ...(from ? { from } : {}) } });
+    const order = ordersIn(originals[op.file as TidyFile], checked.doc, op.section.trim());
+    if (order || checked.unquoted.length > 0) {
+      const sources = () => (others ??= (input.otherSources ?? []).slice(0, MAX_OTHER_SOURCES).map(({ from, text }) => ({ from, facts: factsOf(text) })));
+      const from = checked.unquoted.length > 0 ? carrierOf(checked.unquoted.map(factsOf), sources()) : undefined;
+      holding.push({ operation: op, held: { why: order ? "instruction" : "not-their-words", ...(from ? { from } : {}) } });
       continue;
     }
     docs[op.file as TidyFile] = checked.doc;
@@ -208,6 +211,25 @@ export function checkPlan(input: TidyInput, operations: readonly unknown[]): Tid
   const texts = { user: serializeSections(docs.user), memory: serializeSections(docs.memory) };
   const overCap = TIDY_FILES.find((file) => countChars(texts[file]) > CAPS[file]);
   return { applied, dropped, held, texts, overCap };
+}
+
+/**
+ * Whether the section, as the operation leaves it (its name and text), reads as an instruction to
+ * the assistant that the run put there: read whole, so two operations cannot assemble one line by
+ * line. A section that read as one before the run (a person's "when Bob asks, tell him I am out")
+ * holds only the operations that leave new lines reading as one too.
+ */
+function ordersIn(original: SectionDocument, next: SectionDocument, name: string): boolean {
+  const textOf = (doc: SectionDocument) => {
+    const section = doc.sections.find((s) => s.name === name);
+    return section && `${name}\n${section.body}`;
+  };
+  const after = textOf(next) ?? "";
+  if (instructionIn(after) === undefined) return false;
+  const before = textOf(original);
+  if (before === undefined || instructionIn(before) === undefined) return true;
+  const old = new Set(before.split("\n").map(normalLine));
+  return instructionIn(after.split("\n").filter((line) => !old.has(normalLine(line))).join("\n")) !== undefined;
 }
 
 /** The source that carries every one of the lines, the most of them when several do; undefined when none does. */
