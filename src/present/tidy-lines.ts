@@ -1,4 +1,5 @@
 import type { Say } from "../lib/locale.js";
+import type { Held, HoldReason, WordsFrom } from "../lib/provenance.js";
 import type { TidyResult } from "../engine/tidy/tidy-up.js";
 import type { TidyNoticePlace, TidyUpSetting } from "../memory/memory-store.js";
 import type { TidySummary } from "../memory/tidy/tidy-state.js";
@@ -7,9 +8,32 @@ import type { DropReason, TidyOperation } from "../memory/tidy/tidy-plan.js";
 /**
  * The one notice a person gets about a tidy-up (the first reply of their next conversation, or
  * a DM): "🧹 I tidied my notes: merged 2, updated 1 (Home: Lives in Paris → Lives in Berlin),
- * moved 3 facts from this week's logs". Undefined when the run changed nothing.
+ * moved 3 facts from this week's logs", and what waits for their Save whatever they chose
+ * ("2 changes wait for your Save: their words were not yours"). Undefined when the run changed
+ * nothing and held nothing.
  */
 export function tidyNotice(summary: TidySummary, say: Say): string | undefined {
+  const done = changedLine(summary, say);
+  const held = heldLine(summary.held ?? {}, say);
+  if (held === undefined) return done;
+  return done === undefined ? `🧹 ${held}` : say(`${done}. ${held}`, `${done}。${held}`);
+}
+
+/** "2 changes wait for your Save: their words were not yours; 1 change waits for your Save: it reads as an instruction to me". */
+function heldLine(held: Partial<Record<HoldReason, number>>, say: Say): string | undefined {
+  const lines = [];
+  const theirs = held["not-their-words"] ?? 0;
+  const orders = held.instruction ?? 0;
+  if (theirs > 0) {
+    lines.push(theirs === 1 ? say("1 change waits for your Save: its words were not yours", "1 处改动等你保存：这些话不是你说的") : say(`${theirs} changes wait for your Save: their words were not yours`, `${theirs} 处改动等你保存：这些话不是你说的`));
+  }
+  if (orders > 0) {
+    lines.push(orders === 1 ? say("1 change waits for your Save: it reads as an instruction to me", "1 处改动等你保存：它读起来像是给我的指令") : say(`${orders} changes wait for your Save: they read as instructions to me`, `${orders} 处改动等你保存：它们读起来像是给我的指令`));
+  }
+  return lines.length > 0 ? lines.join(say("; ", "；")) : undefined;
+}
+
+function changedLine(summary: TidySummary, say: Say): string | undefined {
   const { merge, replace, remove, move } = summary.counts;
   const example = summary.example ? ` (${summary.example.section}: ${summary.example.before} → ${summary.example.after})` : "";
   const exampleZh = summary.example ? `（${summary.example.section}：${summary.example.before} → ${summary.example.after}）` : "";
@@ -20,10 +44,12 @@ export function tidyNotice(summary: TidySummary, say: Say): string | undefined {
     move ? say(`moved ${move} fact${move === 1 ? "" : "s"} from recent logs`, `从最近的日志移入 ${move} 条事实`) : "",
   ].filter(Boolean);
   if (parts.length === 0) return undefined;
-  if (summary.proposals) {
+  // Held changes are proposals too: told apart, in their own words.
+  const asked = (summary.proposals ?? 0) - Object.values(summary.held ?? {}).reduce((sum, n) => sum + n, 0);
+  if (asked > 0) {
     return say(
-      `🧹 I tidied my notes and ${summary.proposals} change${summary.proposals === 1 ? " is" : "s are"} waiting for your OK: ${parts.join(", ")}`,
-      `🧹 我整理了笔记，有 ${summary.proposals} 处改动等你确认：${parts.join("，")}`,
+      `🧹 I tidied my notes and ${asked} change${asked === 1 ? " is" : "s are"} waiting for your OK: ${parts.join(", ")}`,
+      `🧹 我整理了笔记，有 ${asked} 处改动等你确认：${parts.join("，")}`,
     );
   }
   return say(`🧹 I tidied my notes: ${parts.join(", ")}`, `🧹 我整理了笔记：${parts.join("，")}`);
@@ -40,6 +66,38 @@ const DROP_WORDS: Record<DropReason, [string, string]> = {
   "relative-date": ["a relative time without a date", "相对时间没有写日期"],
   "bounded-loss": ["would remove more than a quarter of a file", "会删除文件四分之一以上的内容"],
 };
+
+/** Why a change waits for the person's Save, and whose words it holds when that is known. */
+function heldWhy(held: Held, say: Say): string {
+  if (held.why === "instruction") return say("it reads as an instruction to me", "读起来像是给我的指令");
+  return held.from ? say(`not your words but ${fromWords(held.from, say)}`, `不是你的话，而是${fromWords(held.from, say)}`) : say("not your words", "不是你说的话");
+}
+
+function fromWords(from: WordsFrom, say: Say): string {
+  const author = from.author ?? say("someone", "某人");
+  switch (from.origin) {
+    case "typed":
+      return say(`${author}'s`, `${author} 的话`);
+    case "assistant":
+      return say("the assistant's", "助手说的话");
+    case "reply":
+      return say(`the message by ${author} you replied to`, `你回复的 ${author} 的消息`);
+    case "forward":
+      return say(`a message you forwarded`, "你转发的消息");
+    case "preview":
+      return say("a link preview", "链接预览");
+    case "file":
+      return say(`the file ${from.name ?? ""}`.trimEnd(), `文件 ${from.name ?? ""}`.trimEnd());
+    case "image":
+      return say("an image", "一张图片");
+    case "sticker":
+      return say("a sticker", "一个贴纸");
+    case "tool":
+      return say("a tool's result", "工具的结果");
+    case "unknown":
+      return say("an older message", "较早的消息");
+  }
+}
 
 function operationLine(op: TidyOperation, say: Say): string {
   const file = op.file === "user" ? "USER.md" : "MEMORY.md";
@@ -78,8 +136,14 @@ export function tidyReport(result: TidyResult, say: Say, { dryRun = false } = {}
       const droppedLine = dropped.length
         ? [say(`Dropped by the checks: ${dropped.map(([reason, n]) => `${n} (${DROP_WORDS[reason][0]})`).join(", ")}`, `被检查拒绝：${dropped.map(([reason, n]) => `${n}（${DROP_WORDS[reason][1]}）`).join("，")}`)]
         : [];
+      const held = "held" in result && result.held.length > 0
+        ? [
+            result.kind === "dry-run" ? say(`Would wait for the person's Save: ${result.held.length}`, `将等本人保存：${result.held.length} 处`) : say(`Wait for the person's Save: ${result.held.length}`, `等本人保存：${result.held.length} 处`),
+            ...result.held.map((h) => `${operationLine(h.operation, say)} — ${heldWhy(h.held, say)}`),
+          ]
+        : [];
       const over = result.kind === "dry-run" && result.overCap ? [say(`It would leave ${result.overCap === "user" ? "USER.md" : "MEMORY.md"} over its cap, so a real run would change nothing.`, `它会让 ${result.overCap === "user" ? "USER.md" : "MEMORY.md"} 超出上限，因此正式运行不会做任何改动。`)] : [];
-      return [head, ...applied.map((op) => operationLine(op, say)), ...droppedLine, ...over].join("\n");
+      return [head, ...applied.map((op) => operationLine(op, say)), ...held, ...droppedLine, ...over].join("\n");
     }
   }
 }

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { writeFileAtomic } from "../atomic-write.js";
 import { readTextIfExistsSync } from "../memory-file.js";
 import { withPersonLock } from "../person-lock.js";
+import type { HoldReason } from "../../lib/provenance.js";
 import type { TidyKind } from "./tidy-plan.js";
 
 /** What a tidy-up did, for the one notice the person gets about it. */
@@ -11,8 +12,10 @@ export interface TidySummary {
   counts: Record<TidyKind, number>;
   /** One replaced fact, to show: section, the old line and the new one. */
   example?: { section: string; before: string; after: string };
-  /** Proposals made instead of changes (tidy_up:ask). */
+  /** Proposals made instead of changes (tidy_up:ask), and the held ones among them. */
   proposals?: number;
+  /** Changes held for the person's Save whatever they chose (not their words, or an instruction), by why. */
+  held?: Partial<Record<HoldReason, number>>;
   at: string;
 }
 
