@@ -47,11 +47,18 @@ const MAX_STEMMED = 40;
  */
 const MAX_FACT_CHARS = 100_000;
 
+/**
+ * A date written out (2026-11-20) is how memory must say "last week" (relative-time.ts): the model
+ * turns a person's relative words into one, so a date is not a fact their words must hold.
+ */
+const ISO_DATE = /\b\d{4}-\d{2}-\d{2}\b/g;
+
 export function factsOf(text: string): Facts {
   const words = new Set<string>();
   const numbers = new Set<string>();
   let negations = 0;
-  for (const word of wordsOf(text.length > MAX_FACT_CHARS ? text.slice(0, MAX_FACT_CHARS) : text)) {
+  const read = (text.length > MAX_FACT_CHARS ? text.slice(0, MAX_FACT_CHARS) : text).replace(ISO_DATE, " ");
+  for (const word of wordsOf(read)) {
     if (word.cjk) {
       const chars = [...word.text];
       for (const char of chars) if (HAN_NEGATIONS.has(char)) negations++;

@@ -40,7 +40,7 @@ describe("images", () => {
       ],
     });
     const record = await h.engine.latestIn(threadId);
-    expect(record?.messages.at(-2)).toEqual({ role: "user", content: "what is this?\n[image: cat.png, 64×48]" });
+    expect(record?.messages.at(-2)).toEqual({ role: "user", content: "what is this?\n\n[image: cat.png, 64×48]" });
   });
 
   it("without vision: the bot says once per conversation that it cannot see them and answers the words; an image alone gets that line and no model call", async () => {

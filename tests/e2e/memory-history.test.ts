@@ -19,7 +19,7 @@ async function talkAndSave(h: BotHarness): Promise<void> {
     { toolCalls: [{ name: "memory_add", arguments: { file: "user", section: "Likes", content: "- oolong, no sugar" } }] },
     { text: "Noted." },
   );
-  const start = await h.discord.userSends({ channelId: h.discord.textChannel.id, userId: h.discord.alice.id, content: "I love oolong", mentionsBot: true });
+  const start = await h.discord.userSends({ channelId: h.discord.textChannel.id, userId: h.discord.alice.id, content: "I love oolong, no sugar", mentionsBot: true });
   await h.discord.waitFor(() => botMessages(h.discord, start.id).find((m) => m.content.includes("💾")));
 }
 
@@ -41,7 +41,7 @@ describe("/memory history", () => {
     await h.discord.waitFor(() => messageOf(h.discord, answer.messageId!).content.includes("page 2/2"));
     const page2 = messageOf(h.discord, answer.messageId!);
     expect(page2.content).toContain("page 2/2");
-    expect(page2.content).toMatch(/· AgentKit in “I love oolong” · USER\.md › Likes: \+ “oolong, no sugar”/);
+    expect(page2.content).toMatch(/· AgentKit in “I love oolong, no sugar” · USER\.md › Likes: \+ “oolong, no sugar”/);
   });
 
   it("filters by file and speaks Chinese for zh-CN", async () => {
@@ -49,7 +49,7 @@ describe("/memory history", () => {
     await talkAndSave(h);
     await h.engine.memoryOf(h.discord.alice.id).memory.add("Notes", "- x", PERSON);
     const answer = await memory(h, "history", [s.string("file", "user")], "zh-CN");
-    expect(answer.content).toMatch(/^\*\*你的记忆的改动记录\*\* · 第 1\/1 页 · 最新在前\n• .* · 助手（“I love oolong”） · USER\.md › Likes: \+ “oolong, no sugar”$/);
+    expect(answer.content).toMatch(/^\*\*你的记忆的改动记录\*\* · 第 1\/1 页 · 最新在前\n• .* · 助手（“I love oolong, no sugar”） · USER\.md › Likes: \+ “oolong, no sugar”$/);
   });
 });
 

@@ -12,7 +12,7 @@ async function conversationThatSaves(h: BotHarness, locale?: string): Promise<st
     { toolCalls: [{ name: "memory_add", arguments: { file: "user", section: "Likes", content: "- oolong, no sugar" } }] },
     { text: "Noted." },
   );
-  const start = await h.discord.userSends({ channelId: h.discord.textChannel.id, userId: h.discord.alice.id, content: "I love oolong", mentionsBot: true });
+  const start = await h.discord.userSends({ channelId: h.discord.textChannel.id, userId: h.discord.alice.id, content: "I love oolong, no sugar", mentionsBot: true });
   await h.discord.waitFor(() => botMessages(h.discord, start.id).find((m) => m.content.includes("💾")));
   h.model.setFallback({ text: "Alice likes oolong." });
   return start.id;

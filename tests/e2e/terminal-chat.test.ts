@@ -147,7 +147,7 @@ describe("npm run chat", () => {
       { text: "Shall I remember that?" },
       { text: "Summary." },
     );
-    const run = await runChat(["--user", "42"], "I'm a designer with a cat\n/save 1\n/discard 2\n/save 1\n/save\n/end\n", env);
+    const run = await runChat(["--user", "42"], "I'm a designer at a studio with a cat named Mochi\n/save 1\n/discard 2\n/save 1\n/save\n/end\n", env);
     expect(run.stderr).toBe("");
     expect(run.stdout).toContain("✋ 1. waiting for your OK: USER.md › Work: + “- designer at a studio” — /save 1 or /discard 1");
     expect(run.stdout).toContain("✋ 2. waiting for your OK: USER.md › Pets: + “- a cat named Mochi” — /save 2 or /discard 2");

@@ -18,6 +18,11 @@ describe("facts: whether a source carries a line", () => {
     expect(carriesLine("我在面包店工作，很喜欢", "在面包店工作，想辞职去参军")).toBe(false);
   });
 
+  it("does not ask a person's words for the date the model wrote their 'last week' as", () => {
+    expect(carriesLine("we moved to Berlin last week", "Lives in Berlin (moved 2026-11-20)")).toBe(true);
+    expect(carriesLine("we moved to Berlin last week", "Lives in Berlin (moved in 2019)")).toBe(false);
+  });
+
   it("never carries another number or the opposite", () => {
     expect(carriesLine("born in 1990 in Lyon", "Born 1999 in Lyon")).toBe(false);
     expect(carriesLine("Allergic to penicillin", "Not allergic to penicillin")).toBe(false);
