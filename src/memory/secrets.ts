@@ -1,9 +1,10 @@
 /**
  * Secrets that must never be stored: API keys and tokens, private keys, passwords, card
- * numbers. Hand-written: the npm detectors are either whole scanning tools (secretlint,
- * detect-secrets ports) or entropy guessers that flag ordinary words; a list of well-known
- * shapes, each measured against a corpus of secrets and of ordinary notes
- * (tests/unit/memory/secret-corpus.ts), is both stricter and quieter.
+ * numbers, wallet recovery phrases. Hand-written: the npm detectors are either whole scanning
+ * tools (secretlint, detect-secrets ports) or entropy guessers that flag ordinary words; a list
+ * of well-known shapes, each measured against a corpus of secrets and of ordinary notes
+ * (tests/unit/memory/secret-corpus.ts), is both stricter and quieter. The BIP-39 word list is
+ * @scure/bip39's, the one wallets use, not a copy.
  *
  * Text is matched as NFKC with default-ignorable characters dropped (full-width digits, a
  * zero-width space inside a key), and a second time with line breaks between two key
@@ -12,6 +13,8 @@
  * starts (a lookbehind on the run's own class) or after a literal prefix, and every quantifier
  * that could meet another over the same characters is bounded.
  */
+
+import { wordlist as BIP39_ENGLISH } from "@scure/bip39/wordlists/english.js";
 
 export interface SecretFinding {
   /** What it looks like, for a person and the model: "an OpenAI API key". */
@@ -43,6 +46,9 @@ const KINDS = {
   gitlab: kind("GitLab token", "a GitLab token", "GitLab 令牌"),
   slack: kind("Slack token", "a Slack token", "Slack 令牌"),
   slackHook: kind("Slack webhook", "a Slack webhook", "Slack webhook 地址"),
+  pypi: kind("PyPI token", "a PyPI token", "PyPI 令牌"),
+  dockerHub: kind("Docker Hub token", "a Docker Hub access token", "Docker Hub 访问令牌"),
+  vault: kind("Vault token", "a HashiCorp Vault token", "HashiCorp Vault 令牌"),
   discordHook: kind("Discord webhook", "a Discord webhook", "Discord webhook 地址"),
   awsAccess: kind("AWS access key", "an AWS access key", "AWS 访问密钥"),
   awsSecret: kind("AWS secret key", "an AWS secret key", "AWS 私密密钥"),
@@ -65,6 +71,7 @@ const KINDS = {
   pin: kind("PIN", "a PIN", "PIN 码", 2),
   labelled: kind("API key", "an API key or token", "API 密钥或令牌", 2),
   card: kind("card number", "a payment card number", "银行卡号"),
+  recoveryPhrase: kind("recovery phrase", "a wallet recovery phrase", "钱包助记词"),
 } satisfies Record<string, Kind>;
 
 /** A match of a shape: the span to mask (view offsets), or undefined when the check says no. */
@@ -139,18 +146,20 @@ const TRAILING = /[.,;:!?)\]}'"`’”>]+$/;
 
 const trimEnd = (start: number, value: string): [number, number] => [start, start + value.replace(TRAILING, "").length];
 
-/** Chinese "is" after 密码: 是, 为, a colon, "changed to"; adverbs such as 一直 may come between, nouns may not (密码管理器是…). */
-const ZH_VERB = "(?:一直|也|都|还|就|总|已经|应该|好像|大概|其实|仍然|依然|现在|目前)?[ \\t]*(?:是|为|:|=|改成了?|改为|设为|设成|设置为|换成了?)[ \\t]*";
+/** Chinese "is" after 密码: 是, 为, a colon, "changed to" (and Japanese は); adverbs such as 一直 may come between, nouns may not (密码管理器是…). */
+const ZH_VERB = "(?:一直|也|都|还|就|总|已经|应该|好像|大概|其实|仍然|依然|现在|目前)?[ \\t]*(?:是|为|為|は|:|=|改成了?|改为|设为|设成|设置为|换成了?)[ \\t]*";
 
 const SHAPES: Shape[] = [
   // A PEM private key: the header, then its base64 body up to the END line (see refinePem).
   { id: "pem", kind: KINDS.pem, pattern: /-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----/g, refine: refinePem },
+  // Its body alone, pasted without the BEGIN line: known by the bytes it starts with (see refinePemBody).
+  { id: "pem-body", kind: KINDS.pem, pattern: /(?<![A-Za-z0-9+/=])(?:M[A-Za-z0-9+/]{23}|b3BlbnNzaC1rZXktdjE)/g, refine: refinePemBody },
   { id: "putty", kind: KINDS.pem, pattern: /PuTTY-User-Key-File-\d: [^\n]{0,80}/g, refine: refineKeyFileLines },
   { id: "anthropic", kind: KINDS.anthropic, pattern: new RegExp(`${NOT_AFTER_RUN}sk-ant-(?:[a-z]{2,8}\\d{2}-)?([${RUN}]{20,})`, "g"), refine: randomGroup(20) },
   { id: "openai", kind: KINDS.openai, pattern: new RegExp(`${NOT_AFTER_RUN}sk-(?!ant-)(?:(?:proj|svcacct|admin|None)-)?([${RUN}]{20,})`, "g"), refine: randomGroup(20) },
   { id: "github", kind: KINDS.github, pattern: /(?<![A-Za-z0-9_])(?:gh[pousr]_([A-Za-z0-9]{36,255})|github_pat_([A-Za-z0-9_]{40,255}))/g, refine: (m) => (looksRandom(m[1] ?? m[2] ?? "", 30) ? span(m, 0) : undefined) },
   { id: "gitlab", kind: KINDS.gitlab, pattern: new RegExp(`${NOT_AFTER_RUN}(?:gl(?:pat|dt|rt|ptt|soat|ft|imt|agent|oas|cbt)-|GR1348941)([${RUN}.]{20,})`, "g"), refine: randomGroup(20) },
-  { id: "slack", kind: KINDS.slack, pattern: new RegExp(`${NOT_AFTER_RUN}xox[abposre]-([A-Za-z0-9-]{10,})`, "g"), refine: (m) => ((m[1]!.match(/\d/g)?.length ?? 0) >= 6 ? span(m, 0) : undefined) },
+  { id: "slack", kind: KINDS.slack, pattern: new RegExp(`${NOT_AFTER_RUN}(?:xox[abposre]|xapp)-([A-Za-z0-9-]{10,})`, "g"), refine: (m) => ((m[1]!.match(/\d/g)?.length ?? 0) >= 6 && !PLACEHOLDER.test(m[1]!) ? span(m, 0) : undefined) },
   { id: "slack-webhook", kind: KINDS.slackHook, pattern: /hooks\.slack\.com\/(?:services|workflows|triggers)\/([A-Za-z0-9_/]{20,})/dg, refine: (m) => span(m) },
   { id: "discord-webhook", kind: KINDS.discordHook, pattern: /discord(?:app)?\.com\/api\/webhooks\/\d{16,21}\/([A-Za-z0-9_-]{40,})/dg, refine: (m) => span(m) },
   { id: "aws-access", kind: KINDS.awsAccess, pattern: /(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Z0-9])/g, refine: (m) => (PLACEHOLDER.test(m[0]) ? undefined : span(m, 0)) },
@@ -166,6 +175,11 @@ const SHAPES: Shape[] = [
   { id: "google-oauth", kind: KINDS.googleOauth, pattern: new RegExp(`${NOT_AFTER_RUN}(?:GOCSPX-[${RUN}]{24,40}|ya29\\.[${RUN}]{40,}|1//0[${RUN}]{40,})`, "g"), refine: randomGroup(28) },
   { id: "stripe", kind: KINDS.stripe, pattern: /(?<![A-Za-z0-9_])(?:(?:sk|rk|pk)_live_|(?:sk|rk)_test_|whsec_)([A-Za-z0-9]{20,255})/g, refine: randomGroup(20) },
   { id: "npm", kind: KINDS.npm, pattern: /(?<![A-Za-z0-9_])npm_([A-Za-z0-9]{36})(?![A-Za-z0-9])/g, refine: randomGroup(36) },
+  { id: "pypi", kind: KINDS.pypi, pattern: new RegExp(`${NOT_AFTER_RUN}pypi-(AgE[${RUN}]{50,})`, "g"), refine: (m) => (looksRandom(m[1]!, 50) ? span(m, 0) : undefined) },
+  { id: "docker-hub", kind: KINDS.dockerHub, pattern: new RegExp(`${NOT_AFTER_RUN}dckr_(?:pat|oat)_([${RUN}]{24,})`, "g"), refine: (m) => (looksRandom(m[1]!, 24, false) ? span(m, 0) : undefined) },
+  { id: "vault", kind: KINDS.vault, pattern: new RegExp(`(?<![${RUN}.])hv[sbr]\\.([${RUN}]{24,})`, "g"), refine: (m) => (looksRandom(m[1]!, 24, false) ? span(m, 0) : undefined) },
+  // The tokens before Vault 1.10 (s.…, b.…, r.…) are too plain to stand alone: only after the word vault or token on their line.
+  { id: "vault-legacy", kind: KINDS.vault, needs: /vault|token/i, pattern: /(?<![A-Za-z0-9_.-])[sbr]\.([A-Za-z0-9]{24})(?![A-Za-z0-9_.-])/g, refine: refineVaultLegacy },
   { id: "hugging-face", kind: KINDS.huggingFace, pattern: /(?<![A-Za-z0-9_])(?:hf_|api_org_)([A-Za-z0-9]{30,40})(?![A-Za-z0-9])/g, refine: randomGroup(30, false) },
   { id: "sendgrid", kind: KINDS.sendgrid, pattern: new RegExp(`(?<![${RUN}.])SG\\.([${RUN}]{16,32})\\.[${RUN}]{30,64}(?![${RUN}])`, "g"), refine: randomGroup(16, false) },
   { id: "telegram", kind: KINDS.telegram, needs: ":", pattern: new RegExp(`(?<!\\d)\\d{8,10}:([${RUN}]{35})(?![${RUN}])`, "g"), refine: randomGroup(35, false) },
@@ -185,13 +199,22 @@ const SHAPES: Shape[] = [
     id: "password", singleLine: true,
     kind: KINDS.password,
     pattern:
-      /(?<![A-Za-z])(pass(?:word|wd|code|phrase)s?|pass|pwd|pw)(?![A-Za-z])["']?(?:[ \t]+(?:for|to|of|on|at)[ \t]+[^\n:=]{1,80}?)?[ \t]*(?:(is|was|are)(?![A-Za-z])[ \t]*:?|:=|[:=]|=>)[ \t]*(?:\n[ \t]*)?(["'`“‘]?)([!-:<-~]{4,64})/dgi,
+      /(?<![A-Za-z])(pass(?:word|wd|code|phrase)s?|pass|pwd|pw)(?![A-Za-z])["']?(?:[ \t]+(?:for|to|of|on|at)[ \t]{1,3}[^\n:=]{1,80}?)?[ \t]*(?:(is|was|are)(?![A-Za-z])(?:[ \t]*:)?|:=|[:=]|=>)[ \t]*(?:\n[ \t]*)?(["'`“‘]?)([!-:<-~]{4,64})/dgi,
     refine: refinePassword,
+  },
+  {
+    // Spanish, French and German labels (mdp: mot de passe). With no list of these languages' plain
+    // words, a value must look like no word at all (or be quoted): "la contraseña es incorrecta" is not one.
+    id: "password-intl", singleLine: true,
+    kind: KINDS.password,
+    pattern:
+      /(?<![A-Za-z\u00c0-\u024f])(?:contrase(?:ñ|n)as?|claves?|mots? de passe|mdp|(?:passw|kennw)(?:o|ö)rt(?:e|er)?)(?![A-Za-z\u00c0-\u024f])["']?(?:[ \t]{1,3}[^\n:=]{1,40}?)?[ \t]{0,3}(?:(?<![A-Za-z\u00c0-\u024f])(es|era|est|était|etait|c['’]est|ist|war|lautet)(?![A-Za-z\u00c0-\u024f])(?:[ \t]{0,3}:)?|[:=])[ \t]{0,3}(["'`“‘«„]?)([!-:<-~]{4,64})/dgi,
+    refine: refinePasswordIntl,
   },
   {
     id: "pin", singleLine: true,
     kind: KINDS.pin,
-    pattern: /(?<![A-Za-z])pin(?:[ _-]?code)?s?(?![A-Za-z])["']?(?:[ \t]+(?:for|to|of|on|at)[ \t]+[^\n:=]{1,40}?)?[ \t]*(?:is|was|:|=)[ \t]*["']?(\d{4,12})(?![\d])/dgi,
+    pattern: /(?<![A-Za-z])pin(?:[ _-]?code)?s?(?![A-Za-z])["']?(?:[ \t]+(?:for|to|of|on|at)[ \t]{1,3}[^\n:=]{1,40}?)?[ \t]*(?:is|was|:|=)[ \t]*["']?(\d{4,12})(?![\d])/dgi,
     refine: (m) => span(m),
   },
   {
@@ -212,7 +235,7 @@ const SHAPES: Shape[] = [
       return plain && acceptablePassword(value) ? [m.indices![1]![0], m.indices![1]![0] + value.length] : undefined;
     },
   },
-  { id: "pin-zh", singleLine: true, kind: KINDS.pin, pattern: new RegExp(`PIN ?码${ZH_VERB}(\\d{4,12})(?!\\d)`, "dgi"), refine: (m) => span(m) },
+  { id: "pin-zh", singleLine: true, kind: KINDS.pin, pattern: new RegExp(`(?:PIN ?码|暗証番号)${ZH_VERB}(\\d{4,12})(?!\\d)`, "dgi"), refine: (m) => span(m) },
   {
     // Matched from the label's last word (a literal), the words before it checked after (refineLabelled).
     id: "labelled", singleLine: true,
@@ -221,6 +244,8 @@ const SHAPES: Shape[] = [
     pattern: /(?:key|token|secret|密钥|秘钥|令牌)(?![A-Za-z])["']?[ \t]*(?:is|=|:|是|为|=>)[ \t]*["'`]?([A-Za-z0-9_\-./+=~]{16,300})/dgi,
     refine: refineLabelled,
   },
+  // A run of short words with short gaps (spaces, commas, "2." of a numbered list); refineRecoveryPhrase looks for twelve of the BIP-39 list in it.
+  { id: "recovery-phrase", kind: KINDS.recoveryPhrase, pattern: /(?<![A-Za-z])[A-Za-z][a-z]{2,7}(?:[^A-Za-z]{1,12}[A-Za-z][a-z]{2,7}){11,}(?![A-Za-z])/g, refine: refineRecoveryPhrase },
   { id: "card", kind: KINDS.card, pattern: /(?<![\d])\d{4,19}(?:[ ._/-]\d{1,19}){0,8}(?![\d])/g, refine: refineCard },
 ];
 
@@ -242,6 +267,12 @@ function refineAwsPair(m: RegExpExecArray, view: string): [number, number] | und
 
 /** The whole label that ends where a labelled match starts: api key, secret_key, client-secret, access token, 密钥… */
 const LABEL_BEFORE = /(?:^|[^A-Za-z])(?:api[_ .-]?|secret[_ .-]?|client[_ .-]?|app[_ .-]?|access[_ .-]?|auth[_ .-]?|refresh[_ .-]?|bot[_ .-]?|session[_ .-]?|private[_ .-]?|subscription[_ .-]?|x-api-|_?auth)?$/i;
+
+/** A legacy Vault token (s.…) only after "vault" or "token" earlier on its line. */
+function refineVaultLegacy(m: RegExpExecArray, view: string): [number, number] | undefined {
+  const before = view.slice(Math.max(0, m.index - 60), m.index);
+  return /(?:vault|token)[^\n]*$/i.test(before) && looksRandom(m[1]!, 24, false) ? span(m, 0) : undefined;
+}
 
 function refineLabelled(m: RegExpExecArray, view: string): [number, number] | undefined {
   const word = m[0].slice(0, 6).toLowerCase();
@@ -268,6 +299,60 @@ function refinePem(m: RegExpExecArray, view: string): [number, number] {
   return [m.index, at];
 }
 
+const PEM_FOOTER = /^-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----/;
+
+/**
+ * A private key's DER starts with a sequence, then its version (0 or 1: PKCS#1, PKCS#8 and SEC1
+ * keys), or for an encrypted PKCS#8 key the PBES2 or PKCS#12 algorithm. A certificate or a public
+ * key holds a sequence or a long integer there, so their bodies (MIID…, MIIBIjAN…) are not keys.
+ */
+function privateKeyDer(start: string): boolean {
+  const der = Buffer.from(start.slice(0, 24), "base64");
+  if (der[0] !== 0x30 || der[1]! > 0x82) return false;
+  const at = der[1]! < 0x80 ? 2 : 2 + der[1]! - 0x80;
+  if (der[at] === 0x02 && der[at + 1] === 0x01 && der[at + 2]! <= 1) return true;
+  if (der[at] !== 0x30) return false;
+  const algorithm = der.subarray(at + 2, at + 13).toString("hex");
+  return algorithm.startsWith("06092a864886f70d01050d") || algorithm.startsWith("060a2a864886f70d010c01");
+}
+
+const isBase64Char = (code: number) => isKeyChar(code) && code !== 95 && code !== 45;
+
+/**
+ * A key body without its BEGIN line: base64 lines (also with escaped \n, as in a JSON key file)
+ * while each before is a full line of 40 or more, and the END line if there is one. At least 60
+ * characters (an Ed25519 key is 64): the first bytes alone, quoted in a note, are no key.
+ */
+function refinePemBody(m: RegExpExecArray, view: string): [number, number] | undefined {
+  if (m[0].startsWith("M") && !privateKeyDer(m[0])) return undefined;
+  let lineStart = m.index;
+  let end = m.index;
+  let count = 0;
+  for (;;) {
+    let at = lineStart;
+    while (at < view.length && isBase64Char(view.charCodeAt(at))) at++;
+    // A line that goes on with other text after its base64 ("thanks for looking") is words, not more key.
+    const ended = at >= view.length || /^(?:\r?\n|\\n|["'`,])/.test(view.slice(at, at + 2));
+    if (lineStart > m.index && (!ended || PLAIN_WORD.test(view.slice(lineStart, at)))) break;
+    count += at - lineStart;
+    end = at;
+    let next = at;
+    if (view.startsWith("\\n", next)) next += 2;
+    else if (view.startsWith("\r\n", next)) next += 2;
+    else if (view.startsWith("\n", next)) next += 1;
+    else break;
+    while (next < view.length && isBlank(view.charCodeAt(next))) next++;
+    const footer = PEM_FOOTER.exec(view.slice(next, next + 80));
+    if (footer) {
+      end = next + footer[0].length;
+      break;
+    }
+    if (at - lineStart < 40) break;
+    lineStart = next;
+  }
+  return count >= 60 ? [m.index, end] : undefined;
+}
+
 /** A PuTTY key: its header and every following "Name: value" or base64 line. */
 function refineKeyFileLines(m: RegExpExecArray, view: string): [number, number] {
   let end = m.index + m[0].length;
@@ -290,7 +375,7 @@ const NOT_PASSWORDS = new Set(
     "missing unknown forgotten forgot hidden protected saved stored set same different empty blank none null nil undefined " +
     "true false string text secret private strong weak long short good bad simple hard easy manager managers policy hint " +
     "unchanged locked unlocked disabled enabled sensitive case-sensitive mandatory compromised leaked ok okay fine here there " +
-    "below above elsewhere somewhere written stolen known new old temporary default generated random redacted masked"
+    "below above elsewhere somewhere something nothing written stolen known new old temporary default generated random redacted masked"
   ).split(" "),
 );
 
@@ -313,11 +398,37 @@ function unlikeAWord(value: string): boolean {
   return /\d/.test(value) || /[^A-Za-z'’-]/.test(value) || /[a-z][A-Z]/.test(value) || /^[A-Z]{2,}[a-z]/.test(value);
 }
 
+/** Small words of a sentence about a password ("the passphrase is on the sticker"), never of a passphrase. */
+const SENTENCE_WORDS = new Set(
+  (
+    "a an the and or but nor so to of in on at by for from with without into onto about as than then that this these those " +
+    "it its is are was were be been being has have had do does did not no never my your his her our their me you he she we " +
+    "they them us who what which when where how why there here too very also still just only now again already yet ever " +
+    "even much more most less least some any all each every both either neither same such other another enough quite " +
+    "really rather please see ask check use try must should can could will would may might shall last next ago today " +
+    "yesterday tomorrow week month year day days weeks months years time times word words characters letters digits numbers symbols"
+  ).split(" "),
+);
+
+/**
+ * A passphrase of plain words ("correct horse battery staple", also joined by dashes or dots):
+ * three to eight words that end the clause, none of a sentence's small words, and at most one
+ * word that describes a password (correct, long) and only among four or more.
+ */
+function plainWordsPhrase(view: string, start: number): [number, number] | undefined {
+  const phrase = /^[A-Za-z]{2,20}(?:[ .-][A-Za-z]{2,20}){2,7}(?=[ \t]*(?:[.,;!?)]|\r?\n|$))/.exec(view.slice(start, start + 200));
+  if (!phrase) return undefined;
+  const words = phrase[0].toLowerCase().split(/[ .-]/);
+  if (words.some((word) => SENTENCE_WORDS.has(word))) return undefined;
+  const describing = words.filter((word) => NOT_PASSWORDS.has(word)).length;
+  return describing === 0 || (describing === 1 && words.length >= 4) ? [start, start + phrase[0].length] : undefined;
+}
+
 /** After "password:" a final ! or ? is usually part of it; after "password is" it ends the sentence. */
 const TRAILING_AFTER_COLON = /[.,;:)\]}'"`’”>]+$/;
 
 /** The quote that closes each opening one. */
-const CLOSING: Record<string, string> = { '"': '"', "'": "'", "`": "`", "“": "”", "‘": "’", "「": "」" };
+const CLOSING: Record<string, string> = { '"': '"', "'": "'", "`": "`", "“": "”", "‘": "’", "「": "」", "«": "»", "„": "“" };
 
 /** A quoted value runs to its closing quote on the same line ("purple monkey dishwasher"), at most 100 characters. */
 function quotedValue(view: string, quote: string, start: number): [number, number] | undefined {
@@ -344,13 +455,30 @@ function refinePassword(m: RegExpExecArray, view: string): [number, number] | un
     const quoted = quotedValue(view, m[3]!, start);
     if (quoted && acceptablePassword(view.slice(quoted[0], quoted[1]))) return quoted;
   }
+  // A value alone on the next line ("my wifi password is:" ⏎ "Tr0ub4dor&3") must not read as a word.
+  const nextLine = m[0].includes("\n");
+  if (!barePass && !nextLine && m[3] === "" && /^[A-Za-z]/.test(raw)) {
+    const phrase = plainWordsPhrase(view, start);
+    if (phrase) return phrase;
+  }
   const value = prose ? passwordValue(raw) : raw.replace(TRAILING_AFTER_COLON, "");
   if (!acceptablePassword(passwordValue(value))) return undefined;
   const quoted = m[3] !== "";
-  // A value alone on the next line ("my wifi password is:" ⏎ "Tr0ub4dor&3") must not read as a word.
-  const nextLine = m[0].includes("\n");
   if ((prose || barePass || nextLine) && !quoted && !unlikeAWord(value)) return undefined;
   return [start, start + value.length];
+}
+
+function refinePasswordIntl(m: RegExpExecArray, view: string): [number, number] | undefined {
+  const raw = m[3]!;
+  const start = m.indices![3]![0];
+  if (m[2] !== "") {
+    const quoted = quotedValue(view, m[2]!, start);
+    if (quoted && acceptablePassword(view.slice(quoted[0], quoted[1]))) return quoted;
+  }
+  // Cut at a letter the value's characters leave out (oublié, geändert): a word.
+  if (/^[^\x00-\x7f]/.test(view.slice(start + raw.length, start + raw.length + 1)) && /[A-Za-z]$/.test(raw)) return undefined;
+  const value = m[1] !== undefined ? passwordValue(raw) : raw.replace(TRAILING_AFTER_COLON, "");
+  return acceptablePassword(value) && unlikeAWord(value) ? [start, start + value.length] : undefined;
 }
 
 function refinePasswordZh(m: RegExpExecArray, view: string): [number, number] | undefined {
@@ -392,6 +520,53 @@ function refineUrlParam(m: RegExpExecArray): [number, number] | undefined {
   const start = m.indices![2]![0];
   if (/^(?:password|passwd|pwd|pass)$/.test(name)) return acceptablePassword(decodeURIComponentSafe(value)) ? trimEnd(start, raw) : undefined;
   return looksRandom(value, 16) ? trimEnd(start, raw) : undefined;
+}
+
+// ── wallet recovery phrases ────────────────────────────────────────────────────────────────
+
+const BIP39 = new Set(BIP39_ENGLISH);
+
+/** Words that name a recovery phrase when they come just before one ("seed" alone is a gardener's word too). */
+const PHRASE_LABEL =
+  /(?:seed|recovery|backup|secret|wallet)[ _-]?(?:phrase|words?)|(?:recovery|wallet)[ _-]?seed|mnemonic|\bseed[ \t]*[:=]|助记词|助記詞|恢复词|シードフレーズ|リカバリーフレーズ|復元フレーズ/i;
+
+/**
+ * Twelve or more words of the BIP-39 list in a row: a recovery phrase when a label comes just
+ * before it, when it is a numbered list from 1, or when the words are all small and one space
+ * apart. Most of the list is ordinary English, but prose breaks a run with words it leaves out
+ * (the, a, to, and, is) and with punctuation; a list of groceries with commas is no phrase.
+ */
+function refineRecoveryPhrase(m: RegExpExecArray, view: string): [number, number] | undefined {
+  const words: { start: number; end: number; listed: boolean }[] = [];
+  const word = /[A-Za-z]+/g;
+  for (let w = word.exec(m[0]); w !== null; w = word.exec(m[0])) {
+    words.push({ start: m.index + w.index, end: m.index + w.index + w[0].length, listed: BIP39.has(w[0].toLowerCase()) });
+  }
+  let found: [number, number] | undefined;
+  for (let first = 0; first < words.length; ) {
+    let last = first;
+    while (last < words.length && words[last]!.listed) last++;
+    // The label's own words may be on the list ("seed phrase: …"): the phrase may start up to three words in.
+    for (let from = first; from <= Math.min(first + 3, last - 12); from++) {
+      if (isRecoveryPhrase(view, words.slice(from, last))) {
+        found = [found?.[0] ?? words[from]!.start, words[last - 1]!.end];
+        break;
+      }
+    }
+    first = last + 1;
+  }
+  return found;
+}
+
+const NUMBERED_GAP = /^[ \t]*(?:\r?\n[ \t]*)?(\d{1,2})[.):]?[ \t]+$/;
+
+function isRecoveryPhrase(view: string, words: readonly { start: number; end: number }[]): boolean {
+  const start = words[0]!.start;
+  if (PHRASE_LABEL.test(view.slice(Math.max(0, start - 40), start))) return true;
+  const gaps = words.slice(1).map((w, i) => view.slice(words[i]!.end, w.start));
+  // A numbered list from 1 (1. tent 2. asset …, or one a line).
+  if (/(?<!\d)1[.):]?[ \t]*$/.test(view.slice(Math.max(0, start - 6), start)) && gaps.every((gap, i) => Number(NUMBERED_GAP.exec(gap)?.[1]) === i + 2)) return true;
+  return gaps.every((gap) => gap === " ") && words.every((w) => /^[a-z]+$/.test(view.slice(w.start, w.end)));
 }
 
 // ── card numbers ───────────────────────────────────────────────────────────────────────────

@@ -224,7 +224,7 @@ export const SECRETS: SecretSample[] = [
   { text: "Her PIN is 4821", label: "PIN", secret: "4821" },
   { text: "my ATM pin: 7305", label: "PIN", secret: "7305" },
   { text: "login mei / password Sunflower2020", label: "password", secret: "Sunflower2020", knownMiss: "a password after the word with no 'is' or ':' between" },
-  { text: "the password is correct horse battery staple", label: "password", secret: "correct horse battery staple", knownMiss: "a password of plain words in a sentence" },
+  { text: "the password is correct horse battery staple", label: "password", secret: "correct horse battery staple" },
   { text: "银行卡密码是 839201", label: "password", secret: "839201" },
   { text: "wifi密码是xiaomi2024，记得告诉客人", label: "password", secret: "xiaomi2024" },
   { text: "我的邮箱密码：Mei@2025!", label: "password", secret: "Mei@2025!" },

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkContent } from "../../../src/memory/safety.js";
 import { addedSecret, findSecret, findSecrets, maskSecrets, maskSecretsInParts, secretPlaceholder, SHAPE_IDS, shapePattern } from "../../../src/memory/secrets.js";
+import { expectLinear as expectLinearOnCpu } from "../../helpers/linear-time.js";
 import { luhnNumber } from "./secret-corpus.js";
 
 // Built from pieces so that no scanner mistakes this test file for a leak.
@@ -8,6 +9,15 @@ const join = (...parts: string[]) => parts.join("");
 const anthropicKey = join("sk-", "ant-", "api03-", "Xk2Pq9Lm4Rt7Vw1Zy5Bc8Df3Gh6Jn0Ks", "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AA");
 const openaiKey = join("sk-", "proj-", "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8");
 const githubToken = join("gh", "p_", "Zq3Wm8Kp2Lr7Tn4Vb9Xc1Hd6Jf0Gs5Ya2Ue8I");
+// An Ed25519 key in PKCS#8 (its first 16 bytes are the same for every such key) and the 2048-bit RSA one's start.
+const ed25519Body = join("MC4CAQAwBQYDK2VwBCIEI", "Hq8vT2mZ0cK4pL7xN1bW9sF3dJ6gR5yE0aU8iO2kQw7");
+const rsaBody = [
+  join("MIIEvQIBADANBgkqhkiG9w0BAQEFAASC", "BKcwggSjAgEAAoIBAQC7q3Zx9Lm2Pk4Tn8Wv1Rb"),
+  "Yc5Hd0Jf6Gs3Ka9Ue2Io7Pq4Lm1Nx8Zb3Vc6Tr0Wy5Ek2Gh9Jd4Fs7Ua1Io8Pl3Mn6",
+  "Qw2Er5Ty8Ui1Op4As7Df0Gh3Jk6Lz9Xc2Vb5Nm8Qa1Ws4Ed7Rf0Tg3Yh6Uj9Ik2Ol5",
+  "Pz8Aq1Sw4De7Fr0Gt3Hy6Ju9Ki2Lo5==",
+].join("\n");
+const seedPhrase = "tent asset stamp finish tooth angle large draft charge spend credit huge";
 
 describe("findSecret", () => {
   it("names an Anthropic key as an Anthropic key, not an OpenAI one", () => {
@@ -81,11 +91,14 @@ describe("maskSecrets", () => {
 
   it("writes placeholders that are not secrets, not control characters and not injection themselves", () => {
     const labels = new Set(
-      [openaiKey, anthropicKey, githubToken, "password: Tr0ub4dor&3", "PIN: 4821", `card ${luhnNumber("52", 16)}`, "Authorization: Bearer abcDEF123456ghiJKL7890"].flatMap((t) =>
+      [
+        openaiKey, anthropicKey, githubToken, "password: Tr0ub4dor&3", "PIN: 4821", `card ${luhnNumber("52", 16)}`, "Authorization: Bearer abcDEF123456ghiJKL7890",
+        `seed phrase: ${seedPhrase}`, ed25519Body, join("vault login hv", "s.", "Ab3De6Gh9Jk2Mn5Pq8St1Vw4"), join("dc", "kr_pat_", "Xk2Pq9Lm4Rt7Vw1Zy5Bc8Df3Gh6"),
+      ].flatMap((t) =>
         findSecrets(t).map((s) => s.label),
       ),
     );
-    expect(labels.size).toBeGreaterThanOrEqual(6);
+    expect(labels.size).toBeGreaterThanOrEqual(10);
     for (const label of labels) {
       const placeholder = secretPlaceholder(label);
       for (const around of [placeholder, `password: ${placeholder}`, `token = ${placeholder}`, `PIN: ${placeholder}`, `postgres://u:${placeholder}@h`]) {
@@ -94,6 +107,55 @@ describe("maskSecrets", () => {
         expect(maskSecrets(around)).toBe(around);
       }
     }
+  });
+});
+
+describe("the shapes of the second batch", () => {
+  it("masks a private key's body pasted without its BEGIN line, the END line with it, and leaves a certificate's body", () => {
+    expect(maskSecrets(`${rsaBody}\n-----END PRIVATE KEY-----\nthanks`)).toBe("[secret: private key]\nthanks");
+    expect(maskSecrets(`private_key = "${ed25519Body}"`)).toBe('private_key = "[secret: private key]"');
+    // The same first bytes quoted in a note are no key, nor is a certificate (a sequence where a key has its version).
+    expect(findSecrets("PKCS#8 keys start with MIIEvQIBADANBgkqhkiG9w0BAQEFAASC")).toEqual([]);
+    expect(findSecrets(join("MIIDdzCCAl+gAwIBAgIJ", rsaBody.slice(20)))).toEqual([]);
+  });
+
+  it("names Slack app-level, PyPI, Docker Hub and Vault tokens, a legacy Vault token only beside the word vault or token", () => {
+    const legacy = join("s", ".", "Ab3De6Gh9Jk2Mn5Pq8St1Vw4");
+    expect(findSecret(join("xa", "pp-1-A0", "1B2C3D4E5-1234567890123-", "9f".repeat(32)))?.label).toBe("Slack token");
+    expect(findSecret(join("py", "pi-AgEIcHlwaS5vcmcCJ", "Gk2Lm9Pq4Rs7Tu0Vw3Xy6Za1Bc8De5Fg2Hi9Jk4Lm7No0Pq3Rs6Tu9V"))?.label).toBe("PyPI token");
+    expect(findSecret(join("dc", "kr_pat_", "Xk2Pq9Lm4Rt7Vw1Zy5Bc8Df3Gh6"))?.label).toBe("Docker Hub token");
+    expect(findSecret(join("vault login hv", "s.", "Ab3De6Gh9Jk2Mn5Pq8St1Vw4"))?.label).toBe("Vault token");
+    expect(findSecret(`export VAULT_TOKEN=${legacy}`)?.label).toBe("Vault token");
+    expect(findSecrets(`the form field is ${legacy}`)).toEqual([]);
+    expect(findSecrets("xapp-1-A0XXXXXXXX-0000000000000-xxxx")).toEqual([]);
+  });
+
+  it("finds passwords labelled in Spanish, French, German and Japanese only where the value reads as no word", () => {
+    expect(maskSecrets("contraseña: Gato#2024")).toBe("contraseña: [secret: password]");
+    expect(maskSecrets("mot de passe : Chaton#42")).toBe("mot de passe : [secret: password]");
+    expect(maskSecrets("Das WLAN-Passwort lautet Zugspitze#88.")).toBe("Das WLAN-Passwort lautet [secret: password].");
+    expect(maskSecrets("パスワードは Sakura2024! です")).toBe("パスワードは [secret: password] です");
+    expect(maskSecrets("暗証番号は 4729 です")).toBe("暗証番号は [secret: PIN] です");
+    for (const note of ["la contraseña es incorrecta", "Kennwort: siehe Passwortmanager", "MDP: states, actions, rewards", "J'ai oublié mon mot de passe", "Passwort: geändert", "パスワードを忘れた"]) {
+      expect(findSecrets(note)).toEqual([]);
+    }
+  });
+
+  it("masks a passphrase of plain words to the end of its clause, and not a sentence about one", () => {
+    expect(maskSecrets("my passphrase is correct horse battery staple, don't tell")).toBe("my passphrase is [secret: password], don't tell");
+    expect(maskSecrets("passphrase: tundra maple cactus viking")).toBe("passphrase: [secret: password]");
+    for (const note of ["the wifi passphrase is on the sticker under the router", "my password is stored securely elsewhere", "Password: changed last week", "bus pass: monthly unlimited zones"]) {
+      expect(findSecrets(note)).toEqual([]);
+    }
+  });
+
+  it("masks twelve words of the BIP-39 list after a label, numbered from 1 or one space apart, and not a list with commas", () => {
+    expect(maskSecrets(`seed phrase: ${seedPhrase}`)).toBe("seed phrase: [secret: recovery phrase]");
+    expect(maskSecrets(`${seedPhrase.split(" ").map((w, i) => `${i + 1}. ${w}`).join("\n")}\nok?`)).toBe("1. [secret: recovery phrase]\nok?");
+    expect(maskSecrets(seedPhrase)).toBe("[secret: recovery phrase]");
+    expect(findSecrets(seedPhrase.split(" ").join(", "))).toEqual([]);
+    expect(findSecrets(seedPhrase.split(" ").slice(0, 11).join(" "))).toEqual([]);
+    expect(findSecrets("Never share your seed phrase; no wallet support team will ask for it")).toEqual([]);
   });
 });
 
@@ -138,12 +200,16 @@ const GENERIC = [
 
 const WORST: Record<string, ((size: number) => string)[]> = {
   pem: [repeat("-----BEGIN PRIVATE KEY-----"), repeat(`-----BEGIN ${"A".repeat(40)}`), prefixThen("-----BEGIN PRIVATE KEY-----\n", "AAAA\n")],
+  "pem-body": [
+    repeat("MIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n"), repeat(`MC4CAQAwBQYDK2VwBCIEI${"A".repeat(43)}\n`), prefixThen("MIIEvQIBADANBgkqhkiG9w0BAQEFAASC", "A"),
+    repeat(`MIIEvQIBADANBgkqhkiG9w0BAQEFAASC${"A".repeat(8)}\\n`), repeat(`MIIEvQIBADANBgkqhkiG9w0BAQEFAASC${"A".repeat(40)}\nthanks `), repeat("b3BlbnNzaC1rZXktdjE"), repeat("M"),
+  ],
   putty: [repeat("PuTTY-User-Key-File-1: x\n"), prefixThen("PuTTY-User-Key-File-1: x", "\nA: b")],
   anthropic: [repeat("sk-ant-"), prefixThen("sk-ant-", "a"), repeat("sk-ant-ab12-")],
   openai: [repeat("sk-"), prefixThen("sk-", "a-"), repeat(`=sk-${"a".repeat(19)}`), repeat("sk-proj-")],
   github: [repeat("ghp_"), prefixThen("github_pat_", "_"), repeat("github_pat_")],
   gitlab: [repeat("glpat-"), prefixThen("glpat-", "a.")],
-  slack: [repeat("xoxb-"), prefixThen("xoxb-", "1-")],
+  slack: [repeat("xoxb-"), prefixThen("xoxb-", "1-"), repeat("xapp-"), prefixThen("xapp-1-", "1-")],
   "slack-webhook": [repeat("hooks.slack.com/services/"), prefixThen("hooks.slack.com/services/", "a/")],
   "discord-webhook": [repeat("discord.com/api/webhooks/12345678901234567/"), prefixThen("discord.com/api/webhooks/12345678901234567/", "a")],
   "aws-access": [repeat("AKIA"), repeat("AKIAAAAAAAAAAAAAAAAA1")],
@@ -153,6 +219,10 @@ const WORST: Record<string, ((size: number) => string)[]> = {
   "google-oauth": [repeat("GOCSPX-"), repeat("ya29."), repeat("1//0")],
   stripe: [repeat("sk_live_"), prefixThen("sk_live_", "a")],
   npm: [repeat("npm_"), prefixThen("npm_", "a")],
+  pypi: [repeat("pypi-AgE"), prefixThen("pypi-AgE", "a")],
+  "docker-hub": [repeat("dckr_pat_"), prefixThen("dckr_pat_", "a-")],
+  vault: [repeat("hvs."), prefixThen("hvs.", "a"), repeat("hvs.hvb.")],
+  "vault-legacy": [repeat("vault s."), repeat(`token s.${"a".repeat(24)} `), repeat("s.s.s."), repeat(`s.${"a".repeat(24)}.`)],
   "hugging-face": [repeat("hf_"), prefixThen("hf_", "a")],
   sendgrid: [repeat("SG."), repeat(`SG.${"a".repeat(16)}.`)],
   telegram: [repeat("123456789:"), repeat("1"), repeat(`123456789:${"a".repeat(34)} `)],
@@ -166,14 +236,22 @@ const WORST: Record<string, ((size: number) => string)[]> = {
   basic: [repeat("authorization: basic "), repeat("Authorization:")],
   "url-password": [repeat("a://"), prefixThen("postgres://user:", "a"), repeat("http://:"), repeat("ab+.-")],
   "url-param": [repeat("?a="), repeat("&"), prefixThen("?key=", "a"), repeat("?key=aaaaaaa&")],
-  password: [repeat("password "), prefixThen("password for ", "a "), repeat("password is "), repeat("password:"), repeat("pw=")],
-  pin: [repeat("pin is "), repeat("pin: 123 "), prefixThen("pin for ", "a ")],
+  password: [repeat("password "), prefixThen("password for ", "a "), repeat("password is "), repeat("password:"), repeat("pw="), prefixThen("password for", " "), prefixThen("password is", " "), repeat("passphrase is correct horse ")],
+  "password-intl": [repeat("contraseña "), prefixThen("contraseña", " "), prefixThen("mot de passe pour", " "), repeat("clave es "), repeat("Passwort: "), prefixThen("mdp ", "a ")],
+  pin: [repeat("pin is "), repeat("pin: 123 "), prefixThen("pin for ", "a "), prefixThen("pin for", " ")],
   "password-zh": [repeat("密码"), repeat("密码是"), repeat("密码一直 是 ")],
   "password-zh-bare": [repeat("密码 "), repeat("密码 a1"), repeat("パスワード  x")],
   "pin-zh": [repeat("PIN码"), repeat("PIN 码是 123 ")],
   labelled: [repeat("token: "), repeat(`api key is ${"a".repeat(15)} `), repeat("secret="), prefixThen("token=", "a"), repeat("key="), repeat("api_key: 1")],
   card: [repeat("1 "), repeat("1-"), repeat("4111 1111 1111 1111 "), repeat("1234 "), repeat("12345678901234567890 ")],
+  "recovery-phrase": [
+    repeat("abandon "), repeat("abandon, "), repeat("abandonment "), repeat("1. abandon "), repeat("Abc "), repeat("seed phrase: "),
+    repeat("abandon ability able about above absent absorb abstract absurd abuse access a "), repeat("seed phrase: abandon ability able about above absent absorb abstract absurd abuse access the "),
+  ],
 };
+
+/** The shapes of the second batch, and the qualifiers ("password for", "pin for") once quadratic on a run of blanks. */
+const SECOND_BATCH_SHAPES = ["pem-body", "pypi", "docker-hub", "vault", "vault-legacy", "password-intl", "recovery-phrase", "slack", "password", "pin"];
 
 /** Milliseconds one run of `work` takes. */
 function timed(work: () => unknown): number {
@@ -225,7 +303,11 @@ describe("every pattern of the secret check is linear", () => {
   });
 
   // The shapes whose checks read the text around a match, or make many matches, and the views.
-  const AROUND = ["pem", "putty", "card", "password", "password-zh", "url-param", "url-password", "aws-pair", "labelled", "openai", "jwt"];
+  const AROUND = ["pem", "pem-body", "putty", "card", "password", "password-intl", "password-zh", "url-param", "url-password", "aws-pair", "vault-legacy", "labelled", "openai", "jwt", "recovery-phrase"];
+
+  it.each(SECOND_BATCH_SHAPES)("%s: its worst inputs at 32 KB and 1 MB within the CPU-time bounds of tests/helpers/linear-time.ts", (id) => {
+    for (const input of WORST[id]!) expectLinearOnCpu(input, runPattern(id));
+  });
 
   it("the whole check, masking included, on a megabyte of the inputs that make it do the most work", () => {
     for (const input of [...AROUND.flatMap((id) => WORST[id]!), ...GENERIC]) expectLinear(maskSecrets, input);
