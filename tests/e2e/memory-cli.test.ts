@@ -200,22 +200,23 @@ describe("npm run memory -- tidy", () => {
     fake = await startFakeOpenAI();
     const env = { AGENTKIT_HOME: home, OPENAI_BASE_URL: fake.baseURL };
     const operations = [
-      { kind: "replace", file: "user", section: "Family", old_lines: ["- Sister: Clara, a nurse"], new_lines: ["- Sister: Clara, a nurse; recommends novels"], reason: "she recommended Piranesi", source: "conversations/2026-10-02-books-and-tea-aaaaaaaa.md", quote: "My sister recommended Piranesi" },
+      { kind: "replace", file: "user", section: "Family", old_lines: ["- Sister: Clara, a nurse"], new_lines: ["- Sister: Clara, a nurse; recommends novels"], reason: "she recommended Piranesi", source: "conversations/2026-10-02-books-and-tea-aaaaaaaa.md", quote: "My sister Clara, the nurse, recommended" },
       { kind: "move", file: "user", section: "Reading", old_lines: [], new_lines: ["- Reads Piranesi"], reason: "the assistant said so", source: "x", quote: "A lovely pick; the house with endless halls" },
     ];
     // A first run reads the last 30 days.
     const today = new Date().toISOString().slice(0, 10);
+    const said = "My sister Clara, the nurse, recommended novels again today: Piranesi first.";
     const messages: ConversationMessage[] = [
-      { speaker: "person", name: "Mei", text: "My sister recommended Piranesi again today." },
+      { speaker: "person", name: "Mei", text: said, parts: [{ origin: "typed", text: said }] },
       { speaker: "assistant", name: "Assistant", text: "A lovely pick; the house with endless halls." },
     ];
-    const log = { title: "books again", place: "a terminal", opened: "", closed: "", sessionId: "s2", messages };
+    const log = { title: "books again", place: "a terminal", opened: "", closed: "", sessionId: "s2", partsKept: true as const, messages };
     await writeFile(join(home, "users/42/conversations", `${today}-books-again-bbbbbbbb.md`), renderConversation(log));
     fake.enqueue({ text: JSON.stringify({ operations }) }, { text: JSON.stringify({ operations }) });
     const dry = await memoryCli(["tidy", "--user", "42", "--dry-run"], env);
     expect(dry.stderr).toBe("");
     expect(dry.code).toBe(0);
-    expect(dry.stdout).toMatch(/^Dry run: 1 change\(s\) would be made; nothing was written\.\n- replace USER\.md › Family: - Sister: Clara, a nurse → - Sister: Clara, a nurse; recommends novels \(she recommended Piranesi; conversations\/2026-10-02-books-and-tea-aaaaaaaa\.md\)\nDropped by the checks: 1 \(no quote of your own words\)\n$/);
+    expect(dry.stdout).toMatch(/^Dry run: 1 change\(s\) would be made; nothing was written\.\n- replace USER\.md › Family: - Sister: Clara, a nurse → - Sister: Clara, a nurse; recommends novels \(she recommended Piranesi; conversations\/2026-10-02-books-and-tea-aaaaaaaa\.md\)\nWould wait for the person's Save: 1\n- move USER\.md › Reading: - Reads Piranesi \(the assistant said so; x\) — not your words\n$/);
     expect(await readFile(join(home, "users/42/USER.md"), "utf8")).toBe("## Family\n- Sister: Clara, a nurse\n");
     const run = await memoryCli(["tidy", "--user", "42"], env);
     expect(run.code).toBe(0);
@@ -225,12 +226,16 @@ describe("npm run memory -- tidy", () => {
     expect(history[0]?.op).toBe("tidy-up");
     // With ask before saving on, the run's changes wait for the person's OK like any model write.
     await writeFile(join(home, "users/42/settings.json"), JSON.stringify({ askBeforeSaving: "profile" }));
-    const moved = [{ kind: "replace", file: "user", section: "Family", old_lines: ["- Sister: Clara, a nurse; recommends novels"], new_lines: ["- Sister: Clara, a nurse; recommended Piranesi"], reason: "r", source: "s", quote: "My sister recommended Piranesi" }];
+    const moved = [{ kind: "replace", file: "user", section: "Family", old_lines: ["- Sister: Clara, a nurse; recommends novels"], new_lines: ["- Sister: Clara, a nurse; recommended Piranesi"], reason: "r", source: "s", quote: "My sister Clara, the nurse, recommended novels again today: Piranesi" }];
     fake.enqueue({ text: JSON.stringify({ operations: moved }) });
     const asked = await memoryCli(["tidy", "--user", "42"], env);
     expect(asked.stdout).toMatch(/^1 change\(s\) wait for the person's OK\./);
     expect(await readFile(join(home, "users/42/USER.md"), "utf8")).toBe("## Family\n- Sister: Clara, a nurse; recommends novels\n");
-    expect(JSON.parse(await readFile(join(home, "users/42/proposals.json"), "utf8"))).toEqual([expect.objectContaining({ session: "tidy-up", tool: "memory_replace", section: "Family" })]);
+    // The run before held the assistant's words for her Save; this one's change waits beside it.
+    expect(JSON.parse(await readFile(join(home, "users/42/proposals.json"), "utf8"))).toEqual([
+      expect.objectContaining({ session: "tidy-up", tool: "memory_add", section: "Reading", held: { why: "not-their-words" } }),
+      expect.objectContaining({ session: "tidy-up", tool: "memory_replace", section: "Family" }),
+    ]);
   });
 
   it("exits 1 with its reason when the model fails or the person turned it off, and changes nothing", async () => {

@@ -15,10 +15,11 @@ async function tidied(h: BotHarness): Promise<void> {
   await mkdir(memory.conversationsDir, { recursive: true });
   await writeFile(join(memory.dir, "USER.md"), USER);
   const today = new Date().toISOString().slice(0, 10);
-  const log = { title: "moving", place: "p", opened: "", closed: "", sessionId: "s", messages: [{ speaker: "person" as const, name: "Alice", text: "We moved to Berlin on 2026-11-26!" }] };
+  const said = "We live in Berlin since 2026-11-26!";
+  const log = { title: "moving", place: "p", opened: "", closed: "", sessionId: "s", partsKept: true as const, messages: [{ speaker: "person" as const, name: "Alice", text: said, parts: [{ origin: "typed" as const, text: said }] }] };
   await writeFile(join(memory.conversationsDir, `${today}-moving-aaaaaaaa.md`), renderConversation(log));
   const operations = [
-    { kind: "replace", file: "user", section: "Home", old_lines: ["- Lives in Paris"], new_lines: ["- Lives in Berlin (since 2026-11-26)"], reason: "moved", source: "conversations/x.md", quote: "We moved to Berlin" },
+    { kind: "replace", file: "user", section: "Home", old_lines: ["- Lives in Paris"], new_lines: ["- Lives in Berlin (since 2026-11-26)"], reason: "moved", source: "conversations/x.md", quote: "We live in Berlin since 2026-11-26" },
   ];
   h.model.enqueue({ text: JSON.stringify({ operations }) });
   const model = new ModelClient({ baseURL: h.model.baseURL, apiKey: "t", model: "fake-model", maxRetries: 0 });

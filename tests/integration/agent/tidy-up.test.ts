@@ -37,13 +37,15 @@ async function person({ files = true } = {}): Promise<{ memory: MemoryStore; mod
     await writeFile(join(memory.dir, "MEMORY.md"), MEMORY);
   }
   await writeFile(join(memory.dir, "SOUL.md"), SOUL);
+  const said = "Big news: we finally moved to Berlin on 2026-11-26, the flat is tiny.";
   const messages: ConversationMessage[] = [
-    { speaker: "person", name: "Mei", text: "Big news: we finally moved to Berlin on 2026-11-26, the flat is tiny." },
+    { speaker: "person", name: "Mei", text: said, parts: [{ origin: "typed", text: said }] },
     { speaker: "assistant", name: "Assistant", text: "Congratulations! You should join the Berlin climbing gym." },
   ];
-  // Written as conversations are now, each message's parts kept: the person's message is what they typed.
-  const rendered = renderConversation({ title: "moving", place: "a terminal", opened: "", closed: "", sessionId: "s1", messages }).replace(/^- session: .*$/m, (line) => `${line}\n- parts: kept`);
-  await writeFile(join(memory.conversationsDir, "2026-12-02-moving-aaaaaaaa.md"), rendered);
+  await writeFile(
+    join(memory.conversationsDir, "2026-12-02-moving-aaaaaaaa.md"),
+    renderConversation({ title: "moving", place: "a terminal", opened: "", closed: "", sessionId: "s1", partsKept: true, messages }),
+  );
   // Written on its day, before the runs' clock: a run counts a file changed after the last run as news (by mtime), and the real clock passes `now` at 20:00 UTC.
   const written = new Date("2026-12-02T12:00:00Z");
   await utimes(join(memory.conversationsDir, "2026-12-02-moving-aaaaaaaa.md"), written, written);
@@ -102,7 +104,7 @@ describe("a tidy-up", () => {
     expect(prompt).toContain("Lives in Paris, near the canal");
     // The assistant's suggestion is not the person's fact: held for their Save, never written.
     expect(result.kind === "done" && result.dropped).toEqual({});
-    expect(result.kind === "done" && result.held).toEqual([expect.objectContaining({ operation: climbs, held: expect.objectContaining({ why: "not-their-words" }) })]);
+    expect(result.kind === "done" && result.held).toEqual([expect.objectContaining({ operation: climbs, held: { why: "not-their-words", from: { origin: "assistant" } } })]);
     expect(await readFile(join(memory.dir, "USER.md"), "utf8")).toBe(USER.replace("- Lives in Paris\n- Lives in Paris, near the canal\n", "- Lives in Berlin (moved 2026-11-26)\n"));
     const [entry] = await memory.history();
     expect(entry).toMatchObject({ op: "tidy-up", by: { kind: "system", reason: "tidy-up" } });
@@ -111,7 +113,7 @@ describe("a tidy-up", () => {
   });
 
   it("holds a USER.md fact that is not the person's for their Save in every mode, and tells them so", async () => {
-    const held = { session: "tidy-up", tool: "memory_add", file: "user", section: "Hobbies", content: "- Climbs at the Berlin gym", held: expect.objectContaining({ why: "not-their-words" }) };
+    const held = { session: "tidy-up", tool: "memory_add", file: "user", section: "Hobbies", content: "- Climbs at the Berlin gym", held: { why: "not-their-words", from: { origin: "assistant" } } };
     // On: the rest is written, the held fact waits.
     const on = await person();
     on.fake.enqueue(plan(moved, climbs));
