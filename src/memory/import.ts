@@ -1,4 +1,5 @@
 import { privateSectionList } from "./visibility.js";
+import { instructionIn } from "./instructions.js";
 import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { PRIVATE_FILE_MODE } from "../lib/private-files.js";
 import { join } from "node:path";
@@ -183,6 +184,11 @@ export interface ImportedFile {
   changes?: SectionPreview[];
   /** How many more sections would change than `changes` names. */
   moreChanges?: number;
+  /**
+   * Sections it adds or replaces whose text reads as an instruction to the assistant (names, at most
+   * 20; "" for the text before the first heading): the preview says so, and only the person's Import saves them.
+   */
+  instructions?: string[];
   /** settings.json: the settings it would set. */
   settings?: Settings;
 }
@@ -252,6 +258,15 @@ async function planFile(memory: MemoryStore, label: string, text: string, slices
     const changes = diffSections(label, current ?? null, text);
     file.changes = changes.slice(0, PREVIEWED_SECTIONS).map(sectionPreview);
     if (changes.length > PREVIEWED_SECTIONS) file.moreChanges = changes.length - PREVIEWED_SECTIONS;
+    // Notes, not orders: a section that would read as an instruction is named however far down it is (SOUL.md may say who the assistant is).
+    const instructions: string[] = [];
+    for (const change of changes) {
+      if (change.after === null || instructions.length >= MAX_NAMED_INSTRUCTIONS) continue;
+      const found = instructionIn(change.after);
+      if (found && !(label === "SOUL.md" && found.kind === "identity")) instructions.push(change.section);
+      await slices.pause();
+    }
+    if (instructions.length > 0) file.instructions = instructions;
   }
   return file;
 }
@@ -274,6 +289,8 @@ async function inPieces<T>(text: string, slices: TimeSlices, check: (piece: stri
   }
   return undefined;
 }
+
+const MAX_NAMED_INSTRUCTIONS = 20;
 
 /** Sections named per file in a preview; the rest are counted. */
 const PREVIEWED_SECTIONS = 10;

@@ -103,7 +103,13 @@ function fileBlock(file: ImportedFile, stage: ImportStage, say: Say): string {
   const secret = file.secret && !file.problem ? ` ⚠️ ${say(`looks like it holds ${file.secret.kind}`, `看起来包含${file.secret.zh}`)}` : "";
   const line = `• ${label} — ${status}${comma}${file.sections} ${say("section(s)", "节")}${comma}${chars} ${say("chars", "字")}${problem}${secret}`;
   const more = file.moreChanges ? [say(`  …and ${number(file.moreChanges)} more section(s)`, `  ……另有 ${number(file.moreChanges)} 节`)] : [];
-  return [line, ...(file.changes ?? []).map((s) => sectionLine(s, stage, say)), ...more].join("\n");
+  const orders = (file.instructions ?? []).map((name) => {
+    const section = name === "" ? say("the text before the first section", "第一个小节之前的文字") : say(`“${shown(name, 60)}”`, `「${shown(name, 60)}」`);
+    return stage === "preview"
+      ? say(`  ⚠️ ${section} reads as an instruction to the assistant; memory keeps notes, not orders: import only if you wrote it`, `  ⚠️ ${section}读起来像是给助手的指令；记忆只保存笔记，不保存命令：只有是你自己写的才导入`)
+      : say(`  ⚠️ ${section} reads as an instruction to the assistant (you chose to import it)`, `  ⚠️ ${section}读起来像是给助手的指令（你选择了导入）`);
+  });
+  return [line, ...(file.changes ?? []).map((s) => sectionLine(s, stage, say)), ...more, ...orders].join("\n");
 }
 
 /** What an import would do (preview) or did (done), file by file: every file, settings.json included. */

@@ -237,6 +237,10 @@ async function suggest(store: MemoryStore, args: { section: string; content: str
   const checked = await notes.notes.add(args.section, args.content, context.writer, { dryRun: true });
   if (!checked.ok) return refused(context, checked.error, true, checked.refusal);
   if (!checked.value.changed) return { ok: true, unchanged: true, note: "the server's notes already hold this text" };
+  // Notes, not orders: what everyone's conversations in the server would read as an instruction is never suggested.
+  if (checked.value.sectionText !== undefined && instructionIn(checked.value.sectionText)) {
+    return refused(context, `${notes.notes.label}: refused, the section would read as an instruction to the assistant; server notes hold what members should know, not orders`, true);
+  }
   if (await carriesPrivateFacts(store, args, notes.guildId)) {
     // A guest is not told why: "it is private" would confirm what they guessed.
     return refused(context, context.guestTurn ? "refused: this cannot be suggested for the server's notes from this conversation" : CARRIES_PRIVATE, true);
