@@ -244,8 +244,9 @@ const SHAPES: Shape[] = [
     pattern: /(?:key|token|secret|密钥|秘钥|令牌)(?![A-Za-z])["']?[ \t]*(?:is|=|:|是|为|=>)[ \t]*["'`]?([A-Za-z0-9_\-./+=~]{16,300})/dgi,
     refine: refineLabelled,
   },
-  // A run of short words with short gaps (spaces, commas, "2." of a numbered list); refineRecoveryPhrase looks for twelve of the BIP-39 list in it.
-  { id: "recovery-phrase", kind: KINDS.recoveryPhrase, pattern: /(?<![A-Za-z])[A-Za-z][a-z]{2,7}(?:[^A-Za-z]{1,12}[A-Za-z][a-z]{2,7}){11,}(?![A-Za-z])/g, refine: refineRecoveryPhrase },
+  // A whole run of two or more short words with short gaps (spaces, commas, "2." of a numbered list), each run read once
+  // (asking for twelve in the pattern would read a run again from each of its words); refineRecoveryPhrase looks for twelve of the BIP-39 list in it.
+  { id: "recovery-phrase", kind: KINDS.recoveryPhrase, pattern: /(?<![A-Za-z])[A-Za-z][a-z]{2,7}(?:[^A-Za-z]{1,12}[A-Za-z][a-z]{2,7})+(?![A-Za-z])/g, refine: refineRecoveryPhrase },
   { id: "card", kind: KINDS.card, pattern: /(?<![\d])\d{4,19}(?:[ ._/-]\d{1,19}){0,8}(?![\d])/g, refine: refineCard },
 ];
 
@@ -537,6 +538,8 @@ const PHRASE_LABEL =
  * (the, a, to, and, is) and with punctuation; a list of groceries with commas is no phrase.
  */
 function refineRecoveryPhrase(m: RegExpExecArray, view: string): [number, number] | undefined {
+  // Twelve words of three letters and the gaps between them: most runs of prose are shorter, and hold no twelve listed words in a row.
+  if (m[0].length < 12 * 4 - 1 || longestListedStreak(m[0]) < 12) return undefined;
   const words: { start: number; end: number; listed: boolean }[] = [];
   const word = /[A-Za-z]+/g;
   for (let w = word.exec(m[0]); w !== null; w = word.exec(m[0])) {
@@ -556,6 +559,17 @@ function refineRecoveryPhrase(m: RegExpExecArray, view: string): [number, number
     first = last + 1;
   }
   return found;
+}
+
+function longestListedStreak(run: string): number {
+  const word = /[A-Za-z]+/g;
+  let longest = 0;
+  let streak = 0;
+  for (let w = word.exec(run); w !== null; w = word.exec(run)) {
+    streak = BIP39.has(w[0].toLowerCase()) ? streak + 1 : 0;
+    if (streak > longest) longest = streak;
+  }
+  return longest;
 }
 
 const NUMBERED_GAP = /^[ \t]*(?:\r?\n[ \t]*)?(\d{1,2})[.):]?[ \t]+$/;
