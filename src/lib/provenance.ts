@@ -24,8 +24,7 @@ export interface WordsFrom {
 }
 
 /** Why a write waits for the person's Save although they did not ask to approve writes. */
-export const HOLD_REASONS = ["not-their-words", "instruction"] as const;
-export type HoldReason = (typeof HOLD_REASONS)[number];
+export type HoldReason = "not-their-words" | "instruction";
 
 export interface Held {
   why: HoldReason;
