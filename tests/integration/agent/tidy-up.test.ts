@@ -120,12 +120,14 @@ describe("a tidy-up", () => {
     expect(await tidyUp(on.memory, on.model, { now })).toMatchObject({ kind: "done", held: [{ operation: climbs }] });
     expect(on.memory.listProposals(now)).toEqual([expect.objectContaining(held)]);
     expect(await readFile(join(on.memory.dir, "USER.md"), "utf8")).not.toContain("Climbs");
+    expect(tidyNotice(readTidyState(on.memory.dir).notice!, english)).toBe("🧹 I tidied my notes: updated 1 (Home: Lives in Paris → Lives in Berlin (moved 2026-11-26)). 1 change waits for your Save: its words were not yours");
     // Ask: the rest is proposed as usual, and the held fact besides.
     const ask = await person();
     ask.fake.enqueue(plan(moved, climbs));
     expect(await tidyUp(ask.memory, ask.model, { now, ask: true })).toMatchObject({ kind: "proposed", proposals: 2, summary: { proposals: 2, held: { "not-their-words": 1 } } });
     expect(ask.memory.listProposals(now)).toEqual([expect.objectContaining({ tool: "memory_replace", section: "Home" }), expect.objectContaining(held)]);
     expect(ask.memory.listProposals(now)[0]!.held).toBeUndefined();
+    expect(tidyNotice(readTidyState(ask.memory.dir).notice!, sayIn("zh-CN"))).toBe("🧹 我整理了笔记，有 1 处改动等你确认：更新 1 条（Home：Lives in Paris → Lives in Berlin (moved 2026-11-26)）。1 处改动等你保存：这些话不是你说的");
     // Nothing else passed: nothing is written, and the notice tells of what waits.
     const nothing = await person();
     nothing.fake.enqueue(plan(climbs));
