@@ -72,6 +72,7 @@ function firstOrder(view: string): Found | undefined {
   /** Where an order may begin, with how many fillers came before it. */
   const leads = new Map<number, number>([[0, 0]]);
   let at = 0;
+  let imperative = false;
   let found: Found | undefined;
   for (const word of words) {
     const fillers = leads.get(at);
@@ -87,6 +88,10 @@ function firstOrder(view: string): Found | undefined {
       const match = address.exec(view);
       if (match) addLead(leads, at + match[0].length, 0);
     }
+    // "act as my lawyer and sign…": after an imperative, "and" or "then" starts another.
+    if (word === "." || word === "|") imperative = false;
+    else if (fillers !== undefined && IMPERATIVES.has(word)) imperative = true;
+    else if (imperative && (word === "and" || word === "then")) addLead(leads, at + word.length + 1, 0);
     for (const rule of STARTING.get(word) ?? []) {
       if ((rule.lead && fillers === undefined) || (rule.requires && !rule.requires.some((required) => present.has(required)))) continue;
       rule.pattern.lastIndex = at;
@@ -302,6 +307,8 @@ interface Rule {
 
 type Words = readonly string[];
 const any = (...alternatives: string[]) => `(?:${alternatives.join("|")})`;
+/** An alternation that takes the longest word it can: "remember to" before "remember". */
+const longestFirst = (...alternatives: string[]) => any(...[...alternatives].sort((a, b) => b.length - a.length));
 const oneOf = (words: Words) => any(...words);
 const firstWords = (...lists: Words[]): string[] => [...new Set(lists.flat().map((word) => word.split(" ")[0]!))];
 
@@ -314,7 +321,7 @@ const zhGap = (n: number) => String.raw`[^ .,:|]{0,${n}}`;
 
 const CLAUSE = String.raw`(?:^|[.,:|] )`;
 /** Words that may come between a clause's start and its verb: politeness, address, "important:". */
-const FILLER = any(
+const FILLER = longestFirst(
   "please", "pls", "plz", "kindly", "now", "then", "so", "and", "also", "just", "simply", "always", "immediately", "instead", "first",
   "ok", "okay", "hey", "hi", "hello", "note", "nb", "ps", "important", "urgent", "attention", "warning", "reminder", "remember",
   "remember to", "make sure to", "make sure you", "be sure to", "do not forget to", "never forget to", "dear", "assistant", "ai", "the ai",
@@ -354,7 +361,7 @@ const ADDRESSES: readonly [Words, string][] = [
   [["when", "once", "after", "as", "if"], `(?:when|once|after|as soon as|if) you (?:read|see|load|process|receive|find|encounter|parse|summari[sz]e) (?:this|these|it|the note|this note|this message|this text|this document|this page)`],
   [["upon"], "upon reading this"],
   [["if"], `if you are (?:an? )?(?:ai|assistant|language model|llm|chatbot|bot|model|claude|chatgpt|gpt)${gap(3)}`],
-  [["begin", "start", "end", "open", "preface", "prefix", "finish"], `(?:begin|start|end|open|preface|prefix|finish) (?:every|each|all|your) (?:answer|reply|response|message)s? (?:by|with)`],
+  [["begin", "start", "end", "open", "preface", "prefix", "finish"], `(?:begin|start|end|open|preface|prefix|finish) (?:every|each|all|your) ${REPLY_WORDS} (?:by|with)`],
 ];
 /** Each start word and the addresses that begin with it, as one sticky pattern. */
 const ADDRESSED = new Map<string, RegExp>();
@@ -399,7 +406,7 @@ const INSTRUCTIONS = any(
   "instructions?", "instruction set", "rules?", "guidelines?", "guidance", "prompts?", "system prompt", "system message", "directives?",
   "programming", "training", "constraints?", "restrictions?", "polic(?:y|ies)", "guardrails?", "filters?", "limitations?", "limits",
   "boundaries", "context", "orders", "commands?", "settings", "configuration", "config", "persona", "ethics", "morals", "safeguards?",
-  "protocols?", "principles", "conditioning", "censorship", "moderation", "content policy",
+  "protocols?", "principles", "conditioning", "censorship", "moderation", "content policy", "safety(?: checks?| measures| features| settings| layer)?",
   "everything (?:above|before|else|prior|previously said|(?:that )?you (?:were|have been|ve been) told|you know)",
   "all of (?:the )?above", "the above", "anything (?:above|before|else|prior)",
   "what (?:you were told|you have been told|was said|came) (?:before|above|earlier)",
@@ -407,14 +414,14 @@ const INSTRUCTIONS = any(
 );
 const INSTRUCTION_OBJECT = `(?:(?:${DET}|${ADJ}) ){0,5}${INSTRUCTIONS}\\b`;
 /** Words that make "rules are void" about the assistant's rules and not a club's. */
-const OWN = any("your", "the above", "above", "previous", "prior", "earlier", "preceding", "original", "initial", "old", "system", "safety", "default", "all", "any", "these", "those", "existing", "current", "content");
+const OWN = any("your", "the above", "above", "previous", "prior", "earlier", "preceding", "original", "initial", "system", "safety", "default", "content");
 
 const OVERRIDE_VERBS: Words = [
   "ignore", "ignoring", "disregard", "disregarding", "forget", "forgetting", "skip", "drop", "bypass", "override", "overrule", "abandon",
   "discard", "dismiss", "neglect", "throw out", "throw away", "set aside", "put aside", "pay no attention to", "do not follow", "stop following",
   "no longer follow", "never follow", "cancel", "erase", "clear", "reset", "wipe", "unlearn", "suspend", "lift", "remove", "delete", "violate",
   "break", "escape", "circumvent", "overwrite", "replace", "do not obey", "stop obeying", "do not listen to", "stop listening to",
-  "do not abide by", "do not adhere to", "do not comply with", "do not apply",
+  "do not abide by", "do not adhere to", "do not comply with", "do not apply", "nevermind", "never mind", "forget about", "no need to follow",
 ];
 const MODE = any("dan", "developer", "dev", "god", "jailbreak", "jailbroken", "unrestricted", "unfiltered", "uncensored", "sudo", "admin", "debug", "evil", "chaos", "opposite", "maintenance", "root", "unlocked", "no limits?", "no rules");
 const MODE_VERBS: Words = ["enable", "activate", "enter", "switch to", "switch into", "turn on", "go into", "unlock", "engage", "run in", "boot into", "start"];
@@ -423,11 +430,13 @@ const LIMITS = any("restrictions", "rules", "limits", "limitations", "filters", 
 const VOID = any(
   "void", "null", "cancell?ed", "canceled", "revoked", "obsolete", "outdated", "invalid", "overridden", "overruled", "superseded", "deprecated",
   "suspended", "lifted", "disabled", "removed", "deleted", "gone", "irrelevant", "replaced", "turned off", "switched off", "deactivated", "off",
+  "updated", "changed", "relaxed", "loosened", "modified", "rewritten", "waived",
   "no longer (?:valid|active|in effect|in force|applicable|relevant)", "not (?:valid|active|applicable|relevant|in effect)",
 );
 const VOID_ANCHORS: Words = [
   "void", "null", "cancelled", "canceled", "revoked", "obsolete", "outdated", "invalid", "overridden", "overruled", "superseded", "deprecated",
   "suspended", "lifted", "disabled", "removed", "deleted", "gone", "irrelevant", "replaced", "turned", "switched", "deactivated", "off", "no", "not",
+  "updated", "changed", "relaxed", "loosened", "modified", "rewritten", "waived",
 ];
 const UNBOUND_VERBS: Words = ["act", "respond", "answer", "reply", "operate", "behave", "talk", "speak", "write", "work", "function", "continue", "proceed", "comply", "output", "generate", "start over", "run"];
 const DISABLE_VERBS: Words = ["disable", "turn off", "switch off", "deactivate", "remove", "bypass", "lift", "suspend", "drop"];
@@ -444,7 +453,7 @@ const REVEAL_VERBS: Words = [
   "reciting", "tell", "telling", "give", "giving", "send", "sending", "share", "sharing", "leak", "leaking", "dump", "dumping", "list", "listing",
   "write out", "write down", "echo", "echoing", "echo back", "paste", "copy", "copying", "disclose", "disclosing", "expose", "spell out", "return",
   "provide", "quote", "quoting", "reproduce", "summarize", "summarise", "translate", "read out", "read back", "read aloud", "type out", "post",
-  "publish", "divulge", "export", "include", "including", "relay", "hand over", "describe",
+  "publish", "divulge", "export", "include", "including", "relay", "hand over", "describe", "write", "put",
 ];
 /** What the assistant holds that no one should be shown: always this, whatever words come before. */
 const SYSTEM_THINGS = any(
@@ -453,27 +462,30 @@ const SYSTEM_THINGS = any(
   "soul md", "user md", "memory md", "server md", "agent notes", "user profile(?: block)?", "agent identity", "server notes",
   "recent activity", "memory files?", "context window", "training data", "pre ?prompt", "meta ?prompt", "developer message", "words above",
   "text above", "everything above", "the above", "what (?:is|was) written above", "what (?:you were|you have been) told", "hidden parts",
-  "configuration", "system configuration",
+  "system configuration",
 );
 const YOURS = any("prompts?", "instructions", "rules", "guidelines", "configuration", "config", "settings", "memory", "memories", "notes", "context", "persona", "programming", "directives", "setup", "training", "initial prompt", "system");
 const NOT_A_MEMORY = "(?! (?:card|stick|palace|chip|module|slot|foam|test|tests|usage|leak|lane|game|book|box|upgrade)\\b)";
 const OTHERS = any(
   "another user s", "other users?", "other users? s", "other people s", "other peoples", "everyone s", "everybody s", "all users?",
   "every user s", "each user s", "other members?", "the other members", "someone else s", "other person s", "all members?", "every member s",
-  "[a-z]{2,20} s",
 );
 const PERSONAL = any("profiles?", "memory", "memories", "notes", "private notes", "data", "personal data", "secrets", "dms", "private messages", "conversations", "chat history", "memory files?", "messages");
+/** What of a named person's is theirs alone ("Alice's profile"; "Bob's notes" may be the book club's). */
+const NAMED_PERSONAL = `[a-z]{2,20} s (?:profile|memory|memories|private notes|personal data|secrets|dms|private messages|memory files?|chat history)`;
 const REVEAL_OBJECT = String.raw`(?:(?:${DET}|me|us|them|him|back|out|verbatim|exact|raw|literal|word for word|everything|anything|in|from|inside|within|text of|full text of|contents? of|copy of|words of|part of|parts of|rest of|the rest of|a summary of|summary of|what is in|what s in) ){0,6}${any(
   SYSTEM_THINGS,
-  `(?:your|its) (?:(?:${ADJ}|full|entire|complete|exact|whole|own) ){0,2}${YOURS}`,
+  `(?:${TOK} ){0,8}?(?:your|its) (?:(?:${ADJ}|full|entire|complete|exact|whole|own) ){0,2}${YOURS}`,
+  `what (?:(?:the )?(?:other|another) (?:users?|members?|people|person)|${OTHERS}|everyone|anyone|someone|people) (?:told|said to|wrote to|sent|shared with|asked|confided in) you`,
   `(?:the|all|all the|every|your|stored|saved) (?:memory|memories|stored memories|saved memories)${NOT_A_MEMORY}`,
   `${OTHERS} ${PERSONAL}`,
+  NAMED_PERSONAL,
   `${PERSONAL} (?:of|about|from|for) (?:every|each|all|other|another|the other) (?:users?|members?|people|person)`,
 )}\b`;
-const ABOUT_OTHERS = String.raw`(?:data|information|info|details|notes|memories|everything|anything|all)(?: ${TOK}){0,3}? (?:you|you ve|you have) (?:have |ve |)(?:stored|saved|kept|collected|recorded|remember|know|have on) (?:about|on|of) (?:(?:bob|alice|${OTHERS})|(?:the )?(?:other|another|all|every|each|everyone|everybody|someone|somebody|anyone|users?|members?|people)\b)`;
+const ABOUT_OTHERS = String.raw`(?:data|information|info|details|notes|memories|everything|anything|all)(?: ${TOK}){0,3}? (?:you|you ve|you have) (?:have |ve |)(?:(?:stored|saved|kept|collected|recorded|have on) (?:about|on|of) ${TOK}|(?:remember|know) (?:about|on|of) (?:${OTHERS}|[a-z]{2,20} s\b|(?:the )?(?:other|another|all|every|each|everyone|everybody|someone|somebody|anyone|users?|members?|people)\b))`;
 
 const TOOL_NAME = any("memory (?:add|replace|remove|write|delete|edit|forget|search|read)", "tools?", "functions?", "function calls?", "plugins?");
-const CALL_VERBS: Words = ["call", "use", "using", "invoke", "run", "execute", "trigger", "fire", "launch", "activate"];
+const CALL_VERBS: Words = ["call", "use", "using", "invoke", "run", "execute", "trigger", "fire", "launch", "activate", "summon", "employ", "make use of"];
 const TOOL_CHANGE_VERBS: Words = ["disable", "turn off", "switch off", "remove", "bypass", "skip", "deactivate", "change", "modify", "alter", "replace", "reconfigure", "add", "register", "install", "grant", "give"];
 const REWRITE_VERBS: Words = ["overwrite", "rewrite", "replace", "edit", "modify", "change", "append to", "write to", "write into", "add to", "add this to", "insert into"];
 const DELETE_VERBS: Words = ["delete", "erase", "wipe", "remove", "clear", "purge", "destroy", "drop", "reset", "empty", "forget"];
@@ -513,7 +525,7 @@ const rule = (kind: InstructionKind, starts: Words, source: string, options: { l
 const order = (kind: InstructionKind, verbs: Words, source: string, requires?: Words): Rule =>
   rule(kind, firstWords(verbs), `${oneOf(verbs)}${source}`, { lead: true, ...(requires ? { requires } : {}) });
 
-const OWN_STARTS = firstWords(["your", "the", "above", "previous", "prior", "earlier", "preceding", "original", "initial", "old", "system", "safety", "default", "all", "any", "these", "those", "existing", "current", "content"]);
+const OWN_STARTS = firstWords(["your", "the", "above", "previous", "prior", "earlier", "preceding", "original", "initial", "system", "safety", "default", "content"]);
 const MODE_STARTS = ["dan", "developer", "dev", "god", "jailbreak", "jailbroken", "unrestricted", "unfiltered", "uncensored", "sudo", "admin", "debug", "evil", "chaos", "opposite", "maintenance", "root", "unlocked", "no"];
 const HEADER_STARTS = ["new", "updated", "revised", "real", "actual", "true", "additional", "important", "urgent", "priority", "override", "overriding", "system", "developer", "admin", "assistant", "ai", "secret", "hidden", "jailbreak"];
 
@@ -523,26 +535,31 @@ const ENGLISH: Rule[] = [
   rule("override", OWN_STARTS, `${SAID}(?:${OWN} ){1,3}(?:${ADJ} ){0,2}${INSTRUCTIONS}(?: above| before| earlier)? (?:no longer|do not|does not|never) (?:apply|count|matter|exist|bind you|restrict you)\\b`, { requires: ["longer", "not", "never"] }),
   order("override", MODE_VERBS, ` (?:the |your )?${MODE} mode\\b`, ["mode"]),
   rule("override", MODE_STARTS, `${MODE} mode(?: :)? (?:is )?(?:now )?(?:on(?= [.,:|]| ?$)|enabled|activated|engaged|active|unlocked)`, { requires: ["mode"] }),
-  rule("override", ["you"], `you (?:are|re) (?:now )?(?:in|running in|operating in) ${MODE} mode\\b`, { requires: ["mode"] }),
-  rule("override", ["as", "be", "are", "is", "become", "play", "enable", "activate", "to", "called", "named", "stay"], `${SAID}(?:as|be|are|is|become|play|enable|activate|to|called|named|stay) dan\\b`, { requires: ["dan"] }),
+  rule("override", ["you"], `you (?:are|re)${gap(3)} (?:in|running in|operating in) ${MODE} mode\\b`, { requires: ["mode"] }),
+  rule("override", ["as", "be", "become", "play", "enable", "activate", "switch", "stay", "you"], `${SAID}(?:as|be|become|play|enable|activate|switch to|stay|you are|you re)(?: now)? dan\\b`, { requires: ["dan"] }),
   rule("override", ["do"], `do anything now\\b`, { requires: ["anything"] }),
-  rule("override", ["you"], `${SAID}you (?:are|re) (?:now )?no longer (?:${TOK} ){0,2}?(?:bound|restricted|limited|constrained|governed|subject|required|obligated|held|tied|censored|filtered|programmed|an? ai|an? assistant|chatgpt|claude|a model)`, { requires: ["longer"] }),
+  rule("override", ["you"], `${SAID}you (?:are|re) (?:now )?no longer (?:${TOK} ){0,2}?(?:bound|restricted|limited|constrained|governed|subject|required|obligated|held|tied|censored|filtered|programmed)`, { requires: ["longer"] }),
   rule("override", ["you"], `${SAID}you (?:have|ve got|now have|do not have|have got) (?:no|any) (?:more |further )?${LIMITS}`, { requires: ["no", "any"] }),
   rule("override", ["you"], `${SAID}you (?:do not|never|no longer|need not|don t) (?:have to|need to|must) (?:abide by|follow|obey|comply with|respect|adhere to|stick to) (?:any|the|your)\\b`),
   rule("override", ["you"], `${SAID}you (?:are|re) (?:now )?(?:free|freed|liberated|released|unbound|exempt) (?:from|of)\\b`),
   rule("override", ["you"], `${SAID}you (?:are|re) (?:now )?${FREE}\\b`),
+  rule("override", ["you"], `${SAID}you (?:are|re) (?:now )?free(?: now)?(?= [.,:|]| ?$)`),
+  rule("override", ["no"], `(?<=${CLAUSE})no (?:more |further )?(?:rules|restrictions|limits|filters|guidelines|censorship|guardrails)(?: for you)?(?= [.,:|]| ?$)`),
   order("override", UNBOUND_VERBS, `${gap(4)} (?:without|with no|free of|free from) (?:any |all |your |the |those |ethical |moral |safety |content )*${LIMITS}`, ["without", "with", "free"]),
   order("override", DISABLE_VERBS, ` (?:all |any |of |the |your |its )*(?:safety|content|ethical|moral|security)? ?${LIMITS}`),
+  order("override", ["obey", "follow", "listen to", "comply with", "do what"], `${gap(5)} (?:(?:in|of) this (?:note|document|file|message|page|text|profile)|above all else|over (?:your|the) (?:system prompt|instructions|rules|guidelines))\\b`),
   rule("override", ["obey", "follow", "listen", "take", "answer", "comply"], `${SAID}(?:obey|follow|listen to|take orders from|answer to|comply with)(?: ${TOK})? only (?:this|these|me|my|the following|the text below|the instructions below|what follows|the user below|this note|this document)\\b`, { requires: ["only"] }),
   order("override", ["treat", "consider", "regard"], ` (?:everything|anything|all|all of the text|all the text|the text|the instructions|all instructions|what you were told) (?:above|before|earlier|prior)${gap(3)} as (?:untrusted|fake|false|invalid|a test|void|irrelevant|outdated|obsolete|a joke|noise)\\b`),
   rule("override", HEADER_STARTS, `(?<=${CLAUSE})(?:(?:new|updated|revised|real|actual|true|additional|important|urgent|priority|override|overriding) ){0,2}(?:system|developer|admin|assistant|ai|secret|hidden|override|jailbreak|true|real|actual)(?: ${TOK})? (?:instructions?|directives?|rules|prompt|orders|task|commands?) :`, { requires: [":"] }),
   rule("override", ["end", "start", "beginning", "close"], `(?:end|start|beginning|close) of (?:the )?(?:user profile|system prompt|agent notes|server notes|agent identity|memory block|instructions|prompt|context)\\b`),
   rule("override", ["take"], `take orders only from\\b`),
   order("override", ["stay", "remain"], ` in character\\b`),
-  order("override", ["never", "do not"], ` (?:refuse|decline|say no)\\b`),
+  order("override", ["never", "do not"], ` (?:say no)\\b`),
+  rule("override", ["never", "do"], `${SAID}(?:never|do not) (?:refuse|decline)(?: (?:any|a|anything|requests?|to answer))?(?= [.,:|]| ?$| any| a | anything| requests?| to answer)`),
 
   order("reveal", REVEAL_VERBS, `(?: (?:me|us|them|him|back|out|it))? ${REVEAL_OBJECT}`),
   order("reveal", REVEAL_VERBS, `(?: (?:me|us|them|him|back|out))?${gap(2)} ${ABOUT_OTHERS}`),
+  rule("reveal", ["begin", "start", "end", "open", "preface", "prefix", "finish"], `(?:begin|start|end|open|preface|prefix|finish) (?:every|each|all|your) ${REPLIES} (?:by|with) ${REVEAL_OBJECT}`),
   order("reveal", ["what"], ` (?:is|are|were|was) (?:in |inside )?(?:your|the) (?:system prompt|instructions|initial instructions|rules|hidden notes|system message|prompt|memory files?)\\b`),
   order("reveal", ["what"], ` (?:were|have|had) you (?:been )?told\\b`),
 
@@ -550,37 +567,42 @@ const ENGLISH: Rule[] = [
   rule("tools", ["memory"], `memory (?:add|replace|remove|write|delete|edit|forget)\\b(?: ${TOK}){0,3} (?:on|for|to|with|into|in)\\b`),
   order("tools", TOOL_CHANGE_VERBS, `(?: (?:the|your|all|this user|this person|him|her|them|my|every))*(?: ${TOK})?? (?:tools?|tool access|tool confirmations?|confirmations?|admin (?:permissions|rights|access|role)|owner (?:permissions|rights|access|role)|memory protections?|protections?|logging|audit logs?|approvals?)\\b`),
   order("tools", REWRITE_VERBS, `(?: (?:the|your))? (?:soul md|server md|user md|memory md|your soul|your instructions|your system prompt|the system prompt|your persona)\\b`),
-  order("tools", DELETE_VERBS, `(?: (?:all|every|each|of|the|your|this|that|these|stored|saved|everything in))* ${any(`${MEMORY_FILES}${NOT_A_MEMORY}`, `(?:${OTHERS}|your) notes`)}\\b`),
+  order("tools", DELETE_VERBS, `(?: (?:all|every|each|of|the|your|this|that|these|stored|saved|everything in))* ${any(`${MEMORY_FILES}${NOT_A_MEMORY}`, `(?:${OTHERS}|your|[a-z]{2,20} s) notes`)}\\b`),
   order("tools", SAVE_VERBS, ` (?:this|it|that|these|the following|the text below|the line below|this note|this rule|this fact|this instruction|the above)${gap(4)} (?:for|to|into|in|across) ${EVERYONE}`),
   order("tools", SAVE_VERBS, `${gap(6)} (?:to|into|in) (?:everyone s|everybody s|every user s|each user s|all users|other users|all) (?:memory|memories|memory files|profiles|notes)\\b`),
   order("tools", EXFIL_VERBS, `(?: (?:me|us|it|them))?${gap(3)} ${DATA}${gap(8)} (?:to|into|at|via|through|on|onto|with) ${EXTERNAL}`),
   order("tools", ["exfiltrate", "exfiltrating"], `\\b`),
-  order("tools", FETCH_VERBS, `${gap(4)} (?:url|link|page|website|site|document)${gap(10)} (?:follow|obey|execute|do|run|carry out|comply with|act on|apply)${gap(3)} (?:instructions?|whatever|it says|commands?|orders|what it says)\\b`),
+  order("tools", FETCH_VERBS, `${gap(4)} (?:url|link|page|website|site|document)${gap(10)} (?:(?:follow|obey|execute|do|run|carry out|comply with|act on|apply)${gap(3)} (?:instructions?|whatever|it says|commands?|orders|what it says)|(?:follow|obey|execute|carry out|comply with|act on|apply) (?:them|it|those|these|its)\\b)`),
   rule("tools", firstWords(INSERT_VERBS), `${oneOf(INSERT_VERBS)}${gap(8)} url${gap(12)} (?:every|each|all|any|your|future|the end of)(?: ${TOK}){0,2} ${REPLIES}\\b`, { requires: ["url"] }),
   rule("tools", ["all", "every", "each", "your"], `(?:all|every|each|your) (?:future )?${REPLIES}${gap(4)} (?:end|start|begin|include|contain|have|come|finish)s?(?: with)?${gap(5)} url\\b`, { requires: ["url"] }),
+  rule("tools", ["all", "every", "each", "any", "your"], `(?:all|every|each|any|your) (?:future )?${REPLIES}${gap(6)} ${oneOf(INSERT_VERBS)}${gap(8)} url\\b`, { requires: ["url"] }),
 
-  rule("identity", ["you", "u"], `${SAID}(?:you are|you re|u r|you will be|you shall be)(?: (?:now|henceforth|from now on|actually|really|officially)){1,2} (?!(?:allowed|able|free|going|connected|ready|done|set|back|up|welcome|aware|responsible|expected|required|supposed|authori[sz]ed|permitted|in (?!character)|on|at|no longer|not)\\b)(?:a |an |the |my |called |named |in character as |playing )?${TOK}`),
-  rule("identity", ["from", "going", "henceforth"], `${SAID}(?:from now on|from this point on|going forward|henceforth)(?: [,:|])? (?:you are|you re|you will be|you shall be|you become|you will become) (?:a |an |the |my |called |named )?${TOK}`),
+  rule("identity", ["you", "u"], `${SAID}(?:you are|you re|u r|you will be|you shall be)(?: (?:now|henceforth|from now on|actually|really|officially)){1,2} (?!(?:allowed|able|free|going|connected|ready|done|set|back|up|welcome|aware|responsible|expected|required|supposed|authori[sz]ed|permitted|in (?!character)|on|at|no longer|not|her|his|their|our|its|following|subscribed|part|friends|connected)\\b)(?:a |an |the |my |called |named |in character as |playing )?${TOK}`),
+  rule("identity", ["from", "going", "henceforth"], `${SAID}(?:from now on|from this point on|going forward|henceforth)(?: [,:|])? (?:you are|you re|you will be|you shall be|you become|you will become) (?!(?:her|his|their|our)\\b)(?:a |an |the |my |called |named )?${TOK}`),
   rule("identity", ["from", "going", "henceforth"], `${SAID}(?:from now on|going forward|henceforth)(?: [,:|])? your (?:new )?(?:name|persona|identity|role|personality|character|title) (?:is|will be|shall be)\\b`),
   rule("identity", ["you"], `${SAID}you (?:will|shall) (?:now )?be (?:called|named|known as)\\b`),
   rule("identity", ["your"], `${SAID}your (?:new|real|true|actual|secret|hidden|updated) (?:name|persona|identity|role|personality|character|title|creator|owner|master|purpose)(?: and (?:persona|identity|role|name|personality|character))? (?:is|are|will be|shall be)\\b`),
   rule("identity", ["your"], `${SAID}your name is now\\b`),
   order("identity", PRETEND_VERBS, `(?: that)? (?:to be|you are|you re|you were|yourself to be|to act as|you to be) (?:${PRIVILEGED}|my (?:deceased|dead|late|passed|departed|sweet|old|dear) ${TOK}|an? (?:ai|model|assistant|chatbot|bot|llm) (?:without|with no|that has no|who has no|free|that ignores|that never refuses)|(?:an? )?(?:human|real person|different ai|another ai))`),
-  order("identity", ACT_AS_VERBS, ` (?:as|like)(?: if you were| though you were| if you are| if you re)? ${PRIVILEGED}`),
+  order("identity", ACT_AS_VERBS, ` (?:as|like)(?: (?:if|though) you (?:were|are|re))? ${PRIVILEGED}`),
   order("identity", ROLE_VERBS, ` (?:on )?(?:the |a )?(?:role|identity|persona|part|character|voice) of ${PRIVILEGED}`),
   rule("identity", ["you"], `${SAID}you (?:are|re) (?:not|no longer) (?:an? )?(?:ai|assistant|chatbot|bot|language model|llm|claude|chatgpt|gpt|model|machine)\\b`),
   order("identity", ["never", "do not"], ` (?:admit|reveal|say|tell anyone|mention|disclose) (?:that )?you (?:are|re) (?:an? )?(?:ai|bot|assistant|chatbot|language model|llm|machine|program)\\b`),
   order("identity", ["become", "transform into", "turn into"], ` (?:an? |the )?(?:unrestricted|unfiltered|uncensored|evil|jailbroken|different|new) (?:ai|assistant|model|bot|version|persona|character)\\b`),
 
   rule("impersonate", TELL_VERBS, `(?<=${CLAUSE}(?:${FILLER} ){0,3}(?:when|whenever|if|once|each time|every time|should)(?! (?:i|she|he|they|we|you|it|u)\\b)(?: ${TOK}){1,4} (?:asks?|asked|messages|messaged|writes|wrote|dms|dmed|dm|pings|says|mentions|requests|contacts|talks|comes|shows up|joins|replies|posts|texts)${gap(6)} (?:[,:] )?(?:then )?)${oneOf(TELL_VERBS)}\\b${gap(6)}`, { requires: ASKED }),
-  order("impersonate", TREAT_VERBS, `${gap(6)} (?:as|to be|like)(?: if (?:they|it|he|she|those|these) (?:came|come|were|was|are) from)?(?: (?:the|a|an|my|their|his|her|our|your|real|actual|true|verified|trusted|official|own|server|account|bot|guild))* (?:owner|owners|admin|admins|administrator|moderator|developer|creator|boss|mine|the user|authoritative|trusted|verified|system|genuine)\\b`),
+  order("impersonate", TREAT_VERBS, `${gap(8)} (?:as|to be|like)(?: if (?:they|it|he|she|those|these) (?:came|come|were|was|are))?(?: (?:coming|sent|written|signed))?(?: (?:from|by))?(?: (?:the|a|an|my|their|his|her|our|your|real|actual|true|verified|trusted|official|own|server|account|bot|guild))* (?:owner|owners|admin|admins|administrator|moderator|developer|creator|boss|mine|the user|authoritative|trusted|verified|system|genuine)\\b`),
   rule("impersonate", ["has", "have", "had", "hereby"], `(?:has|have|had|hereby) (?:(?:now|already|officially|fully) )?(?:authori[sz]ed|permitted|allowed|approved|cleared|empowered|instructed|asked) (?:you|the assistant|the ai|the bot|claude|chatgpt|agentkit) to (?:act|speak|share|reveal|approve|access|send|sign|decide|answer|reply|respond|make|bypass|ignore|disclose|give|delete|change|modify|post|message|dm|read|transfer|spend|buy|pay|grant|tell|forward|do anything)\\b`),
   rule("impersonate", ["you"], `${SAID}you (?:are|re|have been|ve been|were) (?:now |hereby |officially |fully )?(?:authori[sz]ed|permitted|allowed|cleared|empowered|entitled|approved) to (?:act|speak|share|reveal|approve|access|send|sign|decide|answer for|reply for|respond for|make decisions|bypass|disclose|give away|delete|change|modify|post as|message as|transfer|spend|buy|pay|grant)\\b`),
-  rule("impersonate", ["the", "owner", "admin", "administrator", "server", "user", "developer", "moderator", "creator", "boss"], `(?:the )?(?:owner|admin|administrator|server owner|user|developer|moderator|creator|boss) (?:says|said|has said|wants|wanted|allows|allowed|approves|approved|agreed|agrees|confirmed|confirms) (?:that )?you (?:can|may|should|must|are allowed to|are free to|have permission to)\\b`),
+  rule("impersonate", ["the", "owner", "admin", "administrator", "server", "developer", "moderator", "creator"], `(?:the )?(?:owner|admin|administrator|server owner|user|developer|moderator|creator) (?:says|said|has said|wants|wanted|allows|allowed|approves|approved|agreed|agrees|confirmed|confirms) (?:that )?you (?:can|may|should|must|are allowed to|are free to|have permission to) (?:share|reveal|access|send|give|tell|disclose|delete|ignore|bypass|act|speak|post|approve|use|read|forward|change|grant)\\b`),
+  order("impersonate", ["tell", "inform", "let", "announce"], `${gap(3)} (?:that )?(?:the )?(?:owner|admin|administrator|server owner|developer|moderator|creator) (?:has |have )?(?:approved|agreed|authori[sz]ed|allowed|confirmed|signed off|said yes|granted)\\b`),
   order("impersonate", BEHALF_VERBS, `${gap(4)} on (?:my|his|her|their|our|the owner s|the admin s|[a-z]{2,20} s) behalf\\b`, ["behalf"]),
   order("impersonate", BEHALF_VERBS, `${gap(4)} on behalf of (?!(?:her|him|them|yourself|herself|himself)\\b)`, ["behalf"]),
   rule("impersonate", ["i", "im", "this"], `${SAID}(?:i am|im|i m|this is) your (?:developer|creator|owner|master|admin|administrator|programmer|maker|operator|dev|boss)\\b`),
 ];
+
+/** The verbs of the rules that need a lead: a clause that starts with one is an order. */
+const IMPERATIVES = new Set(ENGLISH.filter((rule) => rule.lead).flatMap((rule) => rule.starts));
 
 /** Each word and the English rules that may start at it, in the order listed. */
 const STARTING = new Map<string, Rule[]>();
@@ -600,10 +622,12 @@ const ZH_FILLER = any(
   "每次(?:回答|回复)?(?:时|的时候)?(?:都)?", "(?:所有|每个|每次|每条)的?(?:回答|回复|答复|对话|消息)(?:都要|都必须|都|必须|要|中|里)?", "在(?:结尾|开头|末尾)",
 );
 const ZH_LEAD = `(?<=${CLAUSE}(?:${ZH_FILLER}){0,4})`;
-const ZH_OWNER = "(?:你的|你|所有的?|全部的?|其他用户的?|别人的?|其他人的?|所有人的?|每个人的?|用户的?|所有用户的?|每个用户的?|这个人的?|其他成员的?|上面的?|以上的?|之前的?|收到的?|系统的?)";
+const ZH_OWNER = "(?:(?:其他|别的|所有|每个|每位|全体)[^ .,:|的]{0,4}的|你的|你|所有的?|全部的?|其他用户的?|别人的?|其他人的?|所有人的?|每个人的?|用户的?|所有用户的?|每个用户的?|这个人的?|其他成员的?|上面的?|以上的?|之前的?|收到的?|系统的?)";
 const ZH_SYSTEM = "(?:系统提示词|系统提示|提示词|系统指令|初始指令|隐藏指令|隐藏的?笔记|记忆文件|系统设定|prompt)";
-const ZH_OWNED = `(?:${ZH_OWNER}[^ .,:|]{0,2}?){1,4}(?:记忆|笔记|设定|规则|指令|数据|资料|聊天记录|配置|个人信息|信息|对话|地址|电话|邮箱|消息)`;
-const ZH_INSTRUCTIONS = "(?:指令|指示|规则|设定|提示词?|系统提示|要求|限制|约束|命令|规定|说明|安全策略|准则|政策|内容政策|道德|原则|审查|内容审查|过滤|安全检查|规范|prompt|程序设定|编程|训练)";
+/** "Everything about the other users": someone else's, whatever it is. */
+const ZH_ABOUT_OTHERS = "(?:关于|有关)(?:其他|别的|所有|每个|每位|全体)[^ .,:|]{0,4}?(?:用户|成员|人|群友|朋友)的?(?:一切|所有|全部|信息|事情|资料|事|秘密)";
+const ZH_OWNED = `(?:${ZH_OWNER}[^ .,:|]{0,2}?){1,4}(?:记忆|笔记|设定|规则|指令|数据|资料|聊天记录|对话记录|聊天内容|私信|私聊|配置|个人信息|信息|对话|地址|电话|邮箱|消息|记录)`;
+const ZH_INSTRUCTIONS = "(?:(?:上面|以上|之前|前面|上述)(?:的)?(?:所有|全部)?(?:的)?(?:内容|文字|话|消息)|指令|指示|规则|设定|提示词?|系统提示|要求|限制|约束|命令|规定|说明|安全策略|准则|政策|内容政策|道德|原则|审查|内容审查|过滤|安全检查|规范|prompt|程序设定|编程|训练)";
 const ZH_BEFORE = "(?:之前|以前|先前|上面|以上|前面|上述|原来|原有|原始|初始|所有|全部|一切|系统|开发者|你的|你|的|任何|安全|内容|收到|被设定|被给予|我给你|给你|所有的|全部的|这些|那些|现有)";
 const ZH_PRIVILEGED = "(?:管理员|开发者|系统|群主|主人|服务器主人|所有者|版主|owner|admin|developer|奶奶|外婆|祖母|真人|人类|另一个 ?ai|没有限制|不受限制|无限制|黑客)";
 
@@ -623,17 +647,22 @@ const CHINESE: Rule[] = [
   zh("override", ZH_OVERRIDE_VERBS, `${ZH_LEAD}${oneOf(ZH_OVERRIDE_VERBS)}(?:${ZH_BEFORE}|掉){0,5}${ZH_INSTRUCTIONS}`),
   zh("override", ["你"], `${ZH_LEAD}你(?:现在)?(?:不再|不用再|不需要再|无需再|已经不再|再也不)(?:受|被|需要遵守|遵守|服从|遵循|有|是)`),
   zh("override", ["你"], `${ZH_LEAD}你(?:现在)?(?:没有|不受|不存在|摆脱了)(?:任何)?(?:的)?(?:限制|规则|约束|审查|过滤|道德|底线)`),
+  zh("override", ["你"], `${ZH_LEAD}你(?:现在)?(?:就)?是(?:一个|一名|个)?(?:没有|不受|无|毫无)${zhGap(6)}(?:限制|规则|约束|审查|过滤|道德|底线)的`),
   zh("override", ["你", "扮演", "成为", "变成", "进入", "开启", "启用", "激活", "切换到", "打开"], `${ZH_LEAD}(?:你(?:现在|从现在起)?(?:就)?是|扮演|成为|变成|进入|开启|启用|激活|切换到|打开) ?dan\\b`, ["dan"]),
   zh("override", ["进入", "开启", "启用", "激活", "切换到", "打开", "切换为"], `${ZH_LEAD}(?:进入|开启|启用|激活|切换到|打开|切换为)${zhGap(2)}(?:开发者|dan|越狱|无限制|上帝|调试|管理员|不受限制|无审查)模式`, ["模式"]),
   zh("override", ["开发者", "dan", "越狱", "无限制", "上帝"], `(?:开发者|dan|越狱|无限制|上帝)模式(?:已经?)?(?:开启|启用|激活|打开)`, ["模式"]),
+  zh("override", ["你"], `${ZH_LEAD}你(?:现在|已经)?(?:处于|在|进入了|是|正处于)${zhGap(2)}(?:开发者|dan|越狱|无限制|上帝|无审查)模式`, ["模式"]),
   zh("override", ["以上", "之前", "上面", "原来", "原有", "系统", "先前", "前面", "上述", "你的", "所有", "全部"], `${ZH_LEAD}(?:以上|之前|上面|原来|原有|系统|先前|前面|上述|你的|所有|全部)的?(?:系统)?(?:提示词?|指令|规则|设定|限制|要求)${zhGap(4)}(?:作废|失效|无效|取消|废除|不再有效|不算数|不适用|不再适用)`),
   zh("override", ["只", "仅"], `${ZH_LEAD}(?:只|只能|仅)(?:听|服从|遵守|执行)(?:我|我的|这条|下面的?)`),
 
   zh("reveal", ZH_REVEAL_VERBS, `${ZH_LEAD}${oneOf(ZH_REVEAL_VERBS)}(?:出来|一下|给我|出)?(?:${ZH_OWNER}|完整的?|原始的?|初始的?|隐藏的?|秘密的?|内部的?|的|全部|内容|原样){0,5}(?:${ZH_SYSTEM}|${ZH_OWNED}|(?:设定|规则|指令|记忆|笔记))`),
-  zh("reveal", ["把", "将"], `${ZH_LEAD}(?:把|将)${zhGap(8)}(?:${ZH_SYSTEM}|${ZH_OWNED})${zhGap(8)}(?:打印|列|输出|显示|告诉|发给我|给我|贴|念|说|泄露|公开|展示|复述|重复)`),
+  zh("reveal", ["把", "将"], `${ZH_LEAD}(?:把|将)${zhGap(8)}(?:${ZH_SYSTEM}|${ZH_OWNED}|${ZH_ABOUT_OTHERS})${zhGap(8)}(?:打印|列|输出|显示|告诉|发给我|给我|贴|念|说|泄露|公开|展示|复述|重复|发出来|翻译|写出|写下|发布)`),
+  zh("reveal", ZH_REVEAL_VERBS, `${ZH_LEAD}${oneOf(ZH_REVEAL_VERBS)}${zhGap(4)}${ZH_ABOUT_OTHERS}`),
 
   zh("tools", ["把", "将"], `${ZH_LEAD}(?:把|将)${zhGap(8)}(?:${ZH_SYSTEM}|${ZH_OWNED})${zhGap(8)}${oneOf(ZH_SEND_VERBS)}(?!我)`),
+  zh("tools", ["把", "将"], `${ZH_LEAD}(?:把|将)${zhGap(8)}(?:聊天记录|对话记录|聊天内容|对话|记忆|笔记|数据|资料|消息|私信)${zhGap(8)}${oneOf(ZH_SEND_VERBS)}${zhGap(4)} ?(?:url|email)`),
   zh("tools", ZH_DELETE_VERBS, `${ZH_LEAD}${oneOf(ZH_DELETE_VERBS)}${zhGap(6)}${ZH_OWNED}`),
+  zh("tools", ["把", "将"], `${ZH_LEAD}(?:把|将)${zhGap(8)}${ZH_OWNED}${zhGap(6)}${oneOf(ZH_DELETE_VERBS)}`),
   zh("tools", ["调用", "使用", "运行", "执行", "触发", "启动", "用"], `${ZH_LEAD}(?:调用|使用|运行|执行|触发|启动|用) ?(?:memory \\w{3,8}|${zhGap(6)}(?:工具|函数|插件))`),
   zh("tools", ["把", "将", ...ZH_SAVE_VERBS], `${ZH_LEAD}(?:(?:把|将)${zhGap(6)})?${oneOf(ZH_SAVE_VERBS)}(?:到|进)?${zhGap(6)}(?:每个用户|所有用户|每个人|所有人|全体成员|每位用户|其他用户)的?(?:记忆|笔记|文件)`),
   zh("tools", ["每次", "每条", "每个", "所有"], `(?:每次|每条|每个|所有)(?:的)?(?:回答|回复|消息|答复)${zhGap(6)}(?:附上|附加|加上|插入|带上|嵌入|包含|加)(?:一个)?(?:链接|网址|图片|url)`),
@@ -650,6 +679,7 @@ const CHINESE: Rule[] = [
   zh("impersonate", ["替我", "代我", "帮我代", "以", "冒充", "代表我"], `${ZH_LEAD}(?:替我|代我|帮我代|以我的名义|以${zhGap(6)}的名义|冒充${zhGap(6)}|代表我)${zhGap(4)}(?:回复|回答|告诉|答复|通知|发消息|发信息|发邮件|发|给|说)`),
   zh("impersonate", ["当"], `${ZH_LEAD}当${zhGap(8)}(?:问|问起|问到|找你|私信你?|发消息|联系你)${zhGap(6)}(?: ?[,:] ?)?(?:就)?(?:告诉|回复|回答|说|跟他说|对他说)`),
   zh("impersonate", ["把", "将"], `${ZH_LEAD}(?:把|将)${zhGap(10)}(?:发的|的)?(?:消息|话|请求|指令|要求|他|她|他们|对方|此人|这个人)(?:当作|当成|视为|看作|作为)${zhGap(4)}(?:群主|主人|管理员|owner|开发者|所有者)`),
+  zh("impersonate", ["告诉", "通知", "转告"], `${ZH_LEAD}(?:告诉|通知|转告)${zhGap(6)}(?:管理员|群主|主人|所有者|owner|开发者)(?:已经|已)?(?:同意|批准|授权|允许|说可以|答应)`),
   zh("impersonate", ["用户", "主人", "管理员", "群主", "所有者", "owner"], `(?:用户|主人|管理员|群主|所有者|owner)(?:已经|已)?(?:授权|允许|批准|同意让?)(?:了)?你`),
 ];
 

@@ -1,7 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { instructionIn, type InstructionKind } from "../../../src/memory/instructions.js";
 import { expectLinear, repeatTo } from "../../helpers/linear-time.js";
-import { DISGUISES, disguisedSamples, HELD, ORDINARY, type DisguiseName } from "./instruction-corpus.js";
+import {
+  DISGUISES,
+  disguisedSamples,
+  HELD as BUILT_ON_HELD,
+  HELD_OUT,
+  HELD_OUT_ORDINARY,
+  HELD_OUT_SECOND,
+  HELD_OUT_SECOND_ORDINARY,
+  ORDINARY as BUILT_ON_ORDINARY,
+  type DisguiseName,
+} from "./instruction-corpus.js";
+
+const HELD = [...BUILT_ON_HELD, ...HELD_OUT, ...HELD_OUT_SECOND];
+const ORDINARY = [...BUILT_ON_ORDINARY, ...HELD_OUT_ORDINARY, ...HELD_OUT_SECOND_ORDINARY];
 
 /** The figures the README states; the detector must do at least this well on the corpus. */
 const README = { held: 0.95, disguisesHeld: 0.95, kindRight: 0.9, ordinaryHeld: 0.01 };
@@ -80,13 +93,22 @@ describe("instructionIn: a memory note that reads as an order to the assistant",
       kindRight: HELD.filter((s) => instructionIn(s.text)?.kind === s.kind).length / HELD.length,
       ordinaryHeld: ORDINARY.filter(held).length / ORDINARY.length,
     };
-    expect(HELD.length).toBeGreaterThanOrEqual(150);
-    expect(ORDINARY.length).toBeGreaterThanOrEqual(300);
-    expect(disguised.length).toBeGreaterThanOrEqual(300);
+    expect(HELD.length).toBe(247);
+    expect(ORDINARY.length).toBe(416);
+    expect(disguised.length).toBe(433);
     expect(figures.held).toBeGreaterThanOrEqual(README.held);
     expect(figures.disguisesHeld).toBeGreaterThanOrEqual(README.disguisesHeld);
     expect(figures.kindRight).toBeGreaterThanOrEqual(README.kindRight);
     expect(figures.ordinaryHeld).toBeLessThanOrEqual(README.ordinaryHeld);
+  });
+
+  it("misses only what the corpus marks as a known miss", () => {
+    const missed = HELD.filter((s) => !held(s.text));
+    expect(missed.filter((s) => s.knownMiss === undefined).map((s) => s.text)).toEqual([]);
+  });
+
+  it.each(HELD.filter((s) => !s.knownMiss).map((s) => [s.kind, s.text] as const))("holds %s in %j", (kind, text) => {
+    expect(instructionIn(text)?.kind).toBe(kind);
   });
 
   it("holds nothing in the corpus's ordinary notes but what the README owns to", () => {
