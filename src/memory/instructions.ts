@@ -76,7 +76,7 @@ function firstOrder(view: string): Found | undefined {
   let found: Found | undefined;
   for (const word of words) {
     const fillers = leads.get(at);
-    if (fillers !== undefined && fillers < 4) {
+    if (fillers !== undefined && fillers < 4 && isFillerStart(word)) {
       FILLER_WORD.lastIndex = at;
       const filler = FILLER_WORD.exec(view);
       if (filler) addLead(leads, at + filler[0].length, fillers + 1);
@@ -92,7 +92,7 @@ function firstOrder(view: string): Found | undefined {
     if (word === "." || word === "|") imperative = false;
     else if (fillers !== undefined && IMPERATIVES.has(word)) imperative = true;
     else if (imperative && (word === "and" || word === "then")) addLead(leads, at + word.length + 1, 0);
-    for (const rule of STARTING.get(word) ?? []) {
+    for (const rule of STARTING.get(word) ?? NONE) {
       if ((rule.lead && fillers === undefined) || (rule.requires && !rule.requires.some((required) => present.has(required)))) continue;
       rule.pattern.lastIndex = at;
       const match = rule.pattern.exec(view);
@@ -137,7 +137,7 @@ function chineseOrder(view: string, before: number): Found | undefined {
   const end = Math.min(view.length, latin?.at ?? before);
   for (let at = 0; at < end; at++) {
     if (view.charCodeAt(at) < CJK) continue;
-    for (const [start, rule] of CJK_STARTS.get(view[at]!) ?? []) {
+    for (const [start, rule] of CJK_STARTS.get(view.charCodeAt(at)) ?? NONE) {
       if (!view.startsWith(start, at)) continue;
       const found = tryAt(at, rule);
       if (found) return found;
@@ -147,6 +147,7 @@ function chineseOrder(view: string, before: number): Found | undefined {
 }
 
 const CJK = 0x2e80;
+const NONE: readonly never[] = [];
 
 function finding(best: { kind: InstructionKind; excerpt: string }): InstructionFinding {
   const excerpt = best.excerpt.replace(LEADING_MARKS, "").replace(/ \| /g, " ").trim();
@@ -321,14 +322,17 @@ const zhGap = (n: number) => String.raw`[^ .,:|]{0,${n}}`;
 
 const CLAUSE = String.raw`(?:^|[.,:|] )`;
 /** Words that may come between a clause's start and its verb: politeness, address, "important:". */
-const FILLER = longestFirst(
+const FILLER_WORDS: Words = [
   "please", "pls", "plz", "kindly", "now", "then", "so", "and", "also", "just", "simply", "always", "immediately", "instead", "first",
   "ok", "okay", "hey", "hi", "hello", "note", "nb", "ps", "important", "urgent", "attention", "warning", "reminder", "remember",
   "remember to", "make sure to", "make sure you", "be sure to", "do not forget to", "never forget to", "dear", "assistant", "ai", "the ai",
   "ai assistant", "bot", "chatbot", "chatgpt", "gpt", "claude", "gemini", "llm", "model", "agent", "system", "admin", "developer",
-  "instruction", "instructions", "new instructions", "override", "system override", "priority", "task", "new task", "step \\d{1,2}",
-  "\\d{1,2}", "[,:|]",
-);
+  "instruction", "instructions", "new instructions", "override", "system override", "priority", "task", "new task", "step",
+];
+/** A filler is one of FILLER_WORDS, a step number ("step 2", "2") or a clause mark. */
+const FILLER = longestFirst(...FILLER_WORDS.map((word) => (word === "step" ? "step \\d{1,2}" : word)), "\\d{1,2}", "[,:|]");
+const FILLER_STARTS = new Set([...firstWords(FILLER_WORDS), ",", ":", "|"]);
+const isFillerStart = (word: string) => FILLER_STARTS.has(word) || /^\d{1,2}$/.test(word);
 const MODAL = any(
   "must", "should", "shall", "will", "need to", "needs to", "have to", "has to", "are to", "is to", "are going to", "is going to",
   "are required to", "is required to", "are instructed to", "are expected to", "are supposed to", "ought to", "had better", "better",
@@ -684,7 +688,7 @@ const CHINESE: Rule[] = [
 ];
 
 /** Each CJK character and the Chinese starts that begin with it (with their rules, in the order listed); the starts in Latin letters apart. */
-const CJK_STARTS = new Map<string, [string, Rule][]>();
+const CJK_STARTS = new Map<number, [string, Rule][]>();
 const LATIN_STARTS: [string, Rule][] = [];
 for (const rule of CHINESE) {
   for (const start of new Set(rule.starts)) {
@@ -692,9 +696,9 @@ for (const rule of CHINESE) {
       LATIN_STARTS.push([start, rule]);
       continue;
     }
-    const list = CJK_STARTS.get(start[0]!);
+    const list = CJK_STARTS.get(start.charCodeAt(0));
     if (list) list.push([start, rule]);
-    else CJK_STARTS.set(start[0]!, [[start, rule]]);
+    else CJK_STARTS.set(start.charCodeAt(0), [[start, rule]]);
   }
 }
 
