@@ -1,5 +1,5 @@
-import { createRequire } from "node:module";
 import { decodeHTML } from "entities";
+import confusables from "unhomoglyph/data.json" with { type: "json" };
 import { cutChars } from "../lib/text.js";
 import { stripControlCharacters } from "./safety.js";
 
@@ -167,7 +167,7 @@ const LEADING_MARKS = /^(?: ?[.,:|"] ?)+/;
  * from `unhomoglyph`'s copy of confusables.txt (Unicode 13: Latin, Greek and Cyrillic
  * look-alikes have not changed since).
  */
-const PROTOTYPES = createRequire(import.meta.url)("unhomoglyph/data.json") as Record<string, string>;
+const PROTOTYPES: Readonly<Record<string, string>> = confusables;
 
 /**
  * Letters the patterns are written in (ASCII, Han) stay as they are: TR39 would turn "m" into
@@ -645,7 +645,7 @@ const ZH_SEND_VERBS: Words = ["发给", "发送给", "发送到", "发到", "上
 const ZH_DELETE_VERBS: Words = ["删除", "删掉", "清空", "清除", "抹掉", "抹去", "擦除", "移除", "清掉", "销毁"];
 const ZH_SAVE_VERBS: Words = ["保存", "存", "写入", "记到", "添加", "加到", "写到", "存到", "记录"];
 
-export const zh = (kind: InstructionKind, starts: Words, source: string, requires?: Words): Rule => rule(kind, starts, source, requires ? { requires } : {});
+const zh = (kind: InstructionKind, starts: Words, source: string, requires?: Words): Rule => rule(kind, starts, source, requires ? { requires } : {});
 
 const CHINESE: Rule[] = [
   zh("override", ZH_OVERRIDE_VERBS, `${ZH_LEAD}${oneOf(ZH_OVERRIDE_VERBS)}(?:${ZH_BEFORE}|掉){0,5}${ZH_INSTRUCTIONS}`),
