@@ -2,6 +2,7 @@ import type { FirstTextResult } from "./first-text.js";
 import type { LoadResult } from "./load.js";
 import type { MetricsOnResult } from "./metrics-on.js";
 import type { InjectionCheckResult } from "./injection-check.js";
+import { instructionCheckRows, type InstructionCheckResult } from "./instruction-check.js";
 import type { PromptBuildResult } from "./prompt-build.js";
 import type { SecretCheckResult } from "./secret-check.js";
 import type { TidyBenchResult } from "./tidy.js";
@@ -34,6 +35,8 @@ export interface BenchResults {
   injectionCheck?: InjectionCheckResult;
   /** The secret check on 2,000-character notes, beside one plain pattern pass. */
   secretCheck?: SecretCheckResult;
+  /** The instruction detector: its corpus's figures, and its time on 2,000-character notes beside one plain pattern pass. */
+  instructionCheck?: InstructionCheckResult;
   tidy?: TidyBenchResult;
   /** The web page's server time and weight for a person with a year of history, beside one with none. */
   web?: WebBenchResult;
@@ -261,6 +264,7 @@ export function renderReport(results: BenchResults): string {
       [s, "memory write check, CPU time p50 / p99 (µs)", us(sc.writeCpuUs), "", "", verdict("secret check of a 2,000-char write p99 (CPU time)", "≤ 1000 µs")],
     );
   }
+  if (results.instructionCheck) rows.push(...instructionCheckRows(results.instructionCheck));
   const td = results.tidy;
   if (td) {
     const s = "4f tidy-up";

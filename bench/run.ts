@@ -15,6 +15,7 @@ import type { LoadOptions } from "./load.js";
 import { measureTurnOverheadWithMetrics } from "./metrics-on.js";
 import { cleanupEverything, ROOT, withTimeout } from "./processes.js";
 import { measureInjectionCheck } from "./injection-check.js";
+import { measureInstructionCheck } from "./instruction-check.js";
 import { measurePromptBuild } from "./prompt-build.js";
 import { measureSecretCheck } from "./secret-check.js";
 import { checkTargets, renderReport, type BenchResults } from "./report.js";
@@ -26,7 +27,7 @@ import { measureTurnOverhead } from "./turn-overhead.js";
 import { measureTidy } from "./tidy.js";
 import { measureWeb } from "./web.js";
 
-const SECTIONS = ["startup", "turn-overhead", "floor", "first-text", "scale-sessions", "scale-reconcile", "prompt-build", "injection-check", "secret-check", "tidy", "web", "sharded", "reconcile-redis"] as const;
+const SECTIONS = ["startup", "turn-overhead", "floor", "first-text", "scale-sessions", "scale-reconcile", "prompt-build", "injection-check", "secret-check", "instruction-check", "tidy", "web", "sharded", "reconcile-redis"] as const;
 type Section = (typeof SECTIONS)[number];
 /** Run only when named with --only: each adds minutes (four load runs; two seedings of Redis and start-ups). */
 const OPT_IN: readonly Section[] = ["sharded", "reconcile-redis"];
@@ -194,7 +195,7 @@ const profiled = { runtime, ...(nodeArgs ? { nodeArgs } : {}) };
 
 // Build before the clocks start; a build that fails stops the bench.
 /** Sections timed in this process: they need no bot. */
-const IN_PROCESS: readonly Section[] = ["prompt-build", "injection-check", "secret-check", "tidy", "web"];
+const IN_PROCESS: readonly Section[] = ["prompt-build", "injection-check", "secret-check", "instruction-check", "tidy", "web"];
 const startsBots = [...only].some((name) => !IN_PROCESS.includes(name));
 if (startsBots && (runtime === "compiled" || only.has("startup"))) {
   const started = Date.now();
@@ -276,6 +277,10 @@ await section("injection-check", 60_000, async () => {
 await section("secret-check", 5 * 60_000, async () => {
   const iterations = Math.max(10, Math.round(num("iterations")));
   results.secretCheck = measureSecretCheck({ iterations, warmup: Math.min(500, Math.ceil(iterations / 10)) });
+});
+await section("instruction-check", 5 * 60_000, async () => {
+  const iterations = Math.max(10, Math.round(num("iterations")));
+  results.instructionCheck = measureInstructionCheck({ iterations, warmup: Math.min(500, Math.ceil(iterations / 10)) });
 });
 await section("tidy", 30 * 60_000, async () => {
   results.tidy = await measureTidy({
