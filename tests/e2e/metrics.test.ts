@@ -50,7 +50,7 @@ describe("health and metrics (METRICS_PORT)", () => {
       { toolCalls: [{ name: "memory_add", arguments: { file: "user", section: "Likes", content: "- oolong tea, no sugar" } }], usage, firstTokenDelayMs: 300 },
       { text: "Noted: oolong.", usage },
     );
-    const start = await discord.userSends({ channelId: discord.textChannel.id, userId: alice, content: "remember that I drink oolong", mentionsBot: true });
+    const start = await discord.userSends({ channelId: discord.textChannel.id, userId: alice, content: "remember that I drink oolong tea, no sugar", mentionsBot: true });
     await discord.waitFor(() => botMessages(discord, start.id).find((m) => m.content.includes("💾")), 10_000);
 
     // A turn whose writes are refused: over USER.md's cap, and a line that would start a section. Discord answers its first send with a 429.

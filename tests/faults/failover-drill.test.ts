@@ -56,9 +56,9 @@ const SCRIPT: Record<string, { write?: Write; answer: string; stallAfterTools?: 
   "thread one: hello": { answer: "answer to thread one" },
   "dm one: hello": { answer: "answer to dm one" },
   // The turn shard 1 dies in: the write is done and acknowledged, then the model hangs.
-  "thread two: I moved to Lisbon": { write: { section: "Home", content: "- lives in Lisbon" }, answer: "answer to thread two", stallAfterTools: true },
+  "thread two: I live in Lisbon now": { write: { section: "Home", content: "- lives in Lisbon" }, answer: "answer to thread two", stallAfterTools: true },
   "dm two: I am vegetarian": { write: { section: "Food", content: "- is vegetarian" }, answer: "answer to dm two" },
-  "thread three: still there?": { write: { section: "Work", content: "- works as a nurse" }, answer: "answer to thread three" },
+  "thread three: I work as a nurse, still there?": { write: { section: "Work", content: "- works as a nurse" }, answer: "answer to thread three" },
   "dm three: still there?": { answer: "answer to dm three" },
 };
 
@@ -166,10 +166,10 @@ describe("failover drill", () => {
 
     // Turn 2, at the same time in both: each saves to USER.md. Shard 1's model request then hangs…
     await Promise.all([
-      discord.userSends({ channelId: thread.id, userId: alice, content: "thread two: I moved to Lisbon" }),
+      discord.userSends({ channelId: thread.id, userId: alice, content: "thread two: I live in Lisbon now" }),
       discord.userSends({ channelId: dm.id, userId: alice, content: "dm two: I am vegetarian" }),
     ]);
-    const stalled = (r: RecordedRequest) => lastOf(r, "user") === "thread two: I moved to Lisbon" && r.body.messages.at(-1)?.role === "tool";
+    const stalled = (r: RecordedRequest) => lastOf(r, "user") === "thread two: I live in Lisbon now" && r.body.messages.at(-1)?.role === "tool";
     await discord.waitFor(() => model.requests.some(stalled), 15_000, "shard 1's request after its tool round");
     await discord.waitFor(() => answered(dm.id, "answer to dm two")[0], 15_000, "the DM's second answer");
     // …its write was acknowledged to the model…
@@ -189,7 +189,7 @@ describe("failover drill", () => {
     expect(reconciled).toMatchObject({ resumed: 1, closing: 0 });
 
     // Turn 3: both conversations go on, in the same sessions.
-    await discord.userSends({ channelId: thread.id, userId: alice, content: "thread three: still there?" });
+    await discord.userSends({ channelId: thread.id, userId: alice, content: "thread three: I work as a nurse, still there?" });
     await discord.userSends({ channelId: dm.id, userId: alice, content: "dm three: still there?" });
     await discord.waitFor(() => answered(thread.id, "answer to thread three")[0], 15_000, "the thread's answer after the restart");
     await discord.waitFor(() => answered(dm.id, "answer to dm three")[0], 15_000, "the DM's third answer");
@@ -200,9 +200,9 @@ describe("failover drill", () => {
     const userWords = (record: { messages: { role: string; content?: unknown }[] }) =>
       record.messages.filter((m) => m.role === "user").map((m) => m.content);
     // The killed turn was never saved (a turn is saved when it ends): its message is not in the history.
-    expect(userWords(threadAfter)).toEqual(["thread one: hello", "thread three: still there?"]);
+    expect(userWords(threadAfter)).toEqual(["thread one: hello", "thread three: I work as a nurse, still there?"]);
     expect(userWords(dmAfter)).toEqual(["dm one: hello", "dm two: I am vegetarian", "dm three: still there?"]);
-    const threadThree = model.requests.find((r) => lastOf(r, "user") === "thread three: still there?")!;
+    const threadThree = model.requests.find((r) => lastOf(r, "user") === "thread three: I work as a nurse, still there?")!;
     expect(threadThree.body.messages.map((m) => m.content)).toContain("answer to thread one");
 
     // No duplicate replies: each answered message got exactly one answer. The message in flight
@@ -249,7 +249,7 @@ describe("failover drill", () => {
     const conversations = await readdir(join(home, "users", alice, "conversations"));
     expect(conversations).toHaveLength(2);
     const transcripts = await Promise.all(conversations.map((f) => readFile(join(home, "users", alice, "conversations", f), "utf8")));
-    expect(transcripts.filter((t) => t.includes("thread three: still there?"))).toHaveLength(1);
+    expect(transcripts.filter((t) => t.includes("thread three: I work as a nurse, still there?"))).toHaveLength(1);
     expect(transcripts.filter((t) => t.includes("dm three: still there?"))).toHaveLength(1);
     // /end adds its own answer and the memory receipt (which lists the killed turn's write too), never another answer.
     for (const [channelId, answers, receipt] of [
