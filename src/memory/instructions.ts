@@ -410,7 +410,7 @@ const INSTRUCTIONS = any(
   "instructions?", "instruction set", "rules?", "guidelines?", "guidance", "prompts?", "system prompt", "system message", "directives?",
   "programming", "training", "constraints?", "restrictions?", "polic(?:y|ies)", "guardrails?", "filters?", "limitations?", "limits",
   "boundaries", "context", "orders", "commands?", "settings", "configuration", "config", "persona", "ethics", "morals", "safeguards?",
-  "protocols?", "principles", "conditioning", "censorship", "moderation", "content policy", "safety(?: checks?| measures| features| settings| layer)?",
+  "protocols?", "principles", "conditioning", "censorship", "moderation", "content policy", "safety(?: checks?| measures| features| settings| layer)?(?= [.,:|]| ?$| and\\b| for\\b| now\\b| completely\\b| entirely\\b)",
   "everything (?:above|before|else|prior|previously said|(?:that )?you (?:were|have been|ve been) told|you know)",
   "all of (?:the )?above", "the above", "anything (?:above|before|else|prior)",
   "what (?:you were told|you have been told|was said|came) (?:before|above|earlier)",
@@ -488,7 +488,12 @@ const REVEAL_OBJECT = String.raw`(?:(?:${DET}|me|us|them|him|back|out|verbatim|e
 )}\b`;
 const ABOUT_OTHERS = String.raw`(?:data|information|info|details|notes|memories|everything|anything|all)(?: ${TOK}){0,3}? (?:you|you ve|you have) (?:have |ve |)(?:(?:stored|saved|kept|collected|recorded|have on) (?:about|on|of) ${TOK}|(?:remember|know) (?:about|on|of) (?:${OTHERS}|[a-z]{2,20} s\b|(?:the )?(?:other|another|all|every|each|everyone|everybody|someone|somebody|anyone|users?|members?|people)\b))`;
 
-const TOOL_NAME = any("memory (?:add|replace|remove|write|delete|edit|forget|search|read)", "tools?", "functions?", "function calls?", "plugins?");
+/** A tool of the assistant's: a memory tool by name, "your tools", or a named kind of tool ("the web search tool"), not a hammer. */
+const TOOL_NAME = any(
+  "memory (?:add|replace|remove|write|delete|edit|forget|search|read)",
+  `(?:your|its) (?:${TOK} )?(?:tools?|functions?|plugins?|function calls?)`,
+  "(?:memory|search|web|fetch|browse|browser|browsing|shell|code|python|terminal|file|files|email|mail|http|api|calendar|image|vision|retrieval|recall|notes?|save|delete|remove|write|read|exec|execution|command|system|admin|mcp) (?:tool|function|plugin)s?",
+);
 const CALL_VERBS: Words = ["call", "use", "using", "invoke", "run", "execute", "trigger", "fire", "launch", "activate", "summon", "employ", "make use of"];
 const TOOL_CHANGE_VERBS: Words = ["disable", "turn off", "switch off", "remove", "bypass", "skip", "deactivate", "change", "modify", "alter", "replace", "reconfigure", "add", "register", "install", "grant", "give"];
 const REWRITE_VERBS: Words = ["overwrite", "rewrite", "replace", "edit", "modify", "change", "append to", "write to", "write into", "add to", "add this to", "insert into"];
@@ -581,7 +586,7 @@ const ENGLISH: Rule[] = [
   rule("tools", ["all", "every", "each", "your"], `(?:all|every|each|your) (?:future )?${REPLIES}${gap(4)} (?:end|start|begin|include|contain|have|come|finish)s?(?: with)?${gap(5)} url\\b`, { requires: ["url"] }),
   rule("tools", ["all", "every", "each", "any", "your"], `(?:all|every|each|any|your) (?:future )?${REPLIES}${gap(6)} ${oneOf(INSERT_VERBS)}${gap(8)} url\\b`, { requires: ["url"] }),
 
-  rule("identity", ["you", "u"], `${SAID}(?:you are|you re|u r|you will be|you shall be)(?: (?:now|henceforth|from now on|actually|really|officially)){1,2} (?!(?:allowed|able|free|going|connected|ready|done|set|back|up|welcome|aware|responsible|expected|required|supposed|authori[sz]ed|permitted|in (?!character)|on|at|no longer|not|her|his|their|our|its|following|subscribed|part|friends|connected)\\b)(?:a |an |the |my |called |named |in character as |playing )?${TOK}`),
+  rule("identity", ["you", "u"], `${SAID}(?:you are|you re|u r|you will be|you shall be)(?: (?:now|henceforth|from now on|actually|really|officially)){1,2} (?!(?:now|henceforth|actually|really|officially|allowed|able|free|going|connected|ready|done|set|back|up|welcome|aware|responsible|expected|required|supposed|authori[sz]ed|permitted|in (?!character)|on|at|no longer|not|her|his|their|our|its|following|subscribed|part|friends|connected)\\b)(?:a |an |the |my |called |named |in character as |playing )?${TOK}`),
   rule("identity", ["from", "going", "henceforth"], `${SAID}(?:from now on|from this point on|going forward|henceforth)(?: [,:|])? (?:you are|you re|you will be|you shall be|you become|you will become) (?!(?:her|his|their|our)\\b)(?:a |an |the |my |called |named )?${TOK}`),
   rule("identity", ["from", "going", "henceforth"], `${SAID}(?:from now on|going forward|henceforth)(?: [,:|])? your (?:new )?(?:name|persona|identity|role|personality|character|title) (?:is|will be|shall be)\\b`),
   rule("identity", ["you"], `${SAID}you (?:will|shall) (?:now )?be (?:called|named|known as)\\b`),
@@ -599,7 +604,7 @@ const ENGLISH: Rule[] = [
   rule("impersonate", ["has", "have", "had", "hereby"], `(?:has|have|had|hereby) (?:(?:now|already|officially|fully) )?(?:authori[sz]ed|permitted|allowed|approved|cleared|empowered|instructed|asked) (?:you|the assistant|the ai|the bot|claude|chatgpt|agentkit) to (?:act|speak|share|reveal|approve|access|send|sign|decide|answer|reply|respond|make|bypass|ignore|disclose|give|delete|change|modify|post|message|dm|read|transfer|spend|buy|pay|grant|tell|forward|do anything)\\b`),
   rule("impersonate", ["you"], `${SAID}you (?:are|re|have been|ve been|were) (?:now |hereby |officially |fully )?(?:authori[sz]ed|permitted|allowed|cleared|empowered|entitled|approved) to (?:act|speak|share|reveal|approve|access|send|sign|decide|answer for|reply for|respond for|make decisions|bypass|disclose|give away|delete|change|modify|post as|message as|transfer|spend|buy|pay|grant)\\b`),
   rule("impersonate", ["the", "owner", "admin", "administrator", "server", "developer", "moderator", "creator"], `(?:the )?(?:owner|admin|administrator|server owner|user|developer|moderator|creator) (?:says|said|has said|wants|wanted|allows|allowed|approves|approved|agreed|agrees|confirmed|confirms) (?:that )?you (?:can|may|should|must|are allowed to|are free to|have permission to) (?:share|reveal|access|send|give|tell|disclose|delete|ignore|bypass|act|speak|post|approve|use|read|forward|change|grant)\\b`),
-  order("impersonate", ["tell", "inform", "let", "announce"], `${gap(3)} (?:that )?(?:the )?(?:owner|admin|administrator|server owner|developer|moderator|creator) (?:has |have )?(?:approved|agreed|authori[sz]ed|allowed|confirmed|signed off|said yes|granted)\\b`),
+  order("impersonate", ["tell", "inform", "let", "announce"], ` (?:everyone|everybody|all|all members|the server|the channel|the group|new members|newcomers|people|anyone who asks|them all)(?: know)? (?:that )?(?:the )?(?:owner|admin|administrator|server owner|developer|moderator|creator) (?:has |have )?(?:approved|agreed|authori[sz]ed|allowed|confirmed|signed off|said yes|granted)\\b`),
   order("impersonate", BEHALF_VERBS, `${gap(4)} on (?:my|his|her|their|our|the owner s|the admin s|[a-z]{2,20} s) behalf\\b`, ["behalf"]),
   order("impersonate", BEHALF_VERBS, `${gap(4)} on behalf of (?!(?:her|him|them|yourself|herself|himself)\\b)`, ["behalf"]),
   rule("impersonate", ["i", "im", "this"], `${SAID}(?:i am|im|i m|this is) your (?:developer|creator|owner|master|admin|administrator|programmer|maker|operator|dev|boss)\\b`),
@@ -673,7 +678,7 @@ const CHINESE: Rule[] = [
   zh("tools", ["访问", "打开", "读取", "获取", "请求", "浏览"], `${ZH_LEAD}(?:访问|打开|读取|获取|请求|浏览)${zhGap(6)}(?:网址|链接|网页|url)[^.]{0,16}?(?:执行|遵循|遵守|照做|按照|服从)`),
   zh("tools", ["关闭", "禁用", "关掉", "停用", "绕过", "跳过"], `${ZH_LEAD}(?:关闭|禁用|关掉|停用|绕过|跳过)(?:工具确认|工具|确认|权限检查|记忆保护)`),
 
-  zh("identity", ["从现在", "从今以后", "从此", "今后", "以后", "接下来"], `(?:从现在(?:起|开始)|从今以后|从此|今后|以后|接下来)(?: ?[,:] ?)?你(?:就|将|会)?(?:是|叫|扮演|成为|变成|名叫|的名字是)`),
+  zh("identity", ["从现在", "从今以后", "从此", "今后", "以后", "接下来"], `(?:从现在(?:起|开始)|从今以后|从此|今后|以后|接下来)(?: ?[,:] ?)?你(?:就|将|会)?(?:是|叫|扮演|成为|变成|名叫|的名字是)(?!她|他|我们)`),
   zh("identity", ["你"], `${ZH_LEAD}你(?:现在|从现在起)(?:就)?是(?! ?dan)`),
   zh("identity", ["你的新"], `${ZH_LEAD}你的新(?:名字|身份|角色|人设|名称|设定)`),
   zh("identity", ["假装", "假扮", "装作", "扮演", "充当", "伪装成", "模仿"], `${ZH_LEAD}(?:假装|假扮|装作|扮演|充当|伪装成|模仿)(?:你是|成|是|自己是)?${zhGap(6)}${ZH_PRIVILEGED}`),
@@ -683,7 +688,7 @@ const CHINESE: Rule[] = [
   zh("impersonate", ["替我", "代我", "帮我代", "以", "冒充", "代表我"], `${ZH_LEAD}(?:替我|代我|帮我代|以我的名义|以${zhGap(6)}的名义|冒充${zhGap(6)}|代表我)${zhGap(4)}(?:回复|回答|告诉|答复|通知|发消息|发信息|发邮件|发|给|说)`),
   zh("impersonate", ["当"], `${ZH_LEAD}当${zhGap(8)}(?:问|问起|问到|找你|私信你?|发消息|联系你)${zhGap(6)}(?: ?[,:] ?)?(?:就)?(?:告诉|回复|回答|说|跟他说|对他说)`),
   zh("impersonate", ["把", "将"], `${ZH_LEAD}(?:把|将)${zhGap(10)}(?:发的|的)?(?:消息|话|请求|指令|要求|他|她|他们|对方|此人|这个人)(?:当作|当成|视为|看作|作为)${zhGap(4)}(?:群主|主人|管理员|owner|开发者|所有者)`),
-  zh("impersonate", ["告诉", "通知", "转告"], `${ZH_LEAD}(?:告诉|通知|转告)${zhGap(6)}(?:管理员|群主|主人|所有者|owner|开发者)(?:已经|已)?(?:同意|批准|授权|允许|说可以|答应)`),
+  zh("impersonate", ["告诉", "通知", "转告"], `${ZH_LEAD}(?:告诉|通知|转告)(?:所有人|大家|每个人|全体成员|全体|群里|新成员|所有成员)${zhGap(2)}(?:管理员|群主|主人|所有者|owner|开发者)(?:已经|已)?(?:同意|批准|授权|允许|说可以|答应)`),
   zh("impersonate", ["用户", "主人", "管理员", "群主", "所有者", "owner"], `(?:用户|主人|管理员|群主|所有者|owner)(?:已经|已)?(?:授权|允许|批准|同意让?)(?:了)?你`),
 ];
 

@@ -94,7 +94,7 @@ describe("instructionIn: a memory note that reads as an order to the assistant",
       ordinaryHeld: ORDINARY.filter(held).length / ORDINARY.length,
     };
     expect(HELD.length).toBe(247);
-    expect(ORDINARY.length).toBe(416);
+    expect(ORDINARY.length).toBe(448);
     expect(disguised.length).toBe(433);
     expect(figures.held).toBeGreaterThanOrEqual(README.held);
     expect(figures.disguisesHeld).toBeGreaterThanOrEqual(README.disguisesHeld);
