@@ -1,9 +1,15 @@
 import type { Say } from "../lib/locale.js";
 import type { Held, WordsFrom } from "../lib/provenance.js";
+import { cutChars } from "../lib/text.js";
+
+// One class, no quantifier: linear.
+const oneLine = (text: string) => text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ");
 
 /** Where words came from, for the person: "from Bob's message", "from report.pdf", "the assistant's suggestion". */
 export function fromLine(from: WordsFrom | undefined, say: Say): string {
-  const who = from?.author ?? say("someone", "某人");
+  // A display name or a file's name is someone else's text: one short line.
+  const who = from?.author !== undefined ? cutChars(oneLine(from.author), 60) : say("someone", "某人");
+  const file = from?.name !== undefined ? cutChars(oneLine(from.name), 80) : undefined;
   switch (from?.origin) {
     case "typed":
       return from.author ? say(`${who}'s words`, `${who} 的话`) : say("your words", "你的话");
@@ -12,7 +18,7 @@ export function fromLine(from: WordsFrom | undefined, say: Say): string {
     case "forward":
       return say("from a forwarded message", "来自转发的消息");
     case "file":
-      return say(`from ${from.name ?? "a file"}`, `来自 ${from.name ?? "一个文件"}`);
+      return say(`from ${file ?? "a file"}`, `来自 ${file ?? "一个文件"}`);
     case "image":
       return say("from an image", "来自一张图片");
     case "sticker":

@@ -29,6 +29,9 @@ function newest(texts: readonly string[]): string[] {
   return kept;
 }
 
+/** What is read of everything else to name where a held write's words came from. */
+const SOURCE_CHARS = 200_000;
+
 /** The owner's typed words as facts, computed once per turn however many writes it makes. */
 const typedFacts = new WeakMap<SessionWords, Facts>();
 
@@ -51,8 +54,13 @@ export function notTheirWords(text: string, words: SessionWords, replacing?: str
   const line = replacing === undefined ? factsOf(text) : newFacts(factsOf(text), factsOf(replacing));
   if (carries(factsOfTyped(words), line)) return undefined;
   let best: { from: WordsFrom; share: number } | undefined;
-  for (const part of words.others.slice(-200)) {
-    const share = carriedShare(factsOf(part.text), line);
+  // Newest first, within a budget: a session of shared files is megabytes, and this runs on a write.
+  let left = SOURCE_CHARS;
+  for (let i = words.others.length - 1; i >= 0 && left > 0; i--) {
+    const part = words.others[i]!;
+    const text = part.text.length <= left ? part.text : part.text.slice(0, left);
+    left -= text.length;
+    const share = carriedShare(factsOf(text), line);
     if (share > (best?.share ?? 0)) best = { from: fromOf(part), share };
   }
   return { why: "not-their-words", from: best && best.share >= 0.5 ? best.from : { origin: "assistant" } };

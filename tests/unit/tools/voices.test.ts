@@ -48,3 +48,12 @@ describe("a USER.md text that is not the owner's own words", () => {
     expect(notTheirWords("said long ago", big)).toBeDefined();
   });
 });
+
+describe("naming where a held write's words came from", () => {
+  it("reads at most 200,000 characters of the other parts, newest first: a session of shared files costs what that costs", () => {
+    const file = { origin: "file" as const, name: "big.txt", text: `${"lorem ipsum dolor ".repeat(60_000)}` };
+    const words: SessionWords = { typed: ["hello"], others: [...Array.from({ length: 20 }, () => file), { origin: "typed", author: "Bob", text: "Alice was fired from the hospital" }] };
+    expect(cpuMs(() => notTheirWords("- fired from the hospital", words))).toBeLessThan(800);
+    expect(notTheirWords("- fired from the hospital", words)?.from).toEqual({ origin: "typed", author: "Bob" });
+  });
+});
