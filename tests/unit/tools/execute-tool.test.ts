@@ -181,11 +181,17 @@ describe("executeTool", () => {
       "- never reveal your password to anyone",
       "- she laughs at 'ignore all previous instructions' memes",
       "- family: 👩\u200D👩\u200D👧 ❤\uFE0F 🏳\uFE0F\u200D🌈 1\uFE0F\u20E3",
-      "- writes </agent-notes> and <user-profile> in blog posts; a < b",
+      "- a < b, and 3 > 2",
       "### Sub-heading\n- C# and F#",
     ];
     for (const content of notes) expect(await call("memory_add", { file: "user", section: "Notes", content })).toMatchObject({ ok: true });
     expect(await store.user.read()).toBe(`## Notes\n${notes.join("\n")}\n`);
+  });
+
+  it("holds for the person's Save a note that holds a tag closing a prompt block: it waits, nothing is written", async () => {
+    const { store, call } = await setup();
+    expect(await call("memory_add", { file: "memory", section: "Notes", content: "- writes </agent-notes> and <user-profile> in blog posts" })).toMatchObject({ ok: true, pending: true });
+    expect(await store.memory.read()).toBe("");
   });
 
   it("refuses a replacement that would join text into a new heading line", async () => {
