@@ -167,6 +167,10 @@ describe("reading a person's attachments from Discord's CDN", () => {
 
     expect(result).toEqual({
       text: "[image: cat.png, 640×480 (not shown: this model cannot see images)]\n\n[image: dog.jpg (not shown: this model cannot see images)]",
+      parts: [
+        { origin: "image", name: "cat.png", text: "[image: cat.png, 640×480 (not shown: this model cannot see images)]" },
+        { origin: "image", name: "dog.jpg", text: "[image: dog.jpg (not shown: this model cannot see images)]" },
+      ],
       images: [],
       lines: [],
       unseenImages: true,

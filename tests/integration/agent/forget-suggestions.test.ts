@@ -3,10 +3,10 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { aliceInThread, setupEngine } from "../../helpers/engine.js";
 
-/** The model suggests a line for the server's notes in Alice's thread of server 800 (waiting), and Bob's conversation another. */
+/** The model suggests a line for the server's notes in Alice's public thread of server 800 (waiting), and Bob's conversation another (a private thread suggests nothing). */
 async function suggestions(setup: Awaited<ReturnType<typeof setupEngine>>) {
   const suggest = async (userId: string, content: string, answered?: "discarded") => {
-    const session = await setup.engine.open({ ...aliceInThread, userId });
+    const session = await setup.engine.open({ ...aliceInThread, userId, place: { ...aliceInThread.place, visibility: "public" } });
     setup.fake.enqueue({ toolCalls: [{ name: "server_notes_suggest", arguments: { section: "Events", content } }] }, { text: "suggested" });
     const { suggestions: [kept] } = await setup.engine.turn(session.id, "note it for the server");
     if (answered) await setup.engine.serverNotesOf("800").takeSuggestion(kept!.id, answered);
