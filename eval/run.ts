@@ -70,7 +70,7 @@ async function live(life: EvalLife, model: ModelClient, fake: FakeOpenAI | undef
       if (event.kind === "night") {
         if (fake && event.plan) fake.enqueue({ text: JSON.stringify(event.plan) });
         const result = await tidyUp(memory, model, { now });
-        process.stderr.write(`eval ${life.id}: tidy-up ${event.at}: ${result.kind}${"dropped" in result && Object.keys(result.dropped).length ? ` (dropped ${JSON.stringify(result.dropped)})` : ""}\n`);
+        process.stderr.write(`eval ${life.id}: tidy-up ${event.at}: ${result.kind}${"dropped" in result && Object.keys(result.dropped).length ? ` (dropped ${JSON.stringify(result.dropped)})` : ""}${"held" in result && result.held.length ? ` (held ${JSON.stringify(result.held.map((h) => h.held.why))})` : ""}\n`);
         continue;
       }
       const session = await engine.open({

@@ -8,7 +8,7 @@ import { wordsOf } from "./recall/search-text.js";
  * one shared word, which any two sentences about one subject have (docs/design.md §9, "Whose words").
  */
 export interface Facts {
-  /** Content words and numbers: stems of Latin words, Han pairs (a lone Han character alone). */
+  /** Content words and numbers: stems of Latin words, Han and Kana characters that are not grammar. */
   words: ReadonlySet<string>;
   /** Numbers as written (digits), a subset of `words`: a fact with another number is another fact. */
   numbers: ReadonlySet<string>;
@@ -33,7 +33,7 @@ const FUNCTION_WORDS = new Set(
   ).split(" "),
 );
 const NEGATIONS = new Set(["not", "no", "never", "nor", "none", "nothing", "nobody", "neither", "cannot", "without"]);
-/** Han characters that are grammar, not content: a pair of two of them is no fact. */
+/** Han characters that are grammar, not content. */
 const HAN_FUNCTION = new Set([..."的了是我你他她它们在和也就都很吗呢吧啊呀这那有个些着过把被给对让从向跟与及而但又还要会能想说就去来上下里"]);
 const HAN_NEGATIONS = new Set([..."不没未别无非莫勿"]);
 const DIGITS = /^\p{Nd}+$/u;
@@ -60,12 +60,11 @@ export function factsOf(text: string): Facts {
   const read = (text.length > MAX_FACT_CHARS ? text.slice(0, MAX_FACT_CHARS) : text).replace(ISO_DATE, " ");
   for (const word of wordsOf(read)) {
     if (word.cjk) {
-      const chars = [...word.text];
-      for (const char of chars) if (HAN_NEGATIONS.has(char)) negations++;
-      if (chars.length === 1 && !HAN_FUNCTION.has(chars[0]!) && !HAN_NEGATIONS.has(chars[0]!)) words.add(chars[0]!);
-      for (let i = 0; i + 1 < chars.length; i++) {
-        const pair = chars[i]! + chars[i + 1]!;
-        if (!(HAN_FUNCTION.has(chars[i]!) || HAN_NEGATIONS.has(chars[i]!)) || !(HAN_FUNCTION.has(chars[i + 1]!) || HAN_NEGATIONS.has(chars[i + 1]!))) words.add(pair);
+      // Han and Kana by character: a pair of characters counts a two-character word twice and a
+      // phrase across two words once more, so a shared phrase outweighed a new clause ("在面包店工作，想辞职去参军").
+      for (const char of word.text) {
+        if (HAN_NEGATIONS.has(char)) negations++;
+        else if (!HAN_FUNCTION.has(char)) words.add(char);
       }
       continue;
     }

@@ -12,8 +12,8 @@ describe("npm run eval", () => {
     const code = await run.exited;
     expect(code, run.stderr()).toBe(0);
     expect(run.stdout()).toContain("Score: en 6/6, zh 6/6");
-    // The nights ran: the second one dropped the assistant's suggestion for want of the person's words.
-    expect(run.stderr()).toMatch(/eval en: tidy-up 2026-11-23T04:30: done \(dropped \{"quote":1\}\)/);
+    // The nights ran: the second one held the assistant's suggestion for the person's Save, for want of their words.
+    expect(run.stderr()).toMatch(/eval en: tidy-up 2026-11-23T04:30: done \(held \["not-their-words"\]\)/);
     const results = (JSON.parse(await readFile(out, "utf8")) as { results: { language: string; kind: string; pass: boolean }[] }).results;
     expect(results).toHaveLength(12);
     expect(new Set(results.map((r) => r.kind))).toEqual(new Set(["stale-replaced", "one-entry", "not-saved", "recalled", "under-cap", "dated"]));

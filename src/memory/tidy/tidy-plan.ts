@@ -4,7 +4,7 @@ import { countChars } from "../../lib/text.js";
 import { DROP_REASONS, TIDY_KINDS } from "../../lib/telemetry.js";
 
 export { TIDY_KINDS };
-import { carriedShare, carries, CARRIED_SHARE, factsOf, type Facts } from "../facts.js";
+import { carriedShare, carries, CARRIED_SHARE, factsOf, mergeFacts, type Facts } from "../facts.js";
 import { CAPS } from "../file-kinds.js";
 import { instructionIn } from "../instructions.js";
 import { relativeTimeIn } from "../relative-time.js";
@@ -295,7 +295,7 @@ function checkOperation(
   if (newLines.some((line) => /^#{1,6}\s/.test(line) || FENCE.test(line)) || oldLines.some((line) => FENCE.test(line)) || !checkContent(text, "tool").ok) return "unsafe";
   if (added.length > 0 && relativeTimeIn(added.join("\n")) !== undefined) return "relative-date";
   // Whose words: the lines the quote does not carry hold the operation, once every other check below has passed too.
-  const unquoted = file === "user" && added.length > 0 ? notCarried(op.quote, quotes, added) : [];
+  const unquoted = file === "user" && added.length > 0 ? notCarried(op.quote, quotes, added, oldLines) : [];
   // Lines fewer count as removed, and so does a line whose facts the new lines do not carry:
   // "Allergic to penicillin" rewritten as "Penicillin is fine for her" shares a word and is gone;
   // "Ask about the marathon" updated to "Ask about the marathon time (2026-11-29)" is kept.
@@ -325,12 +325,13 @@ function survives(old: Facts, news: readonly Facts[], together: Facts): boolean 
  * facts (facts.ts: two thirds of its words, its numbers, its yes or no). A quote of anything the
  * person said, sharing a word with a fact they never said, carries nothing.
  */
-function notCarried(quote: string, messages: readonly string[], added: readonly string[]): string[] {
+function notCarried(quote: string, messages: readonly string[], added: readonly string[], replaced: readonly string[]): string[] {
   const wanted = normalQuote(quote);
   const han = wanted.match(HAN_CHAR)?.length ?? 0;
   if (han < MIN_HAN_QUOTE_CHARS && countChars(wanted) < MIN_QUOTE_CHARS) return [...added];
   if (!messages.some((message) => message.includes(wanted))) return [...added];
-  const facts = factsOf(wanted);
+  // The lines an operation replaces are in the file already: a merge of two lines needs the quote only for what it adds.
+  const facts = replaced.length === 0 ? factsOf(wanted) : mergeFacts([factsOf(wanted), ...replaced.map(factsOf)]);
   return added.filter((line) => !carries(facts, factsOf(line)));
 }
 
