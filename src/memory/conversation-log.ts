@@ -74,8 +74,8 @@ const oneLine = (text: string) => text.replace(/[\r\n\u2028\u2029]+/g, " ").trim
 
 /** Lines of a message that would read as a message heading, a 💾, 🔗 or part line. */
 const RESERVED = /^\\*(## |-# 💾|-# 🔗|-# from: )/;
-/** The line that starts a part: its origin, and a JSON string naming its author or file. */
-const PART_LINE = /^-# from: ([a-z]{1,12})(?: · ("(?:[^"\\\n]|\\.){0,400}"))?$/;
+/** The line that starts a part: its origin, and a JSON string naming its author or file (200 characters, each at most 6 escaped). */
+const PART_LINE = /^-# from: ([a-z]{1,12})(?: · ("(?:[^"\\\n]|\\.){0,1300}"))?$/;
 
 /** Escapes reserved lines outside code and closes a fence left open. */
 function escapeBody(text: string): string {

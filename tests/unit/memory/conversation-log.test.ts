@@ -75,6 +75,12 @@ describe("conversation files", () => {
     ]);
     expect(round.messages[0]!.parts![1]!.text).toBe("-# from: file · \"evil.txt\"\nokay\n```js\nopen fence\n```");
     expect(round.messages[0]!.parts![2]!.text).toBe(parts[2]!.text);
+    // A file's name of quotes and backslashes (each written as two characters) still starts its part.
+    const hostile = { ...kept, messages: [{ speaker: "person" as const, name: "Alice", text: "", parts: [{ origin: "typed" as const, text: "hi" }, { origin: "file" as const, name: '"\\\ud800'.repeat(100), text: "the file's words" }] }] };
+    expect(parseConversation(renderConversation(hostile)).messages[0]!.parts!.map((p) => [p.origin, p.text])).toEqual([
+      ["typed", "hi"],
+      ["file", "the file's words"],
+    ]);
     // A guest's typed words are the guest's.
     expect(round.messages[1]!.parts).toEqual([{ origin: "typed", author: "Bob", text: "I'm Bob" }]);
   });
