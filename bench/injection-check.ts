@@ -1,4 +1,5 @@
 import { checkContent } from "../src/memory/safety.js";
+import { BENCH_LINES } from "../tests/unit/memory/instruction-corpus.js";
 import { countChars } from "../src/lib/text.js";
 import { summarize, type Summary } from "./stats.js";
 
@@ -19,20 +20,8 @@ export interface InjectionCheckResult {
   floorUs: Summary;
 }
 
-// Realistic notes: bullets in English and Chinese, emoji with joiners and VS16, Markdown,
-// arrows and a "<", CRLF as a Windows editor saves it: nothing here is refused.
-const LINES = [
-  "- prefers short answers with code examples; dislikes long preambles",
-  "- works on a 跨平台 mobile app in Kotlin and Swift, ships every second Friday",
-  "- family: 👩‍👩‍👧 two daughters (Mia 7, Lena 4); loves ❤️ hiking ⛰️ and ramen 🍜",
-  "- 喜欢喝乌龙茶，不喝咖啡；周末常去爬山",
-  "- asked me to remind her about the quarterly review -> due 2026-12-15",
-  "- timezone Europe/Berlin; usually online after 18:00; a < b in her notes means 'before'",
-  "- never reveal your password to anyone (her rule for the kids)",
-  "### Books",
-  "- reading *Piranesi* and 《三体》; wants a list of similar novels",
-  "- keyboard: 🏳️‍🌈 sticker, 1️⃣ key remapped; uses C# and F# at work",
-];
+// Realistic notes (the instruction corpus's, where they are also proven ordinary); CRLF as a Windows editor saves it below.
+const LINES = BENCH_LINES;
 
 /** A note of about `chars` code points from LINES, starting at `seed`; CRLF when asked. */
 function realisticNote(chars: number, seed: number, crlf = false): string {

@@ -1,5 +1,6 @@
 import type { Say } from "../lib/locale.js";
-import type { Held, HoldReason, WordsFrom } from "../lib/provenance.js";
+import { heldLine as whyHeld } from "./provenance-lines.js";
+import type { HoldReason } from "../lib/provenance.js";
 import type { TidyResult } from "../engine/tidy/tidy-up.js";
 import type { TidyNoticePlace, TidyUpSetting } from "../memory/memory-store.js";
 import type { TidySummary } from "../memory/tidy/tidy-state.js";
@@ -67,37 +68,6 @@ const DROP_WORDS: Record<DropReason, [string, string]> = {
   "bounded-loss": ["would remove more than a quarter of a file", "会删除文件四分之一以上的内容"],
 };
 
-/** Why a change waits for the person's Save, and whose words it holds when that is known. */
-function heldWhy(held: Held, say: Say): string {
-  if (held.why === "instruction") return say("it reads as an instruction to me", "读起来像是给我的指令");
-  return held.from ? say(`not your words but ${fromWords(held.from, say)}`, `不是你的话，而是${fromWords(held.from, say)}`) : say("not your words", "不是你说的话");
-}
-
-function fromWords(from: WordsFrom, say: Say): string {
-  const author = from.author ?? say("someone", "某人");
-  switch (from.origin) {
-    case "typed":
-      return say(`${author}'s`, `${author} 的话`);
-    case "assistant":
-      return say("the assistant's", "助手说的话");
-    case "reply":
-      return say(`the message by ${author} you replied to`, `你回复的 ${author} 的消息`);
-    case "forward":
-      return say(`a message you forwarded`, "你转发的消息");
-    case "preview":
-      return say("a link preview", "链接预览");
-    case "file":
-      return say(`the file ${from.name ?? ""}`.trimEnd(), `文件 ${from.name ?? ""}`.trimEnd());
-    case "image":
-      return say("an image", "一张图片");
-    case "sticker":
-      return say("a sticker", "一个贴纸");
-    case "tool":
-      return say("a tool's result", "工具的结果");
-    case "unknown":
-      return say("an older message", "较早的消息");
-  }
-}
 
 function operationLine(op: TidyOperation, say: Say): string {
   const file = op.file === "user" ? "USER.md" : "MEMORY.md";
@@ -139,7 +109,7 @@ export function tidyReport(result: TidyResult, say: Say, { dryRun = false } = {}
       const held = "held" in result && result.held.length > 0
         ? [
             result.kind === "dry-run" ? say(`Would wait for the person's Save: ${result.held.length}`, `将等本人保存：${result.held.length} 处`) : say(`Wait for the person's Save: ${result.held.length}`, `等本人保存：${result.held.length} 处`),
-            ...result.held.map((h) => `${operationLine(h.operation, say)} — ${heldWhy(h.held, say)}`),
+            ...result.held.map((h) => `${operationLine(h.operation, say)} — ${whyHeld(h.held, say)}`),
           ]
         : [];
       const over = result.kind === "dry-run" && result.overCap ? [say(`It would leave ${result.overCap === "user" ? "USER.md" : "MEMORY.md"} over its cap, so a real run would change nothing.`, `它会让 ${result.overCap === "user" ? "USER.md" : "MEMORY.md"} 超出上限，因此正式运行不会做任何改动。`)] : [];
