@@ -16,7 +16,7 @@ export interface InstructionCheckOptions {
 }
 
 /** How many of a set the detector held. */
-export interface HeldCount {
+interface HeldCount {
   total: number;
   held: number;
 }

@@ -94,7 +94,7 @@ interface Dropped {
 }
 
 /** The write a held operation stands for, as the model's tool would make it of that section: the person's Save makes it. */
-export type HeldWrite = { tool: "memory_add"; section: string; content: string } | { tool: "memory_replace"; section: string; oldText: string; newText: string };
+type HeldWrite = { tool: "memory_add"; section: string; content: string } | { tool: "memory_replace"; section: string; oldText: string; newText: string };
 
 /** An operation that passed every check but one that only the person can answer (whose words, or an instruction): not written, it waits for their Save. */
 export interface HeldOperation {
