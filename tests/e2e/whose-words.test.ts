@@ -39,7 +39,7 @@ describe("whose words, through the bot, the tidy-up and the web page", () => {
     model.enqueue({ toolCalls: [{ name: "memory_add", arguments: { file: "user", section: "Work", content: CLAIM } }] }, { text: "Shall I keep that?" });
     await discord.userSends({ channelId: thread.id, userId: discord.alice.id, content: "okay", reference: { messageId: bobs.id } });
     const reply = await discord.waitFor(() => botMessages(discord, thread.id).find((m) => m.content.includes("✋")));
-    expect(reply.content).toContain("not your own words (Bob's words)");
+    expect(reply.content).toContain("not your own words (from Bob's message you replied to)");
     expect(componentsOf(reply).map((c) => c.label)).toEqual(["Save", "Discard"]);
     expect(await userFile(h)).not.toContain("morphine");
 

@@ -66,12 +66,21 @@ export function notTheirWords(text: string, words: SessionWords, replacing?: str
   return { why: "not-their-words", from: best && best.share >= 0.5 ? best.from : { origin: "assistant" } };
 }
 
-/** What a replacement adds: the words the replaced text held are in the file already, whoever said them. */
+/**
+ * What a replacement adds: the words the replaced text held are in the file already, whoever said
+ * them. A replacement that turns a yes into a no (or back) is a new fact whole: "Not allergic to
+ * penicillin" made "Allergic to penicillin" needs the person to have said so.
+ */
 function newFacts(after: Facts, before: Facts): Facts {
+  if (after.negations > 0 !== before.negations > 0) return after;
+  const fresh = (words: ReadonlySet<string>) => new Set([...words].filter((word) => !before.words.has(word)));
   return {
-    words: new Set([...after.words].filter((word) => !before.words.has(word))),
+    words: fresh(after.words),
     numbers: new Set([...after.numbers].filter((number) => !before.numbers.has(number))),
-    negations: Math.max(0, after.negations - before.negations),
+    dates: new Set([...after.dates].filter((date) => !before.dates.has(date))),
+    relative: after.relative,
+    negations: after.negations,
+    clauses: after.clauses.map((clause) => ({ words: fresh(clause.words), negations: clause.negations })).filter((clause) => clause.words.size > 0),
   };
 }
 

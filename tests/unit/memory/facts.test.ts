@@ -38,11 +38,25 @@ describe("facts: whether a source carries a line", () => {
     expect(carriesLine("anything", "okay")).toBe(true);
   });
 
-  it("a person's many messages carry a line together; a negation anywhere among them is enough for a negated line", () => {
+  it("a person's many messages carry a line together; a no counts only where it is said about the same thing", () => {
     const typed = mergeFacts(["I live in Lyon", "my dog is called Rex", "no, I never drink coffee"].map(factsOf));
     expect(carries(typed, factsOf("Lives in Lyon with Rex, a dog"))).toBe(true);
     expect(carries(typed, factsOf("Never drinks coffee"))).toBe(true);
     expect(carries(mergeFacts([factsOf("I drink coffee")]), factsOf("Never drinks coffee"))).toBe(false);
+    // The attacks of the review: a "no" elsewhere, a "no" dropped, a "no" without its apostrophe.
+    expect(carries(factsOf("I'm allergic to penicillin. I don't know"), factsOf("Not allergic to penicillin"))).toBe(false);
+    expect(carries(factsOf("I'm not allergic to penicillin"), factsOf("Allergic to penicillin"))).toBe(false);
+    expect(carries(factsOf("I dont eat meat"), factsOf("Eats meat"))).toBe(false);
+    expect(carries(factsOf("I hardly drink"), factsOf("Drinks"))).toBe(false);
+    expect(carries(factsOf("I'm allergic to penicillin but not to aspirin"), factsOf("Allergic to penicillin, not to aspirin"))).toBe(true);
+  });
+
+  it("reads number words as the numbers they are, and a date only where the source gave a time for it", () => {
+    expect(carries(factsOf("I have two kids and a dog named Rex"), factsOf("Has 2 kids and a dog named Rex"))).toBe(true);
+    expect(carries(factsOf("I have two kids and a dog named Rex"), factsOf("Has three kids and a dog named Rex"))).toBe(false);
+    expect(carries(factsOf("我有两个孩子"), factsOf("有三个孩子"))).toBe(false);
+    expect(carries(factsOf("I was born in 1990"), factsOf("Born 2026-01-01"))).toBe(false);
+    expect(carries(factsOf("we moved to Berlin last week"), factsOf("Lives in Berlin (moved 2026-11-20)"))).toBe(true);
   });
 
   it("reads a megabyte of its worst input in linear time", () => {
