@@ -195,6 +195,17 @@ describe("checkPlan: a new USER.md line must be carried by the person's own word
     expect(outcome.texts.user).toBe(USER);
   });
 
+  it("holds a replace whose new clause its quote does not carry, though the line keeps the old fact and the quote shares some of the new words", () => {
+    const club = { ...bakery, personMessages: ["I really want to join a club", "we finally moved to Berlin"] };
+    const army = op({ kind: "replace", section: "Work", old_lines: ["- Works night shifts"], new_lines: ["- Works night shifts, wants to quit and join the army"], quote: "I really want to join a club" });
+    const outcome = checkPlan(club, [army]);
+    expect(outcome.applied).toEqual([]);
+    expect(outcome.held.map((h) => h.operation)).toEqual([army]);
+    // What a replace adds is all its quote must carry: the city, not "lives".
+    const berlin = op({ kind: "replace", section: "Home", old_lines: ["- Lives in Paris"], new_lines: ["- Lives in Berlin"], quote: "we finally moved to Berlin" });
+    expect(checkPlan(club, [berlin]).applied).toEqual([berlin]);
+  });
+
   it("holds a line whose number or polarity its quote does not have", () => {
     const said = { ...input(), personMessages: ["I am allergic to penicillin, and I was born in 1990"] };
     const quote = "I am allergic to penicillin, and I was born in 1990";
