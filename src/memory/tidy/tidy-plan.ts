@@ -330,9 +330,23 @@ function notCarried(quote: string, messages: readonly string[], added: readonly 
   const han = wanted.match(HAN_CHAR)?.length ?? 0;
   if (han < MIN_HAN_QUOTE_CHARS && countChars(wanted) < MIN_QUOTE_CHARS) return [...added];
   if (!messages.some((message) => message.includes(wanted))) return [...added];
-  // The lines an operation replaces are in the file already: a merge of two lines needs the quote only for what it adds.
-  const facts = replaced.length === 0 ? factsOf(wanted) : mergeFacts([factsOf(wanted), ...replaced.map(factsOf)]);
-  return added.filter((line) => !carries(facts, factsOf(line)));
+  const said = factsOf(wanted);
+  if (replaced.length === 0) return added.filter((line) => !carries(said, factsOf(line)));
+  // The lines an operation replaces are in the file already: a merge needs the quote only for what it
+  // adds. The line must be carried by the quote and those lines together (its yes or no too), and what
+  // it says beyond them by the quote alone: a clause added to a kept fact is a fact of its own.
+  const known = mergeFacts(replaced.map(factsOf));
+  const together = mergeFacts([said, known]);
+  return added.filter((line) => {
+    const facts = factsOf(line);
+    return !(carries(together, facts) && carries(said, beyond(facts, known)));
+  });
+}
+
+/** What `line` says beyond `known`: its other words, numbers and dates (its yes or no is checked whole). */
+function beyond(line: Facts, known: Facts): Facts {
+  const other = <T>(all: ReadonlySet<T>, seen: ReadonlySet<T>) => new Set([...all].filter((item) => !seen.has(item)));
+  return { ...line, words: other(line.words, known.words), numbers: other(line.numbers, known.numbers), dates: other(line.dates, known.dates), clauses: [] };
 }
 
 function addNew(doc: SectionDocument, section: string, lines: string[]): SectionDocument | undefined {

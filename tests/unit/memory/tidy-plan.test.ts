@@ -206,6 +206,15 @@ describe("checkPlan: a new USER.md line must be carried by the person's own word
     expect(checkPlan(club, [berlin]).applied).toEqual([berlin]);
   });
 
+  it("holds a replace that turns the line's no into a yes, whatever its quote; a number the replaced line held needs none", () => {
+    const health = { ...input(), texts: { user: "## Health\n- Not allergic to penicillin\n- Born in 1990\n- Likes tea\n- Likes coffee\n", memory: MEMORY }, personMessages: ["I had a long lunch with Ann today", "I grew up in Lyon"] };
+    const flip = op({ kind: "replace", section: "Health", old_lines: ["- Not allergic to penicillin"], new_lines: ["- Allergic to penicillin"], quote: "I had a long lunch with Ann today" });
+    const lyon = op({ kind: "replace", section: "Health", old_lines: ["- Born in 1990"], new_lines: ["- Born in 1990, grew up in Lyon"], quote: "I grew up in Lyon" });
+    const outcome = checkPlan(health, [flip, lyon]);
+    expect(outcome.held.map((h) => h.operation)).toEqual([flip]);
+    expect(outcome.applied).toEqual([lyon]);
+  });
+
   it("holds a line whose number or polarity its quote does not have", () => {
     const said = { ...input(), personMessages: ["I am allergic to penicillin, and I was born in 1990"] };
     const quote = "I am allergic to penicillin, and I was born in 1990";
