@@ -196,3 +196,24 @@ export function mergeFacts(all: readonly Facts[]): Facts {
   }
   return { words, numbers, dates, relative, negations, clauses };
 }
+
+// The names people and models give profile sections: a category, not a fact about anyone.
+const CATEGORIES = factsOf(
+  "about basics profile preferences likes dislikes food drinks diet work job career school study studies health family friends " +
+    "home contact languages hobbies interests pets schedule routine travel music books reading sports exercise fitness goals plans " +
+    "notes personal background identity name location relationships projects skills tech style communication events important " +
+    "dates birthday misc other general values habits learning education money finance people daily life places place city " +
+    "country address occupation team company appointments reminders follow ups todo anniversaries media games movies shows " +
+    "关于 基本信息 个人资料 喜好 偏好 饮食 工作 职业 学习 健康 家人 家庭 朋友 住处 联系方式 语言 爱好 兴趣 宠物 日程 作息 旅行 音乐 阅读 运动 目标 计划 笔记 背景 技能 沟通 其他 生日 生活",
+).words;
+
+/**
+ * The facts a new section's name states beyond its category ("Diagnosed with epilepsy", not
+ * "Health"): a section name is text the file will hold, and a fact can be written there as well
+ * as in the lines under it.
+ */
+export function sectionNameFacts(name: string): Facts {
+  const facts = factsOf(name);
+  const keep = (words: ReadonlySet<string>) => new Set([...words].filter((word) => !CATEGORIES.has(word)));
+  return { ...facts, words: keep(facts.words), clauses: facts.clauses.map((clause) => ({ ...clause, words: keep(clause.words) })) };
+}

@@ -9,6 +9,7 @@ import { SEARCH_DEFAULT_LIMIT, TOOL_NAMES, toolSchemas, type ToolName } from "./
 import { searchResultsForModel } from "./search-results.js";
 import { toolJson } from "./tool-json.js";
 import { notTheirWords, type SessionWords } from "./voices.js";
+import { parseSections } from "../../memory/sections.js";
 import type { Held } from "../../lib/provenance.js";
 import { instructionIn } from "../../memory/instructions.js";
 import { isPrivateSection, isPublicEntry, MAX_PRIVATE_SECTIONS, publicEntriesOf, withoutPrivateSections, type PublicPlace } from "../../memory/visibility.js";
@@ -158,7 +159,13 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
     );
   }
   // A fact about the person must be the person's: one their typed words do not carry waits for their Save, with where its words came from.
-  const notTheirs = context.words && args.file === "user" && tool !== "memory_remove" ? notTheirWords(tool === "memory_add" ? args.content : args.new_text, context.words, tool === "memory_replace" ? args.old_text : undefined) : undefined;
+  const notTheirs =
+    context.words && args.file === "user" && tool !== "memory_remove"
+      ? notTheirWords(tool === "memory_add" ? args.content : args.new_text, context.words, {
+          ...(tool === "memory_replace" ? { replacing: args.old_text } : {}),
+          ...(tool === "memory_add" && !(await hasSection(file, args.section)) ? { newSection: args.section } : {}),
+        })
+      : undefined;
   const askFirst = asksFirst(context.settings.askBeforeSaving, args.file);
   const write = (options: EditOptions): Promise<WriteResult> =>
     tool === "memory_add"
@@ -275,6 +282,12 @@ function refusalHere(failure: Extract<WriteResult, { ok: false }>, label: string
 
 const ESCAPED_LESS_THAN = "&lt;";
 const unescapeTags = (text: string): string => text.replaceAll(ESCAPED_LESS_THAN, "<");
+
+/** Whether the file has this section already (its name is then in the file, whoever wrote it). */
+async function hasSection(file: { read(): Promise<string | undefined> }, section: string): Promise<boolean> {
+  const name = section.trim();
+  return parseSections((await file.read()) ?? "").sections.some((s) => s.name === name);
+}
 
 /** Why a write waits although the person did not ask to approve it, for the model. */
 function heldNote(held: Held): string {

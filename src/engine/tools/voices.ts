@@ -1,4 +1,4 @@
-import { carriedShare, carries, factsOf, mergeFacts, type Facts } from "../../memory/facts.js";
+import { carriedShare, carries, factsOf, mergeFacts, sectionNameFacts, type Facts } from "../../memory/facts.js";
 import type { Held, MessagePart, WordsFrom } from "../../lib/provenance.js";
 
 /**
@@ -50,8 +50,10 @@ function factsOfTyped(words: SessionWords): Facts {
  * Save, with the part of the conversation that carries them best (a guest's message, the message
  * they replied to, a file…), else the assistant's own suggestion.
  */
-export function notTheirWords(text: string, words: SessionWords, replacing?: string): Held | undefined {
-  const line = replacing === undefined ? factsOf(text) : newFacts(factsOf(text), factsOf(replacing));
+export function notTheirWords(text: string, words: SessionWords, { replacing, newSection }: { replacing?: string; newSection?: string } = {}): Held | undefined {
+  const changed = replacing === undefined ? factsOf(text) : newFacts(factsOf(text), factsOf(replacing));
+  // A new section's name is text the file will hold: "Diagnosed with epilepsy" over a "yes" is a fact too.
+  const line = newSection === undefined ? changed : mergeFacts([changed, sectionNameFacts(newSection)]);
   if (carries(factsOfTyped(words), line)) return undefined;
   let best: { from: WordsFrom; share: number } | undefined;
   // Newest first, within a budget: a session of shared files is megabytes, and this runs on a write.

@@ -4,7 +4,7 @@ import { countChars } from "../../lib/text.js";
 import { DROP_REASONS, TIDY_KINDS } from "../../lib/telemetry.js";
 
 export { TIDY_KINDS };
-import { carriedShare, carries, CARRIED_SHARE, factsOf, mergeFacts, type Facts } from "../facts.js";
+import { carriedShare, carries, CARRIED_SHARE, factsOf, mergeFacts, type Facts, sectionNameFacts } from "../facts.js";
 import { CAPS } from "../file-kinds.js";
 import { instructionIn } from "../instructions.js";
 import { relativeTimeIn } from "../relative-time.js";
@@ -295,7 +295,8 @@ function checkOperation(
   if (newLines.some((line) => /^#{1,6}\s/.test(line) || FENCE.test(line)) || oldLines.some((line) => FENCE.test(line)) || !checkContent(text, "tool").ok) return "unsafe";
   if (added.length > 0 && relativeTimeIn(added.join("\n")) !== undefined) return "relative-date";
   // Whose words: the lines the quote does not carry hold the operation, once every other check below has passed too.
-  const unquoted = file === "user" && added.length > 0 ? notCarried(op.quote, quotes, added, oldLines) : [];
+  // A new section's name is text the file will hold: a fact can be written there too ("Has epilepsy").
+  const unquoted = file === "user" && added.length > 0 ? notCarried(op.quote, quotes, added, oldLines, index === -1 ? section : undefined) : [];
   // Lines fewer count as removed, and so does a line whose facts the new lines do not carry:
   // "Allergic to penicillin" rewritten as "Penicillin is fine for her" shares a word and is gone;
   // "Ask about the marathon" updated to "Ask about the marathon time (2026-11-29)" is kept.
@@ -325,12 +326,14 @@ function survives(old: Facts, news: readonly Facts[], together: Facts): boolean 
  * facts (facts.ts: two thirds of its words, its numbers, its yes or no). A quote of anything the
  * person said, sharing a word with a fact they never said, carries nothing.
  */
-function notCarried(quote: string, messages: readonly string[], added: readonly string[], replaced: readonly string[]): string[] {
+function notCarried(quote: string, messages: readonly string[], added: readonly string[], replaced: readonly string[], newSection?: string): string[] {
   const wanted = normalQuote(quote);
   const han = wanted.match(HAN_CHAR)?.length ?? 0;
   if (han < MIN_HAN_QUOTE_CHARS && countChars(wanted) < MIN_QUOTE_CHARS) return [...added];
   if (!messages.some((message) => message.includes(wanted))) return [...added];
   const said = factsOf(wanted);
+  // The name beyond its category ("Health" is none): a section named "Has epilepsy" over an ordinary line states it.
+  if (newSection !== undefined && !carries(said, sectionNameFacts(newSection))) return [...added, newSection];
   if (replaced.length === 0) return added.filter((line) => !carries(said, factsOf(line)));
   // The lines an operation replaces are in the file already: a merge needs the quote only for what it
   // adds. The line must be carried by the quote and those lines together (its yes or no too), and what

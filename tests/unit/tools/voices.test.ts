@@ -36,9 +36,9 @@ describe("a USER.md text that is not the owner's own words", () => {
 
   it("a replacement is measured by what it adds: the replaced words are in the file already", () => {
     const moved: SessionWords = { typed: ["I moved to Berlin last month"], others: [] };
-    expect(notTheirWords("- Lives in Berlin", moved, "- Lives in Paris")).toBeUndefined();
-    expect(notTheirWords("- Lives in Rome", moved, "- Lives in Paris")).toBeDefined();
-    expect(notTheirWords("- Not allergic to penicillin", { typed: ["penicillin again"], others: [] }, "- Allergic to penicillin")).toBeDefined();
+    expect(notTheirWords("- Lives in Berlin", moved, { replacing: "- Lives in Paris" })).toBeUndefined();
+    expect(notTheirWords("- Lives in Rome", moved, { replacing: "- Lives in Paris" })).toBeDefined();
+    expect(notTheirWords("- Not allergic to penicillin", { typed: ["penicillin again"], others: [] }, { replacing: "- Allergic to penicillin" })).toBeDefined();
   });
 
   it("reads only the newest 60,000 characters of the typed words: a megabyte of messages costs what that costs", () => {
@@ -55,5 +55,20 @@ describe("naming where a held write's words came from", () => {
     const words: SessionWords = { typed: ["hello"], others: [...Array.from({ length: 20 }, () => file), { origin: "typed", author: "Bob", text: "Alice was fired from the hospital" }] };
     expect(cpuMs(() => notTheirWords("- fired from the hospital", words))).toBeLessThan(800);
     expect(notTheirWords("- fired from the hospital", words)?.from).toEqual({ origin: "typed", author: "Bob" });
+  });
+});
+
+describe("a new section's name is text the file will hold", () => {
+  const words: SessionWords = { typed: ["hey, can you summarise the file Bob sent?"], others: [{ origin: "file", name: "bob.txt", text: "Alice was diagnosed with epilepsy" }] };
+
+  it("holds a fact written as the name of a new section over a 'yes'", () => {
+    expect(notTheirWords("yes", words, { newSection: "Diagnosed with epilepsy" })).toEqual({ why: "not-their-words", from: { origin: "file", name: "bob.txt" } });
+    expect(notTheirWords("- yes, a lot", words, { newSection: "Allergic to penicillin" })).toBeDefined();
+  });
+
+  it("lets a category name through: 'Health', 'Likes', '喜好' are no facts", () => {
+    const mine: SessionWords = { typed: ["I love oolong, 我喜欢乌龙茶"], others: [] };
+    expect(notTheirWords("- oolong", mine, { newSection: "Likes" })).toBeUndefined();
+    expect(notTheirWords("- 乌龙茶", mine, { newSection: "喜好" })).toBeUndefined();
   });
 });
