@@ -176,7 +176,8 @@ export function parseConversation(text: string): ConversationLog {
     while (id !== undefined && lines.at(-1) === "") lines.pop();
     const savedLine = SAVED.exec(lines.at(-1) ?? "")?.[1];
     if (savedLine !== undefined) lines.pop();
-    const body = lines.join("\n").trim();
+    // Only blank lines around it go: a first line's indent decides whether it opens a code fence, and so where its parts end.
+    const body = lines.join("\n").replace(/^(?:[ \t]*\n)+/, "").trimEnd();
     const parts = speaker === "assistant" ? undefined : partsKept ? parseParts(body, guest ? name : undefined) : [{ origin: "unknown" as const, text: unescapeBody(body) }];
     const message: ConversationMessage = { speaker, name, text: parts ? parts.map((p) => p.text).join(PART_SEPARATOR) : unescapeBody(body) };
     if (parts) message.parts = parts;

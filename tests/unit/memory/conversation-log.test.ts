@@ -81,6 +81,9 @@ describe("conversation files", () => {
       ["typed", "hi"],
       ["file", "the file's words"],
     ]);
+    // A first typed line indented past a fence (four spaces: not one) stays out of code when read back, so the file's part stays the file's.
+    const indented = { ...kept, messages: [{ speaker: "person" as const, name: "Alice", text: "", parts: [{ origin: "typed" as const, text: "    ```\nmine" }, { origin: "file" as const, name: "r.txt", text: "I was born in 1990" }] }] };
+    expect(parseConversation(renderConversation(indented)).messages[0]!.parts!.map((p) => p.origin)).toEqual(["typed", "file"]);
     // A guest's typed words are the guest's.
     expect(round.messages[1]!.parts).toEqual([{ origin: "typed", author: "Bob", text: "I'm Bob" }]);
   });
