@@ -216,7 +216,7 @@ describe("npm run memory -- tidy", () => {
     const dry = await memoryCli(["tidy", "--user", "42", "--dry-run"], env);
     expect(dry.stderr).toBe("");
     expect(dry.code).toBe(0);
-    expect(dry.stdout).toMatch(/^Dry run: 1 change\(s\) would be made; nothing was written\.\n- replace USER\.md › Family: - Sister: Clara, a nurse → - Sister: Clara, a nurse; recommends novels \(she recommended Piranesi; conversations\/2026-10-02-books-and-tea-aaaaaaaa\.md\)\nWould wait for the person's Save: 1\n- move USER\.md › Reading: - Reads Piranesi \(the assistant said so; x\) — not your words\n$/);
+    expect(dry.stdout).toMatch(/^Dry run: 1 change\(s\) would be made; nothing was written\.\n- replace USER\.md › Family: - Sister: Clara, a nurse → - Sister: Clara, a nurse; recommends novels \(she recommended Piranesi; conversations\/2026-10-02-books-and-tea-aaaaaaaa\.md\)\nWould wait for the person's Save: 1\n- move USER\.md › Reading: - Reads Piranesi \(the assistant said so; x\) — not your own words \(the assistant's suggestion\)\n$/);
     expect(await readFile(join(home, "users/42/USER.md"), "utf8")).toBe("## Family\n- Sister: Clara, a nurse\n");
     const run = await memoryCli(["tidy", "--user", "42"], env);
     expect(run.code).toBe(0);

@@ -336,13 +336,14 @@ function notCarried(quote: string, messages: readonly string[], added: readonly 
   if (newSection !== undefined && !carries(said, sectionNameFacts(newSection))) return [...added, newSection];
   if (replaced.length === 0) return added.filter((line) => !carries(said, factsOf(line)));
   // The lines an operation replaces are in the file already: a merge needs the quote only for what it
-  // adds. The line must be carried by the quote and those lines together (its yes or no too), and what
-  // it says beyond them by the quote alone: a clause added to a kept fact is a fact of its own.
+  // adds. A line the quote does not carry alone must be carried by the quote and those lines together
+  // (its yes or no too), and what it says beyond them by the quote: a clause added to a kept fact is a
+  // fact of its own.
   const known = mergeFacts(replaced.map(factsOf));
   const together = mergeFacts([said, known]);
   return added.filter((line) => {
     const facts = factsOf(line);
-    return !(carries(together, facts) && carries(said, beyond(facts, known)));
+    return !carries(said, facts) && !(carries(together, facts) && carries(said, beyond(facts, known)));
   });
 }
 

@@ -204,6 +204,10 @@ describe("checkPlan: a new USER.md line must be carried by the person's own word
     // What a replace adds is all its quote must carry: the city, not "lives".
     const berlin = op({ kind: "replace", section: "Home", old_lines: ["- Lives in Paris"], new_lines: ["- Lives in Berlin"], quote: "we finally moved to Berlin" });
     expect(checkPlan(club, [berlin]).applied).toEqual([berlin]);
+    // A quote that carries the whole line needs nothing else, though it holds only half of what the line adds.
+    const sister = { ...club, texts: { user: "## Family\n- Sister: Clara, a nurse\n- Likes tea\n- Likes coffee\n- Has a cat\n", memory: MEMORY }, personMessages: ["My sister Clara, the nurse, recommended novels again"] };
+    const novels = op({ kind: "replace", section: "Family", old_lines: ["- Sister: Clara, a nurse"], new_lines: ["- Sister: Clara, a nurse; recommends novels"], quote: "My sister Clara, the nurse, recommended" });
+    expect(checkPlan(sister, [novels]).applied).toEqual([novels]);
   });
 
   it("holds a replace that turns the line's no into a yes, whatever its quote; a number the replaced line held needs none", () => {
