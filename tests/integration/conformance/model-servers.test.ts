@@ -68,7 +68,7 @@ const cases: Case[] = [
 const FACTS = "Please remember: I like oolong tea, and my cat is called Mochi.";
 const PLAN = {
   operations: [
-    { kind: "move", file: "user", section: "Home", old_lines: [], new_lines: ["- Lives in Berlin (moved 2026-11-20)"], reason: "said so", source: "conversation", quote: "we moved to Berlin" },
+    { kind: "move", file: "user", section: "Home", old_lines: [], new_lines: ["- Lives in Berlin (moved 2026-11-20)"], reason: "said so", source: "conversation", quote: "we moved to Berlin last week" },
   ],
 };
 
