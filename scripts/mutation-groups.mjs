@@ -7,6 +7,13 @@ import ts from "typescript";
 
 /** @typedef {{ file: string, only?: string[] }} Target */
 
+/**
+ * Every group's tests include this one: it imports each module inside a test. Stryker 9.6's vitest
+ * runner counts a test file that fails to import as passing, so a mutant that breaks a table or a
+ * pattern at load would otherwise survive.
+ */
+const LOADS = "tests/unit/memory/checks-load.test.ts";
+
 /** Each group is scored by its own modules' unit tests only (`tests`, also what vitest.mutation.config.ts runs). */
 /** @type {{ name: string, what: string, targets: Target[], tests: string[] }[]} */
 export const GROUPS = [
@@ -39,12 +46,12 @@ export const GROUPS = [
       },
       { file: "src/memory/memory-file.ts", only: ["MemoryFile.edit", "sameSections"] },
     ],
-    tests: ["tests/unit/memory/safety*.test.ts", "tests/unit/memory/memory-file*.test.ts"],
+    tests: ["tests/unit/memory/safety*.test.ts", "tests/unit/memory/memory-file*.test.ts", LOADS],
   },
-  { name: "tidy", what: "the tidy-up's checks (tidy-plan.ts)", targets: [{ file: "src/memory/tidy/tidy-plan.ts" }], tests: ["tests/unit/memory/tidy-plan*.test.ts"] },
-  { name: "instruction", what: "the instruction check (instructions.ts)", targets: [{ file: "src/memory/instructions.ts" }], tests: ["tests/unit/memory/instructions*.test.ts"] },
+  { name: "tidy", what: "the tidy-up's checks (tidy-plan.ts)", targets: [{ file: "src/memory/tidy/tidy-plan.ts" }], tests: ["tests/unit/memory/tidy-plan*.test.ts", LOADS] },
+  { name: "instruction", what: "the instruction check (instructions.ts)", targets: [{ file: "src/memory/instructions.ts" }], tests: ["tests/unit/memory/instructions*.test.ts", LOADS] },
   { name: "voices", what: "the voices check (voices.ts, facts.ts)", targets: [{ file: "src/engine/tools/voices.ts" }, { file: "src/memory/facts.ts" }],
-    tests: ["tests/unit/tools/voices*.test.ts", "tests/unit/memory/facts*.test.ts"],
+    tests: ["tests/unit/tools/voices*.test.ts", "tests/unit/memory/facts*.test.ts", LOADS],
   },
 ];
 
