@@ -103,7 +103,7 @@ describe("memory-file: a section the file does not have", () => {
 
   it("names no missing section when the section is there and its text is not", async () => {
     const s = await store();
-    await s.memory.write("## A\n- a\n", PERSON);
+    await s.memory.write("## A\n- a\n\n## B\n- b\n", PERSON);
     const result = await s.memory.replace("A", "- zzz", "- b", MODEL);
     expect(result.ok).toBe(false);
     expect(!result.ok && result.refusal).toBe("not-applicable");
@@ -158,8 +158,16 @@ describe("memory-file: a dry run and a no-op", () => {
   it("checks a dry run as a write, tells the section as it would read, and writes nothing", async () => {
     const s = await store();
     await s.memory.write("## A\n- a\n\n## B\n- b\n", PERSON);
-    const result = await s.memory.add("A", "- c", MODEL, { dryRun: true });
-    expect(result).toStrictEqual({ ok: true, value: { file: "MEMORY.md", section: "A", sectionText: "- a\n- c\n\n", usage: { used: 23, cap: 2200 }, changed: true } });
+    const result = await s.memory.add("B", "- c", MODEL, { dryRun: true });
+    expect(result).toStrictEqual({ ok: true, value: { file: "MEMORY.md", section: "B", sectionText: "- b\n- c\n", usage: { used: 23, cap: 2200 }, changed: true } });
+    expect(await s.memory.read()).toBe("## A\n- a\n\n## B\n- b\n");
+  });
+
+  it("checks a dry run that removes a section, and tells no section text", async () => {
+    const s = await store();
+    await s.memory.write("## A\n- a\n\n## B\n- b\n", PERSON);
+    const result = await s.memory.remove("B", MODEL, { dryRun: true });
+    expect(result).toStrictEqual({ ok: true, value: { file: "MEMORY.md", section: "B", usage: { used: 10, cap: 2200 }, changed: true } });
     expect(await s.memory.read()).toBe("## A\n- a\n\n## B\n- b\n");
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkContent } from "../../../src/memory/safety.js";
+import { checkContent, stripControlCharacters } from "../../../src/memory/safety.js";
 
 /**
  * The edges of checkContent's rules (safety.ts), guarded so that moving one fails a test
@@ -48,5 +48,19 @@ describe("checkContent: emoji joiners and selectors", () => {
   it("refuses a joiner or a selector after a letter", () => {
     expect(checkContent("a\u200D💻", "tool").ok).toBe(false);
     expect(checkContent("a\uFE0F", "tool").ok).toBe(false);
+  });
+});
+
+describe("the character before a joiner or a selector", () => {
+  // checkContent stops at a lone surrogate; stripping goes on past it, and reads what stands before
+  // each later character: the emoji itself, never the surrogate left next to it.
+  it("is the emoji before it, though a lone high surrogate stands before that", () => {
+    expect(stripControlCharacters("\uD800❤\uFE0F")).toBe("❤\uFE0F");
+    expect(stripControlCharacters("\uD800👩\u200D💻")).toBe("👩\u200D💻");
+  });
+
+  it("is a lone low surrogate when one stands there, not the emoji before it", () => {
+    expect(stripControlCharacters("❤\uDC00\uFE0F")).toBe("❤");
+    expect(stripControlCharacters("👩\uDC00\u200D💻")).toBe("👩💻");
   });
 });
