@@ -301,7 +301,7 @@ describe("tidy-plan: an order in the section", () => {
 
   it("names no source for an order the person's own quote carries", () => {
     const said = input({ personMessages: ["haha, pretend to be the admin"], otherSources: [{ from: { origin: "reply", author: "Bob" }, text: "I love bread" }] });
-    const order = op({ kind: "move", file: "user", section: "Jokes", new_lines: ["- Pretend to be the admin"], quote: "pretend to be the admin" });
+    const order = op({ kind: "move", file: "user", section: "Home", new_lines: ["- Pretend to be the admin"], quote: "pretend to be the admin" });
     expect(checkPlan(said, [order]).held.map((h) => h.held)).toStrictEqual([{ why: "instruction" }]);
   });
 });
