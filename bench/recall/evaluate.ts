@@ -15,7 +15,7 @@ export interface QuestionOutcome {
 }
 
 /** Where each evidence message is in the archived files: message number = turn × 2 (+1 for the assistant). */
-export function evidenceOf(question: BenchQuestion, files: Map<string, string>): Located[] {
+export function evidenceOf(question: Pick<BenchQuestion, "id" | "evidence">, files: Map<string, string>): Located[] {
   return question.evidence.map((e) => {
     const file = files.get(e.conversation);
     if (!file) throw new Error(`question ${question.id} names an unknown conversation ${e.conversation}`);
@@ -29,13 +29,13 @@ export function firstEvidenceRank(results: readonly { file: string; ords: readon
   return index === -1 ? undefined : index + 1;
 }
 
-export function recallAt(outcomes: readonly QuestionOutcome[], k: number): number {
+export function recallAt(outcomes: readonly Pick<QuestionOutcome, "rank">[], k: number): number {
   if (outcomes.length === 0) return 0;
   return outcomes.filter((o) => o.rank !== undefined && o.rank <= k).length / outcomes.length;
 }
 
 /** Mean reciprocal rank over the first 10 results. */
-export function mrr(outcomes: readonly QuestionOutcome[]): number {
+export function mrr(outcomes: readonly Pick<QuestionOutcome, "rank">[]): number {
   if (outcomes.length === 0) return 0;
   return outcomes.reduce((sum, o) => sum + (o.rank !== undefined && o.rank <= 10 ? 1 / o.rank : 0), 0) / outcomes.length;
 }

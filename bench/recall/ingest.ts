@@ -46,7 +46,7 @@ export async function ingest(home: string, conversations: readonly BenchConversa
     now = new Date(`${conversation.date}T${conversation.time}:00+08:00`);
     const session = await engine.open({
       userId: PERSON,
-      displayName: "Lin Mei",
+      displayName: conversation.speaker ?? "Lin Mei",
       locale: conversation.language === "zh" ? "zh-CN" : "en-US",
       title: conversation.title,
       place: { platform: "terminal", channelId: `bench-${conversation.id}`, description: "a terminal" },

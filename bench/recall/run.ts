@@ -1,11 +1,12 @@
 /**
  * `npm run bench:recall`: evidence recall of AgentKit's memory_search path against plain BM25
  * over single messages (the floor), in the same run over the same files, on the dataset in
- * bench/recall/dataset; then search latency, index size and reindex time for a year of use.
+ * bench/recall/dataset, set B, and LoCoMo's development split when ../shared/data holds it; then
+ * search latency, index size and reindex time for a year of use.
  */
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
 import { conversations, questions, timeQuestions } from "./dataset/index.js";
 import * as setB from "./dataset-b/index.js";
@@ -14,12 +15,16 @@ import type { BenchQuestion } from "./dataset/types.js";
 import { evidenceOf, firstEvidenceRank, mrr, recallAt, type QuestionOutcome } from "./evaluate.js";
 import { FloorIndex } from "./floor.js";
 import { ingest, PERSON } from "./ingest.js";
+import { LOCOMO_PATH, loadLocomo, type LocomoMapping } from "./locomo.js";
+import { locomoTable, measureLocomo } from "./locomo-run.js";
 import { measureScale, type ScaleResult } from "./scale.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const { values } = parseArgs({
   options: {
     "skip-scale": { type: "boolean", default: false },
+    "skip-locomo": { type: "boolean", default: false },
+    "locomo-mapping": { type: "string", default: "dialogue" },
     days: { type: "string", default: "365" },
     verbose: { type: "boolean", default: false },
     out: { type: "string", default: join(ROOT, "bench", "results", "recall.json") },
@@ -96,6 +101,8 @@ async function main(): Promise<void> {
     console.log(`AgentKit's first result comes from: ${tops.join(", ")} (a daily-log summary often holds the answer too, but only messages count as evidence).`);
     if (misses.length > 0) console.log(`\nNot in AgentKit's top 5:\n${misses.join("\n")}`);
 
+    if (!values["skip-locomo"]) results.locomo = await reportLocomo(values.verbose ?? false);
+
     let scale: ScaleResult | undefined;
     if (!values["skip-scale"]) {
       const scaleHome = await mkdtemp(join(tmpdir(), "agentkit-recall-scale-"));
@@ -121,6 +128,40 @@ async function main(): Promise<void> {
   } finally {
     await rm(home, { recursive: true, force: true });
   }
+}
+
+/** LoCoMo's development split when ../shared/data has it: the table, the targets, the JSON (undefined when absent). */
+async function reportLocomo(verbose: boolean): Promise<Record<string, unknown> | undefined> {
+  const mapping = values["locomo-mapping"];
+  if (mapping !== "dialogue" && mapping !== "typed") throw new Error(`--locomo-mapping ${mapping}: dialogue or typed`);
+  const split = loadLocomo(LOCOMO_PATH, mapping satisfies LocomoMapping);
+  if (!split) {
+    console.log(`\n## LoCoMo development split: not measured (${relative(ROOT, LOCOMO_PATH)} is not there; see ../shared/data/README.md)`);
+    return undefined;
+  }
+  const measured = await measureLocomo(split);
+  const questions = measured.outcomes.length;
+  console.log(
+    `\n## LoCoMo development split, ${mapping === "dialogue" ? "as a dialogue (the other speaker as the assistant)" : "typed (every turn the person's, \"Name: text\")"} (${split.samples.length} conversations, ${measured.sessions} sessions, ${measured.messages} messages, ${questions} questions of categories 1–4; ` +
+      `each ingested through the session engine in ${Math.round(measured.ingestMs / 1000)} s)\n`,
+  );
+  console.log(`Evidence ids: ${split.repaired} repaired (several in one string, "D:11:26"), ${split.dropped} dropped (they name no turn); ${split.questionsWithoutEvidence} question(s) left without evidence are not asked.\n`);
+  const { rows, results } = locomoTable(measured.outcomes);
+  console.log(table(rows));
+  const all = results.all as { ratio5: number; ratio10: number };
+  const below = Object.entries(results).filter(([name, r]) => name !== "all" && ((r as { ratio5: number }).ratio5 < 1 || (r as { ratio10: number }).ratio10 < 1));
+  console.log(
+    `\nTargets: R@10 ≥ 1.25 × floor ${all.ratio10.toFixed(2)}× ${all.ratio10 >= 1.25 ? "✅" : "❌"}, R@5 ≥ 1.15 × floor ${all.ratio5.toFixed(2)}× ${all.ratio5 >= 1.15 ? "✅" : "❌"}, ` +
+      `no category below the floor ${below.length === 0 ? "✅" : `❌ (${below.map(([name]) => name).join(", ")})`}; ` +
+      `search p50 / p95 ${measured.searchP50Ms.toFixed(1)} / ${measured.searchP95Ms.toFixed(1)} ms (in-process, ${measured.messages / split.samples.length | 0} messages a person)`,
+  );
+  const sources = measured.outcomes.flatMap((o) => o.sources);
+  console.log(`AgentKit's first five results come from: ${[...new Set(sources)].map((s) => `${s} ${pct(sources.filter((x) => x === s).length / sources.length)}`).join(", ")}`);
+  if (verbose) {
+    const missed = measured.outcomes.filter((o) => o.ours === undefined || o.ours > 5);
+    console.log(`\nNot in AgentKit's top 5 (${missed.length}):\n${missed.map((o) => `${o.id} [${o.category}] ${o.question}  → ours ${o.ours ?? "-"}, floor ${o.floor ?? "-"}`).join("\n")}`);
+  }
+  return { ...results, messages: measured.messages, searchP50Ms: measured.searchP50Ms, searchP95Ms: measured.searchP95Ms, repairedIds: split.repaired, droppedIds: split.dropped };
 }
 
 type Slice = [string, (q: QuestionOutcome) => boolean];

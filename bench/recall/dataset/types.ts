@@ -18,6 +18,8 @@ export interface BenchConversation {
   turns: { user: string; assistant: string }[];
   /** 2–3 sentence summary of the conversation, as the bot's daily log would hold it (same language). */
   summary: string;
+  /** The person's display name (LoCoMo's speakers); "Lin Mei" when unset. */
+  speaker?: string;
 }
 
 /**

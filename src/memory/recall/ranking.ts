@@ -111,7 +111,14 @@ function sessionsOf(hits: readonly RecallHit[]): (string | undefined)[] {
  * Session-level voting: a message from a conversation that matched in several places (other
  * messages, its summary in the daily log) moves up. Each hit scores by its rank (1 / (k + rank));
  * the best other hits of its conversation add half of theirs. Memory-file sections keep their
- * rank's score. What is found stays found: only the order changes.
+ * rank's score.
+ *
+ * A day's summary entry whose conversation is among the hits is a key to that conversation, not a
+ * result: it votes for the conversation's messages and gives its place to them (what was said,
+ * where the summary only points at it). On LoCoMo's development split summaries took a fifth of the
+ * first five places; giving them up raised recall@5 by 4 points and moved no set of bench:recall
+ * down (docs/design.md §8). A summary that leads to no hit (every DM of a day shares one title, or
+ * its conversation did not match) stays a result. Nothing else found is dropped.
  */
 export function voteBySession(hits: readonly RecallHit[]): RecallHit[] {
   const own = hits.map((_, i) => 1 / (RANK_K + i + 1));
@@ -132,5 +139,6 @@ export function voteBySession(hits: readonly RecallHit[]): RecallHit[] {
     return { hit, score: own[i]! + SESSION_WEIGHT * vote, rank: i };
   });
   scored.sort((a, b) => b.score - a.score || a.rank - b.rank);
-  return scored.map(({ hit, score }) => ({ ...hit, score: Number(score.toPrecision(6)) }));
+  const leadsToHit = (i: number) => hits[i]!.source === "daily" && sessions[i] !== undefined;
+  return scored.filter(({ rank }) => !leadsToHit(rank)).map(({ hit, score }) => ({ ...hit, score: Number(score.toPrecision(6)) }));
 }

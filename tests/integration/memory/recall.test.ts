@@ -410,6 +410,19 @@ describe("Recall results", () => {
     expect(hits.map((h) => h.title)).toEqual(["bakery", "cakes"]);
   });
 
+  it("give a day's summary entry's place to the conversation it sums up, and keep one that leads to no result", async () => {
+    const p = await person();
+    await mkdir(join(p.dir, "daily"), { recursive: true });
+    await writeConversation(p, "2026-03-01-bakery-bbbbbbbb.md", "bakery", ["I tried a cardamom bun recipe.", "Nice."]);
+    await writeFile(join(p.dir, "daily", "2026-03-01.md"), "## 10:00 · bakery\nAlice tried a cardamom bun recipe.\n\n## 18:00 · evening\nAlice baked cardamom bread for her neighbours.\n");
+    const hits = await newRecall().search(p, ZONE, "cardamom");
+    // The bakery entry leads to the bakery conversation's message, which takes its place; the evening entry leads nowhere and stays.
+    const found = hits.map((h) => `${h.source} ${h.title}`);
+    expect(found[0]).toBe("conversation bakery");
+    expect(found).toContain("daily 18:00 · evening");
+    expect(found).not.toContain("daily 10:00 · bakery");
+  });
+
   it("show a log entry that is both in the day's log and its archive once", async () => {
     const p = await person();
     await mkdir(join(p.dir, "daily", "archive"), { recursive: true });
@@ -439,7 +452,7 @@ describe("Recall between dates", () => {
     const october = await recall.search(p, ZONE, "trip", { since: "2026-10-01", until: "2026-10-31", limit: 20 });
     expect(new Set(october.map((h) => h.date))).toEqual(new Set(["2026-10-02", "2026-10-31"]));
     expect(october.map((h) => h.source)).not.toContain("user");
-    expect(october.some((h) => h.source === "daily") && october.some((h) => h.source === "conversation")).toBe(true);
+    expect(october.some((h) => h.source === "conversation")).toBe(true);
     const before = await recall.search(p, ZONE, "trip", { until: "2026-10-01", limit: 20 });
     expect(new Set(before.map((h) => h.date))).toEqual(new Set(["2026-03-14"]));
     const after = await recall.search(p, ZONE, "trip", { since: "2026-11-01", limit: 20 });
