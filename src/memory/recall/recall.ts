@@ -3,8 +3,9 @@ import { BackgroundWork } from "../../lib/background-work.js";
 import { KeyedMutex } from "../../lib/keyed-mutex.js";
 import { cutChars } from "../../lib/text.js";
 import { PersonIndex, type DateRange, type SyncReport, type UnitRow } from "./person-index.js";
-import { dedupe, fuse, rankKeyword, voteBySession, type RecallHit } from "./ranking.js";
+import { dedupe, fuse, preferPeriod, rankKeyword, voteBySession, type RecallHit } from "./ranking.js";
 import { matchExpression, queryTerms } from "./search-text.js";
+import { namedPeriod } from "./named-period.js";
 import type { RecallSource } from "./units.js";
 import { VectorCache, vectorBlob, type Embedder } from "./vectors.js";
 
@@ -37,6 +38,8 @@ export interface IndexedPerson {
 }
 
 const CANDIDATES = 200;
+/** Candidates added from the time a question names (named-period.ts). */
+const NAMED_CANDIDATES = 50;
 // Chosen on bench/recall (neighbours 0.3–0.8 all beat the floor by 1.3–1.45×; 0.5 in the middle).
 const WEIGHTS = { body: 1, context: 0.5, title: 0.5 };
 const OPEN_INDEXES = 8;
@@ -124,12 +127,21 @@ export class Recall {
         const rows = early === undefined || report.read > 0 || report.removed > 0 ? await query() : early;
         return { rows, generation: await index.generation(), read: report.read };
       });
+      // A question that names a date ("in April 2022") without since/until: that time's best matches
+      // join the candidates however many better ones other times have, and rank higher below.
+      const named = expression && !range ? namedPeriod(query) : undefined;
+      if (named && expression) {
+        const seen = new Set(rows.map((row) => row.id));
+        const near = await this.locks.run(key, () => index.keywordMatches(expression, NAMED_CANDIDATES, WEIGHTS, { ...named, sources: DATED }));
+        rows.push(...near.filter((row) => !seen.has(row.id)));
+      }
       // What a search had to read itself gets its vectors afterwards, off this search's path.
       if (read > 0) this.embedInBackground(person);
       const keyword = rankKeyword(rows);
       if (!expression) return dedupe(keyword).slice(0, limit);
       const semantic = (await this.semanticRows(key, index, generation, await queryVector)).filter((row) => !range || inRange(row, range));
-      return voteBySession(dedupe(semantic.length > 0 ? fuse(keyword, semantic) : keyword)).slice(0, limit);
+      const voted = voteBySession(dedupe(semantic.length > 0 ? fuse(keyword, semantic) : keyword));
+      return (named ? preferPeriod(voted, { ...named, sources: DATED }) : voted).slice(0, limit);
     });
   }
 

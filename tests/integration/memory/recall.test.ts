@@ -461,6 +461,20 @@ describe("Recall between dates", () => {
     expect((await recall.search(p, ZONE, "trip", { limit: 20 })).map((h) => h.source)).toContain("user");
   });
 
+  it("ranks first the time a question names in words, and finds it outside the first candidates", async () => {
+    const p = await person();
+    // 300 later messages (and their replies, through their context) say "hair dye" more often than the April one: without the date it is not among the best 200.
+    for (let i = 0; i < 300; i++) {
+      await writeConversation(p, `2022-09-${String((i % 28) + 1).padStart(2, "0")}-h-${String(i).padStart(8, "0")}.md`, "h", ["hair dye hair dye hair dye", "ok"]);
+    }
+    await writeConversation(p, "2022-04-15-h-aaaaaaaa.md", "h", ["Guess what, I tried a purple hair dye last week!", "Wow!"]);
+    const recall = newRecall();
+    const named = await recall.search(p, ZONE, "What hair dye did I try in April 2022?", { limit: 5 });
+    expect(named[0]).toMatchObject({ date: "2022-04-15", text: expect.stringContaining("purple") });
+    const unnamed = await recall.search(p, ZONE, "What hair dye did I try?", { limit: 50 });
+    expect(unnamed.map((h) => h.date)).not.toContain("2022-04-15");
+  }, 30_000);
+
   it("finds a rare word outside the first candidates once the dates narrow the search", async () => {
     const p = await person();
     // 300 recent messages about the word, one old: without the range the old one is not among the best 200.
