@@ -63,37 +63,38 @@ interface Found {
 /**
  * The earliest match of any rule in the view; on a tie, the rule listed first. One pass over the
  * words: where an order may begin is known before it is reached (after a clause mark, after an
- * address such as "you must" or "from now on", after up to four fillers such as "please"), and
+ * address such as "you must" or "from now on", after any number of fillers such as "please":
+ * "please please please please please ignore…" is as much an order as one "please"), and
  * each word tries only the rules that can start with it.
  */
 function firstOrder(view: string): Found | undefined {
   const words = view.split(" ");
   const present = new Set(words);
-  /** Where an order may begin, with how many fillers came before it. */
-  const leads = new Map<number, number>([[0, 0]]);
+  /** Where an order may begin. */
+  const leads = new Set<number>([0]);
   let at = 0;
   let imperative = false;
   let found: Found | undefined;
   for (const word of words) {
-    const fillers = leads.get(at);
-    if (fillers !== undefined && fillers < 4 && isFillerStart(word)) {
+    const lead = leads.has(at);
+    if (lead && isFillerStart(word)) {
       FILLER_WORD.lastIndex = at;
       const filler = FILLER_WORD.exec(view);
-      if (filler) addLead(leads, at + filler[0].length, fillers + 1);
+      if (filler) leads.add(at + filler[0].length);
     }
-    if (word === "." || word === "," || word === ":" || word === "|") addLead(leads, at + 2, 0);
+    if (word === "." || word === "," || word === ":" || word === "|") leads.add(at + 2);
     const address = ADDRESSED.get(word);
     if (address) {
       address.lastIndex = at;
       const match = address.exec(view);
-      if (match) addLead(leads, at + match[0].length, 0);
+      if (match) leads.add(at + match[0].length);
     }
     // "act as my lawyer and sign…": after an imperative, "and" or "then" starts another.
     if (word === "." || word === "|") imperative = false;
-    else if (fillers !== undefined && IMPERATIVES.has(word)) imperative = true;
-    else if (imperative && (word === "and" || word === "then")) addLead(leads, at + word.length + 1, 0);
+    else if (lead && IMPERATIVES.has(word)) imperative = true;
+    else if (imperative && (word === "and" || word === "then")) leads.add(at + word.length + 1);
     for (const rule of STARTING.get(word) ?? NONE) {
-      if ((rule.lead && fillers === undefined) || (rule.requires && !rule.requires.some((required) => present.has(required)))) continue;
+      if ((rule.lead && !lead) || (rule.requires && !rule.requires.some((required) => present.has(required)))) continue;
       rule.pattern.lastIndex = at;
       const match = rule.pattern.exec(view);
       if (match) {
@@ -105,11 +106,6 @@ function firstOrder(view: string): Found | undefined {
     at += word.length + 1;
   }
   return chineseOrder(view, found?.at ?? Infinity) ?? found;
-}
-
-function addLead(leads: Map<number, number>, at: number, fillers: number): void {
-  const known = leads.get(at);
-  if (known === undefined || fillers < known) leads.set(at, fillers);
 }
 
 /**
@@ -181,10 +177,19 @@ const SMALL_CAPITALS: Record<string, string> = {
   ᴀ: "a", ʙ: "b", ᴅ: "d", ᴇ: "e", ꜰ: "f", ɢ: "g", ʜ: "h", ᴊ: "j", ĸ: "k", ʟ: "l", ʍ: "m", ɴ: "n", ᴘ: "p", ʀ: "r", ᴛ: "t", ꞓ: "e",
 };
 const MARKS = /\p{M}/gu;
+/**
+ * Latin letters no decomposition takes apart, as the letters a name is typed with on a plain keyboard
+ * ("Strauß" is "Strauss", "Łukasz" "Lukasz"): a name is matched as [a-z], so "delete Strauß's notes"
+ * is read as an order about someone's notes like "delete Bob's notes".
+ */
+const LATIN: Record<string, string> = {
+  ß: "ss", ẞ: "ss", æ: "ae", Æ: "ae", œ: "oe", Œ: "oe", þ: "th", Þ: "th", ð: "d", Ð: "d", đ: "d", Đ: "d", ł: "l", Ł: "l", ħ: "h", Ħ: "h", ø: "o", Ø: "o",
+};
 
 const folds = new Map<string, string>();
 function fold(char: string): string {
   let folded = folds.get(char);
+  if (folded === undefined && LATIN[char] !== undefined) return LATIN[char];
   if (folded === undefined) {
     const lower = char.toLowerCase();
     // A capital is read as the capital it looks like (Greek Β as B, not as β, which looks like ß);
