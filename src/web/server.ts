@@ -6,7 +6,8 @@ import fastifyMultipart from "@fastify/multipart";
 import fastifyOauth2, { type OAuth2Namespace } from "@fastify/oauth2";
 import fastifyRateLimit from "@fastify/rate-limit";
 import fastifySession from "@fastify/session";
-import Fastify, { type FastifyInstance, type FastifyRequest, type Session } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type Session } from "fastify";
+import helmet, { type HelmetOptions } from "helmet";
 import { createHash } from "node:crypto";
 import type { Config } from "../config.js";
 import type { SessionEngine } from "../engine/session-engine.js";
@@ -71,13 +72,7 @@ function sessionRecords(store: SessionStore): fastifySession.SessionStore {
 export async function buildWeb(deps: WebDeps): Promise<FastifyInstance> {
   const now = deps.now ?? (() => new Date());
   const secure = deps.config.publicUrl?.startsWith("https://") === true;
-  const app = Fastify({
-    // A reverse proxy on this machine (Caddy, nginx) tells the page it was reached over HTTPS.
-    trustProxy: "loopback",
-    bodyLimit: 1024 * 1024,
-    logger: false,
-  });
-  await app.register(fastifyHelmet, {
+  const headers = {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -93,7 +88,19 @@ export async function buildWeb(deps: WebDeps): Promise<FastifyInstance> {
     },
     hsts: secure,
     crossOriginEmbedderPolicy: false,
+  } satisfies HelmetOptions;
+  /** Set by the time a request arrives: the page's 400 for a request the router cannot read. */
+  let cannotRead: ((request: FastifyRequest, reply: FastifyReply) => void) | undefined;
+  const app = Fastify({
+    // A reverse proxy on this machine (Caddy, nginx) tells the page it was reached over HTTPS.
+    trustProxy: "loopback",
+    bodyLimit: 1024 * 1024,
+    logger: false,
+    // A URL the router cannot decode ("%E0%A4%A") never reaches a hook: without this it is Fastify's
+    // JSON 400 with none of the page's headers.
+    frameworkErrors: (_error, request, reply) => cannotRead?.(request, reply),
   });
+  await app.register(fastifyHelmet, headers);
   await app.register(fastifyFormbody);
   await app.register(fastifyCookie);
   await app.register(fastifySession, {
@@ -188,6 +195,16 @@ export async function buildWeb(deps: WebDeps): Promise<FastifyInstance> {
   registerSearchPage(app, ctx);
   registerServersPage(app, ctx);
   registerSettingsPages(app, ctx);
+
+  const setHeaders = helmet(headers);
+  cannotRead = (request, reply) => {
+    // The same headers helmet's hook sets on every other answer, and no cache, as onSend does.
+    setHeaders(request.raw, reply.raw, () => {
+      const { say, lang } = ctx.visitorSay(request);
+      reply.header("cache-control", "no-store");
+      void ctx.linePage(reply, 400, { say, lang }, say("Refused", "已拒绝"), say("The page could not read that request.", "页面无法读取这个请求。"));
+    });
+  };
 
   app.setNotFoundHandler((request, reply) => {
     const { say, lang } = ctx.visitorSay(request);

@@ -250,6 +250,21 @@ describe("the web page: a person's own memory only, and safe", () => {
     }
     expect((await alice.get("/memory/user")).text).toContain("&#60;img src&#61;x onerror&#61;alert(1)&#62;");
   });
+
+  it("answers a request the framework cannot read (a broken percent-encoding) with the page's own 400 and every security header", async () => {
+    const web = await startPage();
+    const alice = await web.signedIn(ALICE);
+    for (const path of ["/conversations/%E0%A4%A", "/%", "/memory/%zz"]) {
+      const answer = await alice.get(path);
+      expect(answer.status, path).toBe(400);
+      expect(answer.headers.get("content-type"), path).toMatch(/^text\/html/);
+      expect(answer.headers.get("content-security-policy"), path).toContain("default-src 'none'");
+      expect(answer.headers.get("x-content-type-options"), path).toBe("nosniff");
+      expect(answer.headers.get("x-frame-options"), path).toBe("SAMEORIGIN");
+      expect(answer.headers.get("cache-control"), path).toBe("no-store");
+      expect(answer.text, path).toContain("The page could not read that request.");
+    }
+  });
 });
 
 describe("the web page: editing, history and undo", () => {
