@@ -21,13 +21,23 @@ const MARKDOWN_CHARS = 10_000;
 /**
  * Messages are Markdown as people and the model wrote them. markdown-it with `html: false`
  * escapes every tag (`<img onerror>` is shown as text) and refuses javascript:, vbscript: and
- * file: links; the Content-Security-Policy loads no image from elsewhere.
+ * file: links; images are shown as links (below), and the Content-Security-Policy loads none from elsewhere.
  */
 const markdown = new MarkdownIt({ html: false, linkify: false, breaks: true });
 // Links leave the page without telling it where they came from.
 markdown.renderer.rules.link_open = (tokens, i, options, _env, self) => {
   tokens[i]!.attrSet("rel", "noopener noreferrer nofollow");
   return self.renderToken(tokens, i, options);
+};
+// An image is a link to it: a transcript holds guests' and the model's words, and an image in them
+// would make the owner's signed-in browser fetch its address (`![](/export)`, `![](/search?q=…)`)
+// every time the page is read.
+markdown.renderer.rules.image = (tokens, i, options, env, self) => {
+  const token = tokens[i]!;
+  const src = String(token.attrGet("src") ?? "");
+  const alt = String(self.renderInlineAsText(token.children ?? [], options, env)) || src;
+  const escape = markdown.utils.escapeHtml;
+  return `<a href="${escape(src)}" rel="noopener noreferrer nofollow">🖼 ${escape(alt)}</a>`;
 };
 
 /** Where a conversation happened, from its `- discord:` line: a DM or a server. */

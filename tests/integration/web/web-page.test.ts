@@ -251,6 +251,18 @@ describe("the web page: a person's own memory only, and safe", () => {
     expect((await alice.get("/memory/user")).text).toContain("&#60;img src&#61;x onerror&#61;alert(1)&#62;");
   });
 
+  it("shows a Markdown image in a transcript as a link, so a guest's or the model's message makes the browser fetch nothing", async () => {
+    const web = await startPage();
+    const lines = "![](/search?q=secret) ![me](/export) ![x](https://evil.example/p.png) ![](data:image/png;base64,AAAA)";
+    await writeMemory(web.setup, ALICE, "conversations/2026-12-02-pics-cccc3333.md", `# pics\n\n- place: DM\n\n## 🧑 Alice\nlook\n\n## 🤖 Assistant\n${lines}\n`);
+    const alice = await web.signedIn(ALICE);
+    const answer = await alice.get("/conversations/2026-12-02-pics-cccc3333.md");
+    expect(answer.status).toBe(200);
+    expect(answer.text).not.toMatch(/<img\b/);
+    expect(answer.text).toContain('href="/export"');
+    expect(answer.text).toContain(">🖼 me</a>");
+  });
+
   it("answers a request the framework cannot read (a broken percent-encoding) with the page's own 400 and every security header", async () => {
     const web = await startPage();
     const alice = await web.signedIn(ALICE);
