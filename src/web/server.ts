@@ -8,7 +8,7 @@ import fastifyRateLimit from "@fastify/rate-limit";
 import fastifySession from "@fastify/session";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type Session } from "fastify";
 import helmet, { type HelmetOptions } from "helmet";
-import { createHash } from "node:crypto";
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Config } from "../config.js";
 import type { SessionEngine } from "../engine/session-engine.js";
 import type { Logger } from "../lib/logger.js";
@@ -38,10 +38,18 @@ declare module "fastify" {
     userId?: string;
     /** When they signed in (ms): "sign out everywhere" ends every session that began before it. */
     signedInAt?: number;
+    /** The state of the Login with Discord this browser started: the callback must bring it back. */
+    oauthState?: string;
   }
 }
 
+/**
+ * Under HTTPS the session cookie is `__Host-` prefixed: a browser takes such a cookie only from this
+ * host over HTTPS with Path=/, so a sibling subdomain or a plaintext answer cannot plant one (and
+ * with it a Login with Discord state bound to it).
+ */
 const COOKIE = "agentkit_session";
+const HOST_COOKIE = `__Host-${COOKIE}`;
 
 /** The browser's first language, as Accept-Language gives it: zh-* is Chinese, anything else English. */
 function browserLocale(request: FastifyRequest): string | undefined {
@@ -66,6 +74,12 @@ function sessionRecords(store: SessionStore): fastifySession.SessionStore {
       store.deleteItem(key(id)).then(() => done(), done);
     },
   };
+}
+
+/** Two strings compared in time that does not tell how much of them matched. */
+function sameText(a: string, b: string): boolean {
+  const [x, y] = [Buffer.from(a), Buffer.from(b)];
+  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 /** The web page (docs/design.md §12): a front end like discord/ and cli/, over the same engine and store. */
@@ -105,7 +119,7 @@ export async function buildWeb(deps: WebDeps): Promise<FastifyInstance> {
   await app.register(fastifyCookie);
   await app.register(fastifySession, {
     secret: deps.secret,
-    cookieName: COOKIE,
+    cookieName: secure ? HOST_COOKIE : COOKIE,
     saveUninitialized: false,
     // A week from signing in, not from the last page: no renewed cookie, no store write per page.
     rolling: false,
@@ -144,6 +158,21 @@ export async function buildWeb(deps: WebDeps): Promise<FastifyInstance> {
       pkce: "S256",
       callbackUri: `${deps.config.publicUrl}/auth/callback`,
       cookie: { secure, sameSite: "lax", httpOnly: true, path: "/auth" },
+      // The plugin's own check only compares the callback's state with a cookie, which whoever can
+      // write cookies for the host can plant with their own sign-in's (login CSRF): the state is
+      // kept in this browser's session instead, and used once.
+      hostPrefixedCookies: secure,
+      generateStateFunction: (request: FastifyRequest) => {
+        const state = randomBytes(24).toString("base64url");
+        request.session.oauthState = state;
+        return state;
+      },
+      checkStateFunction: (request: FastifyRequest) => {
+        const expected = request.session.oauthState;
+        request.session.oauthState = undefined;
+        const given = (request.query as { state?: unknown }).state;
+        return typeof expected === "string" && typeof given === "string" && sameText(expected, given);
+      },
     });
   }
 

@@ -9,6 +9,16 @@ export class WebClient {
 
   constructor(readonly base: string) {}
 
+  /** The cookies this browser holds, by name: what an attacker copies from their own browser. */
+  held(): Map<string, { value: string; path: string }> {
+    return new Map(this.cookies);
+  }
+
+  /** Sets a cookie as someone able to write cookies for the host would (a sibling subdomain, a plaintext answer). */
+  plant(name: string, cookie: { value: string; path: string }): void {
+    this.cookies.set(name, cookie);
+  }
+
   private cookieHeader(path: string): string {
     return [...this.cookies].filter(([, c]) => path.startsWith(c.path)).map(([name, c]) => `${name}=${c.value}`).join("; ");
   }

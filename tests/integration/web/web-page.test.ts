@@ -28,7 +28,7 @@ interface Page {
   signedIn(userId: string): Promise<WebClient>;
 }
 
-async function startPage(options: { setup?: EngineSetup; discord?: FakeDiscord; now?: () => Date; allowedGuilds?: string[] } = {}): Promise<Page> {
+async function startPage(options: { setup?: EngineSetup; discord?: FakeDiscord; now?: () => Date; allowedGuilds?: string[]; publicUrl?: string } = {}): Promise<Page> {
   const setup = options.setup ?? (await setupEngine());
   const secret = await webSecret(setup.home);
   const discord = options.discord;
@@ -36,7 +36,7 @@ async function startPage(options: { setup?: EngineSetup; discord?: FakeDiscord; 
   const base = `http://127.0.0.1:${port}`;
   const app = await buildWeb({
     config: {
-      publicUrl: base,
+      publicUrl: options.publicUrl ?? base,
       oauth: discord ? { clientId: discord.applicationId, clientSecret: discord.oauth2.clientSecret, apiUrl: discord.apiUrl } : undefined,
       allowed: { guildIds: options.allowedGuilds ?? [], userIds: [], roleIds: [] },
       ...(discord ? { discord: { token: discord.token, clientId: discord.applicationId, guildId: undefined, apiUrl: discord.apiUrl } } : {}),
@@ -133,6 +133,47 @@ describe("the web page: signing in", () => {
     const overview = await client.get("/");
     expect(overview.text).toContain("Sign out");
     expect(overview.text).toContain("USER.md");
+  });
+
+  it("refuses a Discord sign-in whose state and verifier cookies were planted from another browser (login CSRF): the state is this browser's session's", async () => {
+    const discord = await startFakeDiscord();
+    running.push(discord);
+    const web = await startPage({ discord });
+    discord.oauth2.redirectUris.add(`${web.base}/auth/callback`);
+    // The attacker starts a sign-in as themselves and stops before the callback.
+    discord.oauth2.signedIn = discord.bob.id;
+    const attacker = new WebClient(web.base);
+    const start = await attacker.get("/auth/discord");
+    const back = (await fetch(new URL(start.location!), { redirect: "manual" })).headers.get("location")!;
+    // The victim's browser gets the attacker's state and verifier cookies and is sent to the callback.
+    // Not the session cookie: under HTTPS it is __Host- prefixed, which a browser takes from no one else (next test).
+    const victim = new WebClient(web.base);
+    await victim.get("/");
+    for (const [name, cookie] of attacker.held()) if (!name.includes("agentkit_session")) victim.plant(name, cookie);
+    expect(victim.held().size).toBeGreaterThanOrEqual(2);
+    expect((await victim.get(back)).status).toBe(400);
+    expect((await victim.get("/")).text).not.toContain("Sign out");
+    // The attacker's own browser still finishes its own sign-in.
+    expect(await attacker.get(back)).toMatchObject({ status: 303, location: "/" });
+  });
+
+  it("under HTTPS names the session's and the sign-in's cookies __Host-, so no other host or plaintext answer can plant them", async () => {
+    const discord = await startFakeDiscord();
+    running.push(discord);
+    const web = await startPage({ discord, publicUrl: "https://agentkit.example" });
+    const client = new WebClient(web.base);
+    // Reached through a proxy on this machine that says it was HTTPS.
+    const start = await client.get("/auth/discord", { "x-forwarded-proto": "https" });
+    expect(start.status).toBe(302);
+    const names = client.setCookies.map((line) => line.slice(0, line.indexOf("=")));
+    expect(names).toContain("__Host-agentkit_session");
+    expect(names.length).toBeGreaterThanOrEqual(3);
+    for (const line of client.setCookies) {
+      expect(line).toMatch(/^__Host-/);
+      expect(line).toMatch(/; Secure/i);
+      expect(line).toMatch(/; Path=\/(;|$)/i);
+      expect(line).not.toMatch(/; Domain=/i);
+    }
   });
 
   it("lets in with Discord only people the bot serves: with ALLOWED_GUILD_IDS, a member of that server", async () => {
