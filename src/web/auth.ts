@@ -1,3 +1,4 @@
+import { stat } from "node:fs/promises";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Say } from "../lib/locale.js";
 import { useSignInToken, readSignInToken } from "../sessions/web-sign-in.js";
@@ -61,7 +62,8 @@ export function registerAuth(app: FastifyInstance, ctx: WebContext): void {
   });
 
   if (ctx.config.oauth) {
-    const mayUse = signInAccess(ctx.config, ctx.discordLookups);
+    const hasMemory = async (userId: string) => (await stat(ctx.engine.memoryOf(userId).dir).catch(() => undefined))?.isDirectory() === true;
+    const mayUse = signInAccess(ctx.config, ctx.discordLookups, hasMemory);
     app.get("/auth/discord", { config: SIGN_IN_LIMIT }, async (request, reply) => {
       const uri = await app.discordOAuth2.generateAuthorizationUri(request, reply);
       return reply.redirect(uri, 302);

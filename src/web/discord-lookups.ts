@@ -12,10 +12,12 @@ const MISSING_ACCESS = 50001;
 const MEMBER_TTL_MS = 5 * 60_000;
 const NAME_TTL_MS = 60 * 60_000;
 const CACHED = 10_000;
+/** Pages of 200 servers read of the bot's own list (who-may-sign-in.ts): 2,000 servers. */
+const BOT_GUILD_PAGES = 10;
 
 /**
  * What the web page asks Discord with the bot's token over REST (this process has no gateway):
- * whether a person is a member of a server, and a server's name. Answers are cached for a few
+ * whether a person is a member of a server, which servers the bot is in, and a server's name. Answers are cached for a few
  * minutes (discord.js's REST keeps Discord's rate limits; one that would be hit fails at once, so a
  * page never waits on it).
  */
@@ -23,6 +25,7 @@ export class DiscordLookups {
   private readonly rest: REST;
   private readonly members = new LRUCache<string, { roles: readonly string[] | null }>({ max: CACHED, ttl: MEMBER_TTL_MS });
   private readonly names = new LRUCache<string, string>({ max: CACHED, ttl: NAME_TTL_MS });
+  private guilds: { at: number; ids: readonly string[] } | undefined;
 
   constructor(discord: NonNullable<Config["discord"]>) {
     this.rest = new REST({ ...(discord.apiUrl ? { api: discord.apiUrl } : {}), timeout: 2_000, retries: 1, rejectOnRateLimit: () => true }).setToken(discord.token);
@@ -46,6 +49,24 @@ export class DiscordLookups {
     }
     this.members.set(key, { roles });
     return roles;
+  }
+
+  /**
+   * The servers the bot is in, by id, at most BOT_GUILD_PAGES × 200 of them; asked again after
+   * MEMBER_TTL_MS. Throws when Discord gave no answer.
+   */
+  async botGuildIds(): Promise<readonly string[]> {
+    if (this.guilds && Date.now() - this.guilds.at < MEMBER_TTL_MS) return this.guilds.ids;
+    const ids: string[] = [];
+    for (let page = 0; page < BOT_GUILD_PAGES; page++) {
+      const query = new URLSearchParams({ limit: "200", ...(ids.length > 0 ? { after: ids.at(-1)! } : {}) });
+      const got = (await this.rest.get(Routes.userGuilds(), { query })) as { id?: unknown }[];
+      const found = Array.isArray(got) ? got.flatMap((g) => (typeof g.id === "string" && /^\d{1,20}$/.test(g.id) ? [g.id] : [])) : [];
+      ids.push(...found);
+      if (found.length < 200) break;
+    }
+    this.guilds = { at: Date.now(), ids };
+    return ids;
   }
 
   /** A server's name, or undefined when Discord does not give it. */

@@ -198,6 +198,31 @@ describe("the web page: signing in", () => {
     expect((await member.client.get("/settings")).status).toBe(200);
   });
 
+  it("without an allow list, lets in with Discord only people with memory here or a member of a server the bot is in", async () => {
+    const discord = await startFakeDiscord();
+    running.push(discord);
+    const web = await startPage({ discord });
+    discord.oauth2.redirectUris.add(`${web.base}/auth/callback`);
+    const signInAs = async (userId: string) => {
+      discord.oauth2.signedIn = userId;
+      const client = new WebClient(web.base);
+      const start = await client.get("/auth/discord");
+      const back = (await fetch(start.location!, { redirect: "manual" })).headers.get("location")!;
+      return client.get(back);
+    };
+    // A Discord account that shares no server with the bot and has never talked to it.
+    const stranger = discord.addUser({ username: "mallory", inGuild: false }).id;
+    const refused = await signInAs(stranger);
+    expect(refused.status).toBe(403);
+    expect(refused.text).toContain("does not serve your Discord account");
+    // A member of the bot's server, with no memory yet.
+    expect((await signInAs(discord.alice.id)).status).toBe(303);
+    // Someone who talked to the bot before (in a server it has since left, in a DM): their memory is here.
+    const former = discord.addUser({ username: "formerly", inGuild: false }).id;
+    await writeMemory(web.setup, former, "USER.md", "## Home\n- Lives in Oslo\n");
+    expect((await signInAs(former)).status).toBe(303);
+  });
+
   it("keeps a sign-in across a restart, ends it with Sign out, and Sign out everywhere ends every other browser's", async () => {
     const setup = await setupEngine();
     const first = await startPage({ setup });

@@ -47,6 +47,14 @@ export const applicationRoutes: Route[] = [
     const answer = state.oauth2.token(fields);
     return json(answer.body, answer.status);
   }, { needsBotToken: false }),
+  // The bot's servers as partial guild objects, by id, `limit` 1–200 (200 when left out), after the
+  // server `after`: discord/discord-api-docs, docs/resources/User.md, "Get Current User Guilds".
+  route("GET", "/users/@me/guilds", (request, { state }) => {
+    const limit = Math.min(200, Math.max(1, Number(request.query.get("limit") ?? "200") || 200));
+    const after = BigInt(/^\d{1,20}$/.test(request.query.get("after") ?? "") ? request.query.get("after")! : "0");
+    const guilds = [...state.guilds.values()].filter((g) => BigInt(g.id) > after).sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+    return json(guilds.slice(0, limit).map((g) => ({ id: g.id, name: g.name, icon: null, banner: null, owner: false, permissions: "0", features: [] })));
+  }),
   route("GET", "/users/:userId", (request, { state }) => {
     const user = state.users.get(param(request, "userId"));
     return user ? json(userToApi(user)) : failures.unknownUser();
