@@ -15,7 +15,7 @@ export const LOCOMO_PATH = join(import.meta.dirname, "..", "..", "..", "shared",
 export const CATEGORIES = { 1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop" } as const;
 export type Category = (typeof CATEGORIES)[keyof typeof CATEGORIES];
 
-export interface LocomoQuestion {
+interface LocomoQuestion {
   id: string;
   question: string;
   category: Category;
@@ -23,7 +23,7 @@ export interface LocomoQuestion {
   evidence: { conversation: string; turn: number; role: "user" | "assistant" }[];
 }
 
-export interface LocomoSample {
+interface LocomoSample {
   id: string;
   conversations: BenchConversation[];
   questions: LocomoQuestion[];
