@@ -19,7 +19,7 @@ import { SCRIPT, STYLESHEET } from "./assets.js";
 import { registerAuth } from "./auth.js";
 import { DiscordLookups } from "./discord-lookups.js";
 import { page, banner, type Frame } from "./page.js";
-import { signedOutKey, WEB_SESSION_MS, type WebContext, type WebDeps } from "./web-context.js";
+import { perPerson, signedOutKey, WEB_SESSION_MS, type WebContext, type WebDeps } from "./web-context.js";
 import { registerConversationPages } from "./pages/conversations.js";
 import { registerFilePages } from "./pages/file.js";
 import { registerHistoryPages } from "./pages/history.js";
@@ -50,6 +50,8 @@ declare module "fastify" {
  */
 const COOKIE = "agentkit_session";
 const HOST_COOKIE = `__Host-${COOKIE}`;
+/** Pages a person may open a minute (a route may set its own limit). */
+const PAGES_A_MINUTE = 120;
 
 /** The browser's first language, as Accept-Language gives it: zh-* is Chinese, anything else English. */
 function browserLocale(request: FastifyRequest): string | undefined {
@@ -136,7 +138,8 @@ export async function buildWeb(deps: WebDeps): Promise<FastifyInstance> {
       return typeof token === "string" ? token : "";
     },
   });
-  if (deps.rateLimits !== false) await app.register(fastifyRateLimit, { global: false });
+  // Every page, per person (per address before signing in): a route's own limit replaces this one.
+  if (deps.rateLimits !== false) await app.register(fastifyRateLimit, { global: true, ...perPerson(PAGES_A_MINUTE).rateLimit });
   await app.register(fastifyMultipart, { limits: { fileSize: 10 * 1024 * 1024, files: 1, fields: 5, parts: 6 } });
   // Login with Discord needs the address Discord sends people back to.
   const oauth = deps.config.publicUrl ? deps.config.oauth : undefined;
@@ -209,7 +212,7 @@ export async function buildWeb(deps: WebDeps): Promise<FastifyInstance> {
   };
 
   for (const asset of [STYLESHEET, SCRIPT]) {
-    app.get(asset.path, (_request, reply) => reply.type(asset.type).header("cache-control", "public, max-age=31536000, immutable").send(asset.body));
+    app.get(asset.path, { config: { rateLimit: false } }, (_request, reply) => reply.type(asset.type).header("cache-control", "public, max-age=31536000, immutable").send(asset.body));
   }
   app.addHook("onSend", async (_request, reply, payload) => {
     // Nothing of a person's memory is kept by a browser's or a proxy's cache.

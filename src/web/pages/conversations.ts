@@ -3,6 +3,7 @@ import { fromLine } from "../../present/provenance-lines.js";
 import MarkdownIt from "markdown-it";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { TimeSlices } from "../../lib/time-slices.js";
 import { dateOfConversation, parseConversation } from "../../memory/conversation-log.js";
 import { signInPage } from "../auth.js";
 import { conversationNames, head } from "../conversation-heads.js";
@@ -17,6 +18,21 @@ const SHOWN_CHARS = 400_000;
  * link and image parsing turns quadratic on runs of `![` (0.8 MB of them took 4 s).
  */
 const MARKDOWN_CHARS = 10_000;
+/**
+ * What markdown-it costs, about: each `[` scans ahead for its `]`, each `*`, `_` or backtick for its
+ * partner, so a text's length times its marks (10,000 characters of `![` took 90 ms). A message
+ * over MESSAGE_COST is shown as plain text (a few ms at most to render otherwise); so is every
+ * message once the page has rendered PAGE_COST; between messages the loop is handed back.
+ */
+const MESSAGE_COST = 400_000;
+const PAGE_COST = 10_000_000;
+const MARKS = new Set(["[", "*", "_", "`"]);
+
+function markdownCost(text: string): number {
+  let marks = 0;
+  for (let i = 0; i < text.length; i++) if (MARKS.has(text[i]!)) marks++;
+  return text.length * (1 + marks);
+}
 
 /**
  * Messages are Markdown as people and the model wrote them. markdown-it with `html: false`
@@ -73,7 +89,8 @@ export function registerConversationPages(app: FastifyInstance, ctx: WebContext)
     return reply.type("text/html; charset=utf-8").send(page(person.frame("conversations"), say("Conversations", "对话"), body));
   });
 
-  app.get<{ Params: { name: string } }>("/conversations/:name", async (request, reply) => {
+  // The costliest page to render (up to 400,000 characters of Markdown): fewer a minute.
+  app.get<{ Params: { name: string } }>("/conversations/:name", { config: perPerson(30) }, async (request, reply) => {
     const person = await ctx.person(request, reply);
     if (!person) return signInPage(ctx, request, reply, 401);
     const { say, memory } = person;
@@ -84,18 +101,32 @@ export function registerConversationPages(app: FastifyInstance, ctx: WebContext)
     const cut = text.length > SHOWN_CHARS;
     const log = parseConversation(cut ? text.slice(0, SHOWN_CHARS) : text);
     // Whose words each part is comes from the file's fields: a guest is 👤, a replied-to message or a file is marked as not the speaker's.
-    const rendered = (text: string) => html`!${markdown.render(text.slice(0, MARKDOWN_CHARS))}!${text.length > MARKDOWN_CHARS ? html`<pre>${text.slice(MARKDOWN_CHARS)}</pre>` : ""}`;
-    const bodyOf = (m: (typeof log.messages)[number]) =>
-      (m.parts ?? [{ origin: "assistant" as const, text: m.text }])
-        .map((part) =>
+    const slices = new TimeSlices();
+    let spent = 0;
+    const rendered = async (text: string) => {
+      await slices.pause();
+      const shown = text.slice(0, MARKDOWN_CHARS);
+      const cost = markdownCost(shown);
+      const asMarkdown = cost <= MESSAGE_COST && spent + cost <= PAGE_COST;
+      if (asMarkdown) spent += cost;
+      const rest = text.length > MARKDOWN_CHARS ? html`<pre>${text.slice(MARKDOWN_CHARS)}</pre>` : "";
+      return asMarkdown ? html`!${markdown.render(shown)}!${rest}` : html`<pre>${text}</pre>`;
+    };
+    const bodyOf = async (m: (typeof log.messages)[number]) => {
+      const parts: string[] = [];
+      for (const part of m.parts ?? [{ origin: "assistant" as const, text: m.text }]) {
+        parts.push(
           part.origin === "typed" || part.origin === "assistant" || part.origin === "unknown"
-            ? rendered(part.text)
-            : html`<blockquote class="part"><p><small>${fromLine(part, say)}</small></p>!${rendered(part.text)}</blockquote>`,
-        )
-        .join("");
-    const messages = log.messages.map(
-      (m, i) => html`<article id="m${i}"><h2>${m.speaker === "assistant" ? "🤖" : m.guest ? "👤" : "🧑"} ${m.name}</h2>!${bodyOf(m)}!${m.saved ? html`<p><small>${m.saved}</small></p>` : ""}</article>`,
-    );
+            ? await rendered(part.text)
+            : html`<blockquote class="part"><p><small>${fromLine(part, say)}</small></p>!${await rendered(part.text)}</blockquote>`,
+        );
+      }
+      return parts.join("");
+    };
+    const messages: string[] = [];
+    for (const [i, m] of log.messages.entries()) {
+      messages.push(html`<article id="m${i}"><h2>${m.speaker === "assistant" ? "🤖" : m.guest ? "👤" : "🧑"} ${m.name}</h2>!${await bodyOf(m)}!${m.saved ? html`<p><small>${m.saved}</small></p>` : ""}</article>`);
+    }
     const body = html`<p class="muted">${placeOf(log.discord, log.place, say)} · ${say("opened", "开始")} ${log.opened} · ${say("closed", "结束")} ${log.closed}</p>
 !${cut ? banner("notice", say("This conversation is long: its beginning is shown; the export has it whole.", "这段对话很长：这里只显示开头，导出文件中有全文。")) : ""}
 <div class="conversation">!${messages}</div>

@@ -9,6 +9,7 @@ import { startFakeDiscord, type FakeDiscord } from "../../fakes/fake-discord/ind
 import { aliceInThread, setupEngine, type EngineSetup } from "../../helpers/engine.js";
 import { csrfOf, WebClient } from "../../helpers/web-client.js";
 import { freePort } from "../../helpers/free-port.js";
+import { startLoopProbe } from "../../helpers/loop-probe.js";
 
 const ALICE = "111";
 const BOB = "222";
@@ -259,6 +260,24 @@ describe("the web page: signing in", () => {
     expect(shown.status).toBe(200);
   });
 
+  it("rate-limits every page per person (a conversation's page more tightly), and one person's limit is not another's", async () => {
+    const web = await startPage();
+    await writeMemory(web.setup, ALICE, "conversations/2026-12-02-tea-ffff6666.md", "# tea\n\n- place: DM\n\n## 🧑 Alice\nhi\n");
+    const alice = await web.signedIn(ALICE);
+    const bob = await web.signedIn(BOB);
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++) statuses.push((await alice.get("/conversations/2026-12-02-tea-ffff6666.md")).status);
+    expect(statuses.slice(0, 30).every((s) => s === 200)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+    const pages: number[] = [];
+    for (let i = 0; i < 121; i++) pages.push((await alice.get("/history")).status);
+    expect(pages.slice(0, 120).every((s) => s === 200)).toBe(true);
+    const limited = await alice.get("/history");
+    expect(limited.status).toBe(429);
+    expect(limited.text).toContain("wait a minute");
+    expect((await bob.get("/history")).status).toBe(200);
+  }, 30_000);
+
   it("rate-limits sign-in attempts from one address", async () => {
     const web = await startPage();
     const client = new WebClient(web.base);
@@ -328,6 +347,30 @@ describe("the web page: a person's own memory only, and safe", () => {
     expect(answer.text).toContain('href="/export"');
     expect(answer.text).toContain(">🖼 me</a>");
   });
+
+  it("never holds the event loop long for the heaviest conversation page anyone can store: Markdown that would take long is shown as text, the rest rendered in slices", async () => {
+    const web = await startPage();
+    // 39 messages of 10,000 characters each of the patterns markdown-it parses slowest.
+    const slow = ["![", "![x](", "*a", "_*", "[a](", "["];
+    const messages = Array.from({ length: 39 }, (_, i) => `## ${i % 2 ? "🤖 Assistant" : "🧑 Alice"}\n${slow[i % slow.length]!.repeat(10_000).slice(0, 10_000)}\n`);
+    await writeMemory(web.setup, ALICE, "conversations/2026-12-02-slow-dddd4444.md", `# slow\n\n- place: DM\n\n${messages.join("\n")}`);
+    const alice = await web.signedIn(ALICE);
+    await alice.get("/conversations/2026-12-02-slow-dddd4444.md");
+    const probe = startLoopProbe();
+    const started = performance.now();
+    const answer = await alice.get("/conversations/2026-12-02-slow-dddd4444.md");
+    const tookMs = performance.now() - started;
+    const { worstCpuMs } = probe.stop();
+    expect(answer.status).toBe(200);
+    expect(answer.text).toContain("![![![");
+    expect(worstCpuMs, `the loop was held ${Math.round(worstCpuMs)} ms at once`).toBeLessThan(50);
+    expect(tookMs).toBeLessThan(5_000);
+    // An ordinary message is still Markdown.
+    await writeMemory(web.setup, ALICE, "conversations/2026-12-02-fine-eeee5555.md", "# fine\n\n- place: DM\n\n## 🤖 Assistant\n**bold** and [a link](https://example.com) and ![pic](/x.png)\n");
+    const fine = await alice.get("/conversations/2026-12-02-fine-eeee5555.md");
+    expect(fine.text).toContain("<strong>bold</strong>");
+    expect(fine.text).toContain('<a href="https://example.com" rel="noopener noreferrer nofollow">a link</a>');
+  }, 30_000);
 
   it("answers a request the framework cannot read (a broken percent-encoding) with the page's own 400 and every security header", async () => {
     const web = await startPage();
