@@ -178,18 +178,18 @@ const SMALL_CAPITALS: Record<string, string> = {
 };
 const MARKS = /\p{M}/gu;
 /**
- * Latin letters no decomposition takes apart, as the letters a name is typed with on a plain keyboard
- * ("Strauß" is "Strauss", "Łukasz" "Lukasz"): a name is matched as [a-z], so "delete Strauß's notes"
- * is read as an order about someone's notes like "delete Bob's notes".
+ * Latin letters that neither a decomposition nor a TR39 prototype turns into the letters a name is
+ * typed with on a plain keyboard ("Strauß" is "Strauss", "Þóra" "Thora"; æ, ł, đ, ø… have
+ * prototypes): a name is matched as [a-z], so "delete Strauß's notes" is read as an order about
+ * someone's notes like "delete Bob's notes".
  */
-const LATIN: Record<string, string> = {
-  ß: "ss", ẞ: "ss", æ: "ae", Æ: "ae", œ: "oe", Œ: "oe", þ: "th", Þ: "th", ð: "d", Ð: "d", đ: "d", Đ: "d", ł: "l", Ł: "l", ħ: "h", Ħ: "h", ø: "o", Ø: "o",
-};
+const LATIN: Record<string, string> = { ß: "ss", ẞ: "ss", þ: "th", Þ: "th", ð: "d" };
 
 const folds = new Map<string, string>();
 function fold(char: string): string {
+  const latin = LATIN[char];
+  if (latin !== undefined) return latin;
   let folded = folds.get(char);
-  if (folded === undefined && LATIN[char] !== undefined) return LATIN[char];
   if (folded === undefined) {
     const lower = char.toLowerCase();
     // A capital is read as the capital it looks like (Greek Β as B, not as β, which looks like ß);
