@@ -385,6 +385,21 @@ describe("the web page: a person's own memory only, and safe", () => {
       expect(answer.headers.get("cache-control"), path).toBe("no-store");
       expect(answer.text, path).toContain("The page could not read that request.");
     }
+    // A body the framework cannot read, a type it does not take, a page that does not exist: the same headers, nothing echoed.
+    const csrf = csrfOf((await alice.get("/settings")).text);
+    const answers = [
+      await alice.request("POST", "/settings", undefined, { "content-type": "application/json" }),
+      await fetch(`${web.base}/settings`, { method: "POST", headers: { "content-type": "application/x-evil-<script>" }, body: `_csrf=${csrf}` }).then(async (r) => ({ status: r.status, headers: r.headers, text: await r.text() })),
+      await alice.get("/no-such-page-<script>alert(1)</script>"),
+    ];
+    for (const answer of answers) {
+      expect(answer.status).toBeGreaterThanOrEqual(400);
+      expect(answer.headers.get("content-security-policy")).toContain("default-src 'none'");
+      expect(answer.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(answer.headers.get("cache-control")).toBe("no-store");
+      expect(answer.text).not.toContain("<script>");
+      expect(answer.text).not.toContain("x-evil");
+    }
   });
 });
 
