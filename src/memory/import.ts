@@ -1,6 +1,6 @@
 import { privateSectionList } from "./visibility.js";
 import { instructionIn } from "./instructions.js";
-import { readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { PRIVATE_FILE_MODE } from "../lib/private-files.js";
 import { join } from "node:path";
 import { parseJsonInSlices } from "../lib/json-in-slices.js";
@@ -415,10 +415,22 @@ export interface ImportOutcome {
   entry?: JournalEntry;
 }
 
-/** Writes an import: memory files and logs as one journalled change, then conversations, then settings. */
-export async function applyImport(memory: MemoryStore, files: Record<string, string>, now = new Date()): Promise<ImportOutcome> {
+/**
+ * Writes an import: memory files and logs as one journalled change, then conversations, then settings.
+ * With `claim` (the token of an upload takeUpload claimed): refused when the claim is gone, because a
+ * forget or a delete-all ran since the upload was taken (they empty pending/), and what they removed
+ * may be in it. Checked under the person's lock, which forgets take too, in every process.
+ */
+export async function applyImport(memory: MemoryStore, files: Record<string, string>, now?: Date): Promise<ImportOutcome>;
+export async function applyImport(memory: MemoryStore, files: Record<string, string>, now: Date, options: { claim: string }): Promise<ImportOutcome | { forgotten: true }>;
+export async function applyImport(memory: MemoryStore, files: Record<string, string>, now = new Date(), options: { claim?: string } = {}): Promise<ImportOutcome | { forgotten: true }> {
   const slices = new TimeSlices();
-  const outcome = await memory.serialize(async (): Promise<ImportOutcome> => {
+  const outcome = await memory.serialize(async (): Promise<ImportOutcome | { forgotten: true }> => {
+    if (options.claim !== undefined) {
+      const claim = claimPath(memory, options.claim);
+      if (!(await stat(claim).catch(() => undefined))) return { forgotten: true };
+      await rm(claim, { force: true });
+    }
     const plan = await planImport(memory, files, slices);
     const writes = Object.entries(plan.writes);
     const journalled = writes.filter(([label]) => isJournalled(label)).map(([label, text]) => ({ label, text }));
@@ -430,7 +442,7 @@ export async function applyImport(memory: MemoryStore, files: Record<string, str
     }
     return { plan, ...(entry ? { entry } : {}) };
   });
-  if (outcome.plan.settings) await memory.saveSettings(outcome.plan.settings);
+  if ("plan" in outcome && outcome.plan.settings) await memory.saveSettings(outcome.plan.settings);
   return outcome;
 }
 
@@ -479,12 +491,23 @@ export async function keepUpload(memory: MemoryStore, name: string, bytes: Uint8
   return token;
 }
 
-/** The upload a pending import kept, taken out (undefined when unknown, expired or already used). */
-export async function takeUpload(memory: MemoryStore, token: string): Promise<{ name: string; bytes: Buffer } | undefined> {
+/**
+ * The upload a pending import kept, taken out (undefined when unknown, expired or already used).
+ * With `claim` (Import pressed): a claim is left in pending/ for applyImport, which a forget removes.
+ */
+export async function takeUpload(memory: MemoryStore, token: string, options: { claim?: boolean } = {}): Promise<{ name: string; bytes: Buffer } | undefined> {
   if (!/^[0-9a-f]{12}$/.test(token)) return undefined;
   const pending = await takePending<{ name?: unknown }>(memory.dir, "import", token);
   const path = pendingUploadPath(memory, token);
   const bytes = pending ? await readFile(path).catch(() => undefined) : undefined;
+  const taken = typeof pending?.name === "string" && bytes ? { name: pending.name, bytes } : undefined;
+  // The claim is written before the upload goes, so there is no moment with neither; a forget that
+  // emptied pending/ since the upload was read leaves no folder to write it in: out of date.
+  const claimed = taken && options.claim ? await writeFile(claimPath(memory, token), "", { mode: PRIVATE_FILE_MODE }).then(() => true, () => false) : true;
   await rm(path, { force: true });
-  return typeof pending?.name === "string" && bytes ? { name: pending.name, bytes } : undefined;
+  return claimed ? taken : undefined;
+}
+
+function claimPath(memory: MemoryStore, token: string): string {
+  return pendingUploadPath(memory, token).replace(/\.upload$/, ".claim");
 }

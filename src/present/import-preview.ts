@@ -178,6 +178,13 @@ function wrongShape(file: string, refusal: Extract<ImportRefusal, { kind: "wrong
 }
 
 /** A second import while the person's last one is still read or written. */
+/** A forget or a delete-all ran while an import was being read: the import may hold what was removed. */
+export const importForgottenLine = (say: Say) =>
+  say(
+    "You forgot something (or deleted your memory) while this import was being read, and it may hold what you removed: nothing was imported. Import the file again if you still want it.",
+    "读取这次导入时，你遗忘了某些内容（或删除了记忆），而导入的文件可能包含被删除的内容：没有导入任何内容。如果仍需要，请重新导入这个文件。",
+  );
+
 export const importBusyLine = (say: Say) =>
   say(
     "I'm still reading your last import; wait until it has answered, then try again. Nothing was changed.",

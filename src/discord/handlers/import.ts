@@ -2,7 +2,7 @@ import { AttachmentBuilder, MessageFlags } from "discord.js";
 import type { Say } from "../../lib/locale.js";
 import { applyImport, oneImportAtATime, readImport, takeUpload } from "../../memory/import.js";
 import type { MemoryStore } from "../../memory/memory-store.js";
-import { importBusyLine, importRefusal, importReport, type ImportReport } from "../../present/import-preview.js";
+import { importBusyLine, importForgottenLine, importRefusal, importReport, type ImportReport } from "../../present/import-preview.js";
 import { sayFor } from "../interaction-helpers.js";
 import { NO_MENTIONS } from "../reply-stream.js";
 import type { ComponentHandler, ComponentInteraction } from "./router.js";
@@ -56,13 +56,15 @@ export const importHandlers: ComponentHandler[] = [
 
 /** Import pressed: the upload read again and applied (planned again under the lock). */
 async function applyUpload(interaction: ComponentInteraction, memory: MemoryStore, token: string, say: Say): Promise<void> {
-  const upload = await takeUpload(memory, token);
+  const upload = await takeUpload(memory, token, { claim: true });
   const edit = (content: string, files: AttachmentBuilder[] = []) => interaction.editReply({ content, files, attachments: [], components: [], allowedMentions: NO_MENTIONS });
   if (!upload) return void (await edit(say("That import is out of date; run /memory import again.", "这次导入已过期，请重新运行 /memory import。")));
   const files = await readImport(upload.name, upload.bytes);
   if (!files.ok) return void (await edit(importRefusal(upload.name, files.error, say)));
   // Planned again under the lock: the files may have changed since the preview.
-  const { plan } = await applyImport(memory, files.value);
+  const outcome = await applyImport(memory, files.value, new Date(), { claim: token });
+  if (!("plan" in outcome)) return void (await edit(importForgottenLine(say)));
+  const { plan } = outcome;
   const wrote = plan.files.some((f) => f.status === "new" || f.status === "changed");
   const footer = wrote
     ? say("-# It applies from your next conversation; /memory undo takes it back.", "-# 从下一次对话开始生效；可用 /memory undo 撤销。")

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import { isValidTimeZone } from "../../lib/time.js";
 import { applyImport, BUNDLE_NAME, exportBundle, importableName, IMPORT_LIMITS, keepUpload, oneImportAtATime, planImport, readImport, takeUpload } from "../../memory/import.js";
 import { ASK_BEFORE_SAVING, TIDY_NOTICE, TIDY_UP, type Settings } from "../../memory/memory-store.js";
-import { importBusyLine, importRefusal, importReport, type ImportReport } from "../../present/import-preview.js";
+import { importBusyLine, importForgottenLine, importRefusal, importReport, type ImportReport } from "../../present/import-preview.js";
 import { describeAskBeforeSaving } from "../../present/settings-lines.js";
 import { describeTidyNotice, describeTidyUp } from "../../present/tidy-lines.js";
 import { signInPage } from "../auth.js";
@@ -155,12 +155,14 @@ export function registerSettingsPages(app: FastifyInstance, ctx: WebContext): vo
       memory,
       () => show(429, banner("error", importBusyLine(say))),
       async () => {
-        const upload = await takeUpload(memory, token);
+        const upload = await takeUpload(memory, token, { claim: true });
         if (!upload) return show(410, banner("error", say("That import is out of date: choose the file again.", "这次导入已过期：请重新选择文件。")));
         const files = await readImport(upload.name, upload.bytes);
         if (!files.ok) return show(422, banner("error", importRefusal(upload.name, files.error, say)));
         // Planned again under the lock: the files may have changed since the preview.
-        const { plan } = await applyImport(memory, files.value, ctx.now());
+        const outcome = await applyImport(memory, files.value, ctx.now(), { claim: token });
+        if (!("plan" in outcome)) return show(409, banner("error", importForgottenLine(say)));
+        const { plan } = outcome;
         const wrote = plan.files.some((f) => f.status === "new" || f.status === "changed");
         const line = wrote ? say("Imported. It applies from your next conversation; History can undo it.", "已导入。从下一次对话开始生效；可在“记录”里撤销。") : say("Nothing was changed: your memory already held all of it.", "没有做任何改动：你的记忆里已经有这些内容。");
         return show(200, banner("notice", line) + reportHtml(importReport(upload.name, plan, "done", say)));

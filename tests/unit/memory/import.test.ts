@@ -1,9 +1,10 @@
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { english } from "../../../src/lib/locale.js";
 import { importReport } from "../../../src/present/import-preview.js";
-import { applyImport, exportBundle, firstWords, IMPORT_LIMITS, planImport, readImport, type ImportPlan } from "../../../src/memory/import.js";
+import { applyImport, exportBundle, firstWords, IMPORT_LIMITS, keepUpload, planImport, readImport, takeUpload, type ImportPlan } from "../../../src/memory/import.js";
+import { forgetUnderLock } from "../../../src/memory/forget.js";
 import { PERSON } from "../../../src/memory/memory-file.js";
 import { MemoryStore } from "../../../src/memory/memory-store.js";
 import { undoChanges } from "../../../src/memory/undo.js";
@@ -192,5 +193,34 @@ describe("planning an import", () => {
       { change: "added", name: "工作", words: `${"在上海做设计师，喜欢安静的工作环境，每天早上八点开始工作，中午休息一个小时，下午继续画图直到傍晚在上海做设计师，喜欢安静的工作环境，每天早上八点开始工作，中午休息一个小时，下午继续画图直到傍晚".slice(0, 60)}…` },
       { change: "removed", name: "Old", words: "- Bob's old notes, long gone by now" },
     ]);
+  });
+});
+
+describe("an import in flight and a forget", () => {
+  it("writes nothing back that a forget removed after the import's upload was taken: the import is refused; a Cancel leaves no claim", async () => {
+    const { to } = await two();
+    const upload = bundle({ "USER.md": "## Health\n- takes lithium daily\n" });
+    const token = await keepUpload(to, "agentkit-memory.json", upload);
+    const taken = await takeUpload(to, token, { claim: true });
+    expect(taken?.bytes.toString("utf8")).toContain("lithium");
+    // The person forgets "lithium" while the upload is being read.
+    await to.serialize(() => forgetUnderLock(to, "lithium", new Date("2026-12-03T10:00:00Z")));
+    const files = await readImport(taken!.name, taken!.bytes);
+    if (!files.ok) throw new Error(files.error.kind);
+    const outcome = await applyImport(to, files.value, new Date(), { claim: token });
+    expect(outcome).toEqual({ forgotten: true });
+    expect(await to.user.read()).not.toContain("lithium");
+
+    // Without a forget in between, the same import is written, and its claim is gone after.
+    const again = await keepUpload(to, "agentkit-memory.json", upload);
+    const second = await takeUpload(to, again, { claim: true });
+    const read = await readImport(second!.name, second!.bytes);
+    if (!read.ok) throw new Error(read.error.kind);
+    const applied = await applyImport(to, read.value, new Date(), { claim: again });
+    expect("plan" in applied && applied.plan.files.map((f) => f.status)).toEqual(["new"]);
+    expect(await to.user.read()).toContain("lithium");
+    const cancelled = await keepUpload(to, "agentkit-memory.json", upload);
+    await takeUpload(to, cancelled);
+    expect(await readdir(join(to.dir, "pending")).catch(() => [])).toEqual([]);
   });
 });
