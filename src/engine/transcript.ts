@@ -24,10 +24,23 @@ export function transcriptOf(
   let start = spoken.length;
   for (let chars = 0; start > 0 && chars <= maxChars; ) chars += textOf(spoken[--start]!.m).length + 2;
   const tail = spoken.slice(start);
-  const pieces = tail.flatMap(({ m, index }) => {
+  const all = tail.flatMap(({ m, index }) => {
     const parts: MessagePart[] = m.role === "user" ? partsOf(textOf(m), speakers.parts?.[String(index)]) : [{ origin: "assistant", text: textOf(m) }];
     return parts.map((part) => ({ speaker: m.role, name: nameOf(m), part, text: part.text }));
   });
+  // The first message of the tail can be megabytes (a shared file): only its end is masked, the
+  // part that can reach the transcript plus MASK_MARGIN, so a secret cut at the edge is still whole
+  // wherever it reaches the kept text. Masking a whole 200,000-character message held the loop 300 ms.
+  let room = maxChars + MASK_MARGIN;
+  const pieces = all
+    .reverse()
+    .flatMap((piece) => {
+      if (room <= 0) return [];
+      const text = piece.text.length > room ? piece.text.slice(-room) : piece.text;
+      room -= text.length;
+      return [{ ...piece, text }];
+    })
+    .reverse();
   const texts = maskSecretsInConversation(pieces);
   const lines = pieces.flatMap(({ name, part }, i) => {
     const text = texts[i]!.trim();
@@ -36,6 +49,9 @@ export function transcriptOf(
   const text = lines.join("\n\n");
   return text.length <= maxChars ? text : `…${text.slice(-maxChars)}`;
 }
+
+/** Longer than any secret's shape (a private key's body is about 3,300 characters). */
+const MASK_MARGIN = 8_000;
 
 /** What a part is when it is not the speaker's own words. */
 function labelOf(part: MessagePart): string {
