@@ -29,6 +29,16 @@ interface Page {
   signedIn(userId: string): Promise<WebClient>;
 }
 
+/** A browser's whole Login with Discord as `userId`, up to the callback's answer. */
+async function signInWithDiscord(web: Page, discord: FakeDiscord, userId: string) {
+  discord.oauth2.redirectUris.add(`${web.base}/auth/callback`);
+  discord.oauth2.signedIn = userId;
+  const client = new WebClient(web.base);
+  const start = await client.get("/auth/discord");
+  const back = (await fetch(start.location!, { redirect: "manual" })).headers.get("location")!;
+  return { client, answer: await client.get(back) };
+}
+
 async function startPage(options: { setup?: EngineSetup; discord?: FakeDiscord; now?: () => Date; allowedGuilds?: string[]; publicUrl?: string } = {}): Promise<Page> {
   const setup = options.setup ?? (await setupEngine());
   const secret = await webSecret(setup.home);
@@ -181,14 +191,7 @@ describe("the web page: signing in", () => {
     const discord = await startFakeDiscord();
     running.push(discord);
     const web = await startPage({ discord, allowedGuilds: [discord.guild.id] });
-    discord.oauth2.redirectUris.add(`${web.base}/auth/callback`);
-    const signInAs = async (userId: string) => {
-      discord.oauth2.signedIn = userId;
-      const client = new WebClient(web.base);
-      const start = await client.get("/auth/discord");
-      const back = (await fetch(start.location!, { redirect: "manual" })).headers.get("location")!;
-      return { client, answer: await client.get(back) };
-    };
+    const signInAs = (userId: string) => signInWithDiscord(web, discord, userId);
     const stranger = discord.addUser({ username: "mallory", inGuild: false }).id;
     const refused = await signInAs(stranger);
     expect(refused.answer.status).toBe(403);
@@ -203,14 +206,7 @@ describe("the web page: signing in", () => {
     const discord = await startFakeDiscord();
     running.push(discord);
     const web = await startPage({ discord });
-    discord.oauth2.redirectUris.add(`${web.base}/auth/callback`);
-    const signInAs = async (userId: string) => {
-      discord.oauth2.signedIn = userId;
-      const client = new WebClient(web.base);
-      const start = await client.get("/auth/discord");
-      const back = (await fetch(start.location!, { redirect: "manual" })).headers.get("location")!;
-      return client.get(back);
-    };
+    const signInAs = async (userId: string) => (await signInWithDiscord(web, discord, userId)).answer;
     // A Discord account that shares no server with the bot and has never talked to it.
     const stranger = discord.addUser({ username: "mallory", inGuild: false }).id;
     const refused = await signInAs(stranger);
