@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../lib/private-files.js";
+import { writeText } from "../lib/text-writes.js";
 import { assertLockHeld } from "./person-lock.js";
 import { withoutByteOrderMark } from "./safety.js";
 
@@ -49,7 +50,7 @@ export async function writeFileAtomic(path: string, content: string, options: At
   try {
     const handle = await open(temp, "w", PRIVATE_FILE_MODE);
     try {
-      await handle.writeFile(content, "utf8");
+      await writeText(handle, content);
       await handle.sync();
     } finally {
       await handle.close();

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { open, stat, type FileHandle } from "node:fs/promises";
 import { parseJsonInSlices } from "../lib/json-in-slices.js";
 import { TimeSlices } from "../lib/time-slices.js";
+import { writeText } from "../lib/text-writes.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import { PRIVATE_FILE_MODE } from "../lib/private-files.js";
 
@@ -194,7 +195,7 @@ export class Journal {
       const { size } = await handle.stat();
       const last = Buffer.alloc(1);
       if (size > 0) await handle.read(last, 0, 1, size - 1);
-      await handle.writeFile(`${size > 0 && last[0] !== NEWLINE ? "\n" : ""}${line}\n`, "utf8");
+      await writeText(handle, `${size > 0 && last[0] !== NEWLINE ? "\n" : ""}${line}\n`);
       if (sync) await handle.sync();
     } finally {
       await handle.close();

@@ -40,7 +40,10 @@ export function toRecordedAttachment(id: string, input: AttachmentInput, sizeLim
     width: input.width ?? null,
     height: input.height ?? null,
     data,
-    text: data.toString("utf8"),
+    // Read when a test asks: decoding a 10 MB upload at once would hold the loop a bot test is timing.
+    get text() {
+      return data.toString("utf8");
+    },
   };
 }
 
