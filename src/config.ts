@@ -32,6 +32,8 @@ export interface Config {
   fairUse: FairUseLimits;
   /** How much memory history the journal keeps: the newest N changes of the last D days. */
   journal: { entries: number; days: number };
+  /** STORAGE_QUOTA_MB in bytes: everything stored for one person (memory/storage-quota.ts). */
+  storageQuotaBytes: number;
   /** What a person's Discord attachments may bring into a turn. */
   attachments: AttachmentLimits;
   allowed: { guildIds: string[]; userIds: string[]; roleIds: string[] };
@@ -140,6 +142,7 @@ const commonSchema = z.object({
   SESSION_QUEUE_MAX: wholeNumber(5, "5", { min: 0 }),
   JOURNAL_MAX_ENTRIES: positiveNumber(1000, "1000").refine((n) => Number.isInteger(n), "must be a whole number (e.g. 1000)"),
   JOURNAL_MAX_DAYS: positiveNumber(180, "180"),
+  STORAGE_QUOTA_MB: positiveNumber(100, "100").refine((n) => n <= 1_000_000, "must be at most 1000000 (a terabyte) (e.g. 100)"),
   OPENAI_VISION: flag(false),
   ATTACHMENT_IMAGE_MB: positiveNumber(10, "10"),
   ATTACHMENT_IMAGES_PER_MESSAGE: positiveNumber(4, "4").refine((n) => Number.isInteger(n), "must be a whole number (e.g. 4)"),
@@ -262,6 +265,8 @@ export function loadConfig(frontEnd: FrontEnd, env: Record<string, string | unde
     historyBudgetChars: c.HISTORY_BUDGET_CHARS,
     fairUse: { messagesPerMinute: c.PERSON_MESSAGES_PER_MINUTE, turnsAtOnce: c.PERSON_TURNS_AT_ONCE, queuePerSession: c.SESSION_QUEUE_MAX },
     journal: { entries: c.JOURNAL_MAX_ENTRIES, days: c.JOURNAL_MAX_DAYS },
+    // Megabytes as the lines show them (1,000,000 bytes), so a quota of 100 reads "100 MB".
+    storageQuotaBytes: Math.round(c.STORAGE_QUOTA_MB * 1_000_000),
     attachments: {
       vision: c.OPENAI_VISION,
       imageBytes: Math.round(c.ATTACHMENT_IMAGE_MB * 1024 * 1024),

@@ -10,7 +10,7 @@ import { SessionStore } from "../sessions/session-store.js";
 import { ConfigError, loadConfig, type Config } from "../config.js";
 import { printable } from "../lib/printable.js";
 import { writeFileAtomic } from "../memory/atomic-write.js";
-import { applyImport, exportBundle, importableName, IMPORT_LIMITS, planImport, readImport, type ImportRefusal } from "../memory/import.js";
+import { applyImport, exportBundle, importableName, importRoom, IMPORT_LIMITS, planImport, readImport, type ImportRefusal } from "../memory/import.js";
 import { MemoryStore, tidyAsksFirst } from "../memory/memory-store.js";
 import { FILE_KINDS } from "../memory/file-kinds.js";
 import type { Recall } from "../memory/recall/recall.js";
@@ -90,7 +90,7 @@ function tools(config: Config): Tools {
   const model = new ModelClient({ ...config.openai, maxRetries: 1 });
   const recall = createRecall(model, (message, error) => console.error(printable(`warning: ${message} (${(error as Error).message})`)));
   const memoryOf = (userId: string) => {
-    const opened = MemoryStore.open(config.home, userId, { defaultTimeZone: config.timeZone, dailyDays: config.dailyDays, recall, journalRetention: config.journal });
+    const opened = MemoryStore.open(config.home, userId, { defaultTimeZone: config.timeZone, dailyDays: config.dailyDays, recall, journalRetention: config.journal, quotaBytes: config.storageQuotaBytes });
     if (!opened.ok) throw new UsageError(`--user: ${opened.error}`);
     return opened.value;
   };
@@ -262,10 +262,14 @@ async function importCommand(t: Tools, args: string[]): Promise<number> {
   const whole = (plan: { files: { status: string }[] }) => (plan.files.every((file) => file.status !== "refused") ? 0 : 1);
   if (values["dry-run"]) {
     const plan = await planImport(memory, files.value);
+    const full = await importRoom(memory, plan);
+    if (full) throw refused(full);
     console.log(`${plain(importReport(name, plan, "preview", english))}\nDry run: nothing was written.`);
     return whole(plan);
   }
-  const { plan, entry } = await applyImport(memory, files.value);
+  const outcome = await applyImport(memory, files.value);
+  if ("full" in outcome) throw refused(outcome.full);
+  const { plan, entry } = outcome;
   const wrote = plan.files.some((f) => f.status === "new" || f.status === "changed");
   const undo = entry ? `\nUndo it with: npm run memory -- undo --user ${values.user} --change ${entry.id}` : "";
   console.log(`${plain(importReport(name, plan, "done", english))}${wrote ? undo : "\nNothing to import: the memory already held all of it."}`);

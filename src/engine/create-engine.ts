@@ -50,7 +50,7 @@ export async function createEngine(config: Config, log: Logger, { telemetry, tid
   let schedule: TidySchedule | undefined;
   const engine = new SessionEngine({
     home: config.home,
-    memory: { defaultTimeZone: config.timeZone, dailyDays: config.dailyDays, recall, journalRetention: config.journal },
+    memory: { defaultTimeZone: config.timeZone, dailyDays: config.dailyDays, recall, journalRetention: config.journal, quotaBytes: config.storageQuotaBytes },
     model,
     store,
     log,

@@ -19,6 +19,7 @@ import { parseSections } from "./sections.js";
 import { savePending, takePending } from "./pending.js";
 import { countChars } from "../lib/text.js";
 import { dateOfLog, isValidTimeZone } from "../lib/time.js";
+import { roomFor, type StorageFull } from "./storage-quota.js";
 
 const BUNDLE_FORMAT = "agentkit-memory";
 export const BUNDLE_NAME = "agentkit-memory.json";
@@ -79,7 +80,9 @@ export type ImportRefusal =
   | { kind: "wrong-shape"; problem: "not-an-export" | "newer-version" | "no-files-object" | "too-deep" | "too-many-values" }
   | { kind: "wrong-shape"; problem: "file-not-text"; label: string }
   | { kind: "too-many-files"; files: number; limit: number }
-  | { kind: "too-much-memory"; chars: number; limit: number };
+  | { kind: "too-much-memory"; chars: number; limit: number }
+  /** It would take the person past STORAGE_QUOTA_MB. */
+  | StorageFull;
 
 const SINGLE_FILE = /^(soul|user|memory)\.md$/i;
 
@@ -421,17 +424,20 @@ export interface ImportOutcome {
  * forget or a delete-all ran since the upload was taken (they empty pending/), and what they removed
  * may be in it. Checked under the person's lock, which forgets take too, in every process.
  */
-export async function applyImport(memory: MemoryStore, files: Record<string, string>, now?: Date): Promise<ImportOutcome>;
-export async function applyImport(memory: MemoryStore, files: Record<string, string>, now: Date, options: { claim: string }): Promise<ImportOutcome | { forgotten: true }>;
-export async function applyImport(memory: MemoryStore, files: Record<string, string>, now = new Date(), options: { claim?: string } = {}): Promise<ImportOutcome | { forgotten: true }> {
+export async function applyImport(memory: MemoryStore, files: Record<string, string>, now?: Date): Promise<ImportOutcome | { full: StorageFull }>;
+export async function applyImport(memory: MemoryStore, files: Record<string, string>, now: Date, options: { claim: string }): Promise<ImportOutcome | { forgotten: true } | { full: StorageFull }>;
+export async function applyImport(memory: MemoryStore, files: Record<string, string>, now = new Date(), options: { claim?: string } = {}): Promise<ImportOutcome | { forgotten: true } | { full: StorageFull }> {
   const slices = new TimeSlices();
-  const outcome = await memory.serialize(async (): Promise<ImportOutcome | { forgotten: true }> => {
+  const outcome = await memory.serialize(async (): Promise<ImportOutcome | { forgotten: true } | { full: StorageFull }> => {
     if (options.claim !== undefined) {
       const claim = claimPath(memory, options.claim);
       if (!(await stat(claim).catch(() => undefined))) return { forgotten: true };
       await rm(claim, { force: true });
     }
     const plan = await planImport(memory, files, slices);
+    // Measured again under the lock: the preview's figure may be out of date.
+    const full = await importRoom(memory, plan);
+    if (full) return { full };
     const writes = Object.entries(plan.writes);
     const journalled = writes.filter(([label]) => isJournalled(label)).map(([label, text]) => ({ label, text }));
     const entry = journalled.length > 0 ? await memory.commit({ kind: "person" }, "import", journalled, { now }) : undefined;
@@ -444,6 +450,22 @@ export async function applyImport(memory: MemoryStore, files: Record<string, str
   });
   if ("plan" in outcome && outcome.plan.settings) await memory.saveSettings(outcome.plan.settings);
   return outcome;
+}
+
+/**
+ * Refuses an import that would take the person past their storage quota. What it adds: each
+ * file's new size less what it replaces, and for memory files and logs also the journal entry
+ * (which holds both texts, so one undo can take the import back).
+ */
+export async function importRoom(memory: MemoryStore, plan: ImportPlan): Promise<StorageFull | undefined> {
+  let adds = 0;
+  for (const [label, text] of Object.entries(plan.writes)) {
+    const path = pathFor(memory, label);
+    const before = path ? ((await stat(path).catch(() => undefined))?.size ?? 0) : 0;
+    const after = Buffer.byteLength(text);
+    adds += isJournalled(label) ? after + before + (after - before) : after - before;
+  }
+  return roomFor(memory, adds);
 }
 
 /** Where a pending import keeps its upload until the person answers (the pending/ folder, an hour). */

@@ -76,6 +76,8 @@ export interface MemoryStoreOptions {
    * The session engine's check that a session's copy is not older than the person's latest forget.
    */
   guard?: (() => Promise<void>) | undefined;
+  /** STORAGE_QUOTA_MB in bytes: what an import, a conversation or a file may take the person's memory up to (storage-quota.ts). None: no quota. */
+  quotaBytes?: number | undefined;
   /** The settings as read once for a turn (forTurn): this store's reads use them until a save in this process changes them. */
   turnSettings?: { settings: Settings; generation: number } | undefined;
 }
@@ -133,6 +135,11 @@ export class MemoryStore {
       // The write has happened: an unreadable settings.json must not make it look failed.
       if (this.options.recall) this.options.recall.touch(this, this.safeTimeZone());
     }
+  }
+
+  /** The person's storage quota in bytes, if any (storage-quota.ts measures against it). */
+  get quotaBytes(): number | undefined {
+    return this.options.quotaBytes;
   }
 
   /** The person's recall index: derived from the files, outside their folder, safe to delete. */

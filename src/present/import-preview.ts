@@ -2,6 +2,7 @@ import { BUNDLE_NAME, type FileProblem, type ImportedFile, type ImportPlan, type
 import type { Settings } from "../memory/memory-store.js";
 import { cutChars } from "../lib/text.js";
 import type { Say } from "../lib/locale.js";
+import { bytesShown, storageFullLine } from "./storage-lines.js";
 
 /** Before the person says Import (what would happen), or after (what did). */
 export type ImportStage = "preview" | "done";
@@ -23,10 +24,7 @@ function shown(text: string, max = 80): string {
 
 const number = (n: number) => n.toLocaleString("en-US");
 
-/** Bytes as people read them, rounded up (a file just over a limit never shows as the limit): "1.4 MB", "820 KB". */
-function size(bytes: number): string {
-  return bytes >= 1_000_000 ? `${Math.ceil(bytes / 100_000) / 10} MB` : `${Math.ceil(bytes / 1000)} KB`;
-}
+const size = bytesShown;
 
 function problemText(problem: FileProblem, file: ImportedFile, say: Say): string {
   switch (problem.kind) {
@@ -158,6 +156,8 @@ export function importRefusal(name: string, refusal: ImportRefusal, say: Say): s
       ) + nothing;
     case "wrong-shape":
       return wrongShape(file, refusal, say) + nothing;
+    case "storage-full":
+      return say(`${file} was not imported. `, `${file} 没有导入。`) + storageFullLine(refusal, say) + nothing;
   }
 }
 

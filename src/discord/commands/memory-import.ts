@@ -1,7 +1,7 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, MessageFlags, type ChatInputCommandInteraction, type MessageActionRowComponentBuilder } from "discord.js";
 import type { Say } from "../../lib/locale.js";
 import { importBusyLine, importRefusal, importReport } from "../../present/import-preview.js";
-import { importableName, IMPORT_LIMITS, keepUpload, oneImportAtATime, planImport, readImport } from "../../memory/import.js";
+import { importableName, importRoom, IMPORT_LIMITS, keepUpload, oneImportAtATime, planImport, readImport } from "../../memory/import.js";
 import type { MemoryStore } from "../../memory/memory-store.js";
 import { downloadWhole } from "../attachments/download.js";
 import { componentId } from "../views/custom-id.js";
@@ -31,6 +31,8 @@ async function previewImport(interaction: ChatInputCommandInteraction, memory: M
   const files = await readImport(name, download.value);
   if (!files.ok) return void (await refuse(importRefusal(name, files.error, say)));
   const plan = await planImport(memory, files.value);
+  const full = await importRoom(memory, plan);
+  if (full) return void (await refuse(importRefusal(name, full, say)));
   const report = importReport(name, plan, "preview", say);
   if (Object.keys(plan.writes).length === 0 && !plan.settings) {
     const { content, files: attached } = asMessage(report, say("Nothing to import.", "没有需要导入的内容。"), "import-preview.txt", say);

@@ -63,6 +63,7 @@ async function applyUpload(interaction: ComponentInteraction, memory: MemoryStor
   if (!files.ok) return void (await edit(importRefusal(upload.name, files.error, say)));
   // Planned again under the lock: the files may have changed since the preview.
   const outcome = await applyImport(memory, files.value, new Date(), { claim: token });
+  if ("full" in outcome) return void (await edit(importRefusal(upload.name, outcome.full, say)));
   if (!("plan" in outcome)) return void (await edit(importForgottenLine(say)));
   const { plan } = outcome;
   const wrote = plan.files.some((f) => f.status === "new" || f.status === "changed");

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { isValidTimeZone } from "../../lib/time.js";
-import { applyImport, BUNDLE_NAME, exportBundle, importableName, IMPORT_LIMITS, keepUpload, oneImportAtATime, planImport, readImport, takeUpload } from "../../memory/import.js";
+import { applyImport, BUNDLE_NAME, exportBundle, importableName, importRoom, IMPORT_LIMITS, keepUpload, oneImportAtATime, planImport, readImport, takeUpload } from "../../memory/import.js";
 import { ASK_BEFORE_SAVING, TIDY_NOTICE, TIDY_UP, type Settings } from "../../memory/memory-store.js";
 import { importBusyLine, importForgottenLine, importRefusal, importReport, type ImportReport } from "../../present/import-preview.js";
 import { describeAskBeforeSaving } from "../../present/settings-lines.js";
@@ -128,6 +128,8 @@ export function registerSettingsPages(app: FastifyInstance, ctx: WebContext): vo
         const files = await readImport(name, bytes);
         if (!files.ok) return sendSettings(reply, person, { error: importRefusal(name, files.error, say) }, 422);
         const plan = await planImport(memory, files.value);
+        const full = await importRoom(memory, plan);
+        if (full) return sendSettings(reply, person, { error: importRefusal(name, full, say) }, 413);
         const report = reportHtml(importReport(name, plan, "preview", say));
         if (Object.keys(plan.writes).length === 0 && !plan.settings) return show(200, report + banner("notice", say("Nothing to import.", "没有需要导入的内容。")));
         const token = await keepUpload(memory, name, bytes);
@@ -161,6 +163,7 @@ export function registerSettingsPages(app: FastifyInstance, ctx: WebContext): vo
         if (!files.ok) return show(422, banner("error", importRefusal(upload.name, files.error, say)));
         // Planned again under the lock: the files may have changed since the preview.
         const outcome = await applyImport(memory, files.value, ctx.now(), { claim: token });
+        if ("full" in outcome) return show(413, banner("error", importRefusal(upload.name, outcome.full, say)));
         if (!("plan" in outcome)) return show(409, banner("error", importForgottenLine(say)));
         const { plan } = outcome;
         const wrote = plan.files.some((f) => f.status === "new" || f.status === "changed");

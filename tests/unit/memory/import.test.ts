@@ -41,7 +41,9 @@ describe("export and import", () => {
       "daily/2026-12-01.md": "new",
       "settings.json": "new",
     });
-    const { entry, plan: applied } = await applyImport(to, files.value);
+    const outcome = await applyImport(to, files.value);
+    if ("full" in outcome) throw new Error("no quota was set, yet the import was refused for one");
+    const { entry, plan: applied } = outcome;
     expect(applied.files.map((f) => f.status)).toEqual(plan.files.map((f) => f.status));
     expect(await to.user.read()).toBe("## Likes\n- oolong\n");
     expect(await readFile(join(to.conversationsDir, "2026-12-01-tea-aaaaaaaa.md"), "utf8")).toContain("oolong please");
