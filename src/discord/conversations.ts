@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { storageFullTurnLine } from "../present/storage-lines.js";
 import { ChannelType, type Client, type Message, type TextBasedChannel } from "discord.js";
 import type { Config } from "../config.js";
 import { KeyedMutex } from "../lib/keyed-mutex.js";
@@ -111,6 +112,7 @@ export class Conversations implements ConversationControl {
   private readonly streaming = new Map<string, { stop: AbortController; owner: string }>();
   /** Sessions already told that this model cannot see images. */
   private readonly toldNoVision = new Set<string>();
+  private readonly toldFull = new Set<string>();
   /** Conversations told that this model cannot save to memory (once each). */
   private readonly toldNoTools = new Set<string>();
   /** When each person was last told, per reason, that their DMs are refused. */
@@ -214,6 +216,7 @@ export class Conversations implements ConversationControl {
   async closeSession(sessionId: string, channelId: string, reason: string, receipt: ReceiptPlace = "channel"): Promise<"closed" | "none" | "empty" | "pending-summary"> {
     this.clearIdle(channelId);
     this.toldNoVision.delete(sessionId);
+    this.toldFull.delete(sessionId);
     this.toldNoTools.delete(sessionId);
     const outcome = await this.track(this.deps.engine.close(sessionId, reason));
     if (outcome === "already-closed") return "none";
@@ -433,10 +436,16 @@ export class Conversations implements ConversationControl {
     // The session's language, fixed when it opened (from the person's settings or their Discord client): the lookup that routed the message brought it.
     const say = sayIn(session.locale);
     const parts: Incoming[] = [];
+    // Over the owner's storage quota: files are not read and the conversation will not be archived; they hear it once a conversation, and with every file.
+    const full = await this.deps.engine.storageFull(owner);
     // One message at a time: each reads at most its own attachments' worth.
-    for (const { message, words } of batch) parts.push(await readIncoming(message, words, this.deps.config.attachments, say));
+    for (const { message, words } of batch) parts.push(await readIncoming(message, words, this.deps.config.attachments, say, { storageFull: full !== undefined }));
     const incoming = joinIncoming(parts, this.deps.config.attachments.imagesPerMessage, say);
     const notes = [...incoming.lines];
+    if (full && (!this.toldFull.has(sessionId) || batch.some(({ message }) => message.attachments.size > 0))) {
+      this.toldFull.add(sessionId);
+      notes.unshift(storageFullTurnLine(full, say));
+    }
     if (incoming.unseenImages && (!incoming.usable || !this.toldNoVision.has(sessionId))) {
       this.toldNoVision.add(sessionId);
       notes.unshift(

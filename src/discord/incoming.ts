@@ -5,6 +5,7 @@ import type { AttachmentLimits } from "../config.js";
 import { cutChars } from "../lib/text.js";
 import { joinParts, type MessagePart } from "../lib/provenance.js";
 import { readAttachments } from "./attachments/index.js";
+import { fileNote, noteReasons } from "./attachments/model-notes.js";
 
 /** What one Discord message brings to a turn, and what the bot tells the person about it. */
 export interface Incoming {
@@ -26,7 +27,7 @@ const URLS = /https?:\/\/\S+/g;
  * Turns a person's message into the turn's input: the message they replied to, their words,
  * stickers and link previews as short notes, files inlined, images for a model that can see.
  */
-export async function readIncoming(message: Message, words: string, limits: AttachmentLimits, say: Say): Promise<Incoming> {
+export async function readIncoming(message: Message, words: string, limits: AttachmentLimits, say: Say, options: { storageFull?: boolean } = {}): Promise<Incoming> {
   // Each part keeps whose words it is (lib/provenance.ts): the note around a replied-to message is for the model; the origin is a field.
   const parts: MessagePart[] = [];
   const lines: string[] = [];
@@ -54,7 +55,8 @@ export async function readIncoming(message: Message, words: string, limits: Atta
       ),
     );
   }
-  const files = await readAttachments([...message.attachments.values()], limits, say);
+  // Over the person's storage quota a file's text would be kept with the conversation: not read (the caller says why).
+  const files = options.storageFull ? notRead([...message.attachments.values()].map((a) => a.name)) : await readAttachments([...message.attachments.values()], limits, say);
   parts.push(...files.parts);
   lines.push(...files.lines);
   const usable = words !== "" || stickers.length > 0 || previews.length > 0 || files.usable || parts.some((p) => p.origin === "forward");
@@ -63,6 +65,17 @@ export async function readIncoming(message: Message, words: string, limits: Atta
     lines,
     unseenImages: files.unseenImages,
     usable,
+  };
+}
+
+/** Attachments left unread, with a note each so the model knows something came. */
+function notRead(names: string[]): Pick<Awaited<ReturnType<typeof readAttachments>>, "parts" | "lines" | "images" | "unseenImages" | "usable"> {
+  return {
+    parts: names.map((name): MessagePart => ({ origin: "file", name, text: fileNote(name, noteReasons.storageFull) })),
+    lines: [],
+    images: [],
+    unseenImages: false,
+    usable: false,
   };
 }
 

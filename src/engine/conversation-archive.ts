@@ -1,6 +1,7 @@
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { conversationFileName, type ConversationLog, type ConversationMessage } from "../memory/conversation-log.js";
 import type { MemoryStore } from "../memory/memory-store.js";
+import type { StorageFull } from "../memory/storage-quota.js";
 import { maskSecrets, maskSecretsInConversation } from "../memory/secrets.js";
 import { localDate, localTime } from "../lib/time.js";
 import { describeChanges, type MemoryChange } from "../memory/changes.js";
@@ -103,14 +104,16 @@ function conversationFileOf(record: SessionRecord, zone: string): string {
 /**
  * Writes a closed session's transcript to users/<id>/conversations/. The name is kept with the
  * session, so a retried or repeated close rewrites the same file instead of adding one (even
- * if the person changed time zone in between); the caller saves the record.
+ * if the person changed time zone in between); the caller saves the record. Over the person's
+ * storage quota nothing is written (they were told while they talked) and the refusal is returned.
  */
-export async function archiveConversation(memory: MemoryStore, record: SessionRecord, options: { masked?: boolean } = {}): Promise<string> {
+export async function archiveConversation(memory: MemoryStore, record: SessionRecord, options: { masked?: boolean } = {}): Promise<StorageFull | undefined> {
   const { zone } = memory.timeZone();
   const name = conversationFileOf(record, zone);
-  await memory.writeConversation(name, conversationLogOf(record, zone, options));
+  const full = await memory.writeConversation(name, conversationLogOf(record, zone, options));
+  if (full) return full;
   record.conversationFile = name;
-  return name;
+  return undefined;
 }
 
 /** Marks, in the session store, that sessions closed before transcripts were kept have been written out. */

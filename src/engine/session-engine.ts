@@ -14,6 +14,7 @@ import { withPersonLock } from "../memory/person-lock.js";
 import { removeLeftoverTemporaryFilesOfEveryone } from "../memory/temporary-files.js";
 import { undoable } from "../memory/undo.js";
 import { MemoryStore, type MemoryStoreOptions } from "../memory/memory-store.js";
+import { storageFull, type StorageFull } from "../memory/storage-quota.js";
 import { buildSystemPrompt } from "../memory/system-prompt.js";
 import { isServerId, ServerNotes, type Suggestion } from "../memory/server-notes.js";
 import { entriesOfServer } from "../memory/public-entries.js";
@@ -145,6 +146,9 @@ export interface ForgetResult {
 /** How many times a close starts again from the store's copy after a forget changed the session under it. */
 const CLOSE_ATTEMPTS = 3;
 
+/** How long a turn trusts a measure of the person's storage (storageFull). */
+const STORAGE_CHECK_MS = 60_000;
+
 /** Opens, runs and closes sessions; the front ends (Discord, terminal) sit on top. */
 export class SessionEngine {
   /** Turns, clears and closes of one session run one at a time. */
@@ -152,6 +156,7 @@ export class SessionEngine {
   private readonly background: BackgroundWork;
   /** First saves of sessions just opened, not yet on disk. */
   private readonly opening = new Map<string, Promise<void>>();
+  private readonly storageChecks = new Map<string, { at: number; full: StorageFull | undefined }>();
   private readonly clock: () => Date;
   /** Who holds a claim in the shared session store: this process. */
   /** This process as claims name it (closes, tidy-ups). */
@@ -178,6 +183,21 @@ export class SessionEngine {
 
   memoryOf(userId: string): MemoryStore {
     return MemoryStore.forUser(this.deps.home, userId, this.deps.memory);
+  }
+
+  /**
+   * Whether the person is at or over their storage quota: asked every turn, so measured at most
+   * once a minute a person in this process (a walk of their folder); imports and closes measure afresh.
+   */
+  async storageFull(userId: string): Promise<StorageFull | undefined> {
+    const now = Date.now();
+    const known = this.storageChecks.get(userId);
+    if (known && now - known.at < STORAGE_CHECK_MS) return known.full;
+    const full = await storageFull(this.memoryOf(userId));
+    this.storageChecks.set(userId, { at: now, full });
+    // Old answers go: the map holds the people of the last minute.
+    for (const [id, check] of this.storageChecks) if (now - check.at >= STORAGE_CHECK_MS) this.storageChecks.delete(id);
+    return full;
   }
 
   /** A server's notes (guilds/<id>/SERVER.md), with their journal and the model's suggestions. */
@@ -650,7 +670,8 @@ export class SessionEngine {
       return "empty";
     }
     // Before the summary: the transcript needs no model, and a retried close rewrites the same file.
-    await archiveConversation(memory, record, { masked: true });
+    const full = await archiveConversation(memory, record, { masked: true });
+    if (full) this.deps.log.warn({ sessionId: record.id, usedBytes: full.usedBytes, quotaBytes: full.quotaBytes }, "conversation not archived: the person is over their storage quota");
     // A summary kept from an earlier attempt: that attempt may have written the daily entry already.
     const retry = record.summary !== undefined;
     try {

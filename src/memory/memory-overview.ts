@@ -6,6 +6,7 @@ import { type MemoryStore } from "./memory-store.js";
 import { FILE_KINDS } from "./file-kinds.js";
 import { parseSections } from "./sections.js";
 import { countChars } from "../lib/text.js";
+import { storageUsage, type StorageUsage } from "./storage-quota.js";
 import { dateOfLog } from "../lib/time.js";
 
 export interface FileOverview {
@@ -30,6 +31,8 @@ export interface MemoryOverview {
   archivedLogs: number;
   /** Closed conversations kept word for word. */
   conversations: number;
+  /** Everything stored for the person, against their quota (storage-quota.ts). */
+  storage: StorageUsage;
 }
 
 const RECENT = 5;
@@ -52,6 +55,7 @@ export async function memoryOverview(memory: MemoryStore, now: Date = new Date()
     zone: memory.timeZone().zone,
     archivedLogs: await countArchivedLogs(memory, now),
     conversations: (await names(memory.conversationsDir)).filter((name) => dateOfConversation(name) !== undefined).length,
+    storage: await storageUsage(memory),
   };
 }
 

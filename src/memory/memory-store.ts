@@ -1,6 +1,7 @@
 import { readdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { err, ok, type Result } from "../lib/result.js";
+import { roomFor, type StorageFull } from "./storage-quota.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import { MemoryFile, readTextIfExistsSync } from "./memory-file.js";
 import { defaultPersona, renderPersona } from "./persona.js";
@@ -151,14 +152,21 @@ export class MemoryStore {
     return join(this.dir, "conversations");
   }
 
-  /** Writes a closed conversation's transcript (conversations/<name>), replacing an earlier copy. */
-  async writeConversation(name: string, log: ConversationLog): Promise<void> {
+  /**
+   * Writes a closed conversation's transcript (conversations/<name>), replacing an earlier copy;
+   * refused, writing nothing, when what it adds would take the person past their storage quota.
+   */
+  async writeConversation(name: string, log: ConversationLog): Promise<StorageFull | undefined> {
     if (!isConversationName(name)) throw new Error(`"${name}" is not a conversation file name`);
     const path = join(this.conversationsDir, name);
     const text = renderConversation(log);
+    const before = readTextIfExistsSync(path);
     // The same text again (a retried close) leaves the file, and the index built from it, alone.
-    if (readTextIfExistsSync(path) === text) return;
+    if (before === text) return undefined;
+    const full = await roomFor(this, Buffer.byteLength(text) - (before === undefined ? 0 : Buffer.byteLength(before)));
+    if (full) return full;
     await this.serialize(() => writeFileAtomic(path, text));
+    return undefined;
   }
 
   async hasConversation(name: string): Promise<boolean> {

@@ -1,6 +1,12 @@
 import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import type { MemoryStore } from "./memory-store.js";
+
+/** What the measure needs of a person's MemoryStore (which uses this module, so it is not imported here). */
+interface StorageOwner {
+  readonly dir: string;
+  readonly indexPath: string;
+  readonly quotaBytes: number | undefined;
+}
 
 /** How much a person's memory takes on disk, and how much it may (STORAGE_QUOTA_MB). */
 export interface StorageUsage {
@@ -25,7 +31,7 @@ export interface StorageFull {
 const inFlight = new Map<string, number>();
 
 /** Counts `bytes` as the person's until the returned function is called. */
-export function holdInFlight(memory: MemoryStore, bytes: number): () => void {
+export function holdInFlight(memory: StorageOwner, bytes: number): () => void {
   inFlight.set(memory.dir, (inFlight.get(memory.dir) ?? 0) + bytes);
   let released = false;
   return () => {
@@ -45,7 +51,7 @@ const STATS_AT_ONCE = 64;
  * pending uploads and confirmations), their recall index with SQLite's side files, and what
  * exports hold in flight. Reads only; a link is counted as itself, never followed.
  */
-export async function storageUsage(memory: MemoryStore): Promise<StorageUsage> {
+export async function storageUsage(memory: StorageOwner): Promise<StorageUsage> {
   const entries = await readdir(memory.dir, { recursive: true, withFileTypes: true }).catch(() => []);
   const paths = entries.filter((entry) => !entry.isDirectory()).map((entry) => join(entry.parentPath, entry.name));
   paths.push(...["", "-wal", "-shm"].map((side) => `${memory.indexPath}${side}`));
@@ -58,14 +64,14 @@ export async function storageUsage(memory: MemoryStore): Promise<StorageUsage> {
 }
 
 /** Refuses a write that adds `addsBytes` when it would take the person past their quota; a write that frees room always passes. */
-export async function roomFor(memory: MemoryStore, addsBytes: number): Promise<StorageFull | undefined> {
+export async function roomFor(memory: StorageOwner, addsBytes: number): Promise<StorageFull | undefined> {
   if (memory.quotaBytes === undefined || addsBytes <= 0) return undefined;
   const { usedBytes } = await storageUsage(memory);
   return usedBytes + addsBytes > memory.quotaBytes ? { kind: "storage-full", usedBytes, quotaBytes: memory.quotaBytes, addsBytes } : undefined;
 }
 
 /** The person is at or over their quota: what they send now (files, a conversation) is not kept. */
-export async function storageFull(memory: MemoryStore): Promise<StorageFull | undefined> {
+export async function storageFull(memory: StorageOwner): Promise<StorageFull | undefined> {
   if (memory.quotaBytes === undefined) return undefined;
   const { usedBytes } = await storageUsage(memory);
   return usedBytes >= memory.quotaBytes ? { kind: "storage-full", usedBytes, quotaBytes: memory.quotaBytes, addsBytes: 0 } : undefined;

@@ -61,6 +61,7 @@ describe("/memory view without a file: memory at a glance", () => {
         { name: "Last change (UTC)", value: "No changes yet.", inline: false },
         { name: "Archived daily logs", value: "0", inline: true },
         { name: "Saved conversations", value: "0", inline: true },
+        { name: "Storage", value: "2 KB of 100 MB", inline: true },
       ],
       footer: { text: "One file in full: /memory view file:soul|user|memory|daily" },
     });
@@ -81,6 +82,7 @@ describe("/memory view without a file: memory at a glance", () => {
         { name: "最近改动（UTC）", value: "还没有改动。", inline: false },
         { name: "已归档的日志", value: "0", inline: true },
         { name: "保存的对话", value: "0", inline: true },
+        { name: "存储空间", value: "已用 1 KB，共 100 MB", inline: true },
       ],
       footer: { text: "查看单个文件全文：/memory view file:soul|user|memory|daily" },
     });
@@ -92,7 +94,7 @@ describe("/memory view without a file: memory at a glance", () => {
     const embed = await glance(h, h.discord.bob.id);
     expect(embed.description).toContain("USER.md ▱▱▱▱▱▱▱▱▱▱ 0% 0/1400 · empty");
     expect(embed.description).not.toMatch(/[1-9]\d*%/);
-    expect(embed.fields?.map((f) => f.value)).toEqual(["No changes yet.", "0", "0"]);
+    expect(embed.fields?.map((f) => f.value)).toEqual(["No changes yet.", "0", "0", "0 KB of 100 MB"]);
     // Past the recall index's debounce: nothing was written for Bob, not even an index.
     await new Promise((resolve) => setTimeout(resolve, 400));
     await expect(access(join(h.home, "users", h.discord.bob.id))).rejects.toThrow();
@@ -157,6 +159,7 @@ describe("/memory view without a file: memory at a glance", () => {
     expect(embed.fields?.slice(1)).toEqual([
       { name: "Archived daily logs", value: "3", inline: true },
       { name: "Saved conversations", value: "2", inline: true },
+      { name: "Storage", value: "1 KB of 100 MB", inline: true },
     ]);
   });
 

@@ -35,6 +35,8 @@ export async function setupEngine(
     model?: Partial<ModelClientOptions>;
     /** OPENAI_CONTEXT_TOKENS. */
     contextTokens?: number;
+    /** STORAGE_QUOTA_MB in bytes (none: no quota). */
+    quotaBytes?: number;
   } = {},
 ): Promise<EngineSetup> {
   const home = await makeTempHome();
@@ -48,7 +50,7 @@ export async function setupEngine(
     cleanups.push(() => store.close());
     const engine = new SessionEngine({
       home,
-      memory: { defaultTimeZone: options.timeZone ?? "UTC", recall },
+      memory: { defaultTimeZone: options.timeZone ?? "UTC", recall, ...(options.quotaBytes !== undefined ? { quotaBytes: options.quotaBytes } : {}) },
       model,
       store,
       log: silentLogger,

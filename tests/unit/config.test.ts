@@ -203,4 +203,14 @@ describe("loadConfig", () => {
       expect(() => loadConfig("chat", { ...base, [name]: value }), `${name}=${value}`).toThrow(new RegExp(`${name}: must be a whole number`));
     }
   });
+
+  it("reads STORAGE_QUOTA_MB as megabytes of 1,000,000 bytes (100 when unset), and refuses what is not a positive number up to a terabyte", () => {
+    const base = { OPENAI_BASE_URL: "http://127.0.0.1:1/v1" };
+    expect(loadConfig("chat", base).storageQuotaBytes).toBe(100_000_000);
+    expect(loadConfig("chat", { ...base, STORAGE_QUOTA_MB: "" }).storageQuotaBytes).toBe(100_000_000);
+    expect(loadConfig("chat", { ...base, STORAGE_QUOTA_MB: "2.5" }).storageQuotaBytes).toBe(2_500_000);
+    for (const value of ["0", "-5", "lots", "1e7"]) {
+      expect(() => loadConfig("chat", { ...base, STORAGE_QUOTA_MB: value }), value).toThrow(/STORAGE_QUOTA_MB: must be /);
+    }
+  });
 });

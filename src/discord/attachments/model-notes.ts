@@ -28,6 +28,7 @@ export const noteReasons = {
   encoding: "it is not UTF-8 or UTF-16 text",
   overMessageBudget: (messageBytes: number) => `this message's ${formatBytes(messageBytes)} limit for files was used up`,
   downloadFailed: "the download failed",
+  storageFull: "the person's memory storage is full",
 };
 
 /** The heading and the in-text marker of a file the model got only the start of. */

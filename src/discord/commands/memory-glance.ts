@@ -1,5 +1,6 @@
 import { EmbedBuilder, MessageFlags, type ChatInputCommandInteraction } from "discord.js";
 import { historyLine } from "../../present/history-lines.js";
+import { storageLine } from "../../present/storage-lines.js";
 import { type Say } from "../../lib/locale.js";
 import type { MemoryStore } from "../../memory/memory-store.js";
 import { memoryOverview, type FileOverview, type MemoryOverview } from "../../memory/memory-overview.js";
@@ -64,6 +65,7 @@ function glanceEmbed(overview: MemoryOverview, privateSections: readonly string[
       },
       { name: say("Archived daily logs", "已归档的日志"), value: String(overview.archivedLogs), inline: true },
       { name: say("Saved conversations", "保存的对话"), value: String(overview.conversations), inline: true },
+      { name: say("Storage", "存储空间"), value: storageLine(overview.storage, say), inline: true },
     )
     .setFooter({ text: say("One file in full: /memory view file:soul|user|memory|daily", "查看单个文件全文：/memory view file:soul|user|memory|daily") });
 }

@@ -27,6 +27,7 @@ import { searchAnswer } from "./memory-search.js";
 import { runSettings, withSettings } from "./memory-settings.js";
 import { badSectionNameLine, secretWarningLine, writeRefusalLine } from "../../present/write-refusal.js";
 import { ephemeralReply as reply, fenced, INLINE_LIMIT, MODAL_TEXT_LIMIT, withSection } from "./command-parts.js";
+import { holdInFlight } from "../../memory/storage-quota.js";
 
 const MODAL_PREFIX = "memory-edit";
 
@@ -222,10 +223,16 @@ export const memoryCommand: Command = {
     if (sub === "export") {
       await interaction.deferReply({ flags: MessageFlags.Ephemeral });
       const files = await exportFiles(memory);
-      await interaction.editReply({
-        content: files.length ? say(`Your memory files (${files.length}).`, `你的记忆文件（${files.length} 个）。`) : say("I don't have any memory of you yet.", "我还没有关于你的记忆。"),
-        files,
-      });
+      // Counted as the person's until Discord has it: an import meanwhile is measured with it.
+      const release = holdInFlight(memory, files.reduce((sum, file) => sum + (Buffer.isBuffer(file.attachment) ? file.attachment.length : 0), 0));
+      try {
+        await interaction.editReply({
+          content: files.length ? say(`Your memory files (${files.length}).`, `你的记忆文件（${files.length} 个）。`) : say("I don't have any memory of you yet.", "我还没有关于你的记忆。"),
+          files,
+        });
+      } finally {
+        release();
+      }
       return;
     }
     if (sub === "view" && interaction.options.getString("file") === null) return runGlance(interaction, memory, interaction.guildId ? ctx.engine.serverNotesOf(interaction.guildId) : undefined);

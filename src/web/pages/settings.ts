@@ -8,6 +8,7 @@ import { describeTidyNotice, describeTidyUp } from "../../present/tidy-lines.js"
 import { signInPage } from "../auth.js";
 import { banner, csrfField, html, page } from "../page.js";
 import { perPerson, type PersonContext, type WebContext } from "../web-context.js";
+import { holdInFlight } from "../../memory/storage-quota.js";
 
 const LANGUAGES = ["", "en-US", "zh-CN"] as const;
 
@@ -103,8 +104,10 @@ export function registerSettingsPages(app: FastifyInstance, ctx: WebContext): vo
   app.get("/export", { config: perPerson(10) }, async (request, reply) => {
     const person = await ctx.person(request, reply);
     if (!person) return signInPage(ctx, request, reply, 401);
-    const bundle = await exportBundle(person.memory, ctx.now());
-    return reply.type("application/json; charset=utf-8").header("content-disposition", `attachment; filename="${BUNDLE_NAME}"`).send(JSON.stringify(bundle, null, 2));
+    const text = JSON.stringify(await exportBundle(person.memory, ctx.now()), null, 2);
+    // Counted as the person's until the response is done: an import meanwhile is measured with it.
+    reply.raw.once("close", holdInFlight(person.memory, Buffer.byteLength(text)));
+    return reply.type("application/json; charset=utf-8").header("content-disposition", `attachment; filename="${BUNDLE_NAME}"`).send(text);
   });
 
   app.post<{ Querystring: { _csrf?: string } }>("/import", { preHandler: app.csrfProtection, config: perPerson(10) }, async (request, reply) => {

@@ -1,4 +1,4 @@
-import { readFile, writeFile, mkdir } from "node:fs/promises";
+import { readFile, writeFile, mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { FastifyInstance } from "fastify";
@@ -581,6 +581,25 @@ describe("the web page: conversations, search and settings", () => {
     expect((await alice.get("/", { "accept-language": "zh-CN" })).text).toContain("最近的改动");
     await web.setup.engine.memoryOf(ALICE).saveSettings({ locale: "en-US" });
     expect((await alice.get("/", { "accept-language": "zh-CN" })).text).toContain("Last changes");
+  });
+});
+
+describe("the web page: storage quota", () => {
+  it("shows the usage on the overview, and refuses an import past the quota with the usage and what to delete", async () => {
+    const web = await startPage({ setup: await setupEngine({ quotaBytes: 50_000 }) });
+    await writeMemory(web.setup, ALICE, "conversations/2026-11-01-long-talk-aaaaaaaa.md", `# long talk\n\n## 🧑 Alice\n${"tea and cake\n".repeat(4_600)}`);
+    const alice = await web.signedIn(ALICE);
+    const overview = await alice.get("/");
+    expect(overview.text).toContain('<p id="storage">Storage: 60 KB of 50 KB ⚠️ full: imports, new conversations and files are not kept; delete conversations you no longer need.</p>');
+    const form = new FormData();
+    form.append("file", new Blob(["## Likes\n- tea\n"], { type: "text/markdown" }), "USER.md");
+    const refused = await alice.request("POST", `/import?_csrf=${encodeURIComponent(csrfOf((await alice.get("/settings")).text))}`, form);
+    expect(refused.status).toBe(413);
+    expect(refused.text).toContain("USER.md was not imported. Your memory here is full: it uses 60 KB of its 50 KB, and this would add 1 KB.");
+    expect(await readFile(join(web.setup.home, "users", ALICE, "USER.md"), "utf8").catch(() => "none")).toBe("none");
+    // Room made on the Conversations page: the overview says so at once.
+    await rm(join(web.setup.home, "users", ALICE, "conversations", "2026-11-01-long-talk-aaaaaaaa.md"));
+    expect((await alice.get("/")).text).toMatch(/<p id="storage">Storage: \d+ KB of 50 KB<\/p>/);
   });
 });
 
