@@ -444,7 +444,7 @@ export class Conversations implements ConversationControl {
     const notes = [...incoming.lines];
     if (full && (!this.toldFull.has(sessionId) || batch.some(({ message }) => message.attachments.size > 0))) {
       this.toldFull.add(sessionId);
-      notes.unshift(storageFullTurnLine(full, say));
+      notes.unshift(storageFullTurnLine(full, say, { files: true }));
     }
     if (incoming.unseenImages && (!incoming.usable || !this.toldNoVision.has(sessionId))) {
       this.toldNoVision.add(sessionId);

@@ -28,10 +28,13 @@ export function storageFullLine(full: StorageFull, say: Say): string {
   return say(`Your memory here is full: it uses ${used} of its ${quota}${adds}. `, `你在这里的记忆空间已满：已用 ${used}，共 ${quota}${adds}。`) + whatToDelete(say);
 }
 
-/** Said once a conversation while the person is over their quota: what they send now is not kept. */
-export function storageFullTurnLine(full: StorageFull, say: Say): string {
+/** Said once a conversation while the person is over their quota: what they send now is not kept (`files`: where they can attach some). */
+export function storageFullTurnLine(full: StorageFull, say: Say, { files }: { files: boolean }): string {
+  const used = bytesShown(full.usedBytes);
+  const quota = bytesShown(full.quotaBytes);
+  const unread = files ? say(" and I don't read the files you attach", "，你发送的文件我也不会读取") : "";
   return say(
-    `💾 Your memory here is full (${bytesShown(full.usedBytes)} of ${bytesShown(full.quotaBytes)}): I still answer, but this conversation won't be kept word for word and I don't read the files you attach. `,
-    `💾 你在这里的记忆空间已满（已用 ${bytesShown(full.usedBytes)}，共 ${bytesShown(full.quotaBytes)}）：我仍会回答，但这次对话不会逐字保存，你发送的文件我也不会读取。`,
+    `💾 Your memory here is full (${used} of ${quota}): I still answer, but this conversation won't be kept word for word${unread}. `,
+    `💾 你在这里的记忆空间已满（已用 ${used}，共 ${quota}）：我仍会回答，但这次对话不会逐字保存${unread}。`,
   ) + whatToDelete(say);
 }

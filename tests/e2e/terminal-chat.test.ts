@@ -56,6 +56,23 @@ describe("npm run chat", () => {
     expect(await dailyLog(home, "42")).toMatch(/^## \d\d:\d\d · tea\nPerson 42 said they like green tea\.\n$/);
   }, 30_000);
 
+  it("over the person's storage quota: answers, says once that the conversation won't be kept, and keeps only its summary", async () => {
+    fake = await startFakeOpenAI();
+    const home = await makeTempHome();
+    await mkdir(join(home, "users/42/conversations"), { recursive: true });
+    await writeFile(join(home, "users/42/conversations/2026-11-01-long-talk-aaaaaaaa.md"), `# long talk\n\n## 🧑 Mei\n${"tea and cake\n".repeat(4_600)}`);
+    fake.enqueue({ text: "Hello." }, { text: "Still here." }, { text: "Person 42 said hello twice." });
+    const run = await runChat(["--user", "42", "--title", "hi"], "hi\nagain\n/end\n", { AGENTKIT_HOME: home, OPENAI_BASE_URL: fake.baseURL, STORAGE_QUOTA_MB: "0.05" });
+    expect(run.code).toBe(0);
+    // Its figure counts the recall index too, which the first turn may have begun.
+    const line = /💾 Your memory here is full \(\d+ KB of 50 KB\): I still answer, but this conversation won't be kept word for word\. Delete conversations you no longer need \(the web page's Conversations, from \/memory web\) or forget words with \/memory forget, then try again; the bot's operator can raise STORAGE_QUOTA_MB\.\n/g;
+    expect(run.stdout).toMatch(new RegExp(`Hello\\.\\n${line.source}`));
+    expect(run.stdout.match(line)).toHaveLength(1);
+    expect(run.stdout).toContain("Still here.");
+    expect(await readdir(join(home, "users/42/conversations"))).toEqual(["2026-11-01-long-talk-aaaaaaaa.md"]);
+    expect(await dailyLog(home, "42")).toContain("Person 42 said hello twice.");
+  }, 30_000);
+
   it("archives the conversation at the end, and /search finds it in the next run", async () => {
     fake = await startFakeOpenAI();
     const home = await makeTempHome();

@@ -19,6 +19,7 @@ import { PipedInput } from "./piped-input.js";
 import { TerminalInput } from "./terminal-input.js";
 import { defaultName, emptyAnswer, endedLine, endingLine, forgottenTurn, messageKept, sessionGone, modelTrouble, quitLine, stoppedLine, tooLong, typedTooMuch, welcome } from "./words.js";
 import { sayIn } from "../../lib/locale.js";
+import { storageFullTurnLine } from "../../present/storage-lines.js";
 import type { ServerNotice } from "../../model/model-client.js";
 import { contextWarningLine, logServerNotice, logTightContext, messageCutLine, noToolsLine, serverNoticeLine } from "../../present/model-errors.js";
 
@@ -60,6 +61,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
     for (const notice of notices.splice(0)) warn(printable(`⚠️ ${serverNoticeLine(notice, say)}`));
   };
   let toldNoTools = false;
+  let toldFull = false;
   if (parts.context.tight) {
     logTightContext(log, parts.context);
     warn(printable(`⚠️ ${contextWarningLine(parts.context.tokens, parts.context.startTokens, say)}`));
@@ -172,6 +174,12 @@ export async function runChat(options: ChatOptions): Promise<number> {
         print(noToolsLine(say, "terminal"));
       }
       if (result.limits.messageCut) print(messageCutLine(say));
+      // Over the person's storage quota the conversation will not be archived: said once, as in Discord.
+      const full = toldFull ? undefined : await engine.storageFull(options.user);
+      if (full) {
+        toldFull = true;
+        print(storageFullTurnLine(full, say, { files: false }));
+      }
       if (result.stopped) print(stoppedLine(say));
       else if (result.text.trim() === "") print(emptyAnswer(say));
       const saved = describeChanges(result.changes, say);

@@ -7,7 +7,7 @@ import { PERSON } from "../../../src/memory/memory-file.js";
 import { MemoryStore } from "../../../src/memory/memory-store.js";
 import { holdInFlight, storageFull, storageUsage } from "../../../src/memory/storage-quota.js";
 import { importRefusal } from "../../../src/present/import-preview.js";
-import { storageLine } from "../../../src/present/storage-lines.js";
+import { storageFullTurnLine, storageLine } from "../../../src/present/storage-lines.js";
 import { makeTempHome } from "../../helpers/temp-home.js";
 
 async function store(quotaBytes?: number) {
@@ -79,6 +79,10 @@ describe("a person's storage", () => {
     expect(importRefusal("agentkit-memory.json", full, sayIn("zh-CN"))).toBe(
       "agentkit-memory.json 没有导入。你在这里的记忆空间已满：已用 98.3 MB，共 100 MB，这次会再增加 9.1 MB。请删除不再需要的对话（网页的“对话”，从 /memory web 打开），或用 /memory forget 遗忘某些词，然后重试；机器人的运营者可以调高 STORAGE_QUOTA_MB。没有做任何改动。",
     );
+    expect(storageFullTurnLine(full, sayIn("zh-CN"), { files: true })).toBe(
+      "💾 你在这里的记忆空间已满（已用 98.3 MB，共 100 MB）：我仍会回答，但这次对话不会逐字保存，你发送的文件我也不会读取。请删除不再需要的对话（网页的“对话”，从 /memory web 打开），或用 /memory forget 遗忘某些词，然后重试；机器人的运营者可以调高 STORAGE_QUOTA_MB。",
+    );
+    expect(storageFullTurnLine(full, sayIn("zh-CN"), { files: false })).not.toContain("文件我也不会读取");
     expect(storageLine({ usedBytes: 12_345, quotaBytes: 100_000_000 }, sayIn("en-US"))).toBe("13 KB of 100 MB");
     expect(storageLine({ usedBytes: 12_345_678, quotaBytes: 100_000_000 }, sayIn("zh-CN"))).toBe("已用 12.4 MB，共 100 MB");
   });
