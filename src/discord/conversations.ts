@@ -437,7 +437,7 @@ export class Conversations implements ConversationControl {
     const say = sayIn(session.locale);
     const parts: Incoming[] = [];
     // Over the owner's storage quota: files are not read and the conversation will not be archived; they hear it once a conversation, and with every file.
-    const full = await this.deps.engine.storageFull(owner);
+    const full = await this.deps.engine.storageFull(owner, sessionId);
     // One message at a time: each reads at most its own attachments' worth.
     for (const { message, words } of batch) parts.push(await readIncoming(message, words, this.deps.config.attachments, say, { storageFull: full !== undefined }));
     const incoming = joinIncoming(parts, this.deps.config.attachments.imagesPerMessage, say);

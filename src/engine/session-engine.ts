@@ -14,7 +14,7 @@ import { withPersonLock } from "../memory/person-lock.js";
 import { removeLeftoverTemporaryFilesOfEveryone } from "../memory/temporary-files.js";
 import { undoable } from "../memory/undo.js";
 import { MemoryStore, type MemoryStoreOptions } from "../memory/memory-store.js";
-import { storageFull, type StorageFull } from "../memory/storage-quota.js";
+import { storageUsage, type StorageFull, type StorageUsage } from "../memory/storage-quota.js";
 import { buildSystemPrompt } from "../memory/system-prompt.js";
 import { isServerId, ServerNotes, type Suggestion } from "../memory/server-notes.js";
 import { entriesOfServer } from "../memory/public-entries.js";
@@ -149,6 +149,11 @@ const CLOSE_ATTEMPTS = 3;
 /** How long a turn trusts a measure of the person's storage (storageFull). */
 const STORAGE_CHECK_MS = 60_000;
 
+/** What a session's words take in the session store, about: its messages' text as UTF-8. */
+function recordBytes(record: SessionRecord): number {
+  return record.messages.reduce((sum, message) => sum + Buffer.byteLength(typeof message.content === "string" ? message.content : JSON.stringify(message.content ?? "")), 0);
+}
+
 /** Opens, runs and closes sessions; the front ends (Discord, terminal) sit on top. */
 export class SessionEngine {
   /** Turns, clears and closes of one session run one at a time. */
@@ -156,7 +161,7 @@ export class SessionEngine {
   private readonly background: BackgroundWork;
   /** First saves of sessions just opened, not yet on disk. */
   private readonly opening = new Map<string, Promise<void>>();
-  private readonly storageChecks = new Map<string, { at: number; full: StorageFull | undefined }>();
+  private readonly storageChecks = new Map<string, { at: number; usage: StorageUsage }>();
   private readonly clock: () => Date;
   /** Who holds a claim in the shared session store: this process. */
   /** This process as claims name it (closes, tidy-ups). */
@@ -186,18 +191,24 @@ export class SessionEngine {
   }
 
   /**
-   * Whether the person is at or over their storage quota: asked every turn, so measured at most
-   * once a minute a person in this process (a walk of their folder); imports and closes measure afresh.
+   * Whether the person is at or over their storage quota, counting the words of the session they
+   * talk in (kept in the session store until its close archives them). Asked every turn, so their
+   * folder is measured at most once a minute a person in this process; imports and closes measure afresh.
    */
-  async storageFull(userId: string): Promise<StorageFull | undefined> {
+  async storageFull(userId: string, sessionId?: string): Promise<StorageFull | undefined> {
     const now = Date.now();
-    const known = this.storageChecks.get(userId);
-    if (known && now - known.at < STORAGE_CHECK_MS) return known.full;
-    const full = await storageFull(this.memoryOf(userId));
-    this.storageChecks.set(userId, { at: now, full });
-    // Old answers go: the map holds the people of the last minute.
-    for (const [id, check] of this.storageChecks) if (now - check.at >= STORAGE_CHECK_MS) this.storageChecks.delete(id);
-    return full;
+    let known = this.storageChecks.get(userId);
+    if (!known || now - known.at >= STORAGE_CHECK_MS) {
+      known = { at: now, usage: await storageUsage(this.memoryOf(userId)) };
+      this.storageChecks.set(userId, known);
+      // Old measures go: the map holds the people of the last minute.
+      for (const [id, check] of this.storageChecks) if (now - check.at >= STORAGE_CHECK_MS) this.storageChecks.delete(id);
+    }
+    const { usage } = known;
+    if (usage.quotaBytes === undefined) return undefined;
+    const open = sessionId === undefined ? undefined : await this.deps.store.get(sessionId);
+    const usedBytes = usage.usedBytes + (open?.userId === userId && open.status === "open" ? recordBytes(open) : 0);
+    return usedBytes >= usage.quotaBytes ? { kind: "storage-full", usedBytes, quotaBytes: usage.quotaBytes, addsBytes: 0 } : undefined;
   }
 
   /** A server's notes (guilds/<id>/SERVER.md), with their journal and the model's suggestions. */
@@ -671,6 +682,9 @@ export class SessionEngine {
     }
     // Before the summary: the transcript needs no model, and a retried close rewrites the same file.
     const full = await archiveConversation(memory, record, { masked: true });
+    // Not kept word for word anywhere, as the person was told: the store drops its copy once the summary is made.
+    if (full) record.notArchived = "storage-full";
+    else delete record.notArchived;
     if (full) this.deps.log.warn({ sessionId: record.id, usedBytes: full.usedBytes, quotaBytes: full.quotaBytes }, "conversation not archived: the person is over their storage quota");
     // A summary kept from an earlier attempt: that attempt may have written the daily entry already.
     const retry = record.summary !== undefined;
@@ -705,6 +719,12 @@ export class SessionEngine {
   }
 
   private async markClosed(record: SessionRecord, now: Date): Promise<void> {
+    if (record.notArchived) {
+      record.messages = [];
+      delete record.parts;
+      delete record.sourceIds;
+      delete record.condensed;
+    }
     record.status = "closed";
     record.closedAt = now.toISOString();
     await this.deps.store.save(record);

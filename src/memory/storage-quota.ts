@@ -69,10 +69,3 @@ export async function roomFor(memory: StorageOwner, addsBytes: number): Promise<
   const { usedBytes } = await storageUsage(memory);
   return usedBytes + addsBytes > memory.quotaBytes ? { kind: "storage-full", usedBytes, quotaBytes: memory.quotaBytes, addsBytes } : undefined;
 }
-
-/** The person is at or over their quota: what they send now (files, a conversation) is not kept. */
-export async function storageFull(memory: StorageOwner): Promise<StorageFull | undefined> {
-  if (memory.quotaBytes === undefined) return undefined;
-  const { usedBytes } = await storageUsage(memory);
-  return usedBytes >= memory.quotaBytes ? { kind: "storage-full", usedBytes, quotaBytes: memory.quotaBytes, addsBytes: 0 } : undefined;
-}

@@ -77,6 +77,8 @@ export interface SessionRecord {
   summary?: string;
   /** conversations/<file> once the transcript is written: a retried close rewrites this one file. */
   conversationFile?: string;
+  /** Its close did not archive it (the person was over their storage quota): its messages go when it is closed. */
+  notArchived?: "storage-full";
   closedAt?: string;
   usage: TokenUsage[];
   /**

@@ -50,6 +50,29 @@ describe("a person over their storage quota (STORAGE_QUOTA_MB)", () => {
     const dir = join(h.home, "users", h.discord.alice.id);
     await h.discord.waitFor(async () => ((await readFile(join(dir, "daily", `${localDate(new Date(), "UTC")}.md`), "utf8").catch(() => "")).includes("Tea talk.") ? true : undefined));
     expect(await readdir(join(dir, "conversations"))).toEqual(["2026-11-01-long-talk-aaaaaaaa.md"]);
+    // Nor does the session store keep its words: only the summary.
+    const closed = await h.engine.latestIn(start.id);
+    expect(closed).toMatchObject({ status: "closed", messages: [], summary: "Tea talk." });
+  });
+
+  it("counts the words of the conversation under way: the turn that takes the person past the quota hears it", async () => {
+    const h = await startBot({ env: { STORAGE_QUOTA_MB: "0.05" } });
+    const dir = join(h.home, "users", h.discord.alice.id, "conversations");
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, "2026-11-01-long-talk-aaaaaaaa.md"), "tea and cake\n".repeat(3_080));
+    h.model.setFallback({ text: "Mm." });
+    const long = (n: number) => `${n} ${"x".repeat(3_900)}`;
+    const start = await h.discord.userSends({ channelId: h.discord.textChannel.id, userId: h.discord.alice.id, content: long(1), mentionsBot: true });
+    const replies: string[] = [];
+    for (let n = 1; n <= 4; n++) {
+      if (n > 1) await h.discord.userSends({ channelId: start.id, userId: h.discord.alice.id, content: long(n) });
+      const reply = await h.discord.waitFor(() => botMessages(h.discord, start.id).filter((m) => m.content.startsWith("Mm."))[n - 1]);
+      replies.push(reply.id);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    const contents = replies.map((id) => h.discord.message(id)!.content);
+    expect(contents.slice(0, 3)).toEqual(["Mm.", "Mm.", "Mm."]);
+    expect(contents[3]).toMatch(/^Mm\.\n-# 💾 Your memory here is full \(5\d KB of 50 KB\)/);
   });
 
   it("shows the usage in /memory view, and refuses an import with the usage, what it adds and what to delete (in Chinese too)", async () => {

@@ -175,7 +175,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
       }
       if (result.limits.messageCut) print(messageCutLine(say));
       // Over the person's storage quota the conversation will not be archived: said once, as in Discord.
-      const full = toldFull ? undefined : await engine.storageFull(options.user);
+      const full = toldFull ? undefined : await engine.storageFull(options.user, session.id);
       if (full) {
         toldFull = true;
         print(storageFullTurnLine(full, say, { files: false }));

@@ -5,7 +5,7 @@ import { sayIn } from "../../../src/lib/locale.js";
 import { applyImport, importRoom, planImport } from "../../../src/memory/import.js";
 import { PERSON } from "../../../src/memory/memory-file.js";
 import { MemoryStore } from "../../../src/memory/memory-store.js";
-import { holdInFlight, storageFull, storageUsage } from "../../../src/memory/storage-quota.js";
+import { holdInFlight, roomFor, storageUsage } from "../../../src/memory/storage-quota.js";
 import { importRefusal } from "../../../src/present/import-preview.js";
 import { storageFullTurnLine, storageLine } from "../../../src/present/storage-lines.js";
 import { makeTempHome } from "../../helpers/temp-home.js";
@@ -43,11 +43,12 @@ describe("a person's storage", () => {
     expect(usedBytes).toBe(user + journal + 10_000 + 5_000 + 3_000 + 700 + linkSize);
     const release = holdInFlight(s, 2_000_000);
     expect((await storageUsage(s)).usedBytes).toBe(usedBytes + 2_000_000);
-    expect(await storageFull(s)).toMatchObject({ kind: "storage-full", quotaBytes: 1_000_000 });
+    expect(await roomFor(s, 1)).toMatchObject({ kind: "storage-full", quotaBytes: 1_000_000, addsBytes: 1 });
     release();
     release();
     expect((await storageUsage(s)).usedBytes).toBe(usedBytes);
-    expect(await storageFull(s)).toBeUndefined();
+    expect(await roomFor(s, 1)).toBeUndefined();
+    expect(await roomFor(s, 1_000_000 - usedBytes + 1)).toMatchObject({ kind: "storage-full", usedBytes });
   });
 
   it("refuses an import that would go past the quota, at the preview and again under the lock, changing nothing; one that fits or frees room goes", async () => {
