@@ -12,21 +12,23 @@ import { executeTool, newTurnState } from "../../../src/engine/tools/execute-too
 const [home, userId, content, stallMs] = process.argv.slice(2) as [string, string, string, string];
 const store = MemoryStore.forUser(home, userId, { defaultTimeZone: "UTC" });
 
-// Every write of a file goes through a FileHandle: the stall goes in where the temporary file of
-// MEMORY.md gets its text (Markdown holding <content>; the journal's lines are JSON).
+// Every write of a file goes through a FileHandle's write (lib/text-writes.ts): the stall goes in
+// where the temporary file of MEMORY.md gets its text (Markdown holding <content>; the journal's lines are JSON).
 const probe = await open(process.execPath, "r");
-const FileHandle = Object.getPrototypeOf(probe) as { writeFile(this: unknown, data: unknown, ...rest: unknown[]): Promise<void> };
+const FileHandle = Object.getPrototypeOf(probe) as { write(this: unknown, data: unknown, ...rest: unknown[]): Promise<unknown> };
 await probe.close();
-const writeFile = FileHandle.writeFile;
+const write = FileHandle.write;
 let stalled = false;
-FileHandle.writeFile = async function (this: unknown, data: unknown, ...rest: unknown[]) {
-  await writeFile.call(this, data, ...rest);
-  if (!stalled && typeof data === "string" && data.includes(content) && !data.startsWith("{")) {
+FileHandle.write = async function (this: unknown, data: unknown, ...rest: unknown[]) {
+  const written = await write.call(this, data, ...rest);
+  const text = Buffer.isBuffer(data) ? data.toString("utf8") : typeof data === "string" ? data : "";
+  if (!stalled && text.includes(content) && !text.startsWith("{")) {
     stalled = true;
     process.stdout.write("stalling\n");
     // Blocks the whole event loop: no timer runs, the lock is not refreshed.
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Number(stallMs));
   }
+  return written;
 };
 
 const result = await executeTool(store, "memory_add", JSON.stringify({ file: "memory", section: "Log", content }), {
