@@ -37,6 +37,8 @@ export interface LoadOptions {
   spreadOverShards?: number;
   /** Gateway sessions the bot opens (its shard count with SHARD_COUNT; default 1). */
   botShards?: number;
+  /** Work run beside the timed turns: started after the warm-up, stopped (awaited) after the last turn. */
+  alongside?: (bot: { home: string }) => Promise<() => Promise<void>>;
 }
 
 interface TurnSample {
@@ -166,6 +168,7 @@ export async function runLoad(kind: BotKind, options: LoadOptions): Promise<Load
         // the process is gone; the load will fail on its own
       }
     }, 500);
+    const stopAlongside = options.alongside ? await options.alongside({ home }) : undefined;
     const cpuStart = treeCpuMs(bot.pid);
     const loadStart = Date.now();
 
@@ -214,6 +217,7 @@ export async function runLoad(kind: BotKind, options: LoadOptions): Promise<Load
       }
     };
     await Promise.all(people.map((_, i) => runPerson(i)));
+    await stopAlongside?.();
     const loadEnd = samples.reduce((last, s) => Math.max(last, s.finalAt), loadStart);
     // Late requests of the last turns (a typing call, a trailing edit) still count.
     await delay(1500);

@@ -1,5 +1,6 @@
 import { round, ratio, type Summary } from "./stats.js";
 import type { WebBenchResult, WebPageResult } from "./web.js";
+import type { WebTurnsResult, WebTurnsSide } from "./web-turns.js";
 
 /** Issue 19: server time per page and its weight (HTML + the stylesheet and script it links). */
 const TARGET_MS = 30;
@@ -68,5 +69,37 @@ export function renderWeb(web: WebBenchResult): string {
     "Where the year's time goes (called directly, year person):",
     "",
     table(["part", "p50 (ms)", "p95 (ms)", "max (ms)"], profile),
+  ].join("\n");
+}
+
+/** Others' turns with the heaviest page reloaded may cost at most this much more than with it idle (as the tidy-up's). */
+const TURNS_RATIO = 1.3;
+
+export function webTurnsTargets(turns: WebTurnsResult | undefined, add: (name: string, value: number | null, limit: number, unit: string) => void): void {
+  if (!turns) return;
+  for (const [label, busy] of [["every 2 s", turns.paced], ["back to back", turns.flood]] as const) {
+    add(`web: others' message → model p99, heaviest page reloaded ${label} ÷ idle`, ratio(busy.toModelMs.p99, turns.floor.toModelMs.p99), TURNS_RATIO, "×");
+    add(`web: others' last token → final edit p99, heaviest page reloaded ${label} ÷ idle`, ratio(busy.toFinalMs.p99, turns.floor.toFinalMs.p99), TURNS_RATIO, "×");
+  }
+}
+
+export function renderWebTurns(turns: WebTurnsResult): string {
+  const o = turns.options;
+  const row = (label: string, s: WebTurnsSide, extra: string) => [label, String(s.turns), three(s.toModelMs), fmt(s.toModelMs.p99), three(s.toFinalMs), fmt(s.toFinalMs.p99), extra];
+  const vs = (s: WebTurnsSide) =>
+    `${fmt(ratio(s.toModelMs.p99, turns.floor.toModelMs.p99), 2)}× / ${fmt(ratio(s.toFinalMs.p99, turns.floor.toFinalMs.p99), 2)}×`;
+  const failures = [...turns.floor.failures, ...turns.paced.failures, ...turns.flood.failures];
+  return [
+    `### Web page under load: other people's Discord turns while one person reloads the heaviest conversation page (p99 ≤ ${TURNS_RATIO}× the page idle)`,
+    "",
+    `The page is served from the bot's own process (WEB_PORT). ${o.people} people × ${o.turns} turns (${o.pauseMs} ms apart) in each of ${o.rounds} rounds a side, a fresh bot each round, sides alternating. ` +
+      `The page: ${turns.page.messages} messages, ${turns.page.chars.toLocaleString("en-US")} characters (every other one the slowest Markdown patterns, the rest at the most marks still rendered as Markdown), ${fmt(turns.page.htmlBytes / KB)} KB of HTML. ` +
+      `Renders: ${turns.paced.renders} paced (${three(turns.paced.renderMs)} ms p50 / p95 / max), ${turns.flood.renders} back to back (${turns.flood.refused} refused with 429 by the limit of 30 a minute).`,
+    "",
+    table(
+      ["side", "turns", "message → model ms p50 / p95 / max", "p99", "last token → final edit ms p50 / p95 / max", "p99", "p99 ÷ idle (model / edit)"],
+      [row("page idle (floor)", turns.floor, "1× / 1×"), row("reloaded every 2 s", turns.paced, vs(turns.paced)), row("reloaded back to back", turns.flood, vs(turns.flood))],
+    ),
+    ...(failures.length > 0 ? ["", `Failed turns: ${failures.slice(0, 5).join("; ")}${failures.length > 5 ? ` (and ${failures.length - 5} more)` : ""}`] : []),
   ].join("\n");
 }

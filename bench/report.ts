@@ -8,13 +8,14 @@ import type { SecretCheckResult } from "./secret-check.js";
 import type { TidyBenchResult } from "./tidy.js";
 import { renderMetricsOn } from "./report-metrics.js";
 import { renderSharded, shardedTargets } from "./report-sharded.js";
-import { renderWeb, webTargets } from "./report-web.js";
+import { renderWeb, renderWebTurns, webTargets, webTurnsTargets } from "./report-web.js";
 import type { ReconcileResult } from "./scale-reconcile.js";
 import type { SessionsRssResult } from "./scale-sessions.js";
 import type { ShardedLoadResult } from "./sharded.js";
 import type { StartupResult } from "./startup.js";
 import { ratio, round, type Summary } from "./stats.js";
 import type { WebBenchResult } from "./web.js";
+import type { WebTurnsResult } from "./web-turns.js";
 
 export interface BenchResults {
   startedAt: string;
@@ -40,6 +41,8 @@ export interface BenchResults {
   tidy?: TidyBenchResult;
   /** The web page's server time and weight for a person with a year of history, beside one with none. */
   web?: WebBenchResult;
+  /** Other people's turns while one person reloads the heaviest conversation page, beside the page idle. */
+  webTurns?: WebTurnsResult;
   /** `--only sharded`: the load with people over one guild per shard, against the floor, one process and the shards. */
   sharded?: ShardedLoadResult;
   /** `--only reconcile-redis`: section 4b with the sessions in Redis, one process and sharded. */
@@ -94,6 +97,7 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
   if (results.tidy) add("turn p99 with tidy-ups running ÷ without", ratio(results.tidy.turns.busyMs.p99, results.tidy.turns.floorMs.p99), 1.3, "×");
   shardedTargets(results, add);
   webTargets(results.web, add);
+  webTurnsTargets(results.webTurns, add);
   return checks;
 }
 
@@ -288,6 +292,7 @@ export function renderReport(results: BenchResults): string {
   if (rows.length > 0) out.push(table(["section", "metric", "AgentKit", "floor", "AgentKit ÷ floor", "target"], rows));
   if (results.sharded || results.reconcileRedis) out.push(...(rows.length > 0 ? [""] : []), renderSharded(results, verdict));
   if (results.web) out.push(...(rows.length > 0 || results.sharded || results.reconcileRedis ? [""] : []), renderWeb(results.web));
+  if (results.webTurns) out.push("", renderWebTurns(results.webTurns));
   if (ak || floor) {
     const routes = [...new Set([...Object.keys(ak?.restPerTurnByRoute ?? {}), ...Object.keys(floor?.restPerTurnByRoute ?? {})])];
     out.push("", "REST calls per turn by route (load phase):", "");

@@ -26,6 +26,7 @@ import { measureStartup } from "./startup.js";
 import { measureTurnOverhead } from "./turn-overhead.js";
 import { measureTidy } from "./tidy.js";
 import { measureWeb } from "./web.js";
+import { measureWebTurns } from "./web-turns.js";
 
 const SECTIONS = ["startup", "turn-overhead", "floor", "first-text", "scale-sessions", "scale-reconcile", "prompt-build", "injection-check", "secret-check", "instruction-check", "tidy", "web", "sharded", "reconcile-redis"] as const;
 type Section = (typeof SECTIONS)[number];
@@ -195,7 +196,7 @@ const profiled = { runtime, ...(nodeArgs ? { nodeArgs } : {}) };
 
 // Build before the clocks start; a build that fails stops the bench.
 /** Sections timed in this process: they need no bot. */
-const IN_PROCESS: readonly Section[] = ["prompt-build", "injection-check", "secret-check", "instruction-check", "tidy", "web"];
+const IN_PROCESS: readonly Section[] = ["prompt-build", "injection-check", "secret-check", "instruction-check", "tidy"];
 const startsBots = [...only].some((name) => !IN_PROCESS.includes(name));
 if (startsBots && (runtime === "compiled" || only.has("startup"))) {
   const started = Date.now();
@@ -292,7 +293,7 @@ await section("tidy", 30 * 60_000, async () => {
     turns: 400,
   });
 });
-await section("web", 10 * 60_000, async () => {
+await section("web", 10 * 60_000 + 6 * loadLimitMs, async () => {
   results.web = await measureWeb({
     requests: Math.max(20, Math.round(num("web-requests"))),
     block: 20,
@@ -301,6 +302,7 @@ await section("web", 10 * 60_000, async () => {
     days: 365,
     journalEntries: 1000,
   });
+  results.webTurns = await measureWebTurns({ load: { ...load, ...profiled }, rounds: 2 });
 });
 
 results.finishedAt = new Date().toISOString();

@@ -23,6 +23,13 @@ export interface SectionChange {
   position: number;
   /** For a name used by more than one section (a hand edit): which of them, counting from 0. */
   nth?: number;
+  /**
+   * A removed section's neighbour before it then ("" when it was first): an undo puts it back after
+   * that section, wherever it is now, as other changes since may have moved the positions.
+   */
+  follows?: string;
+  /** A removed section's neighbour after it then ("" when it was last): used when the one before is gone. */
+  precedes?: string;
   before: string | null;
   after: string | null;
 }
@@ -327,6 +334,8 @@ function isChange(value: unknown): value is SectionChange {
     typeof value.section === "string" &&
     Number.isInteger(value.position) &&
     (value.nth === undefined || Number.isInteger(value.nth)) &&
+    (value.follows === undefined || typeof value.follows === "string") &&
+    (value.precedes === undefined || typeof value.precedes === "string") &&
     isText(value.before) &&
     isText(value.after)
   );

@@ -5,7 +5,7 @@ import { TimeSlices } from "../lib/time-slices.js";
 import { assertLockHeld } from "./person-lock.js";
 import { Journal, newEntryId, type Actor, type JournalEntry, type Retention, type SectionChange } from "./journal.js";
 import { readTextIfExistsSync } from "./memory-file.js";
-import { diffSections, sectionText, setSection } from "./section-changes.js";
+import { diffSections, sameSection, sectionText, setSection } from "./section-changes.js";
 import { PRIVATE_DIR_MODE } from "../lib/private-files.js";
 
 /** A file's new text (null deletes it), by its label. */
@@ -122,7 +122,7 @@ export async function recoverJournal(journal: Journal, pathOf: (label: string) =
 function changeStates(entry: JournalEntry, pathOf: (label: string) => string): ("after" | "before" | "other")[] {
   return entry.changes.map((change) => {
     const current = sectionText(readTextIfExistsSync(pathOf(change.file)) ?? null, change);
-    return current === change.after ? "after" : current === change.before ? "before" : "other";
+    return sameSection(current, change.after) ? "after" : sameSection(current, change.before) ? "before" : "other";
   });
 }
 

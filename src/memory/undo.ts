@@ -9,7 +9,7 @@ export interface JournalledFiles {
   pathOf(label: string): string;
   commit(by: Actor, op: string, writes: FileWrite[], options?: CommitOptions): Promise<JournalEntry | undefined>;
 }
-import { sectionText, setSection } from "./section-changes.js";
+import { sameSection, sectionText, setSection } from "./section-changes.js";
 
 export type UndoResult =
   | { ok: true; entry: JournalEntry }
@@ -48,7 +48,7 @@ export async function undoChanges(memory: JournalledFiles, ids: readonly string[
     for (const target of targets) {
       for (const change of target.changes) {
         const current = textOf(change.file);
-        if (sectionText(current, change) !== change.after) {
+        if (!sameSection(sectionText(current, change), change.after)) {
           const later = laterChanges(entries, target, change, undoneBy, new Set(ids));
           return { ok: false, reason: "changed-since", id: target.id, later };
         }

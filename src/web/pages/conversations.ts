@@ -25,6 +25,8 @@ const MARKDOWN_CHARS = 10_000;
  * message once the page has rendered PAGE_COST; between messages the loop is handed back.
  */
 const MESSAGE_COST = 400_000;
+/** The longest the page's rendering holds the loop before handing it back (TimeSlices' default is 8). */
+const SLICE_MS = 2;
 const PAGE_COST = 10_000_000;
 const MARKS = new Set(["[", "*", "_", "`"]);
 
@@ -101,7 +103,8 @@ export function registerConversationPages(app: FastifyInstance, ctx: WebContext)
     const cut = text.length > SHOWN_CHARS;
     const log = parseConversation(cut ? text.slice(0, SHOWN_CHARS) : text);
     // Whose words each part is comes from the file's fields: a guest is 👤, a replied-to message or a file is marked as not the speaker's.
-    const slices = new TimeSlices();
+    // Short slices: this page is the heaviest, and other people's turns wait behind each one.
+    const slices = new TimeSlices(SLICE_MS);
     let spent = 0;
     const rendered = async (text: string) => {
       await slices.pause();
