@@ -28,7 +28,7 @@ import { measureTidy } from "./tidy.js";
 import { measureWeb } from "./web.js";
 import { measureWebTurns } from "./web-turns.js";
 
-const SECTIONS = ["startup", "turn-overhead", "floor", "first-text", "scale-sessions", "scale-reconcile", "prompt-build", "injection-check", "secret-check", "instruction-check", "tidy", "web", "sharded", "reconcile-redis"] as const;
+const SECTIONS = ["startup", "turn-overhead", "floor", "first-text", "scale-sessions", "scale-reconcile", "prompt-build", "injection-check", "secret-check", "instruction-check", "tidy", "web-pages", "web-turns", "sharded", "reconcile-redis"] as const;
 type Section = (typeof SECTIONS)[number];
 /** Run only when named with --only: each adds minutes (four load runs; two seedings of Redis and start-ups). */
 const OPT_IN: readonly Section[] = ["sharded", "reconcile-redis"];
@@ -37,6 +37,8 @@ const GROUPS: Record<string, readonly Section[]> = {
   scale: ["scale-sessions", "scale-reconcile", "prompt-build", "secret-check"],
   compare: ["turn-overhead", "floor"],
   sharding: ["sharded", "reconcile-redis"],
+  /** The page's own times, and other people's turns while the heaviest one is reloaded. */
+  web: ["web-pages", "web-turns"],
 };
 
 const { values } = parseArgs({
@@ -196,7 +198,7 @@ const profiled = { runtime, ...(nodeArgs ? { nodeArgs } : {}) };
 
 // Build before the clocks start; a build that fails stops the bench.
 /** Sections timed in this process: they need no bot. */
-const IN_PROCESS: readonly Section[] = ["prompt-build", "injection-check", "secret-check", "instruction-check", "tidy"];
+const IN_PROCESS: readonly Section[] = ["prompt-build", "injection-check", "secret-check", "instruction-check", "tidy", "web-pages"];
 const startsBots = [...only].some((name) => !IN_PROCESS.includes(name));
 if (startsBots && (runtime === "compiled" || only.has("startup"))) {
   const started = Date.now();
@@ -293,7 +295,7 @@ await section("tidy", 30 * 60_000, async () => {
     turns: 400,
   });
 });
-await section("web", 10 * 60_000 + 6 * loadLimitMs, async () => {
+await section("web-pages", 10 * 60_000, async () => {
   results.web = await measureWeb({
     requests: Math.max(20, Math.round(num("web-requests"))),
     block: 20,
@@ -302,7 +304,11 @@ await section("web", 10 * 60_000 + 6 * loadLimitMs, async () => {
     days: 365,
     journalEntries: 1000,
   });
-  results.webTurns = await measureWebTurns({ load: { ...load, ...profiled }, rounds: 2 });
+});
+// Other people's turns: 20 people, 10 turns a second apart, in each of six runs (a fresh bot each).
+const webTurnsLoad = { ...load, ...profiled, people: Math.min(load.people, 20), turns: 10, pauseMs: 1000 };
+await section("web-turns", 6 * (webTurnsLoad.spreadMs + webTurnsLoad.turns * (webTurnsLoad.pauseMs + webTurnsLoad.turnTimeoutMs) + 60_000), async () => {
+  results.webTurns = await measureWebTurns({ load: webTurnsLoad, rounds: 2 });
 });
 
 results.finishedAt = new Date().toISOString();
