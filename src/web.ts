@@ -21,6 +21,8 @@ async function main(): Promise<void> {
   const log = createLogger({ level: config.log.level ?? "info", pretty: config.log.pretty ?? process.stdout.isTTY === true });
   const parts = await createEngine(config, log, { housekeeping: false });
   const web = await serveWeb(config, parts, log);
+  // The bot makes the sign-in links: it must know this address, and nothing tells it but its own .env.
+  console.log(`The web page is at ${config.publicUrl}. For /memory web in Discord to link here, the bot's .env needs PUBLIC_URL=${config.publicUrl} (unless the bot serves the page itself with WEB_PORT).`);
   let stopping = false;
   const shutdown = async () => {
     if (stopping) return;

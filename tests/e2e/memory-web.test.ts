@@ -36,10 +36,19 @@ describe("/memory web", () => {
     }
   });
 
-  it("says in the person's language when the page is not set up", async () => {
+  it("says in the person's language when the page is not set up, naming the two settings of the bot's .env that set it up", async () => {
     const h = await startBot();
     const answer = await webCommand(h, h.discord.alice.id, "zh-CN");
     expect(answer.ephemeral).toBe(true);
-    expect(answer.content).toContain("这个机器人没有设置网页");
+    expect(answer.content).toBe("这个机器人没有设置网页。运行它的人需要在机器人的 .env 中添加 WEB_PORT（由机器人提供网页），或者在网页单独运行（npm run web）时添加 PUBLIC_URL，值为网页的地址。");
+    expect((await webCommand(h, h.discord.alice.id)).content).toBe(
+      "The web page is not set up on this bot. Whoever runs it adds to the bot's .env either WEB_PORT (the bot serves the page) or, when the page runs on its own (npm run web), PUBLIC_URL with the page's address.",
+    );
+  });
+
+  it("with the page run on its own (the README's recipe: PUBLIC_URL in the bot's .env, no WEB_PORT), links to that page", async () => {
+    const h = await startBot({ env: { PUBLIC_URL: "http://127.0.0.1:8080" } });
+    const answer = await webCommand(h, h.discord.alice.id);
+    expect(answer.content).toMatch(/^Your memory on the web: <http:\/\/127\.0\.0\.1:8080\/auth\/link\/[^>]+>\n/);
   });
 });

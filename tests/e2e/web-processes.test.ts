@@ -30,6 +30,8 @@ describe("where the web page runs", () => {
       await web.exited;
     });
     expect(await pageAnswers(`http://127.0.0.1:${port}/`)).toBe(200);
+    // It says what the bot needs to link here.
+    expect(web.stdout()).toContain(`The web page is at http://127.0.0.1:${port}. For /memory web in Discord to link here, the bot's .env needs PUBLIC_URL=http://127.0.0.1:${port}`);
     await mkdir(join(home, "users", "111"), { recursive: true });
     await writeFile(join(home, "users", "111", "USER.md"), "## Likes\n- oolong\n");
     // The bot's side: the same home's key, the link /memory web would give.

@@ -13,8 +13,8 @@ export async function runWebLink(interaction: ChatInputCommandInteraction, confi
   if (!config.publicUrl) {
     await interaction.reply({
       content: say(
-        "The web page is not set up on this bot: whoever runs it sets WEB_PORT (and PUBLIC_URL behind a proxy) in .env.",
-        "这个机器人没有设置网页：运行它的人需要在 .env 中设置 WEB_PORT（使用反向代理时还有 PUBLIC_URL）。",
+        "The web page is not set up on this bot. Whoever runs it adds to the bot's .env either WEB_PORT (the bot serves the page) or, when the page runs on its own (npm run web), PUBLIC_URL with the page's address.",
+        "这个机器人没有设置网页。运行它的人需要在机器人的 .env 中添加 WEB_PORT（由机器人提供网页），或者在网页单独运行（npm run web）时添加 PUBLIC_URL，值为网页的地址。",
       ),
       flags: MessageFlags.Ephemeral,
     });
