@@ -171,7 +171,11 @@ export interface SectionPreview {
   change: "added" | "replaced" | "removed";
   /** "" for the text before the first heading. */
   name: string;
+  /** An added or removed section: its first words. */
   words: string;
+  /** A replaced section: the first lines it takes out and puts in (first words of each, at most two a side). */
+  removedLines?: string[];
+  addedLines?: string[];
 }
 
 export interface ImportedFile {
@@ -300,11 +304,23 @@ const PREVIEWED_SECTIONS = 10;
 
 /** A section an import would add, replace or remove, with its first words. */
 function sectionPreview(change: SectionChange): SectionPreview {
-  const kind = change.before === null ? "added" : change.after === null ? "removed" : "replaced";
-  const text = change.after ?? change.before ?? "";
-  const body = change.section === "" ? text : text.slice(text.indexOf("\n") + 1 || text.length);
-  return { change: kind, name: change.section, words: firstWords(body) };
+  const bodyOf = (text: string) => (change.section === "" ? text : text.slice(text.indexOf("\n") + 1 || text.length));
+  if (change.before !== null && change.after !== null) {
+    // The lines that differ, not the section's start: what the person is asked to accept is the change.
+    // Compared as sets of lines (linear; a section can be a megabyte), the first two of each side shown.
+    const before = bodyOf(change.before).split("\n");
+    const after = bodyOf(change.after).split("\n");
+    const had = new Set(before);
+    const has = new Set(after);
+    const lines = (from: string[], other: Set<string>) => from.filter((line) => line.trim() !== "" && !other.has(line)).slice(0, PREVIEW_LINES).map(firstWords);
+    return { change: "replaced", name: change.section, words: "", removedLines: lines(before, has), addedLines: lines(after, had) };
+  }
+  const kind = change.before === null ? "added" : "removed";
+  return { change: kind, name: change.section, words: firstWords(bodyOf(change.after ?? change.before ?? "")) };
 }
+
+/** Lines a replaced section's preview shows of each side. */
+const PREVIEW_LINES = 2;
 
 const FIRST_WORDS = 8;
 const FIRST_CHARS = 60;

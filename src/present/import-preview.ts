@@ -85,7 +85,9 @@ function sectionLine(section: SectionPreview, stage: ImportStage, say: Say): str
     removed: ["−", say("removes", "删除"), say("removed", "已删除")],
   } as const;
   const [mark, verb, past] = verbs[section.change];
-  const words = section.words === "" ? "" : say(`: ${shown(section.words)}`, `：${shown(section.words)}`);
+  const diff = [...(section.removedLines ?? []).map((line) => `− ${shown(line)}`), ...(section.addedLines ?? []).map((line) => `+ ${shown(line)}`)].join(say("; ", "；"));
+  const text = section.change === "replaced" ? diff : section.words === "" ? "" : shown(section.words);
+  const words = text === "" ? "" : say(`: ${text}`, `：${text}`);
   return `  ${mark} ${stage === "preview" ? verb : past}${say(" ", "")}${name}${words}`;
 }
 

@@ -1,7 +1,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { english } from "../../../src/lib/locale.js";
+import { english, sayIn } from "../../../src/lib/locale.js";
 import { importReport } from "../../../src/present/import-preview.js";
 import { applyImport, exportBundle, firstWords, IMPORT_LIMITS, keepUpload, planImport, readImport, takeUpload, type ImportPlan } from "../../../src/memory/import.js";
 import { forgetUnderLock } from "../../../src/memory/forget.js";
@@ -184,17 +184,26 @@ describe("planning an import", () => {
     expect(refused.settings).toBeUndefined();
   });
 
-  it("names the sections a memory file would gain, lose or see replaced, with their first words", async () => {
+  it("names the sections a memory file would gain or lose with their first words, and for one it replaces the lines it takes out and puts in", async () => {
     const { to } = await two();
     await to.user.write("Intro line\n## Likes\n- tea\n## Old\n- Bob's old notes, long gone by now\n", PERSON);
     const plan = await planImport(to, {
       "USER.md": "Intro line\n## Likes\n- oolong, no sugar, in the afternoon with a book and a cat\n## 工作\n在上海做设计师，喜欢安静的工作环境，每天早上八点开始工作，中午休息一个小时，下午继续画图直到傍晚在上海做设计师，喜欢安静的工作环境，每天早上八点开始工作，中午休息一个小时，下午继续画图直到傍晚\n",
     });
     expect(plan.files[0]?.changes).toEqual([
-      { change: "replaced", name: "Likes", words: "- oolong, no sugar, in the afternoon with…" },
+      { change: "replaced", name: "Likes", words: "", removedLines: ["- tea"], addedLines: ["- oolong, no sugar, in the afternoon with…"] },
       { change: "added", name: "工作", words: `${"在上海做设计师，喜欢安静的工作环境，每天早上八点开始工作，中午休息一个小时，下午继续画图直到傍晚在上海做设计师，喜欢安静的工作环境，每天早上八点开始工作，中午休息一个小时，下午继续画图直到傍晚".slice(0, 60)}…` },
       { change: "removed", name: "Old", words: "- Bob's old notes, long gone by now" },
     ]);
+  });
+
+  it("shows the lines a change adds and removes, wherever they are in the section, not the section's start", async () => {
+    const { to } = await two();
+    await to.user.write("## Preferences\n- Iris likes green tea\n- walks at dawn\n- reads in bed\n", PERSON);
+    const plan = await planImport(to, { "USER.md": "## Preferences\n- Iris likes green tea\n- walks at dawn\n- Imported: loves jasmine\n" });
+    const report = importReport("USER.md", plan, "preview", sayIn("en-US"));
+    expect(report.files[0]!.split("\n")[1]).toBe("  ~ replaces “Preferences”: − - reads in bed; + - Imported: loves jasmine");
+    expect(importReport("USER.md", plan, "preview", sayIn("zh-CN")).files[0]!.split("\n")[1]).toBe("  ~ 替换「Preferences」：− - reads in bed；+ - Imported: loves jasmine");
   });
 });
 
