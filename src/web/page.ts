@@ -1,6 +1,6 @@
 import { html } from "ghtml";
 import type { Say } from "../lib/locale.js";
-import { SCRIPT, STYLESHEET } from "./assets.js";
+import { FAVICON, SCRIPT, STYLESHEET } from "./assets.js";
 
 /**
  * HTML is written with ghtml's `html` tag, which escapes every interpolated value. A fragment
@@ -26,7 +26,7 @@ const NAV: { item: NavItem; href: string; en: string; zh: string }[] = [
   { item: "soul", href: "/memory/soul", en: "Persona", zh: "人设" },
   { item: "user", href: "/memory/user", en: "Profile", zh: "资料" },
   { item: "memory", href: "/memory/memory", en: "Notes", zh: "笔记" },
-  { item: "today", href: "/memory/today", en: "Today", zh: "今日" },
+  { item: "today", href: "/memory/daily", en: "Today", zh: "今日" },
   { item: "history", href: "/history", en: "History", zh: "记录" },
   { item: "conversations", href: "/conversations", en: "Conversations", zh: "对话" },
   { item: "search", href: "/search", en: "Search", zh: "搜索" },
@@ -53,6 +53,7 @@ export function page(frame: Frame, title: string, body: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · AgentKit</title>
+<link rel="icon" href="${FAVICON.path}" type="image/svg+xml">
 <link rel="stylesheet" href="${STYLESHEET.path}">
 <script src="${SCRIPT.path}" defer></script>
 </head>

@@ -15,7 +15,7 @@ import type { Logger } from "../lib/logger.js";
 import { isChineseLocale, sayIn } from "../lib/locale.js";
 import type { SessionStore } from "../sessions/session-store.js";
 import { webSecret } from "../sessions/web-sign-in.js";
-import { SCRIPT, STYLESHEET } from "./assets.js";
+import { FAVICON, SCRIPT, STYLESHEET } from "./assets.js";
 import { registerAuth } from "./auth.js";
 import { DiscordLookups } from "./discord-lookups.js";
 import { page, banner, type Frame } from "./page.js";
@@ -211,7 +211,7 @@ export async function buildWeb(deps: WebDeps): Promise<FastifyInstance> {
     },
   };
 
-  for (const asset of [STYLESHEET, SCRIPT]) {
+  for (const asset of [STYLESHEET, SCRIPT, FAVICON]) {
     app.get(asset.path, { config: { rateLimit: false } }, (_request, reply) => reply.type(asset.type).header("cache-control", "public, max-age=31536000, immutable").send(asset.body));
   }
   app.addHook("onSend", async (_request, reply, payload) => {
@@ -238,9 +238,14 @@ export async function buildWeb(deps: WebDeps): Promise<FastifyInstance> {
     });
   };
 
-  app.setNotFoundHandler((request, reply) => {
-    const { say, lang } = ctx.visitorSay(request);
-    return ctx.linePage(reply, 404, { say, lang }, say("Not found", "未找到"), say("There is no such page.", "没有这个页面。"));
+  // Browsers ask for /favicon.ico whatever the page links: sent to the icon.
+  app.get("/favicon.ico", { config: { rateLimit: false } }, (_request, reply) => reply.redirect(FAVICON.path, 301));
+  app.setNotFoundHandler(async (request, reply) => {
+    // Signed in, the page keeps its navigation: a wrong address is not a dead end.
+    const person = await ctx.person(request, reply).catch(() => undefined);
+    const frame = person ? person.frame() : ctx.visitorSay(request);
+    const { say } = frame;
+    return ctx.linePage(reply, 404, frame, say("Not found", "未找到"), say("There is no such page.", "没有这个页面。"));
   });
   app.setErrorHandler((error: { statusCode?: number; code?: string; message?: string }, request, reply) => {
     const { say, lang } = ctx.visitorSay(request);

@@ -11,7 +11,8 @@ import { banner, csrfField, html, page } from "../page.js";
 import { perPerson, type PersonContext, type WebContext } from "../web-context.js";
 
 // A Map: a plain object would answer /memory/constructor with an inherited property.
-const KINDS = new Map<string, FileKind>([["soul", "soul"], ["user", "user"], ["memory", "memory"], ["today", "daily"]]);
+/** `daily` is the name Discord and the CLI use; `today` stays for links made before. */
+const KINDS = new Map<string, FileKind>([["soul", "soul"], ["user", "user"], ["memory", "memory"], ["daily", "daily"], ["today", "daily"]]);
 /** The most sections one form may send (a file's cap allows far fewer). */
 const MAX_SECTIONS = 200;
 
@@ -119,7 +120,7 @@ function sendEditor(reply: FastifyReply, person: PersonContext, kind: string, fi
   const { say } = person;
   const intro = html`<p class="muted">${say(`Cap ${file.cap} characters. Saving checks what /memory edit checks; it applies from your next conversation, and History can undo it.`, `上限 ${file.cap} 字。保存时的检查与 /memory edit 相同；从下一次对话起生效，可在“记录”里撤销。`)}</p>`;
   const body = banner("error", lines.error) + banner("notice", lines.notice) + intro + editor(person, kind, file, draft, shown, countChars(text));
-  return reply.code(status).type("text/html; charset=utf-8").send(page(person.frame(kind === "today" ? "today" : (kind as "soul" | "user" | "memory")), file.label, body));
+  return reply.code(status).type("text/html; charset=utf-8").send(page(person.frame(kind === "today" || kind === "daily" ? "today" : (kind as "soul" | "user" | "memory")), file.label, body));
 }
 
 export function registerFilePages(app: FastifyInstance, ctx: WebContext): void {

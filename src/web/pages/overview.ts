@@ -12,7 +12,7 @@ function fileHref(label: string): string {
   if (label === "SOUL.md") return "/memory/soul";
   if (label === "USER.md") return "/memory/user";
   if (label === "MEMORY.md") return "/memory/memory";
-  return "/memory/today";
+  return "/memory/daily";
 }
 
 export function registerOverview(app: FastifyInstance, ctx: WebContext): void {

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { FastifyInstance } from "fastify";
 import { silentLogger } from "../../../src/lib/logger.js";
+import { PERSON } from "../../../src/memory/memory-file.js";
 import { mintSignInToken, webSecret } from "../../../src/sessions/web-sign-in.js";
 import { buildWeb } from "../../../src/web/server.js";
 import { startFakeDiscord, type FakeDiscord } from "../../fakes/fake-discord/index.js";
@@ -581,6 +582,37 @@ describe("the web page: conversations, search and settings", () => {
     expect((await alice.get("/", { "accept-language": "zh-CN" })).text).toContain("最近的改动");
     await web.setup.engine.memoryOf(ALICE).saveSettings({ locale: "en-US" });
     expect((await alice.get("/", { "accept-language": "zh-CN" })).text).toContain("Last changes");
+  });
+});
+
+describe("the web page: names and addresses as the other front ends have them", () => {
+  it("answers /memory/daily (the name Discord and the CLI use) and /memory/today alike; a wrong address keeps the navigation when signed in; the tab has an icon", async () => {
+    const web = await startPage();
+    await web.setup.engine.memoryOf(ALICE).daily(new Date().toISOString().slice(0, 10)).write("## 10:00 · tea\nTalked about tea.\n", PERSON);
+    const alice = await web.signedIn(ALICE);
+    for (const path of ["/memory/daily", "/memory/today"]) {
+      const answer = await alice.get(path);
+      expect(answer.status, path).toBe(200);
+      expect(answer.text, path).toContain("Talked about tea.");
+      expect(answer.text, path).toContain('href="/memory/daily" aria-current="page"');
+    }
+    expect((await alice.get("/")).text).toContain('href="/memory/daily"');
+    const missing = await alice.get("/memory/weekly");
+    expect(missing.status).toBe(404);
+    expect(missing.text).toContain("There is no such page.");
+    expect(missing.text).toContain("Sign out");
+    expect(missing.text).toContain('href="/conversations"');
+    // A stranger's 404 has no navigation to offer.
+    const stranger = await new WebClient(web.base).get("/nowhere");
+    expect(stranger.status).toBe(404);
+    expect(stranger.text).not.toContain("Sign out");
+    const icon = /<link rel="icon" href="(\/assets\/icon\.[0-9a-f]{10}\.svg)" type="image\/svg\+xml">/.exec(missing.text)![1]!;
+    const ico = await alice.get("/favicon.ico");
+    expect(ico).toMatchObject({ status: 301, location: icon });
+    const svg = await fetch(`${web.base}${icon}`);
+    expect(svg.status).toBe(200);
+    expect(svg.headers.get("content-type")).toBe("image/svg+xml");
+    expect(await svg.text()).toMatch(/^<svg /);
   });
 });
 
