@@ -16,6 +16,17 @@ export function describeAskBeforeSaving(setting: AskBeforeSaving | undefined, sa
   }
 }
 
+/** The language setting in one sentence: Discord, the terminal and the web say it alike. */
+export function describeLanguage(locale: string | undefined, say: Say): string {
+  if (locale === undefined) return say("Language: not set; I follow your Discord's or browser's language.", "语言：未设置；跟随你的 Discord 或浏览器的语言。");
+  return /^zh/i.test(locale) ? say("Language: 中文 (zh-CN).", "语言：中文（zh-CN）。") : say("Language: English (en).", "语言：English（en）。");
+}
+
+/** The time zone in one sentence: the one set, or the bot's default. */
+export function describeTimeZone(zone: string, chosen: boolean, say: Say): string {
+  return chosen ? say(`Time zone: ${zone}.`, `时区：${zone}。`) : say(`Time zone: ${zone} (the bot's default; set yours).`, `时区：${zone}（机器人的默认值；可设置你自己的）。`);
+}
+
 /** A person's settings in one short line (the web page's overview). */
 export function settingsLine(settings: Settings, zone: string, say: Say): string {
   const ask = { off: say("off", "关闭"), profile: say("profile and persona", "资料和人设"), all: say("everything", "全部") }[settings.askBeforeSaving ?? "off"];

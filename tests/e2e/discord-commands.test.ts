@@ -29,7 +29,7 @@ describe("/onboard", () => {
     const answer = await discord.waitFor(() => discord.interactionResponses(submit.id)[0]);
     expect(answer.ephemeral).toBe(true);
     expect(answer.content).toMatch(/next conversation/);
-    expect(answer.content).toMatch(/\n-# Ask before saving: off\..*\n-# Nightly tidy-up: on\..*\n-# Change them with \/memory settings\.$/);
+    expect(answer.content).toMatch(/\n-# Ask before saving: off\..*\n-# Nightly tidy-up: on\..*\n-# Time zone: Asia\/Shanghai\. Language: English \(en\)\.\n-# Change them with \/memory settings\.$/);
     expect(await readFile(join(home, "users", discord.alice.id, "SOUL.md"), "utf8")).toBe(
       "## Name\nMochi\n\n## Personality\nYou are Mochi, a cheerful cat.\n\n## Speaking style\nPlayful, short sentences.\n",
     );
@@ -59,7 +59,7 @@ describe("/onboard", () => {
       locale: "zh-CN",
       fields: { name: "小猫", personality: "活泼", style: "简短", timezone: "" },
     });
-    expect((await discord.waitFor(() => discord.interactionResponses(submit.id)[0])).content).toMatch(/\n-# 夜间整理：开启。.*\n-# 可用 \/memory settings 更改。$/);
+    expect((await discord.waitFor(() => discord.interactionResponses(submit.id)[0])).content).toMatch(/\n-# 夜间整理：开启。.*\n-# 时区：UTC（机器人的默认值；可设置你自己的）。 语言：中文（zh-CN）。\n-# 可用 \/memory settings 更改。$/);
     expect(await readFile(join(home, "users", discord.bob.id, "SOUL.md"), "utf8")).toBe("## 名字\n小猫\n\n## 性格\n活泼\n\n## 说话风格\n简短\n");
   });
 

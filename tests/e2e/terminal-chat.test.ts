@@ -253,7 +253,7 @@ describe("npm run chat", () => {
     );
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("Ask before saving: off: I save what is worth remembering");
-    expect(run.stdout).toContain("Time zone: UTC (the default)");
+    expect(run.stdout).toContain("Time zone: UTC (the bot's default; set yours).");
     expect(run.stdout).toContain("Ask before saving: all: every change waits for /save N. It applies from now on.");
     expect(run.stdout).toContain('Not changed: "Mars/Olympus" is not a time zone name');
     expect(run.stdout).toContain("Time zone: Europe/Berlin. Daily logs use it from now on");
@@ -264,7 +264,7 @@ describe("npm run chat", () => {
     // From the language change on, the chat's own lines are Chinese.
     expect(run.stdout).toContain("语言：中文");
     expect(run.stdout).toContain("保存前询问: all：每一处改动都要等你 /save N");
-    expect(run.stdout).toContain("时区: Europe/Berlin\n");
+    expect(run.stdout).toContain("时区：Europe/Berlin。\n");
     expect(run.stdout).toContain("用法：/settings");
     expect(run.stdout).toContain("对话已结束。");
     expect(JSON.parse(await readFile(join(home, "users/42/settings.json"), "utf8"))).toEqual({ askBeforeSaving: "all", timezone: "Europe/Berlin", tidyUp: "ask", locale: "zh-CN" });

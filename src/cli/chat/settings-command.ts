@@ -1,7 +1,8 @@
-import { isChineseLocale, type Say } from "../../lib/locale.js";
+import type { Say } from "../../lib/locale.js";
 import { printable } from "../../lib/printable.js";
 import type { AskBeforeSaving, TidyUpSetting } from "../../memory/memory-store.js";
 import { describeTidyUp } from "../../present/tidy-lines.js";
+import { describeLanguage, describeTimeZone } from "../../present/settings-lines.js";
 import type { ChatContext } from "./context.js";
 
 /** /settings in the terminal: ask before saving, language, time zone and the nightly tidy-up (settings.json, as Discord's /memory settings and /onboard). */
@@ -42,12 +43,10 @@ function describeAsk(setting: AskBeforeSaving | undefined, say: Say): string {
 function overview(ctx: ChatContext): string {
   const { say, memory } = ctx;
   const settings = memory.readSettings();
-  const language = isChineseLocale(settings.locale) ? "zh-CN (中文)" : settings.locale ? "en (English)" : say("not set (en)", "未设置（en）");
-  const zone = memory.timeZone().zone;
   return [
     `${say("Ask before saving", "保存前询问")}: ${describeAsk(settings.askBeforeSaving, say)}`,
-    `${say("Language", "语言")}: ${language}`,
-    `${say("Time zone", "时区")}: ${zone}${settings.timezone ? "" : say(" (the default)", "（默认）")}`,
+    describeLanguage(settings.locale, say),
+    describeTimeZone(memory.timeZone().zone, settings.timezone !== undefined, say),
     describeTidyUp(settings.tidyUp, say),
     say(
       "Change one with /settings ask off|profile|all, /settings language en|zh-CN, /settings timezone Area/City, /settings tidy on|ask|off.",

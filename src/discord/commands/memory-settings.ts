@@ -1,7 +1,10 @@
 import { MessageFlags, type ChatInputCommandInteraction, type SlashCommandSubcommandBuilder } from "discord.js";
 import { TIDY_NOTICE, TIDY_UP, type AskBeforeSaving, type MemoryStore, type TidyNoticePlace, type TidyUpSetting } from "../../memory/memory-store.js";
 import { describeTidyNotice, describeTidyUp } from "../../present/tidy-lines.js";
-import { describeAskBeforeSaving } from "../../present/settings-lines.js";
+import { describeAskBeforeSaving, describeLanguage, describeTimeZone } from "../../present/settings-lines.js";
+import { sayIn } from "../../lib/locale.js";
+import { cutChars } from "../../lib/text.js";
+import { isValidTimeZone } from "../../lib/time.js";
 import { sayFor } from "../interaction-helpers.js";
 
 const CHOICES: Record<string, AskBeforeSaving> = { true: "profile", false: "off", all: "all" };
@@ -46,6 +49,22 @@ export function withSettings(s: SlashCommandSubcommandBuilder): SlashCommandSubc
           { name: "reply", value: "reply", name_localizations: { "zh-CN": "回答下" } },
           { name: "dm", value: "dm", name_localizations: { "zh-CN": "私信" } },
         ),
+    )
+    .addStringOption((o) =>
+      o
+        .setName("time_zone")
+        .setNameLocalization("zh-CN", "时区")
+        .setDescription("Your time zone, an IANA name such as Asia/Shanghai or Europe/Berlin")
+        .setDescriptionLocalization("zh-CN", "你的时区，IANA 名称，例如 Asia/Shanghai 或 Europe/Berlin")
+        .setMaxLength(64),
+    )
+    .addStringOption((o) =>
+      o
+        .setName("language")
+        .setNameLocalization("zh-CN", "语言")
+        .setDescription("The language I speak to you in")
+        .setDescriptionLocalization("zh-CN", "我和你说话用的语言")
+        .addChoices({ name: "English", value: "en" }, { name: "中文", value: "zh-CN" }),
     );
 }
 
@@ -54,26 +73,44 @@ export async function runSettings(interaction: ChatInputCommandInteraction, memo
   const chosen = interaction.options.getString("ask_before_saving");
   const tidy = interaction.options.getString("tidy_up");
   const notice = interaction.options.getString("tidy_notice");
-  if (chosen === null && tidy === null && notice === null) {
+  const zone = interaction.options.getString("time_zone")?.trim() ?? null;
+  const language = interaction.options.getString("language");
+  if (chosen === null && tidy === null && notice === null && zone === null && language === null) {
     const settings = memory.readSettings();
-    const lines = [describeAskBeforeSaving(settings.askBeforeSaving, say), describeTidyUp(settings.tidyUp, say), describeTidyNotice(settings.tidyNotice, say)];
+    const lines = [
+      describeAskBeforeSaving(settings.askBeforeSaving, say),
+      describeTidyUp(settings.tidyUp, say),
+      describeTidyNotice(settings.tidyNotice, say),
+      describeTimeZone(memory.timeZone().zone, settings.timezone !== undefined, say),
+      describeLanguage(settings.locale, say),
+    ];
     await interaction.reply({ content: lines.join("\n"), flags: MessageFlags.Ephemeral });
+    return;
+  }
+  if (zone !== null && !isValidTimeZone(zone)) {
+    const shown = cutChars(zone, 64).replace(/[`*_~|\\]/g, "");
+    await interaction.reply({ content: say(`“${shown}” is not a time zone name: use one such as Asia/Shanghai or Europe/Berlin. Nothing was changed.`, `“${shown}”不是时区名称：请使用 Asia/Shanghai 或 Europe/Berlin 这样的名称。没有做任何改动。`), flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
     return;
   }
   // Discord offers only the choices; anything else is a forged or outdated command.
   const setting = chosen === null ? undefined : CHOICES[chosen];
   const tidyUp = (TIDY_UP as readonly string[]).includes(tidy ?? "") ? (tidy as TidyUpSetting) : undefined;
   const tidyNotice = (TIDY_NOTICE as readonly string[]).includes(notice ?? "") ? (notice as TidyNoticePlace) : undefined;
-  if ((chosen !== null && !setting) || (tidy !== null && !tidyUp) || (notice !== null && !tidyNotice)) {
+  const locale = language === null ? undefined : language === "en" || language === "zh-CN" ? language : null;
+  if ((chosen !== null && !setting) || (tidy !== null && !tidyUp) || (notice !== null && !tidyNotice) || locale === null) {
     await interaction.reply({ content: say("Choose one of the offered values.", "请从给出的选项中选择。"), flags: MessageFlags.Ephemeral });
     return;
   }
-  await memory.saveSettings({ ...(setting ? { askBeforeSaving: setting } : {}), ...(tidyUp ? { tidyUp } : {}), ...(tidyNotice ? { tidyNotice } : {}) });
+  await memory.saveSettings({ ...(setting ? { askBeforeSaving: setting } : {}), ...(tidyUp ? { tidyUp } : {}), ...(tidyNotice ? { tidyNotice } : {}), ...(zone !== null ? { timezone: zone } : {}), ...(locale ? { locale } : {}) });
+  // Said in the language just chosen.
+  const sayNow = locale ? sayIn(locale) : say;
   const lines = [
-    ...(setting ? [describeAskBeforeSaving(setting, say)] : []),
-    ...(tidyUp ? [describeTidyUp(tidyUp, say)] : []),
-    ...(tidyNotice ? [describeTidyNotice(tidyNotice, say)] : []),
+    ...(setting ? [describeAskBeforeSaving(setting, sayNow)] : []),
+    ...(tidyUp ? [describeTidyUp(tidyUp, sayNow)] : []),
+    ...(tidyNotice ? [describeTidyNotice(tidyNotice, sayNow)] : []),
+    ...(zone !== null ? [describeTimeZone(zone, true, sayNow)] : []),
+    ...(locale ? [describeLanguage(locale, sayNow)] : []),
   ];
-  const later = say("It applies from now on, in every conversation.", "从现在起对所有对话生效。");
+  const later = sayNow("It applies from now on, in every conversation.", "从现在起对所有对话生效。");
   await interaction.reply({ content: `${lines.join("\n")} ${later}`, flags: MessageFlags.Ephemeral });
 }

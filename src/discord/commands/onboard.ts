@@ -12,7 +12,7 @@ import { countChars } from "../../lib/text.js";
 import { applyPersona, parsePersona, PERSONALITY_LIMIT, type Persona } from "../../memory/persona.js";
 import type { Command } from "../bot-context.js";
 import { inLocale } from "../interaction-helpers.js";
-import { describeAskBeforeSaving } from "../../present/settings-lines.js";
+import { describeAskBeforeSaving, describeLanguage, describeTimeZone } from "../../present/settings-lines.js";
 import { describeTidyUp } from "../../present/tidy-lines.js";
 
 const MODAL_ID = "onboard";
@@ -106,12 +106,14 @@ export const onboardCommand: Command = {
       return;
     }
     await memory.saveSettings({ ...(timezone ? { timezone } : {}), locale: interaction.locale });
-    const asking = describeAskBeforeSaving(memory.readSettings().askBeforeSaving, zh);
-    const tidying = describeTidyUp(memory.readSettings().tidyUp, zh);
+    const settings = memory.readSettings();
+    const asking = describeAskBeforeSaving(settings.askBeforeSaving, zh);
+    const tidying = describeTidyUp(settings.tidyUp, zh);
+    const place = `${describeTimeZone(memory.timeZone().zone, settings.timezone !== undefined, zh)} ${describeLanguage(settings.locale, zh)}`;
     await interaction.reply({
       content: zh(
-        `Saved. I'm now **${persona.name}**. This applies from your next conversation; the ones already open keep their current persona.\n-# ${asking}\n-# ${tidying}\n-# Change them with /memory settings.`,
-        `已保存。我现在是 **${persona.name}**。从你的下一次对话开始生效；正在进行的对话保持原样。\n-# ${asking}\n-# ${tidying}\n-# 可用 /memory settings 更改。`,
+        `Saved. I'm now **${persona.name}**. This applies from your next conversation; the ones already open keep their current persona.\n-# ${asking}\n-# ${tidying}\n-# ${place}\n-# Change them with /memory settings.`,
+        `已保存。我现在是 **${persona.name}**。从你的下一次对话开始生效；正在进行的对话保持原样。\n-# ${asking}\n-# ${tidying}\n-# ${place}\n-# 可用 /memory settings 更改。`,
       ),
       flags: MessageFlags.Ephemeral,
       allowedMentions: { parse: [] },
