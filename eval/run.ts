@@ -11,31 +11,66 @@ import { TZDate } from "@date-fns/tz";
 import { ConfigError, loadConfig } from "../src/config.js";
 import { SessionEngine } from "../src/engine/session-engine.js";
 import { tidyUp } from "../src/engine/tidy/tidy-up.js";
+import { english } from "../src/lib/locale.js";
 import { silentLogger } from "../src/lib/logger.js";
+import { printable } from "../src/lib/printable.js";
 import { countChars } from "../src/lib/text.js";
 import { CAPS } from "../src/memory/file-kinds.js";
 import { Recall } from "../src/memory/recall/recall.js";
 import { relativeTimeIn } from "../src/memory/relative-time.js";
 import { ModelClient } from "../src/model/model-client.js";
+import { ModelError } from "../src/model/model-error.js";
+import { modelErrorLine } from "../src/present/model-errors.js";
 import { SessionStore } from "../src/sessions/session-store.js";
 import { startFakeOpenAI, type FakeOpenAI } from "../tests/fakes/fake-openai.js";
 import { lives, type EvalCheck, type EvalLife } from "./lives.js";
 
-const { values } = parseArgs({
-  options: {
-    "test-model": { type: "boolean", default: false },
-    only: { type: "string" },
-    out: { type: "string", default: join(import.meta.dirname, "results", "latest.json") },
-    help: { type: "boolean", default: false },
-  },
-  strict: true,
-});
+/** The command line cannot be run as written: exit 2. */
+class UsageError extends Error {}
 
-if (values.help) {
-  console.log(`npm run eval -- [--test-model] [--only en|zh] [--out eval/results/latest.json]
+/** What the eval was doing when something failed: the life and the step, for the one line. */
+class StepFailed extends Error {
+  constructor(
+    readonly step: string,
+    readonly failure: unknown,
+  ) {
+    super(`${step}: ${failure instanceof Error ? failure.message : String(failure)}`);
+  }
+}
+
+const HELP = `npm run eval -- [--test-model] [--only ${lives.map((life) => life.id).join("|")}] [--out eval/results/latest.json]
   Without --test-model: the model in .env (OPENAI_BASE_URL, OPENAI_MODEL, OPENAI_API_KEY) plays the assistant.
-  With it: the test fake speaks each life's scripted answers (what CI runs; every check should pass).`);
-  process.exit(0);
+  With it: the test fake speaks each life's scripted answers (what CI runs; every check should pass).`;
+
+const OPTIONS = {
+  "test-model": { type: "boolean", default: false },
+  only: { type: "string" },
+  out: { type: "string", default: join(import.meta.dirname, "results", "latest.json") },
+  help: { type: "boolean", default: false },
+} as const;
+
+/** node's parseArgs, with its errors worded as one line. */
+function parseOptions(args: string[]) {
+  try {
+    return parseArgs({ args, options: OPTIONS, strict: true });
+  } catch (error) {
+    const { code, message } = error as { code?: string; message: string };
+    const help = "(npm run eval -- --help)";
+    const quoted = /'([^']*)'/.exec(message)?.[1];
+    if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") throw new UsageError(`unknown option ${quoted} ${help}`);
+    if (code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") throw new UsageError(`npm run eval takes no argument "${quoted}" ${help}`);
+    if (code?.startsWith("ERR_PARSE_ARGS")) throw new UsageError(`${message} ${help}`);
+    throw error;
+  }
+}
+
+function readOptions(args: string[]) {
+  const { values } = parseOptions(args);
+  const ids = lives.map((life) => life.id);
+  if (values.only !== undefined && !ids.includes(values.only)) {
+    throw new UsageError(`--only: there is no life "${values.only}"; choose ${ids.slice(0, -1).join(", ")} or ${ids.at(-1)}`);
+  }
+  return values;
 }
 
 interface CheckResult {
@@ -64,9 +99,11 @@ async function live(life: EvalLife, model: ModelClient, fake: FakeOpenAI | undef
   const memory = engine.memoryOf(life.userId);
   await memory.saveSettings({ timezone: life.zone, locale: life.language === "zh" ? "zh-CN" : "en-US" });
   let lastAnswer = "";
+  let step = `the ${life.id} life, at its start`;
   try {
     for (const event of life.events) {
       now = instant(event.at, life.zone);
+      step = `the ${life.id} life, at the ${event.kind === "night" ? "tidy-up" : "conversation"} of ${event.at}`;
       if (event.kind === "night") {
         if (fake && event.plan) fake.enqueue({ text: JSON.stringify(event.plan) });
         const result = await tidyUp(memory, model, { now });
@@ -88,10 +125,13 @@ async function live(life: EvalLife, model: ModelClient, fake: FakeOpenAI | undef
       if (fake) fake.enqueue({ text: event.summary });
       await engine.close(session.id, "eval");
     }
+    step = `the ${life.id} life, at its end`;
     await engine.settle();
     const user = (await memory.user.read()) ?? "";
     const notes = (await memory.memory.read()) ?? "";
     return life.checks.map((check) => ({ life: life.id, language: life.language, check: check.name, kind: check.kind, ...score(check, { user, notes, lastAnswer }) }));
+  } catch (error) {
+    throw new StepFailed(step, error);
   } finally {
     await recall.close();
     await store.close();
@@ -132,6 +172,11 @@ function score(check: EvalCheck, { user, notes, lastAnswer }: { user: string; no
 }
 
 async function main(): Promise<number> {
+  const values = readOptions(process.argv.slice(2));
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
   let fake: FakeOpenAI | undefined;
   let model: ModelClient;
   if (values["test-model"]) {
@@ -156,16 +201,44 @@ async function main(): Promise<number> {
     return `${life.language} ${mine.filter((r) => r.pass).length}/${mine.length}`;
   });
   console.log(`\nScore: ${byLanguage.join(", ")}`);
-  await mkdir(join(values.out!, ".."), { recursive: true });
-  await writeFile(values.out!, `${JSON.stringify({ model: values["test-model"] ? "test" : model.options.model, at: new Date().toISOString(), results }, null, 2)}\n`);
+  const json = `${JSON.stringify({ model: values["test-model"] ? "test" : model.options.model, at: new Date().toISOString(), results }, null, 2)}\n`;
+  try {
+    await mkdir(join(values.out, ".."), { recursive: true });
+    await writeFile(values.out, json);
+  } catch (error) {
+    throw new Error(`could not write the results to ${values.out} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  process.stderr.write(`eval: wrote the results to ${values.out}\n`);
   // With the test model every check is scripted to pass: a failure is a regression in the code.
   return values["test-model"] && results.some((r) => !r.pass) ? 1 : 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error instanceof ConfigError ? error.message : error);
-    process.exit(1);
-  },
-);
+/** The first model error in a failure's causes: the engine may wrap it. */
+function modelErrorIn(error: unknown): ModelError | undefined {
+  for (let at = error, depth = 0; at instanceof Error && depth < 5; at = at.cause, depth++) if (at instanceof ModelError) return at;
+  return undefined;
+}
+
+/** Every failure is one line on stderr: what failed, and what to check (a model error as the chat words it). */
+function failureLine(error: unknown): string {
+  if (error instanceof UsageError) return error.message;
+  if (error instanceof ConfigError) return `Configuration problems (see .env.example): ${error.problems.join("; ")}`;
+  if (error instanceof StepFailed) {
+    const model = modelErrorIn(error.failure);
+    const why = model ? modelErrorLine(model, english) : error.failure instanceof Error ? error.failure.message : String(error.failure);
+    return `npm run eval stopped in ${error.step}: ${why}`;
+  }
+  const model = modelErrorIn(error);
+  return model ? modelErrorLine(model, english) : `npm run eval failed: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+function fail(error: unknown): never {
+  process.stderr.write(`${printable(failureLine(error)).replace(/\n/g, "\u240a")}\n`);
+  process.exit(error instanceof UsageError ? 2 : 1);
+}
+
+// Whatever escapes main (an event emitter's error, a stray rejection) is one line too, never a stack trace.
+process.on("uncaughtException", fail);
+process.on("unhandledRejection", fail);
+
+main().then((code) => process.exit(code), fail);

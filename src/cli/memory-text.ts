@@ -28,7 +28,8 @@ export async function historyText(memory: MemoryStore, options: { file?: string 
   const entries = (await memory.history()).filter((e) => e.changes.some((c) => keep(c.file))).slice(0, options.limit ?? 20);
   if (entries.length === 0) return say("Nothing has changed in this memory yet.", "这份记忆还没有任何改动。");
   const { zone } = memory.timeZone();
-  return printable(entries.map((e) => `${historyLine(e, zone, say)}  [${e.id}]`).join("\n"));
+  const header = say(`Changes, newest first (times in ${zone}):`, `改动，最新在前（时间为 ${zone} 时区）：`);
+  return printable([header, ...entries.map((e) => `${historyLine(e, zone, say)}  [${e.id}]`)].join("\n"));
 }
 
 export function unknownFile(file: string, say: Say = english): string {
@@ -43,7 +44,12 @@ export async function undoList(memory: MemoryStore, limit = 10, say: Say = engli
   const text =
     entries.length === 0
       ? say("There is nothing to undo.", "没有可以撤销的改动。")
-      : printable(entries.map((e, i) => `${i + 1}. ${historyLine(e, zone, say)}  [${e.id}]`).join("\n"));
+      : printable(
+          [
+            say(`Changes that can be undone, newest first (times in ${zone}):`, `可以撤销的改动，最新在前（时间为 ${zone} 时区）：`),
+            ...entries.map((e, i) => `${i + 1}. ${historyLine(e, zone, say)}  [${e.id}]`),
+          ].join("\n"),
+        );
   return { entries, text };
 }
 

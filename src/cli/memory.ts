@@ -18,6 +18,7 @@ import { undoChanges, undoWithLater, type UndoResult } from "../memory/undo.js";
 import { rangeLabel, readSearchRange } from "../present/search-range.js";
 import { tidyUp } from "../engine/tidy/tidy-up.js";
 import { tidyReport } from "../present/tidy-lines.js";
+import { bytesShown } from "../present/storage-lines.js";
 import { formatHit } from "./format-hit.js";
 import { historyText, undoList } from "./memory-text.js";
 import { jsonForTerminal } from "./terminal-json.js";
@@ -224,7 +225,8 @@ function undoRefusal(result: Exclude<UndoResult, { ok: true }>, id: string): str
 async function exportCommand(t: Tools, args: string[]): Promise<void> {
   const { values } = parse("export", args, { user: { type: "string" }, out: { type: "string" } });
   const memory = await existingPerson(t, values.user, "export");
-  const text = `${jsonForTerminal(await exportBundle(memory), 2)}\n`;
+  const bundle = await exportBundle(memory);
+  const text = `${jsonForTerminal(bundle, 2)}\n`;
   if (!values.out) {
     process.stdout.write(text);
     return;
@@ -239,6 +241,8 @@ async function exportCommand(t: Tools, args: string[]): Promise<void> {
   } catch (error) {
     throw new Refused(`could not write ${values.out} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
+  const files = Object.keys(bundle.files).length;
+  console.log(printable(`Exported ${files} file(s) of user ${memory.userId} (${bytesShown(Buffer.byteLength(text))}) to ${resolve(values.out)}, readable by its owner only.`));
 }
 
 /** Exit 1 when any file is refused (the preview names it), so a script knows the import was not whole. */
@@ -354,15 +358,27 @@ function oneLine(text: string): string {
   return printable(text).replace(/\n/g, "\u240a");
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    if (error instanceof UsageError || error instanceof Refused) {
-      console.error(oneLine(error.message));
-      process.exit(error instanceof UsageError ? 2 : 1);
-    }
-    if (error instanceof ConfigError) console.error(oneLine(`Configuration problems (see .env.example): ${error.problems.join("; ")}`));
-    else console.error(oneLine(`npm run memory failed: ${(error as Error).message}`));
-    process.exit(1);
-  },
-);
+/** The line for anything that is not a refusal or a wrong command line (exit 1). */
+function failureLine(error: unknown): string {
+  if (error instanceof ConfigError) return `Configuration problems (see .env.example): ${error.problems.join("; ")}`;
+  return `npm run memory failed: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+function fail(error: unknown): never {
+  if (error instanceof UsageError || error instanceof Refused) {
+    console.error(oneLine(error.message));
+    process.exit(error instanceof UsageError ? 2 : 1);
+  }
+  console.error(oneLine(failureLine(error)));
+  process.exit(1);
+}
+
+// The reader stopped reading (| head): the report has no one to read it, the work goes on to its end.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code !== "EPIPE") fail(new Error(`could not write to stdout (${error.code ?? error.message})`));
+});
+// Whatever escapes main (an event emitter's error, a stray rejection) is one line too, never a stack trace.
+process.on("uncaughtException", fail);
+process.on("unhandledRejection", fail);
+
+main(process.argv.slice(2)).then((code) => process.exit(code), fail);

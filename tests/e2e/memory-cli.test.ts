@@ -456,7 +456,7 @@ describe("npm run memory: what it prints", () => {
     for (const umask of ["000", "277"]) {
       const run = await withUmask(umask, ["export", "--user", "42", "--out", out], { AGENTKIT_HOME: home });
       expect(run.code, run.stderr).toBe(0);
-      expect(run.stdout).toBe("");
+      expect(run.stdout).toMatch(/^Exported 3 file\(s\) of user 42 \(\d+ KB\) to .+, readable by its owner only\.\n$/);
       expect((await stat(out)).mode & 0o777).toBe(0o600);
       expect(JSON.parse(await readFile(out, "utf8"))).toMatchObject({ format: "agentkit-memory", files: { "USER.md": "## Family\n- Sister: Clara, a nurse\n" } });
     }
@@ -465,6 +465,58 @@ describe("npm run memory: what it prints", () => {
     const missing = join(home, "no-such-folder", "backup.json");
     expectOneLineFailure(await memoryCli(["export", "--user", "42", "--out", missing], { AGENTKIT_HOME: home }), 1, /^could not write .*: there is no folder /);
     expect(existsSync(join(home, "no-such-folder"))).toBe(false);
+  });
+});
+
+describe("npm run memory: says what it did", () => {
+  it("export --out says in one line what it wrote: the file, how many files and their size", async () => {
+    const home = await homeWithHistory();
+    const out = join(home, "backup.json");
+    const run = await memoryCli(["export", "--user", "42", "--out", out], { AGENTKIT_HOME: home });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toBe("");
+    const files = Object.keys((JSON.parse(await readFile(out, "utf8")) as { files: Record<string, string> }).files);
+    expect(files).toHaveLength(3);
+    const kb = Math.ceil((await stat(out)).size / 1000);
+    expect(run.stdout).toBe(`Exported 3 file(s) of user 42 (${kb} KB) to ${out}, readable by its owner only.\n`);
+    // Without --out the export is the output: nothing else on stdout, so it parses as it is.
+    const piped = await memoryCli(["export", "--user", "42"], { AGENTKIT_HOME: home });
+    expect(Object.keys((JSON.parse(piped.stdout) as { files: Record<string, string> }).files)).toEqual(files);
+  });
+
+  it("history and the undo list name the time zone of their times: the person's, else AGENTKIT_TIMEZONE", async () => {
+    const home = await homeWithHistory();
+    const { MemoryStore } = await import("../../src/memory/memory-store.js");
+    const { PERSON } = await import("../../src/memory/memory-file.js");
+    await writeFile(join(home, "users", "42", "settings.json"), JSON.stringify({ timezone: "Asia/Shanghai" }));
+    await MemoryStore.forUser(home, "42").user.add("Likes", "- oolong", PERSON);
+    const env = { AGENTKIT_HOME: home, AGENTKIT_TIMEZONE: "Europe/Paris" };
+    const [entry] = JSON.parse((await memoryCli(["history", "--user", "42", "--json"], env)).stdout) as { at: string; id: string }[];
+    const shanghai = new Intl.DateTimeFormat("en-GB", { timeZone: "Asia/Shanghai", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).formatToParts(new Date(entry!.at));
+    const part = (type: string) => shanghai.find((p) => p.type === type)!.value;
+    const history = await memoryCli(["history", "--user", "42"], env);
+    expect(history.code, history.stderr).toBe(0);
+    expect(history.stdout).toBe(`Changes, newest first (times in Asia/Shanghai):\n${part("month")}-${part("day")} ${part("hour")}:${part("minute")} · you · USER.md › Likes: + “oolong”  [${entry!.id}]\n`);
+    const undo = await memoryCli(["undo", "--user", "42"], env);
+    expect(undo.stdout).toMatch(/^Changes that can be undone, newest first \(times in Asia\/Shanghai\):\n1\. \d\d-\d\d \d\d:\d\d · you · USER\.md › Likes/);
+    // Someone who set no zone: the bot's default.
+    await mkdir(join(home, "users", "7"), { recursive: true });
+    await MemoryStore.forUser(home, "7").user.add("Likes", "- chess", PERSON);
+    expect((await memoryCli(["history", "--user", "7"], env)).stdout).toMatch(/^Changes, newest first \(times in Europe\/Paris\):\n\d\d-\d\d \d\d:\d\d · you · USER\.md › Likes: \+ “chess”/);
+  });
+
+  it("a reader that stops reading (| head) loses the report, not the work: no stack trace, exit 0, every index rebuilt", async () => {
+    const home = await homeWithHistory();
+    await mkdir(join(home, "users", "7"), { recursive: true });
+    await writeFile(join(home, "users", "7", "MEMORY.md"), "## Notes\n- likes chess\n");
+    // reindex writes a line per person and goes on working: the broken pipe surfaces while it does.
+    const run = runCompiled(built, "dist/cli/memory.js", ["reindex"], { AGENTKIT_HOME: home });
+    run.child.stdin.end();
+    // The read end is closed before the CLI has loaded: its first write meets a pipe nobody reads.
+    run.child.stdout.destroy();
+    expect(await run.exited).toBe(0);
+    expect(run.stderr()).toBe("");
+    expect((await readdir(join(home, "index"))).filter((name) => name.endsWith(".sqlite")).sort()).toEqual(["42.sqlite", "7.sqlite"]);
   });
 });
 
