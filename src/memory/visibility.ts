@@ -25,6 +25,11 @@ export function privateSectionList(value: unknown): string[] | undefined {
   return [...new Set(names)].filter(Boolean).slice(0, MAX_PRIVATE_SECTIONS);
 }
 
+/** Whether one of `texts` (USER.md, MEMORY.md) has a section of this name, as privacy matches names. */
+export function hasSection(texts: readonly string[], name: string): boolean {
+  return texts.some((text) => parseSections(text.replace(/\r\n/g, "\n")).sections.some((s) => isPrivateSection(s.name, [sectionKey(name)])));
+}
+
 export function isPrivateSection(name: string, privateSections: readonly string[] | undefined): boolean {
   return (privateSections ?? []).includes(sectionKey(name));
 }

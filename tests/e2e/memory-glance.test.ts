@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { slashOption } from "../fakes/fake-discord/index.js";
 import { startBot, type BotHarness } from "../helpers/bot-harness.js";
 import { localDate, recentDates } from "../../src/lib/time.js";
+import { PERSON } from "../../src/memory/memory-file.js";
 
 const s = slashOption;
 
@@ -204,14 +205,25 @@ describe("/memory private", () => {
     expect(marked.content).toMatch(/^🔒 “health” is private/);
     const file = await view(h, h.discord.alice.id, { file: "user" });
     expect(file.content).toContain("🔒 Private (kept out of public threads): Health");
-    expect((await glance(h, h.discord.alice.id)).description).toContain("🔒 Private, kept out of public threads: health");
+    expect((await glance(h, h.discord.alice.id)).description).toContain("🔒 Private, kept out of public threads: Health");
     // Bob's memory has nothing private: the setting is Alice's alone.
     expect((await glance(h, h.discord.bob.id)).description).not.toContain("🔒");
     const zh = await markPrivate(h, "家庭", true, "zh-CN");
     expect(zh.content).toContain("已设为私密");
     expect(zh.content).toContain("还没有 “家庭” 这个小节");
+    // 家庭 has no section yet: the glance names only private sections there are.
+    expect((await glance(h, h.discord.alice.id)).description).toMatch(/🔒 Private, kept out of public threads: Health$/);
     expect((await markPrivate(h, "Health", false)).content).toMatch(/no longer private/);
     expect((await view(h, h.discord.alice.id, { file: "user" })).content).not.toContain("🔒");
+  });
+
+  it("stops naming a private section once forget (or any change) removed it", async () => {
+    const h = await startBot();
+    await writeFiles(h, h.discord.alice.id, { "USER.md": "## Likes\n- oolong\n\n## Therapy notes\n- sees Dr Lind\n" });
+    await markPrivate(h, "Therapy notes", true);
+    expect((await glance(h, h.discord.alice.id)).description).toContain("🔒 Private, kept out of public threads: Therapy notes");
+    await h.engine.memoryOf(h.discord.alice.id).user.remove("Therapy notes", PERSON);
+    expect((await glance(h, h.discord.alice.id)).description).not.toContain("🔒");
   });
 
   it("refuses a section name with # or a line break in one line, and changes nothing", async () => {

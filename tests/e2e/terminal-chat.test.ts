@@ -73,6 +73,21 @@ describe("npm run chat", () => {
     expect(await dailyLog(home, "42")).toContain("Person 42 said hello twice.");
   }, 30_000);
 
+  it("/private marks a section of USER.md private and back, as Discord's /memory private does, and /memory shows 🔒", async () => {
+    fake = await startFakeOpenAI();
+    const home = await makeTempHome();
+    await mkdir(join(home, "users/42"), { recursive: true });
+    await writeFile(join(home, "users/42/USER.md"), "## Likes\n- oolong\n\n## Health notes\n- allergic to kestrelnuts\n");
+    const run = await runChat(["--user", "42"], "/private Health notes\n/memory user\n/private Health notes off\n/private Family\n/private ## bad\n/end\n", { AGENTKIT_HOME: home, OPENAI_BASE_URL: fake.baseURL });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("🔒 “Health notes” is private: from the next conversation in a public thread, I leave it out");
+    expect(run.stdout).toContain("- allergic to kestrelnuts\n🔒 Private (kept out of public threads): Health notes\n");
+    expect(run.stdout).toContain("“Health notes” is no longer private");
+    expect(run.stdout).toContain("(USER.md and MEMORY.md have no section “Family” yet; the setting applies once one exists.)");
+    expect(run.stdout).toMatch(/#/);
+    expect(JSON.parse(await readFile(join(home, "users/42/settings.json"), "utf8"))).toEqual({ privateSections: ["family"] });
+  }, 30_000);
+
   it("archives the conversation at the end, and /search finds it in the next run", async () => {
     fake = await startFakeOpenAI();
     const home = await makeTempHome();

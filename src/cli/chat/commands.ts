@@ -8,11 +8,15 @@ import { proposalCommand, undoCommand } from "./change-commands.js";
 import type { ChatContext } from "./context.js";
 import { settingsCommand } from "./settings-command.js";
 import { cleared, commandHelp, unknownCommand } from "./words.js";
+import { sectionName } from "../../engine/tools/memory-tools.js";
+import { hasSection } from "../../memory/visibility.js";
+import { privacySetLine, privateLine, tooManyPrivateLine } from "../../present/privacy-lines.js";
+import { badSectionNameLine } from "../../present/write-refusal.js";
 
 /** What a line typed at the prompt is: a message for the model, or one of the chat's commands. */
 export type Input = { kind: "message"; text: string } | { kind: "command"; name: CommandName; args: string[]; rest: string } | { kind: "unknown"; command: string };
 
-const COMMAND_NAMES = ["end", "clear", "memory", "search", "history", "undo", "save", "discard", "settings", "help"] as const;
+const COMMAND_NAMES = ["end", "clear", "memory", "search", "history", "undo", "save", "discard", "settings", "private", "help"] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 /** A slash word, like a command: /usr/bin or "/ 2" are words for the model. */
@@ -34,7 +38,7 @@ export function readInput(text: string): Input {
   return { kind: "command", name: name as CommandName, args, rest };
 }
 
-const DISCORD_SUBCOMMANDS: Record<string, CommandName> = { view: "memory", search: "search", history: "history", undo: "undo", settings: "settings" };
+const DISCORD_SUBCOMMANDS: Record<string, CommandName> = { view: "memory", search: "search", history: "history", undo: "undo", settings: "settings", private: "private" };
 
 /** Runs one command; "end" when the conversation should end. */
 export async function runCommand(ctx: ChatContext, name: CommandName, args: string[], rest: string): Promise<"end" | undefined> {
@@ -67,7 +71,28 @@ export async function runCommand(ctx: ChatContext, name: CommandName, args: stri
     case "settings":
       await settingsCommand(ctx, args);
       return;
+    case "private":
+      await privateCommand(ctx, rest);
+      return;
   }
+}
+
+/**
+ * /private <section> [off]: a section of USER.md or MEMORY.md kept out of public places, or not
+ * (Discord's /memory private). The section's name may hold spaces; a last word "off" makes it public.
+ */
+async function privateCommand(ctx: ChatContext, rest: string): Promise<void> {
+  const { say, memory } = ctx;
+  const words = rest.split(/\s+/).filter(Boolean);
+  const last = words.at(-1)?.toLowerCase();
+  const isPrivate = !(last === "off" || last === "false" || last === "public");
+  const raw = (isPrivate || words.length === 1 ? words : words.slice(0, -1)).join(" ");
+  if (raw === "") return ctx.print(say("Usage: /private <section> to keep it out of public threads, /private <section> off to undo that.", "用法：/private <小节> 让它不出现在公开子区，/private <小节> off 取消。"));
+  const section = sectionName.safeParse(raw);
+  if (!section.success) return ctx.print(printable(badSectionNameLine(section.error.issues[0]?.message ?? "", say)));
+  const outcome = await memory.markPrivate(section.data, isPrivate);
+  if (outcome === "too-many") return ctx.print(tooManyPrivateLine("/private … off", say));
+  ctx.print(printable(privacySetLine(section.data, isPrivate, hasSection([await memory.user.read(), await memory.memory.read()], section.data), say)));
 }
 
 export function printUnknown(ctx: ChatContext, command: string): void {
@@ -84,7 +109,8 @@ async function printMemory(ctx: ChatContext, which: string | undefined): Promise
     const { used, cap } = await file.usage();
     const text = (await file.read()).trim();
     const head = ctx.say(`── ${file.label} (${used}/${cap} chars)`, `── ${file.label}（${used}/${cap} 字）`);
-    ctx.print(`${head}\n${text ? printable(text) : ctx.say("(empty)", "（空）")}\n`);
+    const marked = kind === "user" || kind === "memory" ? privateLine(text, ctx.memory.readSettings().privateSections, ctx.say) : "";
+    ctx.print(`${head}\n${text ? printable(text) : ctx.say("(empty)", "（空）")}\n${marked ? `${printable(marked)}\n` : ""}`);
   }
 }
 

@@ -19,6 +19,7 @@ export function commandHelp(say: Say): string {
   /undo [N [all]]   list the changes that can be undone; undo number N of that list (or a change's id)
   /save [N]         save a change waiting for your OK (without N: list them); /discard N drops it
   /settings [ask off|profile|all] [language en|zh-CN] [timezone <Area/City>] [tidy on|ask|off]
+  /private <section> [off]  keep a section of USER.md or MEMORY.md out of public threads, or not
   /help             this list
 Ctrl+C stops an answer; at an empty prompt it ends the conversation with its summary, and twice
 within a second it quits at once (the summary is then written the next time you start the chat).
@@ -33,6 +34,7 @@ A pasted block of several lines is one message; start a message with // to send 
   /undo [N [all]]   列出可撤销的改动；撤销列表中的第 N 条（或改动的 id）
   /save [N]         保存一条等你确认的改动（不带 N：列出它们）；/discard N 放弃它
   /settings [ask off|profile|all] [language en|zh-CN] [timezone <地区/城市>] [tidy on|ask|off]
+  /private <小节> [off]  让 USER.md 或 MEMORY.md 的某个小节不出现在公开子区，或取消
   /help             显示本列表
 Ctrl+C 停止正在输出的回答；在空白提示符下按 Ctrl+C 结束对话并写入摘要；一秒内连按两次立即退出（摘要会在下次启动聊天时写入）。
 一次粘贴的多行文字是一条消息；想以 / 开头发送消息，请写 //。`,

@@ -6,6 +6,7 @@ import type { MemoryStore } from "../../memory/memory-store.js";
 import { memoryOverview, type FileOverview, type MemoryOverview } from "../../memory/memory-overview.js";
 import { countChars, cutChars } from "../../lib/text.js";
 import { parseSections } from "../../memory/sections.js";
+import { isPrivateSection } from "../../memory/visibility.js";
 import { SERVER_NOTES_CAP, SERVER_NOTES_LABEL, type ServerNotes } from "../../memory/server-notes.js";
 import { sayFor } from "../interaction-helpers.js";
 
@@ -72,6 +73,10 @@ function glanceEmbed(overview: MemoryOverview, privateSections: readonly string[
 
 /** /memory view without a file: the caller's own memory in one ephemeral embed. */
 export async function runGlance(interaction: ChatInputCommandInteraction, memory: MemoryStore, serverNotes?: ServerNotes): Promise<void> {
-  const embed = glanceEmbed(await memoryOverview(memory), memory.readSettings().privateSections ?? [], serverNotes && serverOverview(serverNotes.readSync()), sayFor(interaction));
+  // The private sections there are now, by their names: a mark left by a section forget removed is not one.
+  const marked = memory.readSettings().privateSections;
+  const texts = await Promise.all([memory.user.read(), memory.memory.read()]);
+  const privateNames = [...new Set(texts.flatMap((text) => parseSections(text.replace(/\r\n/g, "\n")).sections.filter((s) => isPrivateSection(s.name, marked)).map((s) => s.name)))];
+  const embed = glanceEmbed(await memoryOverview(memory), privateNames, serverNotes && serverOverview(serverNotes.readSync()), sayFor(interaction));
   await interaction.reply({ embeds: [embed], flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
 }

@@ -4,7 +4,9 @@ import { countChars } from "../../lib/text.js";
 import type { Say } from "../../lib/locale.js";
 import type { FileKind } from "../../memory/file-kinds.js";
 import { contentHash, PERSON_ON_THE_WEB, type MemoryFile } from "../../memory/memory-file.js";
+import type { MemoryStore } from "../../memory/memory-store.js";
 import { parseSections, type SectionDocument } from "../../memory/sections.js";
+import { isPrivateSection, MAX_PRIVATE_SECTIONS } from "../../memory/visibility.js";
 import { secretWarningLine, writeRefusalLine } from "../../present/write-refusal.js";
 import { signInPage } from "../auth.js";
 import { banner, csrfField, html, page } from "../page.js";
@@ -19,16 +21,17 @@ const MAX_SECTIONS = 200;
 /** What the editor shows and sends back: the text before the first heading, and each section. */
 interface Draft {
   preamble: string;
-  sections: { name: string; body: string; remove: boolean }[];
+  /** `private`: kept out of public places (USER.md and MEMORY.md only), as /memory private sets it. */
+  sections: { name: string; body: string; remove: boolean; private: boolean }[];
   added: { name: string; body: string };
 }
 
 const lf = (text: string) => text.replace(/\r\n?/g, "\n");
 
-function draftOf(doc: SectionDocument): Draft {
+function draftOf(doc: SectionDocument, privateSections: readonly string[] | undefined): Draft {
   return {
     preamble: lf(doc.preamble).trim(),
-    sections: doc.sections.map((s) => ({ name: s.name, body: lf(s.body).trim(), remove: false })),
+    sections: doc.sections.map((s) => ({ name: s.name, body: lf(s.body).trim(), remove: false, private: isPrivateSection(s.name, privateSections) })),
     added: { name: "", body: "" },
   };
 }
@@ -71,8 +74,19 @@ function field(body: Record<string, unknown>, name: string): string {
 function readDraft(body: Record<string, unknown>): Draft | undefined {
   const count = Number(field(body, "sections"));
   if (!Number.isInteger(count) || count < 0 || count > MAX_SECTIONS) return undefined;
-  const sections = Array.from({ length: count }, (_, i) => ({ name: field(body, `name_${i}`), body: field(body, `body_${i}`), remove: field(body, `remove_${i}`) === "on" }));
+  const sections = Array.from({ length: count }, (_, i) => ({ name: field(body, `name_${i}`), body: field(body, `body_${i}`), remove: field(body, `remove_${i}`) === "on", private: field(body, `private_${i}`) === "on" }));
   return { preamble: field(body, "preamble"), sections, added: { name: field(body, "name_new"), body: field(body, "body_new") } };
+}
+
+/** Marks each kept section private or not as its box says; "too-many" when the limit refused one (checked before any is changed). */
+async function savePrivacy(memory: MemoryStore, draft: Draft): Promise<"done" | "too-many"> {
+  const marked = memory.readSettings().privateSections ?? [];
+  const changes = draft.sections.filter((s) => !s.remove && s.name.trim() !== "" && s.private !== isPrivateSection(s.name.trim(), marked));
+  const added = changes.filter((s) => s.private).length - changes.filter((s) => !s.private).length;
+  if (added > 0 && marked.length + added > MAX_PRIVATE_SECTIONS) return "too-many";
+  // Made public first, so the limit counts what is left.
+  for (const s of [...changes].sort((a, b) => Number(a.private) - Number(b.private))) await memory.markPrivate(s.name.trim(), s.private);
+  return "done";
 }
 
 /** A section name as the tools take one (one line, no #, no invisible character); undefined when it is fine. */
@@ -85,12 +99,17 @@ function badName(name: string, say: Say): string | undefined {
 function editor(person: PersonContext, kind: string, file: MemoryFile, draft: Draft, shown: string, used: number): string {
   const { say, frame } = person;
   const f = frame();
+  // Only the profile and the notes have private sections (what public threads leave out).
+  const canBePrivate = kind === "user" || kind === "memory";
+  const privacy = (s: Draft["sections"][number], i: number) =>
+    canBePrivate ? html`<label class="inline"><input type="checkbox" name="private_${i}"${s.private ? " checked" : ""}> ${say("🔒 Private: kept out of public threads", "🔒 私密：公开子区里不会用到")}</label>` : "";
   const sectionBox = (s: Draft["sections"][number], i: number) => html`<fieldset data-section id="s${i + 1}">
-<legend>${s.name || say("(no name)", "（无名）")}</legend>
+<legend>${canBePrivate && s.private ? say("🔒 ", "🔒 ") : ""}${s.name || say("(no name)", "（无名）")}</legend>
 <label for="name_${i}">${say("Section name", "小节名")}</label>
 <input type="text" id="name_${i}" name="name_${i}" value="${s.name}" maxlength="200">
 <label for="body_${i}">${say("Text", "内容")}</label>
 <textarea id="body_${i}" name="body_${i}" rows="${Math.min(20, Math.max(3, s.body.split("\n").length + 1))}">${s.body}</textarea>
+!${privacy(s, i)}
 <label class="inline"><input type="checkbox" name="remove_${i}"${s.remove ? " checked" : ""}> ${say("Remove this section", "删除这个小节")}</label>
 </fieldset>`;
   const template = say("{used}/{cap} characters", "{used}/{cap} 字");
@@ -132,7 +151,7 @@ export function registerFilePages(app: FastifyInstance, ctx: WebContext): void {
     const file = person.memory.file(kind, ctx.now());
     const text = await file.read();
     const notice = request.query.saved === "1" ? person.say("Saved. It applies from your next conversation.", "已保存。从下一次对话开始生效。") : undefined;
-    return sendEditor(reply, person, request.params.kind, file, draftOf(parseSections(text)), contentHash(text), text, { ...(notice ? { notice } : {}) });
+    return sendEditor(reply, person, request.params.kind, file, draftOf(parseSections(text), person.memory.readSettings().privateSections), contentHash(text), text, { ...(notice ? { notice } : {}) });
   });
 
   app.post<{ Params: { kind: string }; Body: Record<string, unknown> }>("/memory/:kind", { preHandler: app.csrfProtection, config: perPerson(30) }, async (request, reply) => {
@@ -154,6 +173,13 @@ export function registerFilePages(app: FastifyInstance, ctx: WebContext): void {
     const nameProblem = named.map((n) => badName(n.trim(), say)).find(Boolean);
     const text = textOf(draft, original);
     if (nameProblem) return sendEditor(reply, person, request.params.kind, file, draft, shown, text, { error: `${nameProblem} ${say("Nothing was changed.", "没有做任何改动。")}` }, 422);
+    // Which sections are private is a setting, saved whether or not the text changed.
+    if (kind === "user" || kind === "memory") {
+      const privacy = await savePrivacy(memory, draft);
+      if (privacy === "too-many") {
+        return sendEditor(reply, person, request.params.kind, file, draft, shown, text, { error: say(`${MAX_PRIVATE_SECTIONS} sections are private already: make one public first. Nothing was changed.`, `已有 ${MAX_PRIVATE_SECTIONS} 个私密小节：请先把其中一个改回公开。没有做任何改动。`) }, 422);
+      }
+    }
     // An untouched form (or one that only moved blank lines) writes nothing.
     if (original === parsed && text.trimEnd() === current.trimEnd()) return reply.redirect(`/memory/${request.params.kind}?saved=1`, 303);
     const result = await file.write(text, PERSON_ON_THE_WEB, { ifUnchanged: shown });
@@ -166,7 +192,7 @@ export function registerFilePages(app: FastifyInstance, ctx: WebContext): void {
     const warning = result.value.secret ? secretWarningLine(result.value.secret, say, { en: "take it out here", zh: "请在这里删除" }) : undefined;
     if (warning) {
       const saved = await file.read();
-      return sendEditor(reply, person, request.params.kind, file, draftOf(parseSections(saved)), contentHash(saved), saved, { notice: say("Saved. It applies from your next conversation.", "已保存。从下一次对话开始生效。"), error: warning });
+      return sendEditor(reply, person, request.params.kind, file, draftOf(parseSections(saved), memory.readSettings().privateSections), contentHash(saved), saved, { notice: say("Saved. It applies from your next conversation.", "已保存。从下一次对话开始生效。"), error: warning });
     }
     return reply.redirect(`/memory/${request.params.kind}?saved=1`, 303);
   });

@@ -616,6 +616,29 @@ describe("the web page: names and addresses as the other front ends have them", 
   });
 });
 
+describe("the web page: private sections, as Discord marks them", () => {
+  it("shows 🔒 on a private section of USER.md and turns privacy on and off with the section's box, the text untouched", async () => {
+    const web = await startPage();
+    await writeMemory(web.setup, ALICE, "USER.md", "## Likes\n- oolong\n\n## Health\n- allergic to kestrelnuts\n");
+    await web.setup.engine.memoryOf(ALICE).markPrivate("Health", true);
+    const alice = await web.signedIn(ALICE);
+    const shown = await alice.get("/memory/user");
+    expect(shown.text).toContain("<legend>🔒 Health</legend>");
+    expect(shown.text).toContain('<input type="checkbox" name="private_1" checked> 🔒 Private: kept out of public threads');
+    expect(shown.text).toContain('<input type="checkbox" name="private_0"> 🔒 Private');
+    const hash = /name="shown" value="([0-9a-f]{16})"/.exec(shown.text)![1]!;
+    const form = { _csrf: csrfOf(shown.text), shown: hash, sections: "2", preamble: "", name_0: "Likes", body_0: "- oolong", private_0: "on", name_1: "Health", body_1: "- allergic to kestrelnuts", name_new: "", body_new: "" };
+    expect(await alice.post("/memory/user", form)).toMatchObject({ status: 303 });
+    expect(web.setup.engine.memoryOf(ALICE).readSettings().privateSections).toEqual(["likes"]);
+    expect(await readFile(join(web.setup.home, "users", ALICE, "USER.md"), "utf8")).toBe("## Likes\n- oolong\n\n## Health\n- allergic to kestrelnuts\n");
+    const after = await alice.get("/memory/user");
+    expect(after.text).toContain("<legend>🔒 Likes</legend>");
+    expect(after.text).toContain("<legend>Health</legend>");
+    // SOUL.md has no private sections: no box.
+    expect((await alice.get("/memory/soul")).text).not.toContain("private_0");
+  });
+});
+
 describe("the web page: storage quota", () => {
   it("shows the usage on the overview, and refuses an import past the quota with the usage and what to delete", async () => {
     const web = await startPage({ setup: await setupEngine({ quotaBytes: 50_000 }) });
