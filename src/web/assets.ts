@@ -56,8 +56,10 @@ pre { white-space: pre-wrap; overflow-wrap: anywhere; }
 `;
 
 /**
- * The editor's live counter: the file as it would be saved, counted in code points like the
- * server (the same layout: preamble, then "## name" and the text of each section not removed).
+ * The editor's live counter: the file as it would be saved (pages/file.ts textOf), counted in code
+ * points like the server. A section left as it was counts as the file has it (data-original, its
+ * exact text); one edited as "## name", its text and a blank line. Untouched, it shows what the
+ * overview and Discord show.
  */
 const JS = `
 (function () {
@@ -66,19 +68,37 @@ const JS = `
   var cap = Number(form.getAttribute("data-cap"));
   var out = document.getElementById("counter");
   var chars = function (s) { return Array.from(s).length; };
+  var lf = function (s) { return s.replace(/\\r\\n?/g, "\\n"); };
+  var separated = function (t) { return t === "" || t.slice(-2) === "\\n\\n" ? t : t.slice(-1) === "\\n" ? t + "\\n" : t + "\\n\\n"; };
+  // Left as it is, the form saves nothing: the file's own count (the server's, as the overview shows).
+  var asShown = out.textContent;
   var count = function () {
-    var parts = [];
+    var text = "";
+    var changed = false;
     var pre = form.querySelector("[name=preamble]");
-    if (pre && pre.value.trim()) parts.push(pre.value.trim());
+    if (pre) {
+      var preText = lf(pre.value).trim();
+      var preOriginal = pre.getAttribute("data-original");
+      var preSame = preOriginal !== null && preText === lf(pre.defaultValue).trim();
+      changed = changed || !preSame;
+      text = preSame ? preOriginal : preText ? preText + "\\n\\n" : "";
+    }
     form.querySelectorAll("[data-section]").forEach(function (box) {
-      var removed = box.querySelector("input[type=checkbox]");
-      if (removed && removed.checked) return;
-      var name = box.querySelector("input[type=text]").value.trim();
-      var body = box.querySelector("textarea").value.replace(/\\r\\n/g, "\\n").trim();
-      if (!name && !body) return;
-      parts.push(("## " + name + "\\n" + body).trim());
+      var removed = box.querySelector("input[name^=remove_]");
+      if (removed && removed.checked) { changed = true; return; }
+      var nameBox = box.querySelector("input[type=text]");
+      var bodyBox = box.querySelector("textarea");
+      var name = nameBox.value.trim();
+      var body = lf(bodyBox.value).trim();
+      var original = box.getAttribute("data-original");
+      if (original !== null && name === nameBox.defaultValue.trim() && body === lf(bodyBox.defaultValue).trim()) { text += original; return; }
+      if (box.id === "new") { if (name || body) { changed = true; text = separated(text) + "## " + name + "\\n" + body + "\\n"; } return; }
+      changed = true;
+      text = separated(text) + "## " + name + "\\n" + (body ? body + "\\n" : "") + "\\n";
     });
-    var used = parts.length ? chars(parts.join("\\n\\n")) + 1 : 0;
+    if (!changed) { out.textContent = asShown; return; }
+    var kept = text.trimEnd();
+    var used = kept ? chars(kept) + 1 : 0;
     out.textContent = out.getAttribute("data-template").replace("{used}", used).replace("{cap}", cap);
     out.classList.toggle("over", used > cap);
   };

@@ -156,6 +156,31 @@ describe("the web page in a browser", () => {
     expect(await expired.page.locator(".error").textContent()).toContain("has expired");
   });
 
+  it("counts in the editor what the overview and Discord count, for a file laid out by hand; the privacy box is not a removal; an edit shows what will be saved", async () => {
+    const site = await startSite();
+    await seed(site);
+    const user = site.setup.engine.memoryOf(ALICE).file("user");
+    // No blank line between sections, trailing spaces, two blank lines at the end: not the editor's own layout.
+    await user.write("Intro\n## Likes\n- oolong  \n## Work\n- designer\n\n\n", PERSON);
+    const { page } = await site.browse();
+    await site.signIn(page, ALICE);
+    await page.goto("/");
+    const shownOnOverview = /(\d+)\/1400 chars/.exec((await page.locator("main").textContent()) ?? "")![1];
+    await page.goto("/memory/user");
+    const counter = page.locator("#counter");
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    expect(await counter.textContent()).toBe(`${shownOnOverview}/1400 characters`);
+    await page.locator("input[name=private_0]").check();
+    expect(await counter.textContent()).toBe(`${shownOnOverview}/1400 characters`);
+    await page.locator("#body_1").fill("- designer in Lyon");
+    const promised = await counter.textContent();
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.waitForURL(/saved=1/);
+    expect(promised).toBe(`${[...(await user.read())].length}/1400 characters`);
+    expect(errors).toEqual([]);
+  });
+
   it("edits a section by keyboard alone, with a live counter, and the next conversation's frozen prompt has it; a write over the cap shows the error and changes nothing", async () => {
     const site = await startSite();
     await seed(site);

@@ -24,6 +24,8 @@ interface Draft {
   /** `private`: kept out of public places (USER.md and MEMORY.md only), as /memory private sets it. */
   sections: { name: string; body: string; remove: boolean; private: boolean }[];
   added: { name: string; body: string };
+  /** Made from the file (not a form sent back): what each part adds to the file if left as it is, for the live counter. */
+  original?: { preamble: string; sections: string[] };
 }
 
 const lf = (text: string) => text.replace(/\r\n?/g, "\n");
@@ -33,6 +35,7 @@ function draftOf(doc: SectionDocument, privateSections: readonly string[] | unde
     preamble: lf(doc.preamble).trim(),
     sections: doc.sections.map((s) => ({ name: s.name, body: lf(s.body).trim(), remove: false, private: isPrivateSection(s.name, privateSections) })),
     added: { name: "", body: "" },
+    original: { preamble: doc.preamble, sections: doc.sections.map(untouched) },
   };
 }
 
@@ -48,9 +51,7 @@ function textOf(draft: Draft, original: SectionDocument): string {
     if (s.remove) return;
     const was = original.sections[i];
     if (was && was.name === s.name.trim() && lf(was.body).trim() === s.body.trim()) {
-      // Its blank tail (trimEnd, not a pattern: /\n\s*$/ would retry at every line break).
-      const endsLine = was.body === "" || was.body.slice(was.body.trimEnd().length).includes("\n");
-      out += was.heading + (endsLine ? was.body : `${was.body}\n`);
+      out += untouched(was);
       return;
     }
     out = separated(out) + `## ${s.name.trim()}\n${s.body.trim() ? `${s.body.trim()}\n` : ""}\n`;
@@ -58,6 +59,13 @@ function textOf(draft: Draft, original: SectionDocument): string {
   if (draft.added.name.trim() || draft.added.body.trim()) out = separated(out) + `## ${draft.added.name.trim()}\n${draft.added.body.trim()}\n`;
   const trimmed = out.trimEnd();
   return trimmed === "" ? "" : `${trimmed}\n`;
+}
+
+/** What a section left as it was adds to the file: its exact text, ending a line. */
+function untouched(was: SectionDocument["sections"][number]): string {
+  // Its blank tail (trimEnd, not a pattern: /\n\s*$/ would retry at every line break).
+  const endsLine = was.body === "" || was.body.slice(was.body.trimEnd().length).includes("\n");
+  return was.heading + (endsLine ? was.body : `${was.body}\n`);
 }
 
 /** A blank line between what is there and a section that follows. */
@@ -103,7 +111,8 @@ function editor(person: PersonContext, kind: string, file: MemoryFile, draft: Dr
   const canBePrivate = kind === "user" || kind === "memory";
   const privacy = (s: Draft["sections"][number], i: number) =>
     canBePrivate ? html`<label class="inline"><input type="checkbox" name="private_${i}"${s.private ? " checked" : ""}> ${say("🔒 Private: kept out of public threads", "🔒 私密：公开子区里不会用到")}</label>` : "";
-  const sectionBox = (s: Draft["sections"][number], i: number) => html`<fieldset data-section id="s${i + 1}">
+  const original = (i: number) => (draft.original?.sections[i] === undefined ? "" : html` data-original="${draft.original.sections[i]}"`);
+  const sectionBox = (s: Draft["sections"][number], i: number) => html`<fieldset data-section id="s${i + 1}"!${original(i)}>
 <legend>${canBePrivate && s.private ? say("🔒 ", "🔒 ") : ""}${s.name || say("(no name)", "（无名）")}</legend>
 <label for="name_${i}">${say("Section name", "小节名")}</label>
 <input type="text" id="name_${i}" name="name_${i}" value="${s.name}" maxlength="200">
@@ -121,7 +130,7 @@ function editor(person: PersonContext, kind: string, file: MemoryFile, draft: Dr
 <fieldset id="s0">
 <legend>${say("Before the first section", "第一个小节之前")}</legend>
 <label for="preamble" class="muted">${say("Text at the top of the file (optional)", "文件开头的文字（可不填）")}</label>
-<textarea id="preamble" name="preamble" rows="3">${draft.preamble}</textarea>
+<textarea id="preamble" name="preamble" rows="3"!${draft.original ? html` data-original="${draft.original.preamble}"` : ""}>${draft.preamble}</textarea>
 </fieldset>
 !${draft.sections.map(sectionBox)}
 <fieldset data-section id="new">
