@@ -60,6 +60,11 @@ export function readSignInToken(secret: string, token: string, now = new Date())
  * one "used". The claim outlives the token, and each attempt claims as a new owner, so a second
  * use is refused however close it follows the first.
  */
+/** Whether a link's one use is gone already: its page says so before anyone presses Sign in. Reads only. */
+export async function signInTokenUsed(store: SessionStore, nonce: string): Promise<boolean> {
+  return (await store.holderOf(`sign-in-link:${nonce}`)) !== undefined;
+}
+
 export async function useSignInToken(store: SessionStore, secret: string, token: string, now = new Date()): Promise<SignInCheck> {
   const check = readSignInToken(secret, token, now);
   if (!check.ok) return check;

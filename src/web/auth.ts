@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Say } from "../lib/locale.js";
-import { useSignInToken, readSignInToken } from "../sessions/web-sign-in.js";
+import { readSignInToken, signInTokenUsed, useSignInToken } from "../sessions/web-sign-in.js";
 import type { WebContext } from "./web-context.js";
 import { banner, csrfField, html, page, type Frame } from "./page.js";
 import { signInAccess } from "./who-may-sign-in.js";
@@ -42,6 +42,8 @@ export function registerAuth(app: FastifyInstance, ctx: WebContext): void {
     const { say, lang } = ctx.visitorSay(request);
     const check = readSignInToken(ctx.secret, request.params.token.slice(0, 200), ctx.now());
     if (!check.ok) return signInPage(ctx, request, reply, check.reason === "invalid" ? 404 : 410, linkProblem(check.reason, say));
+    // A used link says so at once, not after a click on Sign in.
+    if (await signInTokenUsed(ctx.store, check.nonce)) return signInPage(ctx, request, reply, 410, linkProblem("used", say));
     const frame: Frame = { say, lang, csrf: reply.generateCsrf() };
     // Whose memory it opens, and a warning when someone else is signed in here: a link someone sent is not yours.
     const other = request.session.userId && request.session.userId !== check.userId;

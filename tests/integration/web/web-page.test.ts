@@ -97,9 +97,14 @@ describe("the web page: signing in", () => {
     expect(overview.text).toContain("USER.md");
     expect(overview.text).toContain("Sign out");
 
-    // The same link again, in another browser: refused, it was used.
+    // The same link again, in another browser: it says at once that it was used, with no Sign in button, and refuses a POST.
     const other = new WebClient(web.base);
-    const again = await other.post(`/auth/link/${token}`, { _csrf: csrfOf((await other.get(`/auth/link/${token}`)).text) });
+    const opened = await other.get(`/auth/link/${token}`);
+    expect(opened.status).toBe(410);
+    expect(opened.text).toContain("This sign-in link was used already (each works once)");
+    expect(opened.text).not.toContain(`action="/auth/link/${token}"`);
+    // A form token of this browser (another, unused link's page) still cannot use it.
+    const again = await other.post(`/auth/link/${token}`, { _csrf: csrfOf((await other.get(`/auth/link/${mintSignInToken(web.secret, BOB)}`)).text) });
     expect(again.status).toBe(410);
     expect(again.text).toContain("was used already");
     expect((await other.get("/")).text).not.toContain("Sign out");
