@@ -192,4 +192,37 @@ describe("a member the owner invites into a thread", () => {
     }
     expect(await memory.memory.read()).toBe(notes);
   });
+
+  it("/chat with:@member inside the owner's thread brings them into that conversation: the one so far is summarised, a new one opens for both (a private thread's prompt no longer holds private sections)", async () => {
+    const h = await startBot();
+    const { discord, model } = h;
+    await h.engine.memoryOf(discord.alice.id).file("user").write("## Likes\n- oolong\n\n## Health\n- sees a cardiologist monthly\n", PERSON);
+    await h.engine.memoryOf(discord.alice.id).markPrivate("Health", true);
+    const start = discord.runSlashCommand({ userId: discord.alice.id, channelId: discord.textChannel.id, name: "chat", options: [s.string("topic", "just us"), s.boolean("private", true)] });
+    const thread = await discord.waitFor(() => discord.threads.find((t) => t.name === "just us"));
+    await discord.waitFor(() => discord.interactionResponses(start.id).some((r) => r.content?.includes(`<#${thread.id}>`)));
+    model.enqueue({ text: "Hello Alice." }, { text: "Alice talked about tea." }, { text: "Hi both." });
+    await discord.userSends({ channelId: thread.id, userId: discord.alice.id, content: "hi" });
+    await discord.waitFor(() => botMessages(discord, thread.id).find((m) => m.content.startsWith("Hello Alice.")));
+    const first = await h.engine.latestIn(thread.id);
+    expect(first!.systemPrompt).toContain("cardiologist");
+
+    // Only the owner may invite; someone else gets one line.
+    const stranger = discord.runSlashCommand({ userId: discord.bob.id, channelId: thread.id, name: "chat", options: [s.user("with", discord.bob.id)] });
+    expect((await discord.waitFor(() => discord.interactionResponses(stranger.id).find((r) => r.content))).content).toBe("Only the person this conversation is with can invite someone into it.");
+
+    const invite = discord.runSlashCommand({ userId: discord.alice.id, channelId: thread.id, name: "chat", options: [s.user("with", discord.bob.id)] });
+    expect((await discord.waitFor(() => discord.interactionResponses(invite.id).find((r) => r.content))).content).toBe(`Invited <@${discord.bob.id}> into this conversation.`);
+    expect(thread.memberIds.has(discord.bob.id)).toBe(true);
+    expect(botMessages(discord, thread.id).some((m) => m.content.startsWith(`<@${discord.bob.id}> is invited: I hear you both from here on`))).toBe(true);
+    const closed = await h.engine.memoryOf(discord.alice.id).daily(new Date().toISOString().slice(0, 10)).read();
+    expect(closed).toContain("Alice talked about tea.");
+    const now = await h.engine.latestIn(thread.id);
+    expect(now!.id).not.toBe(first!.id);
+    expect(now!.guests).toEqual([{ userId: discord.bob.id, displayName: "Bob" }]);
+    expect(now!.systemPrompt).not.toContain("cardiologist");
+    await discord.userSends({ channelId: thread.id, userId: discord.bob.id, content: "hello!" });
+    await discord.waitFor(() => botMessages(discord, thread.id).find((m) => m.content.startsWith("Hi both.")));
+    expect(model.requests.at(-1)!.body.messages.at(-1)).toMatchObject({ role: "user", name: `guest_${discord.bob.id}` });
+  });
 });

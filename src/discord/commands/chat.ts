@@ -1,6 +1,6 @@
-import { ChannelType, MessageFlags, SlashCommandBuilder, type ThreadChannel } from "discord.js";
+import { ChannelType, MessageFlags, SlashCommandBuilder, type ChatInputCommandInteraction, type ThreadChannel } from "discord.js";
 import { parsePersona } from "../../memory/persona.js";
-import type { Command } from "../bot-context.js";
+import type { BotContext, Command } from "../bot-context.js";
 import { displayNameOf, inLocale } from "../interaction-helpers.js";
 import { NO_MENTIONS } from "../reply-stream.js";
 
@@ -35,6 +35,8 @@ export const chatCommand: Command = {
 
   async execute(interaction, ctx) {
     const channel = interaction.channel;
+    // In a thread of one of the bot's conversations, with:@member brings them into that conversation.
+    if (interaction.inGuild() && channel?.isThread() && (await ctx.engine.sessionIn(channel.id))) return inviteIntoThread(interaction, channel, ctx);
     if (!interaction.inGuild() || !channel || channel.type !== ChannelType.GuildText) {
       await interaction.reply({
         content: inLocale(
@@ -110,3 +112,45 @@ export const chatCommand: Command = {
     await interaction.editReply({ content: inLocale(interaction, `Started ${thread}.`, `已开始：${thread}`), allowedMentions: NO_MENTIONS });
   },
 };
+
+/**
+ * /chat with:@member inside a conversation's thread: the member joins that conversation. Its
+ * prompt was frozen for the owner alone (a private thread's holds private sections), so the
+ * conversation so far is closed (summarised as usual) and a new one opens in the same thread with
+ * the members it had and the new one, as /chat with: would have started it.
+ */
+async function inviteIntoThread(interaction: ChatInputCommandInteraction<"cached" | "raw">, thread: ThreadChannel, ctx: BotContext): Promise<void> {
+  const say = (en: string, zh: string) => inLocale(interaction, en, zh);
+  const session = (await ctx.engine.sessionIn(thread.id))!;
+  const invited = interaction.options.getUser("with");
+  if (session.userId !== interaction.user.id) {
+    return void (await interaction.reply({ content: say("Only the person this conversation is with can invite someone into it.", "只有这段对话的主人才能邀请别人加入。"), flags: MessageFlags.Ephemeral }));
+  }
+  if (!invited) {
+    return void (await interaction.reply({
+      content: say("You are in a conversation with me already: /chat with:@someone here brings them into it, and /chat in a channel starts a new one.", "你已经在和我对话：在这里用 /chat 邀请:@某人 可以让对方加入，在频道里用 /chat 可以开始新的对话。"),
+      flags: MessageFlags.Ephemeral,
+    }));
+  }
+  const guests = session.status === "open" ? (session.guests ?? []) : [];
+  if (invited.bot || invited.id === interaction.user.id || guests.some((g) => g.userId === invited.id)) {
+    const line = guests.some((g) => g.userId === invited.id) ? say(`<@${invited.id}> is in this conversation already.`, `<@${invited.id}> 已经在这段对话里了。`) : say("Invite another person (not yourself, not a bot).", "请邀请另一个人（不能是你自己或机器人）。");
+    return void (await interaction.reply({ content: line, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS }));
+  }
+  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+  const member = interaction.options.getMember("with");
+  const guest = { userId: invited.id, displayName: (member && "displayName" in member ? member.displayName : undefined) ?? invited.globalName ?? invited.username };
+  await ctx.conversations.closeChannel(thread.id, "a member was invited", "channel");
+  const person = { userId: interaction.user.id, displayName: displayNameOf(interaction), locale: interaction.locale };
+  await ctx.conversations.openInThread(thread.id, thread.name, interaction.guildId, person, thread.type === ChannelType.PrivateThread ? "private" : "public", [...guests, guest]);
+  await thread.members.add(guest.userId).catch((error: unknown) => ctx.log.warn({ err: String(error) }, "could not add a member to the thread"));
+  await thread.send({
+    content: say(
+      `<@${guest.userId}> is invited: I hear you both from here on, and remember only what ${person.displayName} tells me about themselves. (What we said before is in ${person.displayName}'s daily log.)`,
+      `已邀请 <@${guest.userId}>：从现在起我会听你们两位说话，但只记住 ${person.displayName} 关于自己的事。（之前的对话已记入 ${person.displayName} 的每日日志。）`,
+    ),
+    allowedMentions: { users: [guest.userId] },
+  });
+  await interaction.editReply({ content: say(`Invited <@${guest.userId}> into this conversation.`, `已邀请 <@${guest.userId}> 加入这段对话。`), allowedMentions: NO_MENTIONS });
+}
+
