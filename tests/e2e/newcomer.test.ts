@@ -103,7 +103,7 @@ describe("a newcomer's first hour (README set-up, .env copied from .env.example)
     expect(await within(deploy.exited, 60_000, "npm run deploy-commands", deploy.output), deploy.output()).toBe(0);
     expect(discord.commands.global.map((c) => c.name)).toEqual(["chat", "end", "onboard", "memory", "server-notes"]);
 
-    // "Start the bot".
+    // "Start the bot" (docs/operating.md).
     const bot = npm(dir, home, ["start"]);
     await discord.waitFor(() => discord.openGatewaySessions > 0 || bot.child.exitCode !== null, 90_000, "the bot to log in");
     expect(bot.child.exitCode, `npm start ended during start-up:\n${bot.output()}`).toBeNull();
@@ -119,7 +119,7 @@ describe("a newcomer's first hour (README set-up, .env copied from .env.example)
     process.kill(-bot.child.pid!, "SIGINT");
     await within(bot.exited, 20_000, "npm start to stop on Ctrl+C", bot.output);
 
-    // "Chat in the terminal", piped.
+    // "Chat in the terminal" (docs/terminal.md), piped.
     const chat = npm(dir, home, ["run", "chat", "--", "--user", "42"]);
     chat.child.stdin.end("What tea do I like?\n/end\n");
     expect(await within(chat.exited, 60_000, "npm run chat", chat.output), chat.output()).toBe(0);
@@ -128,7 +128,7 @@ describe("a newcomer's first hour (README set-up, .env copied from .env.example)
     expect(chat.output()).not.toContain("compiling");
     expect(chat.output()).toContain("Conversation ended; its summary is in today's daily log.");
 
-    // "Search a person's memory (operators)".
+    // "Search a person's memory (operators)" (docs/operating.md).
     const search = npm(dir, home, ["run", "memory", "--", "search", "oolong", "--user", discord.alice.id]);
     expect(await within(search.exited, 60_000, "npm run memory -- search", search.output), search.output()).toBe(0);
     expect(search.output()).toContain("I love oolong tea");

@@ -13,7 +13,7 @@ import type { InstructionKind } from "../../../src/memory/instructions.js";
 export interface HeldSample {
   text: string;
   kind: InstructionKind;
-  /** A phrasing the detector does not hold, on purpose or by limitation (the README lists them). */
+  /** A phrasing the detector does not hold, on purpose or by limitation (docs/secrets.md lists them). */
   knownMiss?: string;
 }
 
@@ -656,7 +656,7 @@ export function disguisedSamples(): { text: string; kind: InstructionKind; plain
 
 /**
  * Written after the detector, in two batches, each run once before any change: their first-run
- * figures are reported apart in the README (a corpus the detector was built on flatters it). The
+ * figures are reported apart in docs/secrets.md (a corpus the detector was built on flatters it). The
  * detector was then changed for the first batch's misses; the second batch was written after that.
  */
 export const HELD_OUT: HeldSample[] = [

@@ -125,7 +125,7 @@ export interface SecretSample {
   label: SecretLabel;
   /** The part that must not survive masking. */
   secret: string;
-  /** A form the detector does not catch, on purpose or by limitation (README lists them). */
+  /** A form the detector does not catch, on purpose or by limitation (docs/secrets.md lists them). */
   knownMiss?: string;
 }
 
@@ -508,7 +508,7 @@ export const ORDINARY: string[] = [
 
 /**
  * Written after the detector, and not tuned against: its figures are reported apart in the
- * README (a corpus the detector was built on flatters it).
+ * docs/secrets.md (a corpus the detector was built on flatters it).
  */
 export const HELD_OUT_SECRETS: SecretSample[] = [
   { text: `remember this for me: ${openaiProject}`, label: "OpenAI key", secret: openaiProject },
