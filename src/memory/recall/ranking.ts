@@ -38,9 +38,37 @@ export function toHit(row: UnitRow, score: number): RecallHit {
 
 const byScoreThenNewer = (a: Ranked, b: Ranked) => b.hit.score - a.hit.score || b.hit.date.localeCompare(a.hit.date);
 
-/** BM25 first (FTS5's rank is lower-is-better), newer first among equals. */
+/** BM25 first (FTS5's rank is lower-is-better), newer first among equals; the person's words before the assistant's echo of them. */
 export function rankKeyword(rows: (UnitRow & { rank: number })[]): Ranked[] {
-  return rows.map((row) => ({ id: row.id, hit: toHit(row, Number((-row.rank).toPrecision(6))) })).sort(byScoreThenNewer);
+  const ranked = rows.map((row) => ({ id: row.id, hit: toHit(row, Number((-row.rank).toPrecision(6))) }));
+  return personBeforeEcho(ranked, rows).sort(byScoreThenNewer);
+}
+
+/**
+ * An assistant's message that answers a matching message of the person ("Clara likes jasmine: got
+ * it.") is short, so BM25 puts it above what the person said. What the person said is the fact;
+ * an assistant's message shorter than the matching message it answers goes just below it. Other
+ * assistant messages keep their place (a longer answer holds facts of its own).
+ */
+/** The longest an acknowledgement is taken to be ("Noted — oolong. I'll remember that."). */
+const ACKNOWLEDGEMENT_CHARS = 160;
+
+function personBeforeEcho(ranked: Ranked[], rows: readonly UnitRow[]): Ranked[] {
+  const at = (path: string, ord: number) => `${ord}\u0000${path}`;
+  const said = new Map<string, { score: number; length: number }>();
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  for (const { id, hit } of ranked) {
+    const row = byId.get(id);
+    if (row?.speaker === "person") said.set(at(hit.file, hit.ord), { score: hit.score, length: row.text.length });
+  }
+  return ranked.map((r) => {
+    const row = byId.get(r.id);
+    const before = row?.speaker === "assistant" ? said.get(at(row.path, row.ord - 1)) : undefined;
+    // Only a reply shorter than what it answers: an acknowledgement, not an answer with facts of its own.
+    const answered = before && row!.text.length < before.length && row!.text.length <= ACKNOWLEDGEMENT_CHARS ? before.score : undefined;
+    if (answered === undefined || answered > r.hit.score) return r;
+    return { id: r.id, hit: { ...r.hit, score: Number((answered - Math.max(Math.abs(answered) * 1e-4, 1e-9)).toPrecision(8)) } };
+  });
 }
 
 /** Keyword and semantic rankings merged by reciprocal rank; the score is the fused one. */

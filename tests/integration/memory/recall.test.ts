@@ -57,6 +57,21 @@ describe("Recall", () => {
     expect(worstCpuMs).toBeLessThan(300);
   }, 60_000);
 
+  it("ranks what the person said above the assistant's acknowledgement of it, however short the acknowledgement", async () => {
+    const p = await person();
+    await writeConversation(p, "2026-10-02-tea-aaaaaaaa.md", "tea", [
+      "By the way, I have really come to love oolong tea in the afternoon, with a good book and the window open",
+      "Noted — oolong. I'll remember that.",
+      "And my sister Clara prefers jasmine tea",
+      "Clara likes jasmine: got it.",
+    ]);
+    const hits = await newRecall().search(p, ZONE, "oolong");
+    expect(hits[0]!.text).toMatch(/^Alice: By the way, I have really come to love oolong/);
+    expect(hits[1]!.text).toMatch(/^Assistant: Noted — oolong/);
+    const jasmine = await newRecall().search(p, ZONE, "Clara jasmine");
+    expect(jasmine[0]!.text).toMatch(/^Alice: And my sister Clara/);
+  });
+
   it("finds messages of archived conversations, daily logs (archive included) and memory sections", async () => {
     const p = await person();
     await writeConversation(p, "2026-10-02-books-aaaaaaaa.md", "books", [
