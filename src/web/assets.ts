@@ -9,7 +9,7 @@ const CSS = `
 :root { color-scheme: light dark; --fg: #1d1d1f; --bg: #fff; --muted: #5b5b66; --line: #d5d5de; --accent: #3f4fd8; --bad: #b3261e; --good: #1b6e3a; --ins: #dff5e3; --del: #fbe3e1; }
 @media (prefers-color-scheme: dark) { :root { --fg: #ececf1; --bg: #17171b; --muted: #a9a9b6; --line: #3a3a44; --accent: #9ea8ff; --bad: #ffb4ab; --good: #8fd9a8; --ins: #1f3b28; --del: #4a2322; } }
 * { box-sizing: border-box; }
-body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", "PingFang SC", "Microsoft YaHei", sans-serif; color: var(--fg); background: var(--bg); }
+body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", "PingFang SC", "Microsoft YaHei", sans-serif, "Apple Color Emoji", "Segoe UI Emoji", "Noto Color Emoji"; color: var(--fg); background: var(--bg); }
 a { color: var(--accent); }
 header { border-bottom: 1px solid var(--line); padding: .5rem 1rem; display: flex; flex-wrap: wrap; gap: .25rem 1rem; align-items: center; }
 header nav ul { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: .25rem .9rem; }
