@@ -305,10 +305,10 @@ await section("web-pages", 10 * 60_000, async () => {
     journalEntries: 1000,
   });
 });
-// Other people's turns: 20 people, 10 turns a second apart, in each of six runs (a fresh bot each).
+// Other people's turns: 20 people, 10 turns a second apart, in each of nine runs (three of each kind, a fresh bot each).
 const webTurnsLoad = { ...load, ...profiled, people: Math.min(load.people, 20), turns: 10, pauseMs: 1000 };
-await section("web-turns", 6 * (webTurnsLoad.spreadMs + webTurnsLoad.turns * (webTurnsLoad.pauseMs + webTurnsLoad.turnTimeoutMs) + 60_000), async () => {
-  results.webTurns = await measureWebTurns({ load: webTurnsLoad, rounds: 2 });
+await section("web-turns", 9 * (webTurnsLoad.spreadMs + webTurnsLoad.turns * (webTurnsLoad.pauseMs + webTurnsLoad.turnTimeoutMs) + 60_000), async () => {
+  results.webTurns = await measureWebTurns({ load: webTurnsLoad, rounds: 3 });
 });
 
 results.finishedAt = new Date().toISOString();

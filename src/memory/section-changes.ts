@@ -34,7 +34,7 @@ const keyOf = (name: string, nth: number) => `${nth}\u0000${name}`;
  * from the next section (a new section below adds one), so they are never a change to it, and an
  * undo compares and restores sections by these lines. A loop, not /\n+$/ (which backtracks).
  */
-function sectionContent(text: string): string {
+export function sectionContent(text: string): string {
   let last = text.length - 1;
   while (last >= 0 && (text[last] === "\n" || text[last] === " " || text[last] === "\t" || text[last] === "\r")) last--;
   if (last < 0) return "";

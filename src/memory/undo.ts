@@ -9,7 +9,8 @@ export interface JournalledFiles {
   pathOf(label: string): string;
   commit(by: Actor, op: string, writes: FileWrite[], options?: CommitOptions): Promise<JournalEntry | undefined>;
 }
-import { sameSection, sectionText, setSection } from "./section-changes.js";
+import { applyPatch, structuredPatch } from "diff";
+import { sameSection, sectionContent, sectionText, setSection } from "./section-changes.js";
 
 export type UndoResult =
   | { ok: true; entry: JournalEntry }
@@ -48,11 +49,13 @@ export async function undoChanges(memory: JournalledFiles, ids: readonly string[
     for (const target of targets) {
       for (const change of target.changes) {
         const current = textOf(change.file);
-        if (!sameSection(sectionText(current, change), change.after)) {
+        const now = sectionText(current, change);
+        const restored = sameSection(now, change.after) ? change.before : undoLines(now, change);
+        if (restored === undefined) {
           const later = laterChanges(entries, target, change, undoneBy, new Set(ids));
           return { ok: false, reason: "changed-since", id: target.id, later };
         }
-        texts.set(change.file, setSection(current, change, change.before));
+        texts.set(change.file, setSection(current, change, restored));
       }
     }
     const writes = [...texts].map(([label, text]) => ({ label, text }));
@@ -60,6 +63,25 @@ export async function undoChanges(memory: JournalledFiles, ids: readonly string[
     // Nothing to write means the sections already read as before (e.g. a change and its reverse).
     return entry ? { ok: true, entry } : { ok: false, reason: "changed-since", id: targets[0]!.id, later: [] };
   });
+}
+
+/** A section longer than this is undone whole or not at all: a line diff of two long texts takes time. */
+const MERGE_CHARS = 20_000;
+
+/**
+ * Takes a change back line by line from a section that changed since: the lines it changed go
+ * back, the lines a later change made elsewhere in the section stay. Undefined (changed since)
+ * when the change's own lines, or a line next to them, are not as it left them. A change that
+ * added or removed the whole section is not merged.
+ */
+function undoLines(now: string | null, change: SectionChange): string | undefined {
+  if (now === null || change.before === null || change.after === null) return undefined;
+  const [current, after, before] = [now, change.after, change.before].map(sectionContent) as [string, string, string];
+  if (current.length > MERGE_CHARS || after.length > MERGE_CHARS || before.length > MERGE_CHARS) return undefined;
+  // The change backwards (its after → its before), with one line of context each side to place it.
+  const patch = structuredPatch("section", "section", after, before, "", "", { context: 1 });
+  const merged = applyPatch(current, patch, { fuzzFactor: 0 });
+  return merged === false ? undefined : merged;
 }
 
 /** Changes after `target` that touched the same section and are not undone, newest first. */

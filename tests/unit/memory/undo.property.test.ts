@@ -90,4 +90,38 @@ describe("undo, per change", () => {
       { numRuns: 150 },
     );
   }, 60_000);
+
+  it("takes back a change to some lines of a section after later changes to other lines of it, in any order; refuses only when its own lines changed since", async () => {
+    const lines = ["- green tea", "- oolong", "- walks at dawn", "- reads in bed", "- plays piano", "- sister Clara", "- lives in Lyon", "- bakes bread", "- cycles to work"];
+    const start = `## Likes\n${lines.join("\n")}\n`;
+    // Lines three apart: each change's neighbours (the context that places it) are no other change's lines.
+    const spaced = [0, 3, 6];
+    await fc.assert(
+      fc.asyncProperty(fc.shuffledSubarray(spaced, { minLength: 1 }), fc.array(fc.nat(), { minLength: 3, maxLength: 3 }), async (picked, order) => {
+        const s = MemoryStore.forUser(await makeTempHome(), "42", { defaultTimeZone: "UTC" });
+        await s.user.write(start, PERSON);
+        const ids: string[] = [];
+        for (const line of picked) {
+          const result = await s.user.replace("Likes", lines[line]!, `${lines[line]} (changed)`, MODEL);
+          if (!result.ok || !result.value.entryId) throw new Error(`line ${line} was not changed`);
+          ids.push(result.value.entryId);
+        }
+        const left = [...ids];
+        for (const pick of order) {
+          if (left.length === 0) break;
+          const [id] = left.splice(pick % left.length, 1);
+          expect(await undoChanges(s, [id!], ME)).toMatchObject({ ok: true });
+        }
+        expect(await s.user.read()).toBe(start);
+      }),
+      { numRuns: 60 },
+    );
+    // The same line changed since: refused, and the later change is named.
+    const s = MemoryStore.forUser(await makeTempHome(), "42", { defaultTimeZone: "UTC" });
+    await s.user.write(start, PERSON);
+    const first = await s.user.replace("Likes", "- reads in bed", "- reads on the train", MODEL);
+    const second = await s.user.replace("Likes", "- reads on the train", "- reads poetry on the train", PERSON);
+    if (!first.ok || !second.ok) throw new Error("not written");
+    expect(await undoChanges(s, [first.value.entryId!], ME)).toMatchObject({ ok: false, reason: "changed-since", later: [{ id: second.value.entryId }] });
+  }, 60_000);
 });
