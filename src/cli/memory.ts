@@ -22,8 +22,17 @@ import { bytesShown } from "../present/storage-lines.js";
 import { formatHit } from "./format-hit.js";
 import { historyText, undoList } from "./memory-text.js";
 import { jsonForTerminal } from "./terminal-json.js";
+import { memoryOverview } from "../memory/memory-overview.js";
+import { privateSectionNames } from "../memory/visibility.js";
+import { describeAskBeforeSaving, describeLanguage, describeTimeZone } from "../present/settings-lines.js";
+import { storageLine } from "../present/storage-lines.js";
+import { describeTidyNotice, describeTidyUp } from "../present/tidy-lines.js";
 
 const HELP = {
+  view: `view --user <id>
+      The person's memory at a glance, as /memory view and the web page's overview show it: each
+      file's size against its cap, the private sections, what else is kept, the storage used
+      against STORAGE_QUOTA_MB, and every setting.`,
   search: `search "<query>" --user <id> [--since DATE] [--until DATE] [--limit N] [--json]
       Search everything a person told the bot (conversations, daily logs, memory files), best
       first; the number before each result is its rank. --since and --until (a day YYYY-MM-DD or
@@ -178,6 +187,28 @@ async function reindex(t: Tools, args: string[]): Promise<void> {
   if (users.length === 0) console.log("No one has any memory yet.");
 }
 
+/** The same facts, in the same sentences, as Discord's /memory view and /memory settings. */
+async function view(t: Tools, args: string[]): Promise<void> {
+  const { values } = parse("view", args, { user: { type: "string" } });
+  const memory = await existingPerson(t, values.user, "view");
+  const overview = await memoryOverview(memory);
+  const settings = memory.readSettings();
+  const texts = [await memory.user.read(), await memory.memory.read()];
+  const privateNames = privateSectionNames(texts, settings.privateSections);
+  const lines = [
+    `Memory of user ${memory.userId}:`,
+    ...overview.files.map((f) => `  ${f.label} ${f.used}/${f.cap} chars · ${f.used === 0 ? "empty" : `${f.sections} ${f.sections === 1 ? "section" : "sections"}`}${f.used > f.cap ? " ⚠️ over its cap" : ""}`),
+    ...(privateNames.length > 0 ? [`  🔒 Private, kept out of public threads: ${privateNames.join(", ")}`] : []),
+    `Archived daily logs: ${overview.archivedLogs} · saved conversations: ${overview.conversations} · storage: ${storageLine(overview.storage, english)}`,
+    describeAskBeforeSaving(settings.askBeforeSaving, english),
+    describeTidyUp(settings.tidyUp, english),
+    describeTidyNotice(settings.tidyNotice, english),
+    describeTimeZone(memory.timeZone().zone, settings.timezone !== undefined, english),
+    describeLanguage(settings.locale, english),
+  ];
+  console.log(printable(lines.join("\n")));
+}
+
 async function history(t: Tools, args: string[]): Promise<void> {
   const { values } = parse("history", args, { user: { type: "string" }, file: { type: "string" }, limit: { type: "string", default: "50" }, json: { type: "boolean", default: false } });
   const limit = wholeNumber(values.limit, "--limit", 1, 100_000);
@@ -305,6 +336,7 @@ async function everyone(home: string): Promise<string[]> {
 
 /** A command resolves with its exit status, or nothing for 0. */
 const COMMANDS = new Map<string, (t: Tools, args: string[]) => Promise<number | void>>([
+  ["view", view],
   ["search", search],
   ["reindex", reindex],
   ["history", history],

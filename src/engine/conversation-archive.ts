@@ -104,13 +104,13 @@ function conversationFileOf(record: SessionRecord, zone: string): string {
 /**
  * Writes a closed session's transcript to users/<id>/conversations/. The name is kept with the
  * session, so a retried or repeated close rewrites the same file instead of adding one (even
- * if the person changed time zone in between); the caller saves the record. Over the person's
- * storage quota nothing is written (they were told while they talked) and the refusal is returned.
+ * if the person changed time zone in between); the caller saves the record. With `quota` (the
+ * person was told while they talked), over their storage quota nothing is written and the refusal is returned.
  */
-export async function archiveConversation(memory: MemoryStore, record: SessionRecord, options: { masked?: boolean } = {}): Promise<StorageFull | undefined> {
+export async function archiveConversation(memory: MemoryStore, record: SessionRecord, options: { masked?: boolean; quota?: boolean } = {}): Promise<StorageFull | undefined> {
   const { zone } = memory.timeZone();
   const name = conversationFileOf(record, zone);
-  const full = await memory.writeConversation(name, conversationLogOf(record, zone, options));
+  const full = await memory.writeConversation(name, conversationLogOf(record, zone, options), { quota: options.quota === true });
   if (full) return full;
   record.conversationFile = name;
   return undefined;

@@ -149,9 +149,11 @@ const CLOSE_ATTEMPTS = 3;
 /** How long a turn trusts a measure of the person's storage (storageFull). */
 const STORAGE_CHECK_MS = 60_000;
 
-/** What a session's words take in the session store, about: its messages' text as UTF-8. */
+/** What a session's words take in the session store, about: its messages' text as UTF-8 (an image's data is not kept with the conversation). */
 function recordBytes(record: SessionRecord): number {
-  return record.messages.reduce((sum, message) => sum + Buffer.byteLength(typeof message.content === "string" ? message.content : JSON.stringify(message.content ?? "")), 0);
+  const textOf = (content: unknown): string =>
+    typeof content === "string" ? content : Array.isArray(content) ? content.map((part: { type?: string; text?: string }) => (part.type === "text" ? (part.text ?? "") : "")).join("") : "";
+  return record.messages.reduce((sum, message) => sum + Buffer.byteLength(textOf(message.content)), 0);
 }
 
 /** Opens, runs and closes sessions; the front ends (Discord, terminal) sit on top. */
@@ -162,6 +164,9 @@ export class SessionEngine {
   /** First saves of sessions just opened, not yet on disk. */
   private readonly opening = new Map<string, Promise<void>>();
   private readonly storageChecks = new Map<string, { at: number; usage: StorageUsage }>();
+  /** Sessions of this process: what their words take (after their last turn), and whether the person heard they are over the quota. */
+  private readonly sessionBytes = new Map<string, number>();
+  private readonly toldFull = new Set<string>();
   private readonly clock: () => Date;
   /** Who holds a claim in the shared session store: this process. */
   /** This process as claims name it (closes, tidy-ups). */
@@ -199,16 +204,25 @@ export class SessionEngine {
     const now = Date.now();
     let known = this.storageChecks.get(userId);
     if (!known || now - known.at >= STORAGE_CHECK_MS) {
-      known = { at: now, usage: await storageUsage(this.memoryOf(userId)) };
+      // A folder that cannot be read is not taken for an empty one, nor does it fail the turn: no answer.
+      const usage = await storageUsage(this.memoryOf(userId)).catch((error: unknown) => {
+        this.deps.log.warn({ userId, err: String(error) }, "storage not measured");
+        return undefined;
+      });
+      if (!usage) return undefined;
+      known = { at: now, usage };
       this.storageChecks.set(userId, known);
       // Old measures go: the map holds the people of the last minute.
       for (const [id, check] of this.storageChecks) if (now - check.at >= STORAGE_CHECK_MS) this.storageChecks.delete(id);
     }
     const { usage } = known;
     if (usage.quotaBytes === undefined) return undefined;
-    const open = sessionId === undefined ? undefined : await this.deps.store.get(sessionId);
-    const usedBytes = usage.usedBytes + (open?.userId === userId && open.status === "open" ? recordBytes(open) : 0);
-    return usedBytes >= usage.quotaBytes ? { kind: "storage-full", usedBytes, quotaBytes: usage.quotaBytes, addsBytes: 0 } : undefined;
+    // The words of the session so far, as its last turn left them (no extra read of the store a turn).
+    const usedBytes = usage.usedBytes + (sessionId === undefined ? 0 : (this.sessionBytes.get(sessionId) ?? 0));
+    if (usedBytes < usage.quotaBytes) return undefined;
+    // The front ends say it the first time they hear it: from now on the close may leave this conversation unarchived.
+    if (sessionId !== undefined) this.toldFull.add(sessionId);
+    return { kind: "storage-full", usedBytes, quotaBytes: usage.quotaBytes, addsBytes: 0 };
   }
 
   /** A server's notes (guilds/<id>/SERVER.md), with their journal and the model's suggestions. */
@@ -344,6 +358,8 @@ export class SessionEngine {
         record.messages.push(...output.messages);
         record.usage.push(output.usage);
         record.lastActivityAt = this.clock().toISOString();
+        if (this.toldFull.has(id)) record.toldFull = true;
+        this.sessionBytes.set(id, recordBytes(record));
         await this.firstSaveDone(id);
         await this.deps.store.save(record).catch(async (error: unknown) => {
           if (!(error instanceof SessionForgottenError)) throw error;
@@ -681,7 +697,10 @@ export class SessionEngine {
       return "empty";
     }
     // Before the summary: the transcript needs no model, and a retried close rewrites the same file.
-    const full = await archiveConversation(memory, record, { masked: true });
+    // Refused for the quota only when the person was told while they talked; else kept (one conversation over it).
+    const full = await archiveConversation(memory, record, { masked: true, quota: record.toldFull === true || this.toldFull.has(record.id) });
+    this.toldFull.delete(record.id);
+    this.sessionBytes.delete(record.id);
     // Not kept word for word anywhere, as the person was told: the store drops its copy once the summary is made.
     if (full) record.notArchived = "storage-full";
     else delete record.notArchived;

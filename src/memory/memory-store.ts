@@ -154,16 +154,16 @@ export class MemoryStore {
 
   /**
    * Writes a closed conversation's transcript (conversations/<name>), replacing an earlier copy;
-   * refused, writing nothing, when what it adds would take the person past their storage quota.
+   * with `quota`, refused (nothing written) when what it adds would take the person past their storage quota.
    */
-  async writeConversation(name: string, log: ConversationLog): Promise<StorageFull | undefined> {
+  async writeConversation(name: string, log: ConversationLog, options: { quota?: boolean } = {}): Promise<StorageFull | undefined> {
     if (!isConversationName(name)) throw new Error(`"${name}" is not a conversation file name`);
     const path = join(this.conversationsDir, name);
     const text = renderConversation(log);
     const before = readTextIfExistsSync(path);
     // The same text again (a retried close) leaves the file, and the index built from it, alone.
     if (before === text) return undefined;
-    const full = await roomFor(this, Buffer.byteLength(text) - (before === undefined ? 0 : Buffer.byteLength(before)));
+    const full = options.quota ? await roomFor(this, Buffer.byteLength(text) - (before === undefined ? 0 : Buffer.byteLength(before))) : undefined;
     if (full) return full;
     await this.serialize(() => writeFileAtomic(path, text));
     return undefined;

@@ -38,8 +38,9 @@ export function sectionContent(text: string): string {
   let last = text.length - 1;
   while (last >= 0 && (text[last] === "\n" || text[last] === " " || text[last] === "\t" || text[last] === "\r")) last--;
   if (last < 0) return "";
+  // Always ending its last line: "x" and "x\n" are the same lines, and a heading after it starts a line of its own.
   const lineEnd = text.indexOf("\n", last);
-  return lineEnd === -1 ? text : text.slice(0, lineEnd + 1);
+  return lineEnd === -1 ? `${text}\n` : text.slice(0, lineEnd + 1);
 }
 
 /** The sections a write changes, in the order of the file after it (removed ones last). */
@@ -123,11 +124,15 @@ export function setSection(text: string | null, change: Pick<SectionChange, "sec
     sections[index] = withBoundary(section, boundaryOf(sections[index]!));
   } else {
     const at = placeOf(sections, change);
-    // The section before it ends with a blank line, or the heading would join its last line.
+    // Blank lines between sections where the file has them (else none): the section before it gets
+    // one, and the section goes back with its own, or none when it is now the last.
+    // (A file of one section shows no habit: blank lines, as the tools write them.)
+    const blankLines = sections.length < 2 || sections.slice(0, -1).some((s) => boundaryOf(s) !== "");
     const previous = sections[at - 1];
-    if (previous && boundaryOf(previous) === "") sections[at - 1] = withBoundary(previous, "\n");
+    if (previous && blankLines && boundaryOf(previous) === "") sections[at - 1] = withBoundary(previous, "\n");
     if (at === 0 && doc.preamble !== "" && !doc.preamble.endsWith("\n")) doc.preamble += "\n";
-    sections.splice(at, 0, withBoundary(section, at === sections.length ? "" : "\n"));
+    const own = boundaryOf(section);
+    sections.splice(at, 0, withBoundary(section, at === sections.length ? "" : own !== "" || !blankLines ? own : "\n"));
   }
   return serializeSections({ preamble: doc.preamble, sections });
 }

@@ -52,15 +52,40 @@ const STATS_AT_ONCE = 64;
  * exports hold in flight. Reads only; a link is counted as itself, never followed.
  */
 export async function storageUsage(memory: StorageOwner): Promise<StorageUsage> {
-  const entries = await readdir(memory.dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  // Several pages and turns of one person at once share one walk.
+  let walking = walks.get(memory.dir);
+  if (!walking) {
+    walking = folderBytes(memory).finally(() => walks.delete(memory.dir));
+    walks.set(memory.dir, walking);
+  }
+  return { usedBytes: (await walking) + (inFlight.get(memory.dir) ?? 0), quotaBytes: memory.quotaBytes };
+}
+
+/** Walks under way, by folder. */
+const walks = new Map<string, Promise<number>>();
+
+/**
+ * More files than any person's memory holds (an import brings at most 5,000): past it the folder
+ * counts as full rather than be walked further (each file costs a stat on the shared thread pool).
+ */
+const MAX_FILES = 100_000;
+
+async function folderBytes(memory: StorageOwner): Promise<number> {
+  // Only a folder that is not there is empty; any other failure is not taken for zero.
+  const entries = await readdir(memory.dir, { recursive: true, withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return [];
+    throw error;
+  });
+  if (entries.length > MAX_FILES) return Number.MAX_SAFE_INTEGER;
   const paths = entries.filter((entry) => !entry.isDirectory()).map((entry) => join(entry.parentPath, entry.name));
   paths.push(...["", "-wal", "-shm"].map((side) => `${memory.indexPath}${side}`));
-  let usedBytes = inFlight.get(memory.dir) ?? 0;
+  let bytes = 0;
   for (let start = 0; start < paths.length; start += STATS_AT_ONCE) {
+    // A file gone since the listing (a forget, a close) counts nothing.
     const sizes = await Promise.all(paths.slice(start, start + STATS_AT_ONCE).map((path) => lstat(path).then((s) => s.size, () => 0)));
-    usedBytes += sizes.reduce((sum, size) => sum + size, 0);
+    bytes += sizes.reduce((sum, size) => sum + size, 0);
   }
-  return { usedBytes, quotaBytes: memory.quotaBytes };
+  return bytes;
 }
 
 /** Refuses a write that adds `addsBytes` when it would take the person past their quota; a write that frees room always passes. */

@@ -9,8 +9,9 @@ export interface JournalledFiles {
   pathOf(label: string): string;
   commit(by: Actor, op: string, writes: FileWrite[], options?: CommitOptions): Promise<JournalEntry | undefined>;
 }
-import { applyPatch, structuredPatch } from "diff";
+import { diffArrays } from "diff";
 import { sameSection, sectionContent, sectionText, setSection } from "./section-changes.js";
+import { parseSections } from "./sections.js";
 
 export type UndoResult =
   | { ok: true; entry: JournalEntry }
@@ -67,21 +68,71 @@ export async function undoChanges(memory: JournalledFiles, ids: readonly string[
 
 /** A section longer than this is undone whole or not at all: a line diff of two long texts takes time. */
 const MERGE_CHARS = 20_000;
+/** And a diff that would need more edits than this gives up (jsdiff's maxEditLength), whatever the length. */
+const MERGE_EDITS = 500;
 
 /**
- * Takes a change back line by line from a section that changed since: the lines it changed go
- * back, the lines a later change made elsewhere in the section stay. Undefined (changed since)
- * when the change's own lines, or a line next to them, are not as it left them. A change that
- * added or removed the whole section is not merged.
+ * Takes a change back line by line from a section that changed since (a three-way merge with the
+ * change's `after` as the base): each run of lines the change altered goes back to what it was,
+ * provided those lines and one line either side of them (what places the run) are still as the
+ * change left them and still next to each other; lines a later change made elsewhere stay. Else
+ * undefined: changed since. The result must still be one section of the same name (a fence
+ * opened or closed by the undo must not turn a line into a heading). A change that added or
+ * removed the section whole is not merged.
+ *
+ * Hand-written on jsdiff's diffArrays: jsdiff's applyPatch places a hunk wherever its lines match
+ * in the text, which can take back a later change's identical lines instead of this change's.
  */
 function undoLines(now: string | null, change: SectionChange): string | undefined {
   if (now === null || change.before === null || change.after === null) return undefined;
   const [current, after, before] = [now, change.after, change.before].map(sectionContent) as [string, string, string];
   if (current.length > MERGE_CHARS || after.length > MERGE_CHARS || before.length > MERGE_CHARS) return undefined;
-  // The change backwards (its after → its before), with one line of context each side to place it.
-  const patch = structuredPatch("section", "section", after, before, "", "", { context: 1 });
-  const merged = applyPatch(current, patch, { fuzzFactor: 0 });
-  return merged === false ? undefined : merged;
+  const base = after.split("\n");
+  const theirs = current.split("\n");
+  const wanted = before.split("\n");
+  // Where each line of the base is now, for the lines nothing changed since.
+  const since = diffArrays(base, theirs, { maxEditLength: MERGE_EDITS });
+  const undo = diffArrays(base, wanted, { maxEditLength: MERGE_EDITS });
+  if (!since || !undo) return undefined;
+  const at = new Map<number, number>();
+  for (let b = 0, t = 0, i = 0; i < since.length; i++) {
+    const part = since[i]!;
+    if (part.added) t += part.count;
+    else if (part.removed) b += part.count;
+    else for (let k = 0; k < part.count; k++) at.set(b++, t++);
+  }
+  // The runs the change made: base lines [from, to) that go back to `lines`.
+  const runs: { from: number; to: number; lines: string[] }[] = [];
+  for (let b = 0, i = 0; i < undo.length; i++) {
+    const part = undo[i]!;
+    if (!part.added && !part.removed) {
+      b += part.count;
+      continue;
+    }
+    const last = runs.at(-1);
+    const run = last && last.to === b ? last : { from: b, to: b, lines: [] as string[] };
+    if (run !== last) runs.push(run);
+    if (part.removed) {
+      b += part.count;
+      run.to = b;
+    } else run.lines.push(...part.value);
+  }
+  const merged = [...theirs];
+  // Bottom up, so each run's place in `merged` is still the one `at` gives.
+  for (const run of [...runs].reverse()) {
+    const first = Math.max(0, run.from - 1);
+    const last = Math.min(base.length - 1, run.to);
+    const place = at.get(first);
+    if (place === undefined) return undefined;
+    for (let k = first; k <= last; k++) if (at.get(k) !== place + (k - first)) return undefined;
+    const start = run.from === 0 ? place : place + (run.from - first);
+    merged.splice(start, run.to - run.from, ...run.lines);
+  }
+  const text = merged.join("\n");
+  const parsed = parseSections(text);
+  const name = change.section;
+  if (name === "" ? parsed.sections.length > 0 : parsed.preamble !== "" || parsed.sections.length !== 1 || parsed.sections[0]!.name !== name) return undefined;
+  return text;
 }
 
 /** Changes after `target` that touched the same section and are not undone, newest first. */

@@ -79,6 +79,8 @@ export interface SessionRecord {
   conversationFile?: string;
   /** Its close did not archive it (the person was over their storage quota): its messages go when it is closed. */
   notArchived?: "storage-full";
+  /** The person was told, while they talked, that this conversation would not be kept (over their quota). */
+  toldFull?: boolean;
   closedAt?: string;
   usage: TokenUsage[];
   /**

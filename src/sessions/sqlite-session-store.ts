@@ -14,6 +14,7 @@ import {
   type WriteVerdict,
 } from "./session-store-base.js";
 import { withTimeout } from "../lib/with-timeout.js";
+import { utf8InSlices } from "../lib/text-writes.js";
 
 const FIRST = `${NAMESPACE}:${SESSION}`;
 /** Just past every session key (";" follows ":"). */
@@ -71,14 +72,16 @@ export class SqliteSessionStore extends SessionStoreBase {
     // keyv's own encoding, under keyv's key, so keyv reads it back; written only when the record's
     // epoch is the person's (one statement: atomic for every process on the file).
     const value = String(await this.keyv.serializeData({ value: record }));
+    // Bound as bytes made in slices and stored as text: the driver converting a string of megabytes blocks the loop.
+    const bytes = await utf8InSlices(value);
     try {
       const rows = (await this.sqlite.query(
-        `INSERT INTO ${this.sqlite.opts.table} (key, value) SELECT ?, ?
+        `INSERT INTO ${this.sqlite.opts.table} (key, value) SELECT ?, CAST(? AS TEXT)
          WHERE ? >= COALESCE((SELECT forget_epoch + forget_epoch % 2 FROM ${PEOPLE} WHERE person = ?), 0)
          ON CONFLICT(key) DO UPDATE SET value = excluded.value
          RETURNING key`,
         FIRST + record.id,
-        value,
+        bytes,
         record.epoch ?? 0,
         epochKey(record.userId),
       )) as unknown[];

@@ -55,16 +55,16 @@ export function readSignInToken(secret: string, token: string, now = new Date())
   return { ok: true, userId, nonce, expiresAt };
 }
 
-/**
- * Uses a token up: the first caller, in any process of the store, gets the person; every later
- * one "used". The claim outlives the token, and each attempt claims as a new owner, so a second
- * use is refused however close it follows the first.
- */
 /** Whether a link's one use is gone already: its page says so before anyone presses Sign in. Reads only. */
 export async function signInTokenUsed(store: SessionStore, nonce: string): Promise<boolean> {
   return (await store.holderOf(`sign-in-link:${nonce}`)) !== undefined;
 }
 
+/**
+ * Uses a token up: the first caller, in any process of the store, gets the person; every later
+ * one "used". The claim outlives the token, and each attempt claims as a new owner, so a second
+ * use is refused however close it follows the first.
+ */
 export async function useSignInToken(store: SessionStore, secret: string, token: string, now = new Date()): Promise<SignInCheck> {
   const check = readSignInToken(secret, token, now);
   if (!check.ok) return check;

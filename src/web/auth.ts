@@ -43,7 +43,8 @@ export function registerAuth(app: FastifyInstance, ctx: WebContext): void {
     const check = readSignInToken(ctx.secret, request.params.token.slice(0, 200), ctx.now());
     if (!check.ok) return signInPage(ctx, request, reply, check.reason === "invalid" ? 404 : 410, linkProblem(check.reason, say));
     // A used link says so at once, not after a click on Sign in.
-    if (await signInTokenUsed(ctx.store, check.nonce)) return signInPage(ctx, request, reply, 410, linkProblem("used", say));
+    // A store that does not answer shows the page: the POST, which uses the link up, decides.
+    if (await signInTokenUsed(ctx.store, check.nonce).catch(() => false)) return signInPage(ctx, request, reply, 410, linkProblem("used", say));
     const frame: Frame = { say, lang, csrf: reply.generateCsrf() };
     // Whose memory it opens, and a warning when someone else is signed in here: a link someone sent is not yours.
     const other = request.session.userId && request.session.userId !== check.userId;

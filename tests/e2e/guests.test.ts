@@ -193,19 +193,16 @@ describe("a member the owner invites into a thread", () => {
     expect(await memory.memory.read()).toBe(notes);
   });
 
-  it("/chat with:@member inside the owner's thread brings them into that conversation: the one so far is summarised, a new one opens for both (a private thread's prompt no longer holds private sections)", async () => {
+  it("/chat with:@member inside the owner's public thread brings them into that conversation: the one so far is summarised, a new one opens for both; a private thread is refused", async () => {
     const h = await startBot();
     const { discord, model } = h;
-    await h.engine.memoryOf(discord.alice.id).file("user").write("## Likes\n- oolong\n\n## Health\n- sees a cardiologist monthly\n", PERSON);
-    await h.engine.memoryOf(discord.alice.id).markPrivate("Health", true);
-    const start = discord.runSlashCommand({ userId: discord.alice.id, channelId: discord.textChannel.id, name: "chat", options: [s.string("topic", "just us"), s.boolean("private", true)] });
+    const start = discord.runSlashCommand({ userId: discord.alice.id, channelId: discord.textChannel.id, name: "chat", options: [s.string("topic", "just us")] });
     const thread = await discord.waitFor(() => discord.threads.find((t) => t.name === "just us"));
     await discord.waitFor(() => discord.interactionResponses(start.id).some((r) => r.content?.includes(`<#${thread.id}>`)));
     model.enqueue({ text: "Hello Alice." }, { text: "Alice talked about tea." }, { text: "Hi both." });
     await discord.userSends({ channelId: thread.id, userId: discord.alice.id, content: "hi" });
     await discord.waitFor(() => botMessages(discord, thread.id).find((m) => m.content.startsWith("Hello Alice.")));
     const first = await h.engine.latestIn(thread.id);
-    expect(first!.systemPrompt).toContain("cardiologist");
 
     // Only the owner may invite; someone else gets one line.
     const stranger = discord.runSlashCommand({ userId: discord.bob.id, channelId: thread.id, name: "chat", options: [s.user("with", discord.bob.id)] });
@@ -215,14 +212,20 @@ describe("a member the owner invites into a thread", () => {
     expect((await discord.waitFor(() => discord.interactionResponses(invite.id).find((r) => r.content))).content).toBe(`Invited <@${discord.bob.id}> into this conversation.`);
     expect(thread.memberIds.has(discord.bob.id)).toBe(true);
     expect(botMessages(discord, thread.id).some((m) => m.content.startsWith(`<@${discord.bob.id}> is invited: I hear you both from here on`))).toBe(true);
-    const closed = await h.engine.memoryOf(discord.alice.id).daily(new Date().toISOString().slice(0, 10)).read();
-    expect(closed).toContain("Alice talked about tea.");
+    expect(await h.engine.memoryOf(discord.alice.id).daily(new Date().toISOString().slice(0, 10)).read()).toContain("Alice talked about tea.");
     const now = await h.engine.latestIn(thread.id);
     expect(now!.id).not.toBe(first!.id);
     expect(now!.guests).toEqual([{ userId: discord.bob.id, displayName: "Bob" }]);
-    expect(now!.systemPrompt).not.toContain("cardiologist");
     await discord.userSends({ channelId: thread.id, userId: discord.bob.id, content: "hello!" });
     await discord.waitFor(() => botMessages(discord, thread.id).find((m) => m.content.startsWith("Hi both.")));
     expect(model.requests.at(-1)!.body.messages.at(-1)).toMatchObject({ role: "user", name: `guest_${discord.bob.id}` });
+
+    // A private thread: whoever joins reads all of it, private things included. Refused, nothing changes.
+    const secret = discord.runSlashCommand({ userId: discord.alice.id, channelId: discord.textChannel.id, name: "chat", options: [s.string("topic", "private talk"), s.boolean("private", true)] });
+    const hidden = await discord.waitFor(() => discord.threads.find((t) => t.name === "private talk"));
+    await discord.waitFor(() => discord.interactionResponses(secret.id).some((r) => r.content?.includes(`<#${hidden.id}>`)));
+    const refused = discord.runSlashCommand({ userId: discord.alice.id, channelId: hidden.id, name: "chat", options: [s.user("with", discord.bob.id)] });
+    expect((await discord.waitFor(() => discord.interactionResponses(refused.id).find((r) => r.content))).content).toMatch(/^This thread is private, and everything said in it so far would be theirs to read/);
+    expect(hidden.memberIds.has(discord.bob.id)).toBe(false);
   });
 });

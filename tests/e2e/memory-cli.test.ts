@@ -52,6 +52,35 @@ async function homeWithHistory(): Promise<string> {
   return home;
 }
 
+describe("npm run memory -- view", () => {
+  it("shows the person's memory as /memory view and /memory settings do: sizes against caps, private sections, storage, every setting", async () => {
+    const home = await makeTempHome();
+    const dir = join(home, "users", "42");
+    await mkdir(join(dir, "conversations"), { recursive: true });
+    await writeFile(join(dir, "USER.md"), "## Likes\n- oolong\n\n## Health\n- allergic to kestrelnuts\n");
+    await writeFile(join(dir, "settings.json"), JSON.stringify({ timezone: "Asia/Shanghai", locale: "zh-CN", privateSections: ["health", "gone"] }));
+    await writeFile(join(dir, "conversations", "2026-11-01-tea-aaaaaaaa.md"), "# tea\n\n## 🧑 Mei\nhello\n");
+    const run = await memoryCli(["view", "--user", "42"], { AGENTKIT_HOME: home, STORAGE_QUOTA_MB: "50" });
+    expect(run.code).toBe(0);
+    expect(run.stdout.split("\n")).toEqual([
+      "Memory of user 42:",
+      "  SOUL.md 0/2000 chars · empty",
+      "  USER.md 55/1400 chars · 2 sections",
+      "  MEMORY.md 0/2200 chars · empty",
+      expect.stringMatching(/^ {2}daily\/\d{4}-\d{2}-\d{2}\.md 0\/1000 chars · empty$/),
+      "  🔒 Private, kept out of public threads: Health",
+      "Archived daily logs: 0 · saved conversations: 1 · storage: 1 KB of 50 MB",
+      "Ask before saving: off. I save what is worth remembering and show it with 💾.",
+      expect.stringMatching(/^Nightly tidy-up: on\./),
+      expect.stringMatching(/^/),
+      "Time zone: Asia/Shanghai.",
+      "Language: 中文 (zh-CN).",
+      "",
+    ]);
+    expect((await memoryCli(["view", "--user", "43"], { AGENTKIT_HOME: home })).code).toBe(1);
+  });
+});
+
 describe("npm run memory -- search", () => {
   it("prints one JSON array, best first, of source, date, title, text and score, with AGENTKIT_HOME alone", async () => {
     const home = await homeWithHistory();
@@ -275,8 +304,8 @@ describe("npm run memory: help and bad command lines", () => {
     const home = await homeWithHistory();
     const env = { AGENTKIT_HOME: home };
     const before = await tree(home);
-    expectOneLineFailure(await memoryCli([], env), 2, /^which command\? search, reindex, history, undo, export, import or tidy \(npm run memory -- --help\)$/m);
-    expectOneLineFailure(await memoryCli(["serach", "tea", "--user", "42"], env), 2, /^unknown command "serach"; the commands are search, reindex, history, undo, export, import, tidy/);
+    expectOneLineFailure(await memoryCli([], env), 2, /^which command\? view, search, reindex, history, undo, export, import or tidy \(npm run memory -- --help\)$/m);
+    expectOneLineFailure(await memoryCli(["serach", "tea", "--user", "42"], env), 2, /^unknown command "serach"; the commands are view, search, reindex, history, undo, export, import, tidy/);
     expectOneLineFailure(await memoryCli(["search", "tea", "--user", "42", "--jsno"], env), 2, /^unknown option --jsno for search \(npm run memory -- search --help\)$/);
     expectOneLineFailure(await memoryCli(["history", "extra", "--user", "42"], env), 2, /^history takes no argument "extra"/);
     expectOneLineFailure(await memoryCli(["search", "tea", "--user"], env), 2, /--user/);

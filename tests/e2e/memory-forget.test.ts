@@ -50,14 +50,14 @@ describe("/memory forget", () => {
     const { alice, thread } = await withClara(h);
     const preview = await memory(h, h.discord.alice.id, "forget", [s.string("text", "clara")]);
     expect(preview.ephemeral).toBe(true);
-    expect(preview.content).toMatch(/^Forgetting “clara” removes 2 line\(s\) of your memory files, 2 daily log entries, 2 conversation message\(s\), 5 history entries, for example:\n> - sister Clara, a nurse\n/);
+    expect(preview.content).toMatch(/^Forgetting “clara” removes 2 line\(s\) of your memory files, 2 daily log entries, 2 conversation message\(s\), 4 history entries, for example:\n> - sister Clara, a nurse\n/);
     expect(componentsOf(preview).map((c) => c.label)).toEqual(["Forget", "Cancel"]);
     expect(await alice.user.read()).toContain("Clara");
 
     const click = h.discord.clickButton({ userId: h.discord.alice.id, messageId: preview.messageId!, customId: componentsOf(preview)[0]!.customId! });
     await h.discord.waitFor(() => h.discord.message(preview.messageId!)?.content.startsWith("Forgotten"));
     expect(h.discord.message(preview.messageId!)!.content).toBe(
-      "Forgotten: 2 line(s) of your memory files, 2 daily log entries, 2 conversation message(s), 5 history entries. It is gone from history and search too.",
+      "Forgotten: 2 line(s) of your memory files, 2 daily log entries, 2 conversation message(s), 4 history entries. It is gone from history and search too.",
     );
     void click;
     expect(await alice.user.read()).toBe("## Family\n- brother Wei\n\n## Likes\n- oolong\n");

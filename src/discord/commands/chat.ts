@@ -114,10 +114,10 @@ export const chatCommand: Command = {
 };
 
 /**
- * /chat with:@member inside a conversation's thread: the member joins that conversation. Its
- * prompt was frozen for the owner alone (a private thread's holds private sections), so the
- * conversation so far is closed (summarised as usual) and a new one opens in the same thread with
- * the members it had and the new one, as /chat with: would have started it.
+ * /chat with:@member inside a conversation's public thread: the member joins that conversation.
+ * Its prompt was frozen for the owner alone, so the conversation so far is closed (summarised as
+ * usual) and a new one opens in the same thread with the members it had and the new one, as /chat
+ * with: would have started it. A private thread is refused: the member would read all of it.
  */
 async function inviteIntoThread(interaction: ChatInputCommandInteraction<"cached" | "raw">, thread: ThreadChannel, ctx: BotContext): Promise<void> {
   const say = (en: string, zh: string) => inLocale(interaction, en, zh);
@@ -132,6 +132,19 @@ async function inviteIntoThread(interaction: ChatInputCommandInteraction<"cached
       flags: MessageFlags.Ephemeral,
     }));
   }
+  // A private thread holds what was said before with the private sections in view: whoever is added reads it all.
+  if (thread.type === ChannelType.PrivateThread) {
+    return void (await interaction.reply({
+      content: say(
+        "This thread is private, and everything said in it so far would be theirs to read: start a new conversation with them instead (/chat with:@someone in a channel).",
+        "这是私密子区，之前说过的一切对方都能看到：请改为和对方开始新的对话（在频道里用 /chat 邀请:@某人）。",
+      ),
+      flags: MessageFlags.Ephemeral,
+    }));
+  }
+  // Each invitation ends a conversation (a summary by the model): no faster than new conversations.
+  const refused = ctx.conversations.mayStart(interaction.user.id, say);
+  if (refused) return void (await interaction.reply({ content: refused, flags: MessageFlags.Ephemeral }));
   const guests = session.status === "open" ? (session.guests ?? []) : [];
   if (invited.bot || invited.id === interaction.user.id || guests.some((g) => g.userId === invited.id)) {
     const line = guests.some((g) => g.userId === invited.id) ? say(`<@${invited.id}> is in this conversation already.`, `<@${invited.id}> 已经在这段对话里了。`) : say("Invite another person (not yourself, not a bot).", "请邀请另一个人（不能是你自己或机器人）。");
@@ -142,7 +155,7 @@ async function inviteIntoThread(interaction: ChatInputCommandInteraction<"cached
   const guest = { userId: invited.id, displayName: (member && "displayName" in member ? member.displayName : undefined) ?? invited.globalName ?? invited.username };
   await ctx.conversations.closeChannel(thread.id, "a member was invited", "channel");
   const person = { userId: interaction.user.id, displayName: displayNameOf(interaction), locale: interaction.locale };
-  await ctx.conversations.openInThread(thread.id, thread.name, interaction.guildId, person, thread.type === ChannelType.PrivateThread ? "private" : "public", [...guests, guest]);
+  await ctx.conversations.openInThread(thread.id, thread.name, interaction.guildId, person, "public", [...guests, guest]);
   await thread.members.add(guest.userId).catch((error: unknown) => ctx.log.warn({ err: String(error) }, "could not add a member to the thread"));
   await thread.send({
     content: say(

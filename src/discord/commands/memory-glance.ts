@@ -6,7 +6,7 @@ import type { MemoryStore } from "../../memory/memory-store.js";
 import { memoryOverview, type FileOverview, type MemoryOverview } from "../../memory/memory-overview.js";
 import { countChars, cutChars } from "../../lib/text.js";
 import { parseSections } from "../../memory/sections.js";
-import { isPrivateSection } from "../../memory/visibility.js";
+import { privateSectionNames } from "../../memory/visibility.js";
 import { SERVER_NOTES_CAP, SERVER_NOTES_LABEL, type ServerNotes } from "../../memory/server-notes.js";
 import { sayFor } from "../interaction-helpers.js";
 
@@ -76,7 +76,7 @@ export async function runGlance(interaction: ChatInputCommandInteraction, memory
   // The private sections there are now, by their names: a mark left by a section forget removed is not one.
   const marked = memory.readSettings().privateSections;
   const texts = await Promise.all([memory.user.read(), memory.memory.read()]);
-  const privateNames = [...new Set(texts.flatMap((text) => parseSections(text.replace(/\r\n/g, "\n")).sections.filter((s) => isPrivateSection(s.name, marked)).map((s) => s.name)))];
+  const privateNames = privateSectionNames(texts, marked);
   const embed = glanceEmbed(await memoryOverview(memory), privateNames, serverNotes && serverOverview(serverNotes.readSync()), sayFor(interaction));
   await interaction.reply({ embeds: [embed], flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
 }

@@ -21,8 +21,11 @@ const MAX_SECTIONS = 200;
 /** What the editor shows and sends back: the text before the first heading, and each section. */
 interface Draft {
   preamble: string;
-  /** `private`: kept out of public places (USER.md and MEMORY.md only), as /memory private sets it. */
-  sections: { name: string; body: string; remove: boolean; private: boolean }[];
+  /**
+   * `private`: kept out of public places (USER.md and MEMORY.md only), as /memory private sets it;
+   * `wasPrivate`: as the form showed it (a form sent without the boxes changes no section's privacy).
+   */
+  sections: { name: string; body: string; remove: boolean; private: boolean; wasPrivate?: boolean }[];
   added: { name: string; body: string };
   /** Made from the file (not a form sent back): what each part adds to the file if left as it is, for the live counter. */
   original?: { preamble: string; sections: string[] };
@@ -82,19 +85,29 @@ function field(body: Record<string, unknown>, name: string): string {
 function readDraft(body: Record<string, unknown>): Draft | undefined {
   const count = Number(field(body, "sections"));
   if (!Number.isInteger(count) || count < 0 || count > MAX_SECTIONS) return undefined;
-  const sections = Array.from({ length: count }, (_, i) => ({ name: field(body, `name_${i}`), body: field(body, `body_${i}`), remove: field(body, `remove_${i}`) === "on", private: field(body, `private_${i}`) === "on" }));
+  const sections = Array.from({ length: count }, (_, i) => ({ name: field(body, `name_${i}`), body: field(body, `body_${i}`), remove: field(body, `remove_${i}`) === "on", private: field(body, `private_${i}`) === "on", ...(field(body, `shown_private_${i}`) === "" ? {} : { wasPrivate: field(body, `shown_private_${i}`) === "1" }) }));
   return { preamble: field(body, "preamble"), sections, added: { name: field(body, "name_new"), body: field(body, "body_new") } };
 }
 
-/** Marks each kept section private or not as its box says; "too-many" when the limit refused one (checked before any is changed). */
-async function savePrivacy(memory: MemoryStore, draft: Draft): Promise<"done" | "too-many"> {
+/**
+ * Marks a kept section private or not where the person changed its box (against what the form
+ * showed: a form without the boxes changes nothing); "too-many" when the limit would refuse one
+ * (checked before any is changed).
+ */
+function privacyChanges(memory: MemoryStore, draft: Draft): Draft["sections"] {
   const marked = memory.readSettings().privateSections ?? [];
-  const changes = draft.sections.filter((s) => !s.remove && s.name.trim() !== "" && s.private !== isPrivateSection(s.name.trim(), marked));
-  const added = changes.filter((s) => s.private).length - changes.filter((s) => !s.private).length;
-  if (added > 0 && marked.length + added > MAX_PRIVATE_SECTIONS) return "too-many";
+  return draft.sections.filter((s) => !s.remove && s.name.trim() !== "" && s.wasPrivate !== undefined && s.private !== s.wasPrivate && s.private !== isPrivateSection(s.name.trim(), marked));
+}
+
+async function savePrivacy(memory: MemoryStore, changes: Draft["sections"]): Promise<void> {
   // Made public first, so the limit counts what is left.
   for (const s of [...changes].sort((a, b) => Number(a.private) - Number(b.private))) await memory.markPrivate(s.name.trim(), s.private);
-  return "done";
+}
+
+function tooManyPrivate(memory: MemoryStore, changes: Draft["sections"]): boolean {
+  const marked = memory.readSettings().privateSections ?? [];
+  const added = changes.filter((s) => s.private).length - changes.filter((s) => !s.private).length;
+  return added > 0 && marked.length + added > MAX_PRIVATE_SECTIONS;
 }
 
 /** A section name as the tools take one (one line, no #, no invisible character); undefined when it is fine. */
@@ -110,7 +123,9 @@ function editor(person: PersonContext, kind: string, file: MemoryFile, draft: Dr
   // Only the profile and the notes have private sections (what public threads leave out).
   const canBePrivate = kind === "user" || kind === "memory";
   const privacy = (s: Draft["sections"][number], i: number) =>
-    canBePrivate ? html`<label class="inline"><input type="checkbox" name="private_${i}"${s.private ? " checked" : ""}> ${say("🔒 Private: kept out of public threads", "🔒 私密：公开子区里不会用到")}</label>` : "";
+    canBePrivate
+      ? html`<input type="hidden" name="shown_private_${i}" value="${s.private ? "1" : "0"}"><label class="inline"><input type="checkbox" name="private_${i}"${s.private ? " checked" : ""}> ${say("🔒 Private: kept out of public threads", "🔒 私密：公开子区里不会用到")}</label>`
+      : "";
   const original = (i: number) => (draft.original?.sections[i] === undefined ? "" : html` data-original="${draft.original.sections[i]}"`);
   const sectionBox = (s: Draft["sections"][number], i: number) => html`<fieldset data-section id="s${i + 1}"!${original(i)}>
 <legend>${canBePrivate && s.private ? say("🔒 ", "🔒 ") : ""}${s.name || say("(no name)", "（无名）")}</legend>
@@ -182,15 +197,16 @@ export function registerFilePages(app: FastifyInstance, ctx: WebContext): void {
     const nameProblem = named.map((n) => badName(n.trim(), say)).find(Boolean);
     const text = textOf(draft, original);
     if (nameProblem) return sendEditor(reply, person, request.params.kind, file, draft, shown, text, { error: `${nameProblem} ${say("Nothing was changed.", "没有做任何改动。")}` }, 422);
-    // Which sections are private is a setting, saved whether or not the text changed.
-    if (kind === "user" || kind === "memory") {
-      const privacy = await savePrivacy(memory, draft);
-      if (privacy === "too-many") {
-        return sendEditor(reply, person, request.params.kind, file, draft, shown, text, { error: say(`${MAX_PRIVATE_SECTIONS} sections are private already: make one public first. Nothing was changed.`, `已有 ${MAX_PRIVATE_SECTIONS} 个私密小节：请先把其中一个改回公开。没有做任何改动。`) }, 422);
-      }
+    // Which sections are private is a setting, saved whether or not the text changed, and only once the text is.
+    const privacy = kind === "user" || kind === "memory" ? privacyChanges(memory, draft) : [];
+    if (tooManyPrivate(memory, privacy)) {
+      return sendEditor(reply, person, request.params.kind, file, draft, shown, text, { error: say(`${MAX_PRIVATE_SECTIONS} sections are private already: make one public first. Nothing was changed.`, `已有 ${MAX_PRIVATE_SECTIONS} 个私密小节：请先把其中一个改回公开。没有做任何改动。`) }, 422);
     }
     // An untouched form (or one that only moved blank lines) writes nothing.
-    if (original === parsed && text.trimEnd() === current.trimEnd()) return reply.redirect(`/memory/${request.params.kind}?saved=1`, 303);
+    if (original === parsed && text.trimEnd() === current.trimEnd()) {
+      await savePrivacy(memory, privacy);
+      return reply.redirect(`/memory/${request.params.kind}?saved=1`, 303);
+    }
     const result = await file.write(text, PERSON_ON_THE_WEB, { ifUnchanged: shown });
     if (!result.ok) {
       // The person's typed text stays in the form, so nothing they wrote is lost.
@@ -198,6 +214,7 @@ export function registerFilePages(app: FastifyInstance, ctx: WebContext): void {
       const latest = await file.read();
       return sendEditor(reply, person, request.params.kind, file, draft, result.refusal === "changed" ? contentHash(latest) : shown, text, { error: line }, result.refusal === "changed" ? 409 : 422);
     }
+    await savePrivacy(memory, privacy);
     const warning = result.value.secret ? secretWarningLine(result.value.secret, say, { en: "take it out here", zh: "请在这里删除" }) : undefined;
     if (warning) {
       const saved = await file.read();

@@ -106,7 +106,10 @@ export function registerSettingsPages(app: FastifyInstance, ctx: WebContext): vo
     if (!person) return signInPage(ctx, request, reply, 401);
     const text = JSON.stringify(await exportBundle(person.memory, ctx.now()), null, 2);
     // Counted as the person's until the response is done: an import meanwhile is measured with it.
-    reply.raw.once("close", holdInFlight(person.memory, Buffer.byteLength(text)));
+    // A browser gone while the bundle was built has closed already: nothing to hold for it.
+    const release = holdInFlight(person.memory, Buffer.byteLength(text));
+    if (reply.raw.destroyed || request.raw.socket.destroyed) release();
+    else reply.raw.once("close", release);
     return reply.type("application/json; charset=utf-8").header("content-disposition", `attachment; filename="${BUNDLE_NAME}"`).send(text);
   });
 

@@ -632,7 +632,11 @@ describe("the web page: private sections, as Discord marks them", () => {
     expect(shown.text).toContain('<input type="checkbox" name="private_1" checked> 🔒 Private: kept out of public threads');
     expect(shown.text).toContain('<input type="checkbox" name="private_0"> 🔒 Private');
     const hash = /name="shown" value="([0-9a-f]{16})"/.exec(shown.text)![1]!;
-    const form = { _csrf: csrfOf(shown.text), shown: hash, sections: "2", preamble: "", name_0: "Likes", body_0: "- oolong", private_0: "on", name_1: "Health", body_1: "- allergic to kestrelnuts", name_new: "", body_new: "" };
+    // A form from before the boxes (or any client without them) changes no section's privacy.
+    const bare = { _csrf: csrfOf(shown.text), shown: hash, sections: "2", preamble: "", name_0: "Likes", body_0: "- oolong", name_1: "Health", body_1: "- allergic to kestrelnuts", name_new: "", body_new: "" };
+    expect(await alice.post("/memory/user", bare)).toMatchObject({ status: 303 });
+    expect(web.setup.engine.memoryOf(ALICE).readSettings().privateSections).toEqual(["health"]);
+    const form = { ...bare, shown_private_0: "0", private_0: "on", shown_private_1: "1" };
     expect(await alice.post("/memory/user", form)).toMatchObject({ status: 303 });
     expect(web.setup.engine.memoryOf(ALICE).readSettings().privateSections).toEqual(["likes"]);
     expect(await readFile(join(web.setup.home, "users", ALICE, "USER.md"), "utf8")).toBe("## Likes\n- oolong\n\n## Health\n- allergic to kestrelnuts\n");

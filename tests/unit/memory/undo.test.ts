@@ -144,3 +144,33 @@ describe("the journal's retention", () => {
     expect(await old.history()).toEqual([]);
   });
 });
+
+describe("undo, line by line, refuses rather than guess", () => {
+  async function twoChanges(start: string, first: string, second: string) {
+    const s = await store();
+    await s.user.write(start, PERSON);
+    const x = await s.user.write(first, PERSON);
+    const later = await s.user.write(second, PERSON);
+    if (!x.ok || !later.ok) throw new Error("not written");
+    return { s, x: x.value.entryId!, later: later.value.entryId! };
+  }
+
+  it("does not take back a later change's identical lines elsewhere in the section when its own place changed", async () => {
+    const { s, x, later } = await twoChanges("## S\n- a\n- x\n- b\n- c\n", "## S\n- a\n- y\n- b\n- c\n", "## S\n- a!\n- y\n- b\n- c\n- a\n- y\n- b\n");
+    expect(await undoChanges(s, [x], ME)).toMatchObject({ ok: false, reason: "changed-since", later: [{ id: later }] });
+    expect(await s.user.read()).toBe("## S\n- a!\n- y\n- b\n- c\n- a\n- y\n- b\n");
+  });
+
+  it("refuses when taking a change back would turn a line into a heading (a fence it added, with a heading written inside since)", async () => {
+    const { s, x } = await twoChanges("## S\na\nb\nc\nd\n", "## S\n```\na\nb\nc\nd\n```\n", "## S\n```\na\nb\n## y\nc\nd\n```\n");
+    expect(await undoChanges(s, [x], ME)).toMatchObject({ ok: false, reason: "changed-since" });
+    expect(await s.user.read()).toBe("## S\n```\na\nb\n## y\nc\nd\n```\n");
+  });
+
+  it("takes back its own lines and keeps a later change's, at either end of the section", async () => {
+    const { s, x } = await twoChanges("## S\n- a\n- b\n- c\n- d\n- e\n", "## S\n- a\n- b\n- c\n- d\n- e\n- f\n", "## S\n- A\n- b\n- c\n- d\n- e\n- f\n");
+    expect(await undoChanges(s, [x], ME)).toMatchObject({ ok: true });
+    expect(await s.user.read()).toBe("## S\n- A\n- b\n- c\n- d\n- e\n");
+  });
+});
+
