@@ -146,6 +146,8 @@ describe("server notes", () => {
       expect(refused.error).not.toMatch(/lamotrigine|epilepsy|kestrelnut/i);
     }
     expect(gameNight).toMatchObject({ ok: true, pending: true });
+    // Suggestions are put before the moderators after the answer is shown: waited for, not raced.
+    await h.discord.waitFor(() => botMessages(h.discord, start.id).find((m) => m.content.startsWith("💡")));
     const posted = botMessages(h.discord, start.id).filter((m) => m.content.startsWith("💡"));
     expect(posted.map((m) => m.content)).toEqual([expect.stringContaining(NOTE)]);
     expect(JSON.stringify(h.engine.serverNotesOf(h.discord.guild.id).suggestions())).not.toMatch(/lamotrigine|kestrelnut/);

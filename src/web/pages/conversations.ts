@@ -128,7 +128,7 @@ export function registerConversationPages(app: FastifyInstance, ctx: WebContext)
     };
     const messages: string[] = [];
     for (const [i, m] of log.messages.entries()) {
-      messages.push(html`<article id="m${i}"><h2>${m.speaker === "assistant" ? "🤖" : m.guest ? "👤" : "🧑"} ${m.name}</h2>!${await bodyOf(m)}!${m.saved ? html`<p><small>${m.saved}</small></p>` : ""}</article>`);
+      messages.push(html`<article id="m${i}"><h2>${m.speaker === "assistant" ? "🤖" : m.guest ? "👤" : "🧑"} ${m.name}!${m.guest ? html` <small>${say("(invited, not you)", "（受邀者，不是你）")}</small>` : ""}</h2>!${await bodyOf(m)}!${m.saved ? html`<p><small>${m.saved}</small></p>` : ""}</article>`);
     }
     const body = html`<p class="muted">${placeOf(log.discord, log.place, say)} · ${say("opened", "开始")} ${log.opened} · ${say("closed", "结束")} ${log.closed}</p>
 !${cut ? banner("notice", say("This conversation is long: its beginning is shown; the export has it whole.", "这段对话很长：这里只显示开头，导出文件中有全文。")) : ""}

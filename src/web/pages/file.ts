@@ -162,7 +162,9 @@ function editor(person: PersonContext, kind: string, file: MemoryFile, draft: Dr
 function sendEditor(reply: FastifyReply, person: PersonContext, kind: string, file: MemoryFile, draft: Draft, shown: string, text: string, lines: { error?: string; notice?: string }, status = 200): FastifyReply {
   const { say } = person;
   const intro = html`<p class="muted">${say(`Cap ${file.cap} characters. Saving checks what /memory edit checks; it applies from your next conversation, and History can undo it.`, `上限 ${file.cap} 字。保存时的检查与 /memory edit 相同；从下一次对话起生效，可在“记录”里撤销。`)}</p>`;
-  const body = banner("error", lines.error) + banner("notice", lines.notice) + intro + editor(person, kind, file, draft, shown, countChars(text));
+  // The log's own mark, said in words where it may appear.
+  const marks = kind === "today" || kind === "daily" ? html`<p class="muted">${say("🌐 after an entry's title: it comes from a public thread, and public threads of that server may use it.", "条目标题后的 🌐：它来自公开子区，该服务器的公开子区可以用到它。")}</p>` : "";
+  const body = banner("error", lines.error) + banner("notice", lines.notice) + intro + marks + editor(person, kind, file, draft, shown, countChars(text));
   return reply.code(status).type("text/html; charset=utf-8").send(page(person.frame(kind === "today" || kind === "daily" ? "today" : (kind as "soul" | "user" | "memory")), file.label, body));
 }
 

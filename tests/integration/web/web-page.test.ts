@@ -602,6 +602,7 @@ describe("the web page: names and addresses as the other front ends have them", 
       expect(answer.text, path).toContain('href="/memory/daily" aria-current="page"');
     }
     expect((await alice.get("/")).text).toContain('href="/memory/daily"');
+    expect((await alice.get("/memory/daily")).text).toContain("🌐 after an entry&#39;s title: it comes from a public thread");
     const missing = await alice.get("/memory/weekly");
     expect(missing.status).toBe(404);
     expect(missing.text).toContain("There is no such page.");
