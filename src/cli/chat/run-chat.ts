@@ -166,6 +166,8 @@ export async function runChat(options: ChatOptions): Promise<number> {
     answering = stop;
     const output = new AnswerOutput((piece) => void process.stdout.write(piece));
     try {
+      // Measured before the turn, as Discord does: once the answer is shown, nothing may keep the chat busy (a Ctrl+C then ends it).
+      const full = toldFull ? undefined : await engine.storageFull(options.user, session.id);
       const result = await engine.turn(session.id, text, { onDelta: (delta) => output.push(delta), signal: stop.signal });
       output.end();
       showNotices();
@@ -175,7 +177,6 @@ export async function runChat(options: ChatOptions): Promise<number> {
       }
       if (result.limits.messageCut) print(messageCutLine(say));
       // Over the person's storage quota the conversation will not be archived: said once, as in Discord.
-      const full = toldFull ? undefined : await engine.storageFull(options.user, session.id);
       if (full) {
         toldFull = true;
         print(storageFullTurnLine(full, say, { files: false }));
