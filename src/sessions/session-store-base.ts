@@ -122,11 +122,16 @@ export abstract class SessionStoreBase {
   /** The forget that began with `epoch` is done: copies stamped with it are the person's records from now on. */
   abstract endForget(userId: string, epoch: number): Promise<void>;
 
+  /** A session's record as stored, through keyv (a store may read it in slices instead). */
+  protected async readRecord(id: string): Promise<SessionRecord | undefined> {
+    return (await this.keyv.get<SessionRecord>(SESSION + id)) ?? undefined;
+  }
+
   /** The live record: only the session engine may change it, and must save it after. */
   async get(id: string): Promise<SessionRecord | undefined> {
     const cached = this.records.get(id);
     if (cached) return cached;
-    const record = (await this.keyv.get<SessionRecord>(SESSION + id)) ?? undefined;
+    const record = await this.readRecord(id);
     if (record && record.status !== "closed") this.records.set(id, record);
     return record;
   }

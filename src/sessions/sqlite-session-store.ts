@@ -15,6 +15,7 @@ import {
 } from "./session-store-base.js";
 import { withTimeout } from "../lib/with-timeout.js";
 import { utf8InSlices } from "../lib/text-writes.js";
+import { decodeRecord, encodeRecord } from "./keyv-in-slices.js";
 
 const FIRST = `${NAMESPACE}:${SESSION}`;
 /** Just past every session key (";" follows ":"). */
@@ -71,7 +72,7 @@ export class SqliteSessionStore extends SessionStoreBase {
   protected async writeRecord(record: SessionRecord): Promise<WriteVerdict> {
     // keyv's own encoding, under keyv's key, so keyv reads it back; written only when the record's
     // epoch is the person's (one statement: atomic for every process on the file).
-    const value = String(await this.keyv.serializeData({ value: record }));
+    const value = await encodeRecord(record);
     // Bound as bytes made in slices and stored as text: the driver converting a string of megabytes blocks the loop.
     const bytes = await utf8InSlices(value);
     try {
@@ -90,6 +91,13 @@ export class SqliteSessionStore extends SessionStoreBase {
       if (error instanceof Error && error.message.includes(MOVED_ON)) return "moved-on";
       throw error;
     }
+  }
+
+  /** Read as bytes and decoded in slices: node-sqlite3 makes a string of a row's text in one block. */
+  protected override async readRecord(id: string): Promise<SessionRecord | undefined> {
+    const rows = (await this.sqlite.query(`SELECT CAST(value AS BLOB) AS value FROM ${this.sqlite.opts.table} WHERE key = ?`, FIRST + id)) as { value: Buffer | null }[];
+    const bytes = rows[0]?.value;
+    return bytes ? decodeRecord(bytes) : undefined;
   }
 
   protected async deleteRecord(record: SessionRecord): Promise<void> {
@@ -133,14 +141,14 @@ export class SqliteSessionStore extends SessionStoreBase {
       let after = FIRST;
       for (;;) {
         const rows = (await this.sqlite.query(
-          `SELECT key, value FROM ${this.sqlite.opts.table} WHERE ${STATUS} = ? AND key > ? AND key < ? ORDER BY key LIMIT ${PAGE}`,
+          `SELECT key, CAST(value AS BLOB) AS value FROM ${this.sqlite.opts.table} WHERE ${STATUS} = ? AND key > ? AND key < ? ORDER BY key LIMIT ${PAGE}`,
           status,
           after,
           END,
-        )) as { key: string; value: string }[];
+        )) as { key: string; value: Buffer }[];
         for (const row of rows) {
-          // keyv's own decoding: plain JSON.parse would give back ":)" as "::)".
-          const record = (await this.keyv.deserializeData<SessionRecord>(row.value))?.value;
+          // keyv's own decoding (plain JSON.parse would give back ":)" as "::)"), in slices.
+          const record = await decodeRecord(row.value);
           if (record) yield record;
         }
         if (rows.length < PAGE) break;

@@ -86,7 +86,8 @@ describe("a burst of messages in one thread", () => {
     const start = await discord.userSends({ channelId: discord.textChannel.id, userId: discord.alice.id, content: "look", mentionsBot: true });
     const image = (name: string) => ({ filename: `${name}.png`, contentType: "image/png", data: png(8, 8), width: 8, height: 8 });
     // While the first answer is held back, both messages wait for it.
-    await eventually(async () => (await engine.latestIn(start.id))?.status === "open");
+    // The first request is at the model (the session is open and busy): what follows waits for it.
+    await discord.waitFor(() => answers(model).length >= 1, 15_000);
     for (const names of [["a", "b"], ["c", "d"]]) {
       await discord.userSends({ channelId: start.id, userId: discord.alice.id, content: `pictures ${names.join(" ")}`, attachments: names.map(image) });
     }

@@ -1,0 +1,45 @@
+import fc from "fast-check";
+import Keyv from "keyv";
+import { describe, expect, it } from "vitest";
+import { decodeRecord, encodeRecord } from "../../../src/sessions/keyv-in-slices.js";
+import type { SessionRecord } from "../../../src/sessions/session-record.js";
+
+const keyv = new Keyv();
+const base = (messages: SessionRecord["messages"], extra: Partial<SessionRecord> = {}): SessionRecord => ({
+  id: "s1",
+  userId: "111",
+  displayName: ":)",
+  locale: "en",
+  title: "::base64:not a buffer",
+  channel: { platform: "discord", channelId: "5", description: ":a direct message", guildId: undefined },
+  systemPrompt: "prompt",
+  messages,
+  status: "open",
+  openedAt: "2026-12-05T00:00:00.000Z",
+  lastActivityAt: "2026-12-05T00:00:00.000Z",
+  usage: [],
+  ...extra,
+});
+
+describe("a session record in keyv's encoding, a piece at a time", () => {
+  it("writes what keyv reads back, and reads what keyv writes, for any text in it", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.record({ role: fc.constantFrom("user" as const, "assistant" as const), content: fc.oneof(fc.string(), fc.string().map((s) => `:${s}`), fc.string({ unit: "grapheme" })) }), { maxLength: 8 }), async (messages) => {
+        const record = base(messages, { guests: [] });
+        // keyv reads what we write, and we read what keyv writes, as the record itself.
+        const ours = await encodeRecord(record);
+        expect((await keyv.deserializeData<SessionRecord>(ours))?.value).toEqual(record);
+        const theirs = String(await keyv.serializeData({ value: record }));
+        expect(await decodeRecord(Buffer.from(theirs, "utf8"))).toEqual(record);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("keeps a character whose bytes straddle two pieces, and refuses a row that is not a record", async () => {
+    const record = base([{ role: "user", content: `${"a".repeat((1 << 18) - 1)}😀ｓｋ－`.repeat(3) }]);
+    expect(await decodeRecord(Buffer.from(await encodeRecord(record), "utf8"))).toEqual(record);
+    expect(await decodeRecord(Buffer.from("{not json", "utf8"))).toBeUndefined();
+    expect(await decodeRecord(Buffer.from("[1]", "utf8"))).toBeUndefined();
+  });
+});
