@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { isValidTimeZone } from "./lib/time.js";
 import { DEFAULT_CONTEXT_TOKENS, OPENAI_CONTEXT_TOKENS } from "./lib/tokens.js";
+import { isSnowflake } from "./lib/snowflake.js";
 
 /** Which front end is starting: each validates only what it needs ("operator": `npm run memory`). */
 export type FrontEnd = "discord" | "chat" | "deploy" | "operator" | "web";
@@ -93,14 +94,13 @@ let envFileMissing = false;
 const NO_ENV_FILE = () => `(there is no .env in ${process.cwd()}: copy .env.example to .env there and fill it in, or run from the folder that has it)`;
 
 const DEFAULT_OPENAI_URL = "https://api.openai.com/v1";
-const snowflake = /^\d{1,20}$/;
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
 const optionalText = z.string().trim().optional().transform((v) => (v ? v : undefined));
 const idList = (example: string) =>
   optionalText
     .transform((v) => (v ? v.split(",").map((id) => id.trim()).filter(Boolean) : []))
-    .refine((ids) => ids.every((id) => snowflake.test(id)), `must be Discord ids separated by commas (e.g. ${example})`);
+    .refine((ids) => ids.every((id) => isSnowflake(id)), `must be Discord ids separated by commas (e.g. ${example})`);
 const flag = (fallback: boolean) =>
   optionalText
     .refine((v) => v === undefined || /^(1|0|true|false|yes|no|on|off)$/i.test(v), "must be true or false (e.g. true)")
@@ -152,8 +152,8 @@ const commonSchema = z.object({
   ALLOWED_USER_IDS: idList("123456789012345678"),
   ALLOWED_ROLE_IDS: idList("123456789012345678"),
   ALLOW_DMS: flag(true),
-  SERVER_NOTES_ROLE_ID: optionalText.refine((v) => v === undefined || snowflake.test(v), "must be a role id, digits only (e.g. 123456789012345678)"),
-  SERVER_NOTES_CHANNEL_ID: optionalText.refine((v) => v === undefined || snowflake.test(v), "must be a channel id, digits only (e.g. 123456789012345678)"),
+  SERVER_NOTES_ROLE_ID: optionalText.refine((v) => v === undefined || isSnowflake(v), "must be a role id, digits only (e.g. 123456789012345678)"),
+  SERVER_NOTES_CHANNEL_ID: optionalText.refine((v) => v === undefined || isSnowflake(v), "must be a channel id, digits only (e.g. 123456789012345678)"),
   LOG_LEVEL: optionalText.refine(
     (v) => v === undefined || (LOG_LEVELS as readonly string[]).includes(v),
     `must be one of ${LOG_LEVELS.join(", ")} (info)`,
@@ -195,9 +195,9 @@ const requiredText = (what: string) => z.string({ error: `is required: ${what}` 
 const discordSchema = z.object({
   DISCORD_TOKEN: optionalText.pipe(requiredText("the bot token from the Developer Portal (Bot → Reset Token)")),
   DISCORD_CLIENT_ID: optionalText.pipe(
-    requiredText("the application id (e.g. 123456789012345678)").regex(snowflake, "must be the application id, digits only (123456789012345678)"),
+    requiredText("the application id (e.g. 123456789012345678)").refine(isSnowflake, "must be the application id, digits only (123456789012345678)"),
   ),
-  DISCORD_GUILD_ID: optionalText.refine((v) => v === undefined || snowflake.test(v), "must be a server id, digits only (e.g. 123456789012345678)"),
+  DISCORD_GUILD_ID: optionalText.refine((v) => v === undefined || isSnowflake(v), "must be a server id, digits only (e.g. 123456789012345678)"),
   DISCORD_API_URL: optionalText.refine((v) => v === undefined || URL.canParse(v), "must be a URL (http://127.0.0.1:8080/api)"),
 });
 
@@ -236,7 +236,7 @@ export function loadConfig(frontEnd: FrontEnd, env: Record<string, string | unde
   const clientId = env.DISCORD_CLIENT_ID?.trim();
   const apiUrl = env.DISCORD_API_URL?.trim() || undefined;
   if (frontEnd === "web" && apiUrl && !URL.canParse(apiUrl)) problems.push("DISCORD_API_URL: must be a URL (http://127.0.0.1:8080/api)");
-  if (env.DISCORD_CLIENT_SECRET?.trim() && (frontEnd === "web" || frontEnd === "discord") && !(clientId && snowflake.test(clientId))) {
+  if (env.DISCORD_CLIENT_SECRET?.trim() && (frontEnd === "web" || frontEnd === "discord") && !(isSnowflake(clientId))) {
     problems.push("DISCORD_CLIENT_ID: is required with DISCORD_CLIENT_SECRET (Login with Discord): the application id (e.g. 123456789012345678)");
   }
   if (problems.length > 0 || !common.success) throw new ConfigError(problems);

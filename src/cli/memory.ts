@@ -27,6 +27,10 @@ import { privateSectionNames } from "../memory/visibility.js";
 import { describeAskBeforeSaving, describeLanguage, describeTimeZone } from "../present/settings-lines.js";
 import { storageLine } from "../present/storage-lines.js";
 import { describeTidyNotice, describeTidyUp } from "../present/tidy-lines.js";
+import { isSnowflake, SNOWFLAKE_DIGITS } from "../lib/snowflake.js";
+
+/** A person's recall index and its WAL files: `<id>.sqlite`, `<id>.sqlite-wal`, `<id>.sqlite-shm`. */
+const SQLITE_OF_PERSON = new RegExp(`^(${SNOWFLAKE_DIGITS})\\.sqlite(-wal|-shm)?$`);
 
 const HELP = {
   view: `view --user <id>
@@ -321,7 +325,7 @@ async function removeOrphanIndexes(home: string, people: Set<string>): Promise<n
   const names = await readdir(join(home, "index")).catch(() => [] as string[]);
   let removed = 0;
   for (const name of names) {
-    const id = /^(\d{1,20})\.sqlite(-wal|-shm)?$/.exec(name)?.[1];
+    const id = SQLITE_OF_PERSON.exec(name)?.[1];
     if (id === undefined || people.has(id)) continue;
     await rm(join(home, "index", name), { force: true });
     if (name.endsWith(".sqlite")) removed++;
@@ -331,7 +335,7 @@ async function removeOrphanIndexes(home: string, people: Set<string>): Promise<n
 
 async function everyone(home: string): Promise<string[]> {
   const names = await readdir(join(home, "users"), { withFileTypes: true }).catch(() => []);
-  return names.filter((d) => d.isDirectory() && /^\d{1,20}$/.test(d.name)).map((d) => d.name).sort();
+  return names.filter((d) => d.isDirectory() && isSnowflake(d.name)).map((d) => d.name).sort();
 }
 
 /** A command resolves with its exit status, or nothing for 0. */

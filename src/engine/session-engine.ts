@@ -40,6 +40,7 @@ import { summariseConversation } from "./summarise.js";
 import { readTidyState, takeTidyNotice, type TidySummary } from "../memory/tidy/tidy-state.js";
 import { TIDY_SESSION } from "./tidy/tidy-up.js";
 import { cutChars } from "../lib/text.js";
+import { MESSAGE_PLACE } from "../lib/snowflake.js";
 
 export interface SessionEngineDeps {
   home: string;
@@ -353,7 +354,7 @@ export class SessionEngine {
           ...(onDelta ? { onDelta } : {}),
           ...(signal ? { signal } : {}),
         });
-        if (sourceId !== undefined && /^\d{1,20}\/\d{1,20}$/.test(sourceId)) record.sourceIds = { ...record.sourceIds, [String(record.messages.length)]: sourceId };
+        if (sourceId !== undefined && MESSAGE_PLACE.test(sourceId)) record.sourceIds = { ...record.sourceIds, [String(record.messages.length)]: sourceId };
         record.parts = { ...record.parts, [String(record.messages.length)]: output.spans };
         record.messages.push(...output.messages);
         record.usage.push(output.usage);

@@ -1,6 +1,7 @@
 import { FenceTracker, parseSections } from "./sections.js";
 import { VISIBILITIES, type Visibility } from "./visibility.js";
 import { ORIGINS, PART_SEPARATOR, type MessagePart, type Origin, type WordsFrom } from "../lib/provenance.js";
+import { MESSAGE_PLACE, SNOWFLAKE_DIGITS, isSnowflake } from "../lib/snowflake.js";
 
 /**
  * A closed conversation as a Markdown file (users/<id>/conversations/YYYY-MM-DD-<slug>.md):
@@ -66,9 +67,9 @@ export interface ConversationLog {
 const MARKS: Record<Speaker, string> = { person: "🧑", assistant: "🤖" };
 const GUEST_MARK = "👤";
 const SAVED = /^-# (💾 .*)$/;
-const MESSAGE_ID = /^-# 🔗 (\d{1,20}\/\d{1,20})$/;
-const DISCORD_PLACE = /^(?:\d{1,20}|@me)$/;
-const MESSAGE_PLACE = /^\d{1,20}\/\d{1,20}$/;
+/** Where a conversation was held: a server's id, or "@me" for direct messages. */
+const isDiscordPlace = (place: string) => place === "@me" || isSnowflake(place);
+const MESSAGE_ID = new RegExp(`^-# 🔗 (${SNOWFLAKE_DIGITS}/${SNOWFLAKE_DIGITS})$`);
 
 const oneLine = (text: string) => text.replace(/[\r\n\u2028\u2029]+/g, " ").trim();
 
@@ -102,7 +103,7 @@ export function renderConversation(log: ConversationLog): string {
     `- opened: ${log.opened}`,
     `- closed: ${log.closed}`,
     `- session: ${log.sessionId}`,
-    ...(log.discord && DISCORD_PLACE.test(log.discord) ? [`- discord: ${log.discord}`] : []),
+    ...(log.discord && isDiscordPlace(log.discord) ? [`- discord: ${log.discord}`] : []),
     ...(log.visibility ? [`- visibility: ${log.visibility}`] : []),
     ...(log.partsKept ? ["- parts: kept"] : []),
   ].join("\n");
@@ -192,7 +193,7 @@ export function parseConversation(text: string): ConversationLog {
     opened: field("opened"),
     closed: field("closed"),
     sessionId: field("session"),
-    ...(DISCORD_PLACE.test(field("discord")) ? { discord: field("discord") } : {}),
+    ...(isDiscordPlace(field("discord")) ? { discord: field("discord") } : {}),
     ...((VISIBILITIES as string[]).includes(field("visibility")) ? { visibility: field("visibility") as Visibility } : {}),
     ...(partsKept ? { partsKept: true as const } : {}),
     messages,

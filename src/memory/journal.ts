@@ -5,6 +5,7 @@ import { TimeSlices } from "../lib/time-slices.js";
 import { writeText } from "../lib/text-writes.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import { PRIVATE_FILE_MODE } from "../lib/private-files.js";
+import { isSnowflake } from "../lib/snowflake.js";
 
 /** Who changed memory: the model in a session, the person, or AgentKit itself. */
 export type Actor =
@@ -324,7 +325,7 @@ function isActor(value: unknown): value is Actor {
   if (!isObject(value)) return false;
   if (value.kind === "model") return typeof value.session === "string" && (value.title === undefined || typeof value.title === "string");
   if (value.kind === "system") return typeof value.reason === "string";
-  return value.kind === "person" && (value.via === undefined || value.via === "web") && (value.userId === undefined || (typeof value.userId === "string" && /^\d{1,20}$/.test(value.userId)));
+  return value.kind === "person" && (value.via === undefined || value.via === "web") && (value.userId === undefined || isSnowflake(value.userId));
 }
 
 function isChange(value: unknown): value is SectionChange {

@@ -16,6 +16,7 @@ import { commitWrites, reachedFiles, recoverJournal, type CommitOptions, type Fi
 import { dateOfLog, isLocalDate, isValidTimeZone, localDate, localTime, recentDates, systemTimeZone } from "../lib/time.js";
 import { CAPS, type FileKind } from "./file-kinds.js";
 import { isPrivateSection, MAX_PRIVATE_SECTIONS, privateSectionList, sectionKey } from "./visibility.js";
+import { isSnowflake } from "../lib/snowflake.js";
 
 export { dateOfLog };
 
@@ -85,7 +86,6 @@ export interface MemoryStoreOptions {
 
 const SYSTEM_ARCHIVE: Actor = { kind: "system", reason: "moved old logs to the archive" };
 
-const SNOWFLAKE = /^\d{1,20}$/;
 
 /** All memory of one person: users/<id>/ under AGENTKIT_HOME. */
 export class MemoryStore {
@@ -113,7 +113,7 @@ export class MemoryStore {
 
   /** Refuses anything but a Discord snowflake before any path is built. */
   static open(home: string, userId: string, options: MemoryStoreOptions = {}): Result<MemoryStore> {
-    if (!SNOWFLAKE.test(userId)) return err(`"${userId}" is not a Discord user id (digits only, up to 20)`);
+    if (!isSnowflake(userId)) return err(`"${userId}" is not a Discord user id (digits only, up to 20)`);
     return ok(new MemoryStore(home, userId, options));
   }
 

@@ -8,15 +8,15 @@ import { commitWrites, reachedFiles, recoverJournal, type CommitOptions, type Fi
 import { MemoryFile, readTextIfExistsSync } from "./memory-file.js";
 import { withPersonLock } from "./person-lock.js";
 import type { JournalledFiles } from "./undo.js";
+import { isSnowflake } from "../lib/snowflake.js";
 
 /** SERVER.md's cap: what one server's members share with the bot, in every conversation there. */
 export const SERVER_NOTES_CAP = 2000;
 export const SERVER_NOTES_LABEL = "SERVER.md";
 
-const SNOWFLAKE = /^\d{1,20}$/;
 
 /** Whether an id may name a server's folder: a Discord snowflake, digits only. */
-export const isServerId = (id: string | undefined): id is string => id !== undefined && SNOWFLAKE.test(id);
+export const isServerId = (id: string | undefined): id is string => isSnowflake(id);
 /** A suggestion waits this long for a moderator's Save or Discard. */
 const SUGGESTION_DAYS = 7;
 /** At most this many suggestions wait at once per server: a chatty model cannot fill a disk. */

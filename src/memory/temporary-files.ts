@@ -3,6 +3,7 @@ import { basename, join } from "node:path";
 import { TimeSlices } from "../lib/time-slices.js";
 import { isTemporaryFile } from "./atomic-write.js";
 import { withPersonLock } from "./person-lock.js";
+import { isSnowflake } from "../lib/snowflake.js";
 
 /**
  * A temporary file younger than this may belong to a writer on another host (sharing the volume)
@@ -53,7 +54,7 @@ export async function removeLeftoverTemporaryFilesOfEveryone(home: string): Prom
   const people = await readdir(users, { withFileTypes: true }).catch(() => []);
   let removed = 0;
   for (const person of people) {
-    if (!person.isDirectory() || !/^\d{1,20}$/.test(person.name)) continue;
+    if (!person.isDirectory() || !isSnowflake(person.name)) continue;
     const dir = join(users, person.name);
     // Most folders have none: the lock is taken only where there is something to remove.
     if ((await temporaryFilesUnder(dir)).length === 0) continue;

@@ -3,6 +3,10 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../lib/private-files.js";
 import type { SessionStore } from "./session-store.js";
+import { SNOWFLAKE_DIGITS } from "../lib/snowflake.js";
+
+/** `<person id>.<issued, base 36>.<nonce>.<signature>`; each part one bounded class: linear. */
+const SIGN_IN_TOKEN = new RegExp(`^(${SNOWFLAKE_DIGITS})\\.([0-9a-z]{1,12})\\.([A-Za-z0-9_-]{16})\\.([A-Za-z0-9_-]{43})$`);
 
 /** How long a `/memory web` link may be opened. */
 export const SIGN_IN_LINK_MS = 10 * 60_000;
@@ -44,7 +48,7 @@ export type SignInCheck = { ok: true; userId: string; nonce: string; expiresAt: 
 
 /** Whether a token is ours, for whom, and unexpired; it is not used up here (see useSignInToken). */
 export function readSignInToken(secret: string, token: string, now = new Date()): SignInCheck {
-  const match = /^(\d{1,20})\.([0-9a-z]{1,12})\.([A-Za-z0-9_-]{16})\.([A-Za-z0-9_-]{43})$/.exec(token);
+  const match = SIGN_IN_TOKEN.exec(token);
   if (!match) return { ok: false, reason: "invalid" };
   const [, userId, expiry, nonce, signature] = match as unknown as [string, string, string, string, string];
   const expected = Buffer.from(sign(secret, `${userId}.${expiry}.${nonce}`));

@@ -5,6 +5,7 @@ import { readSignInToken, signInTokenUsed, useSignInToken } from "../sessions/we
 import type { WebContext } from "./web-context.js";
 import { banner, csrfField, html, page, type Frame } from "./page.js";
 import { signInAccess } from "./who-may-sign-in.js";
+import { isSnowflake } from "../lib/snowflake.js";
 
 /** Sign-in routes: a few tries a minute from one address (the one-time links and Discord's callback). */
 const SIGN_IN_LIMIT = { rateLimit: { max: 10, timeWindow: "1 minute" } };
@@ -83,7 +84,7 @@ export function registerAuth(app: FastifyInstance, ctx: WebContext): void {
       const api = (ctx.config.oauth!.apiUrl ?? "https://discord.com/api").replace(/\/$/, "");
       const me = await fetch(`${api}/v10/users/@me`, { headers: { authorization: `Bearer ${accessToken}` }, signal: AbortSignal.timeout(10_000) }).catch(() => undefined);
       const user = me?.ok ? ((await me.json().catch(() => undefined)) as { id?: unknown } | undefined) : undefined;
-      if (typeof user?.id !== "string" || !/^\d{1,20}$/.test(user.id)) return signInPage(ctx, request, reply, 502, refused);
+      if (!isSnowflake(user?.id)) return signInPage(ctx, request, reply, 502, refused);
       const refusal = await mayUse(user.id).catch(() => "check-failed" as const);
       if (refusal === "check-failed") return signInPage(ctx, request, reply, 503, say("I couldn't check with Discord whether you may use this bot just now. Try again in a minute, or type /memory web in Discord.", "我现在无法向 Discord 确认你是否可以使用这个机器人。请过一分钟再试，或在 Discord 里输入 /memory web。"));
       if (refusal) return signInPage(ctx, request, reply, 403, say("This bot does not serve your Discord account, so there is no memory of yours here. If you use it in a server, type /memory web there.", "这个机器人不为你的 Discord 账号服务，所以这里没有你的记忆。如果你在某个服务器里使用它，请在那里输入 /memory web。"));

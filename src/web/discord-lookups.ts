@@ -2,6 +2,7 @@ import { DiscordAPIError, REST, Routes } from "discord.js";
 import { LRUCache } from "lru-cache";
 import type { Config } from "../config.js";
 import type { MemberRoles } from "../lib/access.js";
+import { isSnowflake } from "../lib/snowflake.js";
 
 /** Discord's codes for "no such member" and "no such server" (or one the bot is not in). */
 const UNKNOWN_MEMBER = 10007;
@@ -61,7 +62,7 @@ export class DiscordLookups {
     for (let page = 0; page < BOT_GUILD_PAGES; page++) {
       const query = new URLSearchParams({ limit: "200", ...(ids.length > 0 ? { after: ids.at(-1)! } : {}) });
       const got = (await this.rest.get(Routes.userGuilds(), { query })) as { id?: unknown }[];
-      const found = Array.isArray(got) ? got.flatMap((g) => (typeof g.id === "string" && /^\d{1,20}$/.test(g.id) ? [g.id] : [])) : [];
+      const found = Array.isArray(got) ? got.flatMap((g) => (isSnowflake(g.id) ? [g.id] : [])) : [];
       ids.push(...found);
       if (found.length < 200) break;
     }

@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { isChineseLocale, type Say } from "../../lib/locale.js";
+import { isSnowflake } from "../../lib/snowflake.js";
 
 export interface ChatOptions {
   user: string;
@@ -40,7 +41,7 @@ export function parseChatArgs(argv: string[]): ParsedArgs {
     return { kind: "invalid", line: `${line} (see --help${npmHint})` };
   }
   if (values.help) return { kind: "help", chinese: isChineseLocale(values.locale) };
-  if (!/^\d{1,20}$/.test(values.user)) return { kind: "invalid", line: `--user must be a numeric id like a Discord user id (got "${cut(values.user)}")` };
+  if (!isSnowflake(values.user)) return { kind: "invalid", line: `--user must be a numeric id like a Discord user id (got "${cut(values.user)}")` };
   if (values.locale !== undefined && !/^(en|zh)(-[A-Za-z]{2,4})?$/i.test(values.locale)) {
     return { kind: "invalid", line: `--locale must be en or zh-CN (got "${cut(values.locale)}")` };
   }

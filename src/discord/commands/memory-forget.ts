@@ -1,7 +1,7 @@
 import { LabelBuilder, MessageFlags, ModalBuilder, TextInputBuilder, TextInputStyle, type ChatInputCommandInteraction } from "discord.js";
 import type { MemoryStore } from "../../memory/memory-store.js";
 import type { BotContext } from "../bot-context.js";
-import { componentId } from "../views/custom-id.js";
+import { COMPONENT, componentId } from "../views/custom-id.js";
 import { forgetPreview } from "../handlers/forget.js";
 import { sayFor } from "../interaction-helpers.js";
 import { NO_MENTIONS } from "../reply-stream.js";
@@ -18,7 +18,7 @@ export async function runDeleteAll(interaction: ChatInputCommandInteraction): Pr
   const say = sayFor(interaction);
   await interaction.showModal(
     new ModalBuilder()
-      .setCustomId(componentId("md", interaction.user.id))
+      .setCustomId(componentId(COMPONENT.deleteAll, interaction.user.id))
       .setTitle(say("Delete everything I remember", "删除我记得的一切"))
       .addLabelComponents(
         new LabelBuilder()

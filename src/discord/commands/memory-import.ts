@@ -4,7 +4,7 @@ import { importBusyLine, importRefusal, importReport } from "../../present/impor
 import { importableName, importRoom, IMPORT_LIMITS, keepUpload, oneImportAtATime, planImport, readImport } from "../../memory/import.js";
 import type { MemoryStore } from "../../memory/memory-store.js";
 import { downloadWhole } from "../attachments/download.js";
-import { componentId } from "../views/custom-id.js";
+import { COMPONENT, componentId } from "../views/custom-id.js";
 import { asMessage } from "../handlers/import.js";
 import { sayFor } from "../interaction-helpers.js";
 import { NO_MENTIONS } from "../reply-stream.js";
@@ -41,8 +41,8 @@ async function previewImport(interaction: ChatInputCommandInteraction, memory: M
   }
   const token = await keepUpload(memory, name, download.value);
   const buttons = new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(
-    new ButtonBuilder().setCustomId(componentId("im", interaction.user.id, token)).setLabel(say("Import", "导入")).setStyle(ButtonStyle.Primary),
-    new ButtonBuilder().setCustomId(componentId("ix", interaction.user.id, token)).setLabel(say("Cancel", "取消")).setStyle(ButtonStyle.Secondary),
+    new ButtonBuilder().setCustomId(componentId(COMPONENT.importConfirm, interaction.user.id, token)).setLabel(say("Import", "导入")).setStyle(ButtonStyle.Primary),
+    new ButtonBuilder().setCustomId(componentId(COMPONENT.importCancel, interaction.user.id, token)).setLabel(say("Cancel", "取消")).setStyle(ButtonStyle.Secondary),
   );
   const footer = say("-# Memory files and logs are replaced as a whole; /memory undo takes the import back.", "-# 记忆文件和日志会被整体替换；可用 /memory undo 撤销这次导入。");
   const { content, files: attached } = asMessage(report, footer, "import-preview.txt", say);

@@ -4,7 +4,7 @@ import { cutChars } from "../../lib/text.js";
 import { mentions, planForget, type ForgetPlan } from "../../memory/forget.js";
 import type { MemoryStore } from "../../memory/memory-store.js";
 import { savePending, takePending } from "../../memory/pending.js";
-import { componentId } from "../views/custom-id.js";
+import { COMPONENT, componentId } from "../views/custom-id.js";
 import type { BotContext } from "../bot-context.js";
 import { sayFor } from "../interaction-helpers.js";
 import { NO_MENTIONS } from "../reply-stream.js";
@@ -28,7 +28,7 @@ async function forgetNow(ctx: BotContext, userId: string, words: string, say: Sa
 
 export const forgetHandlers: ComponentHandler[] = [
   {
-    prefix: "fg",
+    prefix: COMPONENT.forgetConfirm,
     async handle(interaction, [token = ""], ctx) {
       if (!interaction.isButton()) return;
       const say = sayFor(interaction);
@@ -42,7 +42,7 @@ export const forgetHandlers: ComponentHandler[] = [
     },
   },
   {
-    prefix: "fx",
+    prefix: COMPONENT.forgetCancel,
     async handle(interaction, [token = ""], ctx) {
       if (!interaction.isButton()) return;
       await takePending(ctx.engine.memoryOf(interaction.user.id).dir, "forget", token);
@@ -50,7 +50,7 @@ export const forgetHandlers: ComponentHandler[] = [
     },
   },
   {
-    prefix: "md",
+    prefix: COMPONENT.deleteAll,
     async handle(interaction, _args, ctx) {
       if (!interaction.isModalSubmit()) return;
       const say = sayFor(interaction);
@@ -93,8 +93,8 @@ export async function forgetPreview(
   const token = await savePending(memory.dir, "forget", { words });
   const examples = plan.examples.map((e) => `> ${cutChars(e, 100)}`).join("\n");
   const buttons = new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(
-    new ButtonBuilder().setCustomId(componentId("fg", owner, token)).setLabel(say("Forget", "忘记")).setStyle(ButtonStyle.Danger),
-    new ButtonBuilder().setCustomId(componentId("fx", owner, token)).setLabel(say("Cancel", "取消")).setStyle(ButtonStyle.Secondary),
+    new ButtonBuilder().setCustomId(componentId(COMPONENT.forgetConfirm, owner, token)).setLabel(say("Forget", "忘记")).setStyle(ButtonStyle.Danger),
+    new ButtonBuilder().setCustomId(componentId(COMPONENT.forgetCancel, owner, token)).setLabel(say("Cancel", "取消")).setStyle(ButtonStyle.Secondary),
   );
   return {
     content: say(

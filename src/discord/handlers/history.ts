@@ -4,6 +4,7 @@ import { undoable, undoChanges, undoWithLater, type UndoResult } from "../../mem
 import { inLocale, sayFor } from "../interaction-helpers.js";
 import { historyPage, undoMenu, undoResultView, type View } from "../views/history.js";
 import type { ComponentHandler } from "./router.js";
+import { COMPONENT } from "../views/custom-id.js";
 
 const PERSON = { kind: "person" } as const;
 
@@ -27,7 +28,7 @@ export async function undoAnswer(memory: MemoryStore, owner: string, id: string,
 export const historyHandlers: ComponentHandler[] = [
   {
     // A page of history.
-    prefix: "mh",
+    prefix: COMPONENT.historyPage,
     async handle(interaction, [filter = "all", page = "0"], ctx) {
       if (!interaction.isButton()) return;
       await interaction.deferUpdate();
@@ -37,7 +38,7 @@ export const historyHandlers: ComponentHandler[] = [
   },
   {
     // The change chosen in the undo menu.
-    prefix: "mu",
+    prefix: COMPONENT.undoMenu,
     async handle(interaction, _args, ctx) {
       if (!interaction.isStringSelectMenu()) return;
       await interaction.deferUpdate();
@@ -47,7 +48,7 @@ export const historyHandlers: ComponentHandler[] = [
   },
   {
     // Undo the later changes too, then the chosen one.
-    prefix: "mc",
+    prefix: COMPONENT.undoChain,
     async handle(interaction, [id = ""], ctx) {
       if (!interaction.isButton()) return;
       await interaction.deferUpdate();
@@ -56,7 +57,7 @@ export const historyHandlers: ComponentHandler[] = [
     },
   },
   {
-    prefix: "mx",
+    prefix: COMPONENT.undoChainCancel,
     async handle(interaction) {
       if (!interaction.isButton()) return;
       await interaction.update({ content: inLocale(interaction, "Nothing was changed.", "没有做任何改动。"), components: [] });

@@ -6,6 +6,7 @@ import { importBusyLine, importForgottenLine, importRefusal, importReport, type 
 import { sayFor } from "../interaction-helpers.js";
 import { NO_MENTIONS } from "../reply-stream.js";
 import type { ComponentHandler, ComponentInteraction } from "./router.js";
+import { COMPONENT } from "../views/custom-id.js";
 
 const MESSAGE_CHARS = 2000;
 
@@ -30,7 +31,7 @@ export function asMessage(report: ImportReport, footer: string, fileName: string
 
 export const importHandlers: ComponentHandler[] = [
   {
-    prefix: "im",
+    prefix: COMPONENT.importConfirm,
     async handle(interaction, [token = ""], ctx) {
       if (!interaction.isButton()) return;
       const say = sayFor(interaction);
@@ -45,7 +46,7 @@ export const importHandlers: ComponentHandler[] = [
     },
   },
   {
-    prefix: "ix",
+    prefix: COMPONENT.importCancel,
     async handle(interaction, [token = ""], ctx) {
       if (!interaction.isButton()) return;
       await takeUpload(ctx.engine.memoryOf(interaction.user.id), token);

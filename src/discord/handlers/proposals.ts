@@ -6,6 +6,7 @@ import { sayFor } from "../interaction-helpers.js";
 import { NO_MENTIONS } from "../reply-stream.js";
 import type { ComponentHandler, ComponentInteraction } from "./router.js";
 import { writeRefusalLine } from "../../present/write-refusal.js";
+import { COMPONENT } from "../views/custom-id.js";
 
 /**
  * Save or Discard pressed. The proposal is looked up in the presser's own memory before the
@@ -51,6 +52,6 @@ async function dropPressedRow(interaction: ButtonInteraction): Promise<void> {
 }
 
 export const proposalHandlers: ComponentHandler[] = [
-  { prefix: "ps", handle: (interaction, [id = ""], ctx) => settle(interaction, id, true, ctx) },
-  { prefix: "pd", handle: (interaction, [id = ""], ctx) => settle(interaction, id, false, ctx) },
+  { prefix: COMPONENT.proposalSave, handle: (interaction, [id = ""], ctx) => settle(interaction, id, true, ctx) },
+  { prefix: COMPONENT.proposalDiscard, handle: (interaction, [id = ""], ctx) => settle(interaction, id, false, ctx) },
 ];

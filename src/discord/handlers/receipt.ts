@@ -3,11 +3,12 @@ import { sayFor } from "../interaction-helpers.js";
 import { NO_MENTIONS } from "../reply-stream.js";
 import { undoAnswer } from "./history.js";
 import type { ComponentHandler } from "./router.js";
+import { COMPONENT } from "../views/custom-id.js";
 
 export const receiptHandlers: ComponentHandler[] = [
   {
     // Undo from a receipt: the answer is private; the receipt marks the change as undone.
-    prefix: "ru",
+    prefix: COMPONENT.undo,
     async handle(interaction, [id = ""], ctx) {
       if (!interaction.isButton()) return;
       const say = sayFor(interaction);

@@ -1,13 +1,13 @@
 import { MessageFlags, type ButtonInteraction, type ModalSubmitInteraction, type StringSelectMenuInteraction } from "discord.js";
 import type { BotContext } from "../bot-context.js";
 import { inLocale } from "../interaction-helpers.js";
-import { parseComponentId } from "../views/custom-id.js";
+import { parseComponentId, type ComponentPrefix } from "../views/custom-id.js";
 
 export type ComponentInteraction = ButtonInteraction | StringSelectMenuInteraction | ModalSubmitInteraction;
 
 /** Buttons, menus and forms the bot puts on its messages, routed by the first part of their custom id. */
 export interface ComponentHandler {
-  prefix: string;
+  prefix: ComponentPrefix;
   /** `args` are the custom id's parts after `<prefix>:<owner>`. Called for the owner only. */
   handle(interaction: ComponentInteraction, args: string[], ctx: BotContext): Promise<void>;
   /**

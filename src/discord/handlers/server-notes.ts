@@ -3,8 +3,9 @@ import { writeRefusalLine } from "../../present/write-refusal.js";
 import type { BotContext } from "../bot-context.js";
 import { sayFor } from "../interaction-helpers.js";
 import { NO_MENTIONS } from "../reply-stream.js";
-import { mayWriteServerNotes, memberWriter, SUGGESTION_PREFIX, suggestionLine } from "../views/server-notes.js";
+import { mayWriteServerNotes, memberWriter, suggestionLine } from "../views/server-notes.js";
 import type { ComponentHandler, ComponentInteraction } from "./router.js";
+import { COMPONENT } from "../views/custom-id.js";
 
 /**
  * Save or Discard on a suggestion for the server's notes. Anyone may see it; only a member who
@@ -47,4 +48,4 @@ async function settle(interaction: ComponentInteraction, action: string, id: str
   await interaction.editReply({ content: `${say(`✅ Saved by ${who}`, `✅ 已由 ${who} 保存`)} (${used}/${cap}): ${suggestionLine(waiting)}`, components: [], allowedMentions: NO_MENTIONS });
 }
 
-export const serverNotesHandlers: ComponentHandler[] = [{ prefix: SUGGESTION_PREFIX, shared: true, handle: (interaction, [action = "", id = ""], ctx) => settle(interaction, action, id, ctx) }];
+export const serverNotesHandlers: ComponentHandler[] = [{ prefix: COMPONENT.serverSuggestion, shared: true, handle: (interaction, [action = "", id = ""], ctx) => settle(interaction, action, id, ctx) }];

@@ -10,7 +10,7 @@ import { sourceLabel } from "../../present/source-lines.js";
 import { writeRefusalLine } from "../../present/write-refusal.js";
 import { sayFor } from "../interaction-helpers.js";
 import { NO_MENTIONS } from "../reply-stream.js";
-import { componentId } from "../views/custom-id.js";
+import { COMPONENT, componentId } from "../views/custom-id.js";
 import { correctable, sourceChoice, sourcesMenu } from "../views/sources.js";
 import { forgetPreview } from "./forget.js";
 import type { ComponentHandler, ComponentInteraction } from "./router.js";
@@ -49,7 +49,7 @@ async function chosen(interaction: ComponentInteraction, memory: MemoryStore, to
 export const sourceHandlers: ComponentHandler[] = [
   {
     // "Not right?" under an answer: a private menu of its sources.
-    prefix: "nr",
+    prefix: COMPONENT.sourceNotRight,
     async handle(interaction, [token = ""], ctx) {
       if (!interaction.isButton()) return;
       const sources = await sourcesOf(ctx.engine.memoryOf(interaction.user.id), token);
@@ -59,7 +59,7 @@ export const sourceHandlers: ComponentHandler[] = [
   },
   {
     // A source chosen in that menu: its text now, with Forget and (for a memory section) Correct.
-    prefix: "ns",
+    prefix: COMPONENT.sourceMenu,
     async handle(interaction, [token = ""], ctx) {
       if (!interaction.isStringSelectMenu()) return;
       const memory = ctx.engine.memoryOf(interaction.user.id);
@@ -71,7 +71,7 @@ export const sourceHandlers: ComponentHandler[] = [
   },
   {
     // Forget: the /memory forget preview for that text (its first 100 characters), with Forget / Cancel.
-    prefix: "nf",
+    prefix: COMPONENT.sourceForget,
     async handle(interaction, [token = "", index = ""], ctx) {
       if (!interaction.isButton()) return;
       const memory = ctx.engine.memoryOf(interaction.user.id);
@@ -86,7 +86,7 @@ export const sourceHandlers: ComponentHandler[] = [
   },
   {
     // Correct: a form holding the section as it is now.
-    prefix: "nc",
+    prefix: COMPONENT.sourceCorrect,
     async handle(interaction, [token = "", index = ""], ctx) {
       if (!interaction.isButton()) return;
       const say = sayFor(interaction);
@@ -94,7 +94,7 @@ export const sourceHandlers: ComponentHandler[] = [
       if (!found || !correctable(found.ref)) return;
       await interaction.showModal(
         new ModalBuilder()
-          .setCustomId(componentId("nm", interaction.user.id, token, index, hash(found.text)))
+          .setCustomId(componentId(COMPONENT.sourceCorrection, interaction.user.id, token, index, hash(found.text)))
           .setTitle(cutChars(say(`Correct ${sourceLabel(found.ref, say)}`, `更正 ${sourceLabel(found.ref, say)}`), 45))
           .addLabelComponents(
             new LabelBuilder()
@@ -106,7 +106,7 @@ export const sourceHandlers: ComponentHandler[] = [
   },
   {
     // The corrected section: written as the person's own edit, with every check of one, if it did not change meanwhile.
-    prefix: "nm",
+    prefix: COMPONENT.sourceCorrection,
     async handle(interaction, [token = "", index = "", was = ""], ctx) {
       if (!interaction.isModalSubmit()) return;
       const say = sayFor(interaction);

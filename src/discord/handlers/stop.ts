@@ -1,10 +1,11 @@
 import { MessageFlags } from "discord.js";
 import { inLocale } from "../interaction-helpers.js";
 import type { ComponentHandler } from "./router.js";
+import { COMPONENT } from "../views/custom-id.js";
 
 export const stopHandlers: ComponentHandler[] = [
   {
-    prefix: "st",
+    prefix: COMPONENT.stop,
     async handle(interaction, [turnId = ""], ctx) {
       if (!interaction.isButton()) return;
       // The turn knows whose it is: a button naming someone else's turn stops nothing, whatever its id says.

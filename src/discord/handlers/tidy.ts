@@ -4,11 +4,12 @@ import { describeChange } from "../../present/history-lines.js";
 import { sayFor } from "../interaction-helpers.js";
 import { NO_MENTIONS } from "../reply-stream.js";
 import type { ComponentHandler } from "./router.js";
+import { COMPONENT } from "../views/custom-id.js";
 
 export const tidyHandlers: ComponentHandler[] = [
   {
     // Details of a tidy-up: each section it changed, before → after, privately.
-    prefix: "td",
+    prefix: COMPONENT.tidyDetails,
     async handle(interaction, [id = ""], ctx) {
       if (!interaction.isButton()) return;
       const say = sayFor(interaction);

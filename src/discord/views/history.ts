@@ -5,7 +5,7 @@ import type { JournalEntry } from "../../memory/journal.js";
 import { localDate, localTime } from "../../lib/time.js";
 import type { UndoResult } from "../../memory/undo.js";
 import { describeEntry, historyLine, who } from "../../present/history-lines.js";
-import { componentId } from "./custom-id.js";
+import { COMPONENT, componentId } from "./custom-id.js";
 
 const PAGE = 10;
 const MENU = 25;
@@ -36,8 +36,8 @@ export function historyPage(history: readonly JournalEntry[], owner: string, fil
   const lines = entries.slice(at * PAGE, at * PAGE + PAGE).map((e) => `• ${cutChars(historyLine(e, zone, say), 180)}`);
   const header = say(`**History of your memory** · page ${at + 1}/${pages} · newest first`, `**你的记忆的改动记录** · 第 ${at + 1}/${pages} 页 · 最新在前`);
   const nav = new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(
-    new ButtonBuilder().setCustomId(componentId("mh", owner, filter, String(at - 1))).setLabel(say("◀ Newer", "◀ 较新")).setStyle(ButtonStyle.Secondary).setDisabled(at === 0),
-    new ButtonBuilder().setCustomId(componentId("mh", owner, filter, String(at + 1))).setLabel(say("Older ▶", "较早 ▶")).setStyle(ButtonStyle.Secondary).setDisabled(at >= pages - 1),
+    new ButtonBuilder().setCustomId(componentId(COMPONENT.historyPage, owner, filter, String(at - 1))).setLabel(say("◀ Newer", "◀ 较新")).setStyle(ButtonStyle.Secondary).setDisabled(at === 0),
+    new ButtonBuilder().setCustomId(componentId(COMPONENT.historyPage, owner, filter, String(at + 1))).setLabel(say("Older ▶", "较早 ▶")).setStyle(ButtonStyle.Secondary).setDisabled(at >= pages - 1),
   );
   return { content: [header, ...lines].join("\n"), components: pages > 1 ? [nav] : [] };
 }
@@ -47,7 +47,7 @@ export function undoMenu(entries: readonly JournalEntry[], owner: string, zone: 
   const shown = entries.slice(0, MENU);
   if (shown.length === 0) return { content: say("There is nothing to undo.", "没有可以撤销的改动。"), components: [] };
   const menu = new StringSelectMenuBuilder()
-    .setCustomId(componentId("mu", owner))
+    .setCustomId(componentId(COMPONENT.undoMenu, owner))
     .setPlaceholder(say("Choose a change to undo", "选择要撤销的改动"))
     .addOptions(
       shown.map((e) => ({
@@ -91,8 +91,8 @@ export function undoResultView(result: UndoResult, entries: ReadonlyMap<string, 
       }
       const later = bullets(result.later.map((e) => line(e))).join("\n");
       const buttons = new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(
-        new ButtonBuilder().setCustomId(componentId("mc", owner, id)).setLabel(say("Undo these too", "一并撤销")).setStyle(ButtonStyle.Danger),
-        new ButtonBuilder().setCustomId(componentId("mx", owner)).setLabel(say("Cancel", "取消")).setStyle(ButtonStyle.Secondary),
+        new ButtonBuilder().setCustomId(componentId(COMPONENT.undoChain, owner, id)).setLabel(say("Undo these too", "一并撤销")).setStyle(ButtonStyle.Danger),
+        new ButtonBuilder().setCustomId(componentId(COMPONENT.undoChainCancel, owner)).setLabel(say("Cancel", "取消")).setStyle(ButtonStyle.Secondary),
       );
       return {
         content: cutChars(say(

@@ -2,7 +2,7 @@ import { ActionRowBuilder, ButtonBuilder, ButtonStyle, type MessageActionRowComp
 import type { Say } from "../../lib/locale.js";
 import { cutChars } from "../../lib/text.js";
 import type { PendingChange } from "../../memory/changes.js";
-import { componentId } from "./custom-id.js";
+import { COMPONENT, componentId } from "./custom-id.js";
 import { heldLine } from "../../present/provenance-lines.js";
 
 /** Discord allows 5 rows of buttons on a message: one row (Save, Discard) per proposal. */
@@ -23,8 +23,8 @@ export function proposalFooter(owner: string, proposals: PendingChange[], say: S
   });
   const components = proposals.slice(0, ROWS).map((p, i) =>
     new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(
-      new ButtonBuilder().setCustomId(componentId("ps", owner, p.proposal)).setLabel(say("Save", "保存") + (numbered ? ` ${i + 1}` : "")).setStyle(ButtonStyle.Success),
-      new ButtonBuilder().setCustomId(componentId("pd", owner, p.proposal)).setLabel(say("Discard", "放弃") + (numbered ? ` ${i + 1}` : "")).setStyle(ButtonStyle.Secondary),
+      new ButtonBuilder().setCustomId(componentId(COMPONENT.proposalSave, owner, p.proposal)).setLabel(say("Save", "保存") + (numbered ? ` ${i + 1}` : "")).setStyle(ButtonStyle.Success),
+      new ButtonBuilder().setCustomId(componentId(COMPONENT.proposalDiscard, owner, p.proposal)).setLabel(say("Discard", "放弃") + (numbered ? ` ${i + 1}` : "")).setStyle(ButtonStyle.Secondary),
     ),
   );
   return { lines, components };

@@ -4,7 +4,7 @@ import { countChars, cutChars } from "../../lib/text.js";
 import type { JournalEntry, SectionChange } from "../../memory/journal.js";
 import { describeEntry } from "../../present/history-lines.js";
 import type { Suggestion, SuggestionState } from "../../memory/server-notes.js";
-import { componentId } from "./custom-id.js";
+import { COMPONENT, componentId } from "./custom-id.js";
 import { suggestionLine } from "./server-notes.js";
 import { NO_MENTIONS } from "../reply-stream.js";
 
@@ -45,7 +45,7 @@ export function receiptMessage(owner: string, entries: JournalEntry[], say: Say,
   const room = 2000 - (suggestionText ? countChars(suggestionText) + 1 : 0);
   const content = [cutChars(changes.join("\n"), room), suggestionText].filter(Boolean).join("\n");
   const buttons = entries.slice(0, BUTTONS).map((e, i) =>
-    new ButtonBuilder().setCustomId(componentId("ru", owner, e.id)).setLabel(say(`Undo ${i + 1}`, `撤销 ${i + 1}`)).setStyle(ButtonStyle.Secondary),
+    new ButtonBuilder().setCustomId(componentId(COMPONENT.undo, owner, e.id)).setLabel(say(`Undo ${i + 1}`, `撤销 ${i + 1}`)).setStyle(ButtonStyle.Secondary),
   );
   const rows: ActionRowBuilder<MessageActionRowComponentBuilder>[] = [];
   for (let i = 0; i < buttons.length; i += PER_ROW) rows.push(new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(buttons.slice(i, i + PER_ROW)));

@@ -4,9 +4,7 @@ import { cutChars } from "../../lib/text.js";
 import type { Writer } from "../../memory/memory-file.js";
 import { SERVER_NOTES_LABEL, type Suggestion } from "../../memory/server-notes.js";
 import { NO_MENTIONS } from "../reply-stream.js";
-import { componentId } from "./custom-id.js";
-
-export const SUGGESTION_PREFIX = "sn";
+import { COMPONENT, componentId } from "./custom-id.js";
 
 /** Whether this member may write the server's notes: Manage Server, or the role the operator named. */
 export function mayWriteServerNotes(interaction: Interaction, roleId: string | undefined): boolean {
@@ -36,8 +34,8 @@ export function suggestionMessage(guildId: string, suggestion: Suggestion, say: 
     `💡 我建议修改本服务器笔记（来自与 <@${suggestion.userId}> 的对话）：\n${suggestionLine(suggestion)}\n-# 只有可以编写服务器笔记的成员才能保存。`,
   );
   const row = new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(
-    new ButtonBuilder().setCustomId(componentId(SUGGESTION_PREFIX, guildId, "save", suggestion.id)).setLabel(say("Save", "保存")).setStyle(ButtonStyle.Success),
-    new ButtonBuilder().setCustomId(componentId(SUGGESTION_PREFIX, guildId, "discard", suggestion.id)).setLabel(say("Discard", "丢弃")).setStyle(ButtonStyle.Secondary),
+    new ButtonBuilder().setCustomId(componentId(COMPONENT.serverSuggestion, guildId, "save", suggestion.id)).setLabel(say("Save", "保存")).setStyle(ButtonStyle.Success),
+    new ButtonBuilder().setCustomId(componentId(COMPONENT.serverSuggestion, guildId, "discard", suggestion.id)).setLabel(say("Discard", "丢弃")).setStyle(ButtonStyle.Secondary),
   );
   return { content, components: [row], allowedMentions: NO_MENTIONS };
 }

@@ -3,7 +3,7 @@ import type { Say } from "../../lib/locale.js";
 import { cutChars } from "../../lib/text.js";
 import type { SourceRef } from "../../memory/changes.js";
 import { sourceLabel, sourcesLine } from "../../present/source-lines.js";
-import { componentId } from "./custom-id.js";
+import { COMPONENT, componentId } from "./custom-id.js";
 
 type Row = ActionRowBuilder<MessageActionRowComponentBuilder>;
 
@@ -16,7 +16,7 @@ export function sourcesFooter(owner: string, sources: readonly SourceRef[], link
   const labels = sources.map((ref, i) => (links[i] ? `[${escapeMarkdown(sourceLabel(ref, say)).replace(/[[\]]/g, "")}](<${links[i]}>)` : escapeMarkdown(sourceLabel(ref, say))));
   const line = `-# ${sourcesLine(labels, say)}`;
   const row = new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(
-    new ButtonBuilder().setCustomId(componentId("nr", owner, token)).setLabel(say("Not right?", "不对？")).setStyle(ButtonStyle.Secondary),
+    new ButtonBuilder().setCustomId(componentId(COMPONENT.sourceNotRight, owner, token)).setLabel(say("Not right?", "不对？")).setStyle(ButtonStyle.Secondary),
   );
   return { lines: [line], components: [row] };
 }
@@ -24,7 +24,7 @@ export function sourcesFooter(owner: string, sources: readonly SourceRef[], link
 /** "Not right?": which of the sources is wrong. */
 export function sourcesMenu(owner: string, sources: readonly SourceRef[], token: string, say: Say): { content: string; components: Row[] } {
   const menu = new StringSelectMenuBuilder()
-    .setCustomId(componentId("ns", owner, token))
+    .setCustomId(componentId(COMPONENT.sourceMenu, owner, token))
     .setPlaceholder(say("Which one is not right?", "哪一条不对？"))
     .addOptions(sources.map((ref, i) => ({ label: cutChars(sourceLabel(ref, say), 100), value: String(i) })));
   return {
@@ -36,8 +36,8 @@ export function sourcesMenu(owner: string, sources: readonly SourceRef[], token:
 /** One source chosen: its text as it is now, with Forget, and Correct for a section of a memory file. */
 export function sourceChoice(owner: string, ref: SourceRef, text: string, token: string, index: number, say: Say): { content: string; components: Row[] } {
   const quote = `> ${escapeMarkdown(cutChars(text.trim(), 600)).replace(/\n+/g, "\n> ")}`;
-  const buttons = [new ButtonBuilder().setCustomId(componentId("nf", owner, token, String(index))).setLabel(say("Forget", "忘记")).setStyle(ButtonStyle.Danger)];
-  if (correctable(ref)) buttons.push(new ButtonBuilder().setCustomId(componentId("nc", owner, token, String(index))).setLabel(say("Correct", "更正")).setStyle(ButtonStyle.Primary));
+  const buttons = [new ButtonBuilder().setCustomId(componentId(COMPONENT.sourceForget, owner, token, String(index))).setLabel(say("Forget", "忘记")).setStyle(ButtonStyle.Danger)];
+  if (correctable(ref)) buttons.push(new ButtonBuilder().setCustomId(componentId(COMPONENT.sourceCorrect, owner, token, String(index))).setLabel(say("Correct", "更正")).setStyle(ButtonStyle.Primary));
   return {
     content: cutChars(`**${escapeMarkdown(sourceLabel(ref, say))}**\n${quote}`, 2000),
     components: [new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(buttons)],

@@ -2,7 +2,7 @@ import { ActionRowBuilder, ButtonBuilder, ButtonStyle, escapeMarkdown, type Mess
 import type { Say } from "../../lib/locale.js";
 import type { TidySummary } from "../../memory/tidy/tidy-state.js";
 import { tidyNotice } from "../../present/tidy-lines.js";
-import { componentId } from "./custom-id.js";
+import { COMPONENT, componentId } from "./custom-id.js";
 
 /**
  * The tidy-up's notice under an answer: one line, and for a run that changed memory its Undo
@@ -15,8 +15,8 @@ export function tidyNoticeParts(owner: string, summary: TidySummary, say: Say): 
   if (!line) return { lines: [], components: [] };
   if (!summary.entry) return { lines: [`-# ${line}`], components: [] };
   const row = new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(
-    new ButtonBuilder().setCustomId(componentId("ru", owner, summary.entry)).setLabel(say("Undo the tidy-up", "撤销整理")).setStyle(ButtonStyle.Secondary),
-    new ButtonBuilder().setCustomId(componentId("td", owner, summary.entry)).setLabel(say("Details", "详情")).setStyle(ButtonStyle.Secondary),
+    new ButtonBuilder().setCustomId(componentId(COMPONENT.undo, owner, summary.entry)).setLabel(say("Undo the tidy-up", "撤销整理")).setStyle(ButtonStyle.Secondary),
+    new ButtonBuilder().setCustomId(componentId(COMPONENT.tidyDetails, owner, summary.entry)).setLabel(say("Details", "详情")).setStyle(ButtonStyle.Secondary),
   );
   return { lines: [`-# ${line}`], components: [row] };
 }

@@ -10,6 +10,7 @@ import type { ModelClient } from "../../model/model-client.js";
 import type { SessionStore } from "../../sessions/session-store.js";
 import { countChars } from "../../lib/text.js";
 import { NEARLY_FULL, tidyUp, type TidyResult } from "./tidy-up.js";
+import { isSnowflake } from "../../lib/snowflake.js";
 
 export interface TidyScheduleOptions {
   home: string;
@@ -36,7 +37,6 @@ export interface TidyScheduleOptions {
 
 /** A day's claim outlives the day in every zone, so a restart the same day does not run again. */
 const CLAIM_MS = 36 * 3_600_000;
-const SNOWFLAKE = /^\d{1,20}$/;
 const PACE_EVERY = 20;
 const PACE_MS = 5;
 
@@ -115,7 +115,7 @@ export class TidySchedule {
     let looked = 0;
     for (const name of names) {
       if (this.closed) return;
-      if (!SNOWFLAKE.test(name)) continue;
+      if (!isSnowflake(name)) continue;
       await this.consider(name, false).catch((error: unknown) => this.options.log.warn({ err: error }, "tidy-up: could not check a person"));
       await slices.pause();
       if (++looked % PACE_EVERY === 0) await new Promise((resolve) => setTimeout(resolve, PACE_MS));
