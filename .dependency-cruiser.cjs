@@ -12,7 +12,7 @@
  *   present/    wording shared by the front ends (journal lines, import preview, model errors, refused writes)
  *   ops/        metrics and health (the telemetry words from lib/ only)
  *   discord/, cli/, web/   the front ends, which never import each other
- *   index.ts, run-bot.ts, launcher.ts, shard.ts, bot-lock.ts   the entry points
+ *   index.ts, run-bot.ts, launcher.ts, shard.ts, bot-lock.ts, web.ts, deploy-commands.ts   the entry points
  */
 const below = (...floors) => `^src/(?!(?:${floors.join("|")})(?:/|\\.ts$))`;
 

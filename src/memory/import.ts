@@ -1,4 +1,3 @@
-import { privateSectionList } from "./visibility.js";
 import { instructionIn } from "./instructions.js";
 import { readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { PRIVATE_FILE_MODE } from "../lib/private-files.js";
@@ -10,7 +9,8 @@ import { writeFileAtomic } from "./atomic-write.js";
 import { dateOfConversation } from "./conversation-log.js";
 import type { JournalEntry, SectionChange } from "./journal.js";
 import { readTextIfExistsSync } from "./memory-file.js";
-import { ASK_BEFORE_SAVING, type AskBeforeSaving, type MemoryStore, type Settings } from "./memory-store.js";
+import type { MemoryStore } from "./memory-store.js";
+import { parseImportedSettings, type Settings, type SettingsProblem } from "./settings.js";
 import { CAPS } from "./file-kinds.js";
 import { checkContent } from "./safety.js";
 import { findSecret, type SecretFinding } from "./secrets.js";
@@ -18,7 +18,7 @@ import { diffSections } from "./section-changes.js";
 import { parseSections } from "./sections.js";
 import { savePending, takePending } from "./pending.js";
 import { countChars } from "../lib/text.js";
-import { dateOfLog, isValidTimeZone } from "../lib/time.js";
+import { dateOfLog } from "../lib/time.js";
 import { roomFor, type StorageFull } from "./storage-quota.js";
 
 const BUNDLE_FORMAT = "agentkit-memory";
@@ -164,7 +164,7 @@ export type FileProblem =
   | { kind: "too-many-sections"; sections: number; limit: number }
   | { kind: "unsafe"; detail: string }
   | { kind: "over-cap" }
-  | { kind: "bad-settings"; problem: "json" | "timezone" | "locale" | "ask-before-saving"; value?: string };
+  | ({ kind: "bad-settings" } & SettingsProblem);
 
 /** A section an import would add, replace or remove, and the first words of its text. */
 export interface SectionPreview {
@@ -383,16 +383,13 @@ function pathFor(memory: MemoryStore, label: string): string | undefined | null 
   return path !== undefined && date !== undefined && !isRealDate(date) ? null : path;
 }
 
-/** A language tag such as en, zh-CN or pt-BR (bounded: linear). */
-const LOCALE = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8}){0,3}$/;
-const SETTINGS_MAX_CHARS = 10_000;
 
 function planSettings(memory: MemoryStore, text: string, plan: ImportPlan): void {
   const file: ImportedFile = { label: "settings.json", status: "refused", chars: text.length, sections: 0 };
   plan.files.push(file);
-  const parsed = parseSettings(text);
+  const parsed = parseImportedSettings(text);
   if (!parsed.ok) {
-    file.problem = parsed.error;
+    file.problem = { kind: "bad-settings", ...parsed.error };
     return;
   }
   file.settings = parsed.value;
@@ -403,29 +400,6 @@ function planSettings(memory: MemoryStore, text: string, plan: ImportPlan): void
   if (file.status !== "same") plan.settings = parsed.value;
 }
 
-function parseSettings(text: string): Result<Settings, FileProblem> {
-  let value: unknown;
-  try {
-    value = text.length > SETTINGS_MAX_CHARS ? undefined : JSON.parse(text);
-  } catch {
-    value = undefined;
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return err({ kind: "bad-settings", problem: "json" });
-  const { timezone, locale, askBeforeSaving, privateSections } = value as Record<string, unknown>;
-  const shown = (v: unknown) => String(v).slice(0, 60);
-  if (timezone !== undefined && (typeof timezone !== "string" || !isValidTimeZone(timezone))) return err({ kind: "bad-settings", problem: "timezone", value: shown(timezone) });
-  if (locale !== undefined && (typeof locale !== "string" || !LOCALE.test(locale))) return err({ kind: "bad-settings", problem: "locale", value: shown(locale) });
-  if (askBeforeSaving !== undefined && !(ASK_BEFORE_SAVING as unknown[]).includes(askBeforeSaving)) {
-    return err({ kind: "bad-settings", problem: "ask-before-saving", value: shown(askBeforeSaving) });
-  }
-  return ok({
-    ...(timezone !== undefined ? { timezone } : {}),
-    ...(locale !== undefined ? { locale } : {}),
-    ...(askBeforeSaving !== undefined ? { askBeforeSaving: askBeforeSaving as AskBeforeSaving } : {}),
-    // An export keeps which sections are private: restoring it must not make them public.
-    ...(Array.isArray(privateSections) ? { privateSections: privateSectionList(privateSections)! } : {}),
-  });
-}
 
 export interface ImportOutcome {
   /** The plan as it was applied (made again under the person's lock: the files may have changed since a preview). */

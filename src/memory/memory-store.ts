@@ -15,37 +15,11 @@ import { Journal, type Actor, type JournalEntry, type Retention } from "./journa
 import { commitWrites, reachedFiles, recoverJournal, type CommitOptions, type FileWrite } from "./journalled-write.js";
 import { dateOfLog, isLocalDate, isValidTimeZone, localDate, localTime, recentDates, systemTimeZone } from "../lib/time.js";
 import { CAPS, type FileKind } from "./file-kinds.js";
-import { isPrivateSection, MAX_PRIVATE_SECTIONS, privateSectionList, sectionKey } from "./visibility.js";
+import { isPrivateSection, MAX_PRIVATE_SECTIONS, sectionKey } from "./visibility.js";
 import { isSnowflake } from "../lib/snowflake.js";
+import { readStoredSettings, type Settings } from "./settings.js";
 
 export { dateOfLog };
-
-/** Which of the model's writes wait for the person's OK: none, USER.md and SOUL.md, or every file. */
-export type AskBeforeSaving = "off" | "profile" | "all";
-export const ASK_BEFORE_SAVING: readonly AskBeforeSaving[] = ["off", "profile", "all"];
-
-/** The nightly tidy-up: on (changes are made, one undo away), ask (they become proposals) or off. */
-export type TidyUpSetting = "on" | "ask" | "off";
-export const TIDY_UP: readonly TidyUpSetting[] = ["on", "ask", "off"];
-
-export interface Settings {
-  timezone?: string;
-  locale?: string;
-  askBeforeSaving?: AskBeforeSaving;
-  tidyUp?: TidyUpSetting;
-  /** Where the tidy-up's notice goes: the first reply of the next conversation (default) or a DM. */
-  tidyNotice?: TidyNoticePlace;
-  /** Sections kept out of public places (sectionKey of each name), in USER.md and MEMORY.md. */
-  privateSections?: string[];
-}
-
-/** Whether a tidy-up's changes wait for the person's OK: tidy_up:ask, or ask before saving on for any file. */
-export function tidyAsksFirst(settings: Settings): boolean {
-  return settings.tidyUp === "ask" || (settings.askBeforeSaving ?? "off") !== "off";
-}
-
-export type TidyNoticePlace = "reply" | "dm";
-export const TIDY_NOTICE: readonly TidyNoticePlace[] = ["reply", "dm"];
 
 export interface MemorySnapshot {
   takenAt: string;
@@ -249,7 +223,7 @@ export class MemoryStore {
 
   /** Read synchronously like the snapshot's files (a few bytes, no thread-pool queue). */
   private settingsFromDisk(): Settings {
-    return parseSettings(readTextIfExistsSync(join(this.dir, "settings.json")) ?? "");
+    return readStoredSettings(readTextIfExistsSync(join(this.dir, "settings.json")) ?? "");
   }
 
   /** Merges settings; an unknown time zone name is refused and nothing is written. */
@@ -461,20 +435,3 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-function parseSettings(text: string): Settings {
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (typeof parsed !== "object" || parsed === null) return {};
-    const { timezone, locale, askBeforeSaving, tidyUp, tidyNotice, privateSections } = parsed as Record<string, unknown>;
-    return {
-      ...(typeof timezone === "string" ? { timezone } : {}),
-      ...(typeof locale === "string" ? { locale } : {}),
-      ...((ASK_BEFORE_SAVING as unknown[]).includes(askBeforeSaving) ? { askBeforeSaving: askBeforeSaving as AskBeforeSaving } : {}),
-      ...((TIDY_UP as unknown[]).includes(tidyUp) ? { tidyUp: tidyUp as TidyUpSetting } : {}),
-      ...((TIDY_NOTICE as unknown[]).includes(tidyNotice) ? { tidyNotice: tidyNotice as TidyNoticePlace } : {}),
-      ...(Array.isArray(privateSections) ? { privateSections: privateSectionList(privateSections)! } : {}),
-    };
-  } catch {
-    return {};
-  }
-}

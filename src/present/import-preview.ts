@@ -1,5 +1,5 @@
 import { BUNDLE_NAME, type FileProblem, type ImportedFile, type ImportPlan, type ImportRefusal, type SectionPreview } from "../memory/import.js";
-import type { Settings } from "../memory/memory-store.js";
+import type { Settings } from "../memory/settings.js";
 import { cutChars } from "../lib/text.js";
 import type { Say } from "../lib/locale.js";
 import { bytesShown, storageFullLine } from "./storage-lines.js";
@@ -43,11 +43,22 @@ function problemText(problem: FileProblem, file: ImportedFile, say: Say): string
     case "over-cap":
       return say(`over its cap (${file.chars}/${file.cap} chars)`, `超出上限（${file.chars}/${file.cap} 字）`);
     case "bad-settings": {
-      const value = shown(problem.value ?? "", 40);
-      if (problem.problem === "timezone") return say(`unknown time zone "${value}"`, `未知的时区“${value}”`);
-      if (problem.problem === "locale") return say(`"${value}" is not a language tag such as en or zh-CN`, `“${value}”不是 en 或 zh-CN 这样的语言代码`);
-      if (problem.problem === "ask-before-saving") return say(`ask before saving is off, profile or all, not "${value}"`, `保存前询问只能是 off、profile 或 all，不能是“${value}”`);
-      return say("not a JSON object of settings", "不是设置的 JSON 对象");
+      if (problem.problem === "json") return say("not a JSON object of settings", "不是设置的 JSON 对象");
+      const value = shown(problem.value, 40);
+      switch (problem.problem) {
+        case "timezone":
+          return say(`unknown time zone "${value}"`, `未知的时区“${value}”`);
+        case "locale":
+          return say(`"${value}" is not a language tag such as en or zh-CN`, `“${value}”不是 en 或 zh-CN 这样的语言代码`);
+        case "askBeforeSaving":
+          return say(`ask before saving is off, profile or all, not "${value}"`, `保存前询问只能是 off、profile 或 all，不能是“${value}”`);
+        case "tidyUp":
+          return say(`the nightly tidy-up is on, ask or off, not "${value}"`, `每晚整理只能是 on、ask 或 off，不能是“${value}”`);
+        case "tidyNotice":
+          return say(`the tidy-up's notice goes in a reply or a DM (reply, dm), not "${value}"`, `整理通知只能发在回复或私信里（reply、dm），不能是“${value}”`);
+        case "privateSections":
+          return say("the private sections are not a list of section names", "私密小节不是小节名称的列表");
+      }
     }
   }
 }

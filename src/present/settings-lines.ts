@@ -1,5 +1,5 @@
 import type { Say } from "../lib/locale.js";
-import type { AskBeforeSaving, Settings } from "../memory/memory-store.js";
+import type { AskBeforeSaving, Settings } from "../memory/settings.js";
 
 /** One sentence a person can read: what the setting does now. */
 export function describeAskBeforeSaving(setting: AskBeforeSaving | undefined, say: Say): string {

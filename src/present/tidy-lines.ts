@@ -2,7 +2,7 @@ import type { Say } from "../lib/locale.js";
 import { heldLine as whyHeld } from "./provenance-lines.js";
 import type { HoldReason } from "../lib/provenance.js";
 import type { TidyResult } from "../engine/tidy/tidy-up.js";
-import type { TidyNoticePlace, TidyUpSetting } from "../memory/memory-store.js";
+import type { TidyNoticePlace, TidyUpSetting } from "../memory/settings.js";
 import type { TidySummary } from "../memory/tidy/tidy-state.js";
 import type { DropReason, TidyOperation } from "../memory/tidy/tidy-plan.js";
 

@@ -19,7 +19,7 @@ describe("the bot process (npm start)", () => {
   it("registers the commands globally when DISCORD_GUILD_ID is not set", async () => {
     const { discord, model, home } = await startFakes();
     const { DISCORD_GUILD_ID: _guild, ...env } = botEnv(discord, model, home);
-    const deploy = run("deploy-commands.ts", env);
+    const deploy = run("src/deploy-commands.ts", env);
     expect(await deploy.exited).toBe(0);
     expect(deploy.output()).toMatch(/for all servers and DMs \(global/);
     expect(discord.commands.global.map((c) => c.name)).toEqual(["chat", "end", "onboard", "memory", "server-notes"]);
@@ -29,25 +29,25 @@ describe("the bot process (npm start)", () => {
   it("deploy-commands says when a server also has the global commands, clears them on request, and names the setting Discord refused", async () => {
     const { discord, model, home } = await startFakes();
     const { DISCORD_GUILD_ID: _guild, ...globalEnv } = botEnv(discord, model, home);
-    expect(await run("deploy-commands.ts", globalEnv).exited).toBe(0);
-    const guild = run("deploy-commands.ts", botEnv(discord, model, home));
+    expect(await run("src/deploy-commands.ts", globalEnv).exited).toBe(0);
+    const guild = run("src/deploy-commands.ts", botEnv(discord, model, home));
     expect(await guild.exited).toBe(0);
     expect(guild.output()).toMatch(/registered globally too, so that server shows each command twice\. To keep only the server's: npm run deploy-commands -- --clear-global/);
-    const clear = runTsx("deploy-commands.ts", ["--clear-global"], globalEnv);
+    const clear = runTsx("src/deploy-commands.ts", ["--clear-global"], globalEnv);
     expect(await clear.exited).toBe(0);
     expect(discord.commands.global).toEqual([]);
-    const again = run("deploy-commands.ts", botEnv(discord, model, home));
+    const again = run("src/deploy-commands.ts", botEnv(discord, model, home));
     expect(await again.exited).toBe(0);
     expect(again.output()).not.toMatch(/globally too/);
-    const wrong = run("deploy-commands.ts", { ...globalEnv, DISCORD_TOKEN: "not.the.token" });
+    const wrong = run("src/deploy-commands.ts", { ...globalEnv, DISCORD_TOKEN: "not.the.token" });
     expect(await wrong.exited).toBe(1);
     expect(wrong.output().trim()).toBe("Could not register the commands: Discord refused DISCORD_TOKEN (401): copy it again from the Developer Portal (Bot → Reset Token)");
     // --help registers nothing, and a mistyped option is refused before anything is sent.
     const commandsBefore = JSON.stringify(discord.commands);
-    const help = run("deploy-commands.ts", globalEnv, ["--help"]);
+    const help = run("src/deploy-commands.ts", globalEnv, ["--help"]);
     expect(await help.exited).toBe(0);
     expect(help.output()).toMatch(/^Usage: npm run deploy-commands \[-- --clear-global\]/);
-    const typo = run("deploy-commands.ts", globalEnv, ["--clear-globals"]);
+    const typo = run("src/deploy-commands.ts", globalEnv, ["--clear-globals"]);
     expect(await typo.exited).toBe(2);
     expect(typo.output().trim()).toBe('unknown option "--clear-globals"; the only one is --clear-global (npm run deploy-commands -- --help)');
     expect(JSON.stringify(discord.commands)).toBe(commandsBefore);
@@ -108,7 +108,7 @@ describe("the bot process (npm start)", () => {
   it("continues a session with the same system prompt after being killed mid-session", async () => {
     const { discord, model, home } = await startFakes();
     const env = { ...botEnv(discord, model, home), LOG_LEVEL: "warn" };
-    const deploy = run("deploy-commands.ts", env);
+    const deploy = run("src/deploy-commands.ts", env);
     expect(await deploy.exited).toBe(0);
     expect(deploy.output()).toMatch(/Registered 5 commands \(\/chat, \/end, \/onboard, \/memory, \/server-notes\)/);
     const registered = discord.commands.byGuild.get(discord.guild.id)!;

@@ -323,5 +323,6 @@ describe("the web page in a browser", () => {
     }
     expect(findings).toEqual([]);
     for (const lang of ["en", "zh"]) expect((await stat(join(SHOTS, `${lang}-overview.png`))).size).toBeGreaterThan(5_000);
-  });
+    // Two languages of every page, each checked by axe and photographed whole: a minute on a loaded machine.
+  }, 90_000);
 });

@@ -15,3 +15,21 @@ describe("one source for each shared word", () => {
     expect(own.map(([path]) => path)).toEqual([]);
   });
 });
+
+describe("what the production install holds (npm ci --omit=dev, the Dockerfile)", () => {
+  it("every package src/ imports is a production dependency, and the dev tools (tsx) are not", async () => {
+    const pkg = JSON.parse(await readFile(join(repoRoot, "package.json"), "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    const imported = new Set<string>();
+    for (const [, text] of await sources()) {
+      // `from "x"` and `import("x")` of a bare name: the package is its first part (two for a scope).
+      for (const match of text.matchAll(/(?:from |import\()"([^".][^"]*)"/g)) {
+        const name = match[1]!;
+        if (name.startsWith("node:")) continue;
+        imported.add(name.startsWith("@") ? name.split("/").slice(0, 2).join("/") : name.split("/")[0]!);
+      }
+    }
+    expect([...imported].filter((name) => !(name in pkg.dependencies)).sort()).toEqual([]);
+    expect(Object.keys(pkg.dependencies)).not.toContain("tsx");
+    expect(pkg.devDependencies).toHaveProperty("tsx");
+  });
+});

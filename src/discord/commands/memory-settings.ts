@@ -1,5 +1,6 @@
 import { MessageFlags, type ChatInputCommandInteraction, type SlashCommandSubcommandBuilder } from "discord.js";
-import { TIDY_NOTICE, TIDY_UP, type AskBeforeSaving, type MemoryStore, type TidyNoticePlace, type TidyUpSetting } from "../../memory/memory-store.js";
+import { type MemoryStore } from "../../memory/memory-store.js";
+import { TIDY_NOTICE, TIDY_UP, type AskBeforeSaving, type TidyNoticePlace, type TidyUpSetting } from "../../memory/settings.js";
 import { describeTidyNotice, describeTidyUp } from "../../present/tidy-lines.js";
 import { describeAskBeforeSaving, describeLanguage, describeTimeZone } from "../../present/settings-lines.js";
 import { sayIn } from "../../lib/locale.js";

@@ -1,4 +1,5 @@
-import type { AskBeforeSaving, MemoryStore, Settings } from "../../memory/memory-store.js";
+import type { MemoryStore } from "../../memory/memory-store.js";
+import type { AskBeforeSaving, Settings } from "../../memory/settings.js";
 import type { FileKind } from "../../memory/file-kinds.js";
 import { formatUsage, refusalWithout, type EditOptions, type Refusal, type Writer, type WriteOutcome, type WriteResult } from "../../memory/memory-file.js";
 import type { Proposal } from "../../memory/proposal-store.js";

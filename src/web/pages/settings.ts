@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { isValidTimeZone } from "../../lib/time.js";
 import { applyImport, BUNDLE_NAME, exportBundle, importableName, importRoom, IMPORT_LIMITS, keepUpload, oneImportAtATime, planImport, readImport, takeUpload } from "../../memory/import.js";
-import { ASK_BEFORE_SAVING, TIDY_NOTICE, TIDY_UP, type Settings } from "../../memory/memory-store.js";
+import { ASK_BEFORE_SAVING, TIDY_NOTICE, TIDY_UP, type Settings } from "../../memory/settings.js";
 import { importBusyLine, importForgottenLine, importRefusal, importReport, type ImportReport } from "../../present/import-preview.js";
 import { describeAskBeforeSaving } from "../../present/settings-lines.js";
 import { describeTidyNotice, describeTidyUp } from "../../present/tidy-lines.js";

@@ -25,7 +25,9 @@ describe("export and import", () => {
     await from.user.add("Likes", "- oolong", PERSON);
     await from.soul.write("## Name\nMochi\n", PERSON);
     await from.daily("2026-12-01").write("## 10:00 · tea\nTalked tea.\n", PERSON);
-    await from.saveSettings({ timezone: "Asia/Shanghai", askBeforeSaving: "profile" });
+    // Every setting there is: an export restored into a fresh account keeps each one.
+    const settings = { timezone: "Asia/Shanghai", locale: "zh-CN", askBeforeSaving: "profile", tidyUp: "ask", tidyNotice: "dm", privateSections: ["health"] } as const;
+    await from.saveSettings({ ...settings, privateSections: [...settings.privateSections] });
     await from.writeConversation("2026-12-01-tea-aaaaaaaa.md", { title: "tea", place: "", opened: "", closed: "", sessionId: "a", messages: [{ speaker: "person", name: "Mei", text: "oolong please" }] });
     const exported = await exportBundle(from);
     expect(Object.keys(exported.files).sort()).toEqual(["SOUL.md", "USER.md", "conversations/2026-12-01-tea-aaaaaaaa.md", "daily/2026-12-01.md", "settings.json"]);
@@ -47,7 +49,7 @@ describe("export and import", () => {
     expect(applied.files.map((f) => f.status)).toEqual(plan.files.map((f) => f.status));
     expect(await to.user.read()).toBe("## Likes\n- oolong\n");
     expect(await readFile(join(to.conversationsDir, "2026-12-01-tea-aaaaaaaa.md"), "utf8")).toContain("oolong please");
-    expect(to.readSettings()).toEqual({ timezone: "Asia/Shanghai", askBeforeSaving: "profile" });
+    expect(to.readSettings()).toEqual(settings);
     expect(entry?.op).toBe("import");
     expect(await undoChanges(to, [entry!.id], { kind: "person" })).toMatchObject({ ok: true });
     expect(await to.user.read()).toBe("## Old\n- replaced by the import\n");
@@ -178,7 +180,10 @@ describe("planning an import", () => {
     expect(await settingsOf('{"timezone": "Europe/Berlin"}')).toMatchObject({ status: "changed" });
     expect(await settingsOf('{"timezone": "Mars/Olympus"}')).toMatchObject({ status: "refused", problem: { kind: "bad-settings", problem: "timezone", value: "Mars/Olympus" } });
     expect(await settingsOf('{"locale": "not a locale at all"}')).toMatchObject({ status: "refused", problem: { kind: "bad-settings", problem: "locale" } });
-    expect(await settingsOf('{"askBeforeSaving": "sometimes"}')).toMatchObject({ status: "refused", problem: { kind: "bad-settings", problem: "ask-before-saving" } });
+    expect(await settingsOf('{"askBeforeSaving": "sometimes"}')).toMatchObject({ status: "refused", problem: { kind: "bad-settings", problem: "askBeforeSaving" } });
+    expect(await settingsOf('{"tidyUp": "weekly"}')).toMatchObject({ status: "refused", problem: { kind: "bad-settings", problem: "tidyUp", value: "weekly" } });
+    expect(await settingsOf('{"tidyNotice": "email"}')).toMatchObject({ status: "refused", problem: { kind: "bad-settings", problem: "tidyNotice", value: "email" } });
+    expect(await settingsOf('{"privateSections": "health"}')).toMatchObject({ status: "refused", problem: { kind: "bad-settings", problem: "privateSections" } });
     expect(await settingsOf("{oops")).toMatchObject({ status: "refused", problem: { kind: "bad-settings", problem: "json" } });
     const refused = await planImport(to, { "settings.json": '{"timezone": "Mars/Olympus"}' });
     expect(refused.settings).toBeUndefined();

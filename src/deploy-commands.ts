@@ -1,6 +1,6 @@
 import { DiscordAPIError } from "discord.js";
-import { ConfigError, loadConfig } from "./src/config.js";
-import { clearGlobalCommands, registerCommands } from "./src/discord/register-commands.js";
+import { ConfigError, loadConfig } from "./config.js";
+import { clearGlobalCommands, registerCommands } from "./discord/register-commands.js";
 
 const USAGE = `Usage: npm run deploy-commands [-- --clear-global]
 
