@@ -8,7 +8,9 @@ import { defineConfig } from "vitest/config";
  * tests bound the event loop's own thread's CPU (tests/helpers/loop-probe.ts), not wall time, so they
  * hold with a neighbour on the core.
  */
-const tier = (name: string, include: string[]) => ({ extends: true as const, test: { name, include } });
+const tier = (name: string, include: string[], globalSetup: string[] = []) => ({ extends: true as const, test: { name, include, globalSetup } });
+/** The tiers that start the program as its own process get this run's compiled build (tests/global-setup.ts). */
+const compiled = ["tests/global-setup.ts"];
 
 export default defineConfig({
   test: {
@@ -20,8 +22,8 @@ export default defineConfig({
       tier("unit", ["tests/unit/**/*.test.ts", "tests/property/**/*.test.ts"]),
       tier("structure", ["tests/structure/**/*.test.ts"]),
       tier("integration", ["tests/integration/**/*.test.ts"]),
-      tier("e2e", ["tests/e2e/**/*.test.ts"]),
-      tier("faults", ["tests/faults/**/*.test.ts"]),
+      tier("e2e", ["tests/e2e/**/*.test.ts"], compiled),
+      tier("faults", ["tests/faults/**/*.test.ts"], compiled),
     ],
   },
 });

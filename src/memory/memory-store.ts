@@ -227,10 +227,8 @@ export class MemoryStore {
   }
 
   /** Merges settings; an unknown time zone name is refused and nothing is written. */
-  async saveSettings(patch: Settings): Promise<Result<Settings>> {
-    if (patch.timezone !== undefined && !isValidTimeZone(patch.timezone)) {
-      return err(`"${patch.timezone}" is not a time zone name; use an IANA name such as Asia/Shanghai or Europe/Berlin`);
-    }
+  async saveSettings(patch: Settings): Promise<Result<Settings, { problem: "timezone"; value: string }>> {
+    if (patch.timezone !== undefined && !isValidTimeZone(patch.timezone)) return err({ problem: "timezone", value: patch.timezone });
     // settings.json is not searched: no index work.
     return withPersonLock(this.dir, async () => {
       const settings = { ...this.settingsFromDisk(), ...patch };

@@ -1,4 +1,5 @@
 import type { Say } from "../lib/locale.js";
+import { cutChars } from "../lib/text.js";
 import type { AskBeforeSaving, Settings } from "../memory/settings.js";
 
 /** One sentence a person can read: what the setting does now. */
@@ -33,4 +34,16 @@ export function settingsLine(settings: Settings, zone: string, say: Say): string
   const tidy = { on: say("on", "开启"), ask: say("ask first", "先问我"), off: say("off", "关闭") }[settings.tidyUp ?? "on"];
   const language = settings.locale ? (/^zh/i.test(settings.locale) ? "中文" : "English") : say("from Discord or the browser", "跟随 Discord 或浏览器");
   return [say(`Ask before saving: ${ask}`, `保存前询问：${ask}`), say(`nightly tidy-up: ${tidy}`, `夜间整理：${tidy}`), say(`time zone: ${zone}`, `时区：${zone}`), say(`language: ${language}`, `语言：${language}`)].join(" · ");
+}
+
+/**
+ * A time zone name this Node does not know, as every front end says it (/memory settings, /onboard,
+ * the web page, the terminal's /timezone). `zone` is cut and stripped of Markdown marks here.
+ */
+export function unknownTimeZoneLine(zone: string, say: Say): string {
+  const shown = cutChars(zone, 64).replace(/[`*_~|\\]/g, "");
+  return say(
+    `“${shown}” is not a time zone name: use one such as Asia/Shanghai or Europe/Berlin. Nothing was changed.`,
+    `“${shown}”不是时区名称：请使用 Asia/Shanghai 或 Europe/Berlin 这样的名称。没有做任何改动。`,
+  );
 }

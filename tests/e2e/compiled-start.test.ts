@@ -6,7 +6,7 @@ import { startFakeDiscord } from "../fakes/fake-discord/index.js";
 import { startFakeOpenAI } from "../fakes/fake-openai.js";
 import { botEnv, botMessages } from "../helpers/bot-harness.js";
 import { repoRoot, runCompiled } from "../helpers/child-process.js";
-import { buildCompiled } from "../helpers/compiled-build.js";
+import { sharedBuild } from "../helpers/compiled-build.js";
 import { makeTempHome } from "../helpers/temp-home.js";
 
 const closers: (() => Promise<void>)[] = [];
@@ -21,8 +21,8 @@ async function filesUnder(dir: string, suffix: string): Promise<string[]> {
 
 describe("the compiled bot (npm run build, node dist/index.js)", () => {
   it("compiles every file of src/ and nothing else, then logs in and answers a mention with plain node", async () => {
-    const dir = await makeTempHome();
-    await buildCompiled(dir);
+    // This run's build (tests/global-setup.ts): `npm run build` into a folder laid out as the Docker image.
+    const dir = sharedBuild();
     const dist = join(dir, "dist");
     const sources = (await filesUnder(join(repoRoot, "src"), ".ts")).map((f) => f.replace(/\.ts$/, ".js"));
     // Every entry point a launcher may spawn (dist/index.js, dist/shard.js, dist/cli/*.js) is there; tests are not.

@@ -85,7 +85,7 @@ describe("/onboard", () => {
       fields: { name: "Mochi", personality: "cat", style: "short", timezone: "Mars/Olympus" },
     });
     const answer = await discord.waitFor(() => discord.interactionResponses(submit.id)[0]);
-    expect(answer.content).toMatch(/"Mars\/Olympus" is not a time zone name.*Nothing was saved/);
+    expect(answer.content).toBe("“Mars/Olympus” is not a time zone name: use one such as Asia/Shanghai or Europe/Berlin. Nothing was changed.");
     await expect(readFile(join(home, "users", discord.alice.id, "SOUL.md"), "utf8")).rejects.toThrow();
   });
 });
@@ -164,7 +164,9 @@ describe("/memory", () => {
 
     const tooLong = `## Likes\n${"x".repeat(1500)}\n`;
     const answer = await submitEdit(h, (await openEdit(h, "user")).customId, tooLong);
-    expect(answer.content).toMatch(/USER\.md is full: 18\/1400 chars; this adds 1492/);
+    expect(answer.content).toMatch(/USER\.md is full: 18\/1400 characters, and this adds 1492\. Nothing was saved\./);
+    // The model's own advice ("tell the person so", the list of sections) is not the person's to read.
+    expect(answer.content).not.toMatch(/Sections \(chars\)|tell the person/);
     expect(answer.content).toMatch(/was not changed/);
     expect(answer.attachments[0]?.text).toBe(tooLong);
     expect(await readFile(join(h.dir, "USER.md"), "utf8")).toBe("## Likes\n- oolong\n");

@@ -1,25 +1,17 @@
 import { existsSync } from "node:fs";
 import { spawn } from "node:child_process";
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { chmod, mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { renderConversation, type ConversationMessage } from "../../src/memory/conversation-log.js";
 import { startFakeOpenAI, type FakeOpenAI } from "../fakes/fake-openai.js";
 import { runCompiled, type FinishedRun } from "../helpers/child-process.js";
-import { buildCompiled } from "../helpers/compiled-build.js";
+import { sharedBuild } from "../helpers/compiled-build.js";
 import { makeTempHome } from "../helpers/temp-home.js";
 
-// The compiled CLI, as `npm run memory` runs it: built once for this file (a start under tsx costs
-// seconds, and this file starts the CLI some fifty times).
-let built = "";
-beforeAll(async () => {
-  built = await mkdtemp(join(tmpdir(), "agentkit-cli-build-"));
-  await buildCompiled(built);
-}, 180_000);
-afterAll(async () => {
-  if (built) await rm(built, { recursive: true, force: true });
-});
+// The compiled CLI, as `npm run memory` runs it: this run's build (tests/global-setup.ts; a start
+// under tsx costs seconds, and this file starts the CLI some fifty times).
+const built = sharedBuild();
 
 async function memoryCli(args: string[], env: Record<string, string>): Promise<FinishedRun> {
   const run = runCompiled(built, "dist/cli/memory.js", args, env);

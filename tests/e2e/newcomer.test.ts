@@ -1,16 +1,14 @@
-import { execFile, spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync } from "node:fs";
-import { copyFile, mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import { promisify } from "node:util";
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startFakeDiscord } from "../fakes/fake-discord/index.js";
 import { startFakeOpenAI } from "../fakes/fake-openai.js";
 import { botMessages } from "../helpers/bot-harness.js";
-import { repoRoot } from "../helpers/child-process.js";
 import { makeTempHome } from "../helpers/temp-home.js";
+import { cleanCopy } from "../helpers/clean-copy.js";
 
-const exec = promisify(execFile);
 
 const closers: (() => Promise<void>)[] = [];
 const children: ChildProcessWithoutNullStreams[] = [];
@@ -24,21 +22,6 @@ afterEach(async () => {
   }
   for (const close of closers.splice(0)) await close();
 });
-
-/**
- * What a clean clone holds: every file git tracks (and new files it does not ignore), copied into
- * `dir`. node_modules is linked rather than installed again: `.ci/run` has just run `npm ci` on a
- * clean clone, which is the README's install step.
- */
-async function cleanCopy(dir: string): Promise<void> {
-  const { stdout } = await exec("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024 });
-  for (const file of stdout.split("\0").filter(Boolean)) {
-    if (file === "node_modules" || !existsSync(join(repoRoot, file))) continue;
-    await mkdir(dirname(join(dir, file)), { recursive: true });
-    await copyFile(join(repoRoot, file), join(dir, file));
-  }
-  await symlink(join(repoRoot, "node_modules"), join(dir, "node_modules"), "dir");
-}
 
 /** Waits for a step, failing with what was being waited for and what the command printed. */
 async function within<T>(work: Promise<T>, ms: number, what: string, output: () => string): Promise<T> {

@@ -1,16 +1,16 @@
-import { execFile, execFileSync, spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { chmod, copyFile, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { promisify } from "node:util";
 import { chromium } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { slashOption, startFakeDiscord, type FakeDiscord } from "../fakes/fake-discord/index.js";
 import { startFakeOpenAI, type FakeOpenAI } from "../fakes/fake-openai.js";
 import { botMessages } from "../helpers/bot-harness.js";
+import { cleanCopy } from "../helpers/clean-copy.js";
 import { repoRoot } from "../helpers/child-process.js";
 import { eventually } from "../helpers/eventually.js";
 import { freePort } from "../helpers/free-port.js";
@@ -39,7 +39,6 @@ import { csrfOf, WebClient } from "../helpers/web-client.js";
 const README = readFileSync(join(repoRoot, "README.md"), "utf8");
 const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((path) => existsSync(path));
 const SHOTS = process.env.SCREENSHOTS === "update" ? join(repoRoot, "docs/screenshots") : join(tmpdir(), "agentkit-web-screenshots");
-const exec = promisify(execFile);
 
 interface Block {
   lang: string;
@@ -173,17 +172,6 @@ async function memoryWebLink(): Promise<string> {
 }
 
 const pageAnswers = (url: string) => eventually(async () => (await fetch(url).then((r) => r.status, () => undefined)) ?? false, 30_000, `${url} to answer`);
-
-/** What a clean clone holds (every file git tracks, and new ones it does not ignore); node_modules linked. */
-async function cleanCopy(to: string): Promise<void> {
-  const { stdout } = await exec("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024 });
-  for (const file of stdout.split("\0").filter(Boolean)) {
-    if (file === "node_modules" || !existsSync(join(repoRoot, file))) continue;
-    await mkdir(dirname(join(to, file)), { recursive: true });
-    await copyFile(join(repoRoot, file), join(to, file));
-  }
-  await symlink(join(repoRoot, "node_modules"), join(to, "node_modules"), "dir");
-}
 
 /** The stand-ins for `ollama` and for `npm ci` / `npm test` (see the comment at the top). */
 async function standIns(state: string): Promise<void> {

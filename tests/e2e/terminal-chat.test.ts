@@ -270,7 +270,7 @@ describe("npm run chat", () => {
     expect(run.stdout).toContain("Ask before saving: off: I save what is worth remembering");
     expect(run.stdout).toContain("Time zone: UTC (the bot's default; set yours).");
     expect(run.stdout).toContain("Ask before saving: all: every change waits for /save N. It applies from now on.");
-    expect(run.stdout).toContain('Not changed: "Mars/Olympus" is not a time zone name');
+    expect(run.stdout).toContain("“Mars/Olympus” is not a time zone name: use one such as Asia/Shanghai or Europe/Berlin. Nothing was changed.");
     expect(run.stdout).toContain("Time zone: Europe/Berlin. Daily logs use it from now on");
     expect(run.stdout).toContain("Nightly tidy-up: on. Once a day");
     expect(run.stdout).toContain("Nightly tidy-up: ask first.");

@@ -5,8 +5,7 @@
  * Run: npx tsx bench/recall/dataset/check.ts
  */
 import { conversations, questions } from "./index.js";
-import { conversationsEn } from "./conversations-en.js";
-import { conversationsZh } from "./conversations-zh.js";
+import { conversationsEn, conversationsZh } from "./index.js";
 
 let problems = 0;
 const bad = (m: string) => { problems++; console.log("PROBLEM:", m); };

@@ -8,7 +8,7 @@ import { proposalCommand, undoCommand } from "./change-commands.js";
 import type { ChatContext } from "./context.js";
 import { settingsCommand } from "./settings-command.js";
 import { cleared, commandHelp, unknownCommand } from "./words.js";
-import { sectionName } from "../../engine/tools/memory-tools.js";
+import { checkSectionName } from "../../memory/section-name.js";
 import { hasSection } from "../../memory/visibility.js";
 import { privacySetLine, privateLine, tooManyPrivateLine } from "../../present/privacy-lines.js";
 import { badSectionNameLine } from "../../present/write-refusal.js";
@@ -88,11 +88,11 @@ async function privateCommand(ctx: ChatContext, rest: string): Promise<void> {
   const isPrivate = !(last === "off" || last === "false" || last === "public");
   const raw = (isPrivate || words.length === 1 ? words : words.slice(0, -1)).join(" ");
   if (raw === "") return ctx.print(say("Usage: /private <section> to keep it out of public threads, /private <section> off to undo that.", "用法：/private <小节> 让它不出现在公开子区，/private <小节> off 取消。"));
-  const section = sectionName.safeParse(raw);
-  if (!section.success) return ctx.print(printable(badSectionNameLine(section.error.issues[0]?.message ?? "", say)));
-  const outcome = await memory.markPrivate(section.data, isPrivate);
+  const section = checkSectionName(raw);
+  if (!section.ok) return ctx.print(printable(badSectionNameLine(section.error, say)));
+  const outcome = await memory.markPrivate(section.value, isPrivate);
   if (outcome === "too-many") return ctx.print(tooManyPrivateLine("/private … off", say));
-  ctx.print(printable(privacySetLine(section.data, isPrivate, hasSection([await memory.user.read(), await memory.memory.read()], section.data), say)));
+  ctx.print(printable(privacySetLine(section.value, isPrivate, hasSection([await memory.user.read(), await memory.memory.read()], section.value), say)));
 }
 
 export function printUnknown(ctx: ChatContext, command: string): void {

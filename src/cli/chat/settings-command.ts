@@ -2,7 +2,7 @@ import type { Say } from "../../lib/locale.js";
 import { printable } from "../../lib/printable.js";
 import type { AskBeforeSaving, TidyUpSetting } from "../../memory/settings.js";
 import { describeTidyUp } from "../../present/tidy-lines.js";
-import { describeLanguage, describeTimeZone } from "../../present/settings-lines.js";
+import { describeLanguage, describeTimeZone, unknownTimeZoneLine } from "../../present/settings-lines.js";
 import type { ChatContext } from "./context.js";
 
 /** /settings in the terminal: ask before saving, language, time zone and the nightly tidy-up (settings.json, as Discord's /memory settings and /onboard). */
@@ -91,7 +91,7 @@ export async function settingsCommand(ctx: ChatContext, args: string[]): Promise
     return ctx.print(ctx.say("Language: English, for this chat's lines and for Discord.", "语言：中文，用于本聊天的提示和 Discord。"));
   }
   const saved = await ctx.memory.saveSettings({ timezone: value });
-  if (!saved.ok) return ctx.print(printable(ctx.say(`Not changed: ${saved.error}.`, `未修改：“${value}” 不是时区名称；请用 IANA 名称，例如 Asia/Shanghai 或 Europe/Berlin。`)));
+  if (!saved.ok) return ctx.print(printable(unknownTimeZoneLine(saved.error.value, ctx.say)));
   ctx.print(
     printable(
       ctx.say(

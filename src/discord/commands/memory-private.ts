@@ -1,5 +1,5 @@
 import { MessageFlags, type ChatInputCommandInteraction } from "discord.js";
-import { sectionName } from "../../engine/tools/memory-tools.js";
+import { checkSectionName } from "../../memory/section-name.js";
 import type { MemoryStore } from "../../memory/memory-store.js";
 import { hasSection } from "../../memory/visibility.js";
 import { privacySetLine, tooManyPrivateLine } from "../../present/privacy-lines.js";
@@ -10,9 +10,9 @@ import { sayFor } from "../interaction-helpers.js";
 export async function runPrivate(interaction: ChatInputCommandInteraction, memory: MemoryStore): Promise<void> {
   const say = sayFor(interaction);
   const answer = (content: string) => interaction.reply({ content, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
-  const section = sectionName.safeParse(interaction.options.getString("section", true));
-  if (!section.success) return void (await answer(badSectionNameLine(section.error.issues[0]?.message ?? "", say)));
-  const name = section.data;
+  const section = checkSectionName(interaction.options.getString("section", true));
+  if (!section.ok) return void (await answer(badSectionNameLine(section.error, say)));
+  const name = section.value;
   const isPrivate = interaction.options.getBoolean("private", true);
   const outcome = await memory.markPrivate(name, isPrivate);
   if (outcome === "too-many") return void (await answer(tooManyPrivateLine(say("/memory private … private:false", "/memory private … 私密:false"), say)));

@@ -2,9 +2,8 @@ import { MessageFlags, type ChatInputCommandInteraction, type SlashCommandSubcom
 import { type MemoryStore } from "../../memory/memory-store.js";
 import { TIDY_NOTICE, TIDY_UP, type AskBeforeSaving, type TidyNoticePlace, type TidyUpSetting } from "../../memory/settings.js";
 import { describeTidyNotice, describeTidyUp } from "../../present/tidy-lines.js";
-import { describeAskBeforeSaving, describeLanguage, describeTimeZone } from "../../present/settings-lines.js";
+import { describeAskBeforeSaving, describeLanguage, describeTimeZone, unknownTimeZoneLine } from "../../present/settings-lines.js";
 import { sayIn } from "../../lib/locale.js";
-import { cutChars } from "../../lib/text.js";
 import { isValidTimeZone } from "../../lib/time.js";
 import { sayFor } from "../interaction-helpers.js";
 
@@ -89,8 +88,7 @@ export async function runSettings(interaction: ChatInputCommandInteraction, memo
     return;
   }
   if (zone !== null && !isValidTimeZone(zone)) {
-    const shown = cutChars(zone, 64).replace(/[`*_~|\\]/g, "");
-    await interaction.reply({ content: say(`“${shown}” is not a time zone name: use one such as Asia/Shanghai or Europe/Berlin. Nothing was changed.`, `“${shown}”不是时区名称：请使用 Asia/Shanghai 或 Europe/Berlin 这样的名称。没有做任何改动。`), flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+    await interaction.reply({ content: unknownTimeZoneLine(zone, say), flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
     return;
   }
   // Discord offers only the choices; anything else is a forged or outdated command.

@@ -11,7 +11,7 @@ import { contentHash, PERSON, type MemoryFile } from "../../memory/memory-file.j
 import { type MemoryStore } from "../../memory/memory-store.js";
 import { FILE_KINDS, type FileKind } from "../../memory/file-kinds.js";
 import { isLocalDate } from "../../lib/time.js";
-import { sectionName } from "../../engine/tools/memory-tools.js";
+import { checkSectionName } from "../../memory/section-name.js";
 import type { Command } from "../bot-context.js";
 import type { Say } from "../../lib/locale.js";
 import type { SecretFinding } from "../../memory/secrets.js";
@@ -281,21 +281,21 @@ export const memoryCommand: Command = {
       );
       return;
     }
-    const section = sectionName.safeParse(interaction.options.getString("section", true));
-    if (!section.success) {
-      await reply(interaction, badSectionNameLine(section.error.issues[0]?.message ?? "", say));
+    const section = checkSectionName(interaction.options.getString("section", true));
+    if (!section.ok) {
+      await reply(interaction, badSectionNameLine(section.error, say));
       return;
     }
     const result =
       sub === "add"
-        ? await file.add(section.data, interaction.options.getString("content", true), PERSON)
-        : await file.remove(section.data, PERSON);
+        ? await file.add(section.value, interaction.options.getString("content", true), PERSON)
+        : await file.remove(section.value, PERSON);
     if (!result.ok) {
       await reply(interaction, `${writeRefusalLine(result, file.label, say)}\n${say("Nothing was changed.", "没有做任何改动。")}`);
       return;
     }
     const { used, cap } = result.value.usage;
-    const where = `${file.label} › ${section.data}`;
+    const where = `${file.label} › ${section.value}`;
     const done =
       sub === "add"
         ? result.value.changed

@@ -12,8 +12,9 @@ import { countChars } from "../../lib/text.js";
 import { applyPersona, parsePersona, PERSONALITY_LIMIT, type Persona } from "../../memory/persona.js";
 import type { Command } from "../bot-context.js";
 import { inLocale } from "../interaction-helpers.js";
-import { describeAskBeforeSaving, describeLanguage, describeTimeZone } from "../../present/settings-lines.js";
+import { describeAskBeforeSaving, describeLanguage, describeTimeZone, unknownTimeZoneLine } from "../../present/settings-lines.js";
 import { describeTidyUp } from "../../present/tidy-lines.js";
+import { writeRefusalLine } from "../../present/write-refusal.js";
 
 const MODAL_ID = "onboard";
 
@@ -83,12 +84,7 @@ export const onboardCommand: Command = {
       return;
     }
     if (timezone && !isValidTimeZone(timezone)) {
-      await refuse(
-        zh(
-          `"${timezone}" is not a time zone name. Use an IANA name such as Europe/Berlin or Asia/Shanghai. Nothing was saved.`,
-          `“${timezone}”不是有效的时区名。请使用 IANA 时区名，例如 Asia/Shanghai。未保存任何内容。`,
-        ),
-      );
+      await refuse(unknownTimeZoneLine(timezone, zh));
       return;
     }
     const memory = ctx.engine.memoryOf(interaction.user.id);
@@ -102,7 +98,7 @@ export const onboardCommand: Command = {
     }
     if (!saved) return;
     if (!saved.ok) {
-      await refuse(`${saved.error}\n${zh("Nothing was saved; please shorten the text.", "未保存任何内容；请缩短文字。")}`);
+      await refuse(`${writeRefusalLine(saved, memory.soul.label, zh)}\n${zh("Nothing was saved; please shorten the text.", "未保存任何内容；请缩短文字。")}`);
       return;
     }
     await memory.saveSettings({ ...(timezone ? { timezone } : {}), locale: interaction.locale });

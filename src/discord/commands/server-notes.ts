@@ -8,7 +8,7 @@ import {
   type ChatInputCommandInteraction,
   type ModalSubmitInteraction,
 } from "discord.js";
-import { sectionName } from "../../engine/tools/memory-tools.js";
+import { checkSectionName } from "../../memory/section-name.js";
 import type { Say } from "../../lib/locale.js";
 import { cutChars } from "../../lib/text.js";
 import { contentHash } from "../../memory/memory-file.js";
@@ -77,12 +77,12 @@ export const serverNotesCommand: Command = {
     }
     if (sub === "edit") return openEditor(interaction, notes, say);
     if (sub === "undo") return undo(interaction, notes, say);
-    const section = sectionName.safeParse(interaction.options.getString("section", true));
-    if (!section.success) return void (await reply(interaction, badSectionNameLine(section.error.issues[0]?.message ?? "", say)));
+    const section = checkSectionName(interaction.options.getString("section", true));
+    if (!section.ok) return void (await reply(interaction, badSectionNameLine(section.error, say)));
     const writer = memberWriter(interaction.user.id);
-    const result = sub === "add" ? await notes.notes.add(section.data, interaction.options.getString("content", true), writer) : await notes.notes.remove(section.data, writer);
+    const result = sub === "add" ? await notes.notes.add(section.value, interaction.options.getString("content", true), writer) : await notes.notes.remove(section.value, writer);
     if (!result.ok) return void (await reply(interaction, `${writeRefusalLine(result, notes.notes.label, say)}\n${say("Nothing was changed.", "没有做任何改动。")}`));
-    const where = `${notes.notes.label} › ${section.data}`;
+    const where = `${notes.notes.label} › ${section.value}`;
     const { used, cap } = result.value.usage;
     const done = sub === "add" ? (result.value.changed ? say(`Added to ${where}`, `已添加到 ${where}`) : say(`Already in ${where}`, `已经在 ${where} 里了`)) : say(`Removed ${where}`, `已删除 ${where}`);
     await reply(interaction, `${done} (${used}/${cap}). ${say("Conversations in this server see it from their next start.", "本服务器的对话从下一次开始时生效。")}`);

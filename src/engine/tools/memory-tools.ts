@@ -2,6 +2,13 @@ import type { ChatCompletionFunctionTool } from "openai/resources/chat/completio
 import { z } from "zod";
 import { FILE_KINDS } from "../../memory/file-kinds.js";
 import { dateBound } from "../../lib/time.js";
+import { checkSectionName, SECTION_NAME_MAX } from "../../memory/section-name.js";
+
+/** The one check of a section name (memory/section-name.ts), for the schema's refinements. */
+const sectionNameProblem = (name: string) => {
+  const checked = checkSectionName(name);
+  return checked.ok ? undefined : checked.error;
+};
 
 const SEARCH_LIMIT = 10;
 export const SEARCH_DEFAULT_LIMIT = 5;
@@ -16,13 +23,13 @@ const file = z
   .describe("soul = your persona (SOUL.md), user = the person's profile (USER.md), memory = your notes (MEMORY.md), daily = today's log");
 
 /** A section name as the model or a person gives it: one line, no #. */
-export const sectionName = z
+const sectionName = z
   .string({ error: "section must be a string" })
   .trim()
   .min(1, "section must not be empty")
-  .max(80, "section is too long (80 characters at most)")
-  .refine((name) => !/[\r\n\u2028\u2029]/.test(name), "section must be one line")
-  .refine((name) => !name.includes("#"), "section must not contain # (give the bare name, e.g. Preferences)")
+  .max(SECTION_NAME_MAX, `section is too long (${SECTION_NAME_MAX} characters at most)`)
+  .refine((name) => sectionNameProblem(name) !== "not-one-line", "section must be one line")
+  .refine((name) => sectionNameProblem(name) !== "has-hash", "section must not contain # (give the bare name, e.g. Preferences)")
   .describe("Section name without ##, e.g. Preferences");
 
 const text = (field: string) =>

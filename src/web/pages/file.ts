@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
-import { sectionName } from "../../engine/tools/memory-tools.js";
+import { checkSectionName } from "../../memory/section-name.js";
 import { countChars } from "../../lib/text.js";
 import type { Say } from "../../lib/locale.js";
 import type { FileKind } from "../../memory/file-kinds.js";
@@ -7,7 +7,7 @@ import { contentHash, PERSON_ON_THE_WEB, type MemoryFile } from "../../memory/me
 import type { MemoryStore } from "../../memory/memory-store.js";
 import { parseSections, type SectionDocument } from "../../memory/sections.js";
 import { isPrivateSection, MAX_PRIVATE_SECTIONS } from "../../memory/visibility.js";
-import { secretWarningLine, writeRefusalLine } from "../../present/write-refusal.js";
+import { badSectionNameLine, secretWarningLine, writeRefusalLine } from "../../present/write-refusal.js";
 import { signInPage } from "../auth.js";
 import { banner, csrfField, html, page } from "../page.js";
 import { perPerson, type PersonContext, type WebContext } from "../web-context.js";
@@ -110,11 +110,10 @@ function tooManyPrivate(memory: MemoryStore, changes: Draft["sections"]): boolea
   return added > 0 && marked.length + added > MAX_PRIVATE_SECTIONS;
 }
 
-/** A section name as the tools take one (one line, no #, no invisible character); undefined when it is fine. */
+/** A section name as the tools take one (one line, no #); undefined when it is fine. */
 function badName(name: string, say: Say): string | undefined {
-  const checked = sectionName.safeParse(name);
-  if (checked.success) return undefined;
-  return say(`“${name.slice(0, 80)}” cannot be a section name: ${checked.error.issues[0]?.message ?? ""}`, `“${name.slice(0, 80)}”不能作为小节名：${checked.error.issues[0]?.message ?? ""}`);
+  const checked = checkSectionName(name);
+  return checked.ok ? undefined : badSectionNameLine(checked.error, say);
 }
 
 function editor(person: PersonContext, kind: string, file: MemoryFile, draft: Draft, shown: string, used: number): string {

@@ -3,7 +3,7 @@ import { isValidTimeZone } from "../../lib/time.js";
 import { applyImport, BUNDLE_NAME, exportBundle, importableName, importRoom, IMPORT_LIMITS, keepUpload, oneImportAtATime, planImport, readImport, takeUpload } from "../../memory/import.js";
 import { ASK_BEFORE_SAVING, TIDY_NOTICE, TIDY_UP, type Settings } from "../../memory/settings.js";
 import { importBusyLine, importForgottenLine, importRefusal, importReport, type ImportReport } from "../../present/import-preview.js";
-import { describeAskBeforeSaving } from "../../present/settings-lines.js";
+import { describeAskBeforeSaving, unknownTimeZoneLine } from "../../present/settings-lines.js";
 import { describeTidyNotice, describeTidyUp } from "../../present/tidy-lines.js";
 import { signInPage } from "../auth.js";
 import { banner, csrfField, html, page } from "../page.js";
@@ -86,7 +86,7 @@ export function registerSettingsPages(app: FastifyInstance, ctx: WebContext): vo
     const known = (ASK_BEFORE_SAVING as readonly string[]).includes(ask) && (TIDY_UP as readonly string[]).includes(tidy) && (TIDY_NOTICE as readonly string[]).includes(notice) && (LANGUAGES as readonly string[]).includes(locale);
     if (!known) return sendSettings(reply, person, { error: say("Choose one of the offered values.", "请从给出的选项中选择。") }, 422);
     if (zone && !isValidTimeZone(zone)) {
-      return sendSettings(reply, person, { error: say(`“${zone}” is not a time zone name: use an IANA name such as Europe/Berlin or Asia/Shanghai. Nothing was changed.`, `“${zone}”不是时区名称：请使用 IANA 名称，例如 Asia/Shanghai 或 Europe/Berlin。没有做任何改动。`) }, 422);
+      return sendSettings(reply, person, { error: unknownTimeZoneLine(zone, say) }, 422);
     }
     const patch: Settings = {
       askBeforeSaving: ask as Settings["askBeforeSaving"],

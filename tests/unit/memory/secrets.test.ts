@@ -3,6 +3,7 @@ import { checkContent } from "../../../src/memory/safety.js";
 import { addedSecret, findSecret, findSecrets, maskSecrets, maskSecretsInParts, secretPlaceholder, SHAPE_IDS, shapePattern } from "../../../src/memory/secrets.js";
 import { expectLinear as expectLinearOnCpu } from "../../helpers/linear-time.js";
 import { luhnNumber } from "./secret-corpus.js";
+import { cpuMs } from "../../helpers/cpu-time.js";
 
 // Built from pieces so that no scanner mistakes this test file for a leak.
 const join = (...parts: string[]) => parts.join("");
@@ -254,11 +255,8 @@ const WORST: Record<string, ((size: number) => string)[]> = {
 const SECOND_BATCH_SHAPES = ["pem-body", "pypi", "docker-hub", "vault", "vault-legacy", "password-intl", "recovery-phrase", "slack", "password", "pin"];
 
 /** Milliseconds one run of `work` takes. */
-function timed(work: () => unknown): number {
-  const started = performance.now();
-  work();
-  return performance.now() - started;
-}
+/** CPU time, not wall time (tests/helpers/cpu-time.ts). */
+const timed = cpuMs;
 
 /** The fastest of three runs: the machine is shared, and only the pattern's own cost matters here. */
 function fastest(work: () => unknown): number {
