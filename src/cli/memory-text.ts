@@ -4,23 +4,18 @@ import { english, type Say } from "../lib/locale.js";
 import { printable } from "../lib/printable.js";
 import type { JournalEntry } from "../memory/journal.js";
 import type { MemoryStore } from "../memory/memory-store.js";
-import type { FileKind } from "../memory/file-kinds.js";
 import { settleProposal } from "../memory/settle-proposal.js";
 import { type Proposal } from "../memory/proposal-store.js";
 import { undoable, undoChanges, undoWithLater } from "../memory/undo.js";
 import { writeRefusalLine } from "../present/write-refusal.js";
+import { FILE_KINDS, FILE_TABLE, kindOfLabel } from "../memory/file-kinds.js";
 
 /**
  * History, undo and proposals as plain text, for the terminal chat and the operator CLI.
  * Memory text is someone else's writing: every line is made printable() before it is returned.
  */
 
-const FILES: Record<string, (file: string) => boolean> = {
-  soul: (f) => f === "SOUL.md",
-  user: (f) => f === "USER.md",
-  memory: (f) => f === "MEMORY.md",
-  daily: (f) => f.startsWith("daily/"),
-};
+const FILES: Record<string, (file: string) => boolean> = Object.fromEntries(FILE_KINDS.map((kind) => [kind, (f: string) => kindOfLabel(f) === kind]));
 
 export async function historyText(memory: MemoryStore, options: { file?: string | undefined; limit?: number } = {}, say: Say = english): Promise<string> {
   const keep = options.file ? FILES[options.file] : () => true;
@@ -88,11 +83,10 @@ export async function undoText(memory: MemoryStore, id: string, withLater: boole
   }
 }
 
-const LABELS: Record<FileKind, string> = { soul: "SOUL.md", user: "USER.md", memory: "MEMORY.md", daily: "daily" };
 
 /** Where a proposal would write, as the person knows the file: `USER.md › Work`. */
 function proposalPlace(proposal: Proposal): string {
-  const file = proposal.file === "daily" ? `daily/${proposal.date ?? "?"}.md` : LABELS[proposal.file];
+  const file = proposal.file === "daily" ? `daily/${proposal.date ?? "?"}.md` : FILE_TABLE[proposal.file].label;
   return `${file} › ${proposal.section}`;
 }
 

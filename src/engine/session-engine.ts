@@ -41,6 +41,7 @@ import { readTidyState, takeTidyNotice, type TidySummary } from "../memory/tidy/
 import { TIDY_SESSION } from "./tidy/tidy-up.js";
 import { cutChars } from "../lib/text.js";
 import { MESSAGE_PLACE } from "../lib/snowflake.js";
+import { FILE_TABLE } from "../memory/file-kinds.js";
 
 export interface SessionEngineDeps {
   home: string;
@@ -400,7 +401,7 @@ export class SessionEngine {
       .filter((p) => p.session === TIDY_SESSION)
       // The last night's: older ones wait in the terminal's /save list and expire after 7 days.
       .slice(-3)
-      .map((p) => ({ file: p.file === "user" ? "USER.md" : "MEMORY.md", section: p.section, proposal: p.id, summary: p.tool === "memory_remove" ? "−" : `~ “${cutChars((p.newText ?? p.content ?? "").replace(/\s+/g, " ").trim(), 80)}”` }));
+      .map((p) => ({ file: FILE_TABLE[p.file].label, section: p.section, proposal: p.id, summary: p.tool === "memory_remove" ? "−" : `~ “${cutChars((p.newText ?? p.content ?? "").replace(/\s+/g, " ").trim(), 80)}”` }));
   }
 
   /** Drops the conversation so far; the snapshot (system prompt) and the memory files stay. */

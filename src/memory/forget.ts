@@ -11,6 +11,7 @@ import type { MemoryStore } from "./memory-store.js";
 import { parseSections, serializeSections } from "./sections.js";
 import { removeLeftoverTemporaryFiles } from "./temporary-files.js";
 import { dateOfLog } from "../lib/time.js";
+import { WHOLE_FILE_LABELS } from "./file-kinds.js";
 
 /** What forgetting some words would remove, place by place. */
 export interface ForgetPlan {
@@ -97,7 +98,7 @@ async function makePlan(memory: MemoryStore, words: string, pace: () => Promise<
   const example = (text: string) => {
     if (plan.examples.length < EXAMPLES) plan.examples.push(text.trim().split("\n")[0]!.slice(0, 120));
   };
-  for (const label of ["SOUL.md", "USER.md", "MEMORY.md"]) {
+  for (const label of WHOLE_FILE_LABELS) {
     const text = readTextIfExistsSync(memory.pathOf(label));
     if (!text) continue;
     const cleaned = withoutMentions(text, hit, (line) => {

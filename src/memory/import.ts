@@ -11,7 +11,7 @@ import type { JournalEntry, SectionChange } from "./journal.js";
 import { readTextIfExistsSync } from "./memory-file.js";
 import type { MemoryStore } from "./memory-store.js";
 import { parseImportedSettings, type Settings, type SettingsProblem } from "./settings.js";
-import { CAPS } from "./file-kinds.js";
+import { CAPS, kindOfLabel, WHOLE_FILE_LABELS } from "./file-kinds.js";
 import { checkContent } from "./safety.js";
 import { findSecret, type SecretFinding } from "./secrets.js";
 import { diffSections } from "./section-changes.js";
@@ -54,7 +54,7 @@ export const IMPORT_LIMITS = {
 
 export async function exportBundle(memory: MemoryStore, now = new Date()): Promise<Bundle> {
   const files: Record<string, string> = {};
-  for (const name of ["SOUL.md", "USER.md", "MEMORY.md", "settings.json"]) {
+  for (const name of [...WHOLE_FILE_LABELS, "settings.json"]) {
     const text = readTextIfExistsSync(join(memory.dir, name));
     if (text !== undefined) files[name] = text;
   }
@@ -209,8 +209,10 @@ export interface ImportPlan {
   settings?: Settings;
 }
 
-const capOf = (label: string): number | undefined =>
-  label === "SOUL.md" ? CAPS.soul : label === "USER.md" ? CAPS.user : label === "MEMORY.md" ? CAPS.memory : /^daily\/\d/.test(label) ? CAPS.daily : undefined;
+const capOf = (label: string): number | undefined => {
+  const kind = kindOfLabel(label);
+  return kind === undefined || (kind === "daily" && !/^daily\/\d/.test(label)) ? undefined : CAPS[kind];
+};
 
 /**
  * What an import would change, checked as a person's own edit would be (control characters,

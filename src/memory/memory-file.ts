@@ -92,6 +92,12 @@ export interface RefusalDetail {
   sections?: SectionSize[];
   /** The section the write named, which the file does not have. */
   missing?: string;
+  /** unsafe: where the invisible character is (the text or the section name), which one, and at which character. */
+  part?: "text" | "section-name";
+  character?: string;
+  position?: number;
+  /** secret: what the text looks like. */
+  secret?: SecretFinding;
 }
 
 export type WriteResult = { ok: true; value: WriteOutcome } | { ok: false; error: string; refusal: Refusal; detail?: RefusalDetail };
@@ -188,9 +194,11 @@ export class MemoryFile {
     { section, ifUnchanged, dryRun }: EditOptions & { section?: string; ifUnchanged?: string } = {},
   ): Promise<WriteResult> {
     const verdict = checkContent(incoming, writer.level);
-    if (!verdict.ok) return refuse("unsafe", `${this.label}: refused, the text ${verdict.reason}`);
+    const unsafe = (part: "text" | "section-name", found: { character?: string; position?: number }) =>
+      found.character === undefined ? { part } : { part, character: found.character, ...(found.position ? { position: found.position } : {}) };
+    if (!verdict.ok) return refuse("unsafe", `${this.label}: refused, the text ${verdict.reason}`, unsafe("text", verdict));
     const name = checkContent(section ?? "", writer.level);
-    if (!name.ok) return refuse("unsafe", `${this.label}: refused, the section name ${name.reason}`);
+    if (!name.ok) return refuse("unsafe", `${this.label}: refused, the section name ${name.reason}`, unsafe("section-name", name));
     // The model and AgentKit itself never store a secret; a person's own edit is saved with a warning.
     const refusesSecrets = writer.level === "tool" || writer.by.kind === "system" || writer.refusesSecrets === true;
     // A dry run only reads: it neither waits for the write lock nor wakes the recall index (the
@@ -222,7 +230,7 @@ export class MemoryFile {
       // number can be assembled from two writes. A secret the file held already is not new.
       const secret = after === before ? undefined : addedSecret(before, after);
       if (secret && refusesSecrets) {
-        return refuse("secret", `${this.label}: refused, the text looks like ${secret.kind}. Passwords, keys, tokens and card numbers are never stored in memory; tell the person so`);
+        return refuse("secret", `${this.label}: refused, the text looks like ${secret.kind}. Passwords, keys, tokens and card numbers are never stored in memory; tell the person so`, { secret });
       }
       const used = countChars(after);
       // Told only to a dry run: a write's caller decides with it before anything is written.

@@ -14,7 +14,7 @@ import { Proposals, type Proposal } from "./proposal-store.js";
 import { Journal, type Actor, type JournalEntry, type Retention } from "./journal.js";
 import { commitWrites, reachedFiles, recoverJournal, type CommitOptions, type FileWrite } from "./journalled-write.js";
 import { dateOfLog, isLocalDate, isValidTimeZone, localDate, localTime, recentDates, systemTimeZone } from "../lib/time.js";
-import { CAPS, type FileKind } from "./file-kinds.js";
+import { CAPS, type FileKind, WHOLE_FILE_LABELS, FILE_TABLE, type WholeFileKind } from "./file-kinds.js";
 import { isPrivateSection, MAX_PRIVATE_SECTIONS, sectionKey } from "./visibility.js";
 import { isSnowflake } from "../lib/snowflake.js";
 import { readStoredSettings, type Settings } from "./settings.js";
@@ -80,9 +80,10 @@ export class MemoryStore {
     this.dailyDays = options.dailyDays ?? 2;
     this.journal = new Journal(join(this.dir, "journal.jsonl"));
     this.proposals = new Proposals(this.dir);
-    this.soul = this.fileAt("SOUL.md", join(this.dir, "SOUL.md"), CAPS.soul);
-    this.user = this.fileAt("USER.md", join(this.dir, "USER.md"), CAPS.user);
-    this.memory = this.fileAt("MEMORY.md", join(this.dir, "MEMORY.md"), CAPS.memory);
+    const whole = (kind: WholeFileKind) => this.fileAt(FILE_TABLE[kind].label, join(this.dir, FILE_TABLE[kind].label), FILE_TABLE[kind].cap);
+    this.soul = whole("soul");
+    this.user = whole("user");
+    this.memory = whole("memory");
   }
 
   /** Refuses anything but a Discord snowflake before any path is built. */
@@ -356,7 +357,7 @@ export class MemoryStore {
 
   /** A file of this person by its label ("USER.md", "daily/2026-12-02.md", "daily/archive/…"), or an error. */
   pathOf(label: string): string {
-    if (label === "SOUL.md" || label === "USER.md" || label === "MEMORY.md") return join(this.dir, label);
+    if (WHOLE_FILE_LABELS.includes(label)) return join(this.dir, label);
     const log = /^daily\/(archive\/)?(\d{4}-\d{2}-\d{2})\.md$/.exec(label);
     if (log && isLocalDate(log[2]!)) return join(this.dir, "daily", log[1] ? "archive" : "", `${log[2]}.md`);
     throw new Error(`"${label}" is not a memory file`);

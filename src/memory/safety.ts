@@ -13,7 +13,7 @@ import { cutChars } from "../lib/text.js";
  *  "record": text shown to the model from files and transcripts (no invisible characters at all). */
 export type SafetyLevel = "tool" | "person" | "record";
 /** `character`: the code and name of the invisible character found, e.g. "U+202E RIGHT-TO-LEFT OVERRIDE". */
-export type SafetyVerdict = { ok: true } | { ok: false; reason: string; character?: string };
+export type SafetyVerdict = { ok: true } | { ok: false; reason: string; character?: string; position?: number };
 
 export function checkContent(text: string, level: SafetyLevel): SafetyVerdict {
   const at = findInvisible(text, level === "person");
@@ -22,7 +22,7 @@ export function checkContent(text: string, level: SafetyLevel): SafetyVerdict {
     const code = text.codePointAt(at)!;
     const character = nameOf(code);
     const detail = code === 0x0d ? `${character} (not followed by a line feed)` : character;
-    return { ok: false, reason: `contains an invisible or bidirectional control character: ${detail} at character ${position}`, character };
+    return { ok: false, reason: `contains an invisible or bidirectional control character: ${detail} at character ${position}`, character, position };
   }
   if (level === "tool") {
     const heading = HEADING_LINE.exec(text);

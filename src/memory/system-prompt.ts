@@ -1,6 +1,6 @@
 import { blockedNotice, checkContent, escapeTags, withoutByteOrderMark } from "./safety.js";
 import { type MemorySnapshot } from "./memory-store.js";
-import { CAPS } from "./file-kinds.js";
+import { CAPS, FILE_TABLE } from "./file-kinds.js";
 import { maskSecrets } from "./secrets.js";
 import { parseSections } from "./sections.js";
 import { countChars } from "../lib/text.js";
@@ -40,9 +40,9 @@ export function buildSystemPrompt(snapshot: MemorySnapshot, base: string, option
   const warn = options.warn ?? (() => {});
   const shown = (text: string) => (options.publicPlace ? withoutPrivateSections(text, options.publicPlace.privateSections).text : text);
   const blocks: Block[] = [
-    { tag: "agent-identity", label: "SOUL.md", text: withoutByteOrderMark(snapshot.soul), cap: CAPS.soul },
-    { tag: "user-profile", label: "USER.md", text: shown(withoutByteOrderMark(snapshot.user)), cap: CAPS.user },
-    { tag: "agent-notes", label: "MEMORY.md", text: shown(withoutByteOrderMark(snapshot.memory)), cap: CAPS.memory },
+    { tag: "agent-identity", label: FILE_TABLE.soul.label, text: withoutByteOrderMark(snapshot.soul), cap: CAPS.soul },
+    { tag: "user-profile", label: FILE_TABLE.user.label, text: shown(withoutByteOrderMark(snapshot.user)), cap: CAPS.user },
+    { tag: "agent-notes", label: FILE_TABLE.memory.label, text: shown(withoutByteOrderMark(snapshot.memory)), cap: CAPS.memory },
     // Only in a conversation held in that server: the opener sets it from the place's server.
     ...(snapshot.serverNotes ? [{ tag: "server-notes", label: SERVER_NOTES_LABEL, text: withoutByteOrderMark(snapshot.serverNotes), cap: SERVER_NOTES_CAP }] : []),
   ];

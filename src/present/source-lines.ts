@@ -1,6 +1,7 @@
 import type { Say } from "../lib/locale.js";
 import { cutChars } from "../lib/text.js";
 import type { SourceRef } from "../memory/changes.js";
+import { FILE_TABLE } from "../memory/file-kinds.js";
 
 const TITLE_CHARS = 40;
 
@@ -13,7 +14,7 @@ export function sourceLabel(ref: SourceRef, say: Say): string {
     case "daily":
       return say(`daily log ${ref.date} › ${title}`, `${ref.date} 的日志 › ${title}`);
     default: {
-      const file = ref.source === "user" ? "USER.md" : ref.source === "memory" ? "MEMORY.md" : "SOUL.md";
+      const file = FILE_TABLE[ref.source].label;
       return title ? `${file} › ${title}` : file;
     }
   }

@@ -5,6 +5,7 @@ import type { TidyResult } from "../engine/tidy/tidy-up.js";
 import type { TidyNoticePlace, TidyUpSetting } from "../memory/settings.js";
 import type { TidySummary } from "../memory/tidy/tidy-state.js";
 import type { DropReason, TidyOperation } from "../memory/tidy/tidy-plan.js";
+import { FILE_TABLE } from "../memory/file-kinds.js";
 
 /**
  * The one notice a person gets about a tidy-up (the first reply of their next conversation, or
@@ -70,7 +71,7 @@ const DROP_WORDS: Record<DropReason, [string, string]> = {
 
 
 function operationLine(op: TidyOperation, say: Say): string {
-  const file = op.file === "user" ? "USER.md" : "MEMORY.md";
+  const file = FILE_TABLE[op.file === "user" ? "user" : "memory"].label;
   const kind = say(op.kind, { merge: "合并", replace: "更新", remove: "删除", move: "移入" }[op.kind]);
   const change = [op.old_lines.join(" / "), op.new_lines.join(" / ")].filter(Boolean).join(" → ");
   return `- ${kind} ${file} › ${op.section}: ${change}${op.reason ? ` (${op.reason}${op.source ? `; ${op.source}` : ""})` : ""}`;

@@ -19,24 +19,33 @@ export function writeRefusalLine(failure: { refusal: Refusal; detail?: RefusalDe
         `${label} is full: ${used}/${cap} characters, and this adds ${adds}. Nothing was saved. Make room first: shorten long entries or remove sections that are out of date, then try again.`,
         `${label} 已满：${used}/${cap} 字，这次要加 ${adds} 字。没有保存。请先精简：把长的条目改短，或删除过时的小节，再试一次。`,
       );
-    case "unsafe":
+    case "unsafe": {
+      if (detail?.character === undefined) {
+        return say(
+          `${label}: refused, the text would change the file's sections (a code fence around a heading, or a new "## " line), or holds a forged tag.`,
+          `${label}：已拒绝，这段文字会改变文件的小节结构（标题外的代码块，或新的“## ”行），或含有伪造的标签。`,
+        );
+      }
+      const where = detail.position === undefined ? "" : say(` at character ${detail.position}`, `第 ${detail.position} 个字符处`);
+      return detail.part === "section-name"
+        ? say(`${label}: refused, the section name contains an invisible or bidirectional control character: ${detail.character}${where}.`, `${label}：已拒绝，小节名${where}有不可见字符或双向控制字符：${detail.character}。`)
+        : say(`${label}: refused, the text contains an invisible or bidirectional control character: ${detail.character}${where}.`, `${label}：已拒绝，这段文字${where}有不可见字符或双向控制字符：${detail.character}。`);
+    }
+    case "secret": {
+      const what = detail?.secret;
       return say(
-        `${label}: refused, the text holds something that cannot be saved (invisible or control characters, a forged tag, or a change to the file's sections).`,
-        `${label}：已拒绝，这段文字含有不能保存的内容（不可见字符或控制字符、伪造的标签，或会改变文件小节结构的内容）。`,
+        `${label}: refused, the text looks like ${what?.kind ?? "a password, key, token or card number"}, and passwords, keys, tokens and card numbers are never stored in memory.`,
+        `${label}：已拒绝，这段文字看起来像${what?.zh ?? "密码、密钥、令牌或卡号"}，密码、密钥、令牌和卡号永远不会保存到记忆中。`,
       );
-    case "secret":
-      return say(
-        `${label}: refused, the text looks like a password, key, token or card number, and those are never stored in memory.`,
-        `${label}：已拒绝，这段文字看起来像密码、密钥、令牌或卡号，这些永远不会保存到记忆中。`,
-      );
+    }
     case "changed":
       return say(
-        `${label} changed after you opened it (I may have saved something during a conversation), so your version was not saved.`,
+        `${label} changed since you opened it (I may have saved something during a conversation), so your version was not saved.`,
         `${label}：你打开表单后它被改动过（我可能在对话中保存了内容），所以你的版本没有保存。`,
       );
     case "not-applicable":
       return detail?.missing !== undefined
-        ? say(`${label} has no section “${detail.missing}”.`, `${label} 没有“${detail.missing}”这个小节。`)
+        ? say(`${label} has no section "${detail.missing}".`, `${label} 没有“${detail.missing}”这个小节。`)
         : say(`${label}: that section is not there, or it is there more than once (tidy it by hand with /memory edit).`, `${label}：没有这个小节，或它出现了不止一次（可用 /memory edit 手动整理）。`);
   }
 }

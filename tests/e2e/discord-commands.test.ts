@@ -137,7 +137,7 @@ describe("/memory", () => {
     const missing = await memory(h, h.discord.alice.id, "remove", [s.string("file", "user"), s.string("section", "Nope")]);
     expect(missing.content).toMatch(/no section "Nope".*Nothing was changed/s);
     const badName = await memory(h, h.discord.alice.id, "add", [s.string("file", "user"), s.string("section", "## X"), s.string("content", "y")]);
-    expect(badName.content).toMatch(/must not contain #/);
+    expect(badName.content).toBe("That section name won't work: it holds a # (give the bare name, e.g. Likes). Nothing was changed.");
   });
 
   it("add saves a person's own secret-looking text with a warning", async () => {

@@ -45,9 +45,9 @@ describe("health and metrics (METRICS_PORT)", () => {
     const bot = await startBotProcess(botEnv(discord, model, home));
     const alice = discord.alice.id;
 
-    // A turn that saves to memory; the model takes 300 ms to start answering.
+    // A turn that saves to memory; the model takes 1.5 s to start answering.
     model.enqueue(
-      { toolCalls: [{ name: "memory_add", arguments: { file: "user", section: "Likes", content: "- oolong tea, no sugar" } }], usage, firstTokenDelayMs: 300 },
+      { toolCalls: [{ name: "memory_add", arguments: { file: "user", section: "Likes", content: "- oolong tea, no sugar" } }], usage, firstTokenDelayMs: 1500 },
       { text: "Noted: oolong.", usage },
     );
     const start = await discord.userSends({ channelId: discord.textChannel.id, userId: alice, content: "remember that I drink oolong tea, no sugar", mentionsBot: true });
@@ -81,8 +81,10 @@ describe("health and metrics (METRICS_PORT)", () => {
     expect(value("agentkit_turns_total", { outcome: "stopped" })).toBe(0);
     expect(value("agentkit_turn_seconds_count", { part: "own" })).toBe(3);
     expect(value("agentkit_turn_seconds_count", { part: "model" })).toBe(3);
-    expect(value("agentkit_turn_seconds_sum", { part: "model" })).toBeGreaterThanOrEqual(0.3);
-    expect(value("agentkit_turn_seconds_sum", { part: "own" })).toBeLessThan(0.3);
+    // The model's wait is the model's: counted as AgentKit's own, "own" would hold 1.5 s and more
+    // (the bound leaves room for three turns' own work on a loaded machine).
+    expect(value("agentkit_turn_seconds_sum", { part: "model" })).toBeGreaterThanOrEqual(1.5);
+    expect(value("agentkit_turn_seconds_sum", { part: "own" })).toBeLessThan(1.2);
     expect(value("agentkit_model_requests_total", { outcome: "ok" })).toBe(4);
     expect(value("agentkit_model_requests_total", { outcome: "server" })).toBe(1);
     expect(value("agentkit_model_requests_total", { outcome: "timeout" })).toBe(0);

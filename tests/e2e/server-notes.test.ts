@@ -36,7 +36,7 @@ describe("server notes", () => {
     expect(await notesCommand(h, bob.id, "view")).toContain(NOTE);
     const key = ["sk-", "proj-", "Zq3Wm8Kp2Lr7Tn4Vb9Xc1Hd6Jf0Gs5Ya2Ue8IoP4aS7dF1gH"].join("");
     const refused = await notesCommand(h, alice.id, "add", [s.string("section", "Bots"), s.string("content", `- the key is ${key}`)]);
-    expect(refused).toMatch(/^SERVER\.md: refused, the text looks like a password, key, token or card number, and those are never stored in memory\.\nNothing was changed\.$/);
+    expect(refused).toMatch(/^SERVER\.md: refused, the text looks like an OpenAI API key, and passwords, keys, tokens and card numbers are never stored in memory\.\nNothing was changed\.$/);
     // The model's hint ("tell the person so") is the model's: the moderator reads their own line.
     expect(refused).not.toMatch(/tell the person/);
     expect(await serverNotes(h)).not.toContain(key.slice(-12));

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { dateOfConversation } from "../../memory/conversation-log.js";
 import { BUNDLE_NAME, exportBundle } from "../../memory/import.js";
 import { dateOfLog, type MemoryStore } from "../../memory/memory-store.js";
+import { WHOLE_FILE_LABELS } from "../../memory/file-kinds.js";
 
 /** Stays under Discord's smallest upload limit (10 MiB); a longer history comes in parts. */
 const PART_BYTES = 8 * 1024 * 1024;
@@ -14,7 +15,7 @@ const PART_BYTES = 8 * 1024 * 1024;
  */
 export async function exportFiles(memory: MemoryStore): Promise<AttachmentBuilder[]> {
   const files: AttachmentBuilder[] = [];
-  for (const name of ["SOUL.md", "USER.md", "MEMORY.md", "settings.json"]) {
+  for (const name of [...WHOLE_FILE_LABELS, "settings.json"]) {
     const text = await readFile(join(memory.dir, name), "utf8").catch(() => undefined);
     if (text !== undefined) files.push(new AttachmentBuilder(Buffer.from(text), { name }));
   }

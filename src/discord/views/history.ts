@@ -6,6 +6,7 @@ import { localDate, localTime } from "../../lib/time.js";
 import type { UndoResult } from "../../memory/undo.js";
 import { describeEntry, historyLine, who } from "../../present/history-lines.js";
 import { COMPONENT, componentId } from "./custom-id.js";
+import { FILE_KINDS, kindOfLabel } from "../../memory/file-kinds.js";
 
 const PAGE = 10;
 const MENU = 25;
@@ -20,10 +21,7 @@ export interface View {
 
 const FILES: Record<string, (file: string) => boolean> = {
   all: () => true,
-  soul: (f) => f === "SOUL.md",
-  user: (f) => f === "USER.md",
-  memory: (f) => f === "MEMORY.md",
-  daily: (f) => f.startsWith("daily/"),
+  ...Object.fromEntries(FILE_KINDS.map((kind) => [kind, (f: string) => kindOfLabel(f) === kind])),
 };
 
 /** One page of /memory history from the whole history (oldest first as stored): newest first, with buttons to the older and newer pages. */

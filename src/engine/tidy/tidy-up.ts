@@ -2,7 +2,7 @@ import type { ChatCompletionMessageParam } from "openai/resources/chat/completio
 import { countChars, cutChars } from "../../lib/text.js";
 import { localDate } from "../../lib/time.js";
 import type { TokenUsage } from "../../lib/telemetry.js";
-import { CAPS } from "../../memory/file-kinds.js";
+import { CAPS, FILE_TABLE } from "../../memory/file-kinds.js";
 import type { Actor, JournalEntry } from "../../memory/journal.js";
 import type { FileWrite } from "../../memory/journalled-write.js";
 import type { MemoryStore } from "../../memory/memory-store.js";
@@ -132,7 +132,7 @@ export async function tidyUp(memory: MemoryStore, model: ModelClient, options: T
       await writeTidyState(memory.dir, { ...fresh, ...finished, notice });
       return { kind: "proposed", proposals, summary: notice, applied: outcome.applied, dropped, held, usage: answer.usage };
     }
-    const writes: FileWrite[] = changed.map((file) => ({ label: LABELS[file], text: outcome.texts[file], from: raw[file] ?? null }));
+    const writes: FileWrite[] = changed.map((file) => ({ label: FILE_TABLE[file].label, text: outcome.texts[file], from: raw[file] ?? null }));
     const entry = writes.length > 0 ? await memory.commit(TIDY_ACTOR, "tidy-up", writes, { now }) : undefined;
     // Made after the commit: a held write is of the files as the plan leaves them.
     const proposals = await proposeHeld(memory, held, now);
@@ -147,7 +147,6 @@ export async function tidyUp(memory: MemoryStore, model: ModelClient, options: T
   });
 }
 
-const LABELS: Record<TidyFile, string> = { user: "USER.md", memory: "MEMORY.md" };
 
 /** A change by the person (an edit, a removal, an undo) or a forget, to USER.md or MEMORY.md, after the entries the run started from. */
 function touchedSince(before: readonly JournalEntry[], now: readonly JournalEntry[]): boolean {

@@ -8,6 +8,7 @@ import { SqliteDb, type SqlValue } from "./sqlite-db.js";
 import { unitsOfConversation, unitsOfSections, type RecallSource, type Unit } from "./units.js";
 import { PRIVATE_DIR_MODE } from "../../lib/private-files.js";
 import { TimeSlices } from "../../lib/time-slices.js";
+import { FILE_TABLE, WHOLE_FILE_KINDS } from "../file-kinds.js";
 
 /**
  * Bumped when the layout, the tokenizing or what units hold changes: an older index is rebuilt
@@ -65,11 +66,7 @@ export interface SyncReport {
   units: number;
 }
 
-const MEMORY_FILES: [string, RecallSource][] = [
-  ["SOUL.md", "soul"],
-  ["USER.md", "user"],
-  ["MEMORY.md", "memory"],
-];
+const MEMORY_FILES: [string, RecallSource][] = WHOLE_FILE_KINDS.map((kind) => [FILE_TABLE[kind].label, kind]);
 const ROWS_PER_INSERT = 400;
 
 /** The recall index of one person ($AGENTKIT_HOME/index/<id>.sqlite), derived from their files only. */

@@ -6,13 +6,11 @@ import { storageLine } from "../../present/storage-lines.js";
 import { signInPage } from "../auth.js";
 import { html, page } from "../page.js";
 import type { WebContext } from "../web-context.js";
+import { FILE_TABLE, kindOfLabel } from "../../memory/file-kinds.js";
 
 /** The page of each file kind, from its label. */
 function fileHref(label: string): string {
-  if (label === "SOUL.md") return "/memory/soul";
-  if (label === "USER.md") return "/memory/user";
-  if (label === "MEMORY.md") return "/memory/memory";
-  return "/memory/daily";
+  return FILE_TABLE[kindOfLabel(label) ?? "daily"].page;
 }
 
 export function registerOverview(app: FastifyInstance, ctx: WebContext): void {

@@ -86,6 +86,7 @@ describe("checkContent: invisible characters", () => {
         ok: false,
         reason: `contains an invisible or bidirectional control character: ${name} at character 4`,
         character: name,
+        position: 4,
       });
     }
   });
