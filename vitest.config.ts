@@ -1,16 +1,24 @@
 import { defineConfig } from "vitest/config";
 
 /**
- * The suite in tiers (`npm test -- --project unit` runs one; `npx vitest run tests/unit/lib/text.test.ts`
- * one file). All tiers share one pool of three workers, each file in its own process (`forks`: several
- * files start real child processes, and a file's module state never leaks into another's). Three on two
- * cores because e2e and fault files mostly wait on their child processes and fake servers; the timing
- * tests bound the event loop's own thread's CPU (tests/helpers/loop-probe.ts), not wall time, so they
- * hold with a neighbour on the core.
+ * The suite in tiers: `npm test -- --project unit` runs one, `npx vitest run tests/unit/lib/text.test.ts`
+ * one file. All tiers share one pool of three workers on two cores: e2e and fault files mostly wait on
+ * their child processes and fake servers, and the timing tests bound CPU time (the loop probe counts the
+ * event loop's own thread), not wall time, so they hold with a neighbour on the core.
+ *
+ * Unit, structure and integration files share their worker's modules (`isolate: false`): importing
+ * discord.js, fastify and openai again for each of a hundred small files cost a third of their time.
+ * What a test starts is stopped by tests/setup.ts, which runs for every file. The e2e and fault files
+ * each get a process of their own (the bot's module state, prom-client's registry, signal handlers),
+ * and this run's compiled build to start the program from (tests/global-setup.ts).
  */
-const tier = (name: string, include: string[], globalSetup: string[] = []) => ({ extends: true as const, test: { name, include, globalSetup } });
-/** The tiers that start the program as its own process get this run's compiled build (tests/global-setup.ts). */
-const compiled = ["tests/global-setup.ts"];
+interface Tier {
+  isolate?: false;
+  globalSetup?: string[];
+}
+const tier = (name: string, include: string[], options: Tier = {}) => ({ extends: true as const, test: { name, include, ...options } });
+const shared: Tier = { isolate: false };
+const spawning: Tier = { globalSetup: ["tests/global-setup.ts"] };
 
 export default defineConfig({
   test: {
@@ -18,12 +26,13 @@ export default defineConfig({
     hookTimeout: 20_000,
     pool: "forks",
     maxWorkers: 3,
+    setupFiles: ["tests/setup.ts"],
     projects: [
-      tier("unit", ["tests/unit/**/*.test.ts", "tests/property/**/*.test.ts"]),
-      tier("structure", ["tests/structure/**/*.test.ts"]),
-      tier("integration", ["tests/integration/**/*.test.ts"]),
-      tier("e2e", ["tests/e2e/**/*.test.ts"], compiled),
-      tier("faults", ["tests/faults/**/*.test.ts"], compiled),
+      tier("unit", ["tests/unit/**/*.test.ts", "tests/property/**/*.test.ts"], shared),
+      tier("structure", ["tests/structure/**/*.test.ts"], shared),
+      tier("integration", ["tests/integration/**/*.test.ts"], shared),
+      tier("e2e", ["tests/e2e/**/*.test.ts"], spawning),
+      tier("faults", ["tests/faults/**/*.test.ts"], spawning),
     ],
   },
 });

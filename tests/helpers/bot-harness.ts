@@ -1,4 +1,4 @@
-import { afterEach } from "vitest";
+import { afterThisTest } from "./cleanup.js";
 import { createEngine } from "../../src/engine/create-engine.js";
 import type { SessionEngine } from "../../src/engine/session-engine.js";
 import type { SessionStore } from "../../src/sessions/session-store.js";
@@ -28,18 +28,14 @@ export interface BotHarness {
   restart(): Promise<BotHarness>;
 }
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {});
-});
 
 export async function startBot(
   options: { env?: Record<string, string>; discord?: FakeDiscord; model?: FakeOpenAI; home?: string } = {},
 ): Promise<BotHarness> {
   const discord = options.discord ?? (await startFakeDiscord());
-  if (!options.discord) cleanups.push(() => discord.close());
+  if (!options.discord) afterThisTest(() => discord.close().catch(() => {}));
   const model = options.model ?? (await startFakeOpenAI());
-  if (!options.model) cleanups.push(() => model.close());
+  if (!options.model) afterThisTest(() => model.close().catch(() => {}));
   const home = options.home ?? (await makeTempHome());
   const config = loadConfig("discord", { ...botEnv(discord, model, home), ...options.env });
   if (discord.commands.byGuild.get(discord.guild.id) === undefined) await registerCommands(config.discord!);
@@ -53,7 +49,7 @@ export async function startBot(
     await bot.stop();
     await parts.close();
   };
-  cleanups.push(stop);
+  afterThisTest(() => stop().catch(() => {}));
   await bot.start();
   const harness: BotHarness = {
     discord,

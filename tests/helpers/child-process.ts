@@ -1,6 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { join } from "node:path";
-import { afterEach } from "vitest";
+import { afterThisTest } from "./cleanup.js";
 import { OUTSIDE_CHECKOUT, tsxArgv } from "./outside-checkout.js";
 
 export const repoRoot = join(import.meta.dirname, "../..");
@@ -13,10 +13,6 @@ export interface TsxProcess {
   exited: Promise<number | null>;
 }
 
-const running: ChildProcessWithoutNullStreams[] = [];
-afterEach(() => {
-  for (const child of running.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
-});
 
 /** Runs a TypeScript entry point of this repo as its own node process under tsx (as `npm run dev` would, minus npm), outside the checkout. */
 export function runTsx(script: string, args: string[], env: Record<string, string>): TsxProcess {
@@ -34,7 +30,9 @@ function runNode(argv: string[], cwd: string, env: Record<string, string>): TsxP
     env: { PATH: process.env.PATH ?? "", HOME: env.AGENTKIT_HOME ?? "/nonexistent", ...env },
     stdio: ["pipe", "pipe", "pipe"],
   });
-  running.push(child);
+  afterThisTest(() => {
+    if (child.exitCode === null) child.kill("SIGKILL");
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));

@@ -1,4 +1,4 @@
-import { afterEach } from "vitest";
+import { afterThisTest } from "./cleanup.js";
 import { ModelClient, type ModelClientOptions } from "../../src/model/model-client.js";
 import { SessionEngine, type OpenRequest } from "../../src/engine/session-engine.js";
 import { SessionStore } from "../../src/sessions/session-store.js";
@@ -19,10 +19,6 @@ export interface EngineSetup {
   reopen(): Promise<SessionEngine>;
 }
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
 
 export async function setupEngine(
   options: {
@@ -41,13 +37,13 @@ export async function setupEngine(
 ): Promise<EngineSetup> {
   const home = await makeTempHome();
   const fake = options.fake ?? (await startFakeOpenAI());
-  if (!options.fake) cleanups.push(() => fake.close());
+  if (!options.fake) afterThisTest(() => fake.close());
   const model = new ModelClient({ baseURL: fake.baseURL, apiKey: "test", model: "fake-model", maxRetries: 0, timeoutMs: 5_000, streamIdleMs: 800, telemetry: options.telemetry, ...options.model });
   const recall = new Recall({ debounceMs: 10 });
-  cleanups.push(() => recall.close());
+  afterThisTest(() => recall.close());
   const build = async () => {
     const store = await SessionStore.open(home);
-    cleanups.push(() => store.close());
+    afterThisTest(() => store.close());
     const engine = new SessionEngine({
       home,
       memory: { defaultTimeZone: options.timeZone ?? "UTC", recall, ...(options.quotaBytes !== undefined ? { quotaBytes: options.quotaBytes } : {}) },
@@ -60,7 +56,7 @@ export async function setupEngine(
       ...(options.telemetry ? { telemetry: options.telemetry } : {}),
     });
     // Cleanups run newest first: background writes end before the store and the home go.
-    cleanups.push(() => engine.settle());
+    afterThisTest(() => engine.settle());
     return { store, engine };
   };
   const { store, engine } = await build();

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { stripVTControlCharacters } from "node:util";
-import { afterEach } from "vitest";
+import { afterThisTest } from "./cleanup.js";
 import { OUTSIDE_CHECKOUT, tsxArgv } from "./outside-checkout.js";
 
 /**
@@ -56,10 +56,6 @@ export interface Terminal {
   exited: Promise<number | null>;
 }
 
-const running: { kill(signal: NodeJS.Signals): boolean; exitCode: number | null }[] = [];
-afterEach(() => {
-  for (const child of running.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
-});
 
 /** Starts `node --import tsx <script> <args>` in a new pseudo-terminal of 120×40. */
 export function runInTerminal(script: string, args: string[], env: Record<string, string>): Terminal {
@@ -68,7 +64,9 @@ export function runInTerminal(script: string, args: string[], env: Record<string
     env: { PATH: process.env.PATH ?? "", HOME: env.AGENTKIT_HOME ?? "/nonexistent", TERM: "xterm-256color", ...env },
     stdio: ["pipe", "pipe", "pipe"],
   });
-  running.push(child);
+  afterThisTest(() => {
+    if (child.exitCode === null) child.kill("SIGKILL");
+  });
   let raw = "";
   let stderr = "";
   child.stdout.on("data", (d: Buffer) => (raw += d.toString()));

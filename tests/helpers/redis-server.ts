@@ -2,7 +2,7 @@ import type { ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach } from "vitest";
+import { afterThisTest } from "./cleanup.js";
 import { freePort } from "./free-port.js";
 import { launchRedis, redisCommand, requireRedisServer, type RedisOptions } from "./redis-process.js";
 
@@ -21,14 +21,9 @@ export interface RedisServer {
   resume(): void;
 }
 
-const started: Array<{ kill(): void; dir: string }> = [];
+const started = new Set<{ kill(): void; dir: string }>();
 
-afterEach(async () => {
-  const servers = started.splice(0);
-  for (const server of servers) server.kill();
-  await Promise.all(servers.map((s) => rm(s.dir, { recursive: true, force: true })));
-});
-// A worker that dies without its afterEach must not leave servers behind.
+// A worker that dies without running its cleanups must not leave servers behind.
 process.on("exit", () => {
   for (const server of started) server.kill();
 });
@@ -44,7 +39,12 @@ export async function startRedisServer(options: RedisOptions = {}): Promise<Redi
   const port = await freePort();
   let child: ChildProcess | undefined;
   const entry = { dir, kill: () => child?.kill("SIGKILL") };
-  started.push(entry);
+  started.add(entry);
+  afterThisTest(async () => {
+    started.delete(entry);
+    entry.kill();
+    await rm(dir, { recursive: true, force: true });
+  });
 
   const start = async () => {
     child = await launchRedis(port, dir, options);

@@ -1,4 +1,4 @@
-import { afterEach } from "vitest";
+import { afterThisTest } from "./cleanup.js";
 import type { SessionRecord } from "../../src/sessions/session-record.js";
 import type { SessionStatus } from "../../src/lib/telemetry.js";
 import { SessionStore } from "../../src/sessions/session-store.js";
@@ -12,15 +12,11 @@ export interface StorePlace {
   redis?: RedisServer;
 }
 
-const stores: SessionStore[] = [];
-afterEach(async () => {
-  await Promise.all(stores.splice(0).map((store) => store.close()));
-});
 
 /** Stores are closed after the test (before the server and the home go). */
 async function opened(store: Promise<SessionStore>): Promise<SessionStore> {
   const ready = await store;
-  stores.push(ready);
+  afterThisTest(() => ready.close());
   return ready;
 }
 
