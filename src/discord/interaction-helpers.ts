@@ -41,3 +41,6 @@ export function sayFor(interaction: AnyInteraction): Say {
 export function inLocale(interaction: AnyInteraction, english: string, chinese: string): string {
   return sayFor(interaction)(english, chinese);
 }
+
+/** What a person typed, shown back in Discord without the marks Discord would render (one character class: linear). */
+export const withoutMarkdownMarks = (text: string): string => text.replace(/[`*_~|\\]/g, "");

@@ -92,6 +92,9 @@ export interface RefusalDetail {
   sections?: SectionSize[];
   /** The section the write named, which the file does not have. */
   missing?: string;
+  /** not-applicable: why. The section is missing or there more than once, or the text to replace is not in it or in it `count` times. */
+  reason?: "missing" | "duplicate" | "old-text-missing" | "old-text-repeated";
+  count?: number;
   /** unsafe: where the invisible character is (the text or the section name), which one, and at which character. */
   part?: "text" | "section-name";
   character?: string;
@@ -179,7 +182,7 @@ export class MemoryFile {
   }
 
   replace(section: string, oldText: string, newText: string, writer: Writer, options: EditOptions = {}): Promise<WriteResult> {
-    return this.edit(newText, writer, "replace", (doc) => replaceInSection(doc, section, oldText, newText), { ...options, section: section.trim() });
+    return this.edit(newText, writer, "replace", (doc) => replaceInSection(doc, section, oldText, newText), { ...options, section: section.trim(), oldText });
   }
 
   remove(section: string, writer: Writer, options: EditOptions = {}): Promise<WriteResult> {
@@ -191,7 +194,7 @@ export class MemoryFile {
     writer: Writer,
     op: string,
     change: (doc: SectionDocument) => Result<Edit>,
-    { section, ifUnchanged, dryRun }: EditOptions & { section?: string; ifUnchanged?: string } = {},
+    { section, ifUnchanged, dryRun, oldText }: EditOptions & { section?: string; ifUnchanged?: string; oldText?: string } = {},
   ): Promise<WriteResult> {
     const verdict = checkContent(incoming, writer.level);
     const unsafe = (part: "text" | "section-name", found: { character?: string; position?: number }) =>
@@ -217,8 +220,12 @@ export class MemoryFile {
       const edited = change(doc);
       if (!edited.ok) {
         // Only a section the file lacks: the other refusals name only the section the write named.
-        const missing = section !== undefined && !doc.sections.some((s) => s.name === section);
-        return refuse("not-applicable", `${this.label}: ${edited.error}`, missing ? { missing: section, sections: sectionSizes(doc) } : undefined);
+        const named = section === undefined ? [] : doc.sections.filter((s) => s.name === section);
+        if (section !== undefined && named.length === 0) return refuse("not-applicable", `${this.label}: ${edited.error}`, { missing: section, sections: sectionSizes(doc), reason: "missing" });
+        if (named.length > 1) return refuse("not-applicable", `${this.label}: ${edited.error}`, { reason: "duplicate", count: named.length });
+        const found = oldText === undefined || !named[0] ? undefined : named[0].body.split(oldText).length - 1;
+        const reason = found === undefined ? undefined : found === 0 ? { reason: "old-text-missing" as const } : { reason: "old-text-repeated" as const, count: found };
+        return refuse("not-applicable", `${this.label}: ${edited.error}`, reason);
       }
       const after = serializeSections(edited.value.doc);
       // The model's text may not change which sections the file has, by any route (a fence it

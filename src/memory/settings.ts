@@ -44,11 +44,14 @@ export function tidyAsksFirst(settings: Settings): boolean {
   return settings.tidyUp === "ask" || (settings.askBeforeSaving ?? "off") !== "off";
 }
 
-/** A settings file longer than this is not one (an import is refused; a stored one reads as empty). */
-const SETTINGS_MAX_CHARS = 10_000;
+/**
+ * An imported settings file longer than this is refused. The stored one has no such limit: it is
+ * written by the store alone, and its private sections' names can grow long once normalised
+ * (NFKC makes 18 characters of one); reading it as empty would make every private section public.
+ */
+const IMPORTED_MAX_CHARS = 10_000;
 
 function jsonObject(text: string): Record<string, unknown> | undefined {
-  if (text.length > SETTINGS_MAX_CHARS) return undefined;
   try {
     const value: unknown = JSON.parse(text);
     return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
@@ -76,7 +79,7 @@ export type SettingsProblem = { problem: "json" } | { problem: SettingName; valu
 
 /** Imported settings: every one present must have its shape (and a time zone be one this Node knows), or the file is refused. */
 export function parseImportedSettings(text: string): Result<Settings, SettingsProblem> {
-  const value = jsonObject(text);
+  const value = text.length > IMPORTED_MAX_CHARS ? undefined : jsonObject(text);
   if (!value) return err({ problem: "json" });
   const strict = SETTINGS.extend({ timezone: FIELDS.timezone.refine(isValidTimeZone).optional() });
   const parsed = strict.safeParse(value);

@@ -38,10 +38,11 @@ export function settingsLine(settings: Settings, zone: string, say: Say): string
 
 /**
  * A time zone name this Node does not know, as every front end says it (/memory settings, /onboard,
- * the web page, the terminal's /timezone). `zone` is cut and stripped of Markdown marks here.
+ * the web page, the terminal's /timezone). `zone` is cut here; a front end that renders Markdown
+ * takes its marks out first (the others show the name as typed).
  */
 export function unknownTimeZoneLine(zone: string, say: Say): string {
-  const shown = cutChars(zone, 64).replace(/[`*_~|\\]/g, "");
+  const shown = cutChars(zone, 64);
   return say(
     `“${shown}” is not a time zone name: use one such as Asia/Shanghai or Europe/Berlin. Nothing was changed.`,
     `“${shown}”不是时区名称：请使用 Asia/Shanghai 或 Europe/Berlin 这样的名称。没有做任何改动。`,

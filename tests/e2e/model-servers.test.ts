@@ -102,7 +102,8 @@ describe("the bot with a server whose context is smaller than AgentKit was told"
     expect(reply.content).not.toMatch(/try again/i);
     // Refused once: a refusal is never retried.
     expect(model.requests).toHaveLength(1);
-    const failed = logLines(bot.stdout()).find((l) => l.refusal === "context")!;
+    // The log line reaches the pipe when the bot writes it, which may be after the reply reached Discord.
+    const failed = await discord.waitFor(() => logLines(bot.stdout()).find((l) => l.refusal === "context"), 5_000, "the operator's log line");
     expect(failed).toMatchObject({ status: 400, kind: "refused" });
     expect(String(failed.reason)).toMatch(/^request \(\d+ tokens\) exceeds the available context size \(1500 tokens\), try increasing it$/);
     expect(String(failed.msg)).toMatch(/OLLAMA_CONTEXT_LENGTH; llama\.cpp: -c; vLLM: --max-model-len/);

@@ -5,7 +5,7 @@ import { describeTidyNotice, describeTidyUp } from "../../present/tidy-lines.js"
 import { describeAskBeforeSaving, describeLanguage, describeTimeZone, unknownTimeZoneLine } from "../../present/settings-lines.js";
 import { sayIn } from "../../lib/locale.js";
 import { isValidTimeZone } from "../../lib/time.js";
-import { sayFor } from "../interaction-helpers.js";
+import { sayFor, withoutMarkdownMarks } from "../interaction-helpers.js";
 
 const CHOICES: Record<string, AskBeforeSaving> = { true: "profile", false: "off", all: "all" };
 
@@ -88,7 +88,7 @@ export async function runSettings(interaction: ChatInputCommandInteraction, memo
     return;
   }
   if (zone !== null && !isValidTimeZone(zone)) {
-    await interaction.reply({ content: unknownTimeZoneLine(zone, say), flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+    await interaction.reply({ content: unknownTimeZoneLine(withoutMarkdownMarks(zone), say), flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
     return;
   }
   // Discord offers only the choices; anything else is a forged or outdated command.

@@ -11,7 +11,7 @@ import { contentHash, PERSON } from "../../memory/memory-file.js";
 import { countChars } from "../../lib/text.js";
 import { applyPersona, parsePersona, PERSONALITY_LIMIT, type Persona } from "../../memory/persona.js";
 import type { Command } from "../bot-context.js";
-import { inLocale } from "../interaction-helpers.js";
+import { inLocale, withoutMarkdownMarks } from "../interaction-helpers.js";
 import { describeAskBeforeSaving, describeLanguage, describeTimeZone, unknownTimeZoneLine } from "../../present/settings-lines.js";
 import { describeTidyUp } from "../../present/tidy-lines.js";
 import { writeRefusalLine } from "../../present/write-refusal.js";
@@ -84,7 +84,7 @@ export const onboardCommand: Command = {
       return;
     }
     if (timezone && !isValidTimeZone(timezone)) {
-      await refuse(unknownTimeZoneLine(timezone, zh));
+      await refuse(unknownTimeZoneLine(withoutMarkdownMarks(timezone), zh));
       return;
     }
     const memory = ctx.engine.memoryOf(interaction.user.id);

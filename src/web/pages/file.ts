@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import { checkSectionName } from "../../memory/section-name.js";
 import { countChars } from "../../lib/text.js";
 import type { Say } from "../../lib/locale.js";
-import type { FileKind } from "../../memory/file-kinds.js";
+import { FILE_KINDS, type FileKind } from "../../memory/file-kinds.js";
 import { contentHash, PERSON_ON_THE_WEB, type MemoryFile } from "../../memory/memory-file.js";
 import type { MemoryStore } from "../../memory/memory-store.js";
 import { parseSections, type SectionDocument } from "../../memory/sections.js";
@@ -13,8 +13,8 @@ import { banner, csrfField, html, page } from "../page.js";
 import { perPerson, type PersonContext, type WebContext } from "../web-context.js";
 
 // A Map: a plain object would answer /memory/constructor with an inherited property.
-/** `daily` is the name Discord and the CLI use; `today` stays for links made before. */
-const KINDS = new Map<string, FileKind>([["soul", "soul"], ["user", "user"], ["memory", "memory"], ["daily", "daily"], ["today", "daily"]]);
+/** Each kind's page by its name (`daily` as Discord and the CLI say it); `today` stays for links made before. */
+const KINDS = new Map<string, FileKind>([...FILE_KINDS.map((kind) => [kind, kind] as const), ["today", "daily"]]);
 /** The most sections one form may send (a file's cap allows far fewer). */
 const MAX_SECTIONS = 200;
 
@@ -113,7 +113,7 @@ function tooManyPrivate(memory: MemoryStore, changes: Draft["sections"]): boolea
 /** A section name as the tools take one (one line, no #); undefined when it is fine. */
 function badName(name: string, say: Say): string | undefined {
   const checked = checkSectionName(name);
-  return checked.ok ? undefined : badSectionNameLine(checked.error, say);
+  return checked.ok ? undefined : badSectionNameLine(checked.error, say, name);
 }
 
 function editor(person: PersonContext, kind: string, file: MemoryFile, draft: Draft, shown: string, used: number): string {
@@ -197,7 +197,7 @@ export function registerFilePages(app: FastifyInstance, ctx: WebContext): void {
     const named = [...draft.sections.filter((s) => !s.remove).map((s) => s.name), ...(draft.added.name.trim() || draft.added.body.trim() ? [draft.added.name] : [])];
     const nameProblem = named.map((n) => badName(n.trim(), say)).find(Boolean);
     const text = textOf(draft, original);
-    if (nameProblem) return sendEditor(reply, person, request.params.kind, file, draft, shown, text, { error: `${nameProblem} ${say("Nothing was changed.", "没有做任何改动。")}` }, 422);
+    if (nameProblem) return sendEditor(reply, person, request.params.kind, file, draft, shown, text, { error: nameProblem }, 422);
     // Which sections are private is a setting, saved whether or not the text changed, and only once the text is.
     const privacy = kind === "user" || kind === "memory" ? privacyChanges(memory, draft) : [];
     if (tooManyPrivate(memory, privacy)) {

@@ -107,7 +107,7 @@ describe("memory-file: a section the file does not have", () => {
     const result = await s.memory.replace("A", "- zzz", "- b", MODEL);
     expect(result.ok).toBe(false);
     expect(!result.ok && result.refusal).toBe("not-applicable");
-    expect(!result.ok && result.detail).toBeUndefined();
+    expect(!result.ok && result.detail).toEqual({ reason: "old-text-missing" });
   });
 });
 

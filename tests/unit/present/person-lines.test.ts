@@ -12,17 +12,28 @@ const englishWords = (line: string) => line.replace(/[A-Z]+\.md|\/memory edit|e\
 describe("lines a person reads about a refused write or a bad section name", () => {
   it("are worded from the kind in both languages, with no English in the Chinese and none of the model's hints", () => {
     for (const refusal of REFUSALS) {
-      for (const detail of [undefined, { used: 10, cap: 20, adds: 30, missing: "Likes" }]) {
+      const details = [
+        undefined,
+        { used: 10, cap: 20, adds: 30, missing: "喜好", sections: [{ name: "工作", chars: 12 }] },
+        { reason: "missing" as const, missing: "喜好", sections: [{ name: "工作", chars: 12 }] },
+        { reason: "duplicate" as const, count: 2 },
+        { reason: "old-text-missing" as const },
+        { reason: "old-text-repeated" as const, count: 3 },
+        { part: "section-name" as const, character: "U+202E RIGHT-TO-LEFT OVERRIDE", position: 4 },
+        { part: "text" as const, character: "U+000D CARRIAGE RETURN", position: 2 },
+      ];
+      for (const detail of details) {
         const en = writeRefusalLine({ refusal, ...(detail ? { detail } : {}) }, "USER.md", sayIn("en-US"));
         const zh = writeRefusalLine({ refusal, ...(detail ? { detail } : {}) }, "USER.md", sayIn("zh-CN"));
         expect(en).toMatch(/^USER\.md/);
         expect(en).not.toMatch(/tell the person|Sections \(chars\)/);
-        expect(englishWords(zh.replace("Likes", ""))).toEqual([]);
+        expect(englishWords(zh)).toEqual([]);
       }
     }
     for (const problem of PROBLEMS) {
       expect(badSectionNameLine(problem, sayIn("en-US"))).toMatch(/^That section name won't work: .+\. Nothing was changed\.$/);
       expect(englishWords(badSectionNameLine(problem, sayIn("zh-CN")))).toEqual([]);
+      expect(badSectionNameLine(problem, sayIn("en-US"), " ## Likes ")).toMatch(/^“## Likes” cannot be a section name: .+\. Nothing was changed\.$/);
     }
   });
 });
