@@ -148,7 +148,9 @@ export async function runLoad(kind: BotKind, options: LoadOptions): Promise<Load
     // One warm-up turn per guild, so each shard process pays its lazy loading before the load; the first is reported.
     const warmUps: Awaited<ReturnType<typeof warmUp>>[] = [];
     for (const [g, { guild, textChannel }] of guilds.entries()) {
-      warmUps.push(await warmUp(discord, model, watcher, options, WARM_UP_PERSON + g, spread > 0 ? { guildId: guild.id, channelId: textChannel.id } : undefined));
+      warmUps.push(
+        await warmUp(discord, model, watcher, options, WARM_UP_PERSON + g, spread > 0 ? { guildId: guild.id, channelId: textChannel.id } : undefined),
+      );
     }
     const coldTurn = warmUps[0] ?? null;
     const restStart = discord.restRequests.length;
@@ -262,7 +264,11 @@ export async function runLoad(kind: BotKind, options: LoadOptions): Promise<Load
       botPeakRssMb: peakRssMb,
       botCpuMsPerTurn: perTurn(cpuMs),
       botProcesses,
-      botProcessBreakdown: [...peaksByPid].map(([pid, peak]) => ({ pid, peakRssMb: peak, cpuMsPerTurn: perTurn((cpuEnd.get(pid) ?? 0) - (cpuStart.get(pid) ?? 0)) })),
+      botProcessBreakdown: [...peaksByPid].map(([pid, peak]) => ({
+        pid,
+        peakRssMb: peak,
+        cpuMsPerTurn: perTurn((cpuEnd.get(pid) ?? 0) - (cpuStart.get(pid) ?? 0)),
+      })),
       guilds: guilds.length,
       coldTurn,
       samples,

@@ -17,7 +17,6 @@ export interface MetricsOnResult extends LoadResult {
   meanModelMs: number;
 }
 
-
 /** Section 1 again with METRICS_PORT set, /metrics scraped every 5 s: what metrics cost a turn. */
 export async function measureTurnOverheadWithMetrics(options: LoadOptions): Promise<MetricsOnResult> {
   const port = await freePort();

@@ -59,7 +59,10 @@ function fileAtCap(cap: number, sections: number, seed: number): string {
   let text = blocks.join("\n");
   // Grow the last section with filler, then cut to the cap on a code-point boundary.
   while (countChars(text) < cap) text += `- ${words(8, text.length)}\n`;
-  let body = [...text].slice(0, cap - 1).join("").trimEnd();
+  let body = [...text]
+    .slice(0, cap - 1)
+    .join("")
+    .trimEnd();
   // padEnd counts UTF-16 units, not code points, so pad by hand.
   body += ".".repeat(cap - 1 - countChars(body));
   return `${body}\n`;
@@ -100,7 +103,13 @@ export async function measurePromptBuild(options: PromptBuildOptions): Promise<P
     await writeFile(join(store.dir, "daily", `${today}.md`), files[`daily/${today}.md`]!, "utf8");
     for (let i = 0; i < 300; i++) await notePublicEntry(store.dir, today, `Section 9.${i} 🌐`, String(100_000_000_000 + i));
     for (let s = 1; s <= 3; s++) await notePublicEntry(store.dir, today, `Section 5.${s} 🌐`, guildId);
-    const publicThread = { platform: "discord" as const, channelId: "1", guildId, description: 'the public Discord thread "bench"', visibility: "public" as const };
+    const publicThread = {
+      platform: "discord" as const,
+      channelId: "1",
+      guildId,
+      description: 'the public Discord thread "bench"',
+      visibility: "public" as const,
+    };
     const dm = { platform: "discord" as const, channelId: "3", description: "direct messages", visibility: "direct" as const };
     let warnings = 0;
     let prompt = "";
@@ -112,7 +121,9 @@ export async function measurePromptBuild(options: PromptBuildOptions): Promise<P
       const t1 = process.hrtime.bigint();
       const base = baseInstructions({ place, title: "bench", displayName: "Bench Person", snapshot });
       const built = buildSystemPrompt(snapshot, base, {
-        ...(isPublicPlace(place) ? { publicPlace: { privateSections: store.readSettings().privateSections, entryHere: entriesOfServer(store.dir, place.guildId) } } : {}),
+        ...(isPublicPlace(place)
+          ? { publicPlace: { privateSections: store.readSettings().privateSections, entryHere: entriesOfServer(store.dir, place.guildId) } }
+          : {}),
         warn: () => warnings++,
         maxTokens: promptLimit(DEFAULT_CONTEXT_TOKENS),
       });

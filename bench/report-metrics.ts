@@ -10,9 +10,19 @@ export function renderMetricsOn(off: LoadResult | undefined, on: MetricsOnResult
   const rows: string[][] = [];
   const figure = (metric: string, pick: (r: LoadResult) => number, digits = 1) => {
     const [a, b, f] = [off && pick(off), pick(on), floor && pick(floor)];
-    rows.push([metric, fmt(a, digits), fmt(b, digits), fmt(f, digits), a === undefined ? "–" : fmt(ratio(b, a), 2), f === undefined ? "–" : fmt(ratio(b, f), 2)]);
+    rows.push([
+      metric,
+      fmt(a, digits),
+      fmt(b, digits),
+      fmt(f, digits),
+      a === undefined ? "–" : fmt(ratio(b, a), 2),
+      f === undefined ? "–" : fmt(ratio(b, f), 2),
+    ]);
   };
-  for (const [name, key] of [["to model", "toModelMs"], ["to final edit", "toFinalMs"]] as const) {
+  for (const [name, key] of [
+    ["to model", "toModelMs"],
+    ["to final edit", "toFinalMs"],
+  ] as const) {
     for (const p of ["p50", "p95", "p99"] as const) figure(`${name} ${p} (ms)`, (r) => (r[key] as Summary)[p]);
   }
   figure("bot CPU per turn (ms, user+sys)", (r) => r.botCpuMsPerTurn);

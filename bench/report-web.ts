@@ -64,7 +64,19 @@ export function renderWeb(web: WebBenchResult): string {
       `Weight: the page's HTML + ${web.assets.cssBytes} B CSS + ${web.assets.jsBytes} B JS, KB = 1,000 B; floor's in brackets. ` +
       `"index re-checked": a search that looks at the files first, as the first search after a write or after 30 s does.`,
     "",
-    table(["page", "status year / floor", "year p50 / p95 / max (ms)", "handler p50 / p95 (ms)", "floor p50 / p95 / max (ms)", "p95 ÷ floor", "weight KB", "verdict"], rows),
+    table(
+      [
+        "page",
+        "status year / floor",
+        "year p50 / p95 / max (ms)",
+        "handler p50 / p95 (ms)",
+        "floor p50 / p95 / max (ms)",
+        "p95 ÷ floor",
+        "weight KB",
+        "verdict",
+      ],
+      rows,
+    ),
     "",
     "Where the year's time goes (called directly, year person):",
     "",
@@ -82,13 +94,31 @@ const TURNS_RATIO = 1.3;
  */
 export function webTurnsTargets(turns: WebTurnsResult | undefined, add: (name: string, value: number | null, limit: number, unit: string) => void): void {
   if (!turns) return;
-  add("web: others' message → model p99, heaviest page reloaded every 2 s ÷ idle", ratio(turns.paced.toModelMs.p99, turns.floor.toModelMs.p99), TURNS_RATIO, "×");
-  add("web: others' last token → final edit p99, heaviest page reloaded every 2 s ÷ idle", ratio(turns.paced.toFinalMs.p99, turns.floor.toFinalMs.p99), TURNS_RATIO, "×");
+  add(
+    "web: others' message → model p99, heaviest page reloaded every 2 s ÷ idle",
+    ratio(turns.paced.toModelMs.p99, turns.floor.toModelMs.p99),
+    TURNS_RATIO,
+    "×",
+  );
+  add(
+    "web: others' last token → final edit p99, heaviest page reloaded every 2 s ÷ idle",
+    ratio(turns.paced.toFinalMs.p99, turns.floor.toFinalMs.p99),
+    TURNS_RATIO,
+    "×",
+  );
 }
 
 export function renderWebTurns(turns: WebTurnsResult): string {
   const o = turns.options;
-  const row = (label: string, s: WebTurnsSide, extra: string) => [label, String(s.turns), three(s.toModelMs), fmt(s.toModelMs.p99), three(s.toFinalMs), fmt(s.toFinalMs.p99), extra];
+  const row = (label: string, s: WebTurnsSide, extra: string) => [
+    label,
+    String(s.turns),
+    three(s.toModelMs),
+    fmt(s.toModelMs.p99),
+    three(s.toFinalMs),
+    fmt(s.toFinalMs.p99),
+    extra,
+  ];
   const vs = (s: WebTurnsSide) =>
     `${fmt(ratio(s.toModelMs.p99, turns.floor.toModelMs.p99), 2)}× / ${fmt(ratio(s.toFinalMs.p99, turns.floor.toFinalMs.p99), 2)}×`;
   const failures = [...turns.floor.failures, ...turns.paced.failures, ...turns.flood.failures];
@@ -101,7 +131,11 @@ export function renderWebTurns(turns: WebTurnsResult): string {
     "",
     table(
       ["side", "turns", "message → model ms p50 / p95 / max", "p99", "last token → final edit ms p50 / p95 / max", "p99", "p99 ÷ idle (model / edit)"],
-      [row("page idle (floor)", turns.floor, "1× / 1×"), row("reloaded every 2 s (the page's limit: 30 renders a minute)", turns.paced, vs(turns.paced)), row("requested back to back (no target: a flood of 429s)", turns.flood, vs(turns.flood))],
+      [
+        row("page idle (floor)", turns.floor, "1× / 1×"),
+        row("reloaded every 2 s (the page's limit: 30 renders a minute)", turns.paced, vs(turns.paced)),
+        row("requested back to back (no target: a flood of 429s)", turns.flood, vs(turns.flood)),
+      ],
     ),
     "",
     `Back to back, one browser sent ${Math.round((turns.flood.renders + turns.flood.refused) / Math.max(1, turns.options.rounds))} requests a run; all but 30 a minute were answered 429, and answering them is what others waited for: a proxy in front of the page should limit requests per address (README, Behind HTTPS).`,

@@ -138,17 +138,56 @@ export function renderReport(results: BenchResults): string {
       `${fmt(ratio(tsx, floorTsx), 2)} / ${fmt(ratio(compiled, floorCompiled), 2)}`;
     const runs = `p50 of ${st.options.runs}`;
     rows.push(
-      [s, `spawn → ready, gateway session open (ms, ${runs}), tsx / compiled`, pair(a.tsx.readyMs.p50, a.compiled.readyMs.p50, 0), pair(f.tsx.readyMs.p50, f.compiled.readyMs.p50, 0), ratios(a.tsx.readyMs.p50, a.compiled.readyMs.p50, f.tsx.readyMs.p50, f.compiled.readyMs.p50), ""],
-      [s, `RSS idle after login (MB, ${runs}), tsx / compiled`, pair(a.tsx.idleRssMb.p50, a.compiled.idleRssMb.p50, 1), pair(f.tsx.idleRssMb.p50, f.compiled.idleRssMb.p50, 1), ratios(a.tsx.idleRssMb.p50, a.compiled.idleRssMb.p50, f.tsx.idleRssMb.p50, f.compiled.idleRssMb.p50), ""],
-      [s, `VmHWM after start-up (MB, ${runs}), tsx / compiled`, pair(a.tsx.startupPeakRssMb.p50, a.compiled.startupPeakRssMb.p50, 1), pair(f.tsx.startupPeakRssMb.p50, f.compiled.startupPeakRssMb.p50, 1), ratios(a.tsx.startupPeakRssMb.p50, a.compiled.startupPeakRssMb.p50, f.tsx.startupPeakRssMb.p50, f.compiled.startupPeakRssMb.p50), ""],
+      [
+        s,
+        `spawn → ready, gateway session open (ms, ${runs}), tsx / compiled`,
+        pair(a.tsx.readyMs.p50, a.compiled.readyMs.p50, 0),
+        pair(f.tsx.readyMs.p50, f.compiled.readyMs.p50, 0),
+        ratios(a.tsx.readyMs.p50, a.compiled.readyMs.p50, f.tsx.readyMs.p50, f.compiled.readyMs.p50),
+        "",
+      ],
+      [
+        s,
+        `RSS idle after login (MB, ${runs}), tsx / compiled`,
+        pair(a.tsx.idleRssMb.p50, a.compiled.idleRssMb.p50, 1),
+        pair(f.tsx.idleRssMb.p50, f.compiled.idleRssMb.p50, 1),
+        ratios(a.tsx.idleRssMb.p50, a.compiled.idleRssMb.p50, f.tsx.idleRssMb.p50, f.compiled.idleRssMb.p50),
+        "",
+      ],
+      [
+        s,
+        `VmHWM after start-up (MB, ${runs}), tsx / compiled`,
+        pair(a.tsx.startupPeakRssMb.p50, a.compiled.startupPeakRssMb.p50, 1),
+        pair(f.tsx.startupPeakRssMb.p50, f.compiled.startupPeakRssMb.p50, 1),
+        ratios(a.tsx.startupPeakRssMb.p50, a.compiled.startupPeakRssMb.p50, f.tsx.startupPeakRssMb.p50, f.compiled.startupPeakRssMb.p50),
+        "",
+      ],
     );
   }
   if (ak || floor) {
     const s = "1 turns · 2 floor";
     rows.push(...latencyRows(s, "to model", ak?.toModelMs, floor?.toModelMs, verdict("to model p99 ÷ floor", "≤ 1.3× floor")));
     rows.push(
-      [s, "to model, first turn p50 / p99 (ms)", `${fmt(ak?.toModelFirstTurnMs.p50)} / ${fmt(ak?.toModelFirstTurnMs.p99)}`, `${fmt(floor?.toModelFirstTurnMs.p50)} / ${fmt(floor?.toModelFirstTurnMs.p99)}`, ak && floor ? `${fmt(ratio(ak.toModelFirstTurnMs.p50, floor.toModelFirstTurnMs.p50), 2)} / ${fmt(ratio(ak.toModelFirstTurnMs.p99, floor.toModelFirstTurnMs.p99), 2)}` : "–", ""],
-      [s, "to model, later turns p50 / p99 (ms)", `${fmt(ak?.toModelLaterTurnsMs.p50)} / ${fmt(ak?.toModelLaterTurnsMs.p99)}`, `${fmt(floor?.toModelLaterTurnsMs.p50)} / ${fmt(floor?.toModelLaterTurnsMs.p99)}`, ak && floor ? `${fmt(ratio(ak.toModelLaterTurnsMs.p50, floor.toModelLaterTurnsMs.p50), 2)} / ${fmt(ratio(ak.toModelLaterTurnsMs.p99, floor.toModelLaterTurnsMs.p99), 2)}` : "–", ""],
+      [
+        s,
+        "to model, first turn p50 / p99 (ms)",
+        `${fmt(ak?.toModelFirstTurnMs.p50)} / ${fmt(ak?.toModelFirstTurnMs.p99)}`,
+        `${fmt(floor?.toModelFirstTurnMs.p50)} / ${fmt(floor?.toModelFirstTurnMs.p99)}`,
+        ak && floor
+          ? `${fmt(ratio(ak.toModelFirstTurnMs.p50, floor.toModelFirstTurnMs.p50), 2)} / ${fmt(ratio(ak.toModelFirstTurnMs.p99, floor.toModelFirstTurnMs.p99), 2)}`
+          : "–",
+        "",
+      ],
+      [
+        s,
+        "to model, later turns p50 / p99 (ms)",
+        `${fmt(ak?.toModelLaterTurnsMs.p50)} / ${fmt(ak?.toModelLaterTurnsMs.p99)}`,
+        `${fmt(floor?.toModelLaterTurnsMs.p50)} / ${fmt(floor?.toModelLaterTurnsMs.p99)}`,
+        ak && floor
+          ? `${fmt(ratio(ak.toModelLaterTurnsMs.p50, floor.toModelLaterTurnsMs.p50), 2)} / ${fmt(ratio(ak.toModelLaterTurnsMs.p99, floor.toModelLaterTurnsMs.p99), 2)}`
+          : "–",
+        "",
+      ],
     );
     rows.push(...latencyRows(s, "to final edit", ak?.toFinalMs, floor?.toFinalMs, verdict("to final edit p99 ÷ floor", "≤ 1.3× floor")));
     rows.push(
@@ -160,14 +199,42 @@ export function renderReport(results: BenchResults): string {
         "",
         "warm-up, not in the figures",
       ],
-      [s, "REST calls per turn", fmt(ak?.restPerTurn, 2), fmt(floor?.restPerTurn, 2), ak && floor ? fmt(ratio(ak.restPerTurn, floor.restPerTurn), 2) : "–", verdict("REST calls per turn ÷ floor", "≤ 1.5× floor")],
-      [s, "turns completed / planned", `${ak?.turnsCompleted ?? "–"} / ${ak?.turnsPlanned ?? "–"}`, `${floor?.turnsCompleted ?? "–"} / ${floor?.turnsPlanned ?? "–"}`, "", ""],
+      [
+        s,
+        "REST calls per turn",
+        fmt(ak?.restPerTurn, 2),
+        fmt(floor?.restPerTurn, 2),
+        ak && floor ? fmt(ratio(ak.restPerTurn, floor.restPerTurn), 2) : "–",
+        verdict("REST calls per turn ÷ floor", "≤ 1.5× floor"),
+      ],
+      [
+        s,
+        "turns completed / planned",
+        `${ak?.turnsCompleted ?? "–"} / ${ak?.turnsPlanned ?? "–"}`,
+        `${floor?.turnsCompleted ?? "–"} / ${floor?.turnsPlanned ?? "–"}`,
+        "",
+        "",
+      ],
       [s, "throughput (turns/s, completed ÷ wall)", fmt(ak?.turnsPerSecond, 2), fmt(floor?.turnsPerSecond, 2), "", ""],
       [s, "offered load (turns/s sent)", fmt(ak?.offeredTurnsPerSecond, 2), fmt(floor?.offeredTurnsPerSecond, 2), "", "< 50 REST/s"],
       [s, "peak REST requests in any 1 s", fmt(ak?.peakRestPerSecond, 0), fmt(floor?.peakRestPerSecond, 0), "", "< 50"],
       [s, "model calls per turn", fmt(ak?.modelCallsPerTurn, 2), fmt(floor?.modelCallsPerTurn, 2), "", ""],
-      [s, "mean model request (bytes)", fmt(ak?.meanRequestBytes, 0), fmt(floor?.meanRequestBytes, 0), ak && floor ? fmt(ratio(ak.meanRequestBytes, floor.meanRequestBytes), 1) : "–", ""],
-      [s, "bot CPU per turn (ms, user+sys)", fmt(ak?.botCpuMsPerTurn), fmt(floor?.botCpuMsPerTurn), ak && floor ? fmt(ratio(ak.botCpuMsPerTurn, floor.botCpuMsPerTurn), 2) : "–", ""],
+      [
+        s,
+        "mean model request (bytes)",
+        fmt(ak?.meanRequestBytes, 0),
+        fmt(floor?.meanRequestBytes, 0),
+        ak && floor ? fmt(ratio(ak.meanRequestBytes, floor.meanRequestBytes), 1) : "–",
+        "",
+      ],
+      [
+        s,
+        "bot CPU per turn (ms, user+sys)",
+        fmt(ak?.botCpuMsPerTurn),
+        fmt(floor?.botCpuMsPerTurn),
+        ak && floor ? fmt(ratio(ak.botCpuMsPerTurn, floor.botCpuMsPerTurn), 2) : "–",
+        "",
+      ],
       [s, `bot peak RSS during load (MB, ${runtime})`, fmt(ak?.botPeakRssMb), fmt(floor?.botPeakRssMb), "", ""],
     );
   }
@@ -175,8 +242,22 @@ export function renderReport(results: BenchResults): string {
   if (ft) {
     const s = "3 first text";
     rows.push(
-      [s, `first visible text p50 / p95 (ms after first token)`, `${fmt(ft.firstVisibleMs.p50)} / ${fmt(ft.firstVisibleMs.p95)}`, "", "", verdict("first visible text p95", "≤ 300 ms")],
-      [s, "edits per second of stream p50 / p95", `${fmt(ft.editsPerSecond.p50, 2)} / ${fmt(ft.editsPerSecond.p95, 2)}`, "", "", verdict("edits per second p95", "≤ 1 /s")],
+      [
+        s,
+        `first visible text p50 / p95 (ms after first token)`,
+        `${fmt(ft.firstVisibleMs.p50)} / ${fmt(ft.firstVisibleMs.p95)}`,
+        "",
+        "",
+        verdict("first visible text p95", "≤ 300 ms"),
+      ],
+      [
+        s,
+        "edits per second of stream p50 / p95",
+        `${fmt(ft.editsPerSecond.p50, 2)} / ${fmt(ft.editsPerSecond.p95, 2)}`,
+        "",
+        "",
+        verdict("edits per second p95", "≤ 1 /s"),
+      ],
       [s, "edits per answer p50 / max", `${fmt(ft.editsPerTurn.p50, 0)} / ${fmt(ft.editsPerTurn.max, 0)}`, "", "", ""],
       [s, "shortest gap between updates p50 / min (ms)", `${fmt(ft.minUpdateGapMs.p50, 0)} / ${fmt(ft.minUpdateGapMs.min, 0)}`, "", "", ""],
       [s, "last token → final text p50 / p95 (ms)", `${fmt(ft.finalLagMs.p50)} / ${fmt(ft.finalLagMs.p95)}`, "", "", ""],
@@ -193,7 +274,13 @@ export function renderReport(results: BenchResults): string {
       [s, "sessions opened through Discord", ...both((r) => `${r.opened} / ${r.options.sessions}`), "", ""],
       [s, `RSS idle after login (MB, ${runtime})`, ...both((r) => fmt(r.idle.rssMb)), "", ""],
       [s, `VmRSS after ${n} sessions (MB)`, ...both((r) => fmt(r.loaded.rssMb)), ss && sf ? fmt(ratio(ss.loaded.rssMb, sf.loaded.rssMb), 2) : "–", ""],
-      [s, `VmHWM, peak RSS since start (MB, ${runtime})`, ...both((r) => fmt(r.loaded.peakRssMb)), ss && sf ? fmt(ratio(ss.loaded.peakRssMb, sf.loaded.peakRssMb), 2) : "–", ss ? verdict(`peak RSS with ${ss.opened} sessions`, "≤ 250 MB") : ""],
+      [
+        s,
+        `VmHWM, peak RSS since start (MB, ${runtime})`,
+        ...both((r) => fmt(r.loaded.peakRssMb)),
+        ss && sf ? fmt(ratio(ss.loaded.peakRssMb, sf.loaded.peakRssMb), 2) : "–",
+        ss ? verdict(`peak RSS with ${ss.opened} sessions`, "≤ 250 MB") : "",
+      ],
       [s, "RSS growth per session (KB)", ...both((r) => fmt(r.rssPerSessionKb, 0)), "", ""],
       [s, "time to open them (s)", ...both((r) => fmt(r.durationMs / 1000)), "", ""],
       [s, "session store size (MB)", ...both((r) => fmt(r.sessionStoreMb, 2)), "", ""],
@@ -204,10 +291,24 @@ export function renderReport(results: BenchResults): string {
     const s = "4b reconcile";
     const name = `start-up + reconcile of ${rc.options.stored}`;
     rows.push(
-      [s, "stored open sessions: active / archived / deleted (with exchange)", `${rc.mix.active} / ${rc.mix.archived} / ${rc.mix.deleted} (${rc.mix.withExchange})`, "", "", ""],
+      [
+        s,
+        "stored open sessions: active / archived / deleted (with exchange)",
+        `${rc.mix.active} / ${rc.mix.archived} / ${rc.mix.deleted} (${rc.mix.withExchange})`,
+        "",
+        "",
+        "",
+      ],
       [s, `spawn → logged in (ms, ${runtime})`, fmt(rc.readyMs, 0), "", "", ""],
       [s, "logged in → sessions reconciled (ms)", fmt(rc.reconcileMs, 0), "", "", ""],
-      [s, "spawn → sessions reconciled, ready (ms)", rc.timedOut ? `> ${rc.options.timeoutMs} (stopped; ${rc.sessionsClosedLogged} closed)` : fmt(rc.totalMs, 0), "", "", verdict(name, "≤ 5000 ms")],
+      [
+        s,
+        "spawn → sessions reconciled, ready (ms)",
+        rc.timedOut ? `> ${rc.options.timeoutMs} (stopped; ${rc.sessionsClosedLogged} closed)` : fmt(rc.totalMs, 0),
+        "",
+        "",
+        verdict(name, "≤ 5000 ms"),
+      ],
       [
         s,
         "spawn → every start-up close done (ms)",
@@ -217,7 +318,14 @@ export function renderReport(results: BenchResults): string {
         "",
       ],
       [s, "to close / resumed", rc.outcome ? `${rc.outcome.closed} / ${rc.outcome.resumed}` : `${rc.sessionsClosedLogged} / –`, "", "", ""],
-      [s, "REST GET /channels/:id during start-up (per s)", `${fmt(rc.restDuringStart["GET /channels/:channelId"] ?? 0, 0)} (${fmt(rc.channelLookupsPerSecond)}/s)`, "", "", ""],
+      [
+        s,
+        "REST GET /channels/:id during start-up (per s)",
+        `${fmt(rc.restDuringStart["GET /channels/:channelId"] ?? 0, 0)} (${fmt(rc.channelLookupsPerSecond)}/s)`,
+        "",
+        "",
+        "",
+      ],
       [s, "model calls (summaries) during start-up", fmt(rc.modelCalls, 0), "", "", ""],
       [s, "peak RSS during start-up (MB)", fmt(rc.peakRssMb), "", "", ""],
       [
@@ -252,8 +360,22 @@ export function renderReport(results: BenchResults): string {
     const s = "4d injection check";
     const pair = (summary: Summary) => `${fmt(summary.p50, 1)} / ${fmt(summary.p99, 1)}`;
     rows.push(
-      [s, `model's write, ${ic.noteChars.join(" / ")}-char notes: p50 / p99 (µs)`, pair(ic.toolUs), pair(ic.floorUs), `${fmt(ratio(ic.toolUs.p50, ic.floorUs.p50), 1)} / ${fmt(ratio(ic.toolUs.p99, ic.floorUs.p99), 1)}`, verdict("injection check on a 2,000-char write p99", "≤ 1000 µs")],
-      [s, "person's edit, same notes: p50 / p99 (µs)", pair(ic.personUs), pair(ic.floorUs), `${fmt(ratio(ic.personUs.p50, ic.floorUs.p50), 1)} / ${fmt(ratio(ic.personUs.p99, ic.floorUs.p99), 1)}`, ""],
+      [
+        s,
+        `model's write, ${ic.noteChars.join(" / ")}-char notes: p50 / p99 (µs)`,
+        pair(ic.toolUs),
+        pair(ic.floorUs),
+        `${fmt(ratio(ic.toolUs.p50, ic.floorUs.p50), 1)} / ${fmt(ratio(ic.toolUs.p99, ic.floorUs.p99), 1)}`,
+        verdict("injection check on a 2,000-char write p99", "≤ 1000 µs"),
+      ],
+      [
+        s,
+        "person's edit, same notes: p50 / p99 (µs)",
+        pair(ic.personUs),
+        pair(ic.floorUs),
+        `${fmt(ratio(ic.personUs.p50, ic.floorUs.p50), 1)} / ${fmt(ratio(ic.personUs.p99, ic.floorUs.p99), 1)}`,
+        "",
+      ],
     );
   }
   const sc = results.secretCheck;
@@ -274,17 +396,33 @@ export function renderReport(results: BenchResults): string {
     const s = "4f tidy-up";
     rows.push(
       [s, "one person's request: characters / estimated tokens (÷ 4)", `${td.request.chars} / ${td.request.estimatedTokens}`, "", "", ""],
-      [s, `a night of ${td.night.people} people at concurrency ${td.options.concurrency}, model ${td.options.modelMs} ms: wall (s)`, fmt(td.night.wallMs / 1000, 1), "", "", ""],
+      [
+        s,
+        `a night of ${td.night.people} people at concurrency ${td.options.concurrency}, model ${td.options.modelMs} ms: wall (s)`,
+        fmt(td.night.wallMs / 1000, 1),
+        "",
+        "",
+        "",
+      ],
       [s, "AgentKit's own time per run (ms)", fmt(td.night.ownMsPerRun, 1), "", "", ""],
       [s, "10,000 people with a 5 s model, projected (h)", fmt(td.night.projectedHoursAt5s, 1), "", "", ""],
-      [s, `one person's turns while a night of ${td.options.busyRuns} runs (model ${td.options.busyModelMs} ms; ${td.turns.runsDuring} asked meanwhile), p50 / p99 (ms)`, `${fmt(td.turns.busyMs.p50, 1)} / ${fmt(td.turns.busyMs.p99, 1)}`, `${fmt(td.turns.floorMs.p50, 1)} / ${fmt(td.turns.floorMs.p99, 1)}`, `${fmt(ratio(td.turns.busyMs.p50, td.turns.floorMs.p50), 2)} / ${fmt(ratio(td.turns.busyMs.p99, td.turns.floorMs.p99), 2)}`, verdict("turn p99 with tidy-ups running ÷ without", "≤ 1.3×")],
+      [
+        s,
+        `one person's turns while a night of ${td.options.busyRuns} runs (model ${td.options.busyModelMs} ms; ${td.turns.runsDuring} asked meanwhile), p50 / p99 (ms)`,
+        `${fmt(td.turns.busyMs.p50, 1)} / ${fmt(td.turns.busyMs.p99, 1)}`,
+        `${fmt(td.turns.floorMs.p50, 1)} / ${fmt(td.turns.floorMs.p99, 1)}`,
+        `${fmt(ratio(td.turns.busyMs.p50, td.turns.floorMs.p50), 2)} / ${fmt(ratio(td.turns.busyMs.p99, td.turns.floorMs.p99), 2)}`,
+        verdict("turn p99 with tidy-ups running ÷ without", "≤ 1.3×"),
+      ],
     );
   }
   out.push(`## AgentKit benchmark`, "");
   out.push(
     `options: ${Object.entries(o)
       .map(([k, v]) => `${k}=${String(v)}`)
-      .join(" ")} · bots run ${runtime === "compiled" ? "compiled (node dist/index.js)" : "under tsx (node --import tsx src/index.ts)"} · node ${results.machine.node} · ${results.machine.cpus} CPUs · load average ${results.machine.loadAverageAtStart.map((l) => l.toFixed(2)).join(" ")} at start, ${results.machine.loadAverageAtEnd.map((l) => l.toFixed(2)).join(" ")} at end`,
+      .join(
+        " ",
+      )} · bots run ${runtime === "compiled" ? "compiled (node dist/index.js)" : "under tsx (node --import tsx src/index.ts)"} · node ${results.machine.node} · ${results.machine.cpus} CPUs · load average ${results.machine.loadAverageAtStart.map((l) => l.toFixed(2)).join(" ")} at start, ${results.machine.loadAverageAtEnd.map((l) => l.toFixed(2)).join(" ")} at end`,
     "",
     `source: ${results.source.commit}${results.source.srcChanges.length > 0 ? ` with uncommitted changes in ${results.source.srcChanges.map((c) => c.slice(3)).join(", ")}` : ""}`,
     "",
@@ -317,7 +455,18 @@ export function renderReport(results: BenchResults): string {
     out.push("", "Sections that failed:", "", ...results.errors.map((e) => `- ${e.section}: ${e.message}`));
   }
   const sh = results.sharded;
-  const failures = [...(ak?.failures ?? []), ...(sh ? [sh.floor, sh.single, sh.singleRedis, sh.sharded].flatMap((r) => r.failures.map((f) => `${r.bot}${r.botProcesses > 1 ? ` ×${r.botProcesses}` : ""}: ${f}`)) : []), ...(results.turnOverheadMetrics?.failures ?? []), ...(floor?.failures ?? []), ...(ft?.failures ?? []), ...(ss?.failures ?? [])];
+  const failures = [
+    ...(ak?.failures ?? []),
+    ...(sh
+      ? [sh.floor, sh.single, sh.singleRedis, sh.sharded].flatMap((r) =>
+          r.failures.map((f) => `${r.bot}${r.botProcesses > 1 ? ` ×${r.botProcesses}` : ""}: ${f}`),
+        )
+      : []),
+    ...(results.turnOverheadMetrics?.failures ?? []),
+    ...(floor?.failures ?? []),
+    ...(ft?.failures ?? []),
+    ...(ss?.failures ?? []),
+  ];
   if (failures.length > 0) out.push("", `Turns that failed (${failures.length}):`, "", ...failures.slice(0, 20).map((f) => `- ${f}`));
   return out.join("\n");
 }

@@ -28,7 +28,23 @@ import { measureTidy } from "./tidy.js";
 import { measureWeb } from "./web.js";
 import { measureWebTurns } from "./web-turns.js";
 
-const SECTIONS = ["startup", "turn-overhead", "floor", "first-text", "scale-sessions", "scale-reconcile", "prompt-build", "injection-check", "secret-check", "instruction-check", "tidy", "web-pages", "web-turns", "sharded", "reconcile-redis"] as const;
+const SECTIONS = [
+  "startup",
+  "turn-overhead",
+  "floor",
+  "first-text",
+  "scale-sessions",
+  "scale-reconcile",
+  "prompt-build",
+  "injection-check",
+  "secret-check",
+  "instruction-check",
+  "tidy",
+  "web-pages",
+  "web-turns",
+  "sharded",
+  "reconcile-redis",
+] as const;
 type Section = (typeof SECTIONS)[number];
 /** Run only when named with --only: each adds minutes (four load runs; two seedings of Redis and start-ups). */
 const OPT_IN: readonly Section[] = ["sharded", "reconcile-redis"];
@@ -98,7 +114,10 @@ function num(name: keyof typeof values): number {
 }
 
 const only = new Set<Section>();
-for (const name of (values.only ?? SECTIONS.filter((s) => !OPT_IN.includes(s)).join(",")).split(",").map((s) => s.trim()).filter(Boolean)) {
+for (const name of (values.only ?? SECTIONS.filter((s) => !OPT_IN.includes(s)).join(","))
+  .split(",")
+  .map((s) => s.trim())
+  .filter(Boolean)) {
   const group = GROUPS[name];
   if (group) group.forEach((s) => only.add(s));
   else if ((SECTIONS as readonly string[]).includes(name)) only.add(name as Section);
@@ -235,7 +254,11 @@ await section("first-text", 120_000, async () => {
   });
 });
 await section("scale-sessions", 20 * 60_000, async () => {
-  const sessions = { sessions: Math.max(1, Math.round(num("sessions"))), concurrency: Math.max(1, Math.round(num("session-concurrency"))), turnTimeoutMs: 60_000 };
+  const sessions = {
+    sessions: Math.max(1, Math.round(num("sessions"))),
+    concurrency: Math.max(1, Math.round(num("session-concurrency"))),
+    turnTimeoutMs: 60_000,
+  };
   results.sessions = await measureSessionsRss({ bot: "agentkit", ...sessions, ...profiled });
   results.sessionsFloor = await measureSessionsRss({ bot: "floor", ...sessions, runtime });
 });

@@ -165,7 +165,7 @@ export async function measureReconcile(options: ReconcileOptions): Promise<Recon
         rateLimitPerUser: 0,
       });
       // Deterministic mix, spread through the store rather than in blocks.
-      const slot = (i * 7919) % 1000 / 1000;
+      const slot = ((i * 7919) % 1000) / 1000;
       if (slot < options.deletedShare) {
         thread.deleted = true;
         mix.deleted++;
@@ -173,7 +173,7 @@ export async function measureReconcile(options: ReconcileOptions): Promise<Recon
         thread.archived = true;
         mix.archived++;
       } else mix.active++;
-      const exchange = (i * 104729) % 1000 / 1000 < options.exchangeShare;
+      const exchange = ((i * 104729) % 1000) / 1000 < options.exchangeShare;
       if (exchange) mix.withExchange++;
       const record: SessionRecord = {
         id: thread.id,
@@ -368,8 +368,7 @@ export async function measureReconcile(options: ReconcileOptions): Promise<Recon
       probe: {
         sentAfterLoginMs: probed.sentAfterLoginMs,
         answeredMs: probed.answeredMs,
-        answeredBeforeReconciled:
-          probed.finalAt === null || seen.reconciledAt === null ? null : probed.finalAt < seen.reconciledAt,
+        answeredBeforeReconciled: probed.finalAt === null || seen.reconciledAt === null ? null : probed.finalAt < seen.reconciledAt,
       },
     };
   } finally {

@@ -49,10 +49,14 @@ export async function measureSessionsRss(options: SessionsRssOptions): Promise<S
   let bot: Awaited<ReturnType<typeof startBot>> | undefined;
   try {
     model.setReplier((_body, tag) => ({ text: tag ? answerFor(tag, { replyWords: 12 }) : "A short summary." }));
-    const users = Array.from({ length: options.sessions }, (_, i) =>
-      discord.addUser({ username: `rss${i}`, globalName: `Rss ${i}` }),
-    );
-    bot = await startBot(options.bot, { discord, model, home, runtime: options.runtime ?? "compiled", ...(options.nodeArgs ? { nodeArgs: options.nodeArgs } : {}) });
+    const users = Array.from({ length: options.sessions }, (_, i) => discord.addUser({ username: `rss${i}`, globalName: `Rss ${i}` }));
+    bot = await startBot(options.bot, {
+      discord,
+      model,
+      home,
+      runtime: options.runtime ?? "compiled",
+      ...(options.nodeArgs ? { nodeArgs: options.nodeArgs } : {}),
+    });
     await delay(1500);
     const idle = memoryOf(bot.pid);
     let sampledPeakRssMb = idle.rssMb;

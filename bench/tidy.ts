@@ -91,7 +91,17 @@ export async function measureTidy(options: TidyBenchOptions): Promise<TidyBenchR
     // 2. A night for many people at TIDY_CONCURRENCY.
     for (let i = 0; i < options.people; i++) await person(home, String(10_000 + i), { week: false });
     const store = await SessionStore.open(home);
-    const night = new TidySchedule({ home, memoryOf, model, store, owner: "bench", at: "04:00", concurrency: options.concurrency, log: silentLogger, clock: () => NIGHT });
+    const night = new TidySchedule({
+      home,
+      memoryOf,
+      model,
+      store,
+      owner: "bench",
+      at: "04:00",
+      concurrency: options.concurrency,
+      log: silentLogger,
+      clock: () => NIGHT,
+    });
     const started = performance.now();
     await night.scan();
     await night.idle();
@@ -102,13 +112,19 @@ export async function measureTidy(options: TidyBenchOptions): Promise<TidyBenchR
     // or the collector's pauses over that heap land on whichever block they happen to hit.
     fake.requests.splice(0);
     const ownMsPerRun = Math.max(0, (wallMs * options.concurrency) / ran - options.modelMs);
-    const projectedHoursAt5s = (10_000 / options.concurrency) * (5_000 + ownMsPerRun) / 3_600_000;
+    const projectedHoursAt5s = ((10_000 / options.concurrency) * (5_000 + ownMsPerRun)) / 3_600_000;
 
     // 3. Turns of one person, alone and while a night's tidy-ups run, in alternating blocks (the
     // machine's own noise lands on both sides alike). Each busy block is a new night of the queue.
     const engine = new SessionEngine({ home, memory: { defaultTimeZone: "UTC" }, model: chatModel, store, log: silentLogger, historyBudgetChars: 60_000 });
     const timeTurns = async (count: number): Promise<number[]> => {
-      const session = await engine.open({ userId: "2", displayName: "Lin", locale: "en-US", title: "bench", place: { platform: "terminal", channelId: `b${Math.random()}`, description: "a terminal" } });
+      const session = await engine.open({
+        userId: "2",
+        displayName: "Lin",
+        locale: "en-US",
+        title: "bench",
+        place: { platform: "terminal", channelId: `b${Math.random()}`, description: "a terminal" },
+      });
       const times: number[] = [];
       for (let t = 0; t < count; t++) {
         const at = performance.now();
@@ -133,7 +149,17 @@ export async function measureTidy(options: TidyBenchOptions): Promise<TidyBenchR
     for (let block = 0; block < blocks; block++) {
       floor.push(...(await timeTurns(perBlock)));
       const night = new Date(NIGHT.getTime() + (block + 1) * 86_400_000);
-      const busy = new TidySchedule({ home: busyHome, memoryOf: busyMemory, model: busyModel, store: busyStore, owner: `bench-busy-${block}`, at: "04:00", concurrency: options.concurrency, log: silentLogger, clock: () => night });
+      const busy = new TidySchedule({
+        home: busyHome,
+        memoryOf: busyMemory,
+        model: busyModel,
+        store: busyStore,
+        owner: `bench-busy-${block}`,
+        at: "04:00",
+        concurrency: options.concurrency,
+        log: silentLogger,
+        clock: () => night,
+      });
       const asked = busyFake.requests.length;
       const scanning = busy.scan();
       while (busyFake.requests.length === asked) await new Promise((resolve) => setTimeout(resolve, 5));
@@ -146,7 +172,12 @@ export async function measureTidy(options: TidyBenchOptions): Promise<TidyBenchR
     await busyStore.close();
     await engine.settle();
     await store.close();
-    return { options, request, night: { people: ran, wallMs, ownMsPerRun, projectedHoursAt5s }, turns: { floorMs: summarize(floor), busyMs: summarize(during), runsDuring } };
+    return {
+      options,
+      request,
+      night: { people: ran, wallMs, ownMsPerRun, projectedHoursAt5s },
+      turns: { floorMs: summarize(floor), busyMs: summarize(during), runsDuring },
+    };
   } finally {
     await fake.close();
     await chat.close();

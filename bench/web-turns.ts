@@ -132,7 +132,9 @@ export async function measureWebTurns(options: WebTurnsOptions): Promise<WebTurn
     // Which side goes first alternates: a busy moment of the shared machine lands on all alike.
     const order = r % 2 === 0 ? (["none", "paced", "flood"] as const) : (["flood", "paced", "none"] as const);
     for (const kind of order) {
-      process.stderr.write(`bench: web turns, round ${r + 1}/${options.rounds}: ${kind === "none" ? "page idle" : kind === "paced" ? "page reloaded every 2 s" : "page reloaded back to back"}…\n`);
+      process.stderr.write(
+        `bench: web turns, round ${r + 1}/${options.rounds}: ${kind === "none" ? "page idle" : kind === "paced" ? "page reloaded every 2 s" : "page reloaded back to back"}…\n`,
+      );
       const result = await round(options, kind);
       if (kind === "none") floor.push(result.load);
       else (kind === "paced" ? paced : flood).push(result);
@@ -140,7 +142,12 @@ export async function measureWebTurns(options: WebTurnsOptions): Promise<WebTurn
   }
   const pooled = (runs: { seen: Reloads | undefined }[]) => {
     const seen = runs.flatMap((r) => (r.seen ? [r.seen] : []));
-    return { renders: seen.reduce((n, s) => n + s.renders, 0), refused: seen.reduce((n, s) => n + s.refused, 0), renderMs: summarize(seen.flatMap((s) => s.renderMs)), htmlBytes: Math.max(0, ...seen.map((s) => s.htmlBytes)) };
+    return {
+      renders: seen.reduce((n, s) => n + s.renders, 0),
+      refused: seen.reduce((n, s) => n + s.refused, 0),
+      renderMs: summarize(seen.flatMap((s) => s.renderMs)),
+      htmlBytes: Math.max(0, ...seen.map((s) => s.htmlBytes)),
+    };
   };
   const heavy = heaviestConversation();
   const pacedSeen = pooled(paced);

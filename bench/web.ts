@@ -109,7 +109,9 @@ const TOPICS = (
 ).split(" ");
 
 function sentence(rand: () => number, words: number): string {
-  const out = Array.from({ length: words }, () => (rand() < 0.8 ? COMMON[Math.floor(COMMON.length * rand() ** 1.6)]! : TOPICS[Math.floor(TOPICS.length * rand())]!));
+  const out = Array.from({ length: words }, () =>
+    rand() < 0.8 ? COMMON[Math.floor(COMMON.length * rand() ** 1.6)]! : TOPICS[Math.floor(TOPICS.length * rand())]!,
+  );
   return `${out.join(" ").replace(/^./, (c) => c.toUpperCase())}.`;
 }
 
@@ -174,7 +176,15 @@ async function seedYear(memory: MemoryStore, options: WebBenchOptions, now: Date
         : { speaker, name: "AgentKit", text, ...(rand() < 0.08 ? { saved: `💾 saved to USER.md › Likes` } : {}) };
     });
     const name = `${date}-${title.replaceAll(" ", "-").toLowerCase()}-${(0x10000000 + d * 7919).toString(16)}.md`;
-    const text = renderConversation({ title, place: `the Discord thread "${title}"`, opened: `${date} 14:03 (UTC)`, closed: `${date} 14:41 (UTC)`, sessionId: `bench-${d}`, discord: "800000000000000001", messages });
+    const text = renderConversation({
+      title,
+      place: `the Discord thread "${title}"`,
+      opened: `${date} 14:03 (UTC)`,
+      closed: `${date} 14:41 (UTC)`,
+      sessionId: `bench-${d}`,
+      discord: "800000000000000001",
+      messages,
+    });
     await writeFile(join(memory.conversationsDir, name), text);
     conversationBytes += Buffer.byteLength(text);
     if (messages.length > biggest.messages) biggest = { name, messages: messages.length, bytes: Buffer.byteLength(text) };
@@ -296,17 +306,26 @@ async function pageOver(home: string, store: SessionStore, recall: Recall, secre
 /** A search's query and the re-check it makes when it does not trust the index (person-index.ts), in their parts. */
 async function indexParts(person: MemoryStore, runs: number): Promise<{ query: Record<string, Summary>; recheck: Record<string, Summary> }> {
   const folders = ["daily", "daily/archive", "conversations"];
-  const files = async () => (await Promise.all(folders.map((f) => readdir(join(person.dir, f))))).flatMap((names, i) => names.map((name) => join(person.dir, folders[i]!, name)));
+  const files = async () =>
+    (await Promise.all(folders.map((f) => readdir(join(person.dir, f))))).flatMap((names, i) => names.map((name) => join(person.dir, folders[i]!, name)));
   const count = (await files()).length + 3;
   const index = await PersonIndex.open(person.dir, person.indexPath);
   const expression = matchExpression(queryTerms(WORD))!;
   try {
     // recall.ts's candidates and weights.
-    const query = { "… its FTS5 query: keywordMatches(), best 200 by bm25": await timeCalls(runs, () => index.keywordMatches(expression, 200, { body: 1, context: 0.5, title: 0.5 })) };
+    const query = {
+      "… its FTS5 query: keywordMatches(), best 200 by bm25": await timeCalls(runs, () =>
+        index.keywordMatches(expression, 200, { body: 1, context: 0.5, title: 0.5 }),
+      ),
+    };
     const recheck = {
       "… PersonIndex.sync() with nothing changed: the whole re-check": await timeCalls(runs, () => index.sync("UTC")),
-      [`… its file list: 3 folders listed, ${count} files stat()ed in parallel`]: await timeCalls(runs, async () => Promise.all((await files()).map((path) => stat(path, { bigint: true })))),
-      [`… the same stats one after another (statSync), for comparison`]: await timeCalls(runs, async () => (await files()).forEach((path) => statSync(path, { bigint: true }))),
+      [`… its file list: 3 folders listed, ${count} files stat()ed in parallel`]: await timeCalls(runs, async () =>
+        Promise.all((await files()).map((path) => stat(path, { bigint: true }))),
+      ),
+      [`… the same stats one after another (statSync), for comparison`]: await timeCalls(runs, async () =>
+        (await files()).forEach((path) => statSync(path, { bigint: true })),
+      ),
       "… SELECT path, stamp FROM sources": await timeCalls(runs, () => index.db.all("SELECT path, stamp FROM sources")),
     };
     return { query, recheck };
@@ -357,23 +376,46 @@ export async function measureWeb(options: WebBenchOptions): Promise<WebBenchResu
     const since = dates[Math.floor(dates.length / 2)]!.slice(0, 7);
     const search = `/search?q=${WORD}`;
     const pages: { label: string; path: string; page: typeof main }[] = [
-      ...["/", "/memory/user", "/memory/memory", "/memory/soul", "/memory/today", "/history", "/history?file=USER.md", "/conversations", `/conversations/${seeded.biggest.name}`, search, `${search}&since=${since}`, "/settings"].map((path) => ({ label: path, path, page: main })),
+      ...[
+        "/",
+        "/memory/user",
+        "/memory/memory",
+        "/memory/soul",
+        "/memory/today",
+        "/history",
+        "/history?file=USER.md",
+        "/conversations",
+        `/conversations/${seeded.biggest.name}`,
+        search,
+        `${search}&since=${since}`,
+        "/settings",
+      ].map((path) => ({ label: path, path, page: main })),
       { label: `${search}, index re-checked`, path: search, page: stale },
     ];
     const get = async (page: typeof main, path: string, cookie: string) => {
       const at = performance.now();
       const response = await page.app.inject({ method: "GET", url: path, headers: { cookie, "accept-language": "en-US" } });
-      return { ms: performance.now() - at, handlerMs: page.handler.lastMs, status: response.statusCode, bytes: response.rawPayload.length, body: response.payload };
+      return {
+        ms: performance.now() - at,
+        handlerMs: page.handler.lastMs,
+        status: response.statusCode,
+        bytes: response.rawPayload.length,
+        body: response.payload,
+      };
     };
 
     type Side = { ms: number[]; handlerMs: number[]; status: number; htmlBytes: number };
-    const figures = pages.map(() => ({ year: { ms: [], handlerMs: [], status: 0, htmlBytes: 0 } as Side, floor: { ms: [], handlerMs: [], status: 0, htmlBytes: 0 } as Side }));
+    const figures = pages.map(() => ({
+      year: { ms: [], handlerMs: [], status: 0, htmlBytes: 0 } as Side,
+      floor: { ms: [], handlerMs: [], status: 0, htmlBytes: 0 } as Side,
+    }));
     for (const [i, { path, page }] of pages.entries()) {
       for (const who of ["year", "floor"] as const) {
         for (let k = 0; k < options.warmup; k++) await get(page, path, cookies[who]);
         const shown = await get(page, path, cookies[who]);
         if (who === "year" && shown.status !== 200) throw new Error(`GET ${path} answered ${shown.status} for the year person`);
-        if (!shown.body.includes(STYLESHEET.path) || !shown.body.includes(SCRIPT.path)) throw new Error(`GET ${path} does not link the stylesheet and the script`);
+        if (!shown.body.includes(STYLESHEET.path) || !shown.body.includes(SCRIPT.path))
+          throw new Error(`GET ${path} does not link the stylesheet and the script`);
         figures[i]![who].status = shown.status;
         figures[i]![who].htmlBytes = shown.bytes;
       }
@@ -394,7 +436,12 @@ export async function measureWeb(options: WebBenchOptions): Promise<WebBenchResu
         }
       }
     }
-    const side = (s: Side): WebPageSide => ({ status: s.status, ms: summarize(s.ms), handlerMs: summarize(s.handlerMs.filter(Number.isFinite)), htmlBytes: s.htmlBytes });
+    const side = (s: Side): WebPageSide => ({
+      status: s.status,
+      ms: summarize(s.ms),
+      handlerMs: summarize(s.handlerMs.filter(Number.isFinite)),
+      htmlBytes: s.htmlBytes,
+    });
 
     // The parts the pages are made of, called directly for the year person.
     const runs = 50;
@@ -416,7 +463,12 @@ export async function measureWeb(options: WebBenchOptions): Promise<WebBenchResu
       ...seeded,
       journalEntries: (await year.history()).length,
       journalBytes: (await stat(year.journal.path)).size,
-      chars: { soul: await chars(year.soul), user: await chars(year.user), memory: await chars(year.memory), today: await chars(year.file("daily", new Date())) },
+      chars: {
+        soul: await chars(year.soul),
+        user: await chars(year.user),
+        memory: await chars(year.memory),
+        today: await chars(year.file("daily", new Date())),
+      },
       seedJournalMs,
       indexMs,
     };

@@ -121,7 +121,11 @@ export const lives: EvalLife[] = [
         turns: [
           {
             person: "Hi! I'm Sam. I live in Paris, near the canal. Important: I'm allergic to peanuts.",
-            scripted: says("Nice to meet you, Sam! I'll keep the peanut allergy in mind.", add("user", "Home", "- Lives in Paris, near the canal"), add("user", "Health", "- Allergic to peanuts")),
+            scripted: says(
+              "Nice to meet you, Sam! I'll keep the peanut allergy in mind.",
+              add("user", "Home", "- Lives in Paris, near the canal"),
+              add("user", "Health", "- Allergic to peanuts"),
+            ),
           },
         ],
       },
@@ -164,7 +168,12 @@ export const lives: EvalLife[] = [
         at: "2026-11-12T08:00",
         title: "morning",
         summary: "Sam drinks oolong every morning.",
-        turns: [{ person: "Did I tell you I love oolong? I drink it every morning.", scripted: says("You did! Every morning, noted.", add("user", "Likes", "- Drinks oolong every morning")) }],
+        turns: [
+          {
+            person: "Did I tell you I love oolong? I drink it every morning.",
+            scripted: says("You did! Every morning, noted.", add("user", "Likes", "- Drinks oolong every morning")),
+          },
+        ],
       },
       {
         kind: "conversation",
@@ -183,15 +192,35 @@ export const lives: EvalLife[] = [
         at: "2026-11-22T11:00",
         title: "about me",
         summary: "Sam told many things about themself.",
-        turns: [{ person: `A few things about me: ${MANY_EN.map((l) => l.slice(2)).join("; ")}.`, scripted: says("Thanks for telling me all that!", add("user", "About", MANY_EN.join("\n"))) }],
+        turns: [
+          {
+            person: `A few things about me: ${MANY_EN.map((l) => l.slice(2)).join("; ")}.`,
+            scripted: says("Thanks for telling me all that!", add("user", "About", MANY_EN.join("\n"))),
+          },
+        ],
       },
       {
         kind: "night",
         at: "2026-11-23T04:30",
         plan: {
           operations: [
-            op({ kind: "merge", file: "user", section: "Likes", old_lines: ["- Loves oolong tea", "- Drinks oolong every morning"], new_lines: ["- Loves oolong tea, drinks it every morning"], reason: "the same fact twice", quote: "I drink it every morning" }),
-            op({ kind: "move", file: "user", section: "Exercise", new_lines: ["- Climbs at the Boulderhaus gym"], reason: "from the exercise talk", quote: "You could join the Boulderhaus climbing gym" }),
+            op({
+              kind: "merge",
+              file: "user",
+              section: "Likes",
+              old_lines: ["- Loves oolong tea", "- Drinks oolong every morning"],
+              new_lines: ["- Loves oolong tea, drinks it every morning"],
+              reason: "the same fact twice",
+              quote: "I drink it every morning",
+            }),
+            op({
+              kind: "move",
+              file: "user",
+              section: "Exercise",
+              new_lines: ["- Climbs at the Boulderhaus gym"],
+              reason: "from the exercise talk",
+              quote: "You could join the Boulderhaus climbing gym",
+            }),
           ],
         },
       },
@@ -200,7 +229,12 @@ export const lives: EvalLife[] = [
         at: "2026-12-01T09:00",
         title: "question",
         summary: "Sam asked for their dentist's name.",
-        turns: [{ person: "What was the name of my dentist again?", scripted: [{ toolCalls: [call("memory_search", { query: "dentist" })] }, { text: "Your dentist is Dr. Okafor." }] }],
+        turns: [
+          {
+            person: "What was the name of my dentist again?",
+            scripted: [{ toolCalls: [call("memory_search", { query: "dentist" })] }, { text: "Your dentist is Dr. Okafor." }],
+          },
+        ],
       },
     ],
     checks: [
@@ -209,7 +243,7 @@ export const lives: EvalLife[] = [
       { kind: "not-saved", name: "the assistant's suggestion (climbing gym): not saved as theirs", pattern: /climb|boulder/i },
       { kind: "recalled", name: "a detail from three weeks ago (the dentist's name): answered", pattern: /Okafor/ },
       { kind: "under-cap", name: "files near their caps: under cap, the allergy kept", kept: [/peanut/i] },
-      { kind: "dated", name: "\"next Tuesday\": saved with a date", pattern: /dentist/i },
+      { kind: "dated", name: '"next Tuesday": saved with a date', pattern: /dentist/i },
     ],
   },
   {
@@ -289,14 +323,27 @@ export const lives: EvalLife[] = [
         at: "2026-11-22T11:00",
         title: "关于我",
         summary: "小林讲了很多自己的事。",
-        turns: [{ person: `说说我自己：${MANY_ZH.map((l) => l.slice(2)).join("；")}。`, scripted: says("谢谢你告诉我这些！", add("user", "关于", MANY_ZH.join("\n"))) }],
+        turns: [
+          {
+            person: `说说我自己：${MANY_ZH.map((l) => l.slice(2)).join("；")}。`,
+            scripted: says("谢谢你告诉我这些！", add("user", "关于", MANY_ZH.join("\n"))),
+          },
+        ],
       },
       {
         kind: "night",
         at: "2026-11-23T04:30",
         plan: {
           operations: [
-            op({ kind: "merge", file: "user", section: "喜好", old_lines: ["- 最爱乌龙茶", "- 每天早上喝乌龙茶"], new_lines: ["- 最爱乌龙茶，每天早上都喝"], reason: "同一件事说了两次", quote: "我每天早上都喝" }),
+            op({
+              kind: "merge",
+              file: "user",
+              section: "喜好",
+              old_lines: ["- 最爱乌龙茶", "- 每天早上喝乌龙茶"],
+              new_lines: ["- 最爱乌龙茶，每天早上都喝"],
+              reason: "同一件事说了两次",
+              quote: "我每天早上都喝",
+            }),
             op({ kind: "move", file: "user", section: "运动", new_lines: ["- 在岩壁攀岩馆攀岩"], reason: "来自运动的对话", quote: "你可以去岩壁攀岩馆" }),
           ],
         },

@@ -95,7 +95,15 @@ async function live(life: EvalLife, model: ModelClient, fake: FakeOpenAI | undef
   const store = await SessionStore.open(home);
   const recall = new Recall({ debounceMs: 10 });
   let now = new Date();
-  const engine = new SessionEngine({ home, memory: { defaultTimeZone: life.zone, recall }, model, store, log: silentLogger, historyBudgetChars: 60_000, clock: () => now });
+  const engine = new SessionEngine({
+    home,
+    memory: { defaultTimeZone: life.zone, recall },
+    model,
+    store,
+    log: silentLogger,
+    historyBudgetChars: 60_000,
+    clock: () => now,
+  });
   const memory = engine.memoryOf(life.userId);
   await memory.saveSettings({ timezone: life.zone, locale: life.language === "zh" ? "zh-CN" : "en-US" });
   let lastAnswer = "";
@@ -107,7 +115,9 @@ async function live(life: EvalLife, model: ModelClient, fake: FakeOpenAI | undef
       if (event.kind === "night") {
         if (fake && event.plan) fake.enqueue({ text: JSON.stringify(event.plan) });
         const result = await tidyUp(memory, model, { now });
-        process.stderr.write(`eval ${life.id}: tidy-up ${event.at}: ${result.kind}${"dropped" in result && Object.keys(result.dropped).length ? ` (dropped ${JSON.stringify(result.dropped)})` : ""}${"held" in result && result.held.length ? ` (held ${JSON.stringify(result.held.map((h) => h.held.why))})` : ""}\n`);
+        process.stderr.write(
+          `eval ${life.id}: tidy-up ${event.at}: ${result.kind}${"dropped" in result && Object.keys(result.dropped).length ? ` (dropped ${JSON.stringify(result.dropped)})` : ""}${"held" in result && result.held.length ? ` (held ${JSON.stringify(result.held.map((h) => h.held.why))})` : ""}\n`,
+        );
         continue;
       }
       const session = await engine.open({
@@ -129,7 +139,13 @@ async function live(life: EvalLife, model: ModelClient, fake: FakeOpenAI | undef
     await engine.settle();
     const user = (await memory.user.read()) ?? "";
     const notes = (await memory.memory.read()) ?? "";
-    return life.checks.map((check) => ({ life: life.id, language: life.language, check: check.name, kind: check.kind, ...score(check, { user, notes, lastAnswer }) }));
+    return life.checks.map((check) => ({
+      life: life.id,
+      language: life.language,
+      check: check.name,
+      kind: check.kind,
+      ...score(check, { user, notes, lastAnswer }),
+    }));
   } catch (error) {
     throw new StepFailed(step, error);
   } finally {
@@ -166,7 +182,10 @@ function score(check: EvalCheck, { user, notes, lastAnswer }: { user: string; no
     case "dated": {
       const found = [...lines(user, check.pattern), ...lines(notes, check.pattern)];
       const undated = found.filter((line) => relativeTimeIn(line) !== undefined || !/\d{4}-\d{2}-\d{2}|\d{1,2}月\d{1,2}[日号]/.test(line));
-      return { pass: found.length > 0 && undated.length === 0, detail: found.length === 0 ? "not saved at all" : undated.length ? `undated: ${undated[0]}` : found[0]! };
+      return {
+        pass: found.length > 0 && undated.length === 0,
+        detail: found.length === 0 ? "not saved at all" : undated.length ? `undated: ${undated[0]}` : found[0]!,
+      };
     }
   }
 }

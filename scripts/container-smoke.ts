@@ -53,7 +53,11 @@ try {
   await step("answers a mention", async () => {
     model.enqueue({ text: "hello from the container" });
     const mention = await discord.userSends({ channelId: discord.textChannel.id, userId: discord.alice.id, content: "are you there?", mentionsBot: true });
-    await discord.waitFor(() => discord.messagesIn(mention.id).find((m) => m.authorId === discord.botUser.id && m.content === "hello from the container"), 15_000, "the answer");
+    await discord.waitFor(
+      () => discord.messagesIn(mention.id).find((m) => m.authorId === discord.botUser.id && m.content === "hello from the container"),
+      15_000,
+      "the answer",
+    );
   });
   await step("HEALTHCHECK: /healthz answers ok", async () => {
     // Polled: /healthz says 503 until the gateway is ready.
@@ -64,7 +68,10 @@ try {
         engine === "podman"
           ? ["healthcheck", "run", name]
           : ["exec", name, "node", "-e", "fetch('http://127.0.0.1:'+process.env.METRICS_PORT+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"];
-      const result = await run(engine, check).then(() => true, () => false);
+      const result = await run(engine, check).then(
+        () => true,
+        () => false,
+      );
       if (result) return;
       if (Date.now() > deadline) throw new Error(`no ok from http://127.0.0.1:${metricsPort}/healthz inside the container`);
       await new Promise((resolve) => setTimeout(resolve, 500));

@@ -48,9 +48,22 @@ export const GROUPS = [
     ],
     tests: ["tests/unit/memory/safety*.test.ts", "tests/unit/memory/memory-file*.test.ts", LOADS],
   },
-  { name: "tidy", what: "the tidy-up's checks (tidy-plan.ts)", targets: [{ file: "src/memory/tidy/tidy-plan.ts" }], tests: ["tests/unit/memory/tidy-plan*.test.ts", LOADS] },
-  { name: "instruction", what: "the instruction check (instructions.ts)", targets: [{ file: "src/memory/instructions.ts" }], tests: ["tests/unit/memory/instructions*.test.ts", LOADS] },
-  { name: "voices", what: "the voices check (voices.ts, facts.ts)", targets: [{ file: "src/engine/tools/voices.ts" }, { file: "src/memory/facts.ts" }],
+  {
+    name: "tidy",
+    what: "the tidy-up's checks (tidy-plan.ts)",
+    targets: [{ file: "src/memory/tidy/tidy-plan.ts" }],
+    tests: ["tests/unit/memory/tidy-plan*.test.ts", LOADS],
+  },
+  {
+    name: "instruction",
+    what: "the instruction check (instructions.ts)",
+    targets: [{ file: "src/memory/instructions.ts" }],
+    tests: ["tests/unit/memory/instructions*.test.ts", LOADS],
+  },
+  {
+    name: "voices",
+    what: "the voices check (voices.ts, facts.ts)",
+    targets: [{ file: "src/engine/tools/voices.ts" }, { file: "src/memory/facts.ts" }],
     tests: ["tests/unit/tools/voices*.test.ts", "tests/unit/memory/facts*.test.ts", LOADS],
   },
 ];

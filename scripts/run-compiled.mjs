@@ -34,7 +34,9 @@ function fail(line, code = 1) {
 function fingerprint() {
   const hash = createHash("sha256");
   // What tsc may read; an editor's swap or backup file (.x.ts.swp, x.ts~) is not a change.
-  const names = readdirSync(src, { recursive: true }).filter((name) => /(^|\/)[^./][^/]*\.(ts|tsx|mts|cts|js|mjs|cjs|json)$/.test(name)).sort();
+  const names = readdirSync(src, { recursive: true })
+    .filter((name) => /(^|\/)[^./][^/]*\.(ts|tsx|mts|cts|js|mjs|cjs|json)$/.test(name))
+    .sort();
   for (const name of names) {
     // An editor's swap file may be gone between the listing and the stat.
     const info = statSync(join(src, name), { bigint: true, throwIfNoEntry: false });
@@ -66,7 +68,10 @@ async function build(sources) {
   if (!existsSync(tsc)) fail("could not compile src/ into dist/: TypeScript is not installed (npm ci installs it)");
   const output = await new Promise((resolve) => {
     // stdin ignored: piped input belongs to the program, not to the compiler.
-    const child = spawn(process.execPath, [tsc, "-p", "tsconfig.build.json", "--outDir", fresh, "--pretty", "false"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [tsc, "-p", "tsconfig.build.json", "--outDir", fresh, "--pretty", "false"], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let text = "";
     child.stdout.on("data", (d) => (text += d));
     child.stderr.on("data", (d) => (text += d));
@@ -114,7 +119,11 @@ async function ensureBuilt(entry) {
     // Whoever held the lock before may have just compiled these very sources.
     sources = fingerprint();
     if (isFresh(entry, sources)) return;
-    process.stderr.write(existsSync(join(dist, STAMP)) ? "compiling src/ into dist/ (it changed since the last build)…\n" : "compiling src/ into dist/ (the first run builds it; about 10 s)…\n");
+    process.stderr.write(
+      existsSync(join(dist, STAMP))
+        ? "compiling src/ into dist/ (it changed since the last build)…\n"
+        : "compiling src/ into dist/ (the first run builds it; about 10 s)…\n",
+    );
     await build(sources);
   } finally {
     await release();

@@ -96,10 +96,21 @@ const NO_ENV_FILE = () => `(there is no .env in ${process.cwd()}: copy .env.exam
 const DEFAULT_OPENAI_URL = "https://api.openai.com/v1";
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
-const optionalText = z.string().trim().optional().transform((v) => (v ? v : undefined));
+const optionalText = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v ? v : undefined));
 const idList = (example: string) =>
   optionalText
-    .transform((v) => (v ? v.split(",").map((id) => id.trim()).filter(Boolean) : []))
+    .transform((v) =>
+      v
+        ? v
+            .split(",")
+            .map((id) => id.trim())
+            .filter(Boolean)
+        : [],
+    )
     .refine((ids) => ids.every((id) => isSnowflake(id)), `must be Discord ids separated by commas (e.g. ${example})`);
 const flag = (fallback: boolean) =>
   optionalText
@@ -116,21 +127,24 @@ const wholeNumber = (fallback: number, example: string, { min }: { min: number }
 
 const commonSchema = z.object({
   AGENTKIT_HOME: optionalText,
-  AGENTKIT_TIMEZONE: optionalText.refine(
-    (v) => v === undefined || isValidTimeZone(v),
-    "is not an IANA time zone name (Asia/Shanghai)",
-  ),
+  AGENTKIT_TIMEZONE: optionalText.refine((v) => v === undefined || isValidTimeZone(v), "is not an IANA time zone name (Asia/Shanghai)"),
   OPENAI_API_KEY: optionalText,
   OPENAI_BASE_URL: optionalText
-    .refine((v) => v === undefined || /^https?:\/\/[^/]/i.test(v) && URL.canParse(v), "must be an http:// or https:// URL (http://localhost:11434/v1)")
-    .refine((v) => v === undefined || !/\/(chat\/completions|completions|embeddings)\/?$/i.test(v), "is the server's base, without /chat/completions at the end (http://localhost:11434/v1)"),
+    .refine((v) => v === undefined || (/^https?:\/\/[^/]/i.test(v) && URL.canParse(v)), "must be an http:// or https:// URL (http://localhost:11434/v1)")
+    .refine(
+      (v) => v === undefined || !/\/(chat\/completions|completions|embeddings)\/?$/i.test(v),
+      "is the server's base, without /chat/completions at the end (http://localhost:11434/v1)",
+    ),
   OPENAI_MODEL: optionalText,
   OPENAI_EMBEDDING_MODEL: optionalText,
   OPENAI_TIMEOUT_SECONDS: positiveNumber(60, "60"),
   OPENAI_LONG_TIMEOUT_SECONDS: positiveNumber(600, "600"),
   OPENAI_CONTEXT_TOKENS: optionalText
     // AgentKit's own instructions and tool schemas take about 3,000 tokens before anyone says a word.
-    .refine((v) => v === undefined || (/^\d{1,7}$/.test(v) && Number(v) >= 4096), "must be the model's context length in tokens, a whole number of at least 4096: AgentKit's instructions and tools alone take about 3000 (e.g. 32768)")
+    .refine(
+      (v) => v === undefined || (/^\d{1,7}$/.test(v) && Number(v) >= 4096),
+      "must be the model's context length in tokens, a whole number of at least 4096: AgentKit's instructions and tools alone take about 3000 (e.g. 32768)",
+    )
     .transform((v) => (v === undefined ? undefined : Number(v))),
   SESSION_STORE_URL: optionalText,
   // Node timers cannot wait longer than about 24.8 days.
@@ -154,10 +168,7 @@ const commonSchema = z.object({
   ALLOW_DMS: flag(true),
   SERVER_NOTES_ROLE_ID: optionalText.refine((v) => v === undefined || isSnowflake(v), "must be a role id, digits only (e.g. 123456789012345678)"),
   SERVER_NOTES_CHANNEL_ID: optionalText.refine((v) => v === undefined || isSnowflake(v), "must be a channel id, digits only (e.g. 123456789012345678)"),
-  LOG_LEVEL: optionalText.refine(
-    (v) => v === undefined || (LOG_LEVELS as readonly string[]).includes(v),
-    `must be one of ${LOG_LEVELS.join(", ")} (info)`,
-  ),
+  LOG_LEVEL: optionalText.refine((v) => v === undefined || (LOG_LEVELS as readonly string[]).includes(v), `must be one of ${LOG_LEVELS.join(", ")} (info)`),
   LOG_PRETTY: optionalText
     .refine((v) => v === undefined || /^(1|0|true|false|yes|no|on|off)$/i.test(v), "must be true or false (e.g. true)")
     .transform((v) => (v === undefined ? undefined : /^(1|true|yes|on)$/i.test(v))),
@@ -236,7 +247,7 @@ export function loadConfig(frontEnd: FrontEnd, env: Record<string, string | unde
   const clientId = env.DISCORD_CLIENT_ID?.trim();
   const apiUrl = env.DISCORD_API_URL?.trim() || undefined;
   if (frontEnd === "web" && apiUrl && !URL.canParse(apiUrl)) problems.push("DISCORD_API_URL: must be a URL (http://127.0.0.1:8080/api)");
-  if (env.DISCORD_CLIENT_SECRET?.trim() && (frontEnd === "web" || frontEnd === "discord") && !(isSnowflake(clientId))) {
+  if (env.DISCORD_CLIENT_SECRET?.trim() && (frontEnd === "web" || frontEnd === "discord") && !isSnowflake(clientId)) {
     problems.push("DISCORD_CLIENT_ID: is required with DISCORD_CLIENT_SECRET (Login with Discord): the application id (e.g. 123456789012345678)");
   }
   if (problems.length > 0 || !common.success) throw new ConfigError(problems);

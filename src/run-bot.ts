@@ -11,12 +11,15 @@ import { serveWeb } from "./web/server.js";
 /** The one line a failed start prints: Discord's refusals name the setting to fix and where. */
 export function startFailureLine(error: unknown): string {
   if (error instanceof ConfigError) return error.problems.join("; ");
-  const tokenRefused = (error instanceof DiscordjsError && error.code === DiscordjsErrorCodes.TokenInvalid) || (error instanceof GatewayRefused && error.code === GatewayCloseCodes.AuthenticationFailed);
+  const tokenRefused =
+    (error instanceof DiscordjsError && error.code === DiscordjsErrorCodes.TokenInvalid) ||
+    (error instanceof GatewayRefused && error.code === GatewayCloseCodes.AuthenticationFailed);
   if (tokenRefused) return "Discord refused DISCORD_TOKEN: copy it again from the Developer Portal (Bot → Reset Token)";
   if (error instanceof GatewayRefused && error.code === GatewayCloseCodes.DisallowedIntents) {
     return "Discord refused the Message Content intent (4014): switch on Message Content Intent in the Developer Portal (Bot → Privileged Gateway Intents)";
   }
-  if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") return `${(error as Error).message}: another program uses that port; choose another WEB_PORT or METRICS_PORT`;
+  if ((error as NodeJS.ErrnoException).code === "EADDRINUSE")
+    return `${(error as Error).message}: another program uses that port; choose another WEB_PORT or METRICS_PORT`;
   return (error as Error).message;
 }
 

@@ -22,7 +22,9 @@ async function main(): Promise<void> {
   const parts = await createEngine(config, log, { housekeeping: false });
   const web = await serveWeb(config, parts, log);
   // The bot makes the sign-in links: it must know this address, and nothing tells it but its own .env.
-  console.log(`The web page is at ${config.publicUrl}. For /memory web in Discord to link here, the bot's .env needs PUBLIC_URL=${config.publicUrl} (unless the bot serves the page itself with WEB_PORT).`);
+  console.log(
+    `The web page is at ${config.publicUrl}. For /memory web in Discord to link here, the bot's .env needs PUBLIC_URL=${config.publicUrl} (unless the bot serves the page itself with WEB_PORT).`,
+  );
   let stopping = false;
   const shutdown = async () => {
     if (stopping) return;
@@ -38,6 +40,8 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   const code = (error as NodeJS.ErrnoException).code;
-  console.error(`The web page could not start: ${code === "EADDRINUSE" ? "WEB_PORT is in use by another program: choose another port" : (error as Error).message}`);
+  console.error(
+    `The web page could not start: ${code === "EADDRINUSE" ? "WEB_PORT is in use by another program: choose another port" : (error as Error).message}`,
+  );
   process.exit(1);
 });

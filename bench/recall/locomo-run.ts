@@ -51,9 +51,22 @@ export async function measureLocomo(split: LocomoSplit): Promise<LocomoResult> {
         const began = performance.now();
         const hits = await data.memory.search(question.question, { limit: 10 });
         took.push(performance.now() - began);
-        const ours = firstEvidenceRank(hits.map((h) => ({ file: h.file, ords: h.ords })), evidence);
-        const theirs = firstEvidenceRank((await floor.search(question.question, 10)).map((h) => ({ file: h.file, ords: [h.ord] })), evidence);
-        outcomes.push({ id: question.id, question: question.question, category: question.category, ours, floor: theirs, sources: hits.slice(0, 5).map((h) => h.source) });
+        const ours = firstEvidenceRank(
+          hits.map((h) => ({ file: h.file, ords: h.ords })),
+          evidence,
+        );
+        const theirs = firstEvidenceRank(
+          (await floor.search(question.question, 10)).map((h) => ({ file: h.file, ords: [h.ord] })),
+          evidence,
+        );
+        outcomes.push({
+          id: question.id,
+          question: question.question,
+          category: question.category,
+          ours,
+          floor: theirs,
+          sources: hits.slice(0, 5).map((h) => h.source),
+        });
       }
       await floor.close();
       await data.close();
@@ -69,15 +82,34 @@ export async function measureLocomo(split: LocomoSplit): Promise<LocomoResult> {
 /** Recall@5 and @10 and MRR per category, AgentKit beside the floor: table rows and JSON. */
 export function locomoTable(outcomes: readonly LocomoOutcome[]): { rows: string[][]; results: Record<string, unknown> } {
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-  const rows: string[][] = [["category", "questions", "AgentKit R@5", "floor R@5", "R@5 ÷ floor", "AgentKit R@10", "floor R@10", "R@10 ÷ floor", "AgentKit MRR", "floor MRR"]];
+  const rows: string[][] = [
+    ["category", "questions", "AgentKit R@5", "floor R@5", "R@5 ÷ floor", "AgentKit R@10", "floor R@10", "R@10 ÷ floor", "AgentKit MRR", "floor MRR"],
+  ];
   const results: Record<string, unknown> = {};
   for (const name of ["all", ...Object.values(CATEGORIES)] as const) {
     const kept = outcomes.filter((o) => name === "all" || o.category === name);
     const ours = kept.map((o) => ({ rank: o.ours }));
     const theirs = kept.map((o) => ({ rank: o.floor }));
     const ratio = (k: number) => (recallAt(theirs, k) === 0 ? Number.POSITIVE_INFINITY : recallAt(ours, k) / recallAt(theirs, k));
-    rows.push([name, String(kept.length), pct(recallAt(ours, 5)), pct(recallAt(theirs, 5)), ratio(5).toFixed(2), pct(recallAt(ours, 10)), pct(recallAt(theirs, 10)), ratio(10).toFixed(2), mrr(ours).toFixed(3), mrr(theirs).toFixed(3)]);
-    results[name] = { questions: kept.length, agentkit: { r5: recallAt(ours, 5), r10: recallAt(ours, 10), mrr: mrr(ours) }, floor: { r5: recallAt(theirs, 5), r10: recallAt(theirs, 10), mrr: mrr(theirs) }, ratio5: ratio(5), ratio10: ratio(10) };
+    rows.push([
+      name,
+      String(kept.length),
+      pct(recallAt(ours, 5)),
+      pct(recallAt(theirs, 5)),
+      ratio(5).toFixed(2),
+      pct(recallAt(ours, 10)),
+      pct(recallAt(theirs, 10)),
+      ratio(10).toFixed(2),
+      mrr(ours).toFixed(3),
+      mrr(theirs).toFixed(3),
+    ]);
+    results[name] = {
+      questions: kept.length,
+      agentkit: { r5: recallAt(ours, 5), r10: recallAt(ours, 10), mrr: mrr(ours) },
+      floor: { r5: recallAt(theirs, 5), r10: recallAt(theirs, 10), mrr: mrr(theirs) },
+      ratio5: ratio(5),
+      ratio10: ratio(10),
+    };
   }
   return { rows, results };
 }

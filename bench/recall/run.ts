@@ -53,11 +53,18 @@ async function main(): Promise<void> {
       const hits = await data.memory.search(question.question, { limit: 10 });
       const top = hits[0]?.source ?? "none";
       topSources.set(top, (topSources.get(top) ?? 0) + 1);
-      const ours = firstEvidenceRank(hits.map((h) => ({ file: h.file, ords: h.ords })), evidence);
-      const theirs = firstEvidenceRank((await floor.search(question.question, 10)).map((h) => ({ file: h.file, ords: [h.ord] })), evidence);
+      const ours = firstEvidenceRank(
+        hits.map((h) => ({ file: h.file, ords: h.ords })),
+        evidence,
+      );
+      const theirs = firstEvidenceRank(
+        (await floor.search(question.question, 10)).map((h) => ({ file: h.file, ords: [h.ord] })),
+        evidence,
+      );
       agentkit.outcomes.push(outcome(question, ours));
       plain.outcomes.push(outcome(question, theirs));
-      if (values.verbose && (ours === undefined || ours > 5)) misses.push(`${question.id} [${question.kind}] ${question.question}  → ours ${ours ?? "-"}, floor ${theirs ?? "-"}`);
+      if (values.verbose && (ours === undefined || ours > 5))
+        misses.push(`${question.id} [${question.kind}] ${question.question}  → ours ${ours ?? "-"}, floor ${theirs ?? "-"}`);
     }
     // Questions that place their answer in time: the plain question, then with the dates a model
     // would pass (since/until), each against the floor on the plain question.
@@ -67,7 +74,15 @@ async function main(): Promise<void> {
       const located = (hits: { file: string; ords: number[] }[]) => firstEvidenceRank(hits, evidence);
       timed.plain.push(outcome(question, located(await data.memory.search(question.question, { limit: 10 }))));
       timed.filtered.push(outcome(question, located(await data.memory.search(question.question, { limit: 10, since: question.since, until: question.until }))));
-      timed.floor.push(outcome(question, firstEvidenceRank((await floor.search(question.question, 10)).map((h) => ({ file: h.file, ords: [h.ord] })), evidence)));
+      timed.floor.push(
+        outcome(
+          question,
+          firstEvidenceRank(
+            (await floor.search(question.question, 10)).map((h) => ({ file: h.file, ords: [h.ord] })),
+            evidence,
+          ),
+        ),
+      );
     }
     await floor.close();
     await data.close();
@@ -75,9 +90,13 @@ async function main(): Promise<void> {
     const { rows, results } = sliceTable(agentkit.outcomes, plain.outcomes);
     const overall = results.all as { agentkit: { r10: number }; floor: { r10: number } };
     const target = overall.agentkit.r10 >= 1.15 * overall.floor.r10;
-    console.log(`## Recall (${conversations.length} conversations, ${conversations.reduce((n, c) => n + c.turns.length * 2, 0)} messages, ${questions.length} questions; ingested through the session engine in ${Math.round(ingestMs)} ms)\n`);
+    console.log(
+      `## Recall (${conversations.length} conversations, ${conversations.reduce((n, c) => n + c.turns.length * 2, 0)} messages, ${questions.length} questions; ingested through the session engine in ${Math.round(ingestMs)} ms)\n`,
+    );
     console.log(table(rows));
-    console.log(`\nTarget: AgentKit R@10 ≥ 1.15 × floor R@10 without embeddings: ${(overall.agentkit.r10 / overall.floor.r10).toFixed(2)}× ${target ? "✅" : "❌"}`);
+    console.log(
+      `\nTarget: AgentKit R@10 ≥ 1.15 × floor R@10 without embeddings: ${(overall.agentkit.r10 / overall.floor.r10).toFixed(2)}× ${target ? "✅" : "❌"}`,
+    );
     console.log(`\n## Questions about time (${timeQuestions.length}: "last month", "in March", "before the trip", "上个月"…)\n`);
     const timeRows: string[][] = [["slice", "questions", "AgentKit R@10 with since/until", "AgentKit R@10 without", "floor R@10", "with ÷ floor"]];
     const timeResults: Record<string, unknown> = {};
@@ -85,20 +104,32 @@ async function main(): Promise<void> {
       const [withDates, without, theirs] = [timed.filtered.filter(keep), timed.plain.filter(keep), timed.floor.filter(keep)];
       const ratio = recallAt(theirs, 10) === 0 ? Number.POSITIVE_INFINITY : recallAt(withDates, 10) / recallAt(theirs, 10);
       timeRows.push([name, String(withDates.length), pct(recallAt(withDates, 10)), pct(recallAt(without, 10)), pct(recallAt(theirs, 10)), ratio.toFixed(2)]);
-      timeResults[name] = { questions: withDates.length, withDates: recallAt(withDates, 10), withoutDates: recallAt(without, 10), floor: recallAt(theirs, 10), ratio10: ratio };
+      timeResults[name] = {
+        questions: withDates.length,
+        withDates: recallAt(withDates, 10),
+        withoutDates: recallAt(without, 10),
+        floor: recallAt(theirs, 10),
+        ratio10: ratio,
+      };
     }
     console.log(table(timeRows));
     results.time = timeResults;
     // Set B: written by another author without the search code or set A, never used to tune.
     const heldOut = await measureHeldOut(setB.conversations, setB.questions);
-    console.log(`\n## Set B, held out (${setB.conversations.length} conversations, ${heldOut.messages} messages, ${setB.questions.length} questions; bench/recall/dataset-b)\n`);
+    console.log(
+      `\n## Set B, held out (${setB.conversations.length} conversations, ${heldOut.messages} messages, ${setB.questions.length} questions; bench/recall/dataset-b)\n`,
+    );
     const { rows: bRows, results: bResults } = sliceTable(heldOut.agentkit, heldOut.floor);
     console.log(table(bRows));
     results.setB = bResults;
     const bAll = bResults.all as { agentkit: { r10: number }; floor: { r10: number } };
-    console.log(`\nTarget: R@10 ≥ 1.2 × floor on both sets: set A ${(overall.agentkit.r10 / overall.floor.r10).toFixed(2)}× ${overall.agentkit.r10 >= 1.2 * overall.floor.r10 ? "✅" : "❌"}, set B ${(bAll.agentkit.r10 / bAll.floor.r10).toFixed(2)}× ${bAll.agentkit.r10 >= 1.2 * bAll.floor.r10 ? "✅" : "❌"}`);
+    console.log(
+      `\nTarget: R@10 ≥ 1.2 × floor on both sets: set A ${(overall.agentkit.r10 / overall.floor.r10).toFixed(2)}× ${overall.agentkit.r10 >= 1.2 * overall.floor.r10 ? "✅" : "❌"}, set B ${(bAll.agentkit.r10 / bAll.floor.r10).toFixed(2)}× ${bAll.agentkit.r10 >= 1.2 * bAll.floor.r10 ? "✅" : "❌"}`,
+    );
     const tops = [...topSources.entries()].sort((a, b) => b[1] - a[1]).map(([source, n]) => `${source} ${pct(n / questions.length)}`);
-    console.log(`AgentKit's first result comes from: ${tops.join(", ")} (a daily-log summary often holds the answer too, but only messages count as evidence).`);
+    console.log(
+      `AgentKit's first result comes from: ${tops.join(", ")} (a daily-log summary often holds the answer too, but only messages count as evidence).`,
+    );
     if (misses.length > 0) console.log(`\nNot in AgentKit's top 5:\n${misses.join("\n")}`);
 
     if (!values["skip-locomo"]) results.locomo = await reportLocomo(values.verbose ?? false);
@@ -117,14 +148,21 @@ async function main(): Promise<void> {
           ["metric", "value", "target"],
           ["full reindex (s)", (scale.reindexMs / 1000).toFixed(2), ""],
           ["index size (MB)", (scale.indexBytes / 1024 / 1024).toFixed(1), ""],
-          [`search p50 / p95 / p99 (ms, ${scale.searches} searches, in-process)`, `${scale.searchP50Ms.toFixed(1)} / ${scale.searchP95Ms.toFixed(1)} / ${scale.searchP99Ms.toFixed(1)}`, `p95 ≤ 50 ms ${scale.searchP95Ms <= 50 ? "✅" : "❌"}`],
+          [
+            `search p50 / p95 / p99 (ms, ${scale.searches} searches, in-process)`,
+            `${scale.searchP50Ms.toFixed(1)} / ${scale.searchP95Ms.toFixed(1)} / ${scale.searchP99Ms.toFixed(1)}`,
+            `p95 ≤ 50 ms ${scale.searchP95Ms <= 50 ? "✅" : "❌"}`,
+          ],
           ["search p95 when it first checks every file for changes (ms)", scale.checkedSearchP95Ms.toFixed(1), ""],
           ["new conversation written → found by a search (ms)", scale.newConversationFoundMs.toFixed(0), "a few seconds"],
         ]),
       );
     }
     await mkdir(join(ROOT, "bench", "results"), { recursive: true });
-    await writeFile(values.out!, `${JSON.stringify({ recall: results, target, topSources: Object.fromEntries(topSources), scale, at: new Date().toISOString() }, null, 2)}\n`);
+    await writeFile(
+      values.out!,
+      `${JSON.stringify({ recall: results, target, topSources: Object.fromEntries(topSources), scale, at: new Date().toISOString() }, null, 2)}\n`,
+    );
   } finally {
     await rm(home, { recursive: true, force: true });
   }
@@ -142,26 +180,41 @@ async function reportLocomo(verbose: boolean): Promise<Record<string, unknown> |
   const measured = await measureLocomo(split);
   const questions = measured.outcomes.length;
   console.log(
-    `\n## LoCoMo development split, ${mapping === "dialogue" ? "as a dialogue (the other speaker as the assistant)" : "typed (every turn the person's, \"Name: text\")"} (${split.samples.length} conversations, ${measured.sessions} sessions, ${measured.messages} messages, ${questions} questions of categories 1–4; ` +
+    `\n## LoCoMo development split, ${mapping === "dialogue" ? "as a dialogue (the other speaker as the assistant)" : 'typed (every turn the person\'s, "Name: text")'} (${split.samples.length} conversations, ${measured.sessions} sessions, ${measured.messages} messages, ${questions} questions of categories 1–4; ` +
       `each ingested through the session engine in ${Math.round(measured.ingestMs / 1000)} s)\n`,
   );
-  console.log(`Evidence ids: ${split.repaired} repaired (several in one string, "D:11:26"), ${split.dropped} dropped (they name no turn); ${split.questionsWithoutEvidence} question(s) left without evidence are not asked.\n`);
+  console.log(
+    `Evidence ids: ${split.repaired} repaired (several in one string, "D:11:26"), ${split.dropped} dropped (they name no turn); ${split.questionsWithoutEvidence} question(s) left without evidence are not asked.\n`,
+  );
   const { rows, results } = locomoTable(measured.outcomes);
   console.log(table(rows));
   const all = results.all as { ratio5: number; ratio10: number };
-  const below = Object.entries(results).filter(([name, r]) => name !== "all" && ((r as { ratio5: number }).ratio5 < 1 || (r as { ratio10: number }).ratio10 < 1));
+  const below = Object.entries(results).filter(
+    ([name, r]) => name !== "all" && ((r as { ratio5: number }).ratio5 < 1 || (r as { ratio10: number }).ratio10 < 1),
+  );
   console.log(
     `\nTargets: R@10 ≥ 1.25 × floor ${all.ratio10.toFixed(2)}× ${all.ratio10 >= 1.25 ? "✅" : "❌"}, R@5 ≥ 1.15 × floor ${all.ratio5.toFixed(2)}× ${all.ratio5 >= 1.15 ? "✅" : "❌"}, ` +
       `no category below the floor ${below.length === 0 ? "✅" : `❌ (${below.map(([name]) => name).join(", ")})`}; ` +
-      `search p50 / p95 ${measured.searchP50Ms.toFixed(1)} / ${measured.searchP95Ms.toFixed(1)} ms (in-process, ${measured.messages / split.samples.length | 0} messages a person)`,
+      `search p50 / p95 ${measured.searchP50Ms.toFixed(1)} / ${measured.searchP95Ms.toFixed(1)} ms (in-process, ${(measured.messages / split.samples.length) | 0} messages a person)`,
   );
   const sources = measured.outcomes.flatMap((o) => o.sources);
-  console.log(`AgentKit's first five results come from: ${[...new Set(sources)].map((s) => `${s} ${pct(sources.filter((x) => x === s).length / sources.length)}`).join(", ")}`);
+  console.log(
+    `AgentKit's first five results come from: ${[...new Set(sources)].map((s) => `${s} ${pct(sources.filter((x) => x === s).length / sources.length)}`).join(", ")}`,
+  );
   if (verbose) {
     const missed = measured.outcomes.filter((o) => o.ours === undefined || o.ours > 5);
-    console.log(`\nNot in AgentKit's top 5 (${missed.length}):\n${missed.map((o) => `${o.id} [${o.category}] ${o.question}  → ours ${o.ours ?? "-"}, floor ${o.floor ?? "-"}`).join("\n")}`);
+    console.log(
+      `\nNot in AgentKit's top 5 (${missed.length}):\n${missed.map((o) => `${o.id} [${o.category}] ${o.question}  → ours ${o.ours ?? "-"}, floor ${o.floor ?? "-"}`).join("\n")}`,
+    );
   }
-  return { ...results, messages: measured.messages, searchP50Ms: measured.searchP50Ms, searchP95Ms: measured.searchP95Ms, repairedIds: split.repaired, droppedIds: split.dropped };
+  return {
+    ...results,
+    messages: measured.messages,
+    searchP50Ms: measured.searchP50Ms,
+    searchP95Ms: measured.searchP95Ms,
+    repairedIds: split.repaired,
+    droppedIds: split.dropped,
+  };
 }
 
 type Slice = [string, (q: QuestionOutcome) => boolean];
@@ -180,14 +233,32 @@ function sliceTable(agentkit: readonly QuestionOutcome[], floor: readonly Questi
     const ours = agentkit.filter(keep);
     const theirs = floor.filter(keep);
     const ratio = recallAt(theirs, 10) === 0 ? Number.POSITIVE_INFINITY : recallAt(ours, 10) / recallAt(theirs, 10);
-    rows.push([name, String(ours.length), pct(recallAt(ours, 5)), pct(recallAt(theirs, 5)), pct(recallAt(ours, 10)), pct(recallAt(theirs, 10)), ratio.toFixed(2), mrr(ours).toFixed(3), mrr(theirs).toFixed(3)]);
-    results[name] = { questions: ours.length, agentkit: { r5: recallAt(ours, 5), r10: recallAt(ours, 10), mrr: mrr(ours) }, floor: { r5: recallAt(theirs, 5), r10: recallAt(theirs, 10), mrr: mrr(theirs) }, ratio10: ratio };
+    rows.push([
+      name,
+      String(ours.length),
+      pct(recallAt(ours, 5)),
+      pct(recallAt(theirs, 5)),
+      pct(recallAt(ours, 10)),
+      pct(recallAt(theirs, 10)),
+      ratio.toFixed(2),
+      mrr(ours).toFixed(3),
+      mrr(theirs).toFixed(3),
+    ]);
+    results[name] = {
+      questions: ours.length,
+      agentkit: { r5: recallAt(ours, 5), r10: recallAt(ours, 10), mrr: mrr(ours) },
+      floor: { r5: recallAt(theirs, 5), r10: recallAt(theirs, 10), mrr: mrr(theirs) },
+      ratio10: ratio,
+    };
   }
   return { rows, results };
 }
 
 /** Ingests a held-out set into its own home and measures AgentKit and the floor on it, as for set A. */
-async function measureHeldOut(set: readonly BenchConversation[], asked: readonly BenchQuestion[]): Promise<{ agentkit: QuestionOutcome[]; floor: QuestionOutcome[]; messages: number }> {
+async function measureHeldOut(
+  set: readonly BenchConversation[],
+  asked: readonly BenchQuestion[],
+): Promise<{ agentkit: QuestionOutcome[]; floor: QuestionOutcome[]; messages: number }> {
   const home = await mkdtemp(join(tmpdir(), "agentkit-recall-b-"));
   try {
     const data = await ingest(home, set);
@@ -197,8 +268,24 @@ async function measureHeldOut(set: readonly BenchConversation[], asked: readonly
     for (const question of asked) {
       const evidence = evidenceOf(question, data.files);
       const hits = await data.memory.search(question.question, { limit: 10 });
-      agentkit.push(outcome(question, firstEvidenceRank(hits.map((h) => ({ file: h.file, ords: h.ords })), evidence)));
-      plain.push(outcome(question, firstEvidenceRank((await floor.search(question.question, 10)).map((h) => ({ file: h.file, ords: [h.ord] })), evidence)));
+      agentkit.push(
+        outcome(
+          question,
+          firstEvidenceRank(
+            hits.map((h) => ({ file: h.file, ords: h.ords })),
+            evidence,
+          ),
+        ),
+      );
+      plain.push(
+        outcome(
+          question,
+          firstEvidenceRank(
+            (await floor.search(question.question, 10)).map((h) => ({ file: h.file, ords: [h.ord] })),
+            evidence,
+          ),
+        ),
+      );
     }
     await floor.close();
     await data.close();

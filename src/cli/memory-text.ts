@@ -5,7 +5,7 @@ import { printable } from "../lib/printable.js";
 import type { JournalEntry } from "../memory/journal.js";
 import type { MemoryStore } from "../memory/memory-store.js";
 import { settleProposal } from "../memory/settle-proposal.js";
-import { type Proposal } from "../memory/proposal-store.js";
+import type { Proposal } from "../memory/proposal-store.js";
 import { undoable, undoChanges, undoWithLater } from "../memory/undo.js";
 import { writeRefusalLine } from "../present/write-refusal.js";
 import { FILE_KINDS, FILE_TABLE, kindOfLabel } from "../memory/file-kinds.js";
@@ -78,11 +78,14 @@ export async function undoText(memory: MemoryStore, id: string, withLater: boole
       return result.later.length === 0
         ? say("Not undone: the section was edited by hand since; nothing was changed.", "未撤销：这一节之后被手动修改过；没有做任何改动。")
         : printable(
-            [say("Not undone: the section changed since, by:", "未撤销：这一节之后又被改过："), ...result.later.map(line), say(`To undo those too: ${again}`, `要一并撤销：${again}`)].join("\n"),
+            [
+              say("Not undone: the section changed since, by:", "未撤销：这一节之后又被改过："),
+              ...result.later.map(line),
+              say(`To undo those too: ${again}`, `要一并撤销：${again}`),
+            ].join("\n"),
           );
   }
 }
-
 
 /** Where a proposal would write, as the person knows the file: `USER.md › Work`. */
 function proposalPlace(proposal: Proposal): string {
@@ -114,7 +117,8 @@ export function proposalLine(proposal: Proposal, n: number, say: Say = english):
 /** Saves or discards one waiting proposal by id, and says what became of it; a refused Save keeps it waiting. */
 export async function settleProposalText(memory: MemoryStore, id: string, save: boolean, say: Say = english): Promise<string> {
   const settled = await settleProposal(memory, id, save);
-  if (settled.kind === "gone") return say("That change was already saved or discarded, or it expired (after 7 days).", "这条改动已经保存或放弃过，或已过期（7 天）。");
+  if (settled.kind === "gone")
+    return say("That change was already saved or discarded, or it expired (after 7 days).", "这条改动已经保存或放弃过，或已过期（7 天）。");
   const where = printable(proposalPlace(settled.proposal));
   if (settled.kind === "discarded") return say(`Discarded; nothing was saved to ${where}.`, `已放弃；没有保存到 ${where}。`);
   if (settled.kind === "refused") {

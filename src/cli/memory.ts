@@ -105,7 +105,13 @@ function tools(config: Config): Tools {
   const model = new ModelClient({ ...config.openai, maxRetries: 1 });
   const recall = createRecall(model, (message, error) => console.error(printable(`warning: ${message} (${(error as Error).message})`)));
   const memoryOf = (userId: string) => {
-    const opened = MemoryStore.open(config.home, userId, { defaultTimeZone: config.timeZone, dailyDays: config.dailyDays, recall, journalRetention: config.journal, quotaBytes: config.storageQuotaBytes });
+    const opened = MemoryStore.open(config.home, userId, {
+      defaultTimeZone: config.timeZone,
+      dailyDays: config.dailyDays,
+      recall,
+      journalRetention: config.journal,
+      quotaBytes: config.storageQuotaBytes,
+    });
     if (!opened.ok) throw new UsageError(`--user: ${opened.error}`);
     return opened.value;
   };
@@ -146,13 +152,20 @@ async function existingPerson(t: Tools, user: string | undefined, command: Comma
 }
 
 async function search(t: Tools, args: string[]): Promise<void> {
-  const options = { user: { type: "string" }, since: { type: "string" }, until: { type: "string" }, limit: { type: "string", default: "10" }, json: { type: "boolean", default: false } } as const;
+  const options = {
+    user: { type: "string" },
+    since: { type: "string" },
+    until: { type: "string" },
+    limit: { type: "string", default: "10" },
+    json: { type: "boolean", default: false },
+  } as const;
   const { values, positionals } = parse("search", args, options, true);
   const query = positionals.join(" ").trim();
   if (!values.user) throw needsUser("search");
   const reading = readSearchRange(values.since, values.until, english);
   if (!reading.ok) throw new UsageError(reading.line);
-  if (query === "" && !rangeLabel(reading.range, english)) throw new UsageError('search needs a query (or --since/--until): npm run memory -- search "oolong tea" --user <id>');
+  if (query === "" && !rangeLabel(reading.range, english))
+    throw new UsageError('search needs a query (or --since/--until): npm run memory -- search "oolong tea" --user <id>');
   const limit = wholeNumber(values.limit, "--limit", 1, 50);
   const memory = await existingPerson(t, values.user, "search");
   await memory.updateIndex();
@@ -163,7 +176,8 @@ async function search(t: Tools, args: string[]): Promise<void> {
     return;
   }
   const label = rangeLabel(reading.range, english);
-  if (hits.length === 0) console.log(printable(query === "" ? `Nothing ${label}.` : label ? `Nothing found for "${query}" ${label}.` : `Nothing found for "${query}".`));
+  if (hits.length === 0)
+    console.log(printable(query === "" ? `Nothing ${label}.` : label ? `Nothing found for "${query}" ${label}.` : `Nothing found for "${query}".`));
   hits.forEach((hit, i) => console.log(formatHit(hit, i + 1)));
 }
 
@@ -202,7 +216,10 @@ async function view(t: Tools, args: string[]): Promise<void> {
   const privateNames = privateSectionNames(texts, settings.privateSections);
   const lines = [
     `Memory of user ${memory.userId}:`,
-    ...overview.files.map((f) => `  ${f.label} ${f.used}/${f.cap} chars · ${f.used === 0 ? "empty" : `${f.sections} ${f.sections === 1 ? "section" : "sections"}`}${f.used > f.cap ? " ⚠️ over its cap" : ""}`),
+    ...overview.files.map(
+      (f) =>
+        `  ${f.label} ${f.used}/${f.cap} chars · ${f.used === 0 ? "empty" : `${f.sections} ${f.sections === 1 ? "section" : "sections"}`}${f.used > f.cap ? " ⚠️ over its cap" : ""}`,
+    ),
     ...(privateNames.length > 0 ? [`  🔒 Private, kept out of public threads: ${privateNames.join(", ")}`] : []),
     `Archived daily logs: ${overview.archivedLogs} · saved conversations: ${overview.conversations} · storage: ${storageLine(overview.storage, english)}`,
     describeAskBeforeSaving(settings.askBeforeSaving, english),
@@ -215,7 +232,12 @@ async function view(t: Tools, args: string[]): Promise<void> {
 }
 
 async function history(t: Tools, args: string[]): Promise<void> {
-  const { values } = parse("history", args, { user: { type: "string" }, file: { type: "string" }, limit: { type: "string", default: "50" }, json: { type: "boolean", default: false } });
+  const { values } = parse("history", args, {
+    user: { type: "string" },
+    file: { type: "string" },
+    limit: { type: "string", default: "50" },
+    json: { type: "boolean", default: false },
+  });
   const limit = wholeNumber(values.limit, "--limit", 1, 100_000);
   if (values.file !== undefined && !(FILE_KINDS as readonly string[]).includes(values.file)) {
     throw new UsageError(`unknown file "${values.file}"; choose one of ${FILE_KINDS.join(", ")}`);
@@ -278,7 +300,11 @@ async function exportCommand(t: Tools, args: string[]): Promise<void> {
     throw new Refused(`could not write ${values.out} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
   const files = Object.keys(bundle.files).length;
-  console.log(printable(`Exported ${files} file(s) of user ${memory.userId} (${bytesShown(Buffer.byteLength(text))}) to ${resolve(values.out)}, readable by its owner only.`));
+  console.log(
+    printable(
+      `Exported ${files} file(s) of user ${memory.userId} (${bytesShown(Buffer.byteLength(text))}) to ${resolve(values.out)}, readable by its owner only.`,
+    ),
+  );
 }
 
 /** Exit 1 when any file is refused (the preview names it), so a script knows the import was not whole. */
@@ -336,7 +362,10 @@ async function removeOrphanIndexes(home: string, people: Set<string>): Promise<n
 
 async function everyone(home: string): Promise<string[]> {
   const names = await readdir(join(home, "users"), { withFileTypes: true }).catch(() => []);
-  return names.filter((d) => d.isDirectory() && isSnowflake(d.name)).map((d) => d.name).sort();
+  return names
+    .filter((d) => d.isDirectory() && isSnowflake(d.name))
+    .map((d) => d.name)
+    .sort();
 }
 
 /** A command resolves with its exit status, or nothing for 0. */
@@ -360,7 +389,12 @@ async function tidyCommand(t: Tools, args: string[]): Promise<number> {
   // The session store says whether a forget ran while the model worked (the bot may be running).
   const store = await SessionStore.open(t.config.home, t.config.sessionStoreUrl);
   try {
-    const result = await tidyUp(memory, t.model, { dryRun, ask: tidyAsksFirst(memory.readSettings()), force: true, forgetEpoch: () => store.epochOf(memory.userId) });
+    const result = await tidyUp(memory, t.model, {
+      dryRun,
+      ask: tidyAsksFirst(memory.readSettings()),
+      force: true,
+      forgetEpoch: () => store.epochOf(memory.userId),
+    });
     console.log(printable(tidyReport(result, english, { dryRun })));
     return result.kind === "failed" ? 1 : 0;
   } finally {
@@ -371,7 +405,8 @@ async function tidyCommand(t: Tools, args: string[]): Promise<number> {
 async function main(argv: string[]): Promise<number> {
   process.umask(0o077); // files under AGENTKIT_HOME are the bot user's only (0600 / 0700), whatever the shell's umask
   const [command, ...args] = argv;
-  if (command === undefined) throw new UsageError(`which command? ${COMMAND_NAMES.slice(0, -1).join(", ")} or ${COMMAND_NAMES.at(-1)} (npm run memory -- --help)`);
+  if (command === undefined)
+    throw new UsageError(`which command? ${COMMAND_NAMES.slice(0, -1).join(", ")} or ${COMMAND_NAMES.at(-1)} (npm run memory -- --help)`);
   if (command === "--help" || command === "-h" || command === "help") {
     console.log(USAGE);
     return 0;

@@ -20,7 +20,6 @@ export function cachedGuildsOwning(client: Client): (roleIds: readonly string[])
   return (roleIds) => [...client.guilds.cache.values()].filter((guild) => roleIds.some((id) => guild.roles.cache.has(id))).map((guild) => guild.id);
 }
 
-
 /** The line a refused person gets, in their language. */
 export function refusalLine(refusal: Refusal, say: Say): string {
   switch (refusal) {

@@ -1,9 +1,4 @@
-import type {
-  ChatInputCommandInteraction,
-  Client,
-  ModalSubmitInteraction,
-  SharedSlashCommand,
-} from "discord.js";
+import type { ChatInputCommandInteraction, Client, ModalSubmitInteraction, SharedSlashCommand } from "discord.js";
 import type { SessionEngine } from "../engine/session-engine.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../lib/logger.js";
@@ -24,7 +19,14 @@ type CloseResult = "closed" | "none" | "empty" | "pending-summary";
 export interface ConversationControl {
   /** A line refusing a new conversation (fair use), or undefined when the person may start one. */
   mayStart(userId: string, say: Say): string | undefined;
-  openInThread(threadId: string, threadName: string, guildId: string, person: Person, visibility: "private" | "public", guests?: Guest[]): Promise<SessionRecord>;
+  openInThread(
+    threadId: string,
+    threadName: string,
+    guildId: string,
+    person: Person,
+    visibility: "private" | "public",
+    guests?: Guest[],
+  ): Promise<SessionRecord>;
   closeChannel(channelId: string, reason: string, receipt?: ReceiptPlace): Promise<CloseResult>;
   closeSession(sessionId: string, channelId: string, reason: string, receipt?: ReceiptPlace): Promise<CloseResult>;
   scheduleIdleClose(channelId: string, lastActivity: number): void;

@@ -1,12 +1,4 @@
-import {
-  Client,
-  Events,
-  GatewayCloseCodes,
-  GatewayIntentBits,
-  MessageFlags,
-  Partials,
-  type Interaction,
-} from "discord.js";
+import { Client, Events, GatewayCloseCodes, GatewayIntentBits, MessageFlags, Partials, type Interaction } from "discord.js";
 import type { SessionEngine } from "../engine/session-engine.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../lib/logger.js";
@@ -54,12 +46,7 @@ export function createBot({ config, log, engine, retryIntervalMs = 5 * 60_000 }:
   const discord = config.discord;
   if (!discord) throw new Error("the Discord settings are missing");
   const client = new Client({
-    intents: [
-      GatewayIntentBits.Guilds,
-      GatewayIntentBits.GuildMessages,
-      GatewayIntentBits.MessageContent,
-      GatewayIntentBits.DirectMessages,
-    ],
+    intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent, GatewayIntentBits.DirectMessages],
     // DM channels are not cached before their first message.
     partials: [Partials.Channel],
     allowedMentions: { parse: [] },
@@ -73,8 +60,7 @@ export function createBot({ config, log, engine, retryIntervalMs = 5 * 60_000 }:
   let retryTimer: NodeJS.Timeout | undefined;
   let reconciled: Promise<void> = Promise.resolve();
 
-  const guard = (what: string, work: () => Promise<unknown>) =>
-    void work().catch((error: unknown) => log.error({ err: error }, `${what} failed`));
+  const guard = (what: string, work: () => Promise<unknown>) => void work().catch((error: unknown) => log.error({ err: error }, `${what} failed`));
 
   client.on(Events.MessageCreate, (message) => guard("message", () => conversations.onMessage(message)));
   client.on(Events.InteractionCreate, (interaction) => guard("interaction", () => onInteraction(interaction)));
@@ -106,7 +92,11 @@ export function createBot({ config, log, engine, retryIntervalMs = 5 * 60_000 }:
       else if (interaction.isModalSubmit()) await command?.submitModal?.(interaction, ctx);
     } catch (error) {
       log.error({ err: error }, "command failed");
-      const content = inLocale(interaction as Parameters<typeof inLocale>[0], "Something went wrong on my side; nothing was lost. Please try again.", "我这边出了点问题，没有丢失任何内容。请再试一次。");
+      const content = inLocale(
+        interaction as Parameters<typeof inLocale>[0],
+        "Something went wrong on my side; nothing was lost. Please try again.",
+        "我这边出了点问题，没有丢失任何内容。请再试一次。",
+      );
       // A button's message is not the bot's answer to overwrite: a private line goes after it.
       if (isComponent && (interaction.deferred || interaction.replied)) await interaction.followUp({ content, flags: MessageFlags.Ephemeral }).catch(() => {});
       else if (interaction.deferred || interaction.replied) await interaction.editReply({ content }).catch(() => {});
@@ -157,7 +147,11 @@ export function createBot({ config, log, engine, retryIntervalMs = 5 * 60_000 }:
       if (parts.lines.length === 0) return;
       try {
         const dm = await (await client.users.fetch(userId)).createDM();
-        await dm.send({ content: parts.lines.map((line) => line.replace(/^-# /, "")).join("\n"), components: parts.components, allowedMentions: { parse: [] } });
+        await dm.send({
+          content: parts.lines.map((line) => line.replace(/^-# /, "")).join("\n"),
+          components: parts.components,
+          allowedMentions: { parse: [] },
+        });
         // Taken out only once sent: DMs closed to the bot leave it for the next conversation's first answer.
         await takeTidyNotice(memory.dir);
       } catch (error) {

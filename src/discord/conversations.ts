@@ -185,11 +185,20 @@ export class Conversations implements ConversationControl {
     if (this.refusedDms.size > 10_000) this.refusedDms.delete(this.refusedDms.keys().next().value!);
     const content = `${refusalLine(refusal, (en) => en)}\n${refusalLine(refusal, (_en, zh) => zh)}`;
     if (!message.channel.isSendable()) return;
-    await message.channel.send({ content, allowedMentions: NO_MENTIONS }).catch((error: unknown) => this.deps.log.warn({ err: String(error) }, "could not send a refusal"));
+    await message.channel
+      .send({ content, allowedMentions: NO_MENTIONS })
+      .catch((error: unknown) => this.deps.log.warn({ err: String(error) }, "could not send a refusal"));
   }
 
   /** Opens a session in a thread the bot just created for a person (/chat). */
-  async openInThread(threadId: string, threadName: string, guildId: string, person: Person, visibility: "private" | "public", guests: Guest[] = []): Promise<SessionRecord> {
+  async openInThread(
+    threadId: string,
+    threadName: string,
+    guildId: string,
+    person: Person,
+    visibility: "private" | "public",
+    guests: Guest[] = [],
+  ): Promise<SessionRecord> {
     return this.deps.engine.open({
       ...person,
       title: threadName,
@@ -213,7 +222,12 @@ export class Conversations implements ConversationControl {
     return this.closeSession(session.id, channelId, reason, receipt);
   }
 
-  async closeSession(sessionId: string, channelId: string, reason: string, receipt: ReceiptPlace = "channel"): Promise<"closed" | "none" | "empty" | "pending-summary"> {
+  async closeSession(
+    sessionId: string,
+    channelId: string,
+    reason: string,
+    receipt: ReceiptPlace = "channel",
+  ): Promise<"closed" | "none" | "empty" | "pending-summary"> {
     this.clearIdle(channelId);
     this.toldNoVision.delete(sessionId);
     this.toldFull.delete(sessionId);
@@ -236,7 +250,9 @@ export class Conversations implements ConversationControl {
     const moderators = configured ? await this.deps.client.channels.fetch(configured).catch(() => null) : null;
     const target = moderators && "guildId" in moderators && moderators.guildId === guildId && moderators.isSendable() ? moderators : thread;
     for (const suggestion of suggestions) {
-      await target.send(suggestionMessage(guildId, suggestion, say)).catch((error: unknown) => this.deps.log.warn({ err: String(error) }, "could not post a server-notes suggestion"));
+      await target
+        .send(suggestionMessage(guildId, suggestion, say))
+        .catch((error: unknown) => this.deps.log.warn({ err: String(error) }, "could not post a server-notes suggestion"));
     }
   }
 
@@ -268,9 +284,7 @@ export class Conversations implements ConversationControl {
     const delay = Math.max(0, lastActivity + this.deps.config.sessionIdleMinutes * 60_000 - Date.now());
     const timer = setTimeout(() => {
       this.idleTimers.delete(channelId);
-      void this.closeChannel(channelId, "idle").catch((error: unknown) =>
-        this.deps.log.error({ err: String(error) }, "idle close failed"),
-      );
+      void this.closeChannel(channelId, "idle").catch((error: unknown) => this.deps.log.error({ err: String(error) }, "idle close failed"));
     }, delay);
     timer.unref();
     this.idleTimers.set(channelId, timer);
@@ -335,7 +349,14 @@ export class Conversations implements ConversationControl {
             // Read from the thread each time: a thread made private since gets everything again.
             const visibility = channel.type === ChannelType.PrivateThread ? "private" : "public";
             // Only the owner starts a new conversation in the thread; it keeps the members they invited.
-            return this.openInThread(message.channelId, name, message.guildId ?? "", { ...person, locale: session.locale ?? this.localeOf(person.userId) }, visibility, session.guests);
+            return this.openInThread(
+              message.channelId,
+              name,
+              message.guildId ?? "",
+              { ...person, locale: session.locale ?? this.localeOf(person.userId) },
+              visibility,
+              session.guests,
+            );
           }));
         // The owner's conversation ended while a guest's message waited: it is not read.
         if (guest && open.id !== session.id) return;
@@ -428,7 +449,12 @@ export class Conversations implements ConversationControl {
    * Answers one message, or several that waited for the same turn, as one: what they bring
    * (words, replies, files, images) goes to the model, with a Stop button while it streams.
    */
-  private async answer(session: OpenSession, batch: Pick<Pending, "message" | "words">[], channel: ReplyChannel & { id: string }, guest?: Guest): Promise<void> {
+  private async answer(
+    session: OpenSession,
+    batch: Pick<Pending, "message" | "words">[],
+    channel: ReplyChannel & { id: string },
+    guest?: Guest,
+  ): Promise<void> {
     const sessionId = session.id;
     const owner = session.userId;
     // The Stop button is for whoever is being answered.
@@ -439,7 +465,8 @@ export class Conversations implements ConversationControl {
     // Over the owner's storage quota: files are not read and the conversation will not be archived; they hear it once a conversation, and with every file.
     const full = await this.deps.engine.storageFull(owner, sessionId);
     // One message at a time: each reads at most its own attachments' worth.
-    for (const { message, words } of batch) parts.push(await readIncoming(message, words, this.deps.config.attachments, say, { storageFull: full !== undefined }));
+    for (const { message, words } of batch)
+      parts.push(await readIncoming(message, words, this.deps.config.attachments, say, { storageFull: full !== undefined }));
     const incoming = joinIncoming(parts, this.deps.config.attachments.imagesPerMessage, say);
     const notes = [...incoming.lines];
     if (full && (!this.toldFull.has(sessionId) || batch.some(({ message }) => message.attachments.size > 0))) {
@@ -468,7 +495,11 @@ export class Conversations implements ConversationControl {
     reply.startTyping();
     try {
       // The turn is persisted before its final text is shown, so a crash never loses a shown answer.
-      const result = await this.deps.engine.turn(sessionId, guest ? { ...incoming.message, from: guest } : incoming.message, { onDelta: (delta) => reply.push(delta), signal: stop.signal, sourceId: `${batch[0]!.message.channelId}/${batch[0]!.message.id}` });
+      const result = await this.deps.engine.turn(sessionId, guest ? { ...incoming.message, from: guest } : incoming.message, {
+        onDelta: (delta) => reply.push(delta),
+        signal: stop.signal,
+        sourceId: `${batch[0]!.message.channelId}/${batch[0]!.message.id}`,
+      });
       this.streaming.delete(turnId);
       const saved = describeChanges(result.changes, say);
       const limits: string[] = [];

@@ -1,10 +1,7 @@
 import type { FairUseLimits } from "../config.js";
 
 /** Why a message was not read: too many a minute, the conversation's queue full, or the person answered elsewhere already. */
-export type Refusal =
-  | { reason: "rate"; perMinute: number }
-  | { reason: "queue"; waiting: number }
-  | { reason: "elsewhere"; conversations: number };
+export type Refusal = { reason: "rate"; perMinute: number } | { reason: "queue"; waiting: number } | { reason: "elsewhere"; conversations: number };
 
 /** What becomes of a message: answered now, answered with the next turn of its conversation, or not read. */
 export type Admission = { kind: "run" } | { kind: "queued" } | { kind: "refused"; refusal: Refusal };

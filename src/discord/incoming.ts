@@ -27,7 +27,13 @@ const URLS = /https?:\/\/\S+/g;
  * Turns a person's message into the turn's input: the message they replied to, their words,
  * stickers and link previews as short notes, files inlined, images for a model that can see.
  */
-export async function readIncoming(message: Message, words: string, limits: AttachmentLimits, say: Say, options: { storageFull?: boolean } = {}): Promise<Incoming> {
+export async function readIncoming(
+  message: Message,
+  words: string,
+  limits: AttachmentLimits,
+  say: Say,
+  options: { storageFull?: boolean } = {},
+): Promise<Incoming> {
   // Each part keeps whose words it is (lib/provenance.ts): the note around a replied-to message is for the model; the origin is a field.
   const parts: MessagePart[] = [];
   const lines: string[] = [];
@@ -56,7 +62,9 @@ export async function readIncoming(message: Message, words: string, limits: Atta
     );
   }
   // Over the person's storage quota a file's text would be kept with the conversation: not read (the caller says why).
-  const files = options.storageFull ? notRead([...message.attachments.values()].map((a) => a.name)) : await readAttachments([...message.attachments.values()], limits, say);
+  const files = options.storageFull
+    ? notRead([...message.attachments.values()].map((a) => a.name))
+    : await readAttachments([...message.attachments.values()], limits, say);
   parts.push(...files.parts);
   lines.push(...files.lines);
   const usable = words !== "" || stickers.length > 0 || previews.length > 0 || files.usable || parts.some((p) => p.origin === "forward");

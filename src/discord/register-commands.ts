@@ -10,9 +10,7 @@ const restFor = (discord: DiscordSettings) => new REST(discord.apiUrl ? { api: d
 export async function registerCommands(discord: DiscordSettings): Promise<string> {
   const rest = restFor(discord);
   const body = commands.map((c) => c.data.toJSON());
-  const route = discord.guildId
-    ? Routes.applicationGuildCommands(discord.clientId, discord.guildId)
-    : Routes.applicationCommands(discord.clientId);
+  const route = discord.guildId ? Routes.applicationGuildCommands(discord.clientId, discord.guildId) : Routes.applicationCommands(discord.clientId);
   await rest.put(route, { body });
   const where = discord.guildId ? `server ${discord.guildId}` : "all servers and DMs (global; may take a few minutes to appear)";
   const lines = [`Registered ${body.length} commands (${body.map((c) => `/${c.name}`).join(", ")}) for ${where}.`];

@@ -68,8 +68,7 @@ export class ReplyStream {
     this.text += delta;
     if (this.text.trim() === "" || this.timer) return;
     // The first text waits briefly for more (a short answer becomes one message); then one update per interval.
-    const wait =
-      this.lastFlush === 0 ? (this.options.firstSendDelayMs ?? 150) : Math.max(0, this.lastFlush + this.interval - Date.now());
+    const wait = this.lastFlush === 0 ? (this.options.firstSendDelayMs ?? 150) : Math.max(0, this.lastFlush + this.interval - Date.now());
     if (this.lastFlush === 0) this.lastFlush = Date.now();
     this.timer = setTimeout(() => {
       this.timer = undefined;

@@ -122,10 +122,7 @@ export function splitForDiscord(text: string, limit: number = DISCORD_MESSAGE_LI
  * its start, and where it is cut depends only on the text up to that character. This
  * assumes text grows by whole code points, as decoded streams do.
  */
-export function splitStreaming(
-  text: string,
-  limit: number = DISCORD_MESSAGE_LIMIT,
-): { done: string[]; current: string } {
+export function splitStreaming(text: string, limit: number = DISCORD_MESSAGE_LIMIT): { done: string[]; current: string } {
   const chunks = splitForDiscord(text, limit);
   return { done: chunks.slice(0, -1), current: chunks.at(-1) ?? "" };
 }
@@ -171,13 +168,7 @@ interface SpaceRun {
   readonly lastLineBreak: number;
 }
 
-function cutAtSpace(
-  doc: Doc,
-  window: CutWindow,
-  line: Line,
-  at: number,
-  run: SpaceRun,
-): { boundary: Boundary; cut: Cut } | null {
+function cutAtSpace(doc: Doc, window: CutWindow, line: Line, at: number, run: SpaceRun): { boundary: Boundary; cut: Cut } | null {
   if (run.lineBreaks === 0) {
     if (startsLikeFence(line, window) || mayStartFence(doc.text, run.end, window.last)) return null;
     return { boundary: "space", cut: { end: at, next: run.end, fence: reopenable(line.fenceBefore, doc.limit) } };

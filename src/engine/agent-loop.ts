@@ -12,7 +12,7 @@ import { memoryToolDefinitions } from "./tools/memory-tools.js";
 import { toolJson } from "./tools/tool-json.js";
 import { estimateTokens, keepStart } from "../lib/tokens.js";
 import { joinParts, type MessagePart, type PartSpan } from "../lib/provenance.js";
-import { type ModelClient } from "../model/model-client.js";
+import type { ModelClient } from "../model/model-client.js";
 import { StoppedError } from "../model/model-error.js";
 
 export const MAX_TOOL_ROUNDS = 8;
@@ -94,7 +94,8 @@ export interface TurnLimits {
 
 /** The person's message as the model gets it in its turn, with image parts when there are images, cut to what the context leaves. */
 function requestMessage(message: TurnMessage, fits: boolean, maxTokens: number | undefined): ChatCompletionMessageParam {
-  const words = fits || maxTokens === undefined ? message.text : `${keepStart(message.text, maxTokens)}\n[… the rest of this message was cut to fit the model's context]`;
+  const words =
+    fits || maxTokens === undefined ? message.text : `${keepStart(message.text, maxTokens)}\n[… the rest of this message was cut to fit the model's context]`;
   const text = message.from ? guestText(message.from, words) : words;
   const name = message.from ? { name: guestName(message.from.userId) } : {};
   if (!message.images?.length) return { role: "user", content: text, ...name };
@@ -155,7 +156,18 @@ export async function runTurn(input: TurnInput): Promise<TurnOutput> {
       if (!(error instanceof StoppedError)) throw error;
       // Stopped: the history keeps exactly what the person saw, and what the tools already did stays done.
       messages.push({ role: "assistant", content: roundText });
-      return { text: shown, messages: stored(), spans: kept.spans, changes: turn.changes, proposals: turn.proposals, suggestions: turn.suggestions, usage, stopped: true, sources: distinctSources(turn.found), limits };
+      return {
+        text: shown,
+        messages: stored(),
+        spans: kept.spans,
+        changes: turn.changes,
+        proposals: turn.proposals,
+        suggestions: turn.suggestions,
+        usage,
+        stopped: true,
+        sources: distinctSources(turn.found),
+        limits,
+      };
     } finally {
       if (input.timing) input.timing.modelMs += performance.now() - asking;
     }
@@ -168,7 +180,18 @@ export async function runTurn(input: TurnInput): Promise<TurnOutput> {
     }
     if (reply.toolCalls.length === 0 || !toolsAllowed) {
       messages.push({ role: "assistant", content: reply.content });
-      return { text: shown, messages: stored(), spans: kept.spans, changes: turn.changes, proposals: turn.proposals, suggestions: turn.suggestions, usage, stopped: false, sources: distinctSources(turn.found), limits };
+      return {
+        text: shown,
+        messages: stored(),
+        spans: kept.spans,
+        changes: turn.changes,
+        proposals: turn.proposals,
+        suggestions: turn.suggestions,
+        usage,
+        stopped: false,
+        sources: distinctSources(turn.found),
+        limits,
+      };
     }
     messages.push({
       role: "assistant",
@@ -182,7 +205,11 @@ export async function runTurn(input: TurnInput): Promise<TurnOutput> {
     for (const [position, call] of reply.toolCalls.entries()) {
       // A reply of hundreds of calls is not run: each would cost a write and its result a place in every later request.
       if (position >= MAX_CALLS_PER_ROUND) {
-        messages.push({ role: "tool", tool_call_id: call.id, content: toolJson({ ok: false, error: `too many calls in one reply (${MAX_CALLS_PER_ROUND} at most): this one was not run` }) });
+        messages.push({
+          role: "tool",
+          tool_call_id: call.id,
+          content: toolJson({ ok: false, error: `too many calls in one reply (${MAX_CALLS_PER_ROUND} at most): this one was not run` }),
+        });
         continue;
       }
       const result = await executeTool(input.memory, call.name, call.arguments, {

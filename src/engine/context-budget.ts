@@ -46,7 +46,12 @@ export function historyBudget(systemPrompt: string, contextTokens: number, chars
  */
 export function largestStartTokens(dailyDays: number): number {
   const snapshot = { takenAt: "", timeZone: "UTC", localDate: "2026-01-01", localTime: "00:00", soul: "", user: "", memory: "", dailies: [], warnings: [] };
-  const base = baseInstructions({ place: { platform: "discord", channelId: "0", guildId: "0", description: "", visibility: "public" }, title: "x".repeat(100), displayName: "x".repeat(32), snapshot });
+  const base = baseInstructions({
+    place: { platform: "discord", channelId: "0", guildId: "0", description: "", visibility: "public" },
+    title: "x".repeat(100),
+    displayName: "x".repeat(32),
+    snapshot,
+  });
   // Each file at its cap in English prose, with its tags.
   const files = CAPS.soul + CAPS.user + CAPS.memory + SERVER_NOTES_CAP + dailyDays * CAPS.daily + 400;
   return estimateTokens(base) + Math.ceil(files / 3.5) + TOOL_TOKENS;

@@ -54,7 +54,15 @@ function conversationMessages(record: SessionRecord): ConversationMessage[] {
       const guest = message.name ? guests.get(message.name) : undefined;
       // Whose words each part is, as the turn stored them; a message of an older session is of origin unknown.
       const parts = partsOf(textOf(message), record.parts?.[String(index)]).filter((part) => part.text.trim() !== "");
-      if (text !== "") out.push({ speaker: "person", name: guest ?? record.displayName, text, parts, ...(id ? { id } : {}), ...(guest !== undefined ? { guest: true as const } : {}) });
+      if (text !== "")
+        out.push({
+          speaker: "person",
+          name: guest ?? record.displayName,
+          text,
+          parts,
+          ...(id ? { id } : {}),
+          ...(guest !== undefined ? { guest: true as const } : {}),
+        });
     } else if (message.role === "assistant") {
       const text = textOf(message).trim();
       if (text !== "") answer.push(text);
@@ -107,7 +115,11 @@ function conversationFileOf(record: SessionRecord, zone: string): string {
  * if the person changed time zone in between); the caller saves the record. With `quota` (the
  * person was told while they talked), over their storage quota nothing is written and the refusal is returned.
  */
-export async function archiveConversation(memory: MemoryStore, record: SessionRecord, options: { masked?: boolean; quota?: boolean } = {}): Promise<StorageFull | undefined> {
+export async function archiveConversation(
+  memory: MemoryStore,
+  record: SessionRecord,
+  options: { masked?: boolean; quota?: boolean } = {},
+): Promise<StorageFull | undefined> {
   const { zone } = memory.timeZone();
   const name = conversationFileOf(record, zone);
   const full = await memory.writeConversation(name, conversationLogOf(record, zone, options), { quota: options.quota === true });

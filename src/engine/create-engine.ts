@@ -43,7 +43,11 @@ export interface EngineOptions {
 }
 
 /** Wires the engine from the configuration; both front ends start here. */
-export async function createEngine(config: Config, log: Logger, { telemetry, tidy = false, onTidied, housekeeping = true, onModelNotice }: EngineOptions = {}): Promise<EngineParts> {
+export async function createEngine(
+  config: Config,
+  log: Logger,
+  { telemetry, tidy = false, onTidied, housekeeping = true, onModelNotice }: EngineOptions = {},
+): Promise<EngineParts> {
   const model = new ModelClient({ ...config.openai, telemetry, onNotice: onModelNotice });
   const store = await SessionStore.open(config.home, config.sessionStoreUrl);
   const recall = createRecall(model, (message, error) => log.warn({ err: String(error) }, message));

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { systemWriter } from "../memory/memory-file.js";
-import { type MemoryStore } from "../memory/memory-store.js";
+import type { MemoryStore } from "../memory/memory-store.js";
 import { CAPS } from "../memory/file-kinds.js";
 import { addToSection, parseSections, serializeSections } from "../memory/sections.js";
 import { countChars } from "../lib/text.js";
@@ -32,7 +32,13 @@ export interface DailyEntry {
  * public place (titles lose characters a heading can't hold, and the mark: a title cannot claim it).
  */
 export function entryHeading(time: string, title: string, visibility: Visibility): string {
-  const clean = title.replaceAll(PUBLIC_MARK, " ").replace(/[#\r\n]+/g, " ").replace(/\s+/g, " ").trim().slice(0, 60) || "conversation";
+  const clean =
+    title
+      .replaceAll(PUBLIC_MARK, " ")
+      .replace(/[#\r\n]+/g, " ")
+      .replace(/\s+/g, " ")
+      .trim()
+      .slice(0, 60) || "conversation";
   return `${time} · ${clean}${visibility === "public" ? ` ${PUBLIC_MARK}` : ""}`;
 }
 
@@ -144,7 +150,12 @@ async function condenseDay(model: ModelClient, log: string, block: string): Prom
   if (!valid) return undefined;
   // The model may fold a private entry's words into a public one: a day of both kinds is no longer public.
   const mixed = parseSections(original).sections.some((s) => !isPublicEntry(s.name));
-  return mixed ? text.split("\n").map((line) => (line.startsWith("## ") ? line.replaceAll(PUBLIC_MARK, "").trimEnd() : line)).join("\n") : text;
+  return mixed
+    ? text
+        .split("\n")
+        .map((line) => (line.startsWith("## ") ? line.replaceAll(PUBLIC_MARK, "").trimEnd() : line))
+        .join("\n")
+    : text;
 }
 
 /** Keeps the newest entries (sections) that fit the cap, newest entry always included. */
@@ -165,7 +176,12 @@ function keepNewest(current: string, block: string, cap: number): { kept: string
 
 function cutBlock(block: string, cap: number): string {
   const marker = "\n[… the full entry is in the archive]\n";
-  return [...block].slice(0, cap - countChars(marker)).join("").trimEnd() + marker;
+  return (
+    [...block]
+      .slice(0, cap - countChars(marker))
+      .join("")
+      .trimEnd() + marker
+  );
 }
 
 function withBreak(text: string): string {

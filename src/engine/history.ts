@@ -86,7 +86,9 @@ function replayable(message: ChatCompletionMessageParam): ChatCompletionMessageP
   if (message.role !== "assistant" || !message.tool_calls?.length) return message;
   return {
     ...message,
-    tool_calls: message.tool_calls.map((call) => (call.type === "function" ? { ...call, function: { ...call.function, arguments: replayableArguments(call.function.arguments) } } : call)),
+    tool_calls: message.tool_calls.map((call) =>
+      call.type === "function" ? { ...call, function: { ...call.function, arguments: replayableArguments(call.function.arguments) } } : call,
+    ),
   };
 }
 
@@ -152,4 +154,3 @@ export async function condenseHistory(
   // A summary rides in every later request: at most a quarter of what the history may take.
   return { summary: keepStart(summary.trim(), Math.max(256, Math.floor(budget.tokens / 4))), upTo };
 }
-

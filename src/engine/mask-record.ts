@@ -36,7 +36,10 @@ export function maskSecretsInJson(text: string): string {
  * over two messages). A message kept with its parts is masked part by part, as pieces of the same
  * run, and its parts' places are measured again (masking changes lengths).
  */
-async function maskConversationTexts(record: SessionRecord, pause: () => Promise<void>): Promise<{ messages: ChatCompletionMessageParam[]; parts: SessionRecord["parts"] }> {
+async function maskConversationTexts(
+  record: SessionRecord,
+  pause: () => Promise<void>,
+): Promise<{ messages: ChatCompletionMessageParam[]; parts: SessionRecord["parts"] }> {
   const messages = record.messages;
   const spoken = messages.flatMap((m, i) => ((m.role === "user" || m.role === "assistant") && typeof m.content === "string" ? [i] : []));
   const pieces: { speaker: string; text: string; message: number; from?: WordsFrom }[] = [];
@@ -45,7 +48,8 @@ async function maskConversationTexts(record: SessionRecord, pause: () => Promise
     const text = message.content as string;
     const spans = message.role === "user" ? record.parts?.[String(index)] : undefined;
     const parts = spans ? partsOf(text, spans) : [];
-    if (parts.length > 0 && parts[0]!.origin !== "unknown") for (const { text: words, ...from } of parts) pieces.push({ speaker: message.role, text: words, message: index, from });
+    if (parts.length > 0 && parts[0]!.origin !== "unknown")
+      for (const { text: words, ...from } of parts) pieces.push({ speaker: message.role, text: words, message: index, from });
     else pieces.push({ speaker: message.role, text, message: index });
   }
   const masked = await maskSecretsInConversationSliced(pieces, pause);
@@ -76,7 +80,9 @@ function maskMessage(message: ChatCompletionMessageParam): ChatCompletionMessage
   if (out.role === "assistant" && out.tool_calls) {
     out = {
       ...out,
-      tool_calls: out.tool_calls.map((call) => (call.type === "function" ? { ...call, function: { ...call.function, arguments: maskSecretsInJson(call.function.arguments) } } : call)),
+      tool_calls: out.tool_calls.map((call) =>
+        call.type === "function" ? { ...call, function: { ...call.function, arguments: maskSecretsInJson(call.function.arguments) } } : call,
+      ),
     };
   }
   return out;

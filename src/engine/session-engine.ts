@@ -30,7 +30,7 @@ import { DEFAULT_CONTEXT_TOKENS } from "../lib/tokens.js";
 import { archiveClosedSessions, archiveConversation } from "./conversation-archive.js";
 import { maskSecretsInRecord } from "./mask-record.js";
 import { appendDailyEntry, entryHeading } from "./daily-entry.js";
-import { type ModelClient } from "../model/model-client.js";
+import type { ModelClient } from "../model/model-client.js";
 import { ModelError } from "../model/model-error.js";
 import { noTelemetry, type Telemetry, type TokenUsage, type TurnOutcome } from "../lib/telemetry.js";
 import { guestName, hasExchange, isPublicPlace, publicPlaceOf, type Guest, type SessionPlace, type SessionRecord } from "../sessions/session-record.js";
@@ -154,7 +154,11 @@ const STORAGE_CHECK_MS = 60_000;
 /** What a session's words take in the session store, about: its messages' text as UTF-8 (an image's data is not kept with the conversation). */
 function recordBytes(record: SessionRecord): number {
   const textOf = (content: unknown): string =>
-    typeof content === "string" ? content : Array.isArray(content) ? content.map((part: { type?: string; text?: string }) => (part.type === "text" ? (part.text ?? "") : "")).join("") : "";
+    typeof content === "string"
+      ? content
+      : Array.isArray(content)
+        ? content.map((part: { type?: string; text?: string }) => (part.type === "text" ? (part.text ?? "") : "")).join("")
+        : "";
   return record.messages.reduce((sum, message) => sum + Buffer.byteLength(textOf(message.content)), 0);
 }
 
@@ -250,7 +254,9 @@ export class SessionEngine {
     for (const warning of snapshot.warnings) this.deps.log.warn({ userId: request.userId }, warning);
     const base = baseInstructions({ place: request.place, title: request.title, displayName: request.displayName, snapshot });
     const systemPrompt = buildSystemPrompt(snapshot, base, {
-      ...(isPublicPlace(request.place) ? { publicPlace: { privateSections: memory.readSettings().privateSections, entryHere: entriesOfServer(memory.dir, guildId) } } : {}),
+      ...(isPublicPlace(request.place)
+        ? { publicPlace: { privateSections: memory.readSettings().privateSections, entryHere: entriesOfServer(memory.dir, guildId) } }
+        : {}),
       warn: (message) => this.deps.log.warn({ userId: request.userId }, message),
       maxTokens: promptLimit(this.contextTokens),
     });
@@ -350,7 +356,14 @@ export class SessionEngine {
           words: sessionWords(record, message),
           ...(message.from ? { guestTurn: true } : {}),
           ...(isServerId(record.channel.guildId)
-            ? { server: { notes: this.serverNotesOf(record.channel.guildId), userId: record.userId, sessionId: record.id, ...(message.from ? { guestId: message.from.userId } : {}) } }
+            ? {
+                server: {
+                  notes: this.serverNotesOf(record.channel.guildId),
+                  userId: record.userId,
+                  sessionId: record.id,
+                  ...(message.from ? { guestId: message.from.userId } : {}),
+                },
+              }
             : {}),
           ...(onDelta ? { onDelta } : {}),
           ...(signal ? { signal } : {}),
@@ -392,16 +405,33 @@ export class SessionEngine {
     const { output, tidied } = result;
     // tidy_up:ask: the run's proposals wait with this answer's, to be saved or discarded the same way.
     const proposals = tidied?.proposals ? [...output.proposals, ...this.tidyProposals(result.record.userId)] : output.proposals;
-    return { text: output.text, changes: output.changes, proposals, suggestions: output.suggestions, usage: output.usage, stopped: output.stopped, sources: output.sources, limits: output.limits, ...(tidied ? { tidied } : {}) };
+    return {
+      text: output.text,
+      changes: output.changes,
+      proposals,
+      suggestions: output.suggestions,
+      usage: output.usage,
+      stopped: output.stopped,
+      sources: output.sources,
+      limits: output.limits,
+      ...(tidied ? { tidied } : {}),
+    };
   }
 
   private tidyProposals(userId: string): PendingChange[] {
-    return this.memoryOf(userId)
-      .listProposals(this.clock())
-      .filter((p) => p.session === TIDY_SESSION)
-      // The last night's: older ones wait in the terminal's /save list and expire after 7 days.
-      .slice(-3)
-      .map((p) => ({ file: FILE_TABLE[p.file].label, section: p.section, proposal: p.id, summary: p.tool === "memory_remove" ? "−" : `~ “${cutChars((p.newText ?? p.content ?? "").replace(/\s+/g, " ").trim(), 80)}”` }));
+    return (
+      this.memoryOf(userId)
+        .listProposals(this.clock())
+        .filter((p) => p.session === TIDY_SESSION)
+        // The last night's: older ones wait in the terminal's /save list and expire after 7 days.
+        .slice(-3)
+        .map((p) => ({
+          file: FILE_TABLE[p.file].label,
+          section: p.section,
+          proposal: p.id,
+          summary: p.tool === "memory_remove" ? "−" : `~ “${cutChars((p.newText ?? p.content ?? "").replace(/\s+/g, " ").trim(), 80)}”`,
+        }))
+    );
   }
 
   /** Drops the conversation so far; the snapshot (system prompt) and the memory files stay. */
@@ -568,7 +598,11 @@ export class SessionEngine {
     if (!deleted) return false;
     await store.purge().catch((error: unknown) => this.deps.log.warn({ userId, err: String(error) }, "the session store could not drop its old copies now"));
     // The next sync finds the file gone too; a failure now is told, not hidden.
-    await memory.updateIndex({ purge: true }).catch((error: unknown) => this.deps.log.warn({ userId, err: String(error) }, "the recall index could not drop a deleted conversation now; its next sync will"));
+    await memory
+      .updateIndex({ purge: true })
+      .catch((error: unknown) =>
+        this.deps.log.warn({ userId, err: String(error) }, "the recall index could not drop a deleted conversation now; its next sync will"),
+      );
     return true;
   }
 
@@ -706,11 +740,20 @@ export class SessionEngine {
     // Not kept word for word anywhere, as the person was told: the store drops its copy once the summary is made.
     if (full) record.notArchived = "storage-full";
     else delete record.notArchived;
-    if (full) this.deps.log.warn({ sessionId: record.id, usedBytes: full.usedBytes, quotaBytes: full.quotaBytes }, "conversation not archived: the person is over their storage quota");
+    if (full)
+      this.deps.log.warn(
+        { sessionId: record.id, usedBytes: full.usedBytes, quotaBytes: full.quotaBytes },
+        "conversation not archived: the person is over their storage quota",
+      );
     // A summary kept from an earlier attempt: that attempt may have written the daily entry already.
     const retry = record.summary !== undefined;
     try {
-      record.summary ??= await summariseConversation(this.deps.model, record, localDate(new Date(record.closeRequestedAt ?? now.toISOString()), memory.timeZone().zone), this.contextTokens);
+      record.summary ??= await summariseConversation(
+        this.deps.model,
+        record,
+        localDate(new Date(record.closeRequestedAt ?? now.toISOString()), memory.timeZone().zone),
+        this.contextTokens,
+      );
     } catch (error) {
       if (!(error instanceof ModelError)) throw error;
       record.status = "pending-summary";
@@ -845,7 +888,9 @@ function forgetIn(message: ChatCompletionMessageParam, hit: (text: string) => bo
   if (out.role === "assistant" && out.tool_calls?.some((c) => c.type === "function" && hit(c.function.arguments))) {
     out = {
       ...out,
-      tool_calls: out.tool_calls.map((c) => (c.type === "function" && hit(c.function.arguments) ? { ...c, function: { ...c.function, arguments: '{"forgotten":true}' } } : c)),
+      tool_calls: out.tool_calls.map((c) =>
+        c.type === "function" && hit(c.function.arguments) ? { ...c, function: { ...c.function, arguments: '{"forgotten":true}' } } : c,
+      ),
     };
   }
   return out;
@@ -860,7 +905,7 @@ function sessionWords(record: SessionRecord, message: TurnMessage): SessionWords
   const typed: string[] = [record.displayName];
   const others: MessagePart[] = [];
   const add = (parts: readonly MessagePart[], guest: boolean) => {
-    for (const part of parts) (part.origin === "typed" && !guest ? typed.push(part.text) : others.push(part));
+    for (const part of parts) part.origin === "typed" && !guest ? typed.push(part.text) : others.push(part);
   };
   const from = record.condensed?.upTo ?? 0;
   for (const [index, m] of record.messages.entries()) {

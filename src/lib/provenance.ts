@@ -67,7 +67,8 @@ export function partsOf(text: string, spans: readonly PartSpan[] | undefined): M
   let at = 0;
   const parts: MessagePart[] = [];
   for (const { start, end, ...from } of spans ?? []) {
-    if (!Number.isInteger(start) || !Number.isInteger(end) || start < at || end < start || end > text.length || !ORIGINS.includes(from.origin)) return [{ origin: "unknown", text }];
+    if (!Number.isInteger(start) || !Number.isInteger(end) || start < at || end < start || end > text.length || !ORIGINS.includes(from.origin))
+      return [{ origin: "unknown", text }];
     parts.push({ ...from, text: text.slice(start, end) });
     at = end;
   }

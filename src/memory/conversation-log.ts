@@ -178,8 +178,12 @@ export function parseConversation(text: string): ConversationLog {
     const savedLine = SAVED.exec(lines.at(-1) ?? "")?.[1];
     if (savedLine !== undefined) lines.pop();
     // Only blank lines around it go: a first line's indent decides whether it opens a code fence, and so where its parts end.
-    const body = lines.join("\n").replace(/^(?:[ \t]*\n)+/, "").trimEnd();
-    const parts = speaker === "assistant" ? undefined : partsKept ? parseParts(body, guest ? name : undefined) : [{ origin: "unknown" as const, text: unescapeBody(body) }];
+    const body = lines
+      .join("\n")
+      .replace(/^(?:[ \t]*\n)+/, "")
+      .trimEnd();
+    const parts =
+      speaker === "assistant" ? undefined : partsKept ? parseParts(body, guest ? name : undefined) : [{ origin: "unknown" as const, text: unescapeBody(body) }];
     const message: ConversationMessage = { speaker, name, text: parts ? parts.map((p) => p.text).join(PART_SEPARATOR) : unescapeBody(body) };
     if (parts) message.parts = parts;
     if (savedLine !== undefined) message.saved = savedLine;
@@ -203,11 +207,21 @@ export function parseConversation(text: string): ConversationLog {
 /** The file name of a conversation: its local date, a slug of its title and the session's first 8 id characters. */
 export function conversationFileName(date: string, title: string, sessionId: string): string {
   const slug =
-    [...title.normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-+|-+$/g, "")]
+    [
+      ...title
+        .normalize("NFKC")
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}]+/gu, "-")
+        .replace(/^-+|-+$/g, ""),
+    ]
       .slice(0, 40)
       .join("")
       .replace(/-+$/, "") || "conversation";
-  const id = sessionId.replace(/[^a-zA-Z0-9]/g, "").slice(0, 8).toLowerCase() || "session";
+  const id =
+    sessionId
+      .replace(/[^a-zA-Z0-9]/g, "")
+      .slice(0, 8)
+      .toLowerCase() || "session";
   return `${date}-${slug}-${id}.md`;
 }
 

@@ -54,9 +54,25 @@ const NUMBER_WORDS = new Map(
     .split(" ")
     .map((word, i) => [word, String(i)] as const)
     .concat(["thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"].map((word, i) => [word, String((i + 3) * 10)] as const))
-    .concat([["hundred", "100"], ["thousand", "1000"], ["million", "1000000"], ["dozen", "12"], ["twice", "2"], ["once", "1"]]),
+    .concat([
+      ["hundred", "100"],
+      ["thousand", "1000"],
+      ["million", "1000000"],
+      ["dozen", "12"],
+      ["twice", "2"],
+      ["once", "1"],
+    ]),
 );
-const HAN_NUMBERS = new Map([..."零一二三四五六七八九十"].map((char, i) => [char, String(i)] as const).concat([["两", "2"], ["百", "100"], ["千", "1000"], ["万", "10000"]]));
+const HAN_NUMBERS = new Map(
+  [..."零一二三四五六七八九十"]
+    .map((char, i) => [char, String(i)] as const)
+    .concat([
+      ["两", "2"],
+      ["百", "100"],
+      ["千", "1000"],
+      ["万", "10000"],
+    ]),
+);
 /** Han characters that are grammar, not content. */
 const HAN_FUNCTION = new Set([..."的了是我你他她它们在和也就都很吗呢吧啊呀这那有个些着过把被给对让从向跟与及而但又还要会能想说就去来上下里"]);
 const HAN_NEGATIONS = new Set([..."不没未别无非莫勿"]);

@@ -61,7 +61,8 @@ export async function exportBundle(memory: MemoryStore, now = new Date()): Promi
   for (const folder of ["daily", "daily/archive", "conversations"]) {
     const names = (await readdir(join(memory.dir, folder)).catch(() => [] as string[])).sort();
     for (const name of names) {
-      if (folder === "conversations" ? dateOfConversation(name) : dateOfLog(name)) files[`${folder}/${name}`] = await readFile(join(memory.dir, folder, name), "utf8");
+      if (folder === "conversations" ? dateOfConversation(name) : dateOfLog(name))
+        files[`${folder}/${name}`] = await readFile(join(memory.dir, folder, name), "utf8");
     }
   }
   return { format: BUNDLE_FORMAT, version: 1, exportedAt: now.toISOString(), files };
@@ -257,7 +258,8 @@ async function planFile(memory: MemoryStore, label: string, text: string, slices
   const secret = await inPieces(text, slices, findSecret);
   if (safe) file.problem = { kind: "unsafe", detail: safe.reason };
   else if (cap !== undefined && file.chars > cap) file.problem = { kind: "over-cap" };
-  else if (isJournalled(label) && file.sections > IMPORT_LIMITS.sections) file.problem = { kind: "too-many-sections", sections: file.sections, limit: IMPORT_LIMITS.sections };
+  else if (isJournalled(label) && file.sections > IMPORT_LIMITS.sections)
+    file.problem = { kind: "too-many-sections", sections: file.sections, limit: IMPORT_LIMITS.sections };
   if (secret) file.secret = secret;
   if (file.problem) return file;
   await slices.pause();
@@ -314,7 +316,11 @@ function sectionPreview(change: SectionChange): SectionPreview {
     const after = bodyOf(change.after).split("\n");
     const had = new Set(before);
     const has = new Set(after);
-    const lines = (from: string[], other: Set<string>) => from.filter((line) => line.trim() !== "" && !other.has(line)).slice(0, PREVIEW_LINES).map(firstWords);
+    const lines = (from: string[], other: Set<string>) =>
+      from
+        .filter((line) => line.trim() !== "" && !other.has(line))
+        .slice(0, PREVIEW_LINES)
+        .map(firstWords);
     return { change: "replaced", name: change.section, words: "", removedLines: lines(before, has), addedLines: lines(after, had) };
   }
   const kind = change.before === null ? "added" : "removed";
@@ -331,7 +337,10 @@ const FIRST_CHARS = 60;
 export function firstWords(text: string): string {
   // Only the start is split (one class, linear): a section can be a megabyte.
   const start = text.trimStart();
-  const words = start.slice(0, FIRST_CHARS * 4).split(/\s+/).filter((w) => w !== "");
+  const words = start
+    .slice(0, FIRST_CHARS * 4)
+    .split(/\s+/)
+    .filter((w) => w !== "");
   let shown = words.slice(0, FIRST_WORDS).join(" ");
   const more = words.length > FIRST_WORDS || start.trimEnd().length > FIRST_CHARS * 4;
   if (countChars(shown) > FIRST_CHARS) shown = [...shown].slice(0, FIRST_CHARS).join("");
@@ -385,7 +394,6 @@ function pathFor(memory: MemoryStore, label: string): string | undefined | null 
   return path !== undefined && date !== undefined && !isRealDate(date) ? null : path;
 }
 
-
 function planSettings(memory: MemoryStore, text: string, plan: ImportPlan): void {
   const file: ImportedFile = { label: "settings.json", status: "refused", chars: text.length, sections: 0 };
   plan.files.push(file);
@@ -402,7 +410,6 @@ function planSettings(memory: MemoryStore, text: string, plan: ImportPlan): void
   if (file.status !== "same") plan.settings = parsed.value;
 }
 
-
 export interface ImportOutcome {
   /** The plan as it was applied (made again under the person's lock: the files may have changed since a preview). */
   plan: ImportPlan;
@@ -417,8 +424,18 @@ export interface ImportOutcome {
  * may be in it. Checked under the person's lock, which forgets take too, in every process.
  */
 export async function applyImport(memory: MemoryStore, files: Record<string, string>, now?: Date): Promise<ImportOutcome | { full: StorageFull }>;
-export async function applyImport(memory: MemoryStore, files: Record<string, string>, now: Date, options: { claim: string }): Promise<ImportOutcome | { forgotten: true } | { full: StorageFull }>;
-export async function applyImport(memory: MemoryStore, files: Record<string, string>, now = new Date(), options: { claim?: string } = {}): Promise<ImportOutcome | { forgotten: true } | { full: StorageFull }> {
+export async function applyImport(
+  memory: MemoryStore,
+  files: Record<string, string>,
+  now: Date,
+  options: { claim: string },
+): Promise<ImportOutcome | { forgotten: true } | { full: StorageFull }>;
+export async function applyImport(
+  memory: MemoryStore,
+  files: Record<string, string>,
+  now = new Date(),
+  options: { claim?: string } = {},
+): Promise<ImportOutcome | { forgotten: true } | { full: StorageFull }> {
   const slices = new TimeSlices();
   const outcome = await memory.serialize(async (): Promise<ImportOutcome | { forgotten: true } | { full: StorageFull }> => {
     if (options.claim !== undefined) {
@@ -517,7 +534,13 @@ export async function takeUpload(memory: MemoryStore, token: string, options: { 
   const taken = typeof pending?.name === "string" && bytes ? { name: pending.name, bytes } : undefined;
   // The claim is written before the upload goes, so there is no moment with neither; a forget that
   // emptied pending/ since the upload was read leaves no folder to write it in: out of date.
-  const claimed = taken && options.claim ? await writeFile(claimPath(memory, token), "", { mode: PRIVATE_FILE_MODE }).then(() => true, () => false) : true;
+  const claimed =
+    taken && options.claim
+      ? await writeFile(claimPath(memory, token), "", { mode: PRIVATE_FILE_MODE }).then(
+          () => true,
+          () => false,
+        )
+      : true;
   await rm(path, { force: true });
   return claimed ? taken : undefined;
 }

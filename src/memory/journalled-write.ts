@@ -3,7 +3,7 @@ import { dirname } from "node:path";
 import { FileChangedError, assertStillWritable, writeFileAtomic } from "./atomic-write.js";
 import { TimeSlices } from "../lib/time-slices.js";
 import { assertLockHeld } from "./person-lock.js";
-import { Journal, newEntryId, type Actor, type JournalEntry, type Retention, type SectionChange } from "./journal.js";
+import { type Journal, newEntryId, type Actor, type JournalEntry, type Retention, type SectionChange } from "./journal.js";
 import { readTextIfExistsSync } from "./memory-file.js";
 import { diffSections, sameSection, sectionText, setSection } from "./section-changes.js";
 import { PRIVATE_DIR_MODE } from "../lib/private-files.js";

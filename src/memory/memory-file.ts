@@ -5,7 +5,18 @@ import { ok, type Result } from "../lib/result.js";
 import type { Actor, JournalEntry } from "./journal.js";
 import { checkContent, withoutByteOrderMark, type SafetyLevel } from "./safety.js";
 import { addedSecret, type SecretFinding } from "./secrets.js";
-import { addToSection, noSectionError, parseSections, removeSection, replaceInSection, sectionSizes, serializeSections, type Edit, type SectionDocument, type SectionSize } from "./sections.js";
+import {
+  addToSection,
+  noSectionError,
+  parseSections,
+  removeSection,
+  replaceInSection,
+  sectionSizes,
+  serializeSections,
+  type Edit,
+  type SectionDocument,
+  type SectionSize,
+} from "./sections.js";
 import { countChars } from "../lib/text.js";
 
 /**
@@ -117,12 +128,21 @@ export function formatUsage(usage: Usage): string {
 }
 
 /** A refusal's error without the sections `listed` leaves out: names and sizes of those are not said. */
-export function refusalWithout(failure: { error: string; refusal: Refusal; detail?: RefusalDetail }, label: string, listed: (section: string) => boolean): string {
+export function refusalWithout(
+  failure: { error: string; refusal: Refusal; detail?: RefusalDetail },
+  label: string,
+  listed: (section: string) => boolean,
+): string {
   const detail = failure.detail;
   if (!detail?.sections) return failure.error;
   const sections = detail.sections.filter((s) => listed(s.name));
   if (failure.refusal === "over-cap") return overCapError(label, detail.used ?? 0, detail.cap ?? 0, detail.adds ?? 0, sections);
-  return detail.missing === undefined ? failure.error : `${label}: ${noSectionError(detail.missing, sections.map((s) => s.name))}`;
+  return detail.missing === undefined
+    ? failure.error
+    : `${label}: ${noSectionError(
+        detail.missing,
+        sections.map((s) => s.name),
+      )}`;
 }
 
 function overCapError(label: string, used: number, cap: number, adds: number, sections: readonly SectionSize[]): string {
@@ -174,7 +194,9 @@ export class MemoryFile {
    */
   write(text: string, writer: Writer, options: { ifUnchanged?: string; op?: string } = {}): Promise<WriteResult> {
     const ifUnchanged = options.ifUnchanged;
-    return this.edit(text, writer, options.op ?? "edit", () => ok({ doc: parseSections(text), changed: true }), { ...(ifUnchanged !== undefined ? { ifUnchanged } : {}) });
+    return this.edit(text, writer, options.op ?? "edit", () => ok({ doc: parseSections(text), changed: true }), {
+      ...(ifUnchanged !== undefined ? { ifUnchanged } : {}),
+    });
   }
 
   add(section: string, content: string, writer: Writer, options: EditOptions = {}): Promise<WriteResult> {
@@ -221,23 +243,32 @@ export class MemoryFile {
       if (!edited.ok) {
         // Only a section the file lacks: the other refusals name only the section the write named.
         const named = section === undefined ? [] : doc.sections.filter((s) => s.name === section);
-        if (section !== undefined && named.length === 0) return refuse("not-applicable", `${this.label}: ${edited.error}`, { missing: section, sections: sectionSizes(doc), reason: "missing" });
+        if (section !== undefined && named.length === 0)
+          return refuse("not-applicable", `${this.label}: ${edited.error}`, { missing: section, sections: sectionSizes(doc), reason: "missing" });
         if (named.length > 1) return refuse("not-applicable", `${this.label}: ${edited.error}`, { reason: "duplicate", count: named.length });
         const found = oldText === undefined || !named[0] ? undefined : named[0].body.split(oldText).length - 1;
-        const reason = found === undefined ? undefined : found === 0 ? { reason: "old-text-missing" as const } : { reason: "old-text-repeated" as const, count: found };
+        const reason =
+          found === undefined ? undefined : found === 0 ? { reason: "old-text-missing" as const } : { reason: "old-text-repeated" as const, count: found };
         return refuse("not-applicable", `${this.label}: ${edited.error}`, reason);
       }
       const after = serializeSections(edited.value.doc);
       // The model's text may not change which sections the file has, by any route (a fence it
       // closes, a line it splits): a duplicate heading would make a section uneditable.
       if (writer.level === "tool" && !sameSections(parseSections(after), edited.value.doc)) {
-        return refuse("unsafe", `${this.label}: refused, the text would change the file's sections (it opens or closes a code fence around a heading, or makes a new "## " line); write plain lines`);
+        return refuse(
+          "unsafe",
+          `${this.label}: refused, the text would change the file's sections (it opens or closes a code fence around a heading, or makes a new "## " line); write plain lines`,
+        );
       }
       // The file as it would be after the write, not only the incoming text: a key or a card
       // number can be assembled from two writes. A secret the file held already is not new.
       const secret = after === before ? undefined : addedSecret(before, after);
       if (secret && refusesSecrets) {
-        return refuse("secret", `${this.label}: refused, the text looks like ${secret.kind}. Passwords, keys, tokens and card numbers are never stored in memory; tell the person so`, { secret });
+        return refuse(
+          "secret",
+          `${this.label}: refused, the text looks like ${secret.kind}. Passwords, keys, tokens and card numbers are never stored in memory; tell the person so`,
+          { secret },
+        );
       }
       const used = countChars(after);
       // Told only to a dry run: a write's caller decides with it before anything is written.
@@ -254,7 +285,12 @@ export class MemoryFile {
       // A hand-edited file may already be over its cap: edits that shrink it stay allowed.
       if (used > this.cap && used > previous) {
         const sections = sectionSizes(doc);
-        return refuse("over-cap", overCapError(this.label, previous, this.cap, used - previous, sections), { used: previous, cap: this.cap, adds: used - previous, sections });
+        return refuse("over-cap", overCapError(this.label, previous, this.cap, used - previous, sections), {
+          used: previous,
+          cap: this.cap,
+          adds: used - previous,
+          sections,
+        });
       }
       if (dryRun) return ok({ ...outcome, changed: true });
       const entry = await this.owner.commit(writer.by, op, this.label, this.path, after, existing ?? null);

@@ -2,7 +2,7 @@ import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { dateOfConversation } from "./conversation-log.js";
 import type { JournalEntry } from "./journal.js";
-import { type MemoryStore } from "./memory-store.js";
+import type { MemoryStore } from "./memory-store.js";
 import { FILE_KINDS } from "./file-kinds.js";
 import { parseSections } from "./sections.js";
 import { countChars } from "../lib/text.js";

@@ -60,7 +60,6 @@ export interface MemoryStoreOptions {
 
 const SYSTEM_ARCHIVE: Actor = { kind: "system", reason: "moved old logs to the archive" };
 
-
 /** All memory of one person: users/<id>/ under AGENTKIT_HOME. */
 export class MemoryStore {
   readonly dir: string;
@@ -165,11 +164,16 @@ export class MemoryStore {
    * `heldBack`: how many of the results the same search would have given in private were left out;
    * `held`: those results (of the first 50), for a check that must know what they say, never for the model.
    */
-  async searchInPublic(query: string, guildId: string | undefined, options: SearchOptions = {}): Promise<{ hits: RecallHit[]; heldBack: number; held: RecallHit[] }> {
+  async searchInPublic(
+    query: string,
+    guildId: string | undefined,
+    options: SearchOptions = {},
+  ): Promise<{ hits: RecallHit[]; heldBack: number; held: RecallHit[] }> {
     const limit = Math.max(1, Math.min(options.limit ?? 10, 50));
     const privateSections = this.readSettings().privateSections;
     const sharedHere = (hit: RecallHit) => hit.sharedIn === "*" || (guildId !== undefined && hit.sharedIn === guildId);
-    const isPrivate = (hit: RecallHit) => !sharedHere(hit) || ((hit.source === "user" || hit.source === "memory") && isPrivateSection(hit.title, privateSections));
+    const isPrivate = (hit: RecallHit) =>
+      !sharedHere(hit) || ((hit.source === "user" || hit.source === "memory") && isPrivateSection(hit.title, privateSections));
     const all = await this.search(query, { ...options, limit: 50 });
     return { hits: all.filter((hit) => !isPrivate(hit)).slice(0, limit), heldBack: all.slice(0, limit).filter(isPrivate).length, held: all.filter(isPrivate) };
   }
@@ -433,4 +437,3 @@ async function exists(path: string): Promise<boolean> {
     return false;
   }
 }
-

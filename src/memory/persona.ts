@@ -27,9 +27,7 @@ export function defaultPersona(locale: string | undefined): Persona {
 
 export function renderPersona(persona: Persona, locale: string | undefined): string {
   const headings = personaHeadings(locale);
-  return (["name", "personality", "style"] as const)
-    .map((key) => `## ${headings[key]}\n${persona[key].trim()}\n`)
-    .join("\n");
+  return (["name", "personality", "style"] as const).map((key) => `## ${headings[key]}\n${persona[key].trim()}\n`).join("\n");
 }
 
 function findField(doc: SectionDocument, key: keyof Persona): Section | undefined {

@@ -41,7 +41,8 @@ function read(dir: string): Noted[] {
   let notes: Noted[] = [];
   try {
     const parsed: unknown = JSON.parse(readTextIfExistsSync(path) ?? "[]");
-    if (Array.isArray(parsed)) notes = parsed.filter((n): n is Noted => typeof n?.key === "string" && typeof n.date === "string" && typeof n.guild === "string");
+    if (Array.isArray(parsed))
+      notes = parsed.filter((n): n is Noted => typeof n?.key === "string" && typeof n.date === "string" && typeof n.guild === "string");
   } catch {
     // A broken file names no entry: nothing of it reaches a public place.
   }
@@ -75,6 +76,10 @@ async function write(dir: string, notes: Noted[]): Promise<void> {
 /** The entries a public place of `guildId` may see (none without a server). Read once, when called. */
 export function entriesOfServer(dir: string, guildId: string | undefined): EntryHere {
   if (!guildId) return () => false;
-  const here = new Set(read(dir).filter((n) => n.guild === guildId).map((n) => n.key));
+  const here = new Set(
+    read(dir)
+      .filter((n) => n.guild === guildId)
+      .map((n) => n.key),
+  );
   return (date, heading) => here.has(keyOf(date, heading));
 }

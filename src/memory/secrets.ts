@@ -156,47 +156,156 @@ const SHAPES: Shape[] = [
   { id: "pem-body", kind: KINDS.pem, pattern: /(?<![A-Za-z0-9+/=])(?:M[A-Za-z0-9+/]{23}|b3BlbnNzaC1rZXktdjE)/g, refine: refinePemBody },
   { id: "putty", kind: KINDS.pem, pattern: /PuTTY-User-Key-File-\d: [^\n]{0,80}/g, refine: refineKeyFileLines },
   { id: "anthropic", kind: KINDS.anthropic, pattern: new RegExp(`${NOT_AFTER_RUN}sk-ant-(?:[a-z]{2,8}\\d{2}-)?([${RUN}]{20,})`, "g"), refine: randomGroup(20) },
-  { id: "openai", kind: KINDS.openai, pattern: new RegExp(`${NOT_AFTER_RUN}sk-(?!ant-)(?:(?:proj|svcacct|admin|None)-)?([${RUN}]{20,})`, "g"), refine: randomGroup(20) },
-  { id: "github", kind: KINDS.github, pattern: /(?<![A-Za-z0-9_])(?:gh[pousr]_([A-Za-z0-9]{36,255})|github_pat_([A-Za-z0-9_]{40,255}))/g, refine: (m) => (looksRandom(m[1] ?? m[2] ?? "", 30) ? span(m, 0) : undefined) },
-  { id: "gitlab", kind: KINDS.gitlab, pattern: new RegExp(`${NOT_AFTER_RUN}(?:gl(?:pat|dt|rt|ptt|soat|ft|imt|agent|oas|cbt)-|GR1348941)([${RUN}.]{20,})`, "g"), refine: randomGroup(20) },
-  { id: "slack", kind: KINDS.slack, pattern: new RegExp(`${NOT_AFTER_RUN}(?:xox[abposre]|xapp)-([A-Za-z0-9-]{10,})`, "g"), refine: (m) => ((m[1]!.match(/\d/g)?.length ?? 0) >= 6 && !PLACEHOLDER.test(m[1]!) ? span(m, 0) : undefined) },
+  {
+    id: "openai",
+    kind: KINDS.openai,
+    pattern: new RegExp(`${NOT_AFTER_RUN}sk-(?!ant-)(?:(?:proj|svcacct|admin|None)-)?([${RUN}]{20,})`, "g"),
+    refine: randomGroup(20),
+  },
+  {
+    id: "github",
+    kind: KINDS.github,
+    pattern: /(?<![A-Za-z0-9_])(?:gh[pousr]_([A-Za-z0-9]{36,255})|github_pat_([A-Za-z0-9_]{40,255}))/g,
+    refine: (m) => (looksRandom(m[1] ?? m[2] ?? "", 30) ? span(m, 0) : undefined),
+  },
+  {
+    id: "gitlab",
+    kind: KINDS.gitlab,
+    pattern: new RegExp(`${NOT_AFTER_RUN}(?:gl(?:pat|dt|rt|ptt|soat|ft|imt|agent|oas|cbt)-|GR1348941)([${RUN}.]{20,})`, "g"),
+    refine: randomGroup(20),
+  },
+  {
+    id: "slack",
+    kind: KINDS.slack,
+    pattern: new RegExp(`${NOT_AFTER_RUN}(?:xox[abposre]|xapp)-([A-Za-z0-9-]{10,})`, "g"),
+    refine: (m) => ((m[1]!.match(/\d/g)?.length ?? 0) >= 6 && !PLACEHOLDER.test(m[1]!) ? span(m, 0) : undefined),
+  },
   { id: "slack-webhook", kind: KINDS.slackHook, pattern: /hooks\.slack\.com\/(?:services|workflows|triggers)\/([A-Za-z0-9_/]{20,})/dg, refine: (m) => span(m) },
   { id: "discord-webhook", kind: KINDS.discordHook, pattern: /discord(?:app)?\.com\/api\/webhooks\/\d{16,21}\/([A-Za-z0-9_-]{40,})/dg, refine: (m) => span(m) },
-  { id: "aws-access", kind: KINDS.awsAccess, pattern: /(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Z0-9])/g, refine: (m) => (PLACEHOLDER.test(m[0]) ? undefined : span(m, 0)) },
   {
-    id: "aws-secret", singleLine: true,
+    id: "aws-access",
+    kind: KINDS.awsAccess,
+    pattern: /(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Z0-9])/g,
+    refine: (m) => (PLACEHOLDER.test(m[0]) ? undefined : span(m, 0)),
+  },
+  {
+    id: "aws-secret",
+    singleLine: true,
     kind: KINDS.awsSecret,
     pattern: /aws[_ .-]?secret(?:[_ .-]?access)?[_ .-]?key["']?[ \t]{0,3}(?:=|:|is)[ \t]{0,3}["']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/dgi,
     refine: randomGroup(40),
   },
   // The secret key with no label of its own, next to its access key id.
-  { id: "aws-pair", kind: KINDS.awsSecret, needs: (text) => text.includes("AKIA") || text.includes("ASIA") || /\baws\b/i.test(text), pattern: /(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g, refine: refineAwsPair },
+  {
+    id: "aws-pair",
+    kind: KINDS.awsSecret,
+    needs: (text) => text.includes("AKIA") || text.includes("ASIA") || /\baws\b/i.test(text),
+    pattern: /(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g,
+    refine: refineAwsPair,
+  },
   { id: "google", kind: KINDS.google, pattern: new RegExp(`${NOT_AFTER_RUN}AIza[${RUN}]{35}(?![${RUN}])`, "g"), refine: (m) => span(m, 0) },
-  { id: "google-oauth", kind: KINDS.googleOauth, pattern: new RegExp(`${NOT_AFTER_RUN}(?:GOCSPX-[${RUN}]{24,40}|ya29\\.[${RUN}]{40,}|1//0[${RUN}]{40,})`, "g"), refine: randomGroup(28) },
-  { id: "stripe", kind: KINDS.stripe, pattern: /(?<![A-Za-z0-9_])(?:(?:sk|rk|pk)_live_|(?:sk|rk)_test_|whsec_)([A-Za-z0-9]{20,255})/g, refine: randomGroup(20) },
+  {
+    id: "google-oauth",
+    kind: KINDS.googleOauth,
+    pattern: new RegExp(`${NOT_AFTER_RUN}(?:GOCSPX-[${RUN}]{24,40}|ya29\\.[${RUN}]{40,}|1//0[${RUN}]{40,})`, "g"),
+    refine: randomGroup(28),
+  },
+  {
+    id: "stripe",
+    kind: KINDS.stripe,
+    pattern: /(?<![A-Za-z0-9_])(?:(?:sk|rk|pk)_live_|(?:sk|rk)_test_|whsec_)([A-Za-z0-9]{20,255})/g,
+    refine: randomGroup(20),
+  },
   { id: "npm", kind: KINDS.npm, pattern: /(?<![A-Za-z0-9_])npm_([A-Za-z0-9]{36})(?![A-Za-z0-9])/g, refine: randomGroup(36) },
-  { id: "pypi", kind: KINDS.pypi, pattern: new RegExp(`${NOT_AFTER_RUN}pypi-(AgE[${RUN}]{50,})`, "g"), refine: (m) => (looksRandom(m[1]!, 50) ? span(m, 0) : undefined) },
-  { id: "docker-hub", kind: KINDS.dockerHub, pattern: new RegExp(`${NOT_AFTER_RUN}dckr_(?:pat|oat)_([${RUN}]{24,})`, "g"), refine: (m) => (looksRandom(m[1]!, 24, false) ? span(m, 0) : undefined) },
-  { id: "vault", kind: KINDS.vault, pattern: new RegExp(`(?<![${RUN}.])hv[sbr]\\.([${RUN}]{24,})`, "g"), refine: (m) => (looksRandom(m[1]!, 24, false) ? span(m, 0) : undefined) },
+  {
+    id: "pypi",
+    kind: KINDS.pypi,
+    pattern: new RegExp(`${NOT_AFTER_RUN}pypi-(AgE[${RUN}]{50,})`, "g"),
+    refine: (m) => (looksRandom(m[1]!, 50) ? span(m, 0) : undefined),
+  },
+  {
+    id: "docker-hub",
+    kind: KINDS.dockerHub,
+    pattern: new RegExp(`${NOT_AFTER_RUN}dckr_(?:pat|oat)_([${RUN}]{24,})`, "g"),
+    refine: (m) => (looksRandom(m[1]!, 24, false) ? span(m, 0) : undefined),
+  },
+  {
+    id: "vault",
+    kind: KINDS.vault,
+    pattern: new RegExp(`(?<![${RUN}.])hv[sbr]\\.([${RUN}]{24,})`, "g"),
+    refine: (m) => (looksRandom(m[1]!, 24, false) ? span(m, 0) : undefined),
+  },
   // The tokens before Vault 1.10 (s.…, b.…, r.…) are too plain to stand alone: only after the word vault or token on their line.
-  { id: "vault-legacy", kind: KINDS.vault, needs: /vault|token/i, pattern: /(?<![A-Za-z0-9_.-])[sbr]\.([A-Za-z0-9]{24})(?![A-Za-z0-9_.-])/g, refine: refineVaultLegacy },
-  { id: "hugging-face", kind: KINDS.huggingFace, pattern: /(?<![A-Za-z0-9_])(?:hf_|api_org_)([A-Za-z0-9]{30,40})(?![A-Za-z0-9])/g, refine: randomGroup(30, false) },
-  { id: "sendgrid", kind: KINDS.sendgrid, pattern: new RegExp(`(?<![${RUN}.])SG\\.([${RUN}]{16,32})\\.[${RUN}]{30,64}(?![${RUN}])`, "g"), refine: randomGroup(16, false) },
-  { id: "telegram", kind: KINDS.telegram, needs: ":", pattern: new RegExp(`(?<!\\d)\\d{8,10}:([${RUN}]{35})(?![${RUN}])`, "g"), refine: randomGroup(35, false) },
-  { id: "azure-key", kind: KINDS.azureKey, pattern: /(?:AccountKey|SharedAccessKey|SharedAccessSignature)=([A-Za-z0-9+/]{30,}={0,2})/dg, refine: randomGroup(30) },
+  {
+    id: "vault-legacy",
+    kind: KINDS.vault,
+    needs: /vault|token/i,
+    pattern: /(?<![A-Za-z0-9_.-])[sbr]\.([A-Za-z0-9]{24})(?![A-Za-z0-9_.-])/g,
+    refine: refineVaultLegacy,
+  },
+  {
+    id: "hugging-face",
+    kind: KINDS.huggingFace,
+    pattern: /(?<![A-Za-z0-9_])(?:hf_|api_org_)([A-Za-z0-9]{30,40})(?![A-Za-z0-9])/g,
+    refine: randomGroup(30, false),
+  },
+  {
+    id: "sendgrid",
+    kind: KINDS.sendgrid,
+    pattern: new RegExp(`(?<![${RUN}.])SG\\.([${RUN}]{16,32})\\.[${RUN}]{30,64}(?![${RUN}])`, "g"),
+    refine: randomGroup(16, false),
+  },
+  {
+    id: "telegram",
+    kind: KINDS.telegram,
+    needs: ":",
+    pattern: new RegExp(`(?<!\\d)\\d{8,10}:([${RUN}]{35})(?![${RUN}])`, "g"),
+    refine: randomGroup(35, false),
+  },
+  {
+    id: "azure-key",
+    kind: KINDS.azureKey,
+    pattern: /(?:AccountKey|SharedAccessKey|SharedAccessSignature)=([A-Za-z0-9+/]{30,}={0,2})/dg,
+    refine: randomGroup(30),
+  },
   { id: "azure-sas", kind: KINDS.azureSas, pattern: /[?&]sig=([A-Za-z0-9%+/=]{30,})/dg, refine: randomGroup(30) },
-  { id: "azure-client", kind: KINDS.azureClient, needs: "Q~", pattern: /(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/g, refine: (m) => span(m, 0) },
-  { id: "other-service", kind: KINDS.otherService, pattern: /(?<![A-Za-z0-9_])(?:shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}|dop_v1_[a-f0-9]{64}|SK[0-9a-f]{32}|key-[0-9a-f]{32}|sq0(?:atp|csp)-[A-Za-z0-9_-]{22,43})(?![A-Za-z0-9_])/g, refine: randomGroup(32) },
+  {
+    id: "azure-client",
+    kind: KINDS.azureClient,
+    needs: "Q~",
+    pattern: /(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/g,
+    refine: (m) => span(m, 0),
+  },
+  {
+    id: "other-service",
+    kind: KINDS.otherService,
+    pattern:
+      /(?<![A-Za-z0-9_])(?:shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}|dop_v1_[a-f0-9]{64}|SK[0-9a-f]{32}|key-[0-9a-f]{32}|sq0(?:atp|csp)-[A-Za-z0-9_-]{22,43})(?![A-Za-z0-9_])/g,
+    refine: randomGroup(32),
+  },
   // A Discord bot token: the bot's id in base64, a timestamp part, an HMAC part.
-  { id: "discord-bot", kind: KINDS.discordBot, needs: ".", pattern: new RegExp(`(?<![${RUN}.])[MNO][${RUN}]{23,27}\\.[${RUN}]{6}\\.([${RUN}]{27,40})(?![${RUN}])`, "g"), refine: randomGroup(27) },
+  {
+    id: "discord-bot",
+    kind: KINDS.discordBot,
+    needs: ".",
+    pattern: new RegExp(`(?<![${RUN}.])[MNO][${RUN}]{23,27}\\.[${RUN}]{6}\\.([${RUN}]{27,40})(?![${RUN}])`, "g"),
+    refine: randomGroup(27),
+  },
   { id: "jwt", kind: KINDS.jwt, pattern: new RegExp(`${NOT_AFTER_RUN}eyJ[${RUN}]{8,}\\.eyJ[${RUN}]{8,}\\.[${RUN}]{8,}`, "g"), refine: (m) => span(m, 0) },
   { id: "bearer", singleLine: true, kind: KINDS.bearer, pattern: /\bbearer[ \t]{1,8}([A-Za-z0-9._~+/=-]{20,})/dgi, refine: randomGroup(20) },
-  { id: "basic", singleLine: true, kind: KINDS.basic, pattern: /\bauthorization["']?[ \t]{0,3}[:=][ \t]{0,3}["']?basic[ \t]{1,8}([A-Za-z0-9+/]{8,}={0,2})/dgi, refine: (m) => span(m) },
+  {
+    id: "basic",
+    singleLine: true,
+    kind: KINDS.basic,
+    pattern: /\bauthorization["']?[ \t]{0,3}[:=][ \t]{0,3}["']?basic[ \t]{1,8}([A-Za-z0-9+/]{8,}={0,2})/dgi,
+    refine: (m) => span(m),
+  },
   // user:password@ in a URL; only the password is masked, the host stays readable.
   { id: "url-password", singleLine: true, kind: KINDS.password, pattern: /:\/\/[^\s:/?#@"'<>]{0,100}:([^\s/?#@"'<>]{1,200})@/dg, refine: refinePasswordValue },
   { id: "url-param", singleLine: true, kind: KINDS.labelled, needs: "=", pattern: /[?&]([A-Za-z_-]{2,30})=([^&\s#"'<>]{8,300})/dg, refine: refineUrlParam },
   {
-    id: "password", singleLine: true,
+    id: "password",
+    singleLine: true,
     kind: KINDS.password,
     pattern:
       /(?<![A-Za-z])(pass(?:word|wd|code|phrase)s?|pass|pwd|pw)(?![A-Za-z])["']?(?:[ \t]+(?:for|to|of|on|at)[ \t]{1,3}[^\n:=]{1,80}?)?[ \t]*(?:(is|was|are)(?![A-Za-z])(?:[ \t]*:)?|:=|[:=]|=>)[ \t]*(?:\n[ \t]*)?(["'`“‘]?)([!-:<-~]{4,64})/dgi,
@@ -205,20 +314,24 @@ const SHAPES: Shape[] = [
   {
     // Spanish, French and German labels (mdp: mot de passe). With no list of these languages' plain
     // words, a value must look like no word at all (or be quoted): "la contraseña es incorrecta" is not one.
-    id: "password-intl", singleLine: true,
+    id: "password-intl",
+    singleLine: true,
     kind: KINDS.password,
     pattern:
       /(?<![A-Za-z\u00c0-\u024f])(?:contrase(?:ñ|n)as?|claves?|mots? de passe|mdp|(?:passw|kennw)(?:o|ö)rt(?:e|er)?)(?![A-Za-z\u00c0-\u024f])["']?(?:[ \t]{1,3}[^\n:=]{1,40}?)?[ \t]{0,3}(?:(?<![A-Za-z\u00c0-\u024f])(es|era|est|était|etait|c['’]est|ist|war|lautet)(?![A-Za-z\u00c0-\u024f])(?:[ \t]{0,3}:)?|[:=])[ \t]{0,3}(["'`“‘«„]?)([!-:<-~]{4,64})/dgi,
     refine: refinePasswordIntl,
   },
   {
-    id: "pin", singleLine: true,
+    id: "pin",
+    singleLine: true,
     kind: KINDS.pin,
-    pattern: /(?<![A-Za-z])pin(?:[ _-]?code)?s?(?![A-Za-z])["']?(?:[ \t]+(?:for|to|of|on|at)[ \t]{1,3}[^\n:=]{1,40}?)?[ \t]*(?:is|was|:|=)[ \t]*["']?(\d{4,12})(?![\d])/dgi,
+    pattern:
+      /(?<![A-Za-z])pin(?:[ _-]?code)?s?(?![A-Za-z])["']?(?:[ \t]+(?:for|to|of|on|at)[ \t]{1,3}[^\n:=]{1,40}?)?[ \t]*(?:is|was|:|=)[ \t]*["']?(\d{4,12})(?![\d])/dgi,
     refine: (m) => span(m),
   },
   {
-    id: "password-zh", singleLine: true,
+    id: "password-zh",
+    singleLine: true,
     kind: KINDS.password,
     pattern: new RegExp(`(?:密码|密碼|口令|暗码|パスワード)${ZH_VERB}(["'\`“‘「]?)([!-:<-~]{4,64})?`, "dg"),
     refine: refinePasswordZh,
@@ -238,7 +351,8 @@ const SHAPES: Shape[] = [
   { id: "pin-zh", singleLine: true, kind: KINDS.pin, pattern: new RegExp(`(?:PIN ?码|暗証番号)${ZH_VERB}(\\d{4,12})(?!\\d)`, "dgi"), refine: (m) => span(m) },
   {
     // Matched from the label's last word (a literal), the words before it checked after (refineLabelled).
-    id: "labelled", singleLine: true,
+    id: "labelled",
+    singleLine: true,
     kind: KINDS.labelled,
     needs: /key|token|secret|密钥|秘钥|令牌/i,
     pattern: /(?:key|token|secret|密钥|秘钥|令牌)(?![A-Za-z])["']?[ \t]*(?:is|=|:|是|为|=>)[ \t]*["'`]?([A-Za-z0-9_\-./+=~]{16,300})/dgi,
@@ -246,7 +360,12 @@ const SHAPES: Shape[] = [
   },
   // A whole run of two or more short words with short gaps (spaces, commas, "2." of a numbered list), each run read once
   // (asking for twelve in the pattern would read a run again from each of its words); refineRecoveryPhrase looks for twelve of the BIP-39 list in it.
-  { id: "recovery-phrase", kind: KINDS.recoveryPhrase, pattern: /(?<![A-Za-z])[A-Za-z][a-z]{2,7}(?:[^A-Za-z]{1,12}[A-Za-z][a-z]{2,7})+(?![A-Za-z])/g, refine: refineRecoveryPhrase },
+  {
+    id: "recovery-phrase",
+    kind: KINDS.recoveryPhrase,
+    pattern: /(?<![A-Za-z])[A-Za-z][a-z]{2,7}(?:[^A-Za-z]{1,12}[A-Za-z][a-z]{2,7})+(?![A-Za-z])/g,
+    refine: refineRecoveryPhrase,
+  },
   { id: "card", kind: KINDS.card, pattern: /(?<![\d])\d{4,19}(?:[ ._/-]\d{1,19}){0,8}(?![\d])/g, refine: refineCard },
 ];
 
@@ -267,7 +386,8 @@ function refineAwsPair(m: RegExpExecArray, view: string): [number, number] | und
 }
 
 /** The whole label that ends where a labelled match starts: api key, secret_key, client-secret, access token, 密钥… */
-const LABEL_BEFORE = /(?:^|[^A-Za-z])(?:api[_ .-]?|secret[_ .-]?|client[_ .-]?|app[_ .-]?|access[_ .-]?|auth[_ .-]?|refresh[_ .-]?|bot[_ .-]?|session[_ .-]?|private[_ .-]?|subscription[_ .-]?|x-api-|_?auth)?$/i;
+const LABEL_BEFORE =
+  /(?:^|[^A-Za-z])(?:api[_ .-]?|secret[_ .-]?|client[_ .-]?|app[_ .-]?|access[_ .-]?|auth[_ .-]?|refresh[_ .-]?|bot[_ .-]?|session[_ .-]?|private[_ .-]?|subscription[_ .-]?|x-api-|_?auth)?$/i;
 
 /** A legacy Vault token (s.…) only after "vault" or "token" earlier on its line. */
 function refineVaultLegacy(m: RegExpExecArray, view: string): [number, number] | undefined {
@@ -390,7 +510,8 @@ function passwordValue(raw: string): string {
 function acceptablePassword(value: string): boolean {
   if (value.length < 4 || NOT_A_VALUE.test(value)) return false;
   const lower = value.toLowerCase();
-  if (NOT_PASSWORDS.has(lower) || /^(?:x+|\*+|\.+|password\d?|passwd|pass|pwd|secret|changeme|example|test|your[_-]?password|mypassword)$/.test(lower)) return false;
+  if (NOT_PASSWORDS.has(lower) || /^(?:x+|\*+|\.+|password\d?|passwd|pass|pwd|secret|changeme|example|test|your[_-]?password|mypassword)$/.test(lower))
+    return false;
   return !/^your[_-]|[_-]here$|^replace|^insert/i.test(value);
 }
 
@@ -509,8 +630,26 @@ function decodeURIComponentSafe(text: string): string {
 
 /** Query parameters that carry credentials. */
 const SECRET_PARAMS = new Set([
-  "key", "apikey", "api_key", "api-key", "token", "access_token", "auth", "auth_token", "id_token", "refresh_token",
-  "secret", "client_secret", "password", "passwd", "pwd", "pass", "signature", "x-amz-signature", "x-goog-signature", "private_token",
+  "key",
+  "apikey",
+  "api_key",
+  "api-key",
+  "token",
+  "access_token",
+  "auth",
+  "auth_token",
+  "id_token",
+  "refresh_token",
+  "secret",
+  "client_secret",
+  "password",
+  "passwd",
+  "pwd",
+  "pass",
+  "signature",
+  "x-amz-signature",
+  "x-goog-signature",
+  "private_token",
 ]);
 
 function refineUrlParam(m: RegExpExecArray): [number, number] | undefined {
@@ -579,7 +718,8 @@ function isRecoveryPhrase(view: string, words: readonly { start: number; end: nu
   if (PHRASE_LABEL.test(view.slice(Math.max(0, start - 40), start))) return true;
   const gaps = words.slice(1).map((w, i) => view.slice(words[i]!.end, w.start));
   // A numbered list from 1 (1. tent 2. asset …, or one a line).
-  if (/(?<!\d)1[.):]?[ \t]*$/.test(view.slice(Math.max(0, start - 6), start)) && gaps.every((gap, i) => Number(NUMBERED_GAP.exec(gap)?.[1]) === i + 2)) return true;
+  if (/(?<!\d)1[.):]?[ \t]*$/.test(view.slice(Math.max(0, start - 6), start)) && gaps.every((gap, i) => Number(NUMBERED_GAP.exec(gap)?.[1]) === i + 2))
+    return true;
   return gaps.every((gap) => gap === " ") && words.every((w) => /^[a-z]+$/.test(view.slice(w.start, w.end)));
 }
 
@@ -625,9 +765,11 @@ function luhn(digits: string): boolean {
 }
 
 const CARD_WORDS = /(?:card|visa|master ?card|amex|american express|discover|jcb|unionpay|debit|credit|\bcc\b|\bpan\b|卡)[^\n]{0,30}$/i;
-const NOT_CARD_WORDS = /(?:order|invoice|tracking|ref(?:erence)?|account|acct|iban|isbn|sku|ean|upc|serial|ticket|booking|订单|单号|发票|编号|参考号|流水号|账号)[^\n]{0,25}$/i;
+const NOT_CARD_WORDS =
+  /(?:order|invoice|tracking|ref(?:erence)?|account|acct|iban|isbn|sku|ean|upc|serial|ticket|booking|订单|单号|发票|编号|参考号|流水号|账号)[^\n]{0,25}$/i;
 /** An expiry (MM/YY) or a security code after the number. */
-const AFTER_CARD = /^[ \t,;:/-]{0,6}(?:(?:exp(?:iry|ires|iration)?\.?|valid(?: thru| through)?|有效期(?:至)?)[ \t:]{0,3})?(?:(?:0[1-9]|1[0-2]) ?\/ ?(?:\d{4}|\d{2})(?!\d)|(?:cvv2?|cvc2?|csc|cvn|security code|安全码)[ \t:]{0,3}\d{3,4}(?!\d))/i;
+const AFTER_CARD =
+  /^[ \t,;:/-]{0,6}(?:(?:exp(?:iry|ires|iration)?\.?|valid(?: thru| through)?|有效期(?:至)?)[ \t:]{0,3})?(?:(?:0[1-9]|1[0-2]) ?\/ ?(?:\d{4}|\d{2})(?!\d)|(?:cvv2?|cvc2?|csc|cvn|security code|安全码)[ \t:]{0,3}\d{3,4}(?!\d))/i;
 
 /** A 13–19 digit number that is a card: right layout, issuer and Luhn check, and card context when written all together. */
 function refineCard(m: RegExpExecArray, view: string): [number, number] | undefined {
@@ -806,7 +948,8 @@ function keyFragment(text: string, start: number, end: number): boolean {
   for (let i = start; i < end; i++) {
     const code = text.charCodeAt(i);
     if (code >= 48 && code <= 57) return true;
-    if (i > start && isUpper(code) && (isLower(text.charCodeAt(i - 1)) || (i + 1 < end && isUpper(text.charCodeAt(i - 1)) && isLower(text.charCodeAt(i + 1))))) return true;
+    if (i > start && isUpper(code) && (isLower(text.charCodeAt(i - 1)) || (i + 1 < end && isUpper(text.charCodeAt(i - 1)) && isLower(text.charCodeAt(i + 1)))))
+      return true;
   }
   return false;
 }
@@ -838,7 +981,14 @@ function isBlank(code: number): boolean {
 /** [A-Za-z0-9+/=_-] */
 function isKeyChar(code: number): boolean {
   return (
-    (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 43 || code === 47 || code === 61 || code === 95 || code === 45
+    (code >= 48 && code <= 57) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 97 && code <= 122) ||
+    code === 43 ||
+    code === 47 ||
+    code === 61 ||
+    code === 95 ||
+    code === 45
   );
 }
 

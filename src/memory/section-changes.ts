@@ -105,7 +105,11 @@ const boundaryOf = (section: Section) => `${section.heading}${section.body}`.sli
  * them (a section put back in the middle gets one after it, a last one none), and the rest of the
  * file is kept byte for byte.
  */
-export function setSection(text: string | null, change: Pick<SectionChange, "section" | "position" | "nth" | "follows" | "precedes">, wanted: string | null): string {
+export function setSection(
+  text: string | null,
+  change: Pick<SectionChange, "section" | "position" | "nth" | "follows" | "precedes">,
+  wanted: string | null,
+): string {
   const { section: name } = change;
   const doc: SectionDocument = parseSections(text ?? "");
   if (name === "") return serializeSections({ preamble: wanted ?? "", sections: doc.sections });

@@ -168,7 +168,13 @@ function findOne(doc: SectionDocument, name: string): Result<number> {
     );
   }
   const index = indexes[0];
-  if (index === undefined) return err(noSectionError(wanted, doc.sections.map((s) => s.name)));
+  if (index === undefined)
+    return err(
+      noSectionError(
+        wanted,
+        doc.sections.map((s) => s.name),
+      ),
+    );
   return ok(index);
 }
 
@@ -223,12 +229,7 @@ export function addToSection(doc: SectionDocument, name: string, content: string
 }
 
 /** Replaces the one occurrence of oldText inside a section. */
-export function replaceInSection(
-  doc: SectionDocument,
-  name: string,
-  oldText: string,
-  newText: string,
-): Result<Edit> {
+export function replaceInSection(doc: SectionDocument, name: string, oldText: string, newText: string): Result<Edit> {
   const found = findOne(doc, name);
   if (!found.ok) return found;
   const section = doc.sections[found.value]!;
@@ -237,9 +238,7 @@ export function replaceInSection(
     return err(`old_text not found in section "${section.name}"; read the file and copy the text exactly`);
   }
   if (occurrences > 1) {
-    return err(
-      `old_text occurs ${occurrences} times in section "${section.name}"; include more surrounding text so it matches once`,
-    );
+    return err(`old_text occurs ${occurrences} times in section "${section.name}"; include more surrounding text so it matches once`);
   }
   const body = section.body.replace(oldText, () => withEnding(newText, lineEnding(doc)));
   return ok({ doc: replaceAt(doc, found.value, { ...section, body }), changed: body !== section.body });

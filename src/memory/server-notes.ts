@@ -14,7 +14,6 @@ import { isSnowflake } from "../lib/snowflake.js";
 export const SERVER_NOTES_CAP = 2000;
 export const SERVER_NOTES_LABEL = "SERVER.md";
 
-
 /** Whether an id may name a server's folder: a Discord snowflake, digits only. */
 export const isServerId = (id: string | undefined): id is string => isSnowflake(id);
 /** A suggestion waits this long for a moderator's Save or Discard. */
@@ -120,7 +119,9 @@ export class ServerNotes implements JournalledFiles {
       const waiting = file.waiting;
       if (waiting.length >= MAX_SUGGESTIONS) return err(`${MAX_SUGGESTIONS} suggestions already wait for the moderators`);
       if (waiting.filter((s) => s.userId === suggestion.userId).length >= MAX_SUGGESTIONS_PER_PERSON) {
-        return err(`${MAX_SUGGESTIONS_PER_PERSON} suggestions from conversations with this person already wait for the moderators; mention it in your answer instead`);
+        return err(
+          `${MAX_SUGGESTIONS_PER_PERSON} suggestions from conversations with this person already wait for the moderators; mention it in your answer instead`,
+        );
       }
       const kept: Suggestion = { id: randomBytes(6).toString("hex"), createdAt: now.toISOString(), ...suggestion };
       await this.writeSuggestions({ ...file, waiting: [...waiting, kept] });
@@ -172,7 +173,13 @@ export class ServerNotes implements JournalledFiles {
     const oldest = now.getTime() - SUGGESTION_DAYS * 86_400_000;
     const valid = (s: unknown): s is Suggestion => {
       const v = s as Partial<Suggestion> | null;
-      return typeof v?.id === "string" && typeof v.section === "string" && typeof v.content === "string" && typeof v.createdAt === "string" && Date.parse(v.createdAt) >= oldest;
+      return (
+        typeof v?.id === "string" &&
+        typeof v.section === "string" &&
+        typeof v.content === "string" &&
+        typeof v.createdAt === "string" &&
+        Date.parse(v.createdAt) >= oldest
+      );
     };
     const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
     if (Array.isArray(parsed)) return { waiting: parsed.filter(valid), settled: [] };

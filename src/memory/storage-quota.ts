@@ -82,7 +82,14 @@ async function folderBytes(memory: StorageOwner): Promise<number> {
   let bytes = 0;
   for (let start = 0; start < paths.length; start += STATS_AT_ONCE) {
     // A file gone since the listing (a forget, a close) counts nothing.
-    const sizes = await Promise.all(paths.slice(start, start + STATS_AT_ONCE).map((path) => lstat(path).then((s) => s.size, () => 0)));
+    const sizes = await Promise.all(
+      paths.slice(start, start + STATS_AT_ONCE).map((path) =>
+        lstat(path).then(
+          (s) => s.size,
+          () => 0,
+        ),
+      ),
+    );
     bytes += sizes.reduce((sum, size) => sum + size, 0);
   }
   return bytes;

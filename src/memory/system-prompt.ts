@@ -1,5 +1,5 @@
 import { blockedNotice, checkContent, escapeTags, withoutByteOrderMark } from "./safety.js";
-import { type MemorySnapshot } from "./memory-store.js";
+import type { MemorySnapshot } from "./memory-store.js";
 import { CAPS, FILE_TABLE } from "./file-kinds.js";
 import { maskSecrets } from "./secrets.js";
 import { parseSections } from "./sections.js";
@@ -44,7 +44,9 @@ export function buildSystemPrompt(snapshot: MemorySnapshot, base: string, option
     { tag: "user-profile", label: FILE_TABLE.user.label, text: shown(withoutByteOrderMark(snapshot.user)), cap: CAPS.user },
     { tag: "agent-notes", label: FILE_TABLE.memory.label, text: shown(withoutByteOrderMark(snapshot.memory)), cap: CAPS.memory },
     // Only in a conversation held in that server: the opener sets it from the place's server.
-    ...(snapshot.serverNotes ? [{ tag: "server-notes", label: SERVER_NOTES_LABEL, text: withoutByteOrderMark(snapshot.serverNotes), cap: SERVER_NOTES_CAP }] : []),
+    ...(snapshot.serverNotes
+      ? [{ tag: "server-notes", label: SERVER_NOTES_LABEL, text: withoutByteOrderMark(snapshot.serverNotes), cap: SERVER_NOTES_CAP }]
+      : []),
   ];
   const rendered = blocks.flatMap((block) => {
     const body = renderFile(block, warn);
@@ -59,7 +61,9 @@ export function buildSystemPrompt(snapshot: MemorySnapshot, base: string, option
     return body === "" ? [] : [`### ${date}\n${body}`];
   });
   const assemble = () =>
-    [...rendered.map((block) => block.text), ...(days.length > 0 ? [`<recent-activity>\n${days.join("\n\n")}\n</recent-activity>`] : []), base.trim()].join("\n\n");
+    [...rendered.map((block) => block.text), ...(days.length > 0 ? [`<recent-activity>\n${days.join("\n\n")}\n</recent-activity>`] : []), base.trim()].join(
+      "\n\n",
+    );
   let prompt = assemble();
   const maxTokens = options.maxTokens;
   if (maxTokens === undefined || estimateTokens(prompt) <= maxTokens) return prompt;
@@ -93,7 +97,13 @@ function renderFile(block: Block, warn: (message: string) => void): string {
   const names = ["the preamble", ...doc.sections.map((_, i) => `section ${i + 1}`)];
   const render = (i: number) => checked(parts[i]!, names[i]!, i > 0, block, warn);
   const total = countChars(parts.join(""));
-  if (total <= block.cap) return escapeTags(parts.map((_, i) => render(i)).join("").trim());
+  if (total <= block.cap)
+    return escapeTags(
+      parts
+        .map((_, i) => render(i))
+        .join("")
+        .trim(),
+    );
   // Hand-edited files may be over their cap: show whole parts up to it and mark the cut. Parts
   // past the cap are neither checked nor rendered, so a huge file costs one count of its text.
   let shown = "";

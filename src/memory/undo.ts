@@ -146,7 +146,12 @@ function laterChanges(
   const index = entries.findIndex((e) => e.id === target.id);
   return entries
     .slice(index + 1)
-    .filter((e) => !undoneBy.has(e.id) && !undoing.has(e.id) && e.changes.some((c) => c.file === change.file && c.section === change.section && (c.nth ?? 0) === (change.nth ?? 0)))
+    .filter(
+      (e) =>
+        !undoneBy.has(e.id) &&
+        !undoing.has(e.id) &&
+        e.changes.some((c) => c.file === change.file && c.section === change.section && (c.nth ?? 0) === (change.nth ?? 0)),
+    )
     .reverse();
 }
 

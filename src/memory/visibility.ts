@@ -27,7 +27,15 @@ export function privateSectionList(value: unknown): string[] | undefined {
 
 /** The names of the sections of `texts` (USER.md, MEMORY.md) marked private: a mark left by a section removed since is not one. */
 export function privateSectionNames(texts: readonly string[], privateSections: readonly string[] | undefined): string[] {
-  return [...new Set(texts.flatMap((text) => parseSections(text.replace(/\r\n/g, "\n")).sections.filter((s) => isPrivateSection(s.name, privateSections)).map((s) => s.name)))];
+  return [
+    ...new Set(
+      texts.flatMap((text) =>
+        parseSections(text.replace(/\r\n/g, "\n"))
+          .sections.filter((s) => isPrivateSection(s.name, privateSections))
+          .map((s) => s.name),
+      ),
+    ),
+  ];
 }
 
 /** Whether one of `texts` (USER.md, MEMORY.md) has a section of this name, as privacy matches names. */

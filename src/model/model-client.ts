@@ -176,9 +176,20 @@ export class ModelClient {
     };
     for (let degraded = 0; ; degraded++) {
       const tools = wantsTools && on("tools") ? request.tools : undefined;
-      const sent: Shape = { tools, streaming: tools === undefined || on("streamWithTools"), parallelToolCalls: on("parallelToolCalls"), streamOptions: on("streamOptions") };
+      const sent: Shape = {
+        tools,
+        streaming: tools === undefined || on("streamWithTools"),
+        parallelToolCalls: on("parallelToolCalls"),
+        streamOptions: on("streamOptions"),
+      };
       try {
-        const reply = await this.ask({ ...sent, messages, firstTokenMs: sent.streaming ? this.timeoutMs : this.longTimeoutMs, onDelta, signal: request.signal });
+        const reply = await this.ask({
+          ...sent,
+          messages,
+          firstTokenMs: sent.streaming ? this.timeoutMs : this.longTimeoutMs,
+          onDelta,
+          signal: request.signal,
+        });
         this.counted("ok", reply.usage);
         return { ...reply, ...(wantsTools && !tools ? { toolsLeftOut: true } : {}), ...(imagesLeftOut ? { imagesLeftOut: true } : {}) };
       } catch (error) {
@@ -194,10 +205,13 @@ export class ModelClient {
             this.forThisRequest(action, error);
           }
         };
-        if ((refusal === "no-tools" || refusal === "tools-need-jinja" || refusal === "tools-need-parser") && tools) await without("without-tools", "tools", sent);
+        if ((refusal === "no-tools" || refusal === "tools-need-jinja" || refusal === "tools-need-parser") && tools)
+          await without("without-tools", "tools", sent);
         else if (refusal === "tools-with-stream" && tools && sent.streaming) await without("without-streaming", "streamWithTools", sent);
-        else if (refusal === "parameter" && parameter === "parallel_tool_calls" && tools && sent.parallelToolCalls) await without("without-parameter", "parallelToolCalls", sent);
-        else if (refusal === "parameter" && parameter === "stream_options" && sent.streaming && sent.streamOptions) await without("without-parameter", "streamOptions", sent);
+        else if (refusal === "parameter" && parameter === "parallel_tool_calls" && tools && sent.parallelToolCalls)
+          await without("without-parameter", "parallelToolCalls", sent);
+        else if (refusal === "parameter" && parameter === "stream_options" && sent.streaming && sent.streamOptions)
+          await without("without-parameter", "streamOptions", sent);
         else if (refusal === "no-vision" && images) {
           await without("without-images", "images", { ...sent, vision: true });
           dropImages();
@@ -226,9 +240,22 @@ export class ModelClient {
    * process, so no one's words (echoed in a server's error) can take anything away from everyone.
    */
   private async confirmed(error: ModelError, shape: Probe): Promise<boolean> {
-    const content: ChatCompletionMessageParam["content"] = shape.vision ? [{ type: "text", text: "ping" }, { type: "image_url", image_url: { url: ONE_PIXEL_PNG } }] : "ping";
+    const content: ChatCompletionMessageParam["content"] = shape.vision
+      ? [
+          { type: "text", text: "ping" },
+          { type: "image_url", image_url: { url: ONE_PIXEL_PNG } },
+        ]
+      : "ping";
     try {
-      const reply = await this.ask({ ...shape, messages: [{ role: "system", content: "Answer with one word." }, { role: "user", content }], firstTokenMs: this.timeoutMs, maxTokens: 1 });
+      const reply = await this.ask({
+        ...shape,
+        messages: [
+          { role: "system", content: "Answer with one word." },
+          { role: "user", content },
+        ],
+        firstTokenMs: this.timeoutMs,
+        maxTokens: 1,
+      });
       this.counted("ok", reply.usage);
       return false;
     } catch (probe) {
@@ -258,7 +285,10 @@ export class ModelClient {
    * without it (the schema is in the prompt too), and the caller parses either way. A time-out is
    * a time-out: never taken for a refusal, never followed by a second request.
    */
-  async complete(messages: ChatCompletionMessageParam[], options: { schema?: { name: string; schema: Record<string, unknown> }; signal?: AbortSignal } = {}): Promise<LongAnswer> {
+  async complete(
+    messages: ChatCompletionMessageParam[],
+    options: { schema?: { name: string; schema: Record<string, unknown> }; signal?: AbortSignal } = {},
+  ): Promise<LongAnswer> {
     const run = async (structured: boolean): Promise<LongAnswer> => {
       try {
         const reply = await this.ask({
@@ -284,7 +314,8 @@ export class ModelClient {
     } catch (error) {
       // Only a refusal that names the schema (response_format, json_schema): not a time-out, not a model not found.
       if (!(error instanceof ModelError) || error.details.refusal !== "parameter" || error.details.parameter !== "response_format") throw error;
-      if (await this.confirmed(error, { streaming: true, parallelToolCalls: false, streamOptions: this.traits.streamOptions, schema: options.schema })) this.learned("without-schema", { jsonSchema: false }, error);
+      if (await this.confirmed(error, { streaming: true, parallelToolCalls: false, streamOptions: this.traits.streamOptions, schema: options.schema }))
+        this.learned("without-schema", { jsonSchema: false }, error);
       else this.forThisRequest("without-schema", error);
     }
     return run(false);
@@ -340,7 +371,9 @@ export class ModelClient {
         messages: request.messages,
         ...(request.tools ? { tools: request.tools, ...(request.parallelToolCalls ? { parallel_tool_calls: true } : {}) } : {}),
         ...(request.maxTokens ? { max_tokens: request.maxTokens } : {}),
-        ...(request.schema ? { response_format: { type: "json_schema" as const, json_schema: { name: request.schema.name, strict: true, schema: request.schema.schema } } } : {}),
+        ...(request.schema
+          ? { response_format: { type: "json_schema" as const, json_schema: { name: request.schema.name, strict: true, schema: request.schema.schema } } }
+          : {}),
       };
       if (!request.streaming) {
         const completion = await this.client.chat.completions.create({ ...body, stream: false }, { signal: controller.signal });

@@ -54,7 +54,9 @@ const ECHO_MARKERS = ["last read:", " at pos ", "input_value=", "input:", "got:"
  */
 export function withoutEchoes(text: string): string {
   const lower = text.toLowerCase();
-  const echoes = ECHO_MARKERS.map((marker) => ({ marker, at: lower.indexOf(marker) })).filter((m) => m.at >= 0).sort((a, b) => a.at - b.at)[0];
+  const echoes = ECHO_MARKERS.map((marker) => ({ marker, at: lower.indexOf(marker) }))
+    .filter((m) => m.at >= 0)
+    .sort((a, b) => a.at - b.at)[0];
   const cut = echoes ? `${text.slice(0, echoes.at)}${echoes.marker.trimEnd()} …` : text;
   let out = "";
   // The next place of each quote mark at or after i: found once, then kept while i is before it.

@@ -55,7 +55,10 @@ async function asPng(dataUrl: string): Promise<string | undefined> {
 /** Whether the messages carry an image part of one of these types. */
 export function hasImages(messages: readonly ChatCompletionMessageParam[], types?: readonly string[]): boolean {
   return messages.some(
-    (m) => m.role === "user" && Array.isArray(m.content) && m.content.some((p) => p.type === "image_url" && (!types || types.includes(typeOf(p.image_url.url) ?? ""))),
+    (m) =>
+      m.role === "user" &&
+      Array.isArray(m.content) &&
+      m.content.some((p) => p.type === "image_url" && (!types || types.includes(typeOf(p.image_url.url) ?? ""))),
   );
 }
 
@@ -63,7 +66,10 @@ export function hasImages(messages: readonly ChatCompletionMessageParam[], types
  * The messages with every image of the given types as PNG. An image that cannot be converted is
  * left out, and counted, so the person can be told.
  */
-export async function convertImages(messages: ChatCompletionMessageParam[], types: readonly string[]): Promise<{ messages: ChatCompletionMessageParam[]; leftOut: number }> {
+export async function convertImages(
+  messages: ChatCompletionMessageParam[],
+  types: readonly string[],
+): Promise<{ messages: ChatCompletionMessageParam[]; leftOut: number }> {
   if (!hasImages(messages, types)) return { messages, leftOut: 0 };
   let leftOut = 0;
   const converted = await Promise.all(

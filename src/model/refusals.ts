@@ -103,7 +103,12 @@ export function recogniseRefusal(message: string, typeOrCode: readonly string[] 
   const codes = typeOrCode.map((t) => t.toLowerCase());
   for (const sign of SIGNS) {
     // A type or a code is matched whole (llama.cpp's exceed_context_size_error, OpenAI's context_length_exceeded).
-    const byCode = sign.contains !== undefined && sign.equals === undefined && sign.starts === undefined && sign.endsAfterName === undefined && codes.includes(sign.contains);
+    const byCode =
+      sign.contains !== undefined &&
+      sign.equals === undefined &&
+      sign.starts === undefined &&
+      sign.endsAfterName === undefined &&
+      codes.includes(sign.contains);
     if (byCode || matches(sign, words)) return { refusal: sign.refusal, ...(sign.parameter ? { parameter: sign.parameter } : {}) };
   }
   return undefined;

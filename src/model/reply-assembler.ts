@@ -17,7 +17,11 @@ export interface ModelReply {
 /** A tool-call fragment as servers really send it: the SDK's type says `index` is always there; Ollama before 0.4.7 leaves it out. */
 type CallDelta = Omit<ChatCompletionChunk.Choice.Delta.ToolCall, "index"> & { index?: number | null };
 
-export function usageOf(usage: { prompt_tokens: number; completion_tokens: number; prompt_tokens_details?: { cached_tokens?: number } | undefined }): TokenUsage {
+export function usageOf(usage: {
+  prompt_tokens: number;
+  completion_tokens: number;
+  prompt_tokens_details?: { cached_tokens?: number } | undefined;
+}): TokenUsage {
   return { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens, cachedTokens: usage.prompt_tokens_details?.cached_tokens ?? 0 };
 }
 
@@ -55,16 +59,16 @@ export class ReplyAssembler {
     const name = typeof delta.function?.name === "string" ? delta.function.name : "";
     const piece = typeof delta.function?.arguments === "string" ? delta.function.arguments : "";
     const last = this.calls.at(-1);
-    let call =
-      index !== undefined
-        ? this.byIndex.get(index)
-        : id !== undefined
-          ? this.byId.get(id)
-          : last && !(name && last.name) ? last : undefined;
+    let call = index !== undefined ? this.byIndex.get(index) : id !== undefined ? this.byId.get(id) : last && !(name && last.name) ? last : undefined;
     // Ollama gives every call of a reply index 0 (0.8.0 to 0.9.0, tools/tools.go; later for models
     // without a parser of their own): a fragment that brings another id, or names a tool after a
     // call that is whole, is a new call at that index.
-    if (call && index !== undefined && ((id !== undefined && call.id !== "" && id !== call.id) || (name !== "" && piece !== "" && call.name !== "" && isWholeJson(call.arguments)))) call = undefined;
+    if (
+      call &&
+      index !== undefined &&
+      ((id !== undefined && call.id !== "" && id !== call.id) || (name !== "" && piece !== "" && call.name !== "" && isWholeJson(call.arguments)))
+    )
+      call = undefined;
     if (!call) {
       call = { id: "", name: "", arguments: "" };
       this.calls.push(call);
@@ -79,10 +83,19 @@ export class ReplyAssembler {
   }
 
   /** The answer of a server that did not stream (streaming refused with tools): one whole message. */
-  static whole(message: { content?: string | null; tool_calls?: readonly { id?: string; type?: string; function?: { name?: string; arguments?: string } }[] | null }, usage: TokenUsage | undefined): ModelReply {
+  static whole(
+    message: { content?: string | null; tool_calls?: readonly { id?: string; type?: string; function?: { name?: string; arguments?: string } }[] | null },
+    usage: TokenUsage | undefined,
+  ): ModelReply {
     const calls = (Array.isArray(message.tool_calls) ? message.tool_calls : []).flatMap((call) =>
       typeof call === "object" && call?.function
-        ? [{ id: typeof call.id === "string" ? call.id : "", name: typeof call.function.name === "string" ? call.function.name : "", arguments: typeof call.function.arguments === "string" ? call.function.arguments : "" }]
+        ? [
+            {
+              id: typeof call.id === "string" ? call.id : "",
+              name: typeof call.function.name === "string" ? call.function.name : "",
+              arguments: typeof call.function.arguments === "string" ? call.function.arguments : "",
+            },
+          ]
         : [],
     );
     return { content: typeof message.content === "string" ? message.content : "", toolCalls: uniqueIds(calls), usage };

@@ -6,9 +6,7 @@ export interface StorePing {
   ping(): Promise<void>;
 }
 
-export type HealthReport =
-  | { ok: true; gateway: "ready"; gatewayPingMs: number; storeMs: number }
-  | { ok: false; reason: string };
+export type HealthReport = { ok: true; gateway: "ready"; gatewayPingMs: number; storeMs: number } | { ok: false; reason: string };
 
 export interface HealthOptions {
   client: Client;

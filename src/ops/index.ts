@@ -5,7 +5,7 @@ import { healthCheck, type StorePing } from "./health.js";
 import type { Metrics, SessionCounts } from "./metrics.js";
 import { startOpsServer, type OpsServer } from "./ops-server.js";
 
-export { createMetrics,   } from "./metrics.js";
+export { createMetrics } from "./metrics.js";
 export type { OpsServer } from "./ops-server.js";
 
 export interface OpsParts {
@@ -25,11 +25,13 @@ export async function startOps(config: Config, { client, store, metrics }: OpsPa
   metrics.watchDiscordRest(client.rest);
   const { host } = settings;
   const port = settings.port + (config.shardId ?? 0);
-  const server = await startOpsServer({ host, port, registry: metrics.registry, health: healthCheck({ client, store }) }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== "EADDRINUSE" && error.code !== "EADDRNOTAVAIL") throw error;
-    const problem = error.code === "EADDRINUSE" ? `port ${port} on ${host} is already in use` : `${host} is not an address of this machine`;
-    throw new Error(`METRICS_PORT/METRICS_HOST: ${problem}; choose another (health and metrics start before the bot logs in).`);
-  });
+  const server = await startOpsServer({ host, port, registry: metrics.registry, health: healthCheck({ client, store }) }).catch(
+    (error: NodeJS.ErrnoException) => {
+      if (error.code !== "EADDRINUSE" && error.code !== "EADDRNOTAVAIL") throw error;
+      const problem = error.code === "EADDRINUSE" ? `port ${port} on ${host} is already in use` : `${host} is not an address of this machine`;
+      throw new Error(`METRICS_PORT/METRICS_HOST: ${problem}; choose another (health and metrics start before the bot logs in).`);
+    },
+  );
   log.info({ url: server.url }, "health and metrics: /healthz, /metrics");
   return server;
 }

@@ -1,6 +1,15 @@
 import { RESTEvents, type REST } from "discord.js";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
-import { DROP_REASONS, TIDY_KINDS, type MemoryWriteResult, type ModelOutcome, type SessionStatus, type Telemetry, type TidyRunOutcome, type TurnOutcome } from "../lib/telemetry.js";
+import {
+  DROP_REASONS,
+  TIDY_KINDS,
+  type MemoryWriteResult,
+  type ModelOutcome,
+  type SessionStatus,
+  type Telemetry,
+  type TidyRunOutcome,
+  type TurnOutcome,
+} from "../lib/telemetry.js";
 import { withTimeout } from "../lib/with-timeout.js";
 
 /** What the sessions gauge reads at scrape time (SessionStore). */
@@ -53,7 +62,16 @@ const STATUSES: Record<SessionStatus, true> = { open: true, closing: true, "pend
 const SCOPES = ["user", "global", "shared"] as const;
 const TOKEN_TYPES = ["in", "out", "cached"] as const;
 
-const TIDY_OUTCOMES: readonly TidyRunOutcome[] = ["done", "proposed", "nothing", "no-news", "failed-model", "failed-not-a-plan", "failed-over-cap", "failed-changed"];
+const TIDY_OUTCOMES: readonly TidyRunOutcome[] = [
+  "done",
+  "proposed",
+  "nothing",
+  "no-news",
+  "failed-model",
+  "failed-not-a-plan",
+  "failed-over-cap",
+  "failed-changed",
+];
 
 /** From a millisecond to two minutes: AgentKit's own part is milliseconds, the model's seconds. */
 const TURN_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
@@ -203,4 +221,3 @@ export function createMetrics({ shard, storeTimeoutMs = 2000 }: MetricsOptions =
     },
   };
 }
-

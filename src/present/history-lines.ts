@@ -83,7 +83,9 @@ export function describeEntry(entry: JournalEntry, say: Say, hidden: (change: Se
   const undo = entry.op === "undo" ? say("↩ undo: ", "↩ 撤销：") : "";
   const more = rest.length > 0 ? say(` (+${rest.length} more)`, `（另有 ${rest.length} 处）`) : "";
   // A private section's words are not shown where others read (a receipt in a public thread).
-  const change = hidden(first) ? `${first.section ? `${first.file} › ${first.section}` : first.file} 🔒 ${say("(private)", "（私密）")}` : describeChange(first, say);
+  const change = hidden(first)
+    ? `${first.section ? `${first.file} › ${first.section}` : first.file} 🔒 ${say("(private)", "（私密）")}`
+    : describeChange(first, say);
   return `${undo}${change}${more}`;
 }
 

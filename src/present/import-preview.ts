@@ -33,11 +33,20 @@ function problemText(problem: FileProblem, file: ImportedFile, say: Say): string
     case "bad-date":
       return say(`${problem.date} is not a real date`, `${problem.date} 不是真实存在的日期`);
     case "too-large":
-      return say(`over the import limit for one file (${size(problem.bytes)}; at most ${size(problem.limit)})`, `超出单个文件的导入上限（${size(problem.bytes)}；最多 ${size(problem.limit)}）`);
+      return say(
+        `over the import limit for one file (${size(problem.bytes)}; at most ${size(problem.limit)})`,
+        `超出单个文件的导入上限（${size(problem.bytes)}；最多 ${size(problem.limit)}）`,
+      );
     case "long-line":
-      return say(`line ${number(problem.line)} is longer than ${number(problem.limit)} characters`, `第 ${number(problem.line)} 行超过 ${number(problem.limit)} 个字符`);
+      return say(
+        `line ${number(problem.line)} is longer than ${number(problem.limit)} characters`,
+        `第 ${number(problem.line)} 行超过 ${number(problem.limit)} 个字符`,
+      );
     case "too-many-sections":
-      return say(`${number(problem.sections)} sections; at most ${number(problem.limit)} in one file`, `${number(problem.sections)} 节；一个文件最多 ${number(problem.limit)} 节`);
+      return say(
+        `${number(problem.sections)} sections; at most ${number(problem.limit)} in one file`,
+        `${number(problem.sections)} 节；一个文件最多 ${number(problem.limit)} 节`,
+      );
     case "unsafe":
       return say(`it ${problem.detail}`, "含有不可见或控制字符");
     case "over-cap":
@@ -89,14 +98,19 @@ function settingsText(settings: Settings, say: Say): string {
 }
 
 function sectionLine(section: SectionPreview, stage: ImportStage, say: Say): string {
-  const name = section.name === "" ? say("the text before the first section", "第一个小节之前的文字") : say(`“${shown(section.name, 60)}”`, `「${shown(section.name, 60)}」`);
+  const name =
+    section.name === ""
+      ? say("the text before the first section", "第一个小节之前的文字")
+      : say(`“${shown(section.name, 60)}”`, `「${shown(section.name, 60)}」`);
   const verbs = {
     added: ["+", say("adds", "新增"), say("added", "已新增")],
     replaced: ["~", say("replaces", "替换"), say("replaced", "已替换")],
     removed: ["−", say("removes", "删除"), say("removed", "已删除")],
   } as const;
   const [mark, verb, past] = verbs[section.change];
-  const diff = [...(section.removedLines ?? []).map((line) => `− ${shown(line)}`), ...(section.addedLines ?? []).map((line) => `+ ${shown(line)}`)].join(say("; ", "；"));
+  const diff = [...(section.removedLines ?? []).map((line) => `− ${shown(line)}`), ...(section.addedLines ?? []).map((line) => `+ ${shown(line)}`)].join(
+    say("; ", "；"),
+  );
   const text = section.change === "replaced" ? diff : section.words === "" ? "" : shown(section.words);
   const words = text === "" ? "" : say(`: ${text}`, `：${text}`);
   return `  ${mark} ${stage === "preview" ? verb : past}${say(" ", "")}${name}${words}`;
@@ -117,7 +131,10 @@ function fileBlock(file: ImportedFile, stage: ImportStage, say: Say): string {
   const orders = (file.instructions ?? []).map((name) => {
     const section = name === "" ? say("the text before the first section", "第一个小节之前的文字") : say(`“${shown(name, 60)}”`, `「${shown(name, 60)}」`);
     return stage === "preview"
-      ? say(`  ⚠️ ${section} reads as an instruction to the assistant; memory keeps notes, not orders: import only if you wrote it`, `  ⚠️ ${section}读起来像是给助手的指令；记忆只保存笔记，不保存命令：只有是你自己写的才导入`)
+      ? say(
+          `  ⚠️ ${section} reads as an instruction to the assistant; memory keeps notes, not orders: import only if you wrote it`,
+          `  ⚠️ ${section}读起来像是给助手的指令；记忆只保存笔记，不保存命令：只有是你自己写的才导入`,
+        )
       : say(`  ⚠️ ${section} reads as an instruction to the assistant (you chose to import it)`, `  ⚠️ ${section}读起来像是给助手的指令（你选择了导入）`);
   });
   return [line, ...(file.changes ?? []).map((s) => sectionLine(s, stage, say)), ...more, ...orders].join("\n");
@@ -130,8 +147,14 @@ export function importReport(name: string, plan: ImportPlan, stage: ImportStage,
   const file = shown(name);
   const header =
     stage === "preview"
-      ? say(`**Import ${file}**: ${written} file(s) would be written${refused ? `, ${refused} refused` : ""}.`, `**导入 ${file}**：将写入 ${written} 个文件${refused ? `，${refused} 个被拒绝` : ""}。`)
-      : say(`**Imported ${file}**: ${written} file(s) written${refused ? `, ${refused} refused` : ""}.`, `**已导入 ${file}**：已写入 ${written} 个文件${refused ? `，${refused} 个被拒绝` : ""}。`);
+      ? say(
+          `**Import ${file}**: ${written} file(s) would be written${refused ? `, ${refused} refused` : ""}.`,
+          `**导入 ${file}**：将写入 ${written} 个文件${refused ? `，${refused} 个被拒绝` : ""}。`,
+        )
+      : say(
+          `**Imported ${file}**: ${written} file(s) written${refused ? `, ${refused} refused` : ""}.`,
+          `**已导入 ${file}**：已写入 ${written} 个文件${refused ? `，${refused} 个被拒绝` : ""}。`,
+        );
   return { header, files: plan.files.map((f) => fileBlock(f, stage, say)) };
 }
 
@@ -141,13 +164,18 @@ export function importRefusal(name: string, refusal: ImportRefusal, say: Say): s
   const nothing = say(" Nothing was changed.", "没有做任何改动。");
   switch (refusal.kind) {
     case "unknown-name":
-      return say(
-        `${file} is not something I can import: send the ${BUNDLE_NAME} that /memory export gives, or one SOUL.md, USER.md or MEMORY.md file.`,
-        `${file} 无法导入：请发送 /memory export 给出的 ${BUNDLE_NAME}，或单个 SOUL.md、USER.md 或 MEMORY.md 文件。`,
-      ) + nothing;
+      return (
+        say(
+          `${file} is not something I can import: send the ${BUNDLE_NAME} that /memory export gives, or one SOUL.md, USER.md or MEMORY.md file.`,
+          `${file} 无法导入：请发送 /memory export 给出的 ${BUNDLE_NAME}，或单个 SOUL.md、USER.md 或 MEMORY.md 文件。`,
+        ) + nothing
+      );
     case "too-large": {
       const got = refusal.bytes === undefined ? say(`more than ${size(refusal.limit)}`, `超过 ${size(refusal.limit)}`) : size(refusal.bytes);
-      return say(`${file} is too large to import (${got}; at most ${size(refusal.limit)}).`, `${file} 太大，无法导入（${got}；最多 ${size(refusal.limit)}）。`) + nothing;
+      return (
+        say(`${file} is too large to import (${got}; at most ${size(refusal.limit)}).`, `${file} 太大，无法导入（${got}；最多 ${size(refusal.limit)}）。`) +
+        nothing
+      );
     }
     case "not-utf8":
       return say(`${file} is not UTF-8 text.`, `${file} 不是 UTF-8 文本。`) + nothing;
@@ -156,17 +184,26 @@ export function importRefusal(name: string, refusal: ImportRefusal, say: Say): s
     case "no-files":
       return say(`${file} holds no files.`, `${file} 里没有任何文件。`) + nothing;
     case "invalid-json":
-      return say(
-        `${file} is not valid JSON: the error is at line ${number(refusal.line)}, column ${number(refusal.column)} (cut short or edited by hand?).`,
-        `${file} 不是有效的 JSON：错误在第 ${number(refusal.line)} 行第 ${number(refusal.column)} 列（文件不完整或被手动改过？）。`,
-      ) + nothing;
+      return (
+        say(
+          `${file} is not valid JSON: the error is at line ${number(refusal.line)}, column ${number(refusal.column)} (cut short or edited by hand?).`,
+          `${file} 不是有效的 JSON：错误在第 ${number(refusal.line)} 行第 ${number(refusal.column)} 列（文件不完整或被手动改过？）。`,
+        ) + nothing
+      );
     case "too-many-files":
-      return say(`${file} holds ${number(refusal.files)} files; at most ${number(refusal.limit)} in one import.`, `${file} 含有 ${number(refusal.files)} 个文件；一次最多导入 ${number(refusal.limit)} 个。`) + nothing;
+      return (
+        say(
+          `${file} holds ${number(refusal.files)} files; at most ${number(refusal.limit)} in one import.`,
+          `${file} 含有 ${number(refusal.files)} 个文件；一次最多导入 ${number(refusal.limit)} 个。`,
+        ) + nothing
+      );
     case "too-much-memory":
-      return say(
-        `The memory files and logs in ${file} add up to ${number(refusal.chars)} characters; at most ${number(refusal.limit)} in one import (one undo takes an import back).`,
-        `${file} 中的记忆文件和日志共 ${number(refusal.chars)} 个字符；一次导入最多 ${number(refusal.limit)} 个（一次撤销即可撤回整个导入）。`,
-      ) + nothing;
+      return (
+        say(
+          `The memory files and logs in ${file} add up to ${number(refusal.chars)} characters; at most ${number(refusal.limit)} in one import (one undo takes an import back).`,
+          `${file} 中的记忆文件和日志共 ${number(refusal.chars)} 个字符；一次导入最多 ${number(refusal.limit)} 个（一次撤销即可撤回整个导入）。`,
+        ) + nothing
+      );
     case "wrong-shape":
       return wrongShape(file, refusal, say) + nothing;
     case "storage-full":
@@ -177,13 +214,22 @@ export function importRefusal(name: string, refusal: ImportRefusal, say: Say): s
 function wrongShape(file: string, refusal: Extract<ImportRefusal, { kind: "wrong-shape" }>, say: Say): string {
   switch (refusal.problem) {
     case "not-an-export":
-      return say(`${file} is JSON, but not an AgentKit memory export (it needs "format": "agentkit-memory").`, `${file} 是 JSON，但不是 AgentKit 的记忆导出文件（需要 "format": "agentkit-memory"）。`);
+      return say(
+        `${file} is JSON, but not an AgentKit memory export (it needs "format": "agentkit-memory").`,
+        `${file} 是 JSON，但不是 AgentKit 的记忆导出文件（需要 "format": "agentkit-memory"）。`,
+      );
     case "newer-version":
-      return say(`${file} comes from a newer AgentKit; this one reads version 1 exports.`, `${file} 来自更新版本的 AgentKit；当前版本只能读取第 1 版的导出文件。`);
+      return say(
+        `${file} comes from a newer AgentKit; this one reads version 1 exports.`,
+        `${file} 来自更新版本的 AgentKit；当前版本只能读取第 1 版的导出文件。`,
+      );
     case "no-files-object":
       return say(`${file} has no "files" object (each file's name and its text).`, `${file} 缺少 "files" 对象（每个文件的名称和内容）。`);
     case "file-not-text":
-      return say(`${file}: "${shown(refusal.label)}" in "files" should be text, and is not.`, `${file}："files" 中的“${shown(refusal.label)}”应当是文本，但不是。`);
+      return say(
+        `${file}: "${shown(refusal.label)}" in "files" should be text, and is not.`,
+        `${file}："files" 中的“${shown(refusal.label)}”应当是文本，但不是。`,
+      );
     case "too-deep":
     case "too-many-values":
       return say(`${file} is JSON, but not shaped like an AgentKit memory export.`, `${file} 是 JSON，但结构不像 AgentKit 的记忆导出文件。`);

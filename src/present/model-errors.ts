@@ -20,10 +20,7 @@ export function modelErrorLine(error: ModelError, say: Say, { showAddress = true
   const http = status === undefined ? "" : ` (HTTP ${status})`;
   switch (error.kind) {
     case "unreachable":
-      return say(
-        `Could not reach the model server${at} (OPENAI_BASE_URL). Is it running?`,
-        `无法连接模型服务器${atZh}（OPENAI_BASE_URL）。它在运行吗？`,
-      );
+      return say(`Could not reach the model server${at} (OPENAI_BASE_URL). Is it running?`, `无法连接模型服务器${atZh}（OPENAI_BASE_URL）。它在运行吗？`);
     case "wrong-base-url":
       if (!showAddress) {
         return say(
@@ -136,10 +133,7 @@ function refusalFix(error: ModelError, say: Say): string {
         "模型的聊天模板拒绝了这段对话（AgentKit 发送一条系统消息，然后是对方和助手的轮次以及工具结果）：请换一个模型或模板。",
       );
     case "tool-arguments":
-      return say(
-        "The server could not read a tool call's arguments in the conversation's history.",
-        "服务器无法读取对话历史中某次工具调用的参数。",
-      );
+      return say("The server could not read a tool call's arguments in the conversation's history.", "服务器无法读取对话历史中某次工具调用的参数。");
     case "parameter":
       return say(
         `The server does not take the request parameter ${error.details.parameter ?? ""}; AgentKit leaves it out from now on.`,
@@ -221,7 +215,10 @@ export function noImagesLine(say: Say): string {
 
 /** Said when the message was longer than the model's context leaves (OPENAI_CONTEXT_TOKENS): the model read its start. */
 export function messageCutLine(say: Say): string {
-  return say("✂️ Your message was longer than the model can read at once, so it read only the start.", "✂️ 你的消息超出了模型一次能读的长度，所以它只读了开头部分。");
+  return say(
+    "✂️ Your message was longer than the model can read at once, so it read only the start.",
+    "✂️ 你的消息超出了模型一次能读的长度，所以它只读了开头部分。",
+  );
 }
 
 /** The operator's log line for what the model client worked around (the bot and the terminal chat alike). */

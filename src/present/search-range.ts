@@ -18,7 +18,10 @@ export type RangeReading = { ok: true; range: SearchRange } | { ok: false; line:
  */
 export function readSearchRange(since: string | null | undefined, until: string | null | undefined, say: Say): RangeReading {
   const range: SearchRange = {};
-  for (const [end, text] of [["since", since], ["until", until]] as const) {
+  for (const [end, text] of [
+    ["since", since],
+    ["until", until],
+  ] as const) {
     if (text === null || text === undefined || text.trim() === "") continue;
     const bound = dateBound(text, end);
     if (bound === undefined) {
@@ -34,7 +37,10 @@ export function readSearchRange(since: string | null | undefined, until: string 
     range[end] = bound;
   }
   if (range.since && range.until && range.since > range.until) {
-    return { ok: false, line: say(`The start (${range.since}) is after the end (${range.until}).`, `开始日期（${range.since}）晚于结束日期（${range.until}）。`) };
+    return {
+      ok: false,
+      line: say(`The start (${range.since}) is after the end (${range.until}).`, `开始日期（${range.since}）晚于结束日期（${range.until}）。`),
+    };
   }
   return { ok: true, range };
 }

@@ -25,7 +25,9 @@ export function describeLanguage(locale: string | undefined, say: Say): string {
 
 /** The time zone in one sentence: the one set, or the bot's default. */
 export function describeTimeZone(zone: string, chosen: boolean, say: Say): string {
-  return chosen ? say(`Time zone: ${zone}.`, `时区：${zone}。`) : say(`Time zone: ${zone} (the bot's default; set yours).`, `时区：${zone}（机器人的默认值；可设置你自己的）。`);
+  return chosen
+    ? say(`Time zone: ${zone}.`, `时区：${zone}。`)
+    : say(`Time zone: ${zone} (the bot's default; set yours).`, `时区：${zone}（机器人的默认值；可设置你自己的）。`);
 }
 
 /** A person's settings in one short line (the web page's overview). */
@@ -33,7 +35,12 @@ export function settingsLine(settings: Settings, zone: string, say: Say): string
   const ask = { off: say("off", "关闭"), profile: say("profile and persona", "资料和人设"), all: say("everything", "全部") }[settings.askBeforeSaving ?? "off"];
   const tidy = { on: say("on", "开启"), ask: say("ask first", "先问我"), off: say("off", "关闭") }[settings.tidyUp ?? "on"];
   const language = settings.locale ? (/^zh/i.test(settings.locale) ? "中文" : "English") : say("from Discord or the browser", "跟随 Discord 或浏览器");
-  return [say(`Ask before saving: ${ask}`, `保存前询问：${ask}`), say(`nightly tidy-up: ${tidy}`, `夜间整理：${tidy}`), say(`time zone: ${zone}`, `时区：${zone}`), say(`language: ${language}`, `语言：${language}`)].join(" · ");
+  return [
+    say(`Ask before saving: ${ask}`, `保存前询问：${ask}`),
+    say(`nightly tidy-up: ${tidy}`, `夜间整理：${tidy}`),
+    say(`time zone: ${zone}`, `时区：${zone}`),
+    say(`language: ${language}`, `语言：${language}`),
+  ].join(" · ");
 }
 
 /**

@@ -25,7 +25,9 @@ export function storageFullLine(full: StorageFull, say: Say): string {
   const used = bytesShown(full.usedBytes);
   const quota = bytesShown(full.quotaBytes);
   const adds = full.addsBytes > 0 ? say(`, and this would add ${bytesShown(full.addsBytes)}`, `，这次会再增加 ${bytesShown(full.addsBytes)}`) : "";
-  return say(`Your memory here is full: it uses ${used} of its ${quota}${adds}. `, `你在这里的记忆空间已满：已用 ${used}，共 ${quota}${adds}。`) + whatToDelete(say);
+  return (
+    say(`Your memory here is full: it uses ${used} of its ${quota}${adds}. `, `你在这里的记忆空间已满：已用 ${used}，共 ${quota}${adds}。`) + whatToDelete(say)
+  );
 }
 
 /** Said once a conversation while the person is over their quota: what they send now is not kept (`files`: where they can attach some). */
@@ -33,8 +35,10 @@ export function storageFullTurnLine(full: StorageFull, say: Say, { files }: { fi
   const used = bytesShown(full.usedBytes);
   const quota = bytesShown(full.quotaBytes);
   const unread = files ? say(" and I don't read the files you attach", "，你发送的文件我也不会读取") : "";
-  return say(
-    `💾 Your memory here is full (${used} of ${quota}): I still answer, but this conversation won't be kept word for word${unread}. `,
-    `💾 你在这里的记忆空间已满（已用 ${used}，共 ${quota}）：我仍会回答，但这次对话不会逐字保存${unread}。`,
-  ) + whatToDelete(say);
+  return (
+    say(
+      `💾 Your memory here is full (${used} of ${quota}): I still answer, but this conversation won't be kept word for word${unread}. `,
+      `💾 你在这里的记忆空间已满（已用 ${used}，共 ${quota}）：我仍会回答，但这次对话不会逐字保存${unread}。`,
+    ) + whatToDelete(say)
+  );
 }

@@ -27,10 +27,18 @@ function heldLine(held: Partial<Record<HoldReason, number>>, say: Say): string |
   const theirs = held["not-their-words"] ?? 0;
   const orders = held.instruction ?? 0;
   if (theirs > 0) {
-    lines.push(theirs === 1 ? say("1 change waits for your Save: its words were not yours", "1 处改动等你保存：这些话不是你说的") : say(`${theirs} changes wait for your Save: their words were not yours`, `${theirs} 处改动等你保存：这些话不是你说的`));
+    lines.push(
+      theirs === 1
+        ? say("1 change waits for your Save: its words were not yours", "1 处改动等你保存：这些话不是你说的")
+        : say(`${theirs} changes wait for your Save: their words were not yours`, `${theirs} 处改动等你保存：这些话不是你说的`),
+    );
   }
   if (orders > 0) {
-    lines.push(orders === 1 ? say("1 change waits for your Save: it reads as an instruction to me", "1 处改动等你保存：它读起来像是给我的指令") : say(`${orders} changes wait for your Save: they read as instructions to me`, `${orders} 处改动等你保存：它们读起来像是给我的指令`));
+    lines.push(
+      orders === 1
+        ? say("1 change waits for your Save: it reads as an instruction to me", "1 处改动等你保存：它读起来像是给我的指令")
+        : say(`${orders} changes wait for your Save: they read as instructions to me`, `${orders} 处改动等你保存：它们读起来像是给我的指令`),
+    );
   }
   return lines.length > 0 ? lines.join(say("; ", "；")) : undefined;
 }
@@ -69,7 +77,6 @@ const DROP_WORDS: Record<DropReason, [string, string]> = {
   "bounded-loss": ["would remove more than a quarter of a file", "会删除文件四分之一以上的内容"],
 };
 
-
 function operationLine(op: TidyOperation, say: Say): string {
   const file = FILE_TABLE[op.file === "user" ? "user" : "memory"].label;
   const kind = say(op.kind, { merge: "合并", replace: "更新", remove: "删除", move: "移入" }[op.kind]);
@@ -81,7 +88,10 @@ function operationLine(op: TidyOperation, say: Say): string {
 export function tidyReport(result: TidyResult, say: Say, { dryRun = false } = {}): string {
   switch (result.kind) {
     case "no-news":
-      return say("Nothing to tidy: no conversation since the last tidy-up, and no file is nearly full.", "无需整理：上次整理以来没有新对话，也没有文件接近上限。");
+      return say(
+        "Nothing to tidy: no conversation since the last tidy-up, and no file is nearly full.",
+        "无需整理：上次整理以来没有新对话，也没有文件接近上限。",
+      );
     case "failed": {
       const why = {
         model: say(`the model could not be reached or refused (${result.detail})`, `无法连接模型或模型拒绝了请求（${result.detail}）`),
@@ -101,19 +111,38 @@ export function tidyReport(result: TidyResult, say: Say, { dryRun = false } = {}
           : result.kind === "proposed"
             ? say(`${result.proposals} change(s) wait for the person's OK.`, `${result.proposals} 处改动等待确认。`)
             : result.kind === "done"
-              ? say(`Tidied: ${applied.length} change(s), one entry in history (${result.entry.id}); one undo takes it all back.`, `已整理：${applied.length} 处改动，记录中的一条（${result.entry.id}）；一次撤销即可全部撤回。`)
+              ? say(
+                  `Tidied: ${applied.length} change(s), one entry in history (${result.entry.id}); one undo takes it all back.`,
+                  `已整理：${applied.length} 处改动，记录中的一条（${result.entry.id}）；一次撤销即可全部撤回。`,
+                )
               : say("The tidy-up found nothing to change.", "这次整理没有需要改动的内容。");
       const dropped = Object.entries(result.dropped) as [DropReason, number][];
       const droppedLine = dropped.length
-        ? [say(`Dropped by the checks: ${dropped.map(([reason, n]) => `${n} (${DROP_WORDS[reason][0]})`).join(", ")}`, `被检查拒绝：${dropped.map(([reason, n]) => `${n}（${DROP_WORDS[reason][1]}）`).join("，")}`)]
-        : [];
-      const held = "held" in result && result.held.length > 0
         ? [
-            result.kind === "dry-run" ? say(`Would wait for the person's Save: ${result.held.length}`, `将等本人保存：${result.held.length} 处`) : say(`Wait for the person's Save: ${result.held.length}`, `等本人保存：${result.held.length} 处`),
-            ...result.held.map((h) => `${operationLine(h.operation, say)} — ${whyHeld(h.held, say)}`),
+            say(
+              `Dropped by the checks: ${dropped.map(([reason, n]) => `${n} (${DROP_WORDS[reason][0]})`).join(", ")}`,
+              `被检查拒绝：${dropped.map(([reason, n]) => `${n}（${DROP_WORDS[reason][1]}）`).join("，")}`,
+            ),
           ]
         : [];
-      const over = result.kind === "dry-run" && result.overCap ? [say(`It would leave ${result.overCap === "user" ? "USER.md" : "MEMORY.md"} over its cap, so a real run would change nothing.`, `它会让 ${result.overCap === "user" ? "USER.md" : "MEMORY.md"} 超出上限，因此正式运行不会做任何改动。`)] : [];
+      const held =
+        "held" in result && result.held.length > 0
+          ? [
+              result.kind === "dry-run"
+                ? say(`Would wait for the person's Save: ${result.held.length}`, `将等本人保存：${result.held.length} 处`)
+                : say(`Wait for the person's Save: ${result.held.length}`, `等本人保存：${result.held.length} 处`),
+              ...result.held.map((h) => `${operationLine(h.operation, say)} — ${whyHeld(h.held, say)}`),
+            ]
+          : [];
+      const over =
+        result.kind === "dry-run" && result.overCap
+          ? [
+              say(
+                `It would leave ${result.overCap === "user" ? "USER.md" : "MEMORY.md"} over its cap, so a real run would change nothing.`,
+                `它会让 ${result.overCap === "user" ? "USER.md" : "MEMORY.md"} 超出上限，因此正式运行不会做任何改动。`,
+              ),
+            ]
+          : [];
       return [head, ...applied.map((op) => operationLine(op, say)), ...held, ...droppedLine, ...over].join("\n");
     }
   }
@@ -128,7 +157,10 @@ export function describeTidyUp(setting: TidyUpSetting | undefined, say: Say): st
         "夜间整理：开启。每天夜里我会合并重复内容、更新变化了的事实，并把日志里长期有用的事实移入笔记；每次整理都是一条可以撤销的改动。",
       );
     case "ask":
-      return say("Nightly tidy-up: ask first. I propose the night's changes and save each only when you press Save.", "夜间整理：先问你。我会提出当晚的改动，你按「保存」后才写入。");
+      return say(
+        "Nightly tidy-up: ask first. I propose the night's changes and save each only when you press Save.",
+        "夜间整理：先问你。我会提出当晚的改动，你按「保存」后才写入。",
+      );
     case "off":
       return say("Nightly tidy-up: off. My notes change only during our conversations.", "夜间整理：关闭。我的笔记只会在我们对话时改动。");
   }

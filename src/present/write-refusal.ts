@@ -36,8 +36,14 @@ export function writeRefusalLine(failure: { refusal: Refusal; detail?: RefusalDe
       const lone = code === "U+000D" ? say(" (a carriage return not followed by a line feed)", "（后面没有换行的回车符）") : "";
       const which = say(`${detail.character}${lone}`, `${code}${lone}`);
       return detail.part === "section-name"
-        ? say(`${label}: refused, the section name contains an invisible or bidirectional control character: ${which}${where}.`, `${label}：已拒绝，小节名${where}有不可见字符或双向控制字符：${which}。`)
-        : say(`${label}: refused, the text contains an invisible or bidirectional control character: ${which}${where}.`, `${label}：已拒绝，这段文字${where}有不可见字符或双向控制字符：${which}。`);
+        ? say(
+            `${label}: refused, the section name contains an invisible or bidirectional control character: ${which}${where}.`,
+            `${label}：已拒绝，小节名${where}有不可见字符或双向控制字符：${which}。`,
+          )
+        : say(
+            `${label}: refused, the text contains an invisible or bidirectional control character: ${which}${where}.`,
+            `${label}：已拒绝，这段文字${where}有不可见字符或双向控制字符：${which}。`,
+          );
     }
     case "secret": {
       const what = detail?.secret;
@@ -66,11 +72,20 @@ export function writeRefusalLine(failure: { refusal: Refusal; detail?: RefusalDe
             `${label} 里这个小节出现了 ${detail.count} 次：请先用 /memory edit 手动合并或改名。`,
           );
         case "old-text-missing":
-          return say(`${label}: the text to replace is no longer in that section (it changed since).`, `${label}：要替换的文字已不在这个小节里（之后被改动过）。`);
+          return say(
+            `${label}: the text to replace is no longer in that section (it changed since).`,
+            `${label}：要替换的文字已不在这个小节里（之后被改动过）。`,
+          );
         case "old-text-repeated":
-          return say(`${label}: the text to replace is in that section ${detail.count} times, so I can't tell which one.`, `${label}：要替换的文字在这个小节里出现了 ${detail.count} 次，无法确定是哪一处。`);
+          return say(
+            `${label}: the text to replace is in that section ${detail.count} times, so I can't tell which one.`,
+            `${label}：要替换的文字在这个小节里出现了 ${detail.count} 次，无法确定是哪一处。`,
+          );
         default:
-          return say(`${label}: that section is not there, or it is there more than once (tidy it by hand with /memory edit).`, `${label}：没有这个小节，或它出现了不止一次（可用 /memory edit 手动整理）。`);
+          return say(
+            `${label}: that section is not there, or it is there more than once (tidy it by hand with /memory edit).`,
+            `${label}：没有这个小节，或它出现了不止一次（可用 /memory edit 手动整理）。`,
+          );
       }
   }
 }
@@ -94,7 +109,11 @@ export function badSectionNameLine(problem: SectionNameProblem, say: Say, name?:
 }
 
 /** Said when a person's own edit looks like it holds a secret: it is saved, they should know. `fix` says where to take it out. */
-export function secretWarningLine(secret: SecretFinding, say: Say, fix: { en: string; zh: string } = { en: "remove it with /memory edit", zh: "请用 /memory edit 删除" }): string {
+export function secretWarningLine(
+  secret: SecretFinding,
+  say: Say,
+  fix: { en: string; zh: string } = { en: "remove it with /memory edit", zh: "请用 /memory edit 删除" },
+): string {
   return `⚠️ ${say(
     `This looks like ${secret.kind}. It is saved as you asked, but everything in memory is sent to the model with each conversation; ${fix.en} if that was not meant.`,
     `这看起来像${secret.zh}。已按你的要求保存，但记忆中的所有内容都会随每次对话发送给模型；如非本意，${fix.zh}。`,

@@ -42,15 +42,15 @@ async function decodeInSlices(bytes: Uint8Array, slices: TimeSlices): Promise<st
 }
 
 /** keyv's decoding of a value, applied to what JSON gave back. */
-function unescape(value: unknown): unknown {
+function keyvValue(value: unknown): unknown {
   if (typeof value === "string") {
     if (value.startsWith(":base64:")) return Buffer.from(value.slice(8), "base64");
     return value.startsWith(":") ? value.slice(1) : value;
   }
-  if (Array.isArray(value)) return value.map(unescape);
+  if (Array.isArray(value)) return value.map(keyvValue);
   if (value && typeof value === "object") {
     // fromEntries defines each key as its own property, "__proto__" included, as JSON.parse does.
-    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, unescape(inner)]));
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, keyvValue(inner)]));
   }
   return value;
 }
@@ -61,5 +61,5 @@ export async function decodeRecord(bytes: Uint8Array, slices = new TimeSlices())
   const parsed = await parseJsonInSlices(text, { slices });
   if (!parsed.ok || !parsed.value || typeof parsed.value !== "object") return undefined;
   const { value } = parsed.value as { value?: unknown };
-  return value && typeof value === "object" ? (unescape(value) as SessionRecord) : undefined;
+  return value && typeof value === "object" ? (keyvValue(value) as SessionRecord) : undefined;
 }

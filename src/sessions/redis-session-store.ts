@@ -94,9 +94,7 @@ export class RedisSessionStore extends SessionStoreBase {
   private async indexPeople(): Promise<void> {
     if (await this.hasFlag(PERSON_INDEX_FLAG)) return;
     for await (const record of this.stored(SESSION_STATUSES)) {
-      await timed(
-        this.client.eval(INDEX_PERSON, { keys: [this.key(SESSION + record.id), this.key(PERSON + record.userId)], arguments: [record.id] }),
-      );
+      await timed(this.client.eval(INDEX_PERSON, { keys: [this.key(SESSION + record.id), this.key(PERSON + record.userId)], arguments: [record.id] }));
     }
     await this.setFlag(PERSON_INDEX_FLAG);
   }
@@ -214,7 +212,12 @@ export class RedisSessionStore extends SessionStoreBase {
 
   protected async disconnect(): Promise<void> {
     // A graceful close waits for the answers to calls in flight, which a down or hung Redis never gives.
-    const answering = this.client.isReady && (await this.ping().then(() => true, () => false));
+    const answering =
+      this.client.isReady &&
+      (await this.ping().then(
+        () => true,
+        () => false,
+      ));
     if (answering) await this.client.close();
     else if (this.client.isOpen) this.client.destroy();
   }

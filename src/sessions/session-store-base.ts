@@ -251,7 +251,6 @@ export abstract class SessionStoreBase {
   }
 }
 
-
 export function checkClaim(name: string, owner: string, ttlMs: number): void {
   if (name === "" || owner === "") throw new Error("a claim needs a name and an owner");
   if (!Number.isInteger(ttlMs) || ttlMs <= 0) throw new RangeError(`a claim's ttl must be a positive whole number of ms, not ${ttlMs}`);

@@ -95,7 +95,9 @@ export class SqliteSessionStore extends SessionStoreBase {
 
   /** Read as bytes and decoded in slices: node-sqlite3 makes a string of a row's text in one block. */
   protected override async readRecord(id: string): Promise<SessionRecord | undefined> {
-    const rows = (await this.sqlite.query(`SELECT CAST(value AS BLOB) AS value FROM ${this.sqlite.opts.table} WHERE key = ?`, FIRST + id)) as { value: Buffer | null }[];
+    const rows = (await this.sqlite.query(`SELECT CAST(value AS BLOB) AS value FROM ${this.sqlite.opts.table} WHERE key = ?`, FIRST + id)) as {
+      value: Buffer | null;
+    }[];
     const bytes = rows[0]?.value;
     return bytes ? decodeRecord(bytes) : undefined;
   }
@@ -105,12 +107,9 @@ export class SqliteSessionStore extends SessionStoreBase {
   }
 
   async sessionsOf(userId: string): Promise<string[]> {
-    const rows = (await this.sqlite.query(
-      `SELECT key FROM ${this.sqlite.opts.table} WHERE ${PERSON} = ? AND key > ? AND key < ?`,
-      userId,
-      FIRST,
-      END,
-    )) as { key: string }[];
+    const rows = (await this.sqlite.query(`SELECT key FROM ${this.sqlite.opts.table} WHERE ${PERSON} = ? AND key > ? AND key < ?`, userId, FIRST, END)) as {
+      key: string;
+    }[];
     return rows.map((row) => row.key.slice(FIRST.length));
   }
 

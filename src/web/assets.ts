@@ -126,4 +126,3 @@ export const SCRIPT = hashed("app", "js", "text/javascript; charset=utf-8", JS.t
 /** The tab's icon: a letter on the page's accent colour, drawn without a font or an image file. */
 const ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#2f5d8a"/><path d="M10 24 16 8l6 16M12.3 18h7.4" fill="none" stroke="#fff" stroke-width="3" stroke-linecap="round" stroke-linejoin="round"/></svg>`;
 export const FAVICON = hashed("icon", "svg", "image/svg+xml", ICON);
-

@@ -21,7 +21,10 @@ export function signInPage(ctx: WebContext, request: FastifyRequest, reply: Fast
 <p>${say("See and edit what AgentKit remembers about you: your profile, its notes, the history of every change, and every conversation.", "查看和编辑 AgentKit 记得的关于你的一切：你的资料、它的笔记、每次改动的记录，以及每一段对话。")}</p>
 !${discord}
 <p>${say("Or type /memory web in Discord: it gives you a sign-in link of your own (good for 10 minutes, once).", "或在 Discord 里输入 /memory web：它会给你一个专属登录链接（10 分钟内有效，只能用一次）。")}</p>`;
-  return reply.code(status).type("text/html; charset=utf-8").send(page(frame, say("Your memory", "你的记忆"), body));
+  return reply
+    .code(status)
+    .type("text/html; charset=utf-8")
+    .send(page(frame, say("Your memory", "你的记忆"), body));
 }
 
 /** A new sign-in: a new session id (no id set before signing in survives it), the person and the time. */
@@ -32,9 +35,20 @@ async function signIn(request: FastifyRequest, userId: string, now: Date): Promi
 }
 
 function linkProblem(reason: "invalid" | "expired" | "used", say: Say): string {
-  if (reason === "expired") return say("This sign-in link has expired (links last 10 minutes): type /memory web in Discord for a new one.", "这个登录链接已过期（10 分钟有效）：请在 Discord 里输入 /memory web 获取新链接。");
-  if (reason === "used") return say("This sign-in link was used already (each works once): type /memory web in Discord for a new one.", "这个登录链接已经用过了（每个只能用一次）：请在 Discord 里输入 /memory web 获取新链接。");
-  return say("This is not a sign-in link of this bot: type /memory web in Discord for one.", "这不是这个机器人的登录链接：请在 Discord 里输入 /memory web 获取。");
+  if (reason === "expired")
+    return say(
+      "This sign-in link has expired (links last 10 minutes): type /memory web in Discord for a new one.",
+      "这个登录链接已过期（10 分钟有效）：请在 Discord 里输入 /memory web 获取新链接。",
+    );
+  if (reason === "used")
+    return say(
+      "This sign-in link was used already (each works once): type /memory web in Discord for a new one.",
+      "这个登录链接已经用过了（每个只能用一次）：请在 Discord 里输入 /memory web 获取新链接。",
+    );
+  return say(
+    "This is not a sign-in link of this bot: type /memory web in Discord for one.",
+    "这不是这个机器人的登录链接：请在 Discord 里输入 /memory web 获取。",
+  );
 }
 
 export function registerAuth(app: FastifyInstance, ctx: WebContext): void {
@@ -74,7 +88,10 @@ export function registerAuth(app: FastifyInstance, ctx: WebContext): void {
     });
     app.get("/auth/callback", { config: SIGN_IN_LIMIT }, async (request, reply) => {
       const { say } = ctx.visitorSay(request);
-      const refused = say("Discord did not sign you in (the sign-in was cancelled, expired or came from elsewhere): try again.", "Discord 没有让你登录（登录被取消、已过期或来自别处）：请再试一次。");
+      const refused = say(
+        "Discord did not sign you in (the sign-in was cancelled, expired or came from elsewhere): try again.",
+        "Discord 没有让你登录（登录被取消、已过期或来自别处）：请再试一次。",
+      );
       let accessToken: string;
       try {
         accessToken = (await app.discordOAuth2.getAccessTokenFromAuthorizationCodeFlow(request, reply)).token.access_token;
@@ -82,12 +99,34 @@ export function registerAuth(app: FastifyInstance, ctx: WebContext): void {
         return signInPage(ctx, request, reply, 400, refused);
       }
       const api = (ctx.config.oauth!.apiUrl ?? "https://discord.com/api").replace(/\/$/, "");
-      const me = await fetch(`${api}/v10/users/@me`, { headers: { authorization: `Bearer ${accessToken}` }, signal: AbortSignal.timeout(10_000) }).catch(() => undefined);
+      const me = await fetch(`${api}/v10/users/@me`, { headers: { authorization: `Bearer ${accessToken}` }, signal: AbortSignal.timeout(10_000) }).catch(
+        () => undefined,
+      );
       const user = me?.ok ? ((await me.json().catch(() => undefined)) as { id?: unknown } | undefined) : undefined;
       if (!isSnowflake(user?.id)) return signInPage(ctx, request, reply, 502, refused);
       const refusal = await mayUse(user.id).catch(() => "check-failed" as const);
-      if (refusal === "check-failed") return signInPage(ctx, request, reply, 503, say("I couldn't check with Discord whether you may use this bot just now. Try again in a minute, or type /memory web in Discord.", "我现在无法向 Discord 确认你是否可以使用这个机器人。请过一分钟再试，或在 Discord 里输入 /memory web。"));
-      if (refusal) return signInPage(ctx, request, reply, 403, say("This bot does not serve your Discord account, so there is no memory of yours here. If you use it in a server, type /memory web there.", "这个机器人不为你的 Discord 账号服务，所以这里没有你的记忆。如果你在某个服务器里使用它，请在那里输入 /memory web。"));
+      if (refusal === "check-failed")
+        return signInPage(
+          ctx,
+          request,
+          reply,
+          503,
+          say(
+            "I couldn't check with Discord whether you may use this bot just now. Try again in a minute, or type /memory web in Discord.",
+            "我现在无法向 Discord 确认你是否可以使用这个机器人。请过一分钟再试，或在 Discord 里输入 /memory web。",
+          ),
+        );
+      if (refusal)
+        return signInPage(
+          ctx,
+          request,
+          reply,
+          403,
+          say(
+            "This bot does not serve your Discord account, so there is no memory of yours here. If you use it in a server, type /memory web there.",
+            "这个机器人不为你的 Discord 账号服务，所以这里没有你的记忆。如果你在某个服务器里使用它，请在那里输入 /memory web。",
+          ),
+        );
       await signIn(request, user.id, ctx.now());
       return reply.redirect("/", 303);
     });

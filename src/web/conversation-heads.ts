@@ -12,7 +12,10 @@ const AT_ONCE = 32;
 /** A person's conversation files, newest first. */
 export async function conversationNames(dir: string): Promise<string[]> {
   const names = await readdir(dir).catch(() => [] as string[]);
-  return names.filter((n) => dateOfConversation(n) !== undefined).sort().reverse();
+  return names
+    .filter((n) => dateOfConversation(n) !== undefined)
+    .sort()
+    .reverse();
 }
 
 /** A conversation file's header alone: what comes before its first message. */

@@ -29,7 +29,9 @@ export class DiscordLookups {
   private guilds: { at: number; ids: readonly string[] } | undefined;
 
   constructor(discord: NonNullable<Config["discord"]>) {
-    this.rest = new REST({ ...(discord.apiUrl ? { api: discord.apiUrl } : {}), timeout: 2_000, retries: 1, rejectOnRateLimit: () => true }).setToken(discord.token);
+    this.rest = new REST({ ...(discord.apiUrl ? { api: discord.apiUrl } : {}), timeout: 2_000, retries: 1, rejectOnRateLimit: () => true }).setToken(
+      discord.token,
+    );
   }
 
   /**

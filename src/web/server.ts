@@ -70,7 +70,10 @@ function sessionRecords(store: SessionStore): fastifySession.SessionStore {
       store.setItem(key(id), session, WEB_SESSION_MS).then(() => done(), done);
     },
     get(id, done) {
-      store.getItem<Session>(key(id)).then((session) => done(null, session ?? null), (error: unknown) => done(error));
+      store.getItem<Session>(key(id)).then(
+        (session) => done(null, session ?? null),
+        (error: unknown) => done(error),
+      );
     },
     destroy(id, done) {
       store.deleteItem(key(id)).then(() => done(), done);
@@ -207,12 +210,17 @@ export async function buildWeb(deps: WebDeps): Promise<FastifyInstance> {
       await deps.store.setItem(signedOutKey(userId), now().getTime(), WEB_SESSION_MS + 3_600_000);
     },
     linePage(reply, status, frame, title, line) {
-      return reply.code(status).type("text/html; charset=utf-8").send(page(frame, title, banner(status < 400 ? "notice" : "error", line)));
+      return reply
+        .code(status)
+        .type("text/html; charset=utf-8")
+        .send(page(frame, title, banner(status < 400 ? "notice" : "error", line)));
     },
   };
 
   for (const asset of [STYLESHEET, SCRIPT, FAVICON]) {
-    app.get(asset.path, { config: { rateLimit: false } }, (_request, reply) => reply.type(asset.type).header("cache-control", "public, max-age=31536000, immutable").send(asset.body));
+    app.get(asset.path, { config: { rateLimit: false } }, (_request, reply) =>
+      reply.type(asset.type).header("cache-control", "public, max-age=31536000, immutable").send(asset.body),
+    );
   }
   app.addHook("onSend", async (_request, reply, payload) => {
     // Nothing of a person's memory is kept by a browser's or a proxy's cache.
@@ -251,20 +259,47 @@ export async function buildWeb(deps: WebDeps): Promise<FastifyInstance> {
     const { say, lang } = ctx.visitorSay(request);
     const frame = { say, lang };
     if (error.code === "FST_CSRF_INVALID_TOKEN" || error.code === "FST_CSRF_MISSING_SECRET") {
-      return ctx.linePage(reply, 403, frame, say("Refused", "已拒绝"), say("This form has expired or did not come from this page: go back, reload and try again.", "这个表单已过期或不是来自本页面：请返回、刷新后重试。"));
+      return ctx.linePage(
+        reply,
+        403,
+        frame,
+        say("Refused", "已拒绝"),
+        say("This form has expired or did not come from this page: go back, reload and try again.", "这个表单已过期或不是来自本页面：请返回、刷新后重试。"),
+      );
     }
     if (error.statusCode === 429) {
-      return ctx.linePage(reply, 429, frame, say("Too many requests", "请求太多"), say("That was asked for too often in the last minute: wait a minute and try again.", "最近一分钟内请求太频繁：请等一分钟再试。"));
+      return ctx.linePage(
+        reply,
+        429,
+        frame,
+        say("Too many requests", "请求太多"),
+        say("That was asked for too often in the last minute: wait a minute and try again.", "最近一分钟内请求太频繁：请等一分钟再试。"),
+      );
     }
     if (error.statusCode === 413 || error.code === "FST_REQ_FILE_TOO_LARGE") {
-      return ctx.linePage(reply, 413, frame, say("Too large", "太大"), say("That is more than the page takes (10 MB a file, 1 MB a form).", "超出了页面能接收的大小（文件 10 MB，表单 1 MB）。"));
+      return ctx.linePage(
+        reply,
+        413,
+        frame,
+        say("Too large", "太大"),
+        say("That is more than the page takes (10 MB a file, 1 MB a form).", "超出了页面能接收的大小（文件 10 MB，表单 1 MB）。"),
+      );
     }
     if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
       return ctx.linePage(reply, error.statusCode, frame, say("Refused", "已拒绝"), say("The page could not read that request.", "页面无法读取这个请求。"));
     }
     // The route's pattern, not its URL: a sign-in link or a form's token must not reach the log.
     deps.log.error({ err: String(error.message ?? error), route: `${request.method} ${request.routeOptions.url ?? "?"}` }, "web page failed");
-    return ctx.linePage(reply, 500, frame, say("Something went wrong", "出错了"), say("Something went wrong on our side. Open the page again to see what was saved, then try again.", "我们这边出错了。请重新打开页面查看已保存的内容，然后再试一次。"));
+    return ctx.linePage(
+      reply,
+      500,
+      frame,
+      say("Something went wrong", "出错了"),
+      say(
+        "Something went wrong on our side. Open the page again to see what was saved, then try again.",
+        "我们这边出错了。请重新打开页面查看已保存的内容，然后再试一次。",
+      ),
+    );
   });
   return app;
 }

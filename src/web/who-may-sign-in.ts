@@ -35,7 +35,10 @@ const MEMBERSHIPS_ASKED = 50;
  * (asked of Discord, answers cached for minutes). A Discord account that shares no server with the
  * bot and never talked to it is refused: it would only store data on the host.
  */
-function servedWithoutLists(lookups: DiscordLookups | undefined, hasMemory: (userId: string) => Promise<boolean>): (userId: string) => Promise<Refusal | undefined> {
+function servedWithoutLists(
+  lookups: DiscordLookups | undefined,
+  hasMemory: (userId: string) => Promise<boolean>,
+): (userId: string) => Promise<Refusal | undefined> {
   return async (userId) => {
     if (await hasMemory(userId)) return undefined;
     if (!lookups) return "not-allowed";

@@ -9,7 +9,16 @@ async function withMemory(h: BotHarness, userId = h.discord.alice.id): Promise<s
   const dir = join(h.home, "users", userId);
   await mkdir(join(dir, "conversations"), { recursive: true });
   await writeFile(join(dir, "USER.md"), "## Likes\n- green tea with Piranesi nights\n");
-  const log = { title: "books", place: "a thread", opened: "", closed: "", sessionId: "s", visibility: "public" as const, discord: h.discord.guild.id, messages: [{ speaker: "person" as const, name: "Alice", text: "My sister recommended Piranesi." }] };
+  const log = {
+    title: "books",
+    place: "a thread",
+    opened: "",
+    closed: "",
+    sessionId: "s",
+    visibility: "public" as const,
+    discord: h.discord.guild.id,
+    messages: [{ speaker: "person" as const, name: "Alice", text: "My sister recommended Piranesi." }],
+  };
   await writeFile(join(dir, "conversations", "2026-10-02-books-aaaaaaaa.md"), renderConversation(log));
   return dir;
 }
@@ -51,10 +60,20 @@ describe("where an answer's memory came from", () => {
     const correct = press(h, menuMessage, "Correct");
     const modal = (await h.discord.waitFor(() => h.discord.interactionResponses(correct.id).find((r) => r.modal)))!.modal!;
     expect(modal.inputs[0]!.value).toBe("- green tea with Piranesi nights");
-    const submit = h.discord.submitModal({ userId: h.discord.alice.id, channelId: h.discord.textChannel.id, customId: modal.customId, fields: { text: "- oolong, no sugar" } });
-    expect((await h.discord.waitFor(() => h.discord.interactionResponses(submit.id)[0])).content).toBe("Corrected USER.md › Likes; it is in /memory history and can be undone.");
+    const submit = h.discord.submitModal({
+      userId: h.discord.alice.id,
+      channelId: h.discord.textChannel.id,
+      customId: modal.customId,
+      fields: { text: "- oolong, no sugar" },
+    });
+    expect((await h.discord.waitFor(() => h.discord.interactionResponses(submit.id)[0])).content).toBe(
+      "Corrected USER.md › Likes; it is in /memory history and can be undone.",
+    );
     expect(await readFile(join(dir, "USER.md"), "utf8")).toBe("## Likes\n- oolong, no sugar\n");
-    expect((await h.engine.memoryOf(h.discord.alice.id).history())[0]).toMatchObject({ by: { kind: "person" }, changes: [{ file: "USER.md", section: "Likes" }] });
+    expect((await h.engine.memoryOf(h.discord.alice.id).history())[0]).toMatchObject({
+      by: { kind: "person" },
+      changes: [{ file: "USER.md", section: "Likes" }],
+    });
 
     // Forget the conversation's message, through the forget flow.
     const again = press(h, reply, "Not right?");
@@ -75,7 +94,12 @@ describe("where an answer's memory came from", () => {
   it("links a source to the person's Discord message while it exists, and names the conversation when it does not", async () => {
     const h = await startBot();
     h.model.enqueue({ text: "What a lovely recommendation." }, { text: "Alice's sister recommended Piranesi." });
-    const first = await h.discord.userSends({ channelId: h.discord.textChannel.id, userId: h.discord.alice.id, content: "My sister recommended the novel Piranesi.", mentionsBot: true });
+    const first = await h.discord.userSends({
+      channelId: h.discord.textChannel.id,
+      userId: h.discord.alice.id,
+      content: "My sister recommended the novel Piranesi.",
+      mentionsBot: true,
+    });
     await h.discord.waitFor(() => botMessages(h.discord, first.id).find((m) => m.content === "What a lovely recommendation."));
     const end = h.discord.runSlashCommand({ userId: h.discord.alice.id, channelId: first.id, name: "end" });
     await h.discord.waitFor(() => h.discord.interactionResponses(end.id).find((r) => r.content));
@@ -87,7 +111,13 @@ describe("where an answer's memory came from", () => {
     expect(reply.content).toContain(`](<https://discord.com/channels/${h.discord.guild.id}/${h.discord.textChannel.id}/${first.id}>)`);
     // The message is gone from Discord (a new process asks, and Discord answers Unknown Message): no link.
     const again = await h.restart();
-    again.discord.failNext({ method: "GET", route: "/channels/:channelId/messages/:messageId", status: 404, body: { code: 10008, message: "Unknown Message" }, times: 3 });
+    again.discord.failNext({
+      method: "GET",
+      route: "/channels/:channelId/messages/:messageId",
+      status: 404,
+      body: { code: 10008, message: "Unknown Message" },
+      times: 3,
+    });
     const plain = await answerWithSearch(again, "It was Piranesi.");
     expect(plain.content).toMatch(/\n-# 🔎 from .*“My sister recommended the novel Piranes…” \(\d{4}-\d{2}-\d{2}\)/);
     expect(plain.content).not.toContain("https://discord.com/channels/");

@@ -51,9 +51,7 @@ describe("ask before saving", () => {
     const h = await startBot();
     await askFirst(h, "true");
     const reply = await turnThatSaves(h);
-    expect(reply.content).toBe(
-      "I'd like to remember that.\n-# 💾 saved to MEMORY.md › Follow-ups\n-# ✋ waiting for your OK: USER.md › Likes: + “- oolong”",
-    );
+    expect(reply.content).toBe("I'd like to remember that.\n-# 💾 saved to MEMORY.md › Follow-ups\n-# ✋ waiting for your OK: USER.md › Likes: + “- oolong”");
     expect(componentsOf(reply).map((c) => c.label)).toEqual(["Save", "Discard"]);
     expect(await read(h, "USER.md")).toBe("");
     expect(await read(h, "MEMORY.md")).toBe("## Follow-ups\n- ask about the tea shop\n");

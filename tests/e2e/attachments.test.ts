@@ -129,7 +129,12 @@ describe("files", () => {
     await h.engine.memoryOf(h.discord.alice.id).saveSettings({ locale: "zh-CN" });
     const dm = h.discord.openDm(h.discord.alice.id);
     const calls = h.model.requests.length;
-    await h.discord.userSends({ channelId: dm.id, userId: h.discord.alice.id, content: "", attachments: [{ filename: "report.pdf", contentType: "application/pdf", data: "%PDF-1.7\n" }] });
+    await h.discord.userSends({
+      channelId: dm.id,
+      userId: h.discord.alice.id,
+      content: "",
+      attachments: [{ filename: "report.pdf", contentType: "application/pdf", data: "%PDF-1.7\n" }],
+    });
     const reply = await h.discord.waitFor(() => botMessages(h.discord, dm.id)[0]);
     expect(reply.content).toBe("📎 report.pdf：我无法读取这类文件，只能读取文本文件。");
     expect(h.model.requests).toHaveLength(calls);

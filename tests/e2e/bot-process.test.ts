@@ -32,7 +32,9 @@ describe("the bot process (npm start)", () => {
     expect(await run("src/deploy-commands.ts", globalEnv).exited).toBe(0);
     const guild = run("src/deploy-commands.ts", botEnv(discord, model, home));
     expect(await guild.exited).toBe(0);
-    expect(guild.output()).toMatch(/registered globally too, so that server shows each command twice\. To keep only the server's: npm run deploy-commands -- --clear-global/);
+    expect(guild.output()).toMatch(
+      /registered globally too, so that server shows each command twice\. To keep only the server's: npm run deploy-commands -- --clear-global/,
+    );
     const clear = runTsx("src/deploy-commands.ts", ["--clear-global"], globalEnv);
     expect(await clear.exited).toBe(0);
     expect(discord.commands.global).toEqual([]);
@@ -41,7 +43,9 @@ describe("the bot process (npm start)", () => {
     expect(again.output()).not.toMatch(/globally too/);
     const wrong = run("src/deploy-commands.ts", { ...globalEnv, DISCORD_TOKEN: "not.the.token" });
     expect(await wrong.exited).toBe(1);
-    expect(wrong.output().trim()).toBe("Could not register the commands: Discord refused DISCORD_TOKEN (401): copy it again from the Developer Portal (Bot → Reset Token)");
+    expect(wrong.output().trim()).toBe(
+      "Could not register the commands: Discord refused DISCORD_TOKEN (401): copy it again from the Developer Portal (Bot → Reset Token)",
+    );
     // --help registers nothing, and a mistyped option is refused before anything is sent.
     const commandsBefore = JSON.stringify(discord.commands);
     const help = run("src/deploy-commands.ts", globalEnv, ["--help"]);
@@ -72,7 +76,9 @@ describe("the bot process (npm start)", () => {
     await discord.waitFor(() => discord.openGatewaySessions > 0, 15_000, "the first bot to log in");
     const second = run("src/index.ts", env);
     expect(await second.exited).toBe(1);
-    expect(second.output().trim()).toMatch(/^AgentKit could not start: An AgentKit bot is already running on .+ \(bot\.lock\): stop it first; to run several processes, use SHARD_COUNT$/);
+    expect(second.output().trim()).toMatch(
+      /^AgentKit could not start: An AgentKit bot is already running on .+ \(bot\.lock\): stop it first; to run several processes, use SHARD_COUNT$/,
+    );
     expect(discord.openGatewaySessions).toBe(1);
     first.child.kill("SIGTERM");
     expect(await first.exited).toBe(0);
@@ -97,7 +103,9 @@ describe("the bot process (npm start)", () => {
     const { discord, model, home } = await startFakes({ privilegedIntents: false });
     const wrongToken = run("src/index.ts", { ...botEnv(discord, model, home), DISCORD_TOKEN: "not.the.token" });
     expect(await wrongToken.exited).toBe(1);
-    expect(wrongToken.output().trim()).toBe("AgentKit could not start: Discord refused DISCORD_TOKEN: copy it again from the Developer Portal (Bot → Reset Token)");
+    expect(wrongToken.output().trim()).toBe(
+      "AgentKit could not start: Discord refused DISCORD_TOKEN: copy it again from the Developer Portal (Bot → Reset Token)",
+    );
     const noIntent = run("src/index.ts", { ...botEnv(discord, model, home), LOG_LEVEL: "silent" });
     expect(await noIntent.exited).toBe(1);
     expect(noIntent.output().trim()).toBe(

@@ -24,7 +24,12 @@ function englishIn(text: string): string[] {
 }
 
 function textsOf(response: InteractionResponseRecord): string[] {
-  const embeds = (response.embeds ?? []).flatMap((e: APIEmbed) => [e.title, e.description, e.footer?.text, ...(e.fields ?? []).flatMap((f) => [f.name, f.value])]);
+  const embeds = (response.embeds ?? []).flatMap((e: APIEmbed) => [
+    e.title,
+    e.description,
+    e.footer?.text,
+    ...(e.fields ?? []).flatMap((f) => [f.name, f.value]),
+  ]);
   const components = componentsOf(response).flatMap((c) => [c.label, ...(c.options ?? []).flatMap((o) => [o.label, o.description])]);
   const modal = response.modal ? [response.modal.title, ...response.modal.inputs.flatMap((i) => [i.label, i.description, i.placeholder])] : [];
   return [response.content, ...embeds, ...components, ...modal].filter((t): t is string => typeof t === "string" && t !== "");
@@ -38,10 +43,14 @@ describe("/memory in Chinese", () => {
     const channelId = discord.textChannel.id;
     const seen: { step: string; text: string }[] = [];
     const answered = (call: FakeInteraction, step: string) =>
-      discord.waitFor(() => {
-        const done = discord.interactionResponses(call.id).filter((r) => r.content || r.modal || (r.embeds?.length ?? 0) > 0);
-        return done.length > 0 ? done : undefined;
-      }, 10_000, step);
+      discord.waitFor(
+        () => {
+          const done = discord.interactionResponses(call.id).filter((r) => r.content || r.modal || (r.embeds?.length ?? 0) > 0);
+          return done.length > 0 ? done : undefined;
+        },
+        10_000,
+        step,
+      );
     const run = async (step: string, options: ReturnType<typeof s.subcommand>[]): Promise<InteractionResponseRecord> => {
       const call = discord.runSlashCommand({ userId: alice, channelId, name: "memory", options, locale: ZH });
       const responses = await answered(call, step);
@@ -61,8 +70,12 @@ describe("/memory in Chinese", () => {
     await run("add again", [s.subcommand("add", [s.string("file", "user"), s.string("section", "喜好"), s.string("content", "- 乌龙茶")])]);
     await run("add with a bad section name", [s.subcommand("add", [s.string("file", "user"), s.string("section", "## 喜好"), s.string("content", "- 绿茶")])]);
     await run("add over the cap", [s.subcommand("add", [s.string("file", "user"), s.string("section", "长"), s.string("content", "茶".repeat(1500))])]);
-    await run("add something unsafe", [s.subcommand("add", [s.string("file", "user"), s.string("section", "喜好"), s.string("content", "- 红茶\u200b\u2060")])]);
-    await run("add a secret (saved with a warning)", [s.subcommand("add", [s.string("file", "memory"), s.string("section", "钥匙"), s.string("content", "sk-proj-" + "a1B2c3D4e5F6g7H8".repeat(3))])]);
+    await run("add something unsafe", [
+      s.subcommand("add", [s.string("file", "user"), s.string("section", "喜好"), s.string("content", "- 红茶\u200b\u2060")]),
+    ]);
+    await run("add a secret (saved with a warning)", [
+      s.subcommand("add", [s.string("file", "memory"), s.string("section", "钥匙"), s.string("content", "sk-proj-" + "a1B2c3D4e5F6g7H8".repeat(3))]),
+    ]);
     await run("view a file", [s.subcommand("view", [s.string("file", "user")])]);
     await run("view at a glance", [s.subcommand("view")]);
     await run("remove a missing section", [s.subcommand("remove", [s.string("file", "user"), s.string("section", "不存在")])]);
@@ -73,15 +86,33 @@ describe("/memory in Chinese", () => {
 
     const edit = await run("edit opens a form", [s.subcommand("edit", [s.string("file", "user")])]);
     const form = edit.modal!;
-    await after("edit, out of date", discord.submitModal({ userId: alice, channelId, customId: `${form.customId.split(":").slice(0, 3).join(":")}:stale`, fields: { content: "## 喜好\n- 白茶\n" }, locale: ZH }));
-    await after("edit, a broken form", discord.submitModal({ userId: alice, channelId, customId: "memory-edit:nonsense", fields: { content: "x" }, locale: ZH }));
-    await after("edit, saved", discord.submitModal({ userId: alice, channelId, customId: form.customId, fields: { content: "## 喜好\n- 白茶\n" }, locale: ZH }));
+    await after(
+      "edit, out of date",
+      discord.submitModal({
+        userId: alice,
+        channelId,
+        customId: `${form.customId.split(":").slice(0, 3).join(":")}:stale`,
+        fields: { content: "## 喜好\n- 白茶\n" },
+        locale: ZH,
+      }),
+    );
+    await after(
+      "edit, a broken form",
+      discord.submitModal({ userId: alice, channelId, customId: "memory-edit:nonsense", fields: { content: "x" }, locale: ZH }),
+    );
+    await after(
+      "edit, saved",
+      discord.submitModal({ userId: alice, channelId, customId: form.customId, fields: { content: "## 喜好\n- 白茶\n" }, locale: ZH }),
+    );
 
     const history = await run("history", [s.subcommand("history")]);
     expect(history.content).toContain("改动记录");
     const undo = await run("undo menu", [s.subcommand("undo")]);
     const [menu] = componentsOf(undo);
-    await after("undo chosen", discord.selectMenu({ userId: alice, messageId: undo.messageId!, customId: menu!.customId!, values: [menu!.options![0]!.value], locale: ZH }));
+    await after(
+      "undo chosen",
+      discord.selectMenu({ userId: alice, messageId: undo.messageId!, customId: menu!.customId!, values: [menu!.options![0]!.value], locale: ZH }),
+    );
 
     const forget = await run("forget, preview", [s.subcommand("forget", [s.string("text", "白茶")])]);
     const cancel = componentsOf(forget).find((c) => c.customId?.startsWith("fx:"))!;
@@ -89,7 +120,10 @@ describe("/memory in Chinese", () => {
     await run("forget, nothing matches", [s.subcommand("forget", [s.string("text", "咖啡")])]);
 
     const deleteAll = await run("delete-all form", [s.subcommand("delete-all")]);
-    await after("delete-all, not confirmed", discord.submitModal({ userId: alice, channelId, customId: deleteAll.modal!.customId, fields: { confirm: "删除" }, locale: ZH }));
+    await after(
+      "delete-all, not confirmed",
+      discord.submitModal({ userId: alice, channelId, customId: deleteAll.modal!.customId, fields: { confirm: "删除" }, locale: ZH }),
+    );
 
     await run("import, a file it cannot read", [s.subcommand("import", [s.attachment("file", { filename: "notes.txt", data: "乌龙茶" })])]);
     await run("remove", [s.subcommand("remove", [s.string("file", "user"), s.string("section", "喜好")])]);
@@ -104,7 +138,13 @@ describe("/memory in Chinese", () => {
     const { discord, model } = h;
     const settings = discord.runSlashCommand({ userId: discord.alice.id, channelId: discord.textChannel.id, name: "onboard", locale: ZH });
     const form = (await discord.waitFor(() => discord.interactionResponses(settings.id).find((r) => r.modal)))!.modal!;
-    const submit = discord.submitModal({ userId: discord.alice.id, channelId: discord.textChannel.id, customId: form.customId, fields: { name: "小猫", personality: "活泼", style: "简短", timezone: "" }, locale: ZH });
+    const submit = discord.submitModal({
+      userId: discord.alice.id,
+      channelId: discord.textChannel.id,
+      customId: form.customId,
+      fields: { name: "小猫", personality: "活泼", style: "简短", timezone: "" },
+      locale: ZH,
+    });
     await discord.waitFor(() => discord.interactionResponses(submit.id).find((r) => r.content));
     model.enqueue({ toolCalls: [{ name: "memory_add", arguments: { file: "user", section: "喜好", content: "- 乌龙茶" } }] }, { text: "记住了。" });
     const start = await discord.userSends({ channelId: discord.textChannel.id, userId: discord.alice.id, content: "我喜欢乌龙茶", mentionsBot: true });
@@ -119,13 +159,28 @@ describe("/memory in Chinese", () => {
     const { discord, model } = h;
     const alice = discord.alice.id;
     const channelId = discord.textChannel.id;
-    const settings = discord.runSlashCommand({ userId: alice, channelId, name: "memory", locale: ZH, options: [s.subcommand("settings", [s.string("ask_before_saving", "all")])] });
+    const settings = discord.runSlashCommand({
+      userId: alice,
+      channelId,
+      name: "memory",
+      locale: ZH,
+      options: [s.subcommand("settings", [s.string("ask_before_saving", "all")])],
+    });
     await discord.waitFor(() => discord.interactionResponses(settings.id).find((r) => r.content));
-    model.enqueue({ toolCalls: [{ name: "memory_add", arguments: { file: "user", section: "喜好", content: "- 乌龙茶和茉莉花茶" } }] }, { text: "要我记住吗？" });
+    model.enqueue(
+      { toolCalls: [{ name: "memory_add", arguments: { file: "user", section: "喜好", content: "- 乌龙茶和茉莉花茶" } }] },
+      { text: "要我记住吗？" },
+    );
     const start = await discord.userSends({ channelId, userId: alice, content: "我喜欢乌龙茶", mentionsBot: true });
     const answer = await discord.waitFor(() => botMessages(discord, start.id).find((m) => m.content.includes("✋") && m.components.length > 0));
     // The file fills up before the person presses Save.
-    const fill = discord.runSlashCommand({ userId: alice, channelId, name: "memory", locale: ZH, options: [s.subcommand("add", [s.string("file", "user"), s.string("section", "长"), s.string("content", "茶".repeat(1380))])] });
+    const fill = discord.runSlashCommand({
+      userId: alice,
+      channelId,
+      name: "memory",
+      locale: ZH,
+      options: [s.subcommand("add", [s.string("file", "user"), s.string("section", "长"), s.string("content", "茶".repeat(1380))])],
+    });
     await discord.waitFor(() => discord.interactionResponses(fill.id).find((r) => r.content));
     const save = componentsOf(answer).find((c) => c.customId?.startsWith("ps:"))!;
     const click = discord.clickButton({ userId: alice, messageId: answer.id, customId: save.customId!, locale: ZH });

@@ -83,7 +83,12 @@ describe("npm run memory and npm run chat run the compiled build (scripts/run-co
     const dir = await makeProject();
     const first = await npmRun(dir, "memory", ["search", "oolong tea", "--json"], "piped text\n");
     expect(first.code, first.stderr).toBe(0);
-    expect(parsed(first)).toMatchObject({ marker: "one", args: ["search", "oolong tea", "--json"], argv1: join(dir, "dist", "cli", "memory.js"), stdin: "piped text\n" });
+    expect(parsed(first)).toMatchObject({
+      marker: "one",
+      args: ["search", "oolong tea", "--json"],
+      argv1: join(dir, "dist", "cli", "memory.js"),
+      stdin: "piped text\n",
+    });
     expect(parsed(first).url).toBe(`file://${join(dir, "dist", "cli", "memory.js")}`);
     expect(first.stderr).toMatch(/^compiling src\/ into dist\/ \(the first run builds it; about 10 s\)…\n$/);
     expect(await leftovers(dir)).toEqual([]);

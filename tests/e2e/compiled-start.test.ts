@@ -31,7 +31,10 @@ describe("the compiled bot (npm run build, node dist/index.js)", () => {
 
     const discord = await startFakeDiscord();
     const model = await startFakeOpenAI();
-    closers.push(() => discord.close(), () => model.close());
+    closers.push(
+      () => discord.close(),
+      () => model.close(),
+    );
     const home = await makeTempHome();
     const bot = runCompiled(dir, "dist/index.js", [], { ...botEnv(discord, model, home), LOG_LEVEL: "warn" });
     await discord.waitFor(() => discord.openGatewaySessions > 0 || bot.child.exitCode !== null, 15_000, "the compiled bot to log in");

@@ -29,7 +29,9 @@ describe("/onboard", () => {
     const answer = await discord.waitFor(() => discord.interactionResponses(submit.id)[0]);
     expect(answer.ephemeral).toBe(true);
     expect(answer.content).toMatch(/next conversation/);
-    expect(answer.content).toMatch(/\n-# Ask before saving: off\..*\n-# Nightly tidy-up: on\..*\n-# Time zone: Asia\/Shanghai\. Language: English \(en\)\.\n-# Change them with \/memory settings\.$/);
+    expect(answer.content).toMatch(
+      /\n-# Ask before saving: off\..*\n-# Nightly tidy-up: on\..*\n-# Time zone: Asia\/Shanghai\. Language: English \(en\)\.\n-# Change them with \/memory settings\.$/,
+    );
     expect(await readFile(join(home, "users", discord.alice.id, "SOUL.md"), "utf8")).toBe(
       "## Name\nMochi\n\n## Personality\nYou are Mochi, a cheerful cat.\n\n## Speaking style\nPlayful, short sentences.\n",
     );
@@ -59,7 +61,9 @@ describe("/onboard", () => {
       locale: "zh-CN",
       fields: { name: "小猫", personality: "活泼", style: "简短", timezone: "" },
     });
-    expect((await discord.waitFor(() => discord.interactionResponses(submit.id)[0])).content).toMatch(/\n-# 夜间整理：开启。.*\n-# 时区：UTC（机器人的默认值；可设置你自己的）。 语言：中文（zh-CN）。\n-# 可用 \/memory settings 更改。$/);
+    expect((await discord.waitFor(() => discord.interactionResponses(submit.id)[0])).content).toMatch(
+      /\n-# 夜间整理：开启。.*\n-# 时区：UTC（机器人的默认值；可设置你自己的）。 语言：中文（zh-CN）。\n-# 可用 \/memory settings 更改。$/,
+    );
     expect(await readFile(join(home, "users", discord.bob.id, "SOUL.md"), "utf8")).toBe("## 名字\n小猫\n\n## 性格\n活泼\n\n## 说话风格\n简短\n");
   });
 
@@ -142,7 +146,11 @@ describe("/memory", () => {
 
   it("add saves a person's own secret-looking text with a warning", async () => {
     const h = await withNotes();
-    const added = await memory(h, h.discord.alice.id, "add", [s.string("file", "memory"), s.string("section", "Wifi"), s.string("content", "password: hunter22!")]);
+    const added = await memory(h, h.discord.alice.id, "add", [
+      s.string("file", "memory"),
+      s.string("section", "Wifi"),
+      s.string("content", "password: hunter22!"),
+    ]);
     expect(added.content).toMatch(/^Added to MEMORY\.md › Wifi .*\n⚠️ This looks like a password\. It is saved as you asked/);
     expect(await readFile(join(h.dir, "MEMORY.md"), "utf8")).toContain("password: hunter22!");
   });
@@ -267,7 +275,7 @@ describe("/memory", () => {
     };
     expect((await call("乌龙")).content).toMatch(/^\*\*搜索：“乌龙”\*\* · \d 条结果\n\n1\. \*\*2026-10-02\*\* · 对话“books”\n> Alice: 我最喜欢乌龙茶。/);
     expect((await call("kayak")).content).toBe("在你的记忆中没有找到“kayak”。");
-    expect((await call('"AND (*', "en-US")).content).toBe("Nothing found for “\"AND (\\*” in your memory.");
+    expect((await call('"AND (*', "en-US")).content).toBe('Nothing found for “"AND (\\*” in your memory.');
   });
 
   it("search keeps to since and until (a day or a month), lists a range's summaries with no words, and refuses a wrong date in one line", async () => {
@@ -284,7 +292,9 @@ describe("/memory", () => {
     const november = await memory(h, h.discord.alice.id, "search", [s.string("query", "Piranesi"), s.string("since", "2026-11-01")]);
     expect(november.content).toBe("Nothing found for “Piranesi” from 2026-11-01 in your memory.");
     const days = await memory(h, h.discord.alice.id, "search", [s.string("until", "2026-10-31")]);
-    expect(days.content).toMatch(/^\*\*Until 2026-10-31\*\* · 1 result\n\n1\. \*\*2026-10-02\*\* · daily log › 10:20 · books\n> Alice talked about Piranesi and oolong\./);
+    expect(days.content).toMatch(
+      /^\*\*Until 2026-10-31\*\* · 1 result\n\n1\. \*\*2026-10-02\*\* · daily log › 10:20 · books\n> Alice talked about Piranesi and oolong\./,
+    );
     const wrong = await memory(h, h.discord.alice.id, "search", [s.string("query", "Piranesi"), s.string("since", "last *month*")]);
     expect(wrong.content).toBe("“last \\*month\\*” is not a date: give a day as YYYY-MM-DD or a month as YYYY-MM (e.g. 2026-10-03 or 2026-10).");
     const reversed = await memory(h, h.discord.alice.id, "search", [s.string("query", "x"), s.string("since", "2026-11"), s.string("until", "2026-10")]);
@@ -298,7 +308,9 @@ describe("/memory", () => {
       locale: "zh-CN",
       options: [s.subcommand("search", [s.string("query", "乌龙"), s.string("since", "2026-10-02"), s.string("until", "2026-10-02")])],
     });
-    expect((await h.discord.waitFor(() => h.discord.interactionResponses(zh.id).find((r) => r.content))).content).toMatch(/^\*\*搜索：“乌龙”\*\* · 2026-10-02 – 2026-10-02 · \d 条结果/);
+    expect((await h.discord.waitFor(() => h.discord.interactionResponses(zh.id).find((r) => r.content))).content).toMatch(
+      /^\*\*搜索：“乌龙”\*\* · 2026-10-02 – 2026-10-02 · \d 条结果/,
+    );
     const zhWrong = h.discord.runSlashCommand({
       userId: h.discord.alice.id,
       channelId: h.discord.textChannel.id,

@@ -6,22 +6,23 @@ import { startFakeOpenAI } from "../fakes/fake-openai.js";
 import { botMessages, startBot } from "../helpers/bot-harness.js";
 import { eventually } from "../helpers/eventually.js";
 
-const dailyLog = (home: string, userId: string) =>
-  readFile(join(home, "users", userId, "daily", `${new Date().toISOString().slice(0, 10)}.md`), "utf8");
+const dailyLog = (home: string, userId: string) => readFile(join(home, "users", userId, "daily", `${new Date().toISOString().slice(0, 10)}.md`), "utf8");
 
 describe("conversations in threads", () => {
   it("mention → thread → streamed answer with edits → /end → daily log, thread archived and locked", async () => {
     const h = await startBot();
     const { discord, model } = h;
     model.enqueue({ text: "Green tea is lovely. ".repeat(12).trim(), chunkSize: 6, tokensPerSecond: 20, firstTokenDelayMs: 700 });
-    const start = await discord.userSends({ channelId: discord.textChannel.id, userId: discord.alice.id, content: "Tell me about green tea", mentionsBot: true });
+    const start = await discord.userSends({
+      channelId: discord.textChannel.id,
+      userId: discord.alice.id,
+      content: "Tell me about green tea",
+      mentionsBot: true,
+    });
     const thread = await discord.waitFor(() => discord.thread(start.id));
     expect(thread.parentId).toBe(discord.textChannel.id);
     expect(thread.name).toBe("Tell me about green tea");
-    const answer = await discord.waitFor(
-      () => botMessages(discord, thread.id).find((m) => m.content.endsWith("lovely.") && m.content.length > 200),
-      8000,
-    );
+    const answer = await discord.waitFor(() => botMessages(discord, thread.id).find((m) => m.content.endsWith("lovely.") && m.content.length > 200), 8000);
     expect(answer.edits.length).toBeGreaterThanOrEqual(1);
     // Streaming edits come about once a second; only the final edit goes out at once.
     const times = [answer.timestamp, ...answer.edits.map((e) => e.at)].map((t) => (typeof t === "string" ? Date.parse(t) : t));

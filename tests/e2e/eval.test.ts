@@ -51,8 +51,16 @@ describe("npm run eval", () => {
     const dir = await makeTempHome();
     const env = { AGENTKIT_HOME: dir };
     expectOneLineFailure(await evalRun(["--test-model", "--bogus"], env), 2, /^unknown option --bogus \(npm run eval -- --help\)$/);
-    expectOneLineFailure(await evalRun(["--test-model", "--only", "fr", "--out", join(dir, "x.json")], env), 2, /^--only: there is no life "fr"; choose en or zh$/);
-    expectOneLineFailure(await evalRun(["--only", "en", "--out", join(dir, "x.json")], { ...env, AGENTKIT_TIMEZONE: "Mars/Olympus" }), 1, /^Configuration problems \(see \.env\.example\): AGENTKIT_TIMEZONE: .+$/);
+    expectOneLineFailure(
+      await evalRun(["--test-model", "--only", "fr", "--out", join(dir, "x.json")], env),
+      2,
+      /^--only: there is no life "fr"; choose en or zh$/,
+    );
+    expectOneLineFailure(
+      await evalRun(["--only", "en", "--out", join(dir, "x.json")], { ...env, AGENTKIT_TIMEZONE: "Mars/Olympus" }),
+      1,
+      /^Configuration problems \(see \.env\.example\): AGENTKIT_TIMEZONE: .+$/,
+    );
     expect(existsSync(join(dir, "x.json"))).toBe(false);
   }, 60_000);
 });

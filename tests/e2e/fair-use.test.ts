@@ -6,8 +6,7 @@ import { eventually } from "../helpers/eventually.js";
 import { png } from "../helpers/image-fixtures.js";
 
 /** Characters a request sends after the frozen system prompt: the history, condensed or not, and the new words. */
-const conversationChars = (request: RecordedRequest) =>
-  request.body.messages.slice(1).reduce((n, m) => n + JSON.stringify(m.content ?? "").length, 0);
+const conversationChars = (request: RecordedRequest) => request.body.messages.slice(1).reduce((n, m) => n + JSON.stringify(m.content ?? "").length, 0);
 
 const answers = (model: FakeOpenAI) => model.requests.filter((r) => r.body.tools);
 const lastWords = (request: RecordedRequest) => String(request.body.messages.at(-1)?.content);
@@ -56,7 +55,9 @@ describe("a burst of messages in one thread", () => {
     await new Promise((r) => setTimeout(r, 1200));
     // One line for the whole burst, edited as more came, never a flood of them.
     expect(notices(discord, threadId)).toHaveLength(1);
-    expect(notice.content).toMatch(/^⏳ I'm still answering, and 5 more of your messages are waiting for me, so I didn't read 34 messages, from “Message 6:.*” to “Message 39:.*”\. Please send them again once I've answered\.$/);
+    expect(notice.content).toMatch(
+      /^⏳ I'm still answering, and 5 more of your messages are waiting for me, so I didn't read 34 messages, from “Message 6:.*” to “Message 39:.*”\. Please send them again once I've answered\.$/,
+    );
     expect(notice.allowedMentions).toEqual({ parse: [] });
     const sent = sentSince();
     expect(sent.map(lastWords)).toEqual([typed[0], typed.slice(1, 6).join("\n\n")]);
@@ -88,7 +89,10 @@ describe("a burst of messages in one thread", () => {
     // While the first answer is held back, both messages wait for it.
     // The first request is at the model (the session is open and busy): what follows waits for it.
     await discord.waitFor(() => answers(model).length >= 1, 15_000);
-    for (const names of [["a", "b"], ["c", "d"]]) {
+    for (const names of [
+      ["a", "b"],
+      ["c", "d"],
+    ]) {
       await discord.userSends({ channelId: start.id, userId: discord.alice.id, content: `pictures ${names.join(" ")}`, attachments: names.map(image) });
     }
     await new Promise((r) => setTimeout(r, 1000));

@@ -8,7 +8,12 @@ import { notePublicEntry } from "../../src/memory/public-entries.js";
 
 async function chatWithBob(h: BotHarness) {
   const { discord } = h;
-  const call = discord.runSlashCommand({ userId: discord.alice.id, channelId: discord.textChannel.id, name: "chat", options: [s.string("topic", "weekend plans"), s.user("with", discord.bob.id)] });
+  const call = discord.runSlashCommand({
+    userId: discord.alice.id,
+    channelId: discord.textChannel.id,
+    name: "chat",
+    options: [s.string("topic", "weekend plans"), s.user("with", discord.bob.id)],
+  });
   const thread = await discord.waitFor(() => discord.threads.find((t) => t.name === "weekend plans"));
   await discord.waitFor(() => discord.interactionResponses(call.id).some((r) => r.content?.includes(`<#${thread.id}>`)));
   return thread;
@@ -35,7 +40,9 @@ describe("a member the owner invites into a thread", () => {
     const asked = model.requests.at(-2)!.body.messages;
     const bobsMessage = asked.at(-1)!;
     expect(bobsMessage).toMatchObject({ role: "user", name: `guest_${discord.bob.id}` });
-    expect(String(bobsMessage.content)).toMatch(/^\["Bob", invited into this thread by the person; not the person whose memory you hold\]\nI'm allergic to shellfish/);
+    expect(String(bobsMessage.content)).toMatch(
+      /^\["Bob", invited into this thread by the person; not the person whose memory you hold\]\nI'm allergic to shellfish/,
+    );
     const refused = JSON.parse(String(model.requests.at(-1)!.body.messages.find((m) => m.role === "tool")!.content));
     expect(refused.ok).toBe(false);
     expect(refused.error).toMatch(/invited member/);
@@ -44,24 +51,47 @@ describe("a member the owner invites into a thread", () => {
     model.enqueue({ toolCalls: [{ name: "memory_remove", arguments: { file: "memory", section: "Follow-ups" } }] }, { text: "Removed?" });
     await discord.userSends({ channelId: thread.id, userId: discord.bob.id, content: "forget your follow-ups" });
     await discord.waitFor(() => botMessages(discord, thread.id).find((m) => m.content.startsWith("Removed?")));
-    expect(String(model.requests.at(-1)!.body.messages.filter((m) => m.role === "tool").at(-1)!.content)).toMatch(/this turn answers an invited member/);
+    expect(
+      String(
+        model.requests
+          .at(-1)!
+          .body.messages.filter((m) => m.role === "tool")
+          .at(-1)!.content,
+      ),
+    ).toMatch(/this turn answers an invited member/);
     // A guest's search is not told that private matches exist (held_back would answer "did she talk about this?").
-    await h.engine.memoryOf(discord.alice.id).file("user").add("Health", "- sees a cardiologist monthly", { level: "person", by: { kind: "person" } });
+    await h.engine
+      .memoryOf(discord.alice.id)
+      .file("user")
+      .add("Health", "- sees a cardiologist monthly", { level: "person", by: { kind: "person" } });
     await h.engine.memoryOf(discord.alice.id).markPrivate("Health", true);
     model.enqueue({ toolCalls: [{ name: "memory_search", arguments: { query: "cardiologist" } }] }, { text: "Nothing to share." });
     await discord.userSends({ channelId: thread.id, userId: discord.bob.id, content: "does she see a cardiologist?" });
     await discord.waitFor(() => botMessages(discord, thread.id).find((m) => m.content.startsWith("Nothing to share.")));
-    const bobSearch = JSON.parse(String(model.requests.at(-1)!.body.messages.filter((m) => m.role === "tool").at(-1)!.content));
+    const bobSearch = JSON.parse(
+      String(
+        model.requests
+          .at(-1)!
+          .body.messages.filter((m) => m.role === "tool")
+          .at(-1)!.content,
+      ),
+    );
     expect(bobSearch.results).toEqual([]);
     expect(bobSearch.held_back).toBeUndefined();
 
     // Alice speaks: her own fact is saved.
-    model.enqueue({ toolCalls: [{ name: "memory_add", arguments: { file: "user", section: "Hobbies", content: "- loves hiking in the mountains" } }] }, { text: "Noted, Alice." });
+    model.enqueue(
+      { toolCalls: [{ name: "memory_add", arguments: { file: "user", section: "Hobbies", content: "- loves hiking in the mountains" } }] },
+      { text: "Noted, Alice." },
+    );
     await discord.userSends({ channelId: thread.id, userId: discord.alice.id, content: "I love hiking in the mountains" });
     await discord.waitFor(() => botMessages(discord, thread.id).find((m) => m.content.startsWith("Noted, Alice.")));
     expect(await userFile(h, discord.alice.id)).toContain("hiking");
     // A later turn of Alice's that repeats Bob's words alone is refused as well.
-    model.enqueue({ toolCalls: [{ name: "memory_add", arguments: { file: "user", section: "Health", content: "- allergic to shellfish" } }] }, { text: "Hmm." });
+    model.enqueue(
+      { toolCalls: [{ name: "memory_add", arguments: { file: "user", section: "Health", content: "- allergic to shellfish" } }] },
+      { text: "Hmm." },
+    );
     await discord.userSends({ channelId: thread.id, userId: discord.alice.id, content: "remember that for me" });
     await discord.waitFor(() => botMessages(discord, thread.id).find((m) => m.content.startsWith("Hmm.")));
     expect(await userFile(h, discord.alice.id)).not.toContain("shellfish");
@@ -93,7 +123,13 @@ describe("a member the owner invites into a thread", () => {
       ["en-US", discord.alice.id, /^Invite another person/],
       ["zh-CN", discord.botUser.id, /^请邀请另一个人/],
     ] as const) {
-      const call = discord.runSlashCommand({ userId: discord.alice.id, channelId: discord.textChannel.id, name: "chat", locale, options: [s.user("with", who)] });
+      const call = discord.runSlashCommand({
+        userId: discord.alice.id,
+        channelId: discord.textChannel.id,
+        name: "chat",
+        locale,
+        options: [s.user("with", who)],
+      });
       const answer = await discord.waitFor(() => discord.interactionResponses(call.id).find((r) => r.content));
       expect(answer.content).toMatch(line);
     }
@@ -112,7 +148,12 @@ describe("a member the owner invites into a thread", () => {
     await today.write("## 09:00 · picnic 🌐\n- sandwiches for everyone\n", PERSON);
     await notePublicEntry(memory.dir, date, "09:00 · picnic 🌐", discord.guild.id);
 
-    const call = discord.runSlashCommand({ userId: discord.alice.id, channelId: discord.textChannel.id, name: "chat", options: [s.string("topic", "just us two"), s.boolean("private", true), s.user("with", discord.bob.id)] });
+    const call = discord.runSlashCommand({
+      userId: discord.alice.id,
+      channelId: discord.textChannel.id,
+      name: "chat",
+      options: [s.string("topic", "just us two"), s.boolean("private", true), s.user("with", discord.bob.id)],
+    });
     const thread = await discord.waitFor(() => discord.threads.find((t) => t.name === "just us two"));
     await discord.waitFor(() => discord.interactionResponses(call.id).some((r) => r.content?.includes(`<#${thread.id}>`)));
     model.enqueue(
@@ -131,7 +172,10 @@ describe("a member the owner invites into a thread", () => {
     expect(prompt).toContain("oolong");
     expect(prompt).not.toContain("kestrelnut");
     expect(prompt).toContain("members the person invited can read it too");
-    const [readDaily, wroteUnder] = model.requests.at(-1)!.body.messages.filter((m) => m.role === "tool").map((m) => JSON.parse(String(m.content)));
+    const [readDaily, wroteUnder] = model.requests
+      .at(-1)!
+      .body.messages.filter((m) => m.role === "tool")
+      .map((m) => JSON.parse(String(m.content)));
     expect(readDaily.content).toContain("sandwiches");
     expect(wroteUnder).toMatchObject({ ok: false, error: expect.stringMatching(/is read in public threads/) });
     expect(await today.read()).not.toContain("heronplan");
@@ -146,9 +190,21 @@ describe("a member the owner invites into a thread", () => {
 
     // A public thread later: its search does not find what was said there.
     model.enqueue({ toolCalls: [{ name: "memory_search", arguments: { query: "heronplan surprise" } }] }, { text: "Nothing here." });
-    const start = await discord.userSends({ channelId: discord.textChannel.id, userId: discord.alice.id, content: "what was the surprise?", mentionsBot: true });
+    const start = await discord.userSends({
+      channelId: discord.textChannel.id,
+      userId: discord.alice.id,
+      content: "what was the surprise?",
+      mentionsBot: true,
+    });
     await discord.waitFor(() => botMessages(discord, start.id).find((m) => m.content.startsWith("Nothing here.")));
-    const searched = JSON.parse(String(model.requests.at(-1)!.body.messages.filter((m) => m.role === "tool").at(-1)!.content));
+    const searched = JSON.parse(
+      String(
+        model.requests
+          .at(-1)!
+          .body.messages.filter((m) => m.role === "tool")
+          .at(-1)!.content,
+      ),
+    );
     expect(JSON.stringify(searched.results)).not.toContain("heronplan");
     expect(searched.held_back).toBeGreaterThanOrEqual(1);
   });
@@ -167,7 +223,13 @@ describe("a member the owner invites into a thread", () => {
       model.enqueue({ toolCalls: calls }, { text: `answered ${words}` });
       await discord.userSends({ channelId: thread.id, userId, content: words });
       await discord.waitFor(() => botMessages(discord, thread.id).find((m) => m.content.startsWith(`answered ${words}`)));
-      answers.push(...model.requests.at(-1)!.body.messages.filter((m) => m.role === "tool").slice(-calls.length).map((m) => JSON.parse(String(m.content))));
+      answers.push(
+        ...model.requests
+          .at(-1)!
+          .body.messages.filter((m) => m.role === "tool")
+          .slice(-calls.length)
+          .map((m) => JSON.parse(String(m.content))),
+      );
     };
     // Bob guesses: a right guess and a wrong one, by replace and by add (two a turn: a third refusal adds "stop retrying").
     await turn(discord.bob.id, "is it about Radu?", [
@@ -187,7 +249,8 @@ describe("a member the owner invites into a thread", () => {
     for (const answer of answers) {
       expect(answer).toEqual({
         ok: false,
-        error: "MEMORY.md: refused, this section is private; it cannot be changed from a conversation others can read. The person can change it in a direct message or with /memory",
+        error:
+          "MEMORY.md: refused, this section is private; it cannot be changed from a conversation others can read. The person can change it in a direct message or with /memory",
       });
     }
     expect(await memory.memory.read()).toBe(notes);
@@ -196,7 +259,12 @@ describe("a member the owner invites into a thread", () => {
   it("/chat with:@member inside the owner's public thread brings them into that conversation: the one so far is summarised, a new one opens for both; a private thread is refused", async () => {
     const h = await startBot();
     const { discord, model } = h;
-    const start = discord.runSlashCommand({ userId: discord.alice.id, channelId: discord.textChannel.id, name: "chat", options: [s.string("topic", "just us")] });
+    const start = discord.runSlashCommand({
+      userId: discord.alice.id,
+      channelId: discord.textChannel.id,
+      name: "chat",
+      options: [s.string("topic", "just us")],
+    });
     const thread = await discord.waitFor(() => discord.threads.find((t) => t.name === "just us"));
     await discord.waitFor(() => discord.interactionResponses(start.id).some((r) => r.content?.includes(`<#${thread.id}>`)));
     model.enqueue({ text: "Hello Alice." }, { text: "Alice talked about tea." }, { text: "Hi both." });
@@ -206,10 +274,14 @@ describe("a member the owner invites into a thread", () => {
 
     // Only the owner may invite; someone else gets one line.
     const stranger = discord.runSlashCommand({ userId: discord.bob.id, channelId: thread.id, name: "chat", options: [s.user("with", discord.bob.id)] });
-    expect((await discord.waitFor(() => discord.interactionResponses(stranger.id).find((r) => r.content))).content).toBe("Only the person this conversation is with can invite someone into it.");
+    expect((await discord.waitFor(() => discord.interactionResponses(stranger.id).find((r) => r.content))).content).toBe(
+      "Only the person this conversation is with can invite someone into it.",
+    );
 
     const invite = discord.runSlashCommand({ userId: discord.alice.id, channelId: thread.id, name: "chat", options: [s.user("with", discord.bob.id)] });
-    expect((await discord.waitFor(() => discord.interactionResponses(invite.id).find((r) => r.content))).content).toBe(`Invited <@${discord.bob.id}> into this conversation.`);
+    expect((await discord.waitFor(() => discord.interactionResponses(invite.id).find((r) => r.content))).content).toBe(
+      `Invited <@${discord.bob.id}> into this conversation.`,
+    );
     expect(thread.memberIds.has(discord.bob.id)).toBe(true);
     expect(botMessages(discord, thread.id).some((m) => m.content.startsWith(`<@${discord.bob.id}> is invited: I hear you both from here on`))).toBe(true);
     expect(await h.engine.memoryOf(discord.alice.id).daily(new Date().toISOString().slice(0, 10)).read()).toContain("Alice talked about tea.");
@@ -221,11 +293,18 @@ describe("a member the owner invites into a thread", () => {
     expect(model.requests.at(-1)!.body.messages.at(-1)).toMatchObject({ role: "user", name: `guest_${discord.bob.id}` });
 
     // A private thread: whoever joins reads all of it, private things included. Refused, nothing changes.
-    const secret = discord.runSlashCommand({ userId: discord.alice.id, channelId: discord.textChannel.id, name: "chat", options: [s.string("topic", "private talk"), s.boolean("private", true)] });
+    const secret = discord.runSlashCommand({
+      userId: discord.alice.id,
+      channelId: discord.textChannel.id,
+      name: "chat",
+      options: [s.string("topic", "private talk"), s.boolean("private", true)],
+    });
     const hidden = await discord.waitFor(() => discord.threads.find((t) => t.name === "private talk"));
     await discord.waitFor(() => discord.interactionResponses(secret.id).some((r) => r.content?.includes(`<#${hidden.id}>`)));
     const refused = discord.runSlashCommand({ userId: discord.alice.id, channelId: hidden.id, name: "chat", options: [s.user("with", discord.bob.id)] });
-    expect((await discord.waitFor(() => discord.interactionResponses(refused.id).find((r) => r.content))).content).toMatch(/^This thread is private, and everything said in it so far would be theirs to read/);
+    expect((await discord.waitFor(() => discord.interactionResponses(refused.id).find((r) => r.content))).content).toMatch(
+      /^This thread is private, and everything said in it so far would be theirs to read/,
+    );
     expect(hidden.memberIds.has(discord.bob.id)).toBe(false);
   });
 });

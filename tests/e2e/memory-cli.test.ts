@@ -99,7 +99,9 @@ describe("npm run memory -- search", () => {
     const tea = JSON.parse((await memoryCli(["search", "乌龙", "--user", "42", "--json"], env)).stdout) as { text: string }[];
     expect(tea[0]?.text).toBe("Mei: 我最喜欢乌龙茶，不加糖。");
     const brakes = JSON.parse((await memoryCli(["search", "brake", "--user", "42", "--json", "--limit", "1"], env)).stdout) as unknown[];
-    expect(brakes).toEqual([{ source: "daily", date: "2026-09-14", title: "09:30 · car", text: "Mei's car had its brakes replaced at Lopez Garage.", score: expect.any(Number) }]);
+    expect(brakes).toEqual([
+      { source: "daily", date: "2026-09-14", title: "09:30 · car", text: "Mei's car had its brakes replaced at Lopez Garage.", score: expect.any(Number) },
+    ]);
     const syntax = await memoryCli(["search", '"AND (* NEAR', "--user", "42", "--json"], env);
     expect(syntax.code).toBe(0);
     expect(JSON.parse(syntax.stdout)).toEqual([]);
@@ -108,7 +110,9 @@ describe("npm run memory -- search", () => {
   it("prints readable results without --json, and a clear line for bad input", async () => {
     const home = await homeWithHistory();
     const run = await memoryCli(["search", "Piranesi", "--user", "42"], { AGENTKIT_HOME: home });
-    expect(run.stdout).toMatch(/^1\. 2026-10-02 · conversation › books and tea {2}\(conversations\/2026-10-02-books-and-tea-aaaaaaaa\.md\)\n {3}Mei: My sister recommended Piranesi/);
+    expect(run.stdout).toMatch(
+      /^1\. 2026-10-02 · conversation › books and tea {2}\(conversations\/2026-10-02-books-and-tea-aaaaaaaa\.md\)\n {3}Mei: My sister recommended Piranesi/,
+    );
     const badUser = await memoryCli(["search", "x", "--user", "alice"], { AGENTKIT_HOME: home });
     expect(badUser.code).toBe(2);
     expect(badUser.stderr).toMatch(/--user: "alice" is not a Discord user id/);
@@ -120,15 +124,26 @@ describe("npm run memory -- search", () => {
   it("keeps to --since and --until, lists those days' summaries without a query, and refuses a wrong date with exit 2", async () => {
     const home = await homeWithHistory();
     const env = { AGENTKIT_HOME: home };
-    const json = async (args: string[]) => JSON.parse((await memoryCli(["search", ...args, "--user", "42", "--json"], env)).stdout) as { source: string; date: string }[];
+    const json = async (args: string[]) =>
+      JSON.parse((await memoryCli(["search", ...args, "--user", "42", "--json"], env)).stdout) as { source: string; date: string }[];
     const october = await json(["sister", "--since", "2026-10", "--until", "2026-10"]);
     expect(october.length).toBeGreaterThan(0);
     expect(october.every((h) => h.source === "conversation" && h.date === "2026-10-02")).toBe(true);
     expect(await json(["sister", "--until", "2026-09-30"])).toEqual([]);
     expect((await memoryCli(["search", "sister", "--user", "42", "--until", "2026-09"], env)).stdout).toBe('Nothing found for "sister" until 2026-09-30.\n');
-    expect(await json(["--since", "2026-09", "--until", "2026-09"])).toEqual([{ source: "daily", date: "2026-09-14", title: "09:30 · car", text: "Mei's car had its brakes replaced at Lopez Garage.", score: 0 }]);
-    expectOneLineFailure(await memoryCli(["search", "x", "--user", "42", "--since", "yesterday"], env), 2, /^“yesterday” is not a date: give a day as YYYY-MM-DD or a month as YYYY-MM/);
-    expectOneLineFailure(await memoryCli(["search", "x", "--user", "42", "--since", "2026-11", "--until", "2026-10-01"], env), 2, /^The start \(2026-11-01\) is after the end \(2026-10-01\)\.$/);
+    expect(await json(["--since", "2026-09", "--until", "2026-09"])).toEqual([
+      { source: "daily", date: "2026-09-14", title: "09:30 · car", text: "Mei's car had its brakes replaced at Lopez Garage.", score: 0 },
+    ]);
+    expectOneLineFailure(
+      await memoryCli(["search", "x", "--user", "42", "--since", "yesterday"], env),
+      2,
+      /^“yesterday” is not a date: give a day as YYYY-MM-DD or a month as YYYY-MM/,
+    );
+    expectOneLineFailure(
+      await memoryCli(["search", "x", "--user", "42", "--since", "2026-11", "--until", "2026-10-01"], env),
+      2,
+      /^The start \(2026-11-01\) is after the end \(2026-10-01\)\.$/,
+    );
     const help = await memoryCli(["search", "--help"], env);
     expect(help.stdout).toMatch(/--since DATE\] \[--until DATE\]/);
   });
@@ -192,7 +207,9 @@ describe("npm run memory -- history, undo, export, import", () => {
     expect(dry.stdout).toMatch(/^Import backup\.json: 3 file\(s\) would be written\./);
     await expect(readFile(join(home, "users", "43", "USER.md"), "utf8")).rejects.toThrow();
     const imported = await memoryCli(["import", join(home, "backup.json"), "--user", "43"], env);
-    expect(imported.stdout).toMatch(/^Imported backup\.json: 3 file\(s\) written\.\n[^]*\nUndo it with: npm run memory -- undo --user 43 --change [0-9a-z]+\n$/);
+    expect(imported.stdout).toMatch(
+      /^Imported backup\.json: 3 file\(s\) written\.\n[^]*\nUndo it with: npm run memory -- undo --user 43 --change [0-9a-z]+\n$/,
+    );
     expect(await readFile(join(home, "users", "43", "USER.md"), "utf8")).toBe("## Family\n- Sister: Clara, a nurse\n");
     const bad = await memoryCli(["import", join(home, "users", "42", "USER.md"), "--user", "43", "--dry-run"], env);
     expect(bad.code).toBe(0);
@@ -204,7 +221,10 @@ describe("npm run memory -- history, undo, export, import", () => {
 
 /** Every path under `dir`, sorted; undefined when `dir` does not exist. */
 async function tree(dir: string): Promise<string[] | undefined> {
-  return readdir(dir, { recursive: true }).then((names) => names.sort(), () => undefined);
+  return readdir(dir, { recursive: true }).then(
+    (names) => names.sort(),
+    () => undefined,
+  );
 }
 
 /** A failure as the CLI promises it: a non-zero exit, nothing on stdout, exactly one line on stderr. */
@@ -221,8 +241,26 @@ describe("npm run memory -- tidy", () => {
     fake = await startFakeOpenAI();
     const env = { AGENTKIT_HOME: home, OPENAI_BASE_URL: fake.baseURL };
     const operations = [
-      { kind: "replace", file: "user", section: "Family", old_lines: ["- Sister: Clara, a nurse"], new_lines: ["- Sister: Clara, a nurse; recommends novels"], reason: "she recommended Piranesi", source: "conversations/2026-10-02-books-and-tea-aaaaaaaa.md", quote: "My sister Clara, the nurse, recommended" },
-      { kind: "move", file: "user", section: "Reading", old_lines: [], new_lines: ["- Reads Piranesi"], reason: "the assistant said so", source: "x", quote: "A lovely pick; the house with endless halls" },
+      {
+        kind: "replace",
+        file: "user",
+        section: "Family",
+        old_lines: ["- Sister: Clara, a nurse"],
+        new_lines: ["- Sister: Clara, a nurse; recommends novels"],
+        reason: "she recommended Piranesi",
+        source: "conversations/2026-10-02-books-and-tea-aaaaaaaa.md",
+        quote: "My sister Clara, the nurse, recommended",
+      },
+      {
+        kind: "move",
+        file: "user",
+        section: "Reading",
+        old_lines: [],
+        new_lines: ["- Reads Piranesi"],
+        reason: "the assistant said so",
+        source: "x",
+        quote: "A lovely pick; the house with endless halls",
+      },
     ];
     // A first run reads the last 30 days.
     const today = new Date().toISOString().slice(0, 10);
@@ -237,7 +275,9 @@ describe("npm run memory -- tidy", () => {
     const dry = await memoryCli(["tidy", "--user", "42", "--dry-run"], env);
     expect(dry.stderr).toBe("");
     expect(dry.code).toBe(0);
-    expect(dry.stdout).toMatch(/^Dry run: 1 change\(s\) would be made; nothing was written\.\n- replace USER\.md › Family: - Sister: Clara, a nurse → - Sister: Clara, a nurse; recommends novels \(she recommended Piranesi; conversations\/2026-10-02-books-and-tea-aaaaaaaa\.md\)\nWould wait for the person's Save: 1\n- move USER\.md › Reading: - Reads Piranesi \(the assistant said so; x\) — not your own words \(the assistant's suggestion\)\n$/);
+    expect(dry.stdout).toMatch(
+      /^Dry run: 1 change\(s\) would be made; nothing was written\.\n- replace USER\.md › Family: - Sister: Clara, a nurse → - Sister: Clara, a nurse; recommends novels \(she recommended Piranesi; conversations\/2026-10-02-books-and-tea-aaaaaaaa\.md\)\nWould wait for the person's Save: 1\n- move USER\.md › Reading: - Reads Piranesi \(the assistant said so; x\) — not your own words \(the assistant's suggestion\)\n$/,
+    );
     expect(await readFile(join(home, "users/42/USER.md"), "utf8")).toBe("## Family\n- Sister: Clara, a nurse\n");
     const run = await memoryCli(["tidy", "--user", "42"], env);
     expect(run.code).toBe(0);
@@ -247,7 +287,18 @@ describe("npm run memory -- tidy", () => {
     expect(history[0]?.op).toBe("tidy-up");
     // With ask before saving on, the run's changes wait for the person's OK like any model write.
     await writeFile(join(home, "users/42/settings.json"), JSON.stringify({ askBeforeSaving: "profile" }));
-    const moved = [{ kind: "replace", file: "user", section: "Family", old_lines: ["- Sister: Clara, a nurse; recommends novels"], new_lines: ["- Sister: Clara, a nurse; recommended Piranesi"], reason: "r", source: "s", quote: "My sister Clara, the nurse, recommended novels again today: Piranesi" }];
+    const moved = [
+      {
+        kind: "replace",
+        file: "user",
+        section: "Family",
+        old_lines: ["- Sister: Clara, a nurse; recommends novels"],
+        new_lines: ["- Sister: Clara, a nurse; recommended Piranesi"],
+        reason: "r",
+        source: "s",
+        quote: "My sister Clara, the nurse, recommended novels again today: Piranesi",
+      },
+    ];
     fake.enqueue({ text: JSON.stringify({ operations: moved }) });
     const asked = await memoryCli(["tidy", "--user", "42"], env);
     expect(asked.stdout).toMatch(/^1 change\(s\) wait for the person's OK\./);
@@ -270,7 +321,11 @@ describe("npm run memory -- tidy", () => {
     expect(garbage.code).toBe(1);
     expect(garbage.stdout).toBe("The tidy-up changed nothing: the model's answer was not a plan. It is tried again the next night.\n");
     await writeFile(join(home, "users/42/settings.json"), JSON.stringify({ tidyUp: "off" }));
-    expectOneLineFailure(await memoryCli(["tidy", "--user", "42"], env), 1, /^the tidy-up is off for user 42 \(their setting\); --dry-run shows what it would do$/);
+    expectOneLineFailure(
+      await memoryCli(["tidy", "--user", "42"], env),
+      1,
+      /^the tidy-up is off for user 42 \(their setting\); --dry-run shows what it would do$/,
+    );
     expect(await readFile(join(home, "users/42/USER.md"), "utf8")).toBe("## Family\n- Sister: Clara, a nurse\n");
   });
 });
@@ -296,9 +351,21 @@ describe("npm run memory: help and bad command lines", () => {
     const home = await homeWithHistory();
     const env = { AGENTKIT_HOME: home };
     const before = await tree(home);
-    expectOneLineFailure(await memoryCli([], env), 2, /^which command\? view, search, reindex, history, undo, export, import or tidy \(npm run memory -- --help\)$/m);
-    expectOneLineFailure(await memoryCli(["serach", "tea", "--user", "42"], env), 2, /^unknown command "serach"; the commands are view, search, reindex, history, undo, export, import, tidy/);
-    expectOneLineFailure(await memoryCli(["search", "tea", "--user", "42", "--jsno"], env), 2, /^unknown option --jsno for search \(npm run memory -- search --help\)$/);
+    expectOneLineFailure(
+      await memoryCli([], env),
+      2,
+      /^which command\? view, search, reindex, history, undo, export, import or tidy \(npm run memory -- --help\)$/m,
+    );
+    expectOneLineFailure(
+      await memoryCli(["serach", "tea", "--user", "42"], env),
+      2,
+      /^unknown command "serach"; the commands are view, search, reindex, history, undo, export, import, tidy/,
+    );
+    expectOneLineFailure(
+      await memoryCli(["search", "tea", "--user", "42", "--jsno"], env),
+      2,
+      /^unknown option --jsno for search \(npm run memory -- search --help\)$/,
+    );
     expectOneLineFailure(await memoryCli(["history", "extra", "--user", "42"], env), 2, /^history takes no argument "extra"/);
     expectOneLineFailure(await memoryCli(["search", "tea", "--user"], env), 2, /--user/);
     expectOneLineFailure(await memoryCli(["history", "--user", "42", "--limit", "0"], env), 2, /--limit must be a whole number/);
@@ -337,7 +404,12 @@ describe("npm run memory: a person who does not exist", () => {
 
   it("creates no AGENTKIT_HOME when it does not exist yet", async () => {
     const home = join(await makeTempHome(), "not-yet");
-    for (const args of [["search", "tea", "--user", "7"], ["history", "--user", "7"], ["export", "--user", "7"], ["undo", "--user", "7"]]) {
+    for (const args of [
+      ["search", "tea", "--user", "7"],
+      ["history", "--user", "7"],
+      ["export", "--user", "7"],
+      ["undo", "--user", "7"],
+    ]) {
       expectOneLineFailure(await memoryCli(args, { AGENTKIT_HOME: home }), 1, /^no memory of user 7 in /);
     }
     expect(await tree(home)).toBeUndefined();
@@ -361,14 +433,22 @@ describe("npm run memory: failures exit non-zero with one line", () => {
     await MemoryStore.forUser(home, "42").user.add("Likes", "- oolong", PERSON);
     const [change] = JSON.parse((await memoryCli(["history", "--user", "42", "--json"], env)).stdout) as { id: string }[];
 
-    expectOneLineFailure(await memoryCli(["history", "--user", "42", "--file", "diary"], env), 2, /^unknown file "diary"; choose one of soul, user, memory, daily$/);
+    expectOneLineFailure(
+      await memoryCli(["history", "--user", "42", "--file", "diary"], env),
+      2,
+      /^unknown file "diary"; choose one of soul, user, memory, daily$/,
+    );
     expectOneLineFailure(await memoryCli(["undo", "--user", "42", "--change", "nope"], env), 1, /^No change nope in the history\.$/);
 
     // Edited by hand since: the undo is refused and the file keeps the hand edit.
     const userFile = join(home, "users", "42", "USER.md");
     const handEdited = (await readFile(userFile, "utf8")).replace("- oolong", "- oolong, no sugar");
     await writeFile(userFile, handEdited);
-    expectOneLineFailure(await memoryCli(["undo", "--user", "42", "--change", change!.id], env), 1, /^Not undone: the section was edited by hand since; nothing was changed\.$/);
+    expectOneLineFailure(
+      await memoryCli(["undo", "--user", "42", "--change", change!.id], env),
+      1,
+      /^Not undone: the section was edited by hand since; nothing was changed\.$/,
+    );
     expect(await readFile(userFile, "utf8")).toBe(handEdited);
 
     // A later change in the way: named in the one line, with how to undo it too.
@@ -384,7 +464,11 @@ describe("npm run memory: failures exit non-zero with one line", () => {
     const undone = await memoryCli(["undo", "--user", "42", "--change", later!.id], env);
     expect(undone.code).toBe(0);
     expect(undone.stdout).toMatch(/^Undone/);
-    expectOneLineFailure(await memoryCli(["undo", "--user", "42", "--change", later!.id], env), 1, new RegExp(`^Change ${later!.id} was already undone \\(by [0-9a-z]+\\)\\.$`));
+    expectOneLineFailure(
+      await memoryCli(["undo", "--user", "42", "--change", later!.id], env),
+      1,
+      new RegExp(`^Change ${later!.id} was already undone \\(by [0-9a-z]+\\)\\.$`),
+    );
   });
 
   it("an import file that is not there, or not a memory file, exits 1 with one line", async () => {
@@ -401,7 +485,12 @@ describe("npm run memory: failures exit non-zero with one line", () => {
   it("an import with a refused file exits 1, after writing the files that were not refused", async () => {
     const home = await homeWithHistory();
     const env = { AGENTKIT_HOME: home };
-    const bundle = { format: "agentkit-memory", version: 1, exportedAt: "2026-10-03T00:00:00.000Z", files: { "MEMORY.md": "## Notes\n- \u001b[2Jhidden\n", "SOUL.md": "## Name\nMochi\n" } };
+    const bundle = {
+      format: "agentkit-memory",
+      version: 1,
+      exportedAt: "2026-10-03T00:00:00.000Z",
+      files: { "MEMORY.md": "## Notes\n- \u001b[2Jhidden\n", "SOUL.md": "## Name\nMochi\n" },
+    };
     await writeFile(join(home, "bundle.json"), JSON.stringify(bundle));
     const dry = await memoryCli(["import", join(home, "bundle.json"), "--user", "42", "--dry-run"], env);
     expect(dry.code).toBe(1);
@@ -441,7 +530,11 @@ describe("npm run memory: what it prints", () => {
     await writeFile(join(home, "users", "42", "MEMORY.md"), `## Tea \u001b[2J notes\n${hostile}\n`);
     const { MemoryStore } = await import("../../src/memory/memory-store.js");
     const memory = MemoryStore.forUser(home, "42");
-    await memory.serialize(() => memory.commit({ kind: "system", reason: "test" }, "add", [{ label: "USER.md", text: `## Family\n- Sister: Clara, a nurse\n- \u001b[2Jcleared \u202eevil\n` }]));
+    await memory.serialize(() =>
+      memory.commit({ kind: "system", reason: "test" }, "add", [
+        { label: "USER.md", text: `## Family\n- Sister: Clara, a nurse\n- \u001b[2Jcleared \u202eevil\n` },
+      ]),
+    );
 
     const search = await memoryCli(["search", "red tea", "--user", "42"], env);
     expect(search.code).toBe(0);
@@ -453,7 +546,10 @@ describe("npm run memory: what it prints", () => {
     expect(json.stdout).not.toMatch(RAW_CONTROL);
     expect((JSON.parse(json.stdout) as { text: string; title: string }[]).find((h) => h.title === "Tea \u001b[2J notes")?.text).toBe(hostile);
 
-    for (const args of [["history", "--user", "42"], ["undo", "--user", "42"]]) {
+    for (const args of [
+      ["history", "--user", "42"],
+      ["undo", "--user", "42"],
+    ]) {
       const run = await memoryCli(args, env);
       expect(run.code).toBe(0);
       expect(run.stdout).toContain("␛[2Jcleared <U+202E>evil");
@@ -479,7 +575,10 @@ describe("npm run memory: what it prints", () => {
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toMatch(/^Exported 3 file\(s\) of user 42 \(\d+ KB\) to .+, readable by its owner only\.\n$/);
       expect((await stat(out)).mode & 0o777).toBe(0o600);
-      expect(JSON.parse(await readFile(out, "utf8"))).toMatchObject({ format: "agentkit-memory", files: { "USER.md": "## Family\n- Sister: Clara, a nurse\n" } });
+      expect(JSON.parse(await readFile(out, "utf8"))).toMatchObject({
+        format: "agentkit-memory",
+        files: { "USER.md": "## Family\n- Sister: Clara, a nurse\n" },
+      });
     }
     expectOneLineFailure(await memoryCli(["export", "--user", "42", "--out", home], { AGENTKIT_HOME: home }), 1, /^could not write /);
     // A folder that is not there is refused, not made.
@@ -513,17 +612,28 @@ describe("npm run memory: says what it did", () => {
     await MemoryStore.forUser(home, "42").user.add("Likes", "- oolong", PERSON);
     const env = { AGENTKIT_HOME: home, AGENTKIT_TIMEZONE: "Europe/Paris" };
     const [entry] = JSON.parse((await memoryCli(["history", "--user", "42", "--json"], env)).stdout) as { at: string; id: string }[];
-    const shanghai = new Intl.DateTimeFormat("en-GB", { timeZone: "Asia/Shanghai", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).formatToParts(new Date(entry!.at));
+    const shanghai = new Intl.DateTimeFormat("en-GB", {
+      timeZone: "Asia/Shanghai",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    }).formatToParts(new Date(entry!.at));
     const part = (type: string) => shanghai.find((p) => p.type === type)!.value;
     const history = await memoryCli(["history", "--user", "42"], env);
     expect(history.code, history.stderr).toBe(0);
-    expect(history.stdout).toBe(`Changes, newest first (times in Asia/Shanghai):\n${part("month")}-${part("day")} ${part("hour")}:${part("minute")} · you · USER.md › Likes: + “oolong”  [${entry!.id}]\n`);
+    expect(history.stdout).toBe(
+      `Changes, newest first (times in Asia/Shanghai):\n${part("month")}-${part("day")} ${part("hour")}:${part("minute")} · you · USER.md › Likes: + “oolong”  [${entry!.id}]\n`,
+    );
     const undo = await memoryCli(["undo", "--user", "42"], env);
     expect(undo.stdout).toMatch(/^Changes that can be undone, newest first \(times in Asia\/Shanghai\):\n1\. \d\d-\d\d \d\d:\d\d · you · USER\.md › Likes/);
     // Someone who set no zone: the bot's default.
     await mkdir(join(home, "users", "7"), { recursive: true });
     await MemoryStore.forUser(home, "7").user.add("Likes", "- chess", PERSON);
-    expect((await memoryCli(["history", "--user", "7"], env)).stdout).toMatch(/^Changes, newest first \(times in Europe\/Paris\):\n\d\d-\d\d \d\d:\d\d · you · USER\.md › Likes: \+ “chess”/);
+    expect((await memoryCli(["history", "--user", "7"], env)).stdout).toMatch(
+      /^Changes, newest first \(times in Europe\/Paris\):\n\d\d-\d\d \d\d:\d\d · you · USER\.md › Likes: \+ “chess”/,
+    );
   });
 
   it("a reader that stops reading (| head) loses the report, not the work: no stack trace, exit 0, every index rebuilt", async () => {

@@ -50,7 +50,9 @@ describe("/memory forget", () => {
     const { alice, thread } = await withClara(h);
     const preview = await memory(h, h.discord.alice.id, "forget", [s.string("text", "clara")]);
     expect(preview.ephemeral).toBe(true);
-    expect(preview.content).toMatch(/^Forgetting “clara” removes 2 line\(s\) of your memory files, 2 daily log entries, 2 conversation message\(s\), 4 history entries, for example:\n> - sister Clara, a nurse\n/);
+    expect(preview.content).toMatch(
+      /^Forgetting “clara” removes 2 line\(s\) of your memory files, 2 daily log entries, 2 conversation message\(s\), 4 history entries, for example:\n> - sister Clara, a nurse\n/,
+    );
     expect(componentsOf(preview).map((c) => c.label)).toEqual(["Forget", "Cancel"]);
     expect(await alice.user.read()).toContain("Clara");
 
@@ -95,11 +97,21 @@ describe("/memory delete-all", () => {
     const opened = await memory(h, h.discord.alice.id, "delete-all");
     const modal = opened.modal!;
     expect(modal.inputs[0]?.label).toBe("Type DELETE to confirm");
-    const wrong = h.discord.submitModal({ userId: h.discord.alice.id, channelId: h.discord.textChannel.id, customId: modal.customId, fields: { confirm: "delete" } });
+    const wrong = h.discord.submitModal({
+      userId: h.discord.alice.id,
+      channelId: h.discord.textChannel.id,
+      customId: modal.customId,
+      fields: { confirm: "delete" },
+    });
     expect((await h.discord.waitFor(() => h.discord.interactionResponses(wrong.id)[0])).content).toMatch(/^Nothing was deleted/);
     expect(await alice.user.read()).toContain("Clara");
 
-    const right = h.discord.submitModal({ userId: h.discord.alice.id, channelId: h.discord.textChannel.id, customId: modal.customId, fields: { confirm: "DELETE" } });
+    const right = h.discord.submitModal({
+      userId: h.discord.alice.id,
+      channelId: h.discord.textChannel.id,
+      customId: modal.customId,
+      fields: { confirm: "DELETE" },
+    });
     expect((await h.discord.waitFor(() => h.discord.interactionResponses(right.id).find((r) => r.content))).content).toMatch(/^Deleted: everything/);
     await expect(readdir(alice.dir)).rejects.toThrow();
     expect(await readdir(join(h.home, "index"))).not.toContain(`${h.discord.alice.id}.sqlite`);
@@ -120,7 +132,11 @@ describe("temporary files left by a writer killed mid-write", () => {
 
   /** Leftovers as writeFileAtomic names them, in the person's folder and below it. */
   async function leaveTemporaryFiles(dir: string, pid: number): Promise<string[]> {
-    const paths = [join(dir, `.USER.md.${pid}.0a1b2c3d4e5f.tmp`), join(dir, "conversations", `.2026-12-02-tea-3f2a9c1b.md.${pid}.aa11bb22cc33.tmp`), join(dir, "daily", `.2026-12-02.md.${pid}.ffeeddccbbaa.tmp`)];
+    const paths = [
+      join(dir, `.USER.md.${pid}.0a1b2c3d4e5f.tmp`),
+      join(dir, "conversations", `.2026-12-02-tea-3f2a9c1b.md.${pid}.aa11bb22cc33.tmp`),
+      join(dir, "daily", `.2026-12-02.md.${pid}.ffeeddccbbaa.tmp`),
+    ];
     for (const path of paths) {
       await mkdir(dirname(path), { recursive: true });
       await writeFile(path, "half a file about Clara");
@@ -177,7 +193,13 @@ describe("forgetting over a large home", () => {
     const lines = Array.from({ length: 1_000 }, (_, i) => {
       const id = `${(at + i * 1000).toString(36)}abcdef`;
       const before = `- ${i % 5 === 0 ? "Clara" : "Wei"} ${words(300)}`;
-      const entry = { id, at: new Date(at + i * 1000).toISOString(), by: { kind: "person" }, op: "edit", changes: [{ file: "MEMORY.md", section: `S${i % 7}`, position: 0, before, after: `${before} more` }] };
+      const entry = {
+        id,
+        at: new Date(at + i * 1000).toISOString(),
+        by: { kind: "person" },
+        op: "edit",
+        changes: [{ file: "MEMORY.md", section: `S${i % 7}`, position: 0, before, after: `${before} more` }],
+      };
       return `${JSON.stringify(entry)}\n${JSON.stringify({ done: id })}\n`;
     });
     writes.push(writeFile(join(alice.dir, "journal.jsonl"), lines.join("")));
@@ -227,9 +249,16 @@ describe("forgetting over a large home", () => {
     const h = await startBot();
     await largeHome(h);
     const stretch = longestStretch();
-    const call = h.discord.runSlashCommand({ userId: h.discord.alice.id, channelId: h.discord.textChannel.id, name: "memory", options: [s.subcommand("forget", [s.string("text", "clara")])] });
+    const call = h.discord.runSlashCommand({
+      userId: h.discord.alice.id,
+      channelId: h.discord.textChannel.id,
+      name: "memory",
+      options: [s.subcommand("forget", [s.string("text", "clara")])],
+    });
     const preview = await h.discord.waitFor(() => h.discord.interactionResponses(call.id).find((r) => r.content), 60_000);
-    expect(preview.content).toMatch(/^Forgetting “clara” removes 1 line\(s\) of your memory files, 100 daily log entries, 300 conversation message\(s\), 201 history entries/);
+    expect(preview.content).toMatch(
+      /^Forgetting “clara” removes 1 line\(s\) of your memory files, 100 daily log entries, 300 conversation message\(s\), 201 history entries/,
+    );
     h.discord.clickButton({ userId: h.discord.alice.id, messageId: preview.messageId!, customId: componentsOf(preview)[0]!.customId! });
     await h.discord.waitFor(() => h.discord.message(preview.messageId!)?.content.startsWith("Forgotten"), 120_000);
     expect(stretch.stop()).toBeLessThanOrEqual(100);

@@ -124,7 +124,13 @@ describe("/memory view without a file: memory at a glance", () => {
     const journal = [
       entry("a1", "2026-11-30T01:00:00.000Z", { kind: "person" }, null, "## Likes\n- green tea\n"),
       { done: "a1" },
-      entry("a2", "2026-12-02T06:03:00.000Z", { kind: "model", session: "s1", title: "tea talk" }, "## Likes\n- green tea\n", "## Likes\n- green tea\n- oolong\n"),
+      entry(
+        "a2",
+        "2026-12-02T06:03:00.000Z",
+        { kind: "model", session: "s1", title: "tea talk" },
+        "## Likes\n- green tea\n",
+        "## Likes\n- green tea\n- oolong\n",
+      ),
       { done: "a2" },
     ];
     await writeFiles(h, h.discord.alice.id, {
@@ -133,9 +139,17 @@ describe("/memory view without a file: memory at a glance", () => {
       "journal.jsonl": journal.map((line) => `${JSON.stringify(line)}\n`).join(""),
     });
     const en = await glance(h, h.discord.alice.id);
-    expect(en.fields?.[0]).toEqual({ name: "Last change (Asia/Shanghai)", value: "12-02 14:03 · AgentKit in “tea talk” · USER.md › Likes: + “oolong”", inline: false });
+    expect(en.fields?.[0]).toEqual({
+      name: "Last change (Asia/Shanghai)",
+      value: "12-02 14:03 · AgentKit in “tea talk” · USER.md › Likes: + “oolong”",
+      inline: false,
+    });
     const zh = await glance(h, h.discord.alice.id, "zh-CN");
-    expect(zh.fields?.[0]).toEqual({ name: "最近改动（Asia/Shanghai）", value: "12-02 14:03 · 助手（“tea talk”） · USER.md › Likes: + “oolong”", inline: false });
+    expect(zh.fields?.[0]).toEqual({
+      name: "最近改动（Asia/Shanghai）",
+      value: "12-02 14:03 · 助手（“tea talk”） · USER.md › Likes: + “oolong”",
+      inline: false,
+    });
   });
 
   it("counts each archived day once, old logs not archived yet included, and the saved conversations", async () => {

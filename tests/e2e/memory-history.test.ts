@@ -7,7 +7,13 @@ import { botMessages, startBot, type BotHarness } from "../helpers/bot-harness.j
 
 /** Runs /memory <sub> and waits for its first answer with content. */
 async function memory(h: BotHarness, sub: string, options: ReturnType<typeof s.string>[] = [], locale = "en-US") {
-  const call = h.discord.runSlashCommand({ userId: h.discord.alice.id, channelId: h.discord.textChannel.id, name: "memory", locale, options: [s.subcommand(sub, options)] });
+  const call = h.discord.runSlashCommand({
+    userId: h.discord.alice.id,
+    channelId: h.discord.textChannel.id,
+    name: "memory",
+    locale,
+    options: [s.subcommand(sub, options)],
+  });
   return h.discord.waitFor(() => h.discord.interactionResponses(call.id).find((r) => r.content !== undefined));
 }
 
@@ -15,11 +21,13 @@ async function memory(h: BotHarness, sub: string, options: ReturnType<typeof s.s
 const messageOf = (discord: FakeDiscord, id: string) => discord.message(id)!;
 
 async function talkAndSave(h: BotHarness): Promise<void> {
-  h.model.enqueue(
-    { toolCalls: [{ name: "memory_add", arguments: { file: "user", section: "Likes", content: "- oolong, no sugar" } }] },
-    { text: "Noted." },
-  );
-  const start = await h.discord.userSends({ channelId: h.discord.textChannel.id, userId: h.discord.alice.id, content: "I love oolong, no sugar", mentionsBot: true });
+  h.model.enqueue({ toolCalls: [{ name: "memory_add", arguments: { file: "user", section: "Likes", content: "- oolong, no sugar" } }] }, { text: "Noted." });
+  const start = await h.discord.userSends({
+    channelId: h.discord.textChannel.id,
+    userId: h.discord.alice.id,
+    content: "I love oolong, no sugar",
+    mentionsBot: true,
+  });
   await h.discord.waitFor(() => botMessages(h.discord, start.id).find((m) => m.content.includes("💾")));
 }
 
@@ -49,7 +57,9 @@ describe("/memory history", () => {
     await talkAndSave(h);
     await h.engine.memoryOf(h.discord.alice.id).memory.add("Notes", "- x", PERSON);
     const answer = await memory(h, "history", [s.string("file", "user")], "zh-CN");
-    expect(answer.content).toMatch(/^\*\*你的记忆的改动记录\*\* · 第 1\/1 页 · 最新在前\n• .* · 助手（“I love oolong, no sugar”） · USER\.md › Likes: \+ “oolong, no sugar”$/);
+    expect(answer.content).toMatch(
+      /^\*\*你的记忆的改动记录\*\* · 第 1\/1 页 · 最新在前\n• .* · 助手（“I love oolong, no sugar”） · USER\.md › Likes: \+ “oolong, no sugar”$/,
+    );
   });
 });
 

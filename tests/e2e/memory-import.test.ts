@@ -11,7 +11,13 @@ import { worstCaseBundle } from "../helpers/worst-import.js";
 import { makeTempHome } from "../helpers/temp-home.js";
 
 async function memory(h: BotHarness, userId: string, sub: string, options: SlashCommandOption[] = [], locale?: string) {
-  const call = h.discord.runSlashCommand({ userId, channelId: h.discord.textChannel.id, name: "memory", options: [s.subcommand(sub, options)], ...(locale ? { locale } : {}) });
+  const call = h.discord.runSlashCommand({
+    userId,
+    channelId: h.discord.textChannel.id,
+    name: "memory",
+    options: [s.subcommand(sub, options)],
+    ...(locale ? { locale } : {}),
+  });
   return h.discord.waitFor(() => h.discord.interactionResponses(call.id).find((r) => r.content), 20_000);
 }
 
@@ -94,7 +100,10 @@ describe("/memory import", () => {
     const done = await click(h, h.discord.alice.id, preview, "Import", (c) => c.startsWith("**Imported"));
     expect(done.content).toMatch(/^\*\*Imported agentkit-memory\.json\*\*: 2 file\(s\) written, 1 refused\.\n/);
     expect(done.content).toContain("• settings.json — written (new): time zone Asia/Shanghai, language zh-CN");
-    expect(JSON.parse(await readFile(join(h.home, "users", h.discord.alice.id, "settings.json"), "utf8"))).toEqual({ timezone: "Asia/Shanghai", locale: "zh-CN" });
+    expect(JSON.parse(await readFile(join(h.home, "users", h.discord.alice.id, "settings.json"), "utf8"))).toEqual({
+      timezone: "Asia/Shanghai",
+      locale: "zh-CN",
+    });
     await expect(readFile(join(h.home, "users", h.discord.alice.id, "daily", "2026-02-30.md"), "utf8")).rejects.toThrow();
   });
 
@@ -102,16 +111,38 @@ describe("/memory import", () => {
     const h = await startBot();
     const alice = h.discord.alice.id;
     const one = await memory(h, alice, "import", upload("USER.md", "## Work\n- designer\n"));
-    expect(one.content).toMatch(/^\*\*Import USER\.md\*\*: 1 file\(s\) would be written\.\n• USER\.md — new, 1 section\(s\), 19\/1400 chars\n {2}\+ adds “Work”: - designer\n/);
+    expect(one.content).toMatch(
+      /^\*\*Import USER\.md\*\*: 1 file\(s\) would be written\.\n• USER\.md — new, 1 section\(s\), 19\/1400 chars\n {2}\+ adds “Work”: - designer\n/,
+    );
     const reasons: [string, string | Buffer, string][] = [
       ["agentkit-memory.json", Buffer.from([0x50, 0x4b, 0x03, 0x04, 0xff, 0xfe, 0x00]), "agentkit-memory.json is not UTF-8 text. Nothing was changed."],
-      ["notes.txt", "hello", "notes.txt is not something I can import: send the agentkit-memory.json that /memory export gives, or one SOUL.md, USER.md or MEMORY.md file. Nothing was changed."],
+      [
+        "notes.txt",
+        "hello",
+        "notes.txt is not something I can import: send the agentkit-memory.json that /memory export gives, or one SOUL.md, USER.md or MEMORY.md file. Nothing was changed.",
+      ],
       ["USER.md", "\n  \n", "USER.md is empty. Nothing was changed."],
-      ["agentkit-memory.json", '{\n  "format": "agentkit-memory",\n  "version": 1,\n  "files": {\n    "USER.md": "## Work\n"\n  }\n}', "agentkit-memory.json is not valid JSON: the error is at line 5, column 24 (cut short or edited by hand?). Nothing was changed."],
-      ["agentkit-memory.json", '{"name": "my-package", "version": "1.0.0"}', 'agentkit-memory.json is JSON, but not an AgentKit memory export (it needs "format": "agentkit-memory"). Nothing was changed.'],
-      ["agentkit-memory.json", bundle({ "USER.md": ["not", "text"] }), 'agentkit-memory.json: "USER.md" in "files" should be text, and is not. Nothing was changed.'],
+      [
+        "agentkit-memory.json",
+        '{\n  "format": "agentkit-memory",\n  "version": 1,\n  "files": {\n    "USER.md": "## Work\n"\n  }\n}',
+        "agentkit-memory.json is not valid JSON: the error is at line 5, column 24 (cut short or edited by hand?). Nothing was changed.",
+      ],
+      [
+        "agentkit-memory.json",
+        '{"name": "my-package", "version": "1.0.0"}',
+        'agentkit-memory.json is JSON, but not an AgentKit memory export (it needs "format": "agentkit-memory"). Nothing was changed.',
+      ],
+      [
+        "agentkit-memory.json",
+        bundle({ "USER.md": ["not", "text"] }),
+        'agentkit-memory.json: "USER.md" in "files" should be text, and is not. Nothing was changed.',
+      ],
       ["agentkit-memory.json", bundle({}), "agentkit-memory.json holds no files. Nothing was changed."],
-      ["agentkit-memory.json", Buffer.alloc(IMPORT_LIMITS.bytes + 400_000, 0x20), "agentkit-memory.json is too large to import (10.4 MB; at most 10 MB). Nothing was changed."],
+      [
+        "agentkit-memory.json",
+        Buffer.alloc(IMPORT_LIMITS.bytes + 400_000, 0x20),
+        "agentkit-memory.json is too large to import (10.4 MB; at most 10 MB). Nothing was changed.",
+      ],
     ];
     for (const [filename, data, reason] of reasons) {
       expect((await memory(h, alice, "import", upload(filename, data))).content, filename).toBe(reason);
@@ -122,7 +153,13 @@ describe("/memory import", () => {
   it("words the preview, the report and the refusals in Chinese for a zh-CN client", async () => {
     const h = await startBot();
     const bob = h.discord.bob.id;
-    const preview = await memory(h, bob, "import", upload("agentkit-memory.json", bundle({ "USER.md": "## 工作\n设计师\n", "daily/2026-02-30.md": "x\n" })), "zh-CN");
+    const preview = await memory(
+      h,
+      bob,
+      "import",
+      upload("agentkit-memory.json", bundle({ "USER.md": "## 工作\n设计师\n", "daily/2026-02-30.md": "x\n" })),
+      "zh-CN",
+    );
     expect(preview.content).toBe(
       [
         "**导入 agentkit-memory.json**：将写入 1 个文件，1 个被拒绝。",
@@ -142,7 +179,9 @@ describe("/memory import", () => {
 
   it("attaches the whole list when a preview is longer than one message, and keeps the message under Discord's limit", async () => {
     const h = await startBot();
-    const files = Object.fromEntries(Array.from({ length: 120 }, (_, i) => [`conversations/2026-01-01-talk-${String(i).padStart(8, "0")}.md`, `# talk ${i}\n\n## 🧑 Mei\nhello\n`]));
+    const files = Object.fromEntries(
+      Array.from({ length: 120 }, (_, i) => [`conversations/2026-01-01-talk-${String(i).padStart(8, "0")}.md`, `# talk ${i}\n\n## 🧑 Mei\nhello\n`]),
+    );
     const preview = await memory(h, h.discord.alice.id, "import", upload("agentkit-memory.json", bundle(files)));
     expect(preview.content!.length).toBeLessThanOrEqual(2000);
     expect(preview.content).toMatch(/^\*\*Import agentkit-memory\.json\*\*: 120 file\(s\) would be written\.\n/);
@@ -159,7 +198,12 @@ describe("/memory import", () => {
     const alice = h.discord.alice.id;
     const big = worstCaseBundle();
     const calls = [0, 1, 2].map(() =>
-      h.discord.runSlashCommand({ userId: alice, channelId: h.discord.textChannel.id, name: "memory", options: [s.subcommand("import", upload("agentkit-memory.json", big))] }),
+      h.discord.runSlashCommand({
+        userId: alice,
+        channelId: h.discord.textChannel.id,
+        name: "memory",
+        options: [s.subcommand("import", upload("agentkit-memory.json", big))],
+      }),
     );
     const answers = await Promise.all(calls.map((call) => h.discord.waitFor(() => h.discord.interactionResponses(call.id).find((r) => r.content), 60_000)));
     const busy = answers.filter((a) => (a.content ?? "").startsWith("I'm still reading your last import"));

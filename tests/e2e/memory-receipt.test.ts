@@ -8,11 +8,13 @@ import { eventually } from "../helpers/eventually.js";
 /** Alice mentions the bot; the model saves a fact; returns the thread id. */
 async function conversationThatSaves(h: BotHarness, locale?: string): Promise<string> {
   if (locale) await h.engine.memoryOf(h.discord.alice.id).saveSettings({ locale });
-  h.model.enqueue(
-    { toolCalls: [{ name: "memory_add", arguments: { file: "user", section: "Likes", content: "- oolong, no sugar" } }] },
-    { text: "Noted." },
-  );
-  const start = await h.discord.userSends({ channelId: h.discord.textChannel.id, userId: h.discord.alice.id, content: "I love oolong, no sugar", mentionsBot: true });
+  h.model.enqueue({ toolCalls: [{ name: "memory_add", arguments: { file: "user", section: "Likes", content: "- oolong, no sugar" } }] }, { text: "Noted." });
+  const start = await h.discord.userSends({
+    channelId: h.discord.textChannel.id,
+    userId: h.discord.alice.id,
+    content: "I love oolong, no sugar",
+    mentionsBot: true,
+  });
   await h.discord.waitFor(() => botMessages(h.discord, start.id).find((m) => m.content.includes("💾")));
   h.model.setFallback({ text: "Alice likes oolong." });
   return start.id;

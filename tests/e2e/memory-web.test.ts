@@ -25,7 +25,10 @@ describe("/memory web", () => {
       const shown = await browser.get(link);
       const signed = await browser.post(new URL(link).pathname, { _csrf: csrfOf(shown.text) });
       expect(signed.status).toBe(303);
-      await h.engine.memoryOf(h.discord.alice.id).file("user").add("Likes", "oolong", { level: "person", by: { kind: "person" } });
+      await h.engine
+        .memoryOf(h.discord.alice.id)
+        .file("user")
+        .add("Likes", "oolong", { level: "person", by: { kind: "person" } });
       expect((await browser.get("/memory/user")).text).toContain("oolong");
       // Used: a second browser with the same link is refused.
       const second = new WebClient(`http://127.0.0.1:${port}`);
@@ -41,7 +44,9 @@ describe("/memory web", () => {
     const h = await startBot();
     const answer = await webCommand(h, h.discord.alice.id, "zh-CN");
     expect(answer.ephemeral).toBe(true);
-    expect(answer.content).toBe("这个机器人没有设置网页。运行它的人需要在机器人的 .env 中添加 WEB_PORT（由机器人提供网页），或者在网页单独运行（npm run web）时添加 PUBLIC_URL，值为网页的地址。");
+    expect(answer.content).toBe(
+      "这个机器人没有设置网页。运行它的人需要在机器人的 .env 中添加 WEB_PORT（由机器人提供网页），或者在网页单独运行（npm run web）时添加 PUBLIC_URL，值为网页的地址。",
+    );
     expect((await webCommand(h, h.discord.alice.id)).content).toBe(
       "The web page is not set up on this bot. Whoever runs it adds to the bot's .env either WEB_PORT (the bot serves the page) or, when the page runs on its own (npm run web), PUBLIC_URL with the page's address.",
     );

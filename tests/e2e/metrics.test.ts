@@ -12,7 +12,6 @@ afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
 
-
 /** `npm start` with METRICS_PORT on a free port; resolves once /healthz says 200. */
 async function startBotProcess(env: Record<string, string>) {
   const port = await freePort();
@@ -29,7 +28,8 @@ async function startBotProcess(env: Record<string, string>) {
     for (;;) {
       const answer = await health().catch(() => undefined);
       if (answer?.status === status) return answer;
-      if (Date.now() > deadline) throw new Error(`/healthz did not answer ${status} in ${timeoutMs} ms (last: ${JSON.stringify(answer)}; bot output: ${bot.stderr()}${bot.stdout()})`);
+      if (Date.now() > deadline)
+        throw new Error(`/healthz did not answer ${status} in ${timeoutMs} ms (last: ${JSON.stringify(answer)}; bot output: ${bot.stderr()}${bot.stdout()})`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   };
@@ -50,7 +50,12 @@ describe("health and metrics (METRICS_PORT)", () => {
       { toolCalls: [{ name: "memory_add", arguments: { file: "user", section: "Likes", content: "- oolong tea, no sugar" } }], usage, firstTokenDelayMs: 1500 },
       { text: "Noted: oolong.", usage },
     );
-    const start = await discord.userSends({ channelId: discord.textChannel.id, userId: alice, content: "remember that I drink oolong tea, no sugar", mentionsBot: true });
+    const start = await discord.userSends({
+      channelId: discord.textChannel.id,
+      userId: alice,
+      content: "remember that I drink oolong tea, no sugar",
+      mentionsBot: true,
+    });
     await discord.waitFor(() => botMessages(discord, start.id).find((m) => m.content.includes("💾")), 10_000);
 
     // A turn whose writes are refused: over USER.md's cap, and a line that would start a section. Discord answers its first send with a 429.

@@ -22,7 +22,10 @@ afterEach(async () => {
 async function fakes(server: ServerMode): Promise<{ discord: FakeDiscord; model: FakeOpenAI; home: string }> {
   const discord = await startFakeDiscord();
   const model = await startFakeOpenAI({ server });
-  closers.push(() => discord.close(), () => model.close());
+  closers.push(
+    () => discord.close(),
+    () => model.close(),
+  );
   return { discord, model, home: await makeTempHome() };
 }
 
@@ -66,7 +69,12 @@ describe("the bot with a model that cannot call tools (Ollama, llava)", () => {
 
     const notices = logLines(bot.stdout()).filter((line) => line.action === "without-tools");
     expect(notices).toHaveLength(1);
-    expect(notices[0]).toMatchObject({ refusal: "no-tools", status: 400, model: "llava", reason: "registry.ollama.ai/library/llava:latest does not support tools" });
+    expect(notices[0]).toMatchObject({
+      refusal: "no-tools",
+      status: 400,
+      model: "llava",
+      reason: "registry.ollama.ai/library/llava:latest does not support tools",
+    });
     expect(String(notices[0]!.msg)).toMatch(/does not support tools.*Pick a model with tool support, e\.g\. qwen3/);
   }, 40_000);
 
@@ -114,11 +122,19 @@ describe("the terminal chat with a model that cannot call tools", () => {
   it("shows the operator's notice with the fix, answers, and says once that nothing is saved by the model", async () => {
     const model = await startFakeOpenAI({ server: ollamaWithoutTools("llama3.2-vision") });
     closers.push(() => model.close());
-    model.setFallback((request) => (String(request.body.messages[0]!.content).startsWith("You write entries") ? { text: "They said hello." } : { text: "Nice to meet you." }));
+    model.setFallback((request) =>
+      String(request.body.messages[0]!.content).startsWith("You write entries") ? { text: "They said hello." } : { text: "Nice to meet you." },
+    );
     const home = await makeTempHome();
-    const run = await runToEnd("src/cli/chat.ts", ["--user", "42"], "hello\nhello again\n/end\n", { AGENTKIT_HOME: home, OPENAI_BASE_URL: model.baseURL, OPENAI_MODEL: "llama3.2-vision" });
+    const run = await runToEnd("src/cli/chat.ts", ["--user", "42"], "hello\nhello again\n/end\n", {
+      AGENTKIT_HOME: home,
+      OPENAI_BASE_URL: model.baseURL,
+      OPENAI_MODEL: "llama3.2-vision",
+    });
     expect(run.code).toBe(0);
-    expect(run.stderr).toMatch(/^⚠️ The model server at http:\/\/127\.0\.0\.1:\d+\/v1 refused a request for llama3\.2-vision: “registry\.ollama\.ai\/library\/llama3\.2-vision:latest does not support tools”\. AgentKit now answers without memory tools\. The model llama3\.2-vision does not support tools/);
+    expect(run.stderr).toMatch(
+      /^⚠️ The model server at http:\/\/127\.0\.0\.1:\d+\/v1 refused a request for llama3\.2-vision: “registry\.ollama\.ai\/library\/llama3\.2-vision:latest does not support tools”\. AgentKit now answers without memory tools\. The model llama3\.2-vision does not support tools/,
+    );
     expect(run.stdout.match(/This model can't save to memory/g)).toHaveLength(1);
     expect(run.stdout.match(/Nice to meet you\./g)).toHaveLength(2);
   }, 30_000);

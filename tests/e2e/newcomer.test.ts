@@ -9,7 +9,6 @@ import { botMessages } from "../helpers/bot-harness.js";
 import { makeTempHome } from "../helpers/temp-home.js";
 import { cleanCopy } from "../helpers/clean-copy.js";
 
-
 const closers: (() => Promise<void>)[] = [];
 const children: ChildProcessWithoutNullStreams[] = [];
 afterEach(async () => {
@@ -61,7 +60,10 @@ describe("a newcomer's first hour (README set-up, .env copied from .env.example)
   it("registers the commands, starts the bot, chats in the terminal and finds it from the CLI", async () => {
     const discord = await startFakeDiscord();
     const model = await startFakeOpenAI();
-    closers.push(() => discord.close(), () => model.close());
+    closers.push(
+      () => discord.close(),
+      () => model.close(),
+    );
     model.setFallback((req) => (req.body.tools ? { text: "Hello! Oolong it is." } : { text: "They talked about oolong tea." }));
     const dir = await makeTempHome();
     // The shell's home: AGENTKIT_HOME stays empty in .env, so memory goes to ~/.agentkit as the README says.

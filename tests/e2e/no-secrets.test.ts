@@ -28,7 +28,12 @@ async function conversationWithSecrets(h: BotHarness): Promise<string> {
     { text: "Go on." },
     { text: `Got it: ${grouped}.` },
   );
-  const start = await h.discord.userSends({ channelId: h.discord.textChannel.id, userId: h.discord.alice.id, content: `my OpenAI key is ${key}, keep it for me`, mentionsBot: true });
+  const start = await h.discord.userSends({
+    channelId: h.discord.textChannel.id,
+    userId: h.discord.alice.id,
+    content: `my OpenAI key is ${key}, keep it for me`,
+    mentionsBot: true,
+  });
   const thread = start.id;
   await h.discord.waitFor(() => botMessages(h.discord, thread).find((m) => m.content.startsWith("I can't keep keys")));
   for (const [content, reply] of [
@@ -37,7 +42,11 @@ async function conversationWithSecrets(h: BotHarness): Promise<string> {
   ] as const) {
     const before = botMessages(h.discord, thread).length;
     await h.discord.userSends({ channelId: thread, userId: h.discord.alice.id, content });
-    await h.discord.waitFor(() => botMessages(h.discord, thread).slice(before).find((m) => m.content.startsWith(reply)));
+    await h.discord.waitFor(() =>
+      botMessages(h.discord, thread)
+        .slice(before)
+        .find((m) => m.content.startsWith(reply)),
+    );
   }
   // The summary repeats both, as a model may.
   h.model.enqueue({ text: `Alice shared her OpenAI key ${key} and her card ${grouped}.` });
@@ -48,7 +57,12 @@ async function conversationWithSecrets(h: BotHarness): Promise<string> {
 }
 
 async function memorySearch(h: BotHarness, query: string): Promise<string> {
-  const call = h.discord.runSlashCommand({ userId: h.discord.alice.id, channelId: h.discord.textChannel.id, name: "memory", options: [s.subcommand("search", [s.string("query", query)])] });
+  const call = h.discord.runSlashCommand({
+    userId: h.discord.alice.id,
+    channelId: h.discord.textChannel.id,
+    name: "memory",
+    options: [s.subcommand("search", [s.string("query", query)])],
+  });
   return (await h.discord.waitFor(() => h.discord.interactionResponses(call.id).find((r) => r.content))).content!;
 }
 
@@ -94,7 +108,12 @@ describe("a secret said in a conversation is never stored", () => {
 
     const asked = h.model.requests.length;
     h.model.enqueue({ toolCalls: [{ name: "memory_search", arguments: { query: "OpenAI key card" } }] }, { text: "You shared them, but I keep no keys." });
-    const start = await h.discord.userSends({ channelId: h.discord.textChannel.id, userId: h.discord.alice.id, content: "what was my key?", mentionsBot: true });
+    const start = await h.discord.userSends({
+      channelId: h.discord.textChannel.id,
+      userId: h.discord.alice.id,
+      content: "what was my key?",
+      mentionsBot: true,
+    });
     await h.discord.waitFor(() => botMessages(h.discord, start.id).find((m) => m.content.startsWith("You shared them")));
     const [first, second] = h.model.requests.slice(asked);
     expect(String(first!.body.messages[0]!.content)).toContain("[secret: OpenAI key]");
@@ -145,7 +164,12 @@ describe("attachments", () => {
     await h.engine.memoryOf(h.discord.alice.id).saveSettings({ locale: "zh-CN" });
     const dm = h.discord.openDm(h.discord.alice.id);
     h.model.enqueue({ text: "配置没问题。" });
-    await h.discord.userSends({ channelId: dm.id, userId: h.discord.alice.id, content: "看看", attachments: [{ filename: "config.yml", contentType: "text/yaml", data: config }] });
+    await h.discord.userSends({
+      channelId: dm.id,
+      userId: h.discord.alice.id,
+      content: "看看",
+      attachments: [{ filename: "config.yml", contentType: "text/yaml", data: config }],
+    });
     const reply = await h.discord.waitFor(() => botMessages(h.discord, dm.id)[0]);
     expect(reply.content).toBe("配置没问题。\n-# 🔒 config.yml：读取前我隐去了 2 处看起来像密钥的内容（OpenAI API 密钥、密码）。");
   });

@@ -78,7 +78,12 @@ describe("everything under AGENTKIT_HOME is private to the bot's user, whatever 
       const call = discord.runSlashCommand(options);
       return discord.waitFor(() => discord.interactionResponses(call.id).find((r) => r.content || r.embeds?.length), 10_000);
     };
-    await command({ userId: alice, channelId: discord.textChannel.id, name: "memory", options: [s.subcommand("settings", [s.string("ask_before_saving", "true")])] });
+    await command({
+      userId: alice,
+      channelId: discord.textChannel.id,
+      name: "memory",
+      options: [s.subcommand("settings", [s.string("ask_before_saving", "true")])],
+    });
     model.enqueue(
       {
         toolCalls: [
@@ -91,7 +96,12 @@ describe("everything under AGENTKIT_HOME is private to the bot's user, whatever 
     const start = await discord.userSends({ channelId: discord.textChannel.id, userId: alice, content: "I love oolong", mentionsBot: true });
     const reply = await discord.waitFor(() => botMessages(discord, start.id).find((m) => componentsOf(m).length > 0), 10_000);
     expect(reply.content).toMatch(/✋/);
-    const preview = await command({ userId: alice, channelId: discord.textChannel.id, name: "memory", options: [s.subcommand("forget", [s.string("text", "tea shop")])] });
+    const preview = await command({
+      userId: alice,
+      channelId: discord.textChannel.id,
+      name: "memory",
+      options: [s.subcommand("forget", [s.string("text", "tea shop")])],
+    });
     expect(preview.content).toMatch(/tea shop/);
     model.setFallback({ text: "Alice loves oolong." });
     await command({ userId: alice, channelId: start.id, name: "end" });
@@ -99,19 +109,35 @@ describe("everything under AGENTKIT_HOME is private to the bot's user, whatever 
 
     const person = join("users", alice);
     const expected = [
-      ".", "sessions.sqlite", "sessions.sqlite-wal", "sessions.sqlite-shm", "index", `index/${alice}.sqlite`,
-      "users", person, `${person}/SOUL.md`, `${person}/MEMORY.md`, `${person}/settings.json`, `${person}/journal.jsonl`,
-      `${person}/proposals.json`, `${person}/pending`, `${person}/conversations`, `${person}/daily`,
+      ".",
+      "sessions.sqlite",
+      "sessions.sqlite-wal",
+      "sessions.sqlite-shm",
+      "index",
+      `index/${alice}.sqlite`,
+      "users",
+      person,
+      `${person}/SOUL.md`,
+      `${person}/MEMORY.md`,
+      `${person}/settings.json`,
+      `${person}/journal.jsonl`,
+      `${person}/proposals.json`,
+      `${person}/pending`,
+      `${person}/conversations`,
+      `${person}/daily`,
     ];
-    const entries = await vi.waitFor(async () => {
-      const found = await walk(home);
-      const paths = found.map((e) => e.path);
-      for (const path of expected) expect(paths).toContain(path);
-      expect(paths.some((p) => p.startsWith(`${person}/conversations/`))).toBe(true);
-      expect(paths.some((p) => p.startsWith(`${person}/daily/`))).toBe(true);
-      expect(paths.some((p) => p.startsWith(`${person}/pending/`))).toBe(true);
-      return found;
-    }, { timeout: 10_000, interval: 50 });
+    const entries = await vi.waitFor(
+      async () => {
+        const found = await walk(home);
+        const paths = found.map((e) => e.path);
+        for (const path of expected) expect(paths).toContain(path);
+        expect(paths.some((p) => p.startsWith(`${person}/conversations/`))).toBe(true);
+        expect(paths.some((p) => p.startsWith(`${person}/daily/`))).toBe(true);
+        expect(paths.some((p) => p.startsWith(`${person}/pending/`))).toBe(true);
+        return found;
+      },
+      { timeout: 10_000, interval: 50 },
+    );
     expect(notPrivate(entries)).toEqual([]);
     expect(notPrivate(await walk(join(parent, "data")))).toEqual([]);
     bot.child.kill("SIGTERM");

@@ -53,7 +53,12 @@ describe("private things stay private in public places", () => {
       },
       { text: "Happy to help with the menu." },
     );
-    const start = await discord.userSends({ channelId: discord.textChannel.id, userId: discord.alice.id, content: "What should I order for the picnic?", mentionsBot: true });
+    const start = await discord.userSends({
+      channelId: discord.textChannel.id,
+      userId: discord.alice.id,
+      content: "What should I order for the picnic?",
+      mentionsBot: true,
+    });
     await discord.waitFor(() => botMessages(discord, start.id).find((m) => m.content.startsWith("Happy to help")));
 
     const publicRequests = model.requests.filter(isPublicThreadRequest);
@@ -75,7 +80,12 @@ describe("private things stay private in public places", () => {
 
     // A private thread of hers: everything is there again.
     model.enqueue({ toolCalls: [{ name: "memory_search", arguments: { query: "pharmacy code word" } }] }, { text: "Here is what I found." });
-    const chat = discord.runSlashCommand({ userId: discord.alice.id, channelId: discord.textChannel.id, name: "chat", options: [s.string("topic", "just us"), s.boolean("private", true)] });
+    const chat = discord.runSlashCommand({
+      userId: discord.alice.id,
+      channelId: discord.textChannel.id,
+      name: "chat",
+      options: [s.string("topic", "just us"), s.boolean("private", true)],
+    });
     const thread = await discord.waitFor(() => discord.threads.find((t) => t.name === "just us"));
     await discord.waitFor(() => discord.interactionResponses(chat.id).some((r) => r.content?.includes(`<#${thread.id}>`)));
     await discord.userSends({ channelId: thread.id, userId: discord.alice.id, content: "what was the code word?" });
@@ -96,7 +106,12 @@ describe("private things stay private in public places", () => {
       { toolCalls: [{ name: "memory_add", arguments: { file: "user", section: "Family", content: "- sister Mirela lives in Cluj", private: true } }] },
       { text: "Noted." },
     );
-    const start = await discord.userSends({ channelId: discord.textChannel.id, userId: discord.alice.id, content: "My sister Mirela lives in Cluj.", mentionsBot: true });
+    const start = await discord.userSends({
+      channelId: discord.textChannel.id,
+      userId: discord.alice.id,
+      content: "My sister Mirela lives in Cluj.",
+      mentionsBot: true,
+    });
     await discord.waitFor(() => botMessages(discord, start.id).find((m) => m.content.startsWith("Noted.")));
     model.enqueue({ text: "Alice mentioned her sister." });
     discord.runSlashCommand({ userId: discord.alice.id, channelId: start.id, name: "end" });
@@ -140,7 +155,10 @@ describe("private things stay private in public places", () => {
     const h = await startBot();
     const { discord, model } = h;
     const dm = discord.openDm(discord.alice.id);
-    model.enqueue({ toolCalls: [{ name: "memory_add", arguments: { file: "daily", section: "10:00 · picnic 🌐", content: "- the code word is zebrafinch" } }] }, { text: "ok" });
+    model.enqueue(
+      { toolCalls: [{ name: "memory_add", arguments: { file: "daily", section: "10:00 · picnic 🌐", content: "- the code word is zebrafinch" } }] },
+      { text: "ok" },
+    );
     await discord.userSends({ channelId: dm.id, userId: discord.alice.id, content: "note the code word" });
     await discord.waitFor(() => botMessages(discord, dm.id).find((m) => m.content.startsWith("ok")));
     const answer = String(model.requests.at(-1)!.body.messages.find((m) => m.role === "tool")!.content);
@@ -157,7 +175,12 @@ describe("public is per server", () => {
     const SERVER_A_WORD = "heronplan";
     // A public thread in the default server: Alice talks about a plan, then /end writes today's 🌐 entry.
     model.enqueue({ text: "Sounds good." });
-    const inA = await discord.userSends({ channelId: discord.textChannel.id, userId: discord.alice.id, content: `Our team's ${SERVER_A_WORD} starts Monday.`, mentionsBot: true });
+    const inA = await discord.userSends({
+      channelId: discord.textChannel.id,
+      userId: discord.alice.id,
+      content: `Our team's ${SERVER_A_WORD} starts Monday.`,
+      mentionsBot: true,
+    });
     await discord.waitFor(() => botMessages(discord, inA.id).find((m) => m.content.startsWith("Sounds good.")));
     model.enqueue({ text: `Alice shared the team's ${SERVER_A_WORD}.` });
     const end = discord.runSlashCommand({ userId: discord.alice.id, channelId: inA.id, name: "end" });
@@ -184,7 +207,12 @@ describe("public is per server", () => {
 
     // A new public thread in the first server: its entry and its messages are there.
     model.enqueue({ toolCalls: lookups }, { text: "Here it is." });
-    const again = await discord.userSends({ channelId: discord.textChannel.id, userId: discord.alice.id, content: "Remind me about Monday", mentionsBot: true });
+    const again = await discord.userSends({
+      channelId: discord.textChannel.id,
+      userId: discord.alice.id,
+      content: "Remind me about Monday",
+      mentionsBot: true,
+    });
     await discord.waitFor(() => botMessages(discord, again.id).find((m) => m.content.startsWith("Here it is.")));
     const inSame = model.requests.filter((r) => JSON.stringify(r.body).includes("Remind me about Monday"));
     expect(systemOf(inSame[0]!)).toContain(SERVER_A_WORD);
@@ -198,7 +226,14 @@ describe("public is per server", () => {
       model.enqueue({ toolCalls: [{ name: "memory_add", arguments: { file: "daily", section: entry, content: `- ${words}` } }] }, { text: `wrote ${words}` });
       const thread = await discord.userSends({ channelId, userId: discord.alice.id, content: `note ${words}`, mentionsBot: true });
       await discord.waitFor(() => botMessages(discord, thread.id).find((m) => m.content.startsWith(`wrote ${words}`)));
-      return JSON.parse(String(model.requests.at(-1)!.body.messages.filter((m) => m.role === "tool").at(-1)!.content));
+      return JSON.parse(
+        String(
+          model.requests
+            .at(-1)!
+            .body.messages.filter((m) => m.role === "tool")
+            .at(-1)!.content,
+        ),
+      );
     };
     expect(await writeUnder(other.textChannel.id, "otterword")).toMatchObject({ ok: false, error: expect.stringMatching(/is read in public threads/) });
     expect(await writeUnder(discord.textChannel.id, "same server note")).toMatchObject({ ok: true });

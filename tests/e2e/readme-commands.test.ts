@@ -77,8 +77,14 @@ function blocksUnder(heading: string): Block[] {
   return blocks;
 }
 
-const commandsUnder = (heading: string) => blocksUnder(heading).filter((b) => b.lang === "sh").map((b) => b.lines);
-const envLinesUnder = (heading: string) => blocksUnder(heading).filter((b) => b.lang === "dotenv").flatMap((b) => b.lines);
+const commandsUnder = (heading: string) =>
+  blocksUnder(heading)
+    .filter((b) => b.lang === "sh")
+    .map((b) => b.lines);
+const envLinesUnder = (heading: string) =>
+  blocksUnder(heading)
+    .filter((b) => b.lang === "dotenv")
+    .flatMap((b) => b.lines);
 
 /** The port the README names, or a free one if something on this machine listens there already. */
 function portAsWritten(port: number): Promise<number> {
@@ -114,7 +120,12 @@ function asWritten(line: string): string {
 
 /** Runs one line of the README in the copy, as a shell does: its own process group (Ctrl+C reaches all of it). */
 function shell(line: string, input?: string) {
-  const child = spawn("sh", ["-c", asWritten(line)], { cwd: dir, env: { PATH: `${bin}:${process.env.PATH ?? ""}`, HOME: home }, stdio: ["pipe", "pipe", "pipe"], detached: true });
+  const child = spawn("sh", ["-c", asWritten(line)], {
+    cwd: dir,
+    env: { PATH: `${bin}:${process.env.PATH ?? ""}`, HOME: home },
+    stdio: ["pipe", "pipe", "pipe"],
+    detached: true,
+  });
   children.push(child);
   let output = "";
   child.stdout.on("data", (d: Buffer) => (output += d.toString()));
@@ -166,12 +177,26 @@ async function startBot(): Promise<Shell> {
 
 /** `/memory web` as Alice: the link in the answer. */
 async function memoryWebLink(): Promise<string> {
-  const call = discord.runSlashCommand({ userId: discord.alice.id, channelId: discord.textChannel.id, name: "memory", options: [slashOption.subcommand("web")] });
+  const call = discord.runSlashCommand({
+    userId: discord.alice.id,
+    channelId: discord.textChannel.id,
+    name: "memory",
+    options: [slashOption.subcommand("web")],
+  });
   const answer = await discord.waitFor(() => discord.interactionResponses(call.id).find((r) => r.content !== undefined), 15_000, "/memory web to answer");
   return /<(\S+\/auth\/link\/[^>]+)>/.exec(answer.content!)?.[1] ?? expect.fail(`no link in ${answer.content}`);
 }
 
-const pageAnswers = (url: string) => eventually(async () => (await fetch(url).then((r) => r.status, () => undefined)) ?? false, 30_000, `${url} to answer`);
+const pageAnswers = (url: string) =>
+  eventually(
+    async () =>
+      (await fetch(url).then(
+        (r) => r.status,
+        () => undefined,
+      )) ?? false,
+    30_000,
+    `${url} to answer`,
+  );
 
 /** The stand-ins for `ollama` and for `npm ci` / `npm test` (see the comment at the top). */
 async function standIns(state: string): Promise<void> {
@@ -285,7 +310,12 @@ describe("the README's commands, run as written", () => {
     expect(await finishes(copy, 10_000), copy.output()).toBe(0);
     // "fill in DISCORD_TOKEN, DISCORD_CLIENT_ID and the model (step 4 below)"; DISCORD_API_URL
     // points at the fake Discord instead of discord.com.
-    await setInEnv([`DISCORD_TOKEN=${discord.token}`, `DISCORD_CLIENT_ID=${discord.applicationId}`, `DISCORD_API_URL=${discord.apiUrl}`, `OPENAI_BASE_URL=${model.baseURL}`]);
+    await setInEnv([
+      `DISCORD_TOKEN=${discord.token}`,
+      `DISCORD_CLIENT_ID=${discord.applicationId}`,
+      `DISCORD_API_URL=${discord.apiUrl}`,
+      `OPENAI_BASE_URL=${model.baseURL}`,
+    ]);
 
     // The first conversation: what the web recipe's screenshot shows.
     model.setFallback((request) => {
@@ -304,10 +334,19 @@ describe("the README's commands, run as written", () => {
     await discord.waitFor(() => discord.openGatewaySessions > 0 || bot.child.exitCode !== null, 150_000, "the bot to log in");
     expect(bot.child.exitCode, `the quick start ended during start-up:\n${bot.output()}`).toBeNull();
     expect(discord.commands.global.map((c) => c.name)).toEqual(["chat", "end", "onboard", "memory", "server-notes"]);
-    discord.runSlashCommand({ userId: discord.alice.id, channelId: discord.textChannel.id, name: "chat", options: [slashOption.string("topic", "moving to Berlin")] });
+    discord.runSlashCommand({
+      userId: discord.alice.id,
+      channelId: discord.textChannel.id,
+      name: "chat",
+      options: [slashOption.string("topic", "moving to Berlin")],
+    });
     const thread = await discord.waitFor(() => discord.threads.find((t) => t.name === "moving to Berlin"), 20_000, "/chat to open a thread");
     await discord.waitFor(() => botMessages(discord, thread.id)[0], 10_000, "the greeting");
-    await discord.userSends({ channelId: thread.id, userId: discord.alice.id, content: "My home is Berlin now, I just moved. And I drink oolong tea, no sugar." });
+    await discord.userSends({
+      channelId: thread.id,
+      userId: discord.alice.id,
+      content: "My home is Berlin now, I just moved. And I drink oolong tea, no sugar.",
+    });
     const answer = await discord.waitFor(() => botMessages(discord, thread.id).find((m) => m.content.startsWith("Welcome to Berlin!")), 20_000, "the answer");
     expect(answer.content).toContain("💾 saved to USER.md › Home, USER.md › Drinks, MEMORY.md › Follow up");
     discord.runSlashCommand({ userId: discord.alice.id, channelId: thread.id, name: "end" });
@@ -354,7 +393,12 @@ describe("the README's commands, run as written", () => {
     expect(commands).toHaveLength(1);
     await setInEnv(envLines);
     bot = await startBot();
-    expect(await fetch(`${local}/`).then(() => "served", () => "not served")).toBe("not served");
+    expect(
+      await fetch(`${local}/`).then(
+        () => "served",
+        () => "not served",
+      ),
+    ).toBe("not served");
     const page = shell(commands![0]![0]!);
     expect(await pageAnswers(`${local}/`)).toBe(200);
     await eventually(async () => page.output().includes(`PUBLIC_URL=${local}`), 10_000, "npm run web to name the PUBLIC_URL the bot needs");
@@ -388,17 +432,26 @@ describe("README.md", () => {
   });
 
   it("has no link to a file or a heading that is not there (README.md and docs/)", () => {
-    const files = ["README.md", ...readdirSync(join(repoRoot, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+    const files = [
+      "README.md",
+      ...readdirSync(join(repoRoot, "docs"))
+        .filter((f) => f.endsWith(".md"))
+        .map((f) => `docs/${f}`),
+    ];
     const broken: string[] = [];
     for (const file of files) {
       const text = readFileSync(join(repoRoot, file), "utf8");
-      const prose = markdownLines(text).filter((l) => !l.fenced).map((l) => l.line.replace(/`[^`]*`/g, "")).join("\n");
+      const prose = markdownLines(text)
+        .filter((l) => !l.fenced)
+        .map((l) => l.line.replace(/`[^`]*`/g, ""))
+        .join("\n");
       for (const [, target] of prose.matchAll(/\]\(([^)\s]+)\)/g)) {
         if (/^[a-z]+:/.test(target!)) continue;
         const [path, anchor] = target!.split("#");
         const resolved = path ? join(dirname(file), path) : file;
         if (!existsSync(join(repoRoot, resolved))) broken.push(`${file}: ${target} (no ${resolved})`);
-        else if (anchor !== undefined && !anchorsOf(readFileSync(join(repoRoot, resolved), "utf8")).has(anchor)) broken.push(`${file}: ${target} (no heading #${anchor})`);
+        else if (anchor !== undefined && !anchorsOf(readFileSync(join(repoRoot, resolved), "utf8")).has(anchor))
+          broken.push(`${file}: ${target} (no heading #${anchor})`);
       }
     }
     expect(broken).toEqual([]);
@@ -412,7 +465,11 @@ function anchorsOf(text: string): Set<string> {
   for (const { line, fenced } of markdownLines(text)) {
     const heading = /^#{1,6} (.+)$/.exec(line)?.[1];
     if (fenced || heading === undefined) continue;
-    const slug = heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, "").replace(/ /g, "-");
+    const slug = heading
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+      .replace(/ /g, "-");
     const n = seen.get(slug) ?? 0;
     seen.set(slug, n + 1);
     anchors.add(n === 0 ? slug : `${slug}-${n}`);

@@ -8,7 +8,14 @@ import { botMessages, startBot, type BotHarness } from "../helpers/bot-harness.j
 const NOTE = "weekly game night in the lounge";
 const systemOf = (r: RecordedRequest) => String(r.body.messages[0]?.content ?? "");
 
-async function notesCommand(h: BotHarness, userId: string, sub: string, options: ReturnType<typeof s.string>[] = [], locale = "en-US", channelId = h.discord.textChannel.id) {
+async function notesCommand(
+  h: BotHarness,
+  userId: string,
+  sub: string,
+  options: ReturnType<typeof s.string>[] = [],
+  locale = "en-US",
+  channelId = h.discord.textChannel.id,
+) {
   const call = h.discord.runSlashCommand({ userId, channelId, name: "server-notes", locale, options: [s.subcommand(sub, options)] });
   const answer = await h.discord.waitFor(() => h.discord.interactionResponses(call.id).find((r) => r.content !== undefined));
   expect(answer.ephemeral).toBe(true);
@@ -29,14 +36,20 @@ describe("server notes", () => {
     const h = await startBot({ env: { SERVER_NOTES_ROLE_ID: "" } });
     const { alice, bob } = h.discord;
     // Alice owns the server (Manage Server); Bob has no permission.
-    expect(await notesCommand(h, bob.id, "add", [s.string("section", "Events"), s.string("content", `- the Friday thing: ${NOTE}`)])).toMatch(/^Only members with Manage Server/);
+    expect(await notesCommand(h, bob.id, "add", [s.string("section", "Events"), s.string("content", `- the Friday thing: ${NOTE}`)])).toMatch(
+      /^Only members with Manage Server/,
+    );
     expect(await notesCommand(h, bob.id, "add", [s.string("section", "Events"), s.string("content", "- x")], "zh-CN")).toMatch(/^只有拥有“管理服务器”权限/);
     expect(await serverNotes(h)).toBe("");
-    expect(await notesCommand(h, alice.id, "add", [s.string("section", "Events"), s.string("content", `- the Friday thing: ${NOTE}`)])).toMatch(/^Added to SERVER\.md › Events/);
+    expect(await notesCommand(h, alice.id, "add", [s.string("section", "Events"), s.string("content", `- the Friday thing: ${NOTE}`)])).toMatch(
+      /^Added to SERVER\.md › Events/,
+    );
     expect(await notesCommand(h, bob.id, "view")).toContain(NOTE);
     const key = ["sk-", "proj-", "Zq3Wm8Kp2Lr7Tn4Vb9Xc1Hd6Jf0Gs5Ya2Ue8IoP4aS7dF1gH"].join("");
     const refused = await notesCommand(h, alice.id, "add", [s.string("section", "Bots"), s.string("content", `- the key is ${key}`)]);
-    expect(refused).toMatch(/^SERVER\.md: refused, the text looks like an OpenAI API key, and passwords, keys, tokens and card numbers are never stored in memory\.\nNothing was changed\.$/);
+    expect(refused).toMatch(
+      /^SERVER\.md: refused, the text looks like an OpenAI API key, and passwords, keys, tokens and card numbers are never stored in memory\.\nNothing was changed\.$/,
+    );
     // The model's hint ("tell the person so") is the model's: the moderator reads their own line.
     expect(refused).not.toMatch(/tell the person/);
     expect(await serverNotes(h)).not.toContain(key.slice(-12));
@@ -88,7 +101,12 @@ describe("server notes", () => {
       { toolCalls: [{ name: "server_notes_suggest", arguments: { section: "Events", content: `- the Friday thing: ${NOTE}` } }] },
       { text: "I suggested it to the moderators." },
     );
-    const start = await h.discord.userSends({ channelId: h.discord.textChannel.id, userId: bob.id, content: "FYI the Friday thing is game night", mentionsBot: true });
+    const start = await h.discord.userSends({
+      channelId: h.discord.textChannel.id,
+      userId: bob.id,
+      content: "FYI the Friday thing is game night",
+      mentionsBot: true,
+    });
     const suggestion = await h.discord.waitFor(() => botMessages(h.discord, start.id).find((m) => m.content.startsWith("💡")));
     expect(suggestion.content).toContain(`SERVER.md › Events: + “- the Friday thing: ${NOTE}”`);
     expect(await serverNotes(h)).toBe("");
@@ -140,9 +158,17 @@ describe("server notes", () => {
       { toolCalls: [{ name: "server_notes_suggest", arguments: { section: "Events", content: `- the Friday thing: ${NOTE}` } }] },
       { text: "Suggested what I could." },
     );
-    const start = await h.discord.userSends({ channelId: h.discord.textChannel.id, userId: alice.id, content: "tell the mods about me and game night", mentionsBot: true });
+    const start = await h.discord.userSends({
+      channelId: h.discord.textChannel.id,
+      userId: alice.id,
+      content: "tell the mods about me and game night",
+      mentionsBot: true,
+    });
     await h.discord.waitFor(() => botMessages(h.discord, start.id).find((m) => m.content.startsWith("Suggested what I could.")));
-    const [health, allergy, gameNight] = h.model.requests.at(-1)!.body.messages.filter((m) => m.role === "tool").map((m) => JSON.parse(String(m.content)));
+    const [health, allergy, gameNight] = h.model.requests
+      .at(-1)!
+      .body.messages.filter((m) => m.role === "tool")
+      .map((m) => JSON.parse(String(m.content)));
     for (const refused of [health, allergy]) {
       expect(refused.ok).toBe(false);
       expect(refused.error).toMatch(/keeps private/);
@@ -161,7 +187,12 @@ describe("server notes", () => {
     const { alice, bob } = h.discord;
     const suggestion = { toolCalls: [{ name: "server_notes_suggest", arguments: { section: "Events", content: `- the Friday thing: ${NOTE}` } }] };
     h.model.enqueue(suggestion, { text: "Tried." });
-    const chat = h.discord.runSlashCommand({ userId: alice.id, channelId: h.discord.textChannel.id, name: "chat", options: [s.string("topic", "mod stuff"), s.boolean("private", true)] });
+    const chat = h.discord.runSlashCommand({
+      userId: alice.id,
+      channelId: h.discord.textChannel.id,
+      name: "chat",
+      options: [s.string("topic", "mod stuff"), s.boolean("private", true)],
+    });
     const hidden = await h.discord.waitFor(() => h.discord.threads.find((t) => t.name === "mod stuff"));
     await h.discord.waitFor(() => h.discord.interactionResponses(chat.id).some((r) => r.content?.includes(`<#${hidden.id}>`)));
     await h.discord.userSends({ channelId: hidden.id, userId: alice.id, content: "game night is on Friday in the lounge" });
@@ -172,7 +203,12 @@ describe("server notes", () => {
     expect(h.engine.serverNotesOf(h.discord.guild.id).suggestions()).toEqual([]);
 
     // A public thread with Bob invited: Bob's words become a suggestion under his name, not Alice's.
-    const invite = h.discord.runSlashCommand({ userId: alice.id, channelId: h.discord.textChannel.id, name: "chat", options: [s.string("topic", "game night"), s.user("with", bob.id)] });
+    const invite = h.discord.runSlashCommand({
+      userId: alice.id,
+      channelId: h.discord.textChannel.id,
+      name: "chat",
+      options: [s.string("topic", "game night"), s.user("with", bob.id)],
+    });
     const open = await h.discord.waitFor(() => h.discord.threads.find((t) => t.name === "game night"));
     await h.discord.waitFor(() => h.discord.interactionResponses(invite.id).some((r) => r.content?.includes(`<#${open.id}>`)));
     h.model.enqueue(suggestion, { text: "Suggested, Bob." });
@@ -208,7 +244,12 @@ describe("the receipt of a conversation in a server", () => {
       { toolCalls: [{ name: "server_notes_suggest", arguments: { section: "Rules", content: "- no spoilers before Monday" } }] },
       { text: "I suggested both to the moderators." },
     );
-    const start = await h.discord.userSends({ channelId: h.discord.textChannel.id, userId: bob.id, content: "FYI the Friday thing is game night, and no spoilers", mentionsBot: true });
+    const start = await h.discord.userSends({
+      channelId: h.discord.textChannel.id,
+      userId: bob.id,
+      content: "FYI the Friday thing is game night, and no spoilers",
+      mentionsBot: true,
+    });
     const suggestions = await h.discord.waitFor(() => {
       const posted = botMessages(h.discord, start.id).filter((m) => m.content.startsWith("💡"));
       return posted.length === 2 ? posted : undefined;
@@ -220,7 +261,10 @@ describe("the receipt of a conversation in a server", () => {
     await press(h, spoilers, "Discard", alice.id);
     await h.discord.waitFor(() => h.discord.message(spoilers.id)!.content.startsWith("Discarded"));
     // A third, still waiting when the conversation ends.
-    h.model.enqueue({ toolCalls: [{ name: "server_notes_suggest", arguments: { section: "Channels", content: "- #lounge is for voice chat" } }] }, { text: "Suggested." });
+    h.model.enqueue(
+      { toolCalls: [{ name: "server_notes_suggest", arguments: { section: "Channels", content: "- #lounge is for voice chat" } }] },
+      { text: "Suggested." },
+    );
     await h.discord.userSends({ channelId: start.id, userId: bob.id, content: "and #lounge is for voice chat" });
     await h.discord.waitFor(() => botMessages(h.discord, start.id).find((m) => m.content.startsWith("Suggested.")));
     h.model.setFallback({ text: "Bob told me about the server." });

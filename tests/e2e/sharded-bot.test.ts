@@ -13,7 +13,7 @@ afterEach(async () => {
 });
 
 /** The pid of each shard process, from the shards' own JSON log lines (pino writes pid on every line). */
-export function shardPids(run: TsxProcess): Map<number, number> {
+function shardPids(run: TsxProcess): Map<number, number> {
   const pids = new Map<number, number>();
   for (const line of run.stdout().split("\n")) {
     if (!line.startsWith("{")) continue;
@@ -23,7 +23,7 @@ export function shardPids(run: TsxProcess): Map<number, number> {
   return pids;
 }
 
-export async function startSharded(discord: FakeDiscord, model: FakeOpenAI, home: string, env: Record<string, string> = {}): Promise<TsxProcess> {
+async function startSharded(discord: FakeDiscord, model: FakeOpenAI, home: string, env: Record<string, string> = {}): Promise<TsxProcess> {
   const launcher = runTsx("src/index.ts", [], { ...botEnv(discord, model, home), LOG_LEVEL: "info", SHARD_COUNT: "auto", SHARD_SPAWN_DELAY_MS: "200", ...env });
   closers.push(async () => {
     if (launcher.child.exitCode === null) launcher.child.kill("SIGTERM");
@@ -37,7 +37,10 @@ export async function startSharded(discord: FakeDiscord, model: FakeOpenAI, home
 async function twoShardWorld() {
   const discord = await startFakeDiscord({ recommendedShards: 2 });
   const model = await startFakeOpenAI();
-  closers.push(() => discord.close(), () => model.close());
+  closers.push(
+    () => discord.close(),
+    () => model.close(),
+  );
   const home = await makeTempHome();
   const zero = discord.addGuild({ name: "shard zero", forShard: [0, 2] });
   const one = discord.addGuild({ name: "shard one", forShard: [1, 2] });
@@ -79,11 +82,19 @@ describe("server notes with shards", () => {
     const { discord, model, home, zero, one } = await twoShardWorld();
     await startSharded(discord, model, home);
     const notesCommand = async (guildChannel: string, sub: string, options: ReturnType<typeof s.string>[], locale = "en-US") => {
-      const call = discord.runSlashCommand({ userId: discord.alice.id, channelId: guildChannel, name: "server-notes", locale, options: [s.subcommand(sub, options)] });
+      const call = discord.runSlashCommand({
+        userId: discord.alice.id,
+        channelId: guildChannel,
+        name: "server-notes",
+        locale,
+        options: [s.subcommand(sub, options)],
+      });
       return (await discord.waitFor(() => discord.interactionResponses(call.id).find((r) => r.content !== undefined), 10_000)).content!;
     };
     // Alice owns both servers (Manage Server).
-    expect(await notesCommand(one.textChannel.id, "add", [s.string("section", "Events"), s.string("content", "- the Friday thing: board games")])).toMatch(/^Added to SERVER\.md › Events/);
+    expect(await notesCommand(one.textChannel.id, "add", [s.string("section", "Events"), s.string("content", "- the Friday thing: board games")])).toMatch(
+      /^Added to SERVER\.md › Events/,
+    );
     expect(await readFile(join(home, "guilds", one.guild.id, "SERVER.md"), "utf8")).toContain("board games");
     expect(await notesCommand(one.textChannel.id, "view", [], "zh-CN")).toContain("board games");
 

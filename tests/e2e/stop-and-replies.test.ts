@@ -124,7 +124,12 @@ describe("replies, stickers and links", () => {
   it("gives the model the message in the parent channel that started the thread, when the person replies to it", async () => {
     const h = await startBot();
     h.model.enqueue({ text: "Noted." }, { text: "It said to bring umbrellas." });
-    const start = await h.discord.userSends({ channelId: h.discord.textChannel.id, userId: h.discord.alice.id, content: "rain expected on Friday, bring umbrellas", mentionsBot: true });
+    const start = await h.discord.userSends({
+      channelId: h.discord.textChannel.id,
+      userId: h.discord.alice.id,
+      content: "rain expected on Friday, bring umbrellas",
+      mentionsBot: true,
+    });
     await h.discord.waitFor(() => botMessages(h.discord, start.id).find((m) => m.content === "Noted."));
     await h.discord.userSends({ channelId: start.id, userId: h.discord.alice.id, content: "what did this say?", reference: { messageId: start.id } });
     await h.discord.waitFor(() => botMessages(h.discord, start.id).find((m) => m.content.startsWith("It said")));

@@ -32,7 +32,12 @@ describe("a person over their storage quota (STORAGE_QUOTA_MB)", () => {
       "Hello Alice.\n-# 💾 Your memory here is full (60 KB of 50 KB): I still answer, but this conversation won't be kept word for word and I don't read the files you attach. Delete conversations you no longer need (the web page's Conversations, from /memory web) or forget words with /memory forget, then try again; the bot's operator can raise STORAGE_QUOTA_MB.",
     );
 
-    await h.discord.userSends({ channelId: start.id, userId: h.discord.alice.id, content: "my notes", attachments: [{ filename: "notes.txt", contentType: "text/plain", data: "secret plans for the bakery" }] });
+    await h.discord.userSends({
+      channelId: start.id,
+      userId: h.discord.alice.id,
+      content: "my notes",
+      attachments: [{ filename: "notes.txt", contentType: "text/plain", data: "secret plans for the bakery" }],
+    });
     const second = await h.discord.waitFor(() => botMessages(h.discord, start.id).find((m) => m.content.startsWith("Noted.") && m.content.includes("💾")));
     expect(second.content.split("\n")).toHaveLength(2);
     const asked = JSON.stringify(h.model.requests.at(-1)!.body.messages.at(-1));
@@ -48,7 +53,9 @@ describe("a person over their storage quota (STORAGE_QUOTA_MB)", () => {
     const end = h.discord.runSlashCommand({ userId: h.discord.alice.id, channelId: start.id, name: "end" });
     await h.discord.waitFor(() => h.discord.interactionResponses(end.id).find((r) => r.content));
     const dir = join(h.home, "users", h.discord.alice.id);
-    await h.discord.waitFor(async () => ((await readFile(join(dir, "daily", `${localDate(new Date(), "UTC")}.md`), "utf8").catch(() => "")).includes("Tea talk.") ? true : undefined));
+    await h.discord.waitFor(async () =>
+      (await readFile(join(dir, "daily", `${localDate(new Date(), "UTC")}.md`), "utf8").catch(() => "")).includes("Tea talk.") ? true : undefined,
+    );
     expect(await readdir(join(dir, "conversations"))).toEqual(["2026-11-01-long-talk-aaaaaaaa.md"]);
     // Nor does the session store keep its words: only the summary.
     const closed = await h.engine.latestIn(start.id);
@@ -84,12 +91,19 @@ describe("a person over their storage quota (STORAGE_QUOTA_MB)", () => {
 
     const upload = [s.attachment("file", { filename: "USER.md", data: "## Likes\n- tea\n" })];
     const refused = await command(h, "memory", [s.subcommand("import", upload)]);
-    expect(refused.content).toMatch(/^USER\.md was not imported\. Your memory here is full: it uses 60 KB of its 50 KB, and this would add 1 KB\. Delete conversations .* Nothing was changed\.$/);
+    expect(refused.content).toMatch(
+      /^USER\.md was not imported\. Your memory here is full: it uses 60 KB of its 50 KB, and this would add 1 KB\. Delete conversations .* Nothing was changed\.$/,
+    );
     const refusedZh = await command(h, "memory", [s.subcommand("import", upload)], "zh-CN");
     expect(refusedZh.content).toMatch(/^USER\.md 没有导入。你在这里的记忆空间已满：已用 60 KB，共 50 KB，这次会再增加 1 KB。.*没有做任何改动。$/);
     expect(await readFile(join(h.home, "users", h.discord.alice.id, "USER.md"), "utf8").catch(() => "none")).toBe("none");
     // Someone else, under the quota, imports as before.
-    const bob = h.discord.runSlashCommand({ userId: h.discord.bob.id, channelId: h.discord.textChannel.id, name: "memory", options: [s.subcommand("import", upload)] });
+    const bob = h.discord.runSlashCommand({
+      userId: h.discord.bob.id,
+      channelId: h.discord.textChannel.id,
+      name: "memory",
+      options: [s.subcommand("import", upload)],
+    });
     const preview = await h.discord.waitFor(() => h.discord.interactionResponses(bob.id).find((r) => r.content));
     expect(preview.content).toMatch(/^\*\*Import USER\.md\*\*: 1 file\(s\) would be written\./);
   });

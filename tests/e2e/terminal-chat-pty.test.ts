@@ -16,7 +16,6 @@ afterEach(async () => {
   fake = undefined;
 });
 
-
 /** Starts the chat in a terminal and waits for its first prompt. */
 async function startChat(home: string, args: string[] = ["--user", "42"]): Promise<Terminal> {
   const term = runInTerminal("src/cli/chat.ts", args, { AGENTKIT_HOME: home, OPENAI_BASE_URL: fake!.baseURL });
@@ -31,7 +30,11 @@ function sentMessages(): string[] {
 }
 
 /** About four seconds of streaming: time enough to interrupt it on a busy machine. */
-const slowAnswer = { text: "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau", chunkSize: 5, tokensPerSecond: 5 };
+const slowAnswer = {
+  text: "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau",
+  chunkSize: 5,
+  tokensPerSecond: 5,
+};
 
 describe("npm run chat in a terminal", () => {
   it("Ctrl+C while an answer streams stops it, keeps what was shown in the history, and returns to the prompt", async () => {
@@ -83,7 +86,11 @@ describe("npm run chat in a terminal", () => {
     fake = await startFakeOpenAI();
     const home = await makeTempHome();
     fake.enqueue({ text: "Noted, Mochi." }, slowAnswer);
-    fake.setFallback((req) => (req.body.tools ? { text: "hi again" } : { text: `summary ${JSON.stringify(req.body.messages).includes("Mochi") ? "of the Mochi run" : "of the second run"}` }));
+    fake.setFallback((req) =>
+      req.body.tools
+        ? { text: "hi again" }
+        : { text: `summary ${JSON.stringify(req.body.messages).includes("Mochi") ? "of the Mochi run" : "of the second run"}` },
+    );
     const term = await startChat(home);
     term.type(`my cat is Mochi${ENTER}`);
     await term.waitFor("Noted, Mochi.\n> ");

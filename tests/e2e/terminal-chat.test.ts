@@ -17,7 +17,6 @@ afterEach(async () => {
   fake = undefined;
 });
 
-
 async function until(check: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 400 && !check(); i++) await new Promise((r) => setTimeout(r, 25));
   if (!check()) throw new Error(`timed out waiting for ${what}`);
@@ -62,10 +61,15 @@ describe("npm run chat", () => {
     await mkdir(join(home, "users/42/conversations"), { recursive: true });
     await writeFile(join(home, "users/42/conversations/2026-11-01-long-talk-aaaaaaaa.md"), `# long talk\n\n## 🧑 Mei\n${"tea and cake\n".repeat(4_600)}`);
     fake.enqueue({ text: "Hello." }, { text: "Still here." }, { text: "Person 42 said hello twice." });
-    const run = await runChat(["--user", "42", "--title", "hi"], "hi\nagain\n/end\n", { AGENTKIT_HOME: home, OPENAI_BASE_URL: fake.baseURL, STORAGE_QUOTA_MB: "0.05" });
+    const run = await runChat(["--user", "42", "--title", "hi"], "hi\nagain\n/end\n", {
+      AGENTKIT_HOME: home,
+      OPENAI_BASE_URL: fake.baseURL,
+      STORAGE_QUOTA_MB: "0.05",
+    });
     expect(run.code).toBe(0);
     // Its figure counts the recall index too, which the first turn may have begun.
-    const line = /💾 Your memory here is full \(\d+ KB of 50 KB\): I still answer, but this conversation won't be kept word for word\. Delete conversations you no longer need \(the web page's Conversations, from \/memory web\) or forget words with \/memory forget, then try again; the bot's operator can raise STORAGE_QUOTA_MB\.\n/g;
+    const line =
+      /💾 Your memory here is full \(\d+ KB of 50 KB\): I still answer, but this conversation won't be kept word for word\. Delete conversations you no longer need \(the web page's Conversations, from \/memory web\) or forget words with \/memory forget, then try again; the bot's operator can raise STORAGE_QUOTA_MB\.\n/g;
     expect(run.stdout).toMatch(new RegExp(`Hello\\.\\n${line.source}`));
     expect(run.stdout.match(line)).toHaveLength(1);
     expect(run.stdout).toContain("Still here.");
@@ -78,7 +82,10 @@ describe("npm run chat", () => {
     const home = await makeTempHome();
     await mkdir(join(home, "users/42"), { recursive: true });
     await writeFile(join(home, "users/42/USER.md"), "## Likes\n- oolong\n\n## Health notes\n- allergic to kestrelnuts\n");
-    const run = await runChat(["--user", "42"], "/private Health notes\n/memory user\n/private Health notes off\n/private Family\n/private ## bad\n/end\n", { AGENTKIT_HOME: home, OPENAI_BASE_URL: fake.baseURL });
+    const run = await runChat(["--user", "42"], "/private Health notes\n/memory user\n/private Health notes off\n/private Family\n/private ## bad\n/end\n", {
+      AGENTKIT_HOME: home,
+      OPENAI_BASE_URL: fake.baseURL,
+    });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("🔒 “Health notes” is private: from the next conversation in a public thread, I leave it out");
     expect(run.stdout).toContain("- allergic to kestrelnuts\n🔒 Private (kept out of public threads): Health notes\n");
@@ -113,10 +120,20 @@ describe("npm run chat", () => {
     const env = { AGENTKIT_HOME: home, OPENAI_BASE_URL: fake.baseURL };
     fake.enqueue({ text: "Piranesi is a lovely novel." }, { text: "They talked about Piranesi." });
     await runChat(["--user", "42", "--title", "books", "--name", "Mei"], "My sister says I should read Piranesi.\n/end\n", env);
-    const lines = ["/search sister --since 2000-01-01", "/search sister --until 2000-01", "/search --since=2000-01", "/search sister --since nonsense", "/search x --since 2026-11 --until 2026-10", "/search --until", "/end"];
+    const lines = [
+      "/search sister --since 2000-01-01",
+      "/search sister --until 2000-01",
+      "/search --since=2000-01",
+      "/search sister --since nonsense",
+      "/search x --since 2026-11 --until 2026-10",
+      "/search --until",
+      "/end",
+    ];
     const run = await runChat(["--user", "42"], `${lines.join("\n")}\n`, env);
     expect(run.stderr).toBe("");
-    expect(run.stdout).toMatch(/Search: "sister" · from 2000-01-01\n1\. \d{4}-\d{2}-\d{2} · conversation › books\n {3}Mei: My sister says I should read Piranesi\./);
+    expect(run.stdout).toMatch(
+      /Search: "sister" · from 2000-01-01\n1\. \d{4}-\d{2}-\d{2} · conversation › books\n {3}Mei: My sister says I should read Piranesi\./,
+    );
     expect(run.stdout).toContain('Nothing found for "sister" until 2000-01-31.');
     expect(run.stdout).toMatch(/From 2000-01-01\n1\. \d{4}-\d{2}-\d{2} · daily › \d\d:\d\d · books\n {3}They talked about Piranesi\./);
     expect(run.stdout).toContain("“nonsense” is not a date: give a day as YYYY-MM-DD or a month as YYYY-MM (e.g. 2026-10-03 or 2026-10).");
@@ -127,7 +144,7 @@ describe("npm run chat", () => {
     expect(zh.stdout).toMatch(/2000-01-01 起\n1\. \d{4}-\d{2}-\d{2} · 日志 › /);
   }, 30_000);
 
-  it("calls the person \"User\" when --name is not given, not the OS account", async () => {
+  it('calls the person "User" when --name is not given, not the OS account', async () => {
     fake = await startFakeOpenAI();
     const home = await makeTempHome();
     fake.enqueue({ text: "Hello!" }, { text: "Summary." });
@@ -149,10 +166,17 @@ describe("npm run chat", () => {
       { text: "Noted too." },
       { text: "Summary." },
     );
-    const run = await runChat(["--user", "42", "--title", "tea"], "I like oolong\nI'm going on a trip\n/history\n/undo\n/undo 2\n/undo 2\n/undo 1\n/undo 9\n/undo\n/memory user\n/end\n", env);
+    const run = await runChat(
+      ["--user", "42", "--title", "tea"],
+      "I like oolong\nI'm going on a trip\n/history\n/undo\n/undo 2\n/undo 2\n/undo 1\n/undo 9\n/undo\n/memory user\n/end\n",
+      env,
+    );
     expect(run.stderr).toBe("");
     expect(run.stdout).toMatch(/\d\d-\d\d \d\d:\d\d · AgentKit in “tea” · USER\.md › Likes: \+ “oolong” {2}\[[0-9a-z]+\]\n/);
-    const firstList = /1\. .* · MEMORY\.md › Follow-ups: \+ “ask about the trip” {2}\[[0-9a-z]+\]\n2\. .* · USER\.md › Likes: \+ “oolong” {2}\[([0-9a-z]+)\]\n3\. .* · default persona · SOUL\.md › Name: \+ “AgentKit” \(\+2 more\) .*\n/.exec(run.stdout);
+    const firstList =
+      /1\. .* · MEMORY\.md › Follow-ups: \+ “ask about the trip” {2}\[[0-9a-z]+\]\n2\. .* · USER\.md › Likes: \+ “oolong” {2}\[([0-9a-z]+)\]\n3\. .* · default persona · SOUL\.md › Name: \+ “AgentKit” \(\+2 more\) .*\n/.exec(
+        run.stdout,
+      );
     expect(firstList).not.toBeNull();
     const oolong = firstList![1]!;
     // The reply names what was undone.
@@ -225,10 +249,14 @@ describe("npm run chat", () => {
     fake = await startFakeOpenAI();
     const home = await makeTempHome();
     fake.setFallback({ text: "ok" });
-    const run = await runChat(["--user", "42"], "/frobnicate now\n/Help\n//end is a word\n/usr/bin is missing\n/memory view user\n/memory search kayak\n/end\n", {
-      AGENTKIT_HOME: home,
-      OPENAI_BASE_URL: fake.baseURL,
-    });
+    const run = await runChat(
+      ["--user", "42"],
+      "/frobnicate now\n/Help\n//end is a word\n/usr/bin is missing\n/memory view user\n/memory search kayak\n/end\n",
+      {
+        AGENTKIT_HOME: home,
+        OPENAI_BASE_URL: fake.baseURL,
+      },
+    );
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("Unknown command /frobnicate; see /help.");
     // Discord's spelling does what it does there.
@@ -243,7 +271,11 @@ describe("npm run chat", () => {
     fake = await startFakeOpenAI();
     const home = await makeTempHome();
     fake.setFallback({ text: "ok" });
-    const run = await runChat(["--user", "42"], `${"y".repeat(3000)}\nshort\n/end\n`, { AGENTKIT_HOME: home, OPENAI_BASE_URL: fake.baseURL, ATTACHMENT_MESSAGE_KB: "2" });
+    const run = await runChat(["--user", "42"], `${"y".repeat(3000)}\nshort\n/end\n`, {
+      AGENTKIT_HOME: home,
+      OPENAI_BASE_URL: fake.baseURL,
+      ATTACHMENT_MESSAGE_KB: "2",
+    });
     expect(run.code).toBe(1);
     expect(run.stderr.trim().split("\n")).toEqual(["That message is 3,000 bytes; one message holds at most 2,048 (ATTACHMENT_MESSAGE_KB). Nothing was sent."]);
     expect(fake.requests.filter((r) => r.body.tools).map((r) => r.body.messages.at(-1)!.content)).toEqual(["short"]);
@@ -282,7 +314,12 @@ describe("npm run chat", () => {
     expect(run.stdout).toContain("时区：Europe/Berlin。\n");
     expect(run.stdout).toContain("用法：/settings");
     expect(run.stdout).toContain("对话已结束。");
-    expect(JSON.parse(await readFile(join(home, "users/42/settings.json"), "utf8"))).toEqual({ askBeforeSaving: "all", timezone: "Europe/Berlin", tidyUp: "ask", locale: "zh-CN" });
+    expect(JSON.parse(await readFile(join(home, "users/42/settings.json"), "utf8"))).toEqual({
+      askBeforeSaving: "all",
+      timezone: "Europe/Berlin",
+      tidyUp: "ask",
+      locale: "zh-CN",
+    });
   }, 30_000);
 
   it("prints where an answer's memory came from when the model searched", async () => {
@@ -291,7 +328,11 @@ describe("npm run chat", () => {
     const env = { AGENTKIT_HOME: home, OPENAI_BASE_URL: fake.baseURL };
     fake.enqueue({ text: "Piranesi is a lovely novel." }, { text: "They talked about Piranesi." });
     await runChat(["--user", "42", "--title", "books", "--name", "Mei"], "My sister says I should read Piranesi.\n/end\n", env);
-    fake.enqueue({ toolCalls: [{ name: "memory_search", arguments: { query: "Piranesi sister" } }] }, { text: "Your sister recommended Piranesi." }, { text: "Summary." });
+    fake.enqueue(
+      { toolCalls: [{ name: "memory_search", arguments: { query: "Piranesi sister" } }] },
+      { text: "Your sister recommended Piranesi." },
+      { text: "Summary." },
+    );
     const run = await runChat(["--user", "42"], "what did my sister recommend?\n/end\n", env);
     expect(run.stdout).toMatch(/Your sister recommended Piranesi\.\n(.*\n)*🔎 from .*“books” \(\d{4}-\d{2}-\d{2}\)/);
   }, 30_000);
@@ -300,11 +341,18 @@ describe("npm run chat", () => {
     fake = await startFakeOpenAI();
     const home = await makeTempHome();
     await mkdir(join(home, "users/42"), { recursive: true });
-    const notice = { entry: "mq1abc123456", counts: { merge: 2, replace: 1, remove: 0, move: 3 }, example: { section: "Home", before: "Lives in Paris", after: "Lives in Berlin" }, at: "2026-12-03T04:00:00Z" };
+    const notice = {
+      entry: "mq1abc123456",
+      counts: { merge: 2, replace: 1, remove: 0, move: 3 },
+      example: { section: "Home", before: "Lives in Paris", after: "Lives in Berlin" },
+      at: "2026-12-03T04:00:00Z",
+    };
     await writeFile(join(home, "users/42/tidy.json"), JSON.stringify({ notice }));
     fake.enqueue({ text: "Hi!" }, { text: "Again." }, { text: "Summary." });
     const run = await runChat(["--user", "42"], "hello\nmore\n/end\n", { AGENTKIT_HOME: home, OPENAI_BASE_URL: fake.baseURL });
-    expect(run.stdout).toContain("🧹 I tidied my notes: merged 2, updated 1 (Home: Lives in Paris → Lives in Berlin), moved 3 facts from recent logs\n(/undo mq1abc123456 takes it all back; /history shows each change)");
+    expect(run.stdout).toContain(
+      "🧹 I tidied my notes: merged 2, updated 1 (Home: Lives in Paris → Lives in Berlin), moved 3 facts from recent logs\n(/undo mq1abc123456 takes it all back; /history shows each change)",
+    );
     expect(run.stdout.split("🧹")).toHaveLength(2);
     expect(JSON.parse(await readFile(join(home, "users/42/tidy.json"), "utf8"))).toEqual({});
   }, 30_000);
@@ -336,8 +384,20 @@ describe("npm run chat", () => {
     await writeFile(join(home, "users/42/MEMORY.md"), `## Notes\n- kiwi ${hostile}\n`);
     const at = new Date().toISOString();
     const change = { file: "USER.md", section: "Evil", position: 0, before: null, after: `## Evil\n- ${hostile}\n` };
-    await writeFile(join(home, "users/42/journal.jsonl"), `${JSON.stringify({ id: "mxhostile01", at, by: { kind: "person" }, op: "add", changes: [change] })}\n{"done":"mxhostile01"}\n`);
-    const proposal = { id: "a1b2c3d4e5", createdAt: at, session: "s", title: "t", tool: "memory_add", file: "user", section: `Pets ${ESC}[31m`, content: `- ${hostile}` };
+    await writeFile(
+      join(home, "users/42/journal.jsonl"),
+      `${JSON.stringify({ id: "mxhostile01", at, by: { kind: "person" }, op: "add", changes: [change] })}\n{"done":"mxhostile01"}\n`,
+    );
+    const proposal = {
+      id: "a1b2c3d4e5",
+      createdAt: at,
+      session: "s",
+      title: "t",
+      tool: "memory_add",
+      file: "user",
+      section: `Pets ${ESC}[31m`,
+      content: `- ${hostile}`,
+    };
     await writeFile(join(home, "users/42/proposals.json"), JSON.stringify([proposal]));
     fake.enqueue({ text: `Here: ${hostile} kiwi` });
     fake.setFallback({ text: "Summary." });
@@ -356,7 +416,10 @@ describe("npm run chat", () => {
     fake = await startFakeOpenAI();
     const home = await makeTempHome();
     // Small chunks: the hint arrives cut into pieces, as a real stream cuts it.
-    fake.enqueue({ text: "That note reads [blocked: possible prompt injection; see /memory view]; try /memory history too.", chunkSize: 3 }, { text: "Summary." });
+    fake.enqueue(
+      { text: "That note reads [blocked: possible prompt injection; see /memory view]; try /memory history too.", chunkSize: 3 },
+      { text: "Summary." },
+    );
     const run = await runChat(["--user", "42"], "what does my note say?\n/end\n", { AGENTKIT_HOME: home, OPENAI_BASE_URL: fake.baseURL });
     expect(run.stdout).toContain("That note reads [blocked: possible prompt injection; see /memory]; try /history too.\n");
     expect(run.stdout).not.toContain("/memory view");
@@ -414,7 +477,9 @@ describe("npm run chat", () => {
     await until(() => first.stdout().includes("Noted, Mochi.\n"), "the answer");
     first.child.kill("SIGKILL");
     await first.exited;
-    fake.setFallback((req) => (req.body.tools ? { text: "hi" } : { text: `summary ${JSON.stringify(req.body.messages).includes("Mochi") ? "of the Mochi run" : "of the second run"}` }));
+    fake.setFallback((req) =>
+      req.body.tools ? { text: "hi" } : { text: `summary ${JSON.stringify(req.body.messages).includes("Mochi") ? "of the Mochi run" : "of the second run"}` },
+    );
     const second = await runChat(["--user", "9"], "hello\n/end\n", { AGENTKIT_HOME: home, OPENAI_BASE_URL: fake.baseURL });
     expect(second.code).toBe(0);
     const log = await dailyLog(home, "9");
@@ -480,7 +545,9 @@ describe("npm run chat", () => {
     fake.enqueue({ text: "Tea is lovely." }, { text: "They asked about tea." });
     chat.child.stdin.end("tell me about tea\n/end\n");
     expect(await chat.exited).toBe(1);
-    expect(chat.stderr().trim().split("\n")).toEqual(["⚠️ The model server stopped answering in the middle (the connection broke or the answer was garbled). Please try again."]);
+    expect(chat.stderr().trim().split("\n")).toEqual([
+      "⚠️ The model server stopped answering in the middle (the connection broke or the answer was garbled). Please try again.",
+    ]);
     expect(chat.stdout()).toContain("Tea is lovely.\n");
     expect(chat.stdout()).toContain("Conversation ended; its summary is in today's daily log.");
     for (const line of [...chat.stdout().split("\n"), ...chat.stderr().split("\n")]) expect(line).not.toMatch(/^\{"level"/);

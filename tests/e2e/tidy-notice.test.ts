@@ -16,10 +16,27 @@ async function tidied(h: BotHarness): Promise<void> {
   await writeFile(join(memory.dir, "USER.md"), USER);
   const today = new Date().toISOString().slice(0, 10);
   const said = "We live in Berlin since 2026-11-26!";
-  const log = { title: "moving", place: "p", opened: "", closed: "", sessionId: "s", partsKept: true as const, messages: [{ speaker: "person" as const, name: "Alice", text: said, parts: [{ origin: "typed" as const, text: said }] }] };
+  const log = {
+    title: "moving",
+    place: "p",
+    opened: "",
+    closed: "",
+    sessionId: "s",
+    partsKept: true as const,
+    messages: [{ speaker: "person" as const, name: "Alice", text: said, parts: [{ origin: "typed" as const, text: said }] }],
+  };
   await writeFile(join(memory.conversationsDir, `${today}-moving-aaaaaaaa.md`), renderConversation(log));
   const operations = [
-    { kind: "replace", file: "user", section: "Home", old_lines: ["- Lives in Paris"], new_lines: ["- Lives in Berlin (since 2026-11-26)"], reason: "moved", source: "conversations/x.md", quote: "We live in Berlin since 2026-11-26" },
+    {
+      kind: "replace",
+      file: "user",
+      section: "Home",
+      old_lines: ["- Lives in Paris"],
+      new_lines: ["- Lives in Berlin (since 2026-11-26)"],
+      reason: "moved",
+      source: "conversations/x.md",
+      quote: "We live in Berlin since 2026-11-26",
+    },
   ];
   h.model.enqueue({ text: JSON.stringify({ operations }) });
   const model = new ModelClient({ baseURL: h.model.baseURL, apiKey: "t", model: "fake-model", maxRetries: 0 });
@@ -56,7 +73,9 @@ describe("the tidy-up's notice", () => {
     // Once: the next answer has no notice.
     h.model.enqueue({ text: "Still here." });
     await h.discord.userSends({ channelId: reply.channelId, userId: h.discord.alice.id, content: "and now?" });
-    const next = await h.discord.waitFor(() => h.discord.messagesIn(reply.channelId).find((m) => m.content.startsWith("Still here.") && !m.content.endsWith("▌")));
+    const next = await h.discord.waitFor(() =>
+      h.discord.messagesIn(reply.channelId).find((m) => m.content.startsWith("Still here.") && !m.content.endsWith("▌")),
+    );
     expect(next.content).toBe("Still here.");
   });
 
@@ -75,8 +94,16 @@ describe("the tidy-up's notice", () => {
     expect((await firstReply(h, "hi")).content).toBe("Hello again!");
     // Bob chose DMs, but the bot cannot reach him there: the notice waits for his next conversation.
     await h.engine.memoryOf(h.discord.bob.id).saveSettings({ tidyNotice: "dm" });
-    await writeFile(join(h.engine.memoryOf(h.discord.bob.id).dir, "tidy.json"), JSON.stringify({ notice: { entry: "x", counts: { merge: 2, replace: 0, remove: 0, move: 0 }, at: "2026-12-03T00:00:00Z" } }));
-    h.discord.failNext({ method: "POST", route: "/channels/:channelId/messages", status: 403, body: { code: 50007, message: "Cannot send messages to this user" } });
+    await writeFile(
+      join(h.engine.memoryOf(h.discord.bob.id).dir, "tidy.json"),
+      JSON.stringify({ notice: { entry: "x", counts: { merge: 2, replace: 0, remove: 0, move: 0 }, at: "2026-12-03T00:00:00Z" } }),
+    );
+    h.discord.failNext({
+      method: "POST",
+      route: "/channels/:channelId/messages",
+      status: 403,
+      body: { code: 50007, message: "Cannot send messages to this user" },
+    });
     await h.bot.tidied(h.discord.bob.id);
     h.model.enqueue({ text: "Hi Bob." });
     const start = await h.discord.userSends({ channelId: h.discord.textChannel.id, userId: h.discord.bob.id, content: "hello", mentionsBot: true });
@@ -87,7 +114,13 @@ describe("the tidy-up's notice", () => {
   it("speaks Chinese, and is a setting: tidy_up on, ask or off, and where the notice goes", async () => {
     const h = await startBot();
     const settings = async (options: ReturnType<typeof s.string>[], locale = "zh-CN") => {
-      const call = h.discord.runSlashCommand({ userId: h.discord.alice.id, channelId: h.discord.textChannel.id, name: "memory", locale, options: [s.subcommand("settings", options)] });
+      const call = h.discord.runSlashCommand({
+        userId: h.discord.alice.id,
+        channelId: h.discord.textChannel.id,
+        name: "memory",
+        locale,
+        options: [s.subcommand("settings", options)],
+      });
       return (await h.discord.waitFor(() => h.discord.interactionResponses(call.id).find((r) => r.content))).content;
     };
     expect(await settings([s.string("tidy_up", "ask")], "en-US")).toMatch(/^Nightly tidy-up: ask first/);
@@ -110,7 +143,10 @@ describe("the tidy-up's notice", () => {
     const h = await startBot();
     const dir = h.engine.memoryOf(h.discord.alice.id).dir;
     await mkdir(dir, { recursive: true });
-    await writeFile(join(dir, "tidy.json"), JSON.stringify({ notice: { counts: { merge: 0, replace: 1, remove: 0, move: 0 }, proposals: 1, at: "2026-12-03T00:00:00Z" } }));
+    await writeFile(
+      join(dir, "tidy.json"),
+      JSON.stringify({ notice: { counts: { merge: 0, replace: 1, remove: 0, move: 0 }, proposals: 1, at: "2026-12-03T00:00:00Z" } }),
+    );
     expect((await firstReply(h, "hi")).content).toBe("Hello again!");
     expect(JSON.parse(await readFile(join(dir, "tidy.json"), "utf8")).notice.proposals).toBe(1);
   });

@@ -118,17 +118,36 @@ async function seed(site: Site): Promise<void> {
   );
   const bob = site.setup.engine.memoryOf(BOB);
   await mkdir(join(bob.dir, "conversations"), { recursive: true });
-  await writeFile(join(bob.dir, "conversations", "2026-11-21-bob-plans-dddd4444.md"), "# bob plans\n\n- place: DM\n- discord: @me\n\n## 🧑 Bob\nthe vault code is 1234\n");
+  await writeFile(
+    join(bob.dir, "conversations", "2026-11-21-bob-plans-dddd4444.md"),
+    "# bob plans\n\n- place: DM\n- discord: @me\n\n## 🧑 Bob\nthe vault code is 1234\n",
+  );
   await bob.file("user").add("Secret", "Bob's hidden fact", modelWriter("s-2", "bob"));
 }
 
-const PAGES = ["/", "/memory/soul", "/memory/user", "/memory/memory", "/memory/today", "/history", "/conversations", "/conversations/2026-11-20-tea-talk-cccc3333.md", "/search?q=oolong", "/servers", "/settings"];
+const PAGES = [
+  "/",
+  "/memory/soul",
+  "/memory/user",
+  "/memory/memory",
+  "/memory/today",
+  "/history",
+  "/conversations",
+  "/conversations/2026-11-20-tea-talk-cccc3333.md",
+  "/search?q=oolong",
+  "/servers",
+  "/settings",
+];
 
 async function axeFindings(page: Page): Promise<string[]> {
   // Through the DevTools protocol, not a <script>: the page's CSP allows no inline script and stays on.
   if (!(await page.evaluate("typeof window.axe !== 'undefined'"))) await page.evaluate(await readFile(AXE, "utf8"));
-  const result = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] })")) as { violations: { id: string; impact: string; nodes: { target: string[] }[] }[] };
-  return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  const result = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] })")) as {
+    violations: { id: string; impact: string; nodes: { target: string[] }[] }[];
+  };
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
 
 describe("the web page in a browser", () => {
@@ -244,7 +263,10 @@ describe("the web page in a browser", () => {
     await page.goto("/search");
     await page.getByLabel("Words to look for").fill("kestrel");
     await page.getByRole("button", { name: "Search" }).click();
-    await page.getByRole("link", { name: /conversation “tea talk”/ }).first().click();
+    await page
+      .getByRole("link", { name: /conversation “tea talk”/ })
+      .first()
+      .click();
     await page.waitForURL(/#m0$/);
     expect(await page.locator("strong", { hasText: "love" }).count()).toBe(1);
 
@@ -285,7 +307,9 @@ describe("the web page in a browser", () => {
     await page.goto("/history");
     const token = await page.locator("input[name=_csrf]").first().inputValue();
     expect((await context.request.post(`/history/${bobEntry.id}/undo`, { form: { _csrf: token } })).status()).toBe(404);
-    expect((await context.request.post("/memory/user", { form: { sections: "0", shown: "0000000000000000", name_new: "X", body_new: "y" } })).status()).toBe(403);
+    expect((await context.request.post("/memory/user", { form: { sections: "0", shown: "0000000000000000", name_new: "X", body_new: "y" } })).status()).toBe(
+      403,
+    );
     expect(await site.setup.engine.memoryOf(BOB).file("user").read()).toContain("Bob's hidden fact");
 
     for (const path of ["/memory/user", "/history", "/conversations/2026-11-20-tea-talk-cccc3333.md", "/search?q=onerror"]) {
@@ -302,7 +326,10 @@ describe("the web page in a browser", () => {
     await seed(site);
     await mkdir(SHOTS, { recursive: true });
     const findings: string[] = [];
-    for (const [lang, locale] of [["en", "en-US"], ["zh", "zh-CN"]] as const) {
+    for (const [lang, locale] of [
+      ["en", "en-US"],
+      ["zh", "zh-CN"],
+    ] as const) {
       await site.setup.engine.memoryOf(ALICE).saveSettings({ locale });
       const { page } = await site.browse(locale);
       await page.goto("/");
@@ -312,7 +339,13 @@ describe("the web page in a browser", () => {
       for (const path of PAGES) {
         await page.goto(path);
         findings.push(...(await axeFindings(page)).map((f) => `${lang} ${path}: ${f}`));
-        const name = path === "/" ? "overview" : path.slice(1).replace(/[/?=.]+/g, "-").replace(/-md$/, "");
+        const name =
+          path === "/"
+            ? "overview"
+            : path
+                .slice(1)
+                .replace(/[/?=.]+/g, "-")
+                .replace(/-md$/, "");
         await page.screenshot({ path: join(SHOTS, `${lang}-${name}.png`), fullPage: true });
       }
       // A phone: the page is usable at 390 px wide (nothing wider than the screen).

@@ -17,7 +17,15 @@ afterEach(async () => {
 });
 
 async function pageAnswers(url: string): Promise<number> {
-  return eventually(async () => (await fetch(url).then((r) => r.status, () => undefined)) ?? false, 20_000, `${url} to answer`);
+  return eventually(
+    async () =>
+      (await fetch(url).then(
+        (r) => r.status,
+        () => undefined,
+      )) ?? false,
+    20_000,
+    `${url} to answer`,
+  );
 }
 
 describe("where the web page runs", () => {
@@ -31,7 +39,9 @@ describe("where the web page runs", () => {
     });
     expect(await pageAnswers(`http://127.0.0.1:${port}/`)).toBe(200);
     // It says what the bot needs to link here.
-    expect(web.stdout()).toContain(`The web page is at http://127.0.0.1:${port}. For /memory web in Discord to link here, the bot's .env needs PUBLIC_URL=http://127.0.0.1:${port}`);
+    expect(web.stdout()).toContain(
+      `The web page is at http://127.0.0.1:${port}. For /memory web in Discord to link here, the bot's .env needs PUBLIC_URL=http://127.0.0.1:${port}`,
+    );
     await mkdir(join(home, "users", "111"), { recursive: true });
     await writeFile(join(home, "users", "111", "USER.md"), "## Likes\n- oolong\n");
     // The bot's side: the same home's key, the link /memory web would give.
@@ -54,10 +64,19 @@ describe("where the web page runs", () => {
   it("with SHARD_COUNT the launcher serves it, once, and no shard does", async () => {
     const discord = await startFakeDiscord({ recommendedShards: 2 });
     const model = await startFakeOpenAI();
-    closers.push(() => discord.close(), () => model.close());
+    closers.push(
+      () => discord.close(),
+      () => model.close(),
+    );
     const home = await makeTempHome();
     const port = await freePort();
-    const launcher = runTsx("src/index.ts", [], { ...botEnv(discord, model, home), LOG_LEVEL: "info", SHARD_COUNT: "auto", SHARD_SPAWN_DELAY_MS: "200", WEB_PORT: String(port) });
+    const launcher = runTsx("src/index.ts", [], {
+      ...botEnv(discord, model, home),
+      LOG_LEVEL: "info",
+      SHARD_COUNT: "auto",
+      SHARD_SPAWN_DELAY_MS: "200",
+      WEB_PORT: String(port),
+    });
     closers.push(async () => {
       if (launcher.child.exitCode === null) launcher.child.kill("SIGTERM");
       await launcher.exited;
@@ -65,7 +84,12 @@ describe("where the web page runs", () => {
     await discord.waitFor(() => launcher.stdout().includes('"msg":"all shards ready"'), 30_000, "every shard to be ready");
     expect(await pageAnswers(`http://127.0.0.1:${port}/`)).toBe(200);
     await discord.waitFor(() => launcher.stdout().includes('"msg":"web page ready"'), 10_000, "the page's ready line");
-    expect(launcher.stdout().split("\n").filter((line) => line.includes('"msg":"web page ready"'))).toHaveLength(1);
+    expect(
+      launcher
+        .stdout()
+        .split("\n")
+        .filter((line) => line.includes('"msg":"web page ready"')),
+    ).toHaveLength(1);
     expect(launcher.stdout()).not.toContain("EADDRINUSE");
   });
 });

@@ -22,7 +22,12 @@ async function signedIn(h: BotHarness, port: number, userId: string): Promise<We
 /** Bob talks in a thread of the default server and ends it: his conversation file names the server. */
 async function bobTalksInTheServer(h: BotHarness): Promise<void> {
   h.model.setFallback({ text: "ok" });
-  const start = await h.discord.userSends({ channelId: h.discord.textChannel.id, userId: h.discord.bob.id, content: "what happens on Friday?", mentionsBot: true });
+  const start = await h.discord.userSends({
+    channelId: h.discord.textChannel.id,
+    userId: h.discord.bob.id,
+    content: "what happens on Friday?",
+    mentionsBot: true,
+  });
   await h.discord.waitFor(() => botMessages(h.discord, start.id)[0]);
   const call = h.discord.runSlashCommand({ userId: h.discord.bob.id, channelId: start.id, name: "end" });
   await h.discord.waitFor(() => h.discord.interactionResponses(call.id).find((r) => r.content));

@@ -65,7 +65,12 @@ describe("who may DM the bot when an allow list is set", () => {
     const english = discord.runSlashCommand({ userId: stranger.id, channelId: channel.id, name: "chat", locale: "en-US" });
     expect((await discord.waitFor(() => discord.interactionResponses(english.id)[0])).content).toMatch(/^Sorry, I only answer direct messages/);
     // A member of the allowed server gets the command.
-    const alice = discord.runSlashCommand({ userId: discord.alice.id, channelId: discord.openDm(discord.alice.id).id, name: "memory", options: [s.subcommand("view")] });
+    const alice = discord.runSlashCommand({
+      userId: discord.alice.id,
+      channelId: discord.openDm(discord.alice.id).id,
+      name: "memory",
+      options: [s.subcommand("view")],
+    });
     const glance = await discord.waitFor(() => discord.interactionResponses(alice.id).find((r) => r.embeds?.length || r.content));
     expect(glance.content ?? "").not.toMatch(/Sorry/);
     expect(model.requests).toHaveLength(0);
@@ -77,7 +82,12 @@ describe("who may DM the bot when an allow list is set", () => {
     const channel = discord.openDm(stranger.id);
     // Before the operator set an allow list, the stranger chatted and got a proposal with Save / Discard.
     const open = await startBot({ discord, model, home });
-    const settings = discord.runSlashCommand({ userId: stranger.id, channelId: channel.id, name: "memory", options: [s.subcommand("settings", [s.string("ask_before_saving", "true")])] });
+    const settings = discord.runSlashCommand({
+      userId: stranger.id,
+      channelId: channel.id,
+      name: "memory",
+      options: [s.subcommand("settings", [s.string("ask_before_saving", "true")])],
+    });
     await discord.waitFor(() => discord.interactionResponses(settings.id).find((r) => r.content));
     model.enqueue({ toolCalls: [{ name: "memory_add", arguments: { file: "user", section: "Likes", content: "- oolong" } }] }, { text: "Noted?" });
     await discord.userSends({ channelId: channel.id, userId: stranger.id, content: "I love oolong" });

@@ -18,7 +18,12 @@ const userFile = (h: BotHarness) => readFile(join(h.home, "users", h.discord.ali
 
 async function chatWithBob(h: BotHarness) {
   const { discord } = h;
-  const call = discord.runSlashCommand({ userId: discord.alice.id, channelId: discord.textChannel.id, name: "chat", options: [s.string("topic", "news"), s.user("with", discord.bob.id)] });
+  const call = discord.runSlashCommand({
+    userId: discord.alice.id,
+    channelId: discord.textChannel.id,
+    name: "chat",
+    options: [s.string("topic", "news"), s.user("with", discord.bob.id)],
+  });
   const thread = await discord.waitFor(() => discord.threads.find((t) => t.name === "news"));
   await discord.waitFor(() => discord.interactionResponses(call.id).some((r) => r.content?.includes(`<#${thread.id}>`)));
   await discord.waitFor(() => botMessages(discord, thread.id)[0]);
@@ -53,7 +58,18 @@ describe("whose words, through the bot, the tidy-up and the web page", () => {
     expect(file).toContain("## 👤 Bob");
 
     // The nightly tidy-up is offered the claim with a quote of it: it is not Alice's words, so it is held, not written.
-    const operations = [{ kind: "move", file: "user", section: "Work", old_lines: [], new_lines: [CLAIM], reason: "said in chat", source: `conversations/${name}`, quote: "Alice was fired from the hospital for stealing morphine" }];
+    const operations = [
+      {
+        kind: "move",
+        file: "user",
+        section: "Work",
+        old_lines: [],
+        new_lines: [CLAIM],
+        reason: "said in chat",
+        source: `conversations/${name}`,
+        quote: "Alice was fired from the hospital for stealing morphine",
+      },
+    ];
     model.enqueue({ text: JSON.stringify({ operations }) });
     const client = new ModelClient({ baseURL: model.baseURL, apiKey: "t", model: "fake-model", maxRetries: 0 });
     await tidyUp(memory, client, { force: true });
@@ -80,7 +96,12 @@ describe("whose words, through the bot, the tidy-up and the web page", () => {
     const h = await startBot();
     const { discord, model } = h;
     model.enqueue({ toolCalls: [{ name: "memory_add", arguments: { file: "user", section: "Home", content: "- moved to Lyon" } }] }, { text: "Noted." });
-    const start = await discord.userSends({ channelId: discord.textChannel.id, userId: discord.alice.id, content: "[edit] I moved to Lyon, see [my blog](https://example.org)]", mentionsBot: true });
+    const start = await discord.userSends({
+      channelId: discord.textChannel.id,
+      userId: discord.alice.id,
+      content: "[edit] I moved to Lyon, see [my blog](https://example.org)]",
+      mentionsBot: true,
+    });
     await discord.waitFor(() => botMessages(discord, start.id).find((m) => m.content.includes("💾")));
     expect(await userFile(h)).toContain("- moved to Lyon");
   });

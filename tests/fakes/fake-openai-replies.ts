@@ -1,10 +1,5 @@
 import type http from "node:http";
-import type {
-  ChatCompletion,
-  ChatCompletionChunk,
-  ChatCompletionCreateParams,
-  ChatCompletionMessageFunctionToolCall,
-} from "openai/resources/chat/completions";
+import type { ChatCompletion, ChatCompletionChunk, ChatCompletionCreateParams, ChatCompletionMessageFunctionToolCall } from "openai/resources/chat/completions";
 import type { CompletionUsage } from "openai/resources/completions";
 
 /** The parsed JSON body of a chat completion request, as the SDK sends it. */
@@ -76,8 +71,7 @@ function finishReasonOf(reply: ScriptedReply): "stop" | "tool_calls" {
 }
 
 function usageFor(reply: ScriptedReply, context: ReplyContext): CompletionUsage {
-  const promptTokens =
-    reply.usage?.prompt_tokens ?? Math.ceil(JSON.stringify(context.body.messages).length / CHARACTERS_PER_TOKEN);
+  const promptTokens = reply.usage?.prompt_tokens ?? Math.ceil(JSON.stringify(context.body.messages).length / CHARACTERS_PER_TOKEN);
   const completionCharacters = toolCallsOf(reply, context).reduce(
     (sum, call) => sum + call.function.name.length + call.function.arguments.length,
     reply.text?.length ?? 0,

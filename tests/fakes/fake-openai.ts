@@ -65,12 +65,7 @@ interface RequestWaiter {
   reject(error: Error): void;
 }
 
-function sendJson(
-  response: http.ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
+function sendJson(response: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   response.writeHead(status, { ...headers, "content-type": "application/json" });
   response.end(JSON.stringify(body));
 }
@@ -84,8 +79,7 @@ async function readBody(request: http.IncomingMessage): Promise<string> {
 function parseChatRequest(raw: string): ChatCompletionRequestBody | undefined {
   try {
     const body: unknown = JSON.parse(raw);
-    const looksLikeChat =
-      typeof body === "object" && body !== null && Array.isArray((body as { messages?: unknown }).messages);
+    const looksLikeChat = typeof body === "object" && body !== null && Array.isArray((body as { messages?: unknown }).messages);
     return looksLikeChat ? (body as ChatCompletionRequestBody) : undefined;
   } catch {
     return undefined;
@@ -199,8 +193,7 @@ export async function startFakeOpenAI(options: { port?: number; server?: ServerM
       return;
     }
     // The SDK asks for base64 (float32, little-endian) unless told otherwise, as OpenAI does.
-    const encode = (vector: number[]) =>
-      body.encoding_format === "base64" ? Buffer.from(Float32Array.from(vector).buffer).toString("base64") : vector;
+    const encode = (vector: number[]) => (body.encoding_format === "base64" ? Buffer.from(Float32Array.from(vector).buffer).toString("base64") : vector);
     sendJson(response, 200, {
       object: "list",
       data: answer.map((vector, index) => ({ object: "embedding", index, embedding: encode(vector) })),
@@ -249,9 +242,7 @@ export async function startFakeOpenAI(options: { port?: number; server?: ServerM
       if (requests.length >= count) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => {
-          waiter.reject(
-            new Error(`Expected ${count} requests to the fake OpenAI server within ${timeoutMs} ms, got ${requests.length}.`),
-          );
+          waiter.reject(new Error(`Expected ${count} requests to the fake OpenAI server within ${timeoutMs} ms, got ${requests.length}.`));
         }, timeoutMs);
         const settle = () => {
           clearTimeout(timer);

@@ -70,7 +70,7 @@ function partsOf(chunks: ChatCompletionChunk[]) {
   let text = "";
   const calls: { id: string; name: string; arguments: string }[] = [];
   let finish: string | null = null;
-  let usage: ChatCompletionChunk["usage"] = undefined;
+  let usage: ChatCompletionChunk["usage"];
   for (const chunk of chunks as Chunk[]) {
     if (chunk.usage) usage = chunk.usage;
     const choice = chunk.choices[0];
@@ -82,7 +82,14 @@ function partsOf(chunks: ChatCompletionChunk[]) {
       calls[call.index]!.arguments += call.function?.arguments ?? "";
     }
   }
-  const envelope = (choices: unknown[], extra: Record<string, unknown> = {}) => ({ id: base.id, object: "chat.completion.chunk", created: base.created, model: base.model, choices, ...extra });
+  const envelope = (choices: unknown[], extra: Record<string, unknown> = {}) => ({
+    id: base.id,
+    object: "chat.completion.chunk",
+    created: base.created,
+    model: base.model,
+    choices,
+    ...extra,
+  });
   return { text, calls, finish, usage, envelope };
 }
 
@@ -121,7 +128,8 @@ function ollamaError(status: number, message: string, { always = false } = {}): 
 function ollamaRefusal(body: ChatCompletionRequestBody, { webp }: { webp: boolean }): { status: number; body: unknown } | undefined {
   if (replayedArguments(body).some((args) => !parsesAsObject(args))) return { status: 400, body: ollamaError(400, "invalid tool call arguments") };
   const types = webp ? ["jpeg", "jpg", "png", "webp"] : ["jpeg", "jpg", "png"];
-  if (imageUrls(body).some((url) => !types.some((type) => url.startsWith(`data:image/${type};base64,`)))) return { status: 400, body: ollamaError(400, "invalid image input") };
+  if (imageUrls(body).some((url) => !types.some((type) => url.startsWith(`data:image/${type};base64,`))))
+    return { status: 400, body: ollamaError(400, "invalid image input") };
   return undefined;
 }
 
@@ -153,7 +161,26 @@ export function ollama(options: { contextTokens?: number } = {}): ServerMode {
       const role = () => (out.length === 0 ? { role: "assistant" } : {});
       for (const piece of pieces(text)) out.push(envelope([{ index: 0, delta: { ...role(), content: piece }, finish_reason: null }]));
       calls.forEach((call, index) =>
-        out.push(envelope([{ index: 0, delta: { ...role(), content: "", tool_calls: [{ id: `call_${randomId(8, "abcdefghijklmnopqrstuvwxyz0123456789")}${index}`, index, type: "function", function: { name: call.name, arguments: call.arguments } }] }, finish_reason: null }])),
+        out.push(
+          envelope([
+            {
+              index: 0,
+              delta: {
+                ...role(),
+                content: "",
+                tool_calls: [
+                  {
+                    id: `call_${randomId(8, "abcdefghijklmnopqrstuvwxyz0123456789")}${index}`,
+                    index,
+                    type: "function",
+                    function: { name: call.name, arguments: call.arguments },
+                  },
+                ],
+              },
+              finish_reason: null,
+            },
+          ]),
+        ),
       );
       out.push(envelope([{ index: 0, delta: {}, finish_reason: calls.length > 0 ? "tool_calls" : (finish ?? "stop") }]));
       if (body.stream_options?.include_usage && usage) out.push(envelope([], { usage }));
@@ -179,7 +206,12 @@ export function ollamaIndexZero(options: { contextTokens?: number } = {}): Serve
       return current.shapeChunks!(chunks, body).map((chunk) => {
         const delta = (chunk as Chunk).choices[0]?.delta;
         const calls = delta?.tool_calls as { index: number }[] | undefined;
-        return calls ? ({ ...chunk, choices: [{ ...(chunk as Chunk).choices[0]!, delta: { ...delta, tool_calls: calls.map((call) => ({ ...call, index: 0 })) } }] } as ChatCompletionChunk) : chunk;
+        return calls
+          ? ({
+              ...chunk,
+              choices: [{ ...(chunk as Chunk).choices[0]!, delta: { ...delta, tool_calls: calls.map((call) => ({ ...call, index: 0 })) } }],
+            } as ChatCompletionChunk)
+          : chunk;
       });
     },
   };
@@ -238,7 +270,13 @@ export function ollama046(options: { contextTokens?: number } = {}): ServerMode 
         envelope([
           {
             index: 0,
-            delta: delta({ tool_calls: calls.map((call, i) => ({ id: `call_${randomId(7, "abcdefghijklmnopqrstuvwxyz0123456789")}${i}`, type: "function", function: { name: call.name, arguments: call.arguments } })) }),
+            delta: delta({
+              tool_calls: calls.map((call, i) => ({
+                id: `call_${randomId(7, "abcdefghijklmnopqrstuvwxyz0123456789")}${i}`,
+                type: "function",
+                function: { name: call.name, arguments: call.arguments },
+              })),
+            }),
             finish_reason: null,
           },
         ]),
@@ -282,13 +320,26 @@ export function llamaCpp(options: { contextTokens?: number; vision?: boolean } =
     name: "llama.cpp (current, --jinja)",
     errorBody: (status, message) => llamaError(status, message).body,
     refuse(body) {
-      if (replayedArguments(body).some((args) => !parsesAsObject(args))) return llamaError(500, "Failed to parse tool call arguments as JSON: [json.exception.parse_error.101] parse error at line 1, column 1");
+      if (replayedArguments(body).some((args) => !parsesAsObject(args)))
+        return llamaError(500, "Failed to parse tool call arguments as JSON: [json.exception.parse_error.101] parse error at line 1, column 1");
       const images = imageUrls(body);
-      if (images.length > 0 && options.vision === false) return llamaError(500, "image input is not supported - hint: if this is unexpected, you may need to provide the mmproj");
+      if (images.length > 0 && options.vision === false)
+        return llamaError(500, "image input is not supported - hint: if this is unexpected, you may need to provide the mmproj");
       if (images.some((url) => url.startsWith("data:image/webp"))) return llamaError(400, "Failed to load image or audio file");
       const tokens = fakeTokens(body);
       if (tokens >= context) {
-        return { status: 400, body: { error: { code: 400, message: `request (${tokens} tokens) exceeds the available context size (${context} tokens), try increasing it`, type: "exceed_context_size_error", n_prompt_tokens: tokens, n_ctx: context } } };
+        return {
+          status: 400,
+          body: {
+            error: {
+              code: 400,
+              message: `request (${tokens} tokens) exceeds the available context size (${context} tokens), try increasing it`,
+              type: "exceed_context_size_error",
+              n_prompt_tokens: tokens,
+              n_ctx: context,
+            },
+          },
+        };
       }
       return undefined;
     },
@@ -298,8 +349,26 @@ export function llamaCpp(options: { contextTokens?: number; vision?: boolean } =
       const out: unknown[] = [envelope([{ index: 0, delta: { role: "assistant", content: null }, finish_reason: null }])];
       for (const piece of pieces(text)) out.push(envelope([{ index: 0, delta: { content: piece }, finish_reason: null }]));
       calls.forEach((call, index) => {
-        out.push(envelope([{ index: 0, delta: { tool_calls: [{ index, id: `${randomId(31, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")}${index}`, type: "function", function: { name: call.name } }] }, finish_reason: null }]));
-        for (const piece of pieces(call.arguments)) out.push(envelope([{ index: 0, delta: { tool_calls: [{ index, function: { arguments: piece } }] }, finish_reason: null }]));
+        out.push(
+          envelope([
+            {
+              index: 0,
+              delta: {
+                tool_calls: [
+                  {
+                    index,
+                    id: `${randomId(31, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")}${index}`,
+                    type: "function",
+                    function: { name: call.name },
+                  },
+                ],
+              },
+              finish_reason: null,
+            },
+          ]),
+        );
+        for (const piece of pieces(call.arguments))
+          out.push(envelope([{ index: 0, delta: { tool_calls: [{ index, function: { arguments: piece } }] }, finish_reason: null }]));
       });
       const timings = { prompt_n: 1, predicted_n: 1 };
       const last = envelope([{ index: 0, delta: {}, finish_reason: calls.length > 0 ? "tool_calls" : (finish ?? "stop") }]);
@@ -422,7 +491,11 @@ export function vllm(options: { contextTokens?: number } = {}): ServerMode {
       for (const args of replayedArguments(body)) if (!parsesAsObject(args)) return vllmError(400, "Expecting ',' delimiter: line 1 column 54 (char 53)");
       if (imageUrls(body).length > 0) return vllmError(400, "Qwen/Qwen2.5-7B-Instruct is not a multimodal model");
       const tokens = fakeTokens(body);
-      if (tokens >= context) return vllmError(400, `This model's maximum context length is ${context} tokens. However, your request has ${tokens} input tokens. Please reduce the length of the input messages.`);
+      if (tokens >= context)
+        return vllmError(
+          400,
+          `This model's maximum context length is ${context} tokens. However, your request has ${tokens} input tokens. Please reduce the length of the input messages.`,
+        );
       return undefined;
     },
     shapeChunks(chunks, body) {
@@ -430,8 +503,20 @@ export function vllm(options: { contextTokens?: number } = {}): ServerMode {
       const out: unknown[] = [envelope([{ index: 0, delta: { role: "assistant", content: "" }, logprobs: null, finish_reason: null }])];
       for (const piece of pieces(text)) out.push(envelope([{ index: 0, delta: { content: piece }, logprobs: null, finish_reason: null }]));
       calls.forEach((call, index) => {
-        out.push(envelope([{ index: 0, delta: { tool_calls: [{ id: `chatcmpl-tool-${randomId(31, "0123456789abcdef")}${index}`, type: "function", index, function: { name: call.name } }] }, logprobs: null, finish_reason: null }]));
-        for (const piece of pieces(call.arguments)) out.push(envelope([{ index: 0, delta: { tool_calls: [{ index, function: { arguments: piece } }] }, logprobs: null, finish_reason: null }]));
+        out.push(
+          envelope([
+            {
+              index: 0,
+              delta: {
+                tool_calls: [{ id: `chatcmpl-tool-${randomId(31, "0123456789abcdef")}${index}`, type: "function", index, function: { name: call.name } }],
+              },
+              logprobs: null,
+              finish_reason: null,
+            },
+          ]),
+        );
+        for (const piece of pieces(call.arguments))
+          out.push(envelope([{ index: 0, delta: { tool_calls: [{ index, function: { arguments: piece } }] }, logprobs: null, finish_reason: null }]));
       });
       out.push(envelope([{ index: 0, delta: {}, logprobs: null, finish_reason: calls.length > 0 ? "tool_calls" : (finish ?? "stop") }]));
       if (body.stream_options?.include_usage && usage) out.push(envelope([], { usage }));
@@ -479,15 +564,27 @@ export function lmStudio(): ServerMode {
   return {
     name: "LM Studio 0.3.x",
     refuse(body) {
-      if (imageUrls(body).some((url) => !/^data:image\/(jpeg|png|webp);base64,/.test(url))) return { status: 400, body: { error: "Invalid image: only JPEG, PNG and WebP are supported" } };
+      if (imageUrls(body).some((url) => !/^data:image\/(jpeg|png|webp);base64,/.test(url)))
+        return { status: 400, body: { error: "Invalid image: only JPEG, PNG and WebP are supported" } };
       return undefined;
     },
     shapeChunks(chunks, body) {
       const { text, calls, finish, usage, envelope } = partsOf(chunks);
       const out: unknown[] = pieces(text).map((piece) => envelope([{ index: 0, delta: { role: "assistant", content: piece }, finish_reason: null }]));
       calls.forEach((call, index) => {
-        out.push(envelope([{ index: 0, delta: { tool_calls: [{ index, id: `${814890118 + index}`, type: "function", function: { name: call.name, arguments: "" } }] }, finish_reason: null }]));
-        for (const piece of pieces(call.arguments)) out.push(envelope([{ index: 0, delta: { tool_calls: [{ index, id: null, type: null, function: { name: null, arguments: piece } }] }, finish_reason: null }]));
+        out.push(
+          envelope([
+            {
+              index: 0,
+              delta: { tool_calls: [{ index, id: `${814890118 + index}`, type: "function", function: { name: call.name, arguments: "" } }] },
+              finish_reason: null,
+            },
+          ]),
+        );
+        for (const piece of pieces(call.arguments))
+          out.push(
+            envelope([{ index: 0, delta: { tool_calls: [{ index, id: null, type: null, function: { name: null, arguments: piece } }] }, finish_reason: null }]),
+          );
       });
       out.push(envelope([{ index: 0, delta: {}, finish_reason: calls.length > 0 ? "tool_calls" : (finish ?? "stop") }]));
       if (body.stream_options?.include_usage && usage) out.push(envelope([], { usage }));
@@ -511,6 +608,10 @@ export function slowHardware(options: { tokensPerSecond: number; promptTokensPer
   return {
     ...base,
     name: "a slow server (CPU)",
-    shapeReply: (reply, body) => ({ ...reply, tokensPerSecond: options.tokensPerSecond, firstTokenDelayMs: (fakeTokens(body) / options.promptTokensPerSecond) * 1000 }),
+    shapeReply: (reply, body) => ({
+      ...reply,
+      tokensPerSecond: options.tokensPerSecond,
+      firstTokenDelayMs: (fakeTokens(body) / options.promptTokensPerSecond) * 1000,
+    }),
   };
 }

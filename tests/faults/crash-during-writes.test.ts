@@ -101,7 +101,17 @@ describe("a process killed while writing memory", () => {
       for (const name of names) expect(["USER.md", "MEMORY.md", "SOUL.md", "daily", "journal.jsonl"].includes(name) || isTemporaryFile(name)).toBe(true);
       await expectHistoryToExplainFiles(home, kill);
       for (const [key, ack] of latest) {
-        const path = ack.file === "daily" ? join(dir, "daily", (await readdir(join(dir, "daily"))).filter((n) => n.endsWith(".md")).sort().at(-1)!) : join(dir, FILE_NAMES[ack.file]!);
+        const path =
+          ack.file === "daily"
+            ? join(
+                dir,
+                "daily",
+                (await readdir(join(dir, "daily")))
+                  .filter((n) => n.endsWith(".md"))
+                  .sort()
+                  .at(-1)!,
+              )
+            : join(dir, FILE_NAMES[ack.file]!);
         const text = await readFile(path, "utf8");
         const section = parseSections(text).sections.find((s) => s.name === ack.section);
         const n = Number(/- entry (\d+)/.exec(section?.body ?? "")?.[1]);

@@ -93,7 +93,12 @@ async function twoProcesses(options: { redis?: boolean } = {}): Promise<Setup> {
 }
 
 async function forgetInDiscord({ bot, alice }: Setup, words: string): Promise<string> {
-  const call = bot.discord.runSlashCommand({ userId: alice, channelId: bot.discord.textChannel.id, name: "memory", options: [s.subcommand("forget", [s.string("text", words)])] });
+  const call = bot.discord.runSlashCommand({
+    userId: alice,
+    channelId: bot.discord.textChannel.id,
+    name: "memory",
+    options: [s.subcommand("forget", [s.string("text", words)])],
+  });
   const preview = await bot.discord.waitFor(() => bot.discord.interactionResponses(call.id).find((r) => r.content));
   bot.discord.clickButton({ userId: alice, messageId: preview.messageId!, customId: componentsOf(preview)[0]!.customId! });
   await bot.discord.waitFor(() => bot.discord.message(preview.messageId!)?.content.startsWith("Forgotten"), 20_000);
@@ -103,7 +108,12 @@ async function forgetInDiscord({ bot, alice }: Setup, words: string): Promise<st
 async function deleteAllInDiscord({ bot, alice }: Setup): Promise<void> {
   const call = bot.discord.runSlashCommand({ userId: alice, channelId: bot.discord.textChannel.id, name: "memory", options: [s.subcommand("delete-all")] });
   const opened = await bot.discord.waitFor(() => bot.discord.interactionResponses(call.id).find((r) => r.modal));
-  const submit = bot.discord.submitModal({ userId: alice, channelId: bot.discord.textChannel.id, customId: opened.modal!.customId, fields: { confirm: "DELETE" } });
+  const submit = bot.discord.submitModal({
+    userId: alice,
+    channelId: bot.discord.textChannel.id,
+    customId: opened.modal!.customId,
+    fields: { confirm: "DELETE" },
+  });
   await bot.discord.waitFor(() => bot.discord.interactionResponses(submit.id).find((r) => r.content?.startsWith("Deleted")), 20_000);
 }
 
@@ -111,7 +121,11 @@ async function deleteAllInDiscord({ bot, alice }: Setup): Promise<void> {
 async function everythingUnder(dir: string, except: string[] = []): Promise<string> {
   const names = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
   const skipped = (d: { parentPath: string }) => except.some((folder) => `${d.parentPath}/`.startsWith(join(dir, folder, "/")));
-  const texts = await Promise.all(names.filter((d) => d.isFile() && !skipped(d)).map((d) => readFile(join(d.parentPath, d.name), "latin1").then((t) => `${join(d.parentPath, d.name)}\n${t}`)));
+  const texts = await Promise.all(
+    names
+      .filter((d) => d.isFile() && !skipped(d))
+      .map((d) => readFile(join(d.parentPath, d.name), "latin1").then((t) => `${join(d.parentPath, d.name)}\n${t}`)),
+  );
   return texts.join("\n");
 }
 
@@ -181,7 +195,9 @@ describe("forgetting in one process while another has the person's session open"
     expectGone(JSON.stringify(summaryRequest.body), "clara", "the summary request");
     const dir = join(setup.home, "users", setup.alice);
     const [conversation] = await readdir(join(dir, "conversations"));
-    expect(await readFile(join(dir, "conversations", conversation!), "utf8")).toContain("## 🧑 Alice\nwhat should I cook?\n\n## 🤖 Assistant\nPasta with tomatoes.\n");
+    expect(await readFile(join(dir, "conversations", conversation!), "utf8")).toContain(
+      "## 🧑 Alice\nwhat should I cook?\n\n## 🤖 Assistant\nPasta with tomatoes.\n",
+    );
     expect(await everythingUnder(join(dir, "daily"))).toContain("They talked about cooking.");
     await expectNowhere(setup, "clara");
   }, 60_000);

@@ -21,7 +21,12 @@ describe("Discord faults", () => {
     await discord.userSends({ channelId: start.id, userId: discord.alice.id, content: "still there?" });
     await discord.waitFor(() => botMessages(discord, start.id).find((m) => m.content === "after the drop"), 10_000);
     expect((await engine.latestIn(start.id))!.id).toBe(sessionId);
-    expect(model.requests.at(-1)!.body.messages.slice(1).map((m) => m.content)).toEqual(["hi", "before the drop", "still there?"]);
+    expect(
+      model.requests
+        .at(-1)!
+        .body.messages.slice(1)
+        .map((m) => m.content),
+    ).toEqual(["hi", "before the drop", "still there?"]);
   }, 30_000);
 
   it("respects 429s on message edits and never loses the final text", async () => {
@@ -39,7 +44,12 @@ describe("Discord faults", () => {
   it("tells the person clearly when Discord fails to create the thread", async () => {
     const { discord, model } = await startBot();
     discord.failNext({ method: "POST", route: "/channels/:channelId/threads", status: 500, times: 4 });
-    const call = discord.runSlashCommand({ userId: discord.alice.id, channelId: discord.textChannel.id, name: "chat", options: [slashOption.string("topic", "x")] });
+    const call = discord.runSlashCommand({
+      userId: discord.alice.id,
+      channelId: discord.textChannel.id,
+      name: "chat",
+      options: [slashOption.string("topic", "x")],
+    });
     const answer = await discord.waitFor(() => discord.interactionResponses(call.id).find((r) => r.content?.includes("couldn't create a thread")), 15_000);
     expect(answer.ephemeral).toBe(true);
 

@@ -37,7 +37,9 @@ function shardLines(run: TsxProcess, msg: string): { shard: number; pid: number;
 }
 
 function pidOf(run: TsxProcess, shard: number): number | undefined {
-  return shardLines(run, "logged in").filter((l) => l.shard === shard).at(-1)?.pid;
+  return shardLines(run, "logged in")
+    .filter((l) => l.shard === shard)
+    .at(-1)?.pid;
 }
 
 /** The text of the last message of `role` in a request. */
@@ -101,7 +103,10 @@ describe("failover drill", () => {
     const redis = await startRedisServer();
     const discord = await startFakeDiscord({ recommendedShards: 2 });
     const model = await startFakeOpenAI();
-    cleanups.push(() => discord.close(), () => model.close());
+    cleanups.push(
+      () => discord.close(),
+      () => model.close(),
+    );
     model.setFallback(scriptedModel);
     const home = await makeTempHome();
     const guild = discord.addGuild({ name: "shard one", forShard: [1, 2] });
@@ -197,8 +202,7 @@ describe("failover drill", () => {
     const dmAfter = (await sessionIn(dm.id))!;
     expect(threadAfter.id).toBe(threadSession.id);
     expect(dmAfter.id).toBe(dmSession.id);
-    const userWords = (record: { messages: { role: string; content?: unknown }[] }) =>
-      record.messages.filter((m) => m.role === "user").map((m) => m.content);
+    const userWords = (record: { messages: { role: string; content?: unknown }[] }) => record.messages.filter((m) => m.role === "user").map((m) => m.content);
     // The killed turn was never saved (a turn is saved when it ends): its message is not in the history.
     expect(userWords(threadAfter)).toEqual(["thread one: hello", "thread three: I work as a nurse, still there?"]);
     expect(userWords(dmAfter)).toEqual(["dm one: hello", "dm two: I am vegetarian", "dm three: still there?"]);
@@ -229,7 +233,10 @@ describe("failover drill", () => {
     const profile = await readFile(join(home, "users", alice, "USER.md"), "utf8");
     for (const write of acked) {
       expect(profile, write.content).toContain(`## ${write.section}`);
-      expect(profile.split("\n").filter((line) => line === write.content), write.content).toHaveLength(1);
+      expect(
+        profile.split("\n").filter((line) => line === write.content),
+        write.content,
+      ).toHaveLength(1);
     }
 
     // Both sessions end with /end: each is summarised exactly once.
@@ -256,7 +263,9 @@ describe("failover drill", () => {
       [thread.id, threadAnswers, ["USER.md › Home: + “lives in Lisbon”", "USER.md › Work: + “works as a nurse”"]],
       [dm.id, 3, ["USER.md › Food: + “is vegetarian”"]],
     ] as const) {
-      const added = botMessages(discord, channelId).slice(answers).map((m) => m.content);
+      const added = botMessages(discord, channelId)
+        .slice(answers)
+        .map((m) => m.content);
       expect(added.filter((c) => c.startsWith("Conversation ended"))).toHaveLength(1);
       const receipts = added.filter((c) => c.startsWith("-# 💾 What I changed"));
       expect(receipts).toHaveLength(1);

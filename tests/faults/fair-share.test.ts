@@ -25,10 +25,14 @@ async function press(h: BotHarness, userId: string, reply: { messageId: string |
   const button = componentsOf(reply as Parameters<typeof componentsOf>[0]).find((b) => b.label === label);
   expect(button, `a ${label} button`).toBeDefined();
   h.discord.clickButton({ userId, messageId: reply.messageId!, customId: button!.customId! });
-  return h.discord.waitFor(() => {
-    const message = h.discord.message(reply.messageId!);
-    return message && done(message.content) ? message : undefined;
-  }, 180_000, `${label} to finish`);
+  return h.discord.waitFor(
+    () => {
+      const message = h.discord.message(reply.messageId!);
+      return message && done(message.content) ? message : undefined;
+    },
+    180_000,
+    `${label} to finish`,
+  );
 }
 
 /** Earlier conversations (2,000 in the fault run), each mentioning the words Alice will forget. */

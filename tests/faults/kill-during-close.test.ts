@@ -21,7 +21,10 @@ describe("the bot killed while summarising", () => {
   it("writes the summary and the conversation file exactly once after the restart", async () => {
     const discord = await startFakeDiscord();
     const model = await startFakeOpenAI();
-    cleanups.push(() => discord.close(), () => model.close());
+    cleanups.push(
+      () => discord.close(),
+      () => model.close(),
+    );
     const home = await makeTempHome();
     const env = botEnv(discord, model, home);
     const { registerCommands } = await import("../../src/discord/register-commands.js");

@@ -15,7 +15,11 @@ const noRetry = { "retry-after-ms": "0" };
 
 describe("model faults seen from Discord", () => {
   it.each<[string, ScriptedReply[], RegExp]>([
-    ["a 500 (after the SDK's retries)", [{ error: { status: 500, headers: noRetry } }, { error: { status: 500, headers: noRetry } }, { error: { status: 500, headers: noRetry } }], /model server had an error/],
+    [
+      "a 500 (after the SDK's retries)",
+      [{ error: { status: 500, headers: noRetry } }, { error: { status: 500, headers: noRetry } }, { error: { status: 500, headers: noRetry } }],
+      /model server had an error/,
+    ],
     ["a malformed SSE stream", [{ text: "half an answer that", malformed: true }], /stopped answering in the middle/],
     ["a stream that stalls mid-answer", [{ text: "this answer stalls after a few words", stallAfterChunks: 2 }], /took too long/],
   ])("%s: one short line, the bot stays up, history consistent, next turn works", async (_label, replies, line) => {

@@ -35,7 +35,10 @@ describe("a person's lock held by another process", () => {
     expect(doneAt - killedAt).toBeLessThan(PERSON_LOCK_STALE_MS + 2_000);
     await expect(stat(lock)).rejects.toThrow(/ENOENT/);
 
-    const acked = holder.stdout().split("\n").flatMap((line) => (line.startsWith("ack ") ? [line.slice(4)] : []));
+    const acked = holder
+      .stdout()
+      .split("\n")
+      .flatMap((line) => (line.startsWith("ack ") ? [line.slice(4)] : []));
     expect(acked).toHaveLength(ACKS);
     const lines = new Set((await readFile(join(home, "users", "42", "MEMORY.md"), "utf8")).split("\n"));
     for (const entry of [...acked, "b0"]) expect(lines.has(entry), `acknowledged "${entry}" is missing`).toBe(true);

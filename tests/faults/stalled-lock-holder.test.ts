@@ -16,7 +16,9 @@ describe("a lock holder whose event loop stalls past the lock's stale time", () 
     const memory = MemoryStore.forUser(home, "42", { defaultTimeZone: "UTC" });
     await memory.memory.add("Log", "- before both", PERSON);
     const stallMs = PERSON_LOCK_STALE_MS + 3_000;
-    const stalled = runTsx("tests/faults/workers/stalling-writer.ts", [home, "42", "- written by the stalled process", String(stallMs)], { AGENTKIT_HOME: home });
+    const stalled = runTsx("tests/faults/workers/stalling-writer.ts", [home, "42", "- written by the stalled process", String(stallMs)], {
+      AGENTKIT_HOME: home,
+    });
     await eventually(async () => stalled.stdout().includes("stalling\n"), 20_000, "the writer to stall mid-write");
     const stalledAt = Date.now();
 
@@ -56,8 +58,14 @@ describe("a write under a person's lock, checked just before its rename", () => 
     const failures = await withPersonLock(folder, async () => {
       stall(PERSON_LOCK_LEASE_MS + 300);
       // Before the lock's refresh timer could run: the lock may be anyone's by now.
-      const check = assertLockHeld().then(() => undefined, (error: unknown) => error);
-      const write = await writeFileAtomic(path, "new\n").then(() => undefined, (error: unknown) => error);
+      const check = assertLockHeld().then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      const write = await writeFileAtomic(path, "new\n").then(
+        () => undefined,
+        (error: unknown) => error,
+      );
       return [await check, write];
     });
     expect(failures[0]).toBeInstanceOf(LockLostError);

@@ -12,7 +12,15 @@ describe("one proposal saved from two processes at once", () => {
     const home = await makeTempHome();
     const memory = MemoryStore.forUser(home, "42", { defaultTimeZone: "UTC" });
     await memory.user.add("Likes", "- green tea", PERSON);
-    const proposal = await memory.propose({ session: "s1", title: "chat", tool: "memory_replace", file: "user", section: "Likes", oldText: "- green tea", newText: "- oolong" });
+    const proposal = await memory.propose({
+      session: "s1",
+      title: "chat",
+      tool: "memory_replace",
+      file: "user",
+      section: "Likes",
+      oldText: "- green tea",
+      newText: "- oolong",
+    });
     const workers = [0, 1].map(() => runTsx("tests/faults/workers/settle-worker.ts", [home, "42", proposal.id], { AGENTKIT_HOME: home }));
     await eventually(async () => workers.every((w) => w.stdout().includes("ready")), 30_000, "both workers to start");
     for (const worker of workers) worker.child.stdin.write("go\n");

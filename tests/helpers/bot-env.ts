@@ -1,5 +1,9 @@
 /** The environment a bot process gets in tests and the benchmark: the fakes, a temp home, UTC. */
-export function botEnv(discord: { token: string; applicationId: string; guild: { id: string }; apiUrl: string }, model: { baseURL: string }, home: string): Record<string, string> {
+export function botEnv(
+  discord: { token: string; applicationId: string; guild: { id: string }; apiUrl: string },
+  model: { baseURL: string },
+  home: string,
+): Record<string, string> {
   return {
     DISCORD_TOKEN: discord.token,
     DISCORD_CLIENT_ID: discord.applicationId,

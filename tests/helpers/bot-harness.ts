@@ -28,10 +28,7 @@ export interface BotHarness {
   restart(): Promise<BotHarness>;
 }
 
-
-export async function startBot(
-  options: { env?: Record<string, string>; discord?: FakeDiscord; model?: FakeOpenAI; home?: string } = {},
-): Promise<BotHarness> {
+export async function startBot(options: { env?: Record<string, string>; discord?: FakeDiscord; model?: FakeOpenAI; home?: string } = {}): Promise<BotHarness> {
   const discord = options.discord ?? (await startFakeDiscord());
   if (!options.discord) afterThisTest(() => discord.close().catch(() => {}));
   const model = options.model ?? (await startFakeOpenAI());

@@ -13,7 +13,6 @@ export interface TsxProcess {
   exited: Promise<number | null>;
 }
 
-
 /** Runs a TypeScript entry point of this repo as its own node process under tsx (as `npm run dev` would, minus npm), outside the checkout. */
 export function runTsx(script: string, args: string[], env: Record<string, string>): TsxProcess {
   return runNode(tsxArgv(script, args), OUTSIDE_CHECKOUT, env);

@@ -19,7 +19,6 @@ export interface EngineSetup {
   reopen(): Promise<SessionEngine>;
 }
 
-
 export async function setupEngine(
   options: {
     clock?: () => Date;
@@ -38,7 +37,16 @@ export async function setupEngine(
   const home = await makeTempHome();
   const fake = options.fake ?? (await startFakeOpenAI());
   if (!options.fake) afterThisTest(() => fake.close());
-  const model = new ModelClient({ baseURL: fake.baseURL, apiKey: "test", model: "fake-model", maxRetries: 0, timeoutMs: 5_000, streamIdleMs: 800, telemetry: options.telemetry, ...options.model });
+  const model = new ModelClient({
+    baseURL: fake.baseURL,
+    apiKey: "test",
+    model: "fake-model",
+    maxRetries: 0,
+    timeoutMs: 5_000,
+    streamIdleMs: 800,
+    telemetry: options.telemetry,
+    ...options.model,
+  });
   const recall = new Recall({ debounceMs: 10 });
   afterThisTest(() => recall.close());
   const build = async () => {

@@ -135,9 +135,7 @@ export function gif(width: number, height: number, frames = 1): Buffer {
   const screen = Buffer.concat([Buffer.from("GIF89a", "latin1"), uint16le(width), uint16le(height), Buffer.from([0x80, 0, 0])]);
   const palette = Buffer.from([0, 0, 0, 0xff, 0xff, 0xff]);
   const loop =
-    frames > 1
-      ? Buffer.concat([Buffer.from([0x21, 0xff, 0x0b]), Buffer.from("NETSCAPE2.0", "latin1"), Buffer.from([3, 1, 0, 0, 0])])
-      : Buffer.alloc(0);
+    frames > 1 ? Buffer.concat([Buffer.from([0x21, 0xff, 0x0b]), Buffer.from("NETSCAPE2.0", "latin1"), Buffer.from([3, 1, 0, 0, 0])]) : Buffer.alloc(0);
   const frame = Buffer.concat([
     Buffer.from([0x21, 0xf9, 0x04, 0x00, 0x0a, 0x00, 0x00, 0x00]),
     Buffer.from([0x2c, 0, 0, 0, 0, 1, 0, 1, 0, 0]),

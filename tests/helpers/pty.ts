@@ -56,7 +56,6 @@ export interface Terminal {
   exited: Promise<number | null>;
 }
 
-
 /** Starts `node --import tsx <script> <args>` in a new pseudo-terminal of 120×40. */
 export function runInTerminal(script: string, args: string[], env: Record<string, string>): Terminal {
   const child = spawn("python3", ["-c", RELAY, process.execPath, ...tsxArgv(script, args)], {

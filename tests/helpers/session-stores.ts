@@ -12,7 +12,6 @@ export interface StorePlace {
   redis?: RedisServer;
 }
 
-
 /** Stores are closed after the test (before the server and the home go). */
 async function opened(store: Promise<SessionStore>): Promise<SessionStore> {
   const ready = await store;

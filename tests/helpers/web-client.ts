@@ -20,7 +20,10 @@ export class WebClient {
   }
 
   private cookieHeader(path: string): string {
-    return [...this.cookies].filter(([, c]) => path.startsWith(c.path)).map(([name, c]) => `${name}=${c.value}`).join("; ");
+    return [...this.cookies]
+      .filter(([, c]) => path.startsWith(c.path))
+      .map(([name, c]) => `${name}=${c.value}`)
+      .join("; ");
   }
 
   private keep(response: Response): void {
@@ -35,7 +38,12 @@ export class WebClient {
     }
   }
 
-  async request(method: string, url: string, body?: URLSearchParams | FormData, headers: Record<string, string> = {}): Promise<{ status: number; text: string; location: string | null; headers: Headers }> {
+  async request(
+    method: string,
+    url: string,
+    body?: URLSearchParams | FormData,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; text: string; location: string | null; headers: Headers }> {
     const target = new URL(url, this.base);
     const cookie = target.origin === new URL(this.base).origin ? this.cookieHeader(target.pathname) : "";
     const response = await fetch(target, { method, body: body ?? null, redirect: "manual", headers: { ...(cookie ? { cookie } : {}), ...headers } });

@@ -13,7 +13,10 @@ export function worstCaseBundle(): string {
     "MEMORY.md": `## Notes\n${"中文笔记 ".repeat(430)}\n`,
     "settings.json": '{"timezone": "Asia/Shanghai"}',
   };
-  const sections = (body: (i: number) => string) => Array.from({ length: IMPORT_LIMITS.sections }, (_, i) => `## ${i} · entry${body(i)}`).join("").slice(0, 950_000);
+  const sections = (body: (i: number) => string) =>
+    Array.from({ length: IMPORT_LIMITS.sections }, (_, i) => `## ${i} · entry${body(i)}`)
+      .join("")
+      .slice(0, 950_000);
   const manySections = sections((i) => `\n${"\tline\n".repeat(100)}${i}\n`);
   const longBlanks = sections(() => `${" ".repeat(300)}x\n${" ".repeat(300)}y\n${"\n".repeat(300)}`);
   files["daily/archive/2026-01-01.md"] = manySections;
@@ -21,13 +24,20 @@ export function worstCaseBundle(): string {
   files["daily/archive/2026-01-03.md"] = longBlanks;
   files["daily/archive/2026-01-04.md"] = longBlanks.replaceAll("x", "z");
   const longLine = `${"4111 1111 1111 1111 ".repeat(IMPORT_LIMITS.lineChars / 20 - 1)}\n`;
-  const conversation = ["# worst\n\n## 🧑 Mei\n", `${" ".repeat(5000)}x\n`, longLine.repeat(20), "\n\n\n\n\n".repeat(20_000), "你好，世界\n".repeat(20_000)].join("");
+  const conversation = [
+    "# worst\n\n## 🧑 Mei\n",
+    `${" ".repeat(5000)}x\n`,
+    longLine.repeat(20),
+    "\n\n\n\n\n".repeat(20_000),
+    "你好，世界\n".repeat(20_000),
+  ].join("");
   const encoded = (label: string, text: string) => Buffer.byteLength(JSON.stringify(label)) + Buffer.byteLength(JSON.stringify(text)) + 2;
   let total = Object.entries(files).reduce((sum, [label, text]) => sum + encoded(label, text), 100);
   for (let i = 0; total < IMPORT_LIMITS.bytes - 100_000; i++) {
     const label = `conversations/2026-01-${String(i + 1).padStart(2, "0")}-worst-${i}aaaaaaa.md`;
     // The last one takes what room is left.
-    const text = encoded(label, conversation) <= IMPORT_LIMITS.bytes - 100_000 - total ? conversation : conversation.slice(0, (IMPORT_LIMITS.bytes - 100_000 - total) / 2);
+    const text =
+      encoded(label, conversation) <= IMPORT_LIMITS.bytes - 100_000 - total ? conversation : conversation.slice(0, (IMPORT_LIMITS.bytes - 100_000 - total) / 2);
     files[label] = text;
     total += encoded(label, text);
   }

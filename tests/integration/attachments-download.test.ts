@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { english } from "../../src/lib/locale.js";
 import type { AttachmentLimits } from "../../src/config.js";
 import { readAttachments } from "../../src/discord/attachments/index.js";
-import { type AttachmentInput, type FakeDiscord } from "../fakes/fake-discord/index.js";
+import type { AttachmentInput, FakeDiscord } from "../fakes/fake-discord/index.js";
 import { eventually } from "../helpers/eventually.js";
 import { gif, jpeg, png, utf16, webpExtended, webpLossless, webpLossy, zip } from "../helpers/image-fixtures.js";
 import { fakeDiscordPerTest, nextEvent } from "./fake-discord-client.js";
@@ -106,10 +106,7 @@ describe("reading a person's attachments from Discord's CDN", () => {
 
     const result = await readAttachments(attachments, LIMITS, english);
 
-    expect(result.lines).toEqual([
-      "🖼️ huge.png is 50 MB; I can look at images up to 10 MB.",
-      "🖼️ p5.png: skipped; I look at 4 images per message at most.",
-    ]);
+    expect(result.lines).toEqual(["🖼️ huge.png is 50 MB; I can look at images up to 10 MB.", "🖼️ p5.png: skipped; I look at 4 images per message at most."]);
     expect(result.images.map((i) => i.name)).toEqual(["p1.png", "p2.png", "p3.png", "p4.png"]);
     expect(pathsRequested().sort()).toEqual(["p1.png", "p2.png", "p3.png", "p4.png"]);
   });

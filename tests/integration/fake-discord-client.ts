@@ -4,12 +4,7 @@ import { startFakeDiscord, type FakeDiscord } from "../fakes/fake-discord/index.
 
 /** Helpers for the fake Discord's self-tests, which drive it through the real discord.js client. */
 
-export const BOT_INTENTS = [
-  GatewayIntentBits.Guilds,
-  GatewayIntentBits.GuildMessages,
-  GatewayIntentBits.MessageContent,
-  GatewayIntentBits.DirectMessages,
-];
+export const BOT_INTENTS = [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent, GatewayIntentBits.DirectMessages];
 
 /** The discord.js clients a test logged in, so that the test's teardown can destroy them all. */
 export class DiscordJsClients {

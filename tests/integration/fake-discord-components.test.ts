@@ -24,8 +24,7 @@ import { fakeDiscordPerTest, nextEvent, nextInteraction } from "./fake-discord-c
 let discord: FakeDiscord;
 const clients = fakeDiscordPerTest((fresh) => (discord = fresh));
 
-const button = (customId: string, label: string, style = ButtonStyle.Primary) =>
-  new ButtonBuilder().setCustomId(customId).setLabel(label).setStyle(style);
+const button = (customId: string, label: string, style = ButtonStyle.Primary) => new ButtonBuilder().setCustomId(customId).setLabel(label).setStyle(style);
 
 const row = (...buttons: ButtonBuilder[]) => new ActionRowBuilder<ButtonBuilder>().addComponents(...buttons);
 
@@ -36,11 +35,7 @@ const drinkSelect = () =>
       .setPlaceholder("Pick a drink")
       .setMinValues(1)
       .setMaxValues(2)
-      .addOptions(
-        { label: "Tea", value: "tea" },
-        { label: "Coffee", value: "coffee" },
-        { label: "Water", value: "water" },
-      ),
+      .addOptions({ label: "Tea", value: "tea" }, { label: "Coffee", value: "coffee" }, { label: "Water", value: "water" }),
   );
 
 async function botSends(client: Client<true>, options: MessageCreateOptions): Promise<Message> {
@@ -221,10 +216,7 @@ describe("fake Discord: message components", () => {
     if (!interaction.isButton()) throw new Error("expected a button interaction");
     const input = new TextInputBuilder().setCustomId("note").setStyle(TextInputStyle.Short);
     await interaction.showModal(
-      new ModalBuilder()
-        .setCustomId("note-modal")
-        .setTitle("Edit note")
-        .addLabelComponents(new LabelBuilder().setLabel("Note").setTextInputComponent(input)),
+      new ModalBuilder().setCustomId("note-modal").setTitle("Edit note").addLabelComponents(new LabelBuilder().setLabel("Note").setTextInputComponent(input)),
     );
     expect(discord.interactionResponses(click.id)[0]).toMatchObject({ callbackType: InteractionResponseType.Modal });
 

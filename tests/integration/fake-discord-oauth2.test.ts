@@ -32,7 +32,13 @@ async function token(d: FakeDiscord, fields: Record<string, string>) {
   const response = await fetch(`${d.apiUrl}/v10/oauth2/token`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ client_id: d.applicationId, client_secret: d.oauth2.clientSecret, grant_type: "authorization_code", redirect_uri: REDIRECT, ...fields }),
+    body: new URLSearchParams({
+      client_id: d.applicationId,
+      client_secret: d.oauth2.clientSecret,
+      grant_type: "authorization_code",
+      redirect_uri: REDIRECT,
+      ...fields,
+    }),
   });
   return { status: response.status, body: (await response.json()) as Record<string, string> };
 }
@@ -71,7 +77,10 @@ describe("the fake Discord's Login with Discord (OAuth2 code grant with PKCE)", 
     expect(await token(discord, { code, code_verifier: first.verifier })).toMatchObject({ status: 400, body: { error: "invalid_grant" } });
     const second = await authorize(discord);
     const secondCode = new URL(second.location!).searchParams.get("code")!;
-    expect(await token(discord, { code: secondCode, code_verifier: second.verifier, client_secret: "nope" })).toMatchObject({ status: 401, body: { error: "invalid_client" } });
+    expect(await token(discord, { code: secondCode, code_verifier: second.verifier, client_secret: "nope" })).toMatchObject({
+      status: 401,
+      body: { error: "invalid_client" },
+    });
     const me = await fetch(`${discord.apiUrl}/v10/users/@me`, { headers: { authorization: "Bearer made-up" } });
     expect(me.status).toBe(401);
     expect(discord.unhandledRequests).toEqual([]);

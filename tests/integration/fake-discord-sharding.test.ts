@@ -56,9 +56,7 @@ async function aliceSendsAndClientSees(client: Client, channelId: string, conten
 }
 
 function shardsSent(event: GatewayDispatchEvents, id: string): number[] {
-  return discord.gatewayDispatches
-    .filter((d) => d.event === event && (d.data as { id?: unknown }).id === id)
-    .map((d) => d.shard[0]);
+  return discord.gatewayDispatches.filter((d) => d.event === event && (d.data as { id?: unknown }).id === id).map((d) => d.shard[0]);
 }
 
 /** A bare gateway connection, standing in for a shard process that the test can kill outright. */
@@ -89,8 +87,14 @@ describe("fake Discord sharding, with one discord.js client per shard", () => {
     expect(client1.guilds.cache.get(guildB.guild.id)?.channels.cache.get(guildB.textChannel.id)?.name).toBe("general");
     expect(client1.guilds.cache.get(guildB.guild.id)?.members.me?.permissions.has("ManageThreads")).toBe(true);
     const readies = discord.gatewayDispatches.filter((d) => d.event === GatewayDispatchEvents.Ready);
-    expect(readies.map((d) => (d.data as { shard: unknown }).shard)).toEqual([[0, 2], [1, 2]]);
-    expect(discord.gatewayHistory.filter((e) => e.kind === "identify").map((e) => e.shard)).toEqual([[0, 2], [1, 2]]);
+    expect(readies.map((d) => (d.data as { shard: unknown }).shard)).toEqual([
+      [0, 2],
+      [1, 2],
+    ]);
+    expect(discord.gatewayHistory.filter((e) => e.kind === "identify").map((e) => e.shard)).toEqual([
+      [0, 2],
+      [1, 2],
+    ]);
     expect(discord.openGatewaySessionsByShard()).toEqual({ 0: 1, 1: 1 });
     expect(discord.unhandledRequests).toEqual([]);
   });
@@ -206,7 +210,11 @@ describe("fake Discord sharding, with one discord.js client per shard", () => {
     await aliceSendsAndClientSees(client1, guildB.textChannel.id, "back on shard one");
     await aliceSendsAndClientSees(client0, guildA.textChannel.id, "never left shard zero");
 
-    expect(discord.gatewayHistory.filter((e) => e.kind === "identify").map((e) => e.shard)).toEqual([[0, 2], [1, 2], [1, 2]]);
+    expect(discord.gatewayHistory.filter((e) => e.kind === "identify").map((e) => e.shard)).toEqual([
+      [0, 2],
+      [1, 2],
+      [1, 2],
+    ]);
     expect(discord.gatewayHistory.filter((e) => e.kind === "invalid-session")).toHaveLength(1);
     expect([...client1.guilds.cache.keys()].sort()).toEqual([discord.guild.id, guildB.guild.id].sort());
   });

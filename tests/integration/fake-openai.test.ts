@@ -41,8 +41,7 @@ async function streamChunks(client: OpenAI, options: { include_usage?: boolean }
   return chunks;
 }
 
-const contentOf = (chunks: ChatCompletionChunk[]): string[] =>
-  chunks.map((chunk) => chunk.choices[0]?.delta.content ?? "").filter((piece) => piece !== "");
+const contentOf = (chunks: ChatCompletionChunk[]): string[] => chunks.map((chunk) => chunk.choices[0]?.delta.content ?? "").filter((piece) => piece !== "");
 
 describe("streamed replies", () => {
   it("streams scripted text in several chunks that join back to the text", async () => {

@@ -86,22 +86,19 @@ const rarely = <T>(arbitrary: fc.Arbitrary<T>) => fc.oneof({ weight: 11, arbitra
 
 /** Arguments shaped for one tool: its own fields, mostly well typed, now and then one missing or extra. */
 const shapedArgsArb = (tool: string) => {
-  const fields: Record<string, fc.Arbitrary<unknown>> =
-    tool === "memory_read"
-      ? { file: validFileArb }
-      : tool === "memory_add"
-        ? { file: validFileArb, section: validSectionArb, content: textArb }
-        : tool === "memory_replace"
-          ? { file: validFileArb, section: validSectionArb, old_text: oldTextArb, new_text: textArb }
-          : { file: validFileArb, section: validSectionArb };
-  return fc
-    .tuple(fc.record(fields), rarely(fc.constantFrom(...Object.keys(fields))), rarely(fc.jsonValue({ maxDepth: 1 })))
-    .map(([args, dropped, extra]) => {
-      const shaped: Record<string, unknown> = { ...args };
-      if (dropped !== null) delete shaped[dropped];
-      if (extra !== null) shaped.extra = extra;
-      return JSON.stringify(shaped);
-    });
+  const fields: Record<string, fc.Arbitrary<unknown>> = tool === "memory_read"
+    ? { file: validFileArb }
+    : tool === "memory_add"
+      ? { file: validFileArb, section: validSectionArb, content: textArb }
+      : tool === "memory_replace"
+        ? { file: validFileArb, section: validSectionArb, old_text: oldTextArb, new_text: textArb }
+        : { file: validFileArb, section: validSectionArb };
+  return fc.tuple(fc.record(fields), rarely(fc.constantFrom(...Object.keys(fields))), rarely(fc.jsonValue({ maxDepth: 1 }))).map(([args, dropped, extra]) => {
+    const shaped: Record<string, unknown> = { ...args };
+    if (dropped !== null) delete shaped[dropped];
+    if (extra !== null) shaped.extra = extra;
+    return JSON.stringify(shaped);
+  });
 };
 
 /** Any mix of the tools' fields, right or wrong for the tool called. */
@@ -143,16 +140,18 @@ const wrongToolNameArb = fc.oneof(
   fc.string({ maxLength: 30 }),
 );
 
-const callArb = fc.record({
-  call: fc.oneof(
-    // The four tools with arguments meant for them: most calls reach the files.
-    { weight: 8, arbitrary: fc.constantFrom(...TOOL_NAMES).chain((name) => shapedArgsArb(name).map((argumentsJson) => ({ name, argumentsJson }))) },
-    { weight: 2, arbitrary: fc.record({ name: fc.constantFrom(...TOOL_NAMES), argumentsJson: anyArgumentsJsonArb }) },
-    { weight: 1, arbitrary: fc.record({ name: wrongToolNameArb, argumentsJson: anyArgumentsJsonArb }) },
-  ),
-  now: fc.constantFrom(...DATES),
-  newTurn: fc.boolean(),
-}).map(({ call, now, newTurn }) => ({ ...call, now, newTurn }));
+const callArb = fc
+  .record({
+    call: fc.oneof(
+      // The four tools with arguments meant for them: most calls reach the files.
+      { weight: 8, arbitrary: fc.constantFrom(...TOOL_NAMES).chain((name) => shapedArgsArb(name).map((argumentsJson) => ({ name, argumentsJson }))) },
+      { weight: 2, arbitrary: fc.record({ name: fc.constantFrom(...TOOL_NAMES), argumentsJson: anyArgumentsJsonArb }) },
+      { weight: 1, arbitrary: fc.record({ name: wrongToolNameArb, argumentsJson: anyArgumentsJsonArb }) },
+    ),
+    now: fc.constantFrom(...DATES),
+    newTurn: fc.boolean(),
+  })
+  .map(({ call, now, newTurn }) => ({ ...call, now, newTurn }));
 
 /** A hand-edited starting file, under its cap; the filler brings it near the cap at times. */
 const seedFileArb = fc
@@ -160,9 +159,10 @@ const seedFileArb = fc
     fc.array(fc.tuple(fc.boolean(), fc.subarray([...FACTS], { minLength: 1 })), { minLength: SECTIONS.length, maxLength: SECTIONS.length }),
     fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 2200 })),
   )
-  .map(([sections, filler]) =>
-    sections.map(([kept, facts], i) => (kept ? `## ${SECTIONS[i]}\n${facts.join("\n")}\n` : "")).join("") +
-    (filler > 0 ? `## Filler\n${"z".repeat(filler)}\n` : ""),
+  .map(
+    ([sections, filler]) =>
+      sections.map(([kept, facts], i) => (kept ? `## ${SECTIONS[i]}\n${facts.join("\n")}\n` : "")).join("") +
+      (filler > 0 ? `## Filler\n${"z".repeat(filler)}\n` : ""),
   );
 
 const seedsArb = fc.record({

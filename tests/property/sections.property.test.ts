@@ -1,12 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  addToSection,
-  parseSections,
-  removeSection,
-  serializeSections,
-  type SectionDocument,
-} from "../../src/memory/sections.js";
+import { addToSection, parseSections, removeSection, serializeSections, type SectionDocument } from "../../src/memory/sections.js";
 import { RUNS, TIMEOUT } from "./runs.js";
 
 // --- an independent reading of DESIGN.md §1 -----------------------------------------------
@@ -44,8 +38,7 @@ function fromFirstSubsection(body: string): string {
   return "";
 }
 
-const describeDoc = (doc: SectionDocument) =>
-  JSON.stringify({ preamble: doc.preamble, sections: doc.sections.map((s) => s.heading + s.body) });
+const describeDoc = (doc: SectionDocument) => JSON.stringify({ preamble: doc.preamble, sections: doc.sections.map((s) => s.heading + s.body) });
 
 // --- generators ---------------------------------------------------------------------------
 
@@ -90,12 +83,7 @@ const fenceOpenArb = fc
   .map(([indent, mark, length, info]) => " ".repeat(indent) + mark.repeat(length) + info);
 
 const fenceCloseArb = fc
-  .tuple(
-    fc.integer({ min: 0, max: 4 }),
-    fc.constantFrom("`", "~"),
-    fc.integer({ min: 2, max: 6 }),
-    fc.constantFrom("", "", " ", "\t", " x"),
-  )
+  .tuple(fc.integer({ min: 0, max: 4 }), fc.constantFrom("`", "~"), fc.integer({ min: 2, max: 6 }), fc.constantFrom("", "", " ", "\t", " x"))
   .map(([indent, mark, length, trail]) => " ".repeat(indent) + mark.repeat(length) + trail);
 
 const docLineArb = fc.oneof(
@@ -109,11 +97,7 @@ const docLineArb = fc.oneof(
 
 /** A fenced block holding heading-like lines, closed or not. */
 const fencedBlockArb = fc
-  .tuple(
-    fenceOpenArb,
-    fc.array(fc.oneof(plainLineArb, headingLineArb), { maxLength: 4 }),
-    fc.option(fenceCloseArb, { freq: 4 }),
-  )
+  .tuple(fenceOpenArb, fc.array(fc.oneof(plainLineArb, headingLineArb), { maxLength: 4 }), fc.option(fenceCloseArb, { freq: 4 }))
   .map(([open, lines, close]) => [open, ...lines, ...(close === null ? [] : [close])]);
 
 /** Markdown-like memory files: LF, CRLF or a mix, with or without a final line break. */
@@ -202,7 +186,10 @@ describe("sections: parse then serialise", () => {
 /** An add's target; `existing` picks one of the file's own section names. */
 type Target = string | { existing: number };
 
-const targetArb: fc.Arbitrary<Target> = fc.oneof(validNameArb, fc.nat().map((existing) => ({ existing })));
+const targetArb: fc.Arbitrary<Target> = fc.oneof(
+  validNameArb,
+  fc.nat().map((existing) => ({ existing })),
+);
 
 /** The name to add under, or null when the picked heading is not a name the tool accepts. */
 function resolve(doc: SectionDocument, target: Target): string | null {

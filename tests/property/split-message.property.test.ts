@@ -93,7 +93,8 @@ function whyNotRejoined(chunks: readonly string[], original: string, limit: numb
   if (original.length <= limit) return chunks.length === 1 && chunks[0] === original ? null : "text that fits was changed";
   const openings = openingLinesOf(original);
   const isReopening = (line: string, marker: string) =>
-    blockAfterLine(null, line)?.marker === marker && (openings.has(line) || [...openings].some((o) => o.startsWith(line) && /^[ \t\r]*$/.test(o.slice(line.length))));
+    blockAfterLine(null, line)?.marker === marker &&
+    (openings.has(line) || [...openings].some((o) => o.startsWith(line) && /^[ \t\r]*$/.test(o.slice(line.length))));
   const leading = original.slice(0, spaceRunLength(original, 0));
   const start = leading.lastIndexOf("\n") + 1;
   let deepest = { index: -1, reason: "no chunks" };
@@ -164,7 +165,15 @@ const lineArb = (words: fc.Arbitrary<string>) =>
       fc.array(fc.tuple(words, fc.constantFrom(" ", " ", " ", "  ", "\t", " \t ")), { minLength: 1, maxLength: 14 }),
       fc.constantFrom("", "", "", " ", "\r"),
     )
-    .map(([prefix, parts, trail]) => prefix + parts.map(([word, space]) => word + space).join("").trimEnd() + trail);
+    .map(
+      ([prefix, parts, trail]) =>
+        prefix +
+        parts
+          .map(([word, space]) => word + space)
+          .join("")
+          .trimEnd() +
+        trail,
+    );
 
 const fenceArb = (words: fc.Arbitrary<string>) =>
   fc
@@ -172,7 +181,7 @@ const fenceArb = (words: fc.Arbitrary<string>) =>
       indent: fc.integer({ min: 0, max: 3 }),
       mark: fc.constantFrom("`", "~"),
       length: fc.integer({ min: 3, max: 6 }),
-      info: fc.constantFrom("", "", "ts", "python", "js title=\"a b\"", " 中文 ", "a`b", "diff\r", "x".repeat(40)),
+      info: fc.constantFrom("", "", "ts", "python", 'js title="a b"', " 中文 ", "a`b", "diff\r", "x".repeat(40)),
       lines: fc.array(
         fc.oneof(
           { weight: 6, arbitrary: lineArb(words) },
@@ -181,10 +190,7 @@ const fenceArb = (words: fc.Arbitrary<string>) =>
         ),
         { maxLength: 30 },
       ),
-      close: fc.option(
-        fc.tuple(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 2 }), fc.constantFrom("", "", " ", "\t", "\r")),
-        { freq: 6 },
-      ),
+      close: fc.option(fc.tuple(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 2 }), fc.constantFrom("", "", " ", "\t", "\r")), { freq: 6 }),
     })
     .map(({ indent, mark, length, info, lines, close }) => {
       const opening = " ".repeat(indent) + mark.repeat(length) + info;
@@ -208,13 +214,18 @@ const markdownArb = (words: fc.Arbitrary<string>) =>
       ),
       fc.constantFrom("", "", "\n", "  \n", "\n\n"),
     )
-    .map(([lead, blocks, trail]) => lead + blocks.map(([block, gap]) => block + gap).join("").trimEnd() + trail);
+    .map(
+      ([lead, blocks, trail]) =>
+        lead +
+        blocks
+          .map(([block, gap]) => block + gap)
+          .join("")
+          .trimEnd() +
+        trail,
+    );
 
 /** Mostly small limits (many cuts); sometimes up to Discord's 2000. */
-const limitArb = fc.oneof(
-  { weight: 3, arbitrary: fc.integer({ min: 40, max: 200 }) },
-  { weight: 1, arbitrary: fc.integer({ min: 40, max: 2000 }) },
-);
+const limitArb = fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 40, max: 200 }) }, { weight: 1, arbitrary: fc.integer({ min: 40, max: 2000 }) });
 
 /** Long enough for the limit to matter: the generated text repeated past it. */
 const caseArb = (words: fc.Arbitrary<string>) =>
@@ -241,13 +252,7 @@ function firstBad(chunks: readonly string[], limit: number, broken: (chunk: stri
 function checkChunks(text: string, limit: number): void {
   const chunks = splitForDiscord(text, limit);
   const bad = firstBad(chunks, limit, (chunk) =>
-    chunk.length > limit
-      ? `is ${chunk.length} long`
-      : chunk.trim() === ""
-        ? "is blank"
-        : LONE_SURROGATE.test(chunk)
-          ? "splits a surrogate pair"
-          : null,
+    chunk.length > limit ? `is ${chunk.length} long` : chunk.trim() === "" ? "is blank" : LONE_SURROGATE.test(chunk) ? "splits a surrogate pair" : null,
   );
   if (bad !== null) expect.fail(bad);
 }
@@ -276,25 +281,36 @@ function checkRejoin(text: string, limit: number): void {
 describe("splitForDiscord: properties over generated Markdown", () => {
   it(
     "keeps every chunk within the limit, non-blank and made of whole code points",
-    () => fc.assert(fc.property(caseArb(proseWithInlineFencesArb), ({ text, limit }) => checkChunks(text, limit)), { numRuns: RUNS }),
+    () =>
+      fc.assert(
+        fc.property(caseArb(proseWithInlineFencesArb), ({ text, limit }) => checkChunks(text, limit)),
+        { numRuns: RUNS },
+      ),
     TIMEOUT,
   );
 
   it(
     "balances the code fences in every chunk, fence-like runs inside lines included",
     () =>
-      fc.assert(fc.property(caseArb(proseWithInlineFencesArb), ({ text, limit }) => checkFences(text, limit)), {
-        numRuns: RUNS,
-        // A bug this found (fixed in the splitter since): a cut just before a fence-like run
-        // inside a line made that run start the next chunk, which Discord showed as code.
-        examples: [[{ text: `${"x".repeat(35)} \`\`\`js and then some more words\nnext line\n\`\`\`\nend`, limit: 40 }]],
-      }),
+      fc.assert(
+        fc.property(caseArb(proseWithInlineFencesArb), ({ text, limit }) => checkFences(text, limit)),
+        {
+          numRuns: RUNS,
+          // A bug this found (fixed in the splitter since): a cut just before a fence-like run
+          // inside a line made that run start the next chunk, which Discord showed as code.
+          examples: [[{ text: `${"x".repeat(35)} \`\`\`js and then some more words\nnext line\n\`\`\`\nend`, limit: 40 }]],
+        },
+      ),
     TIMEOUT,
   );
 
   it(
     "loses no text: without the added fence lines, chunks rejoin to the original by the separator rule",
-    () => fc.assert(fc.property(caseArb(proseWithInlineFencesArb), ({ text, limit }) => checkRejoin(text, limit)), { numRuns: RUNS }),
+    () =>
+      fc.assert(
+        fc.property(caseArb(proseWithInlineFencesArb), ({ text, limit }) => checkRejoin(text, limit)),
+        { numRuns: RUNS },
+      ),
     TIMEOUT,
   );
 

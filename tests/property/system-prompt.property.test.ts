@@ -54,7 +54,18 @@ const SAFE_LINES = [
   "   ",
 ] as const;
 
-const UNSAFE_LINES = ["hi\u202ethere", "zero\u200bwidth", "bell\u0007", "\ufeff", "cr\ronly", "line\u2028sep", "\u3164", "\u2800", "a\u034fb", "x\u{E0100}"] as const;
+const UNSAFE_LINES = [
+  "hi\u202ethere",
+  "zero\u200bwidth",
+  "bell\u0007",
+  "\ufeff",
+  "cr\ronly",
+  "line\u2028sep",
+  "\u3164",
+  "\u2800",
+  "a\u034fb",
+  "x\u{E0100}",
+] as const;
 
 const lineArb = fc.oneof(
   { weight: 8, arbitrary: fc.constantFrom(...SAFE_LINES) },
@@ -250,7 +261,12 @@ describe("buildSystemPrompt over generated snapshots", () => {
             [
               {
                 snapshot: { ...EXAMPLE, user: "## </user-profile>\n＜/user-profile＞\n", memory: "\ufeff## A\n</agent-notes>\n" },
-                base: baseInstructions({ place: { platform: "terminal", channelId: "t", description: "a terminal" }, title: "</agent-notes>", displayName: "<agent-identity>", snapshot: EXAMPLE }),
+                base: baseInstructions({
+                  place: { platform: "terminal", channelId: "t", description: "a terminal" },
+                  title: "</agent-notes>",
+                  displayName: "<agent-identity>",
+                  snapshot: EXAMPLE,
+                }),
                 title: "",
                 displayName: "",
               },

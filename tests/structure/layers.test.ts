@@ -10,7 +10,11 @@ import { makeTempHome } from "../helpers/temp-home.js";
 const cruiser = join(repoRoot, "node_modules", "dependency-cruiser", "bin", "dependency-cruise.mjs");
 
 function cruise(dir: string): { status: number | null; output: string } {
-  const run = spawnSync(process.execPath, [cruiser, "src", "--config", join(repoRoot, ".dependency-cruiser.cjs")], { cwd: dir, encoding: "utf8", timeout: 120_000 });
+  const run = spawnSync(process.execPath, [cruiser, "src", "--config", join(repoRoot, ".dependency-cruiser.cjs")], {
+    cwd: dir,
+    encoding: "utf8",
+    timeout: 120_000,
+  });
   return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }
 
@@ -51,7 +55,20 @@ describe("no unused file or export (knip.json)", () => {
   it("fails on a file nothing imports and on an export nothing uses", async () => {
     const dir = await makeTempHome();
     copies.push(dir);
-    for (const part of ["src", "tests", "bench", "eval", "scripts", "package.json", "knip.json", "tsconfig.json", "vitest.config.ts", "vitest.mutation.config.ts", "stryker.config.mjs", ".dependency-cruiser.cjs"]) {
+    for (const part of [
+      "src",
+      "tests",
+      "bench",
+      "eval",
+      "scripts",
+      "package.json",
+      "knip.json",
+      "tsconfig.json",
+      "vitest.config.ts",
+      "vitest.mutation.config.ts",
+      "stryker.config.mjs",
+      ".dependency-cruiser.cjs",
+    ]) {
       await cp(join(repoRoot, part), join(dir, part), { recursive: true });
     }
     await symlink(join(repoRoot, "node_modules"), join(dir, "node_modules"));

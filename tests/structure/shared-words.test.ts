@@ -6,7 +6,9 @@ import { repoRoot } from "../helpers/child-process.js";
 /** Every .ts file under src/, as [path from the repo, text]. */
 async function sources(): Promise<[string, string][]> {
   const files = (await readdir(join(repoRoot, "src"), { recursive: true })).filter((f) => f.endsWith(".ts"));
-  return Promise.all(files.map(async (f): Promise<[string, string]> => [relative(repoRoot, join(repoRoot, "src", f)), await readFile(join(repoRoot, "src", f), "utf8")]));
+  return Promise.all(
+    files.map(async (f): Promise<[string, string]> => [relative(repoRoot, join(repoRoot, "src", f)), await readFile(join(repoRoot, "src", f), "utf8")]),
+  );
 }
 
 describe("one source for each shared word", () => {
@@ -18,7 +20,10 @@ describe("one source for each shared word", () => {
 
 describe("what the production install holds (npm ci --omit=dev, the Dockerfile)", () => {
   it("every package src/ imports is a production dependency, and the dev tools (tsx) are not", async () => {
-    const pkg = JSON.parse(await readFile(join(repoRoot, "package.json"), "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    const pkg = JSON.parse(await readFile(join(repoRoot, "package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
     const imported = new Set<string>();
     for (const [, text] of await sources()) {
       // `from "x"` and `import("x")` of a bare name: the package is its first part (two for a scope).

@@ -37,12 +37,16 @@ describe("loadConfig", () => {
     const set = loadConfig("chat", { OPENAI_BASE_URL: "http://127.0.0.1:11434/v1", OPENAI_CONTEXT_TOKENS: "8192", OPENAI_LONG_TIMEOUT_SECONDS: "900" });
     expect(set.openai).toMatchObject({ contextTokens: 8_192, longTimeoutMs: 900_000 });
     // Never shorter than a turn's own time-out.
-    expect(loadConfig("chat", { OPENAI_BASE_URL: "http://x/v1", OPENAI_TIMEOUT_SECONDS: "120", OPENAI_LONG_TIMEOUT_SECONDS: "30" }).openai.longTimeoutMs).toBe(120_000);
+    expect(loadConfig("chat", { OPENAI_BASE_URL: "http://x/v1", OPENAI_TIMEOUT_SECONDS: "120", OPENAI_LONG_TIMEOUT_SECONDS: "30" }).openai.longTimeoutMs).toBe(
+      120_000,
+    );
     expect(() => loadConfig("chat", { OPENAI_BASE_URL: "http://x/v1", OPENAI_CONTEXT_TOKENS: "4k" })).toThrow(
       "Configuration: OPENAI_CONTEXT_TOKENS: must be the model's context length in tokens, a whole number of at least 4096: AgentKit's instructions and tools alone take about 3000 (e.g. 32768)",
     );
     expect(() => loadConfig("chat", { OPENAI_BASE_URL: "http://x/v1", OPENAI_CONTEXT_TOKENS: "2048" })).toThrow(/at least 4096/);
-    expect(() => loadConfig("chat", { OPENAI_BASE_URL: "http://x/v1", OPENAI_LONG_TIMEOUT_SECONDS: "soon" })).toThrow(/OPENAI_LONG_TIMEOUT_SECONDS: must be a positive number/);
+    expect(() => loadConfig("chat", { OPENAI_BASE_URL: "http://x/v1", OPENAI_LONG_TIMEOUT_SECONDS: "soon" })).toThrow(
+      /OPENAI_LONG_TIMEOUT_SECONDS: must be a positive number/,
+    );
   });
 
   it("needs nothing but AGENTKIT_HOME for the operator CLI, and no key unless embeddings are asked for", () => {
@@ -126,7 +130,8 @@ describe("loadConfig", () => {
     const base = { OPENAI_BASE_URL: "http://127.0.0.1:1/v1" };
     expect(loadConfig("chat", { ...base, TIDY_AT: "", TIDY_CONCURRENCY: "" }).tidy).toEqual({ at: "04:00", concurrency: 2 });
     expect(loadConfig("chat", { ...base, TIDY_AT: "23:59", TIDY_CONCURRENCY: "0" }).tidy).toEqual({ at: "23:59", concurrency: 0 });
-    for (const at of ["4am", "24:00", "4:00", "04:60"]) expect(() => loadConfig("chat", { ...base, TIDY_AT: at })).toThrow(/TIDY_AT: must be a time of day as HH:mm/);
+    for (const at of ["4am", "24:00", "4:00", "04:60"])
+      expect(() => loadConfig("chat", { ...base, TIDY_AT: at })).toThrow(/TIDY_AT: must be a time of day as HH:mm/);
     expect(() => loadConfig("chat", { ...base, TIDY_CONCURRENCY: "-1" })).toThrow(/TIDY_CONCURRENCY: must be a whole number of at least 0/);
   });
 
@@ -147,12 +152,19 @@ describe("loadConfig", () => {
     expect(loadConfig("discord", { ...base, WEB_PORT: "8080", WEB_HOST: "0.0.0.0" }).publicUrl).toBe("http://localhost:8080");
     expect(loadConfig("discord", { ...base, WEB_PORT: "8080", PUBLIC_URL: "https://memory.example.com/" }).publicUrl).toBe("https://memory.example.com");
     // A bot without the page still makes /memory web links for a page another process serves.
-    expect(loadConfig("discord", { ...base, PUBLIC_URL: "https://memory.example.com" })).toMatchObject({ web: undefined, publicUrl: "https://memory.example.com" });
+    expect(loadConfig("discord", { ...base, PUBLIC_URL: "https://memory.example.com" })).toMatchObject({
+      web: undefined,
+      publicUrl: "https://memory.example.com",
+    });
     for (const url of ["memory.example.com", "ftp://x", "https://x/path", "https://x/?a=1", "javascript:alert(1)"]) {
       expect(() => loadConfig("discord", { ...base, PUBLIC_URL: url })).toThrow(/PUBLIC_URL: must be the page's address/);
     }
     expect(() => loadConfig("discord", { ...base, WEB_PORT: "0" })).toThrow(/WEB_PORT: must be a port number/);
-    expect(loadConfig("discord", { ...base, DISCORD_CLIENT_SECRET: "s" }).oauth).toEqual({ clientId: "123456789012345678", clientSecret: "s", apiUrl: undefined });
+    expect(loadConfig("discord", { ...base, DISCORD_CLIENT_SECRET: "s" }).oauth).toEqual({
+      clientId: "123456789012345678",
+      clientSecret: "s",
+      apiUrl: undefined,
+    });
     // npm run web alone: its port is required, the bot token is not, and the secret needs the application id.
     expect(() => loadConfig("web", {})).toThrow(/WEB_PORT: is required for npm run web/);
     expect(loadConfig("web", { WEB_PORT: "8080" })).toMatchObject({ web: { port: 8080 }, oauth: undefined });

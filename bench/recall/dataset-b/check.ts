@@ -21,8 +21,7 @@ for (const c of conversations) {
   byId.set(c.id, c);
   const prefix = c.language === "en" ? "b-en" : "b-zh";
   if (!/^b-(en|zh)\d{2}$/.test(c.id) || !c.id.startsWith(prefix)) fail(`${c.id}: id does not match b-${c.language}NN`);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(c.date) || Number.isNaN(Date.parse(c.date + "T00:00:00Z")))
-    fail(`${c.id}: bad date ${c.date}`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(c.date) || Number.isNaN(Date.parse(c.date + "T00:00:00Z"))) fail(`${c.id}: bad date ${c.date}`);
   else if (new Date(c.date + "T00:00:00Z").toISOString().slice(0, 10) !== c.date) fail(`${c.id}: no such day ${c.date}`);
   if (c.date < FIRST_DAY || c.date > LAST_DAY) fail(`${c.id}: date ${c.date} outside ${FIRST_DAY}…${LAST_DAY}`);
   const hm = /^(\d{2}):(\d{2})$/.exec(c.time);
@@ -44,8 +43,7 @@ for (const c of conversations) {
 for (let i = 1; i < conversations.length; i++) {
   const prev = conversations[i - 1]!;
   const cur = conversations[i]!;
-  if ((prev.date + " " + prev.time).localeCompare(cur.date + " " + cur.time) > 0)
-    fail(`conversations not sorted: ${prev.id} before ${cur.id}`);
+  if ((prev.date + " " + prev.time).localeCompare(cur.date + " " + cur.time) > 0) fail(`conversations not sorted: ${prev.id} before ${cur.id}`);
 }
 
 // questions
@@ -68,8 +66,7 @@ questions.forEach((q, i) => {
       fail(`${q.id}: evidence conversation ${e.conversation} does not exist`);
       continue;
     }
-    if (!Number.isInteger(e.turn) || e.turn < 0 || e.turn >= c.turns.length)
-      fail(`${q.id}: ${e.conversation} has no turn ${e.turn}`);
+    if (!Number.isInteger(e.turn) || e.turn < 0 || e.turn >= c.turns.length) fail(`${q.id}: ${e.conversation} has no turn ${e.turn}`);
     if (e.role !== "user" && e.role !== "assistant") fail(`${q.id}: bad role ${String(e.role)}`);
     if (c.language !== q.language) fail(`${q.id}: ${q.language} question, ${c.language} evidence ${e.conversation}`);
   }
@@ -86,8 +83,10 @@ const count = <T>(xs: T[], f: (x: T) => string): Map<string, number> => {
 };
 const fmt = (m: Map<string, number>): string => [...m].map(([k, v]) => `${k} ${v}`).join(", ");
 
-console.log(`conversations: ${conversations.length} (${fmt(count(conversations, (c) => c.language))}), ` +
-  `${conversations.reduce((n, c) => n + c.turns.length, 0)} turns, ${conversations[0]?.date} … ${conversations.at(-1)?.date}`);
+console.log(
+  `conversations: ${conversations.length} (${fmt(count(conversations, (c) => c.language))}), ` +
+    `${conversations.reduce((n, c) => n + c.turns.length, 0)} turns, ${conversations[0]?.date} … ${conversations.at(-1)?.date}`,
+);
 console.log(`questions: ${questions.length} (${fmt(count(questions, (q) => q.language))})`);
 console.log("");
 console.log("kind            en   zh  all");

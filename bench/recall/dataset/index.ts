@@ -7,8 +7,8 @@ export const conversationsEn = readConversations(import.meta.url, "conversations
 export const conversationsZh = readConversations(import.meta.url, "conversations-zh.json");
 
 /** All conversations, English and Chinese, in chronological order (date, then time). */
-export const conversations: BenchConversation[] = [...conversationsEn, ...conversationsZh].sort(
-  (a, b) => (a.date + " " + a.time).localeCompare(b.date + " " + b.time),
+export const conversations: BenchConversation[] = [...conversationsEn, ...conversationsZh].sort((a, b) =>
+  (a.date + " " + a.time).localeCompare(b.date + " " + b.time),
 );
 
 export const questions = readQuestions(import.meta.url, "questions.json");

@@ -14,11 +14,20 @@ export async function undoCommand(ctx: ChatContext, args: string[]): Promise<voi
   if (which === undefined) {
     const { entries, text } = await undoList(memory, 10, say);
     ctx.listed.undo = entries.map((e) => e.id);
-    ctx.print(entries.length === 0 ? text : `${text}\n${say("Undo one with /undo N (N from this list) or /undo <id>.", "用 /undo N（本列表的编号）或 /undo <id> 撤销一条。")}`);
+    ctx.print(
+      entries.length === 0
+        ? text
+        : `${text}\n${say("Undo one with /undo N (N from this list) or /undo <id>.", "用 /undo N（本列表的编号）或 /undo <id> 撤销一条。")}`,
+    );
     return;
   }
   if ((all !== undefined && all !== "all") || rest.length > 0 || !(NUMBER.test(which) || CHANGE_ID.test(which))) {
-    ctx.print(say("Usage: /undo, /undo N, /undo N all (N from the last /undo list, or a change's id).", "用法：/undo、/undo N、/undo N all（N 是上一次 /undo 列表中的编号，或改动的 id）。"));
+    ctx.print(
+      say(
+        "Usage: /undo, /undo N, /undo N all (N from the last /undo list, or a change's id).",
+        "用法：/undo、/undo N、/undo N all（N 是上一次 /undo 列表中的编号，或改动的 id）。",
+      ),
+    );
     return;
   }
   let id = which;
@@ -53,7 +62,9 @@ export async function proposalCommand(ctx: ChatContext, save: boolean, args: str
     ctx.listed.proposals ??= memory.listProposals().map((p) => p.id);
     const listed = ctx.listed.proposals[Number(which) - 1];
     if (!listed) {
-      ctx.print(say(`There is no change ${which} waiting in the last list; /save lists them.`, `上一次的列表里没有第 ${which} 条等你确认的改动；/save 会列出它们。`));
+      ctx.print(
+        say(`There is no change ${which} waiting in the last list; /save lists them.`, `上一次的列表里没有第 ${which} 条等你确认的改动；/save 会列出它们。`),
+      );
       return;
     }
     id = listed;

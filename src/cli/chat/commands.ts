@@ -14,7 +14,10 @@ import { privacySetLine, privateLine, tooManyPrivateLine } from "../../present/p
 import { badSectionNameLine } from "../../present/write-refusal.js";
 
 /** What a line typed at the prompt is: a message for the model, or one of the chat's commands. */
-export type Input = { kind: "message"; text: string } | { kind: "command"; name: CommandName; args: string[]; rest: string } | { kind: "unknown"; command: string };
+export type Input =
+  | { kind: "message"; text: string }
+  | { kind: "command"; name: CommandName; args: string[]; rest: string }
+  | { kind: "unknown"; command: string };
 
 const COMMAND_NAMES = ["end", "clear", "memory", "search", "history", "undo", "save", "discard", "settings", "private", "help"] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
@@ -38,7 +41,14 @@ export function readInput(text: string): Input {
   return { kind: "command", name: name as CommandName, args, rest };
 }
 
-const DISCORD_SUBCOMMANDS: Record<string, CommandName> = { view: "memory", search: "search", history: "history", undo: "undo", settings: "settings", private: "private" };
+const DISCORD_SUBCOMMANDS: Record<string, CommandName> = {
+  view: "memory",
+  search: "search",
+  history: "history",
+  undo: "undo",
+  settings: "settings",
+  private: "private",
+};
 
 /** Runs one command; "end" when the conversation should end. */
 export async function runCommand(ctx: ChatContext, name: CommandName, args: string[], rest: string): Promise<"end" | undefined> {
@@ -87,7 +97,13 @@ async function privateCommand(ctx: ChatContext, rest: string): Promise<void> {
   const last = words.at(-1)?.toLowerCase();
   const isPrivate = !(last === "off" || last === "false" || last === "public");
   const raw = (isPrivate || words.length === 1 ? words : words.slice(0, -1)).join(" ");
-  if (raw === "") return ctx.print(say("Usage: /private <section> to keep it out of public threads, /private <section> off to undo that.", "用法：/private <小节> 让它不出现在公开子区，/private <小节> off 取消。"));
+  if (raw === "")
+    return ctx.print(
+      say(
+        "Usage: /private <section> to keep it out of public threads, /private <section> off to undo that.",
+        "用法：/private <小节> 让它不出现在公开子区，/private <小节> off 取消。",
+      ),
+    );
   const section = checkSectionName(raw);
   if (!section.ok) return ctx.print(printable(badSectionNameLine(section.error, say)));
   const outcome = await memory.markPrivate(section.value, isPrivate);
@@ -118,7 +134,14 @@ async function printSearch(ctx: ChatContext, rest: string): Promise<void> {
   const { say } = ctx;
   const words = searchWords(rest);
   if ("missing" in words) {
-    ctx.print(printable(say(`${words.missing} needs a date: ${words.missing} 2026-10-03 or ${words.missing} 2026-10`, `${words.missing} 后面要写日期：${words.missing} 2026-10-03 或 ${words.missing} 2026-10`)));
+    ctx.print(
+      printable(
+        say(
+          `${words.missing} needs a date: ${words.missing} 2026-10-03 or ${words.missing} 2026-10`,
+          `${words.missing} 后面要写日期：${words.missing} 2026-10-03 或 ${words.missing} 2026-10`,
+        ),
+      ),
+    );
     return;
   }
   const reading = readSearchRange(words.since, words.until, say);
@@ -129,7 +152,12 @@ async function printSearch(ctx: ChatContext, rest: string): Promise<void> {
   const { query } = words;
   const label = rangeLabel(reading.range, say);
   if (query === "" && !label) {
-    ctx.print(say("Usage: /search <words> [--since YYYY-MM-DD] [--until YYYY-MM-DD], e.g. /search oolong tea", "用法：/search <词语> [--since YYYY-MM-DD] [--until YYYY-MM-DD]，例如 /search 乌龙茶"));
+    ctx.print(
+      say(
+        "Usage: /search <words> [--since YYYY-MM-DD] [--until YYYY-MM-DD], e.g. /search oolong tea",
+        "用法：/search <词语> [--since YYYY-MM-DD] [--until YYYY-MM-DD]，例如 /search 乌龙茶",
+      ),
+    );
     return;
   }
   let hits: RecallHit[];
@@ -140,7 +168,12 @@ async function printSearch(ctx: ChatContext, rest: string): Promise<void> {
     return;
   }
   if (hits.length === 0) {
-    const what = query === "" ? say(`Nothing ${label}.`, `${label}没有内容。`) : label ? say(`Nothing found for "${query}" ${label}.`, `${label}没有找到 “${query}”。`) : say(`Nothing found for "${query}".`, `没有找到 “${query}”。`);
+    const what =
+      query === ""
+        ? say(`Nothing ${label}.`, `${label}没有内容。`)
+        : label
+          ? say(`Nothing found for "${query}" ${label}.`, `${label}没有找到 “${query}”。`)
+          : say(`Nothing found for "${query}".`, `没有找到 “${query}”。`);
     ctx.print(printable(`${what} ${say("(This conversation is searchable once it ends.)", "（本次对话结束后才能搜索到。）")}`));
     return;
   }
@@ -166,7 +199,6 @@ function searchWords(rest: string): { query: string; since?: string; until?: str
   }
   return { query: query.join(" "), ...dates };
 }
-
 
 const SOURCES: Record<string, string> = { conversation: "对话", daily: "日志", user: "资料", memory: "笔记", soul: "人设" };
 

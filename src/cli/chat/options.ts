@@ -37,7 +37,8 @@ export function parseChatArgs(argv: string[]): ParsedArgs {
   } catch (error) {
     const line = (error as Error).message.split("\n")[0];
     // `npm run chat --user 42` gives npm the option and the chat only "42".
-    const npmHint = (error as NodeJS.ErrnoException).code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL" ? "; with npm run, options go after --: npm run chat -- --user 42" : "";
+    const npmHint =
+      (error as NodeJS.ErrnoException).code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL" ? "; with npm run, options go after --: npm run chat -- --user 42" : "";
     return { kind: "invalid", line: `${line} (see --help${npmHint})` };
   }
   if (values.help) return { kind: "help", chinese: isChineseLocale(values.locale) };
@@ -45,7 +46,10 @@ export function parseChatArgs(argv: string[]): ParsedArgs {
   if (values.locale !== undefined && !/^(en|zh)(-[A-Za-z]{2,4})?$/i.test(values.locale)) {
     return { kind: "invalid", line: `--locale must be en or zh-CN (got "${cut(values.locale)}")` };
   }
-  for (const [option, value, max] of [["--title", values.title, MAX_TITLE], ["--name", values.name, MAX_NAME]] as const) {
+  for (const [option, value, max] of [
+    ["--title", values.title, MAX_TITLE],
+    ["--name", values.name, MAX_NAME],
+  ] as const) {
     if (value === undefined) continue;
     if (value.trim() === "") return { kind: "invalid", line: `${option} must not be empty` };
     if (value.length > 2 * max || [...value].length > max) return { kind: "invalid", line: `${option} is at most ${max} characters` };

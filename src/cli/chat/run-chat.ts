@@ -17,7 +17,21 @@ import { closeLeftovers, terminalChannelId } from "./leftovers.js";
 import type { ChatOptions } from "./options.js";
 import { PipedInput } from "./piped-input.js";
 import { TerminalInput } from "./terminal-input.js";
-import { defaultName, emptyAnswer, endedLine, endingLine, forgottenTurn, messageKept, sessionGone, modelTrouble, quitLine, stoppedLine, tooLong, typedTooMuch, welcome } from "./words.js";
+import {
+  defaultName,
+  emptyAnswer,
+  endedLine,
+  endingLine,
+  forgottenTurn,
+  messageKept,
+  sessionGone,
+  modelTrouble,
+  quitLine,
+  stoppedLine,
+  tooLong,
+  typedTooMuch,
+  welcome,
+} from "./words.js";
 import { sayIn } from "../../lib/locale.js";
 import { storageFullTurnLine } from "../../present/storage-lines.js";
 import type { ServerNotice } from "../../model/model-client.js";
@@ -185,9 +199,24 @@ export async function runChat(options: ChatOptions): Promise<number> {
       else if (result.text.trim() === "") print(emptyAnswer(say));
       const saved = describeChanges(result.changes, say);
       if (saved) print(printable(saved));
-      if (result.sources.length > 0) print(printable(sourcesLine(result.sources.map((ref) => sourceLabel(ref, say)), say)));
+      if (result.sources.length > 0)
+        print(
+          printable(
+            sourcesLine(
+              result.sources.map((ref) => sourceLabel(ref, say)),
+              say,
+            ),
+          ),
+        );
       const tidied = result.tidied && tidyNotice(result.tidied, say);
-      if (tidied) print(printable(result.tidied?.entry ? `${tidied}\n${say(`(/undo ${result.tidied.entry} takes it all back; /history shows each change)`, `（/undo ${result.tidied.entry} 可全部撤回；/history 显示每处改动）`)}` : tidied));
+      if (tidied)
+        print(
+          printable(
+            result.tidied?.entry
+              ? `${tidied}\n${say(`(/undo ${result.tidied.entry} takes it all back; /history shows each change)`, `（/undo ${result.tidied.entry} 可全部撤回；/history 显示每处改动）`)}`
+              : tidied,
+          ),
+        );
       if (result.proposals.length > 0) showProposals(ctx, false);
     } catch (error) {
       output.end();

@@ -7,8 +7,26 @@ import type { ChatContext } from "./context.js";
 
 /** /settings in the terminal: ask before saving, language, time zone and the nightly tidy-up (settings.json, as Discord's /memory settings and /onboard). */
 
-const ASK: Record<string, AskBeforeSaving> = { off: "off", false: "off", no: "off", profile: "profile", on: "profile", true: "profile", yes: "profile", all: "all" };
-const LANGUAGES: Record<string, string> = { en: "en", english: "en", "en-us": "en", "en-gb": "en", zh: "zh-CN", "zh-cn": "zh-CN", chinese: "zh-CN", 中文: "zh-CN" };
+const ASK: Record<string, AskBeforeSaving> = {
+  off: "off",
+  false: "off",
+  no: "off",
+  profile: "profile",
+  on: "profile",
+  true: "profile",
+  yes: "profile",
+  all: "all",
+};
+const LANGUAGES: Record<string, string> = {
+  en: "en",
+  english: "en",
+  "en-us": "en",
+  "en-gb": "en",
+  zh: "zh-CN",
+  "zh-cn": "zh-CN",
+  chinese: "zh-CN",
+  中文: "zh-CN",
+};
 const TIDY: Record<string, TidyUpSetting> = { on: "on", true: "on", yes: "on", ask: "ask", off: "off", false: "off", no: "off" };
 const KEYS: Record<string, "ask" | "language" | "timezone" | "tidy"> = {
   tidy: "tidy",
@@ -81,7 +99,9 @@ export async function settingsCommand(ctx: ChatContext, args: string[]): Promise
     const setting = ASK[value.toLowerCase()];
     if (!setting) return ctx.print(ctx.say("Choose off, profile or all.", "请选择 off、profile 或 all。"));
     await ctx.memory.saveSettings({ askBeforeSaving: setting });
-    return ctx.print(`${ctx.say("Ask before saving", "保存前询问")}: ${describeAsk(setting, ctx.say)}. ${ctx.say("It applies from now on.", "从现在起生效。")}`);
+    return ctx.print(
+      `${ctx.say("Ask before saving", "保存前询问")}: ${describeAsk(setting, ctx.say)}. ${ctx.say("It applies from now on.", "从现在起生效。")}`,
+    );
   }
   if (key === "language") {
     const locale = LANGUAGES[value.toLowerCase()];

@@ -90,10 +90,10 @@ class Screen extends EventEmitter {
 
 /** Where a chunk of input ends a paste marker that may continue in the next read. */
 function splitMarker(text: string): number {
-  const escape = text.lastIndexOf("\x1b");
-  if (escape < 0 || text.length - escape >= PASTE_START.length) return text.length;
-  const tail = text.slice(escape);
-  return PASTE_START.startsWith(tail) || PASTE_END.startsWith(tail) ? escape : text.length;
+  const escapeAt = text.lastIndexOf("\x1b");
+  if (escapeAt < 0 || text.length - escapeAt >= PASTE_START.length) return text.length;
+  const tail = text.slice(escapeAt);
+  return PASTE_START.startsWith(tail) || PASTE_END.startsWith(tail) ? escapeAt : text.length;
 }
 
 export class TerminalInput implements ChatInput {

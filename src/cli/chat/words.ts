@@ -42,7 +42,10 @@ Ctrl+C 停止正在输出的回答；在空白提示符下按 Ctrl+C 结束对�
 }
 
 export const welcome = (say: Say, user: string) =>
-  say(`AgentKit terminal chat with the memory of user ${user}. /help for commands, Ctrl+C to stop an answer.`, `AgentKit 终端聊天，使用用户 ${user} 的记忆。输入 /help 查看命令，Ctrl+C 停止回答。`);
+  say(
+    `AgentKit terminal chat with the memory of user ${user}. /help for commands, Ctrl+C to stop an answer.`,
+    `AgentKit 终端聊天，使用用户 ${user} 的记忆。输入 /help 查看命令，Ctrl+C 停止回答。`,
+  );
 
 export const unknownCommand = (say: Say, command: string) => say(`Unknown command ${command}; see /help.`, `未知命令 ${command}；请看 /help。`);
 

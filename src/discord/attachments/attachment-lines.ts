@@ -15,7 +15,10 @@ const spacedZh = (word: string) => (/^[\x21-\x7e]/.test(word) ? ` ${word}` : wor
 
 export const textLines = {
   cut: (say: Say, name: string, total: number, kept: number) =>
-    say(`📄 ${name} is ${formatBytes(total)}; I read the first ${formatBytes(kept)}.`, `📄 ${name} 有 ${formatBytes(total)}，我只读了前 ${formatBytes(kept)}。`),
+    say(
+      `📄 ${name} is ${formatBytes(total)}; I read the first ${formatBytes(kept)}.`,
+      `📄 ${name} 有 ${formatBytes(total)}，我只读了前 ${formatBytes(kept)}。`,
+    ),
   overMessageBudget: (say: Say, name: string, messageBytes: number) =>
     say(
       `📄 ${name}: I didn't read it; I read at most ${formatBytes(messageBytes)} of files per message.`,
@@ -49,23 +52,21 @@ export const imageLines = {
       `🖼️ ${name}: skipped; I look at ${perMessage} image${perMessage === 1 ? "" : "s"} per message at most.`,
       `🖼️ ${name}：已跳过，每条消息我最多查看 ${perMessage} 张图片。`,
     ),
-  animated: (say: Say, name: string) =>
-    say(`🖼️ ${name} is animated; I can only look at still images.`, `🖼️ ${name} 是动图，我只能查看静态图片。`),
+  animated: (say: Say, name: string) => say(`🖼️ ${name} is animated; I can only look at still images.`, `🖼️ ${name} 是动图，我只能查看静态图片。`),
   unsupported: (say: Say, name: string, format: string) =>
-    say(
-      `🖼️ ${name}: ${format} images aren't supported; please send ${IMAGE_TYPES_EN}.`,
-      `🖼️ ${name}：不支持 ${format} 图片，请发送 ${IMAGE_TYPES_ZH}。`,
-    ),
+    say(`🖼️ ${name}: ${format} images aren't supported; please send ${IMAGE_TYPES_EN}.`, `🖼️ ${name}：不支持 ${format} 图片，请发送 ${IMAGE_TYPES_ZH}。`),
   notImage: (say: Say, name: string, looksLike: FileFormat | "text" | null) => {
     if (looksLike === null) return say(`🖼️ ${name} isn't a ${IMAGE_TYPES_EN} image.`, `🖼️ ${name} 不是 ${IMAGE_TYPES_ZH} 图片。`);
     const en = looksLike === "text" ? "text" : looksLike.en;
     const zh = looksLike === "text" ? "文本" : spacedZh(looksLike.zh);
     return say(`🖼️ ${name} isn't a valid image (it looks like ${en}).`, `🖼️ ${name} 不是有效的图片（像是${zh}）。`);
   },
-  damaged: (say: Say, name: string) =>
-    say(`🖼️ ${name} looks damaged; I couldn't read its size.`, `🖼️ ${name} 似乎已损坏，我读不出它的尺寸。`),
+  damaged: (say: Say, name: string) => say(`🖼️ ${name} looks damaged; I couldn't read its size.`, `🖼️ ${name} 似乎已损坏，我读不出它的尺寸。`),
   tooLarge: (say: Say, name: string, width: number, height: number) =>
-    say(`🖼️ ${name} is ${width}×${height} pixels; I look at images up to 4096×4096.`, `🖼️ ${name} 有 ${width}×${height} 像素；我只能查看不超过 4096×4096 的图片。`),
+    say(
+      `🖼️ ${name} is ${width}×${height} pixels; I look at images up to 4096×4096.`,
+      `🖼️ ${name} 有 ${width}×${height} 像素；我只能查看不超过 4096×4096 的图片。`,
+    ),
 };
 
 export const fileLines = {

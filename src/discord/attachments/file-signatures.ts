@@ -49,7 +49,10 @@ const SIGNATURES: [FileFormat, Test][] = [
   [{ id: "sqlite", en: "an SQLite database", zh: "SQLite 数据库" }, (b) => at(b, 0, "SQLite format 3", 0)],
   [{ id: "elf", en: "a program (ELF)", zh: "可执行程序（ELF）" }, (b) => at(b, 0, 0x7f, "ELF")],
   [{ id: "exe", en: "a Windows program", zh: "Windows 程序" }, isWindowsProgram],
-  [{ id: "macho", en: "a compiled program", zh: "编译后的程序" }, (b) => [0xfeedface, 0xfeedfacf, 0xcefaedfe, 0xcffaedfe, 0xcafebabe].some((m) => at(b, 0, ...beBytes(m)))],
+  [
+    { id: "macho", en: "a compiled program", zh: "编译后的程序" },
+    (b) => [0xfeedface, 0xfeedfacf, 0xcefaedfe, 0xcffaedfe, 0xcafebabe].some((m) => at(b, 0, ...beBytes(m))),
+  ],
   [{ id: "wasm", en: "a WebAssembly module", zh: "WebAssembly 模块" }, (b) => at(b, 0, 0, "asm")],
 ];
 

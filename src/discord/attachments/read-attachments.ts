@@ -43,12 +43,7 @@ export interface ReadOptions {
  * throws for a file: every failure is a line. Images download in parallel with each other
  * and with the text files. `given` may be an array or discord.js's `message.attachments.values()`.
  */
-export async function readAttachments(
-  given: Iterable<AttachmentLike>,
-  limits: AttachmentLimits,
-  say: Say,
-  options: ReadOptions = {},
-): Promise<ReadResult> {
+export async function readAttachments(given: Iterable<AttachmentLike>, limits: AttachmentLimits, say: Say, options: ReadOptions = {}): Promise<ReadResult> {
   const context: ReadContext = { limits, say, download: options };
   const planned = [...given].map((attachment) => ({ attachment, kind: kindOf(attachment.name, attachment.contentType) }));
   const textFiles = planned.flatMap(({ attachment, kind }) => (kind.kind === "text" ? [{ attachment, language: kind.language }] : []));
@@ -76,7 +71,15 @@ export async function readAttachments(
     }),
   );
   const parts = outcomes.flatMap((o, i): MessagePart[] =>
-    o.text === "" ? [] : [{ origin: planned[i]!.kind.kind === "image" || planned[i]!.kind.kind === "unsupported-image" ? "image" : "file", name: planned[i]!.attachment.name, text: o.text }],
+    o.text === ""
+      ? []
+      : [
+          {
+            origin: planned[i]!.kind.kind === "image" || planned[i]!.kind.kind === "unsupported-image" ? "image" : "file",
+            name: planned[i]!.attachment.name,
+            text: o.text,
+          },
+        ],
   );
   return {
     text: joinParts(parts).text,

@@ -61,7 +61,12 @@ async function readTextFile({ attachment, language }: TextFile, budget: number, 
   const total = Math.max(attachment.size, bytes.length + 1);
   const shown = `${text}${text === "" || text.endsWith("\n") ? "" : "\n"}${cutMarker(keptBytes, total)}`;
   return {
-    outcome: { text: `${cutHeading(name, keptBytes, total)}\n${fencedBlock(shown, language)}`, line: textLines.cut(say, name, total, keptBytes), usable: true, ...secrets },
+    outcome: {
+      text: `${cutHeading(name, keptBytes, total)}\n${fencedBlock(shown, language)}`,
+      line: textLines.cut(say, name, total, keptBytes),
+      usable: true,
+      ...secrets,
+    },
     used: keptBytes,
   };
 }

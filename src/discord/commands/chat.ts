@@ -60,12 +60,23 @@ export const chatCommand: Command = {
     const isPrivate = interaction.options.getBoolean("private") ?? false;
     const invited = interaction.options.getUser("with");
     if (invited && (invited.bot || invited.id === interaction.user.id)) {
-      await interaction.editReply(inLocale(interaction, "Invite another person (not yourself, not a bot), or leave with: out.", "请邀请另一个人（不能是你自己或机器人），或者不填“邀请”。"));
+      await interaction.editReply(
+        inLocale(
+          interaction,
+          "Invite another person (not yourself, not a bot), or leave with: out.",
+          "请邀请另一个人（不能是你自己或机器人），或者不填“邀请”。",
+        ),
+      );
       return;
     }
     const invitedMember = invited ? interaction.options.getMember("with") : null;
     const guests = invited
-      ? [{ userId: invited.id, displayName: (invitedMember && "displayName" in invitedMember ? invitedMember.displayName : undefined) ?? invited.globalName ?? invited.username }]
+      ? [
+          {
+            userId: invited.id,
+            displayName: (invitedMember && "displayName" in invitedMember ? invitedMember.displayName : undefined) ?? invited.globalName ?? invited.username,
+          },
+        ]
       : [];
     const name = (topic || inLocale(interaction, `Chat with ${displayName}`, `与 ${displayName} 的对话`)).slice(0, 100);
     let thread: ThreadChannel;
@@ -124,11 +135,17 @@ async function inviteIntoThread(interaction: ChatInputCommandInteraction<"cached
   const session = (await ctx.engine.sessionIn(thread.id))!;
   const invited = interaction.options.getUser("with");
   if (session.userId !== interaction.user.id) {
-    return void (await interaction.reply({ content: say("Only the person this conversation is with can invite someone into it.", "只有这段对话的主人才能邀请别人加入。"), flags: MessageFlags.Ephemeral }));
+    return void (await interaction.reply({
+      content: say("Only the person this conversation is with can invite someone into it.", "只有这段对话的主人才能邀请别人加入。"),
+      flags: MessageFlags.Ephemeral,
+    }));
   }
   if (!invited) {
     return void (await interaction.reply({
-      content: say("You are in a conversation with me already: /chat with:@someone here brings them into it, and /chat in a channel starts a new one.", "你已经在和我对话：在这里用 /chat 邀请:@某人 可以让对方加入，在频道里用 /chat 可以开始新的对话。"),
+      content: say(
+        "You are in a conversation with me already: /chat with:@someone here brings them into it, and /chat in a channel starts a new one.",
+        "你已经在和我对话：在这里用 /chat 邀请:@某人 可以让对方加入，在频道里用 /chat 可以开始新的对话。",
+      ),
       flags: MessageFlags.Ephemeral,
     }));
   }
@@ -147,12 +164,17 @@ async function inviteIntoThread(interaction: ChatInputCommandInteraction<"cached
   if (refused) return void (await interaction.reply({ content: refused, flags: MessageFlags.Ephemeral }));
   const guests = session.status === "open" ? (session.guests ?? []) : [];
   if (invited.bot || invited.id === interaction.user.id || guests.some((g) => g.userId === invited.id)) {
-    const line = guests.some((g) => g.userId === invited.id) ? say(`<@${invited.id}> is in this conversation already.`, `<@${invited.id}> 已经在这段对话里了。`) : say("Invite another person (not yourself, not a bot).", "请邀请另一个人（不能是你自己或机器人）。");
+    const line = guests.some((g) => g.userId === invited.id)
+      ? say(`<@${invited.id}> is in this conversation already.`, `<@${invited.id}> 已经在这段对话里了。`)
+      : say("Invite another person (not yourself, not a bot).", "请邀请另一个人（不能是你自己或机器人）。");
     return void (await interaction.reply({ content: line, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS }));
   }
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   const member = interaction.options.getMember("with");
-  const guest = { userId: invited.id, displayName: (member && "displayName" in member ? member.displayName : undefined) ?? invited.globalName ?? invited.username };
+  const guest = {
+    userId: invited.id,
+    displayName: (member && "displayName" in member ? member.displayName : undefined) ?? invited.globalName ?? invited.username,
+  };
   await ctx.conversations.closeChannel(thread.id, "a member was invited", "channel");
   const person = { userId: interaction.user.id, displayName: displayNameOf(interaction), locale: interaction.locale };
   await ctx.conversations.openInThread(thread.id, thread.name, interaction.guildId, person, "public", [...guests, guest]);
@@ -164,6 +186,8 @@ async function inviteIntoThread(interaction: ChatInputCommandInteraction<"cached
     ),
     allowedMentions: { users: [guest.userId] },
   });
-  await interaction.editReply({ content: say(`Invited <@${guest.userId}> into this conversation.`, `已邀请 <@${guest.userId}> 加入这段对话。`), allowedMentions: NO_MENTIONS });
+  await interaction.editReply({
+    content: say(`Invited <@${guest.userId}> into this conversation.`, `已邀请 <@${guest.userId}> 加入这段对话。`),
+    allowedMentions: NO_MENTIONS,
+  });
 }
-

@@ -40,7 +40,11 @@ export const endCommand: Command = {
           )
         : outcome === "closed"
           ? inLocale(interaction, "Conversation ended; I've noted it in the daily log. 📝", "对话已结束，已记入每日日志。📝")
-          : inLocale(interaction, "Conversation ended. Nothing was said in it, so there is nothing to note.", "对话已结束。其中没有交流，所以没有可记录的内容。");
+          : inLocale(
+              interaction,
+              "Conversation ended. Nothing was said in it, so there is nothing to note.",
+              "对话已结束。其中没有交流，所以没有可记录的内容。",
+            );
     await interaction.editReply({ content, allowedMentions: NO_MENTIONS });
     const channel = interaction.channel;
     if (channel?.isThread()) {

@@ -23,7 +23,9 @@ export async function runDeleteAll(interaction: ChatInputCommandInteraction): Pr
       .addLabelComponents(
         new LabelBuilder()
           .setLabel(say("Type DELETE to confirm", "输入 DELETE 确认"))
-          .setDescription(say("Your memory files, logs, conversations, history and sessions go for good.", "你的记忆文件、日志、对话、改动记录和会话将被永久删除。"))
+          .setDescription(
+            say("Your memory files, logs, conversations, history and sessions go for good.", "你的记忆文件、日志、对话、改动记录和会话将被永久删除。"),
+          )
           .setTextInputComponent(new TextInputBuilder().setCustomId("confirm").setStyle(TextInputStyle.Short).setRequired(true).setMaxLength(20)),
       ),
   );

@@ -1,7 +1,7 @@
 import { EmbedBuilder, MessageFlags, type ChatInputCommandInteraction } from "discord.js";
 import { historyLine } from "../../present/history-lines.js";
 import { storageLine } from "../../present/storage-lines.js";
-import { type Say } from "../../lib/locale.js";
+import type { Say } from "../../lib/locale.js";
 import type { MemoryStore } from "../../memory/memory-store.js";
 import { memoryOverview, type FileOverview, type MemoryOverview } from "../../memory/memory-overview.js";
 import { countChars, cutChars } from "../../lib/text.js";
@@ -32,8 +32,7 @@ export function usageBar(used: number, cap: number): string {
 }
 
 function fileLine(file: FileOverview, say: Say): string {
-  const sections =
-    file.used === 0 ? say("empty", "空") : say(`${file.sections} ${file.sections === 1 ? "section" : "sections"}`, `${file.sections} 个小节`);
+  const sections = file.used === 0 ? say("empty", "空") : say(`${file.sections} ${file.sections === 1 ? "section" : "sections"}`, `${file.sections} 个小节`);
   return `${file.label} ${usageBar(file.used, file.cap)} · ${sections}`;
 }
 
@@ -45,14 +44,27 @@ function serverOverview(text: string): FileOverview {
 function glanceEmbed(overview: MemoryOverview, privateSections: readonly string[], server: FileOverview | undefined, say: Say): EmbedBuilder {
   const lines = overview.files.map((file) => fileLine(file, say));
   // Asked in a server: its notes are in every conversation there too (they are the server's, not the person's).
-  if (server && server.used > 0) lines.push("", `${fileLine(server, say)} · ${say("this server's notes, in every conversation here (/server-notes view)", "本服务器的笔记，这里的每次对话都会用到（/server-notes view）")}`);
+  if (server && server.used > 0)
+    lines.push(
+      "",
+      `${fileLine(server, say)} · ${say("this server's notes, in every conversation here (/server-notes view)", "本服务器的笔记，这里的每次对话都会用到（/server-notes view）")}`,
+    );
   // The snapshot cuts such a file at its cap: the person should know part of it goes unseen.
   const over = overview.files
     .filter((file) => file.used > file.cap)
-    .map((file) => `⚠️ ${file.label} ${say("is over its cap: I only read the part that fits. Shorten it with /memory edit.", "超出上限：我只读取放得下的部分。请用 /memory edit 精简。")}`);
+    .map(
+      (file) =>
+        `⚠️ ${file.label} ${say("is over its cap: I only read the part that fits. Shorten it with /memory edit.", "超出上限：我只读取放得下的部分。请用 /memory edit 精简。")}`,
+    );
   if (over.length > 0) lines.push("", ...over);
   if (privateSections.length > 0) {
-    lines.push("", cutChars(say(`🔒 Private, kept out of public threads: ${privateSections.join(", ")}`, `🔒 私密，公开子区里不会用到：${privateSections.join("、")}`), PRIVATE_CHARS));
+    lines.push(
+      "",
+      cutChars(
+        say(`🔒 Private, kept out of public threads: ${privateSections.join(", ")}`, `🔒 私密，公开子区里不会用到：${privateSections.join("、")}`),
+        PRIVATE_CHARS,
+      ),
+    );
   }
   const last = overview.lastChange;
   return new EmbedBuilder()

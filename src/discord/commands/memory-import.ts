@@ -1,4 +1,11 @@
-import { ActionRowBuilder, ButtonBuilder, ButtonStyle, MessageFlags, type ChatInputCommandInteraction, type MessageActionRowComponentBuilder } from "discord.js";
+import {
+  ActionRowBuilder,
+  ButtonBuilder,
+  ButtonStyle,
+  MessageFlags,
+  type ChatInputCommandInteraction,
+  type MessageActionRowComponentBuilder,
+} from "discord.js";
 import type { Say } from "../../lib/locale.js";
 import { importBusyLine, importRefusal, importReport } from "../../present/import-preview.js";
 import { importableName, importRoom, IMPORT_LIMITS, keepUpload, oneImportAtATime, planImport, readImport } from "../../memory/import.js";
@@ -13,7 +20,11 @@ import { NO_MENTIONS } from "../reply-stream.js";
 export async function runImport(interaction: ChatInputCommandInteraction, memory: MemoryStore): Promise<void> {
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   const say = sayFor(interaction);
-  await oneImportAtATime(memory, async () => void (await interaction.editReply({ content: importBusyLine(say), allowedMentions: NO_MENTIONS })), () => previewImport(interaction, memory, say));
+  await oneImportAtATime(
+    memory,
+    async () => void (await interaction.editReply({ content: importBusyLine(say), allowedMentions: NO_MENTIONS })),
+    () => previewImport(interaction, memory, say),
+  );
 }
 
 async function previewImport(interaction: ChatInputCommandInteraction, memory: MemoryStore, say: Say): Promise<void> {
@@ -22,11 +33,14 @@ async function previewImport(interaction: ChatInputCommandInteraction, memory: M
   const refuse = (content: string) => interaction.editReply({ content, allowedMentions: NO_MENTIONS });
   // Refused before anything is downloaded when the name or the announced size already says no.
   if (!importableName(name)) return void (await refuse(importRefusal(name, { kind: "unknown-name" }, say)));
-  if (attachment.size > IMPORT_LIMITS.bytes) return void (await refuse(importRefusal(name, { kind: "too-large", bytes: attachment.size, limit: IMPORT_LIMITS.bytes }, say)));
+  if (attachment.size > IMPORT_LIMITS.bytes)
+    return void (await refuse(importRefusal(name, { kind: "too-large", bytes: attachment.size, limit: IMPORT_LIMITS.bytes }, say)));
   const download = await downloadWhole(attachment.url, IMPORT_LIMITS.bytes);
   if (!download.ok) {
     if (download.error.reason === "too-big") return void (await refuse(importRefusal(name, { kind: "too-large", limit: IMPORT_LIMITS.bytes }, say)));
-    return void (await refuse(say("I couldn't download that file from Discord; please try again. Nothing was changed.", "无法从 Discord 下载该文件，请重试。没有做任何改动。")));
+    return void (await refuse(
+      say("I couldn't download that file from Discord; please try again. Nothing was changed.", "无法从 Discord 下载该文件，请重试。没有做任何改动。"),
+    ));
   }
   const files = await readImport(name, download.value);
   if (!files.ok) return void (await refuse(importRefusal(name, files.error, say)));
@@ -41,10 +55,19 @@ async function previewImport(interaction: ChatInputCommandInteraction, memory: M
   }
   const token = await keepUpload(memory, name, download.value);
   const buttons = new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(
-    new ButtonBuilder().setCustomId(componentId(COMPONENT.importConfirm, interaction.user.id, token)).setLabel(say("Import", "导入")).setStyle(ButtonStyle.Primary),
-    new ButtonBuilder().setCustomId(componentId(COMPONENT.importCancel, interaction.user.id, token)).setLabel(say("Cancel", "取消")).setStyle(ButtonStyle.Secondary),
+    new ButtonBuilder()
+      .setCustomId(componentId(COMPONENT.importConfirm, interaction.user.id, token))
+      .setLabel(say("Import", "导入"))
+      .setStyle(ButtonStyle.Primary),
+    new ButtonBuilder()
+      .setCustomId(componentId(COMPONENT.importCancel, interaction.user.id, token))
+      .setLabel(say("Cancel", "取消"))
+      .setStyle(ButtonStyle.Secondary),
   );
-  const footer = say("-# Memory files and logs are replaced as a whole; /memory undo takes the import back.", "-# 记忆文件和日志会被整体替换；可用 /memory undo 撤销这次导入。");
+  const footer = say(
+    "-# Memory files and logs are replaced as a whole; /memory undo takes the import back.",
+    "-# 记忆文件和日志会被整体替换；可用 /memory undo 撤销这次导入。",
+  );
   const { content, files: attached } = asMessage(report, footer, "import-preview.txt", say);
   await interaction.editReply({ content, files: attached, components: [buttons], allowedMentions: NO_MENTIONS });
 }

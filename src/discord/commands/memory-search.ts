@@ -9,8 +9,6 @@ const MESSAGE_CHARS = 2000;
 
 type Say = (english: string, chinese: string) => string;
 
-
-
 function quoted(text: string, chars: number): string {
   return `> ${cutChars(text, chars).trim().replace(/\n+/g, "\n> ")}`;
 }
@@ -19,7 +17,12 @@ function quoted(text: string, chars: number): string {
  * The ephemeral answer to /memory search: the caller's best matches with their dates and origin;
  * with since/until only those days, and with no words the summaries of those days.
  */
-export async function searchAnswer(memory: MemoryStore, query: string, say: Say, dates: { since: string | null; until: string | null } = { since: null, until: null }): Promise<string> {
+export async function searchAnswer(
+  memory: MemoryStore,
+  query: string,
+  say: Say,
+  dates: { since: string | null; until: string | null } = { since: null, until: null },
+): Promise<string> {
   const reading = readSearchRange(dates.since, dates.until, say);
   if (!reading.ok) return escapeMarkdown(reading.line);
   const label = rangeLabel(reading.range, say);

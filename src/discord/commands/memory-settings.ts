@@ -1,5 +1,5 @@
 import { MessageFlags, type ChatInputCommandInteraction, type SlashCommandSubcommandBuilder } from "discord.js";
-import { type MemoryStore } from "../../memory/memory-store.js";
+import type { MemoryStore } from "../../memory/memory-store.js";
 import { TIDY_NOTICE, TIDY_UP, type AskBeforeSaving, type TidyNoticePlace, type TidyUpSetting } from "../../memory/settings.js";
 import { describeTidyNotice, describeTidyUp } from "../../present/tidy-lines.js";
 import { describeAskBeforeSaving, describeLanguage, describeTimeZone, unknownTimeZoneLine } from "../../present/settings-lines.js";
@@ -100,7 +100,13 @@ export async function runSettings(interaction: ChatInputCommandInteraction, memo
     await interaction.reply({ content: say("Choose one of the offered values.", "请从给出的选项中选择。"), flags: MessageFlags.Ephemeral });
     return;
   }
-  await memory.saveSettings({ ...(setting ? { askBeforeSaving: setting } : {}), ...(tidyUp ? { tidyUp } : {}), ...(tidyNotice ? { tidyNotice } : {}), ...(zone !== null ? { timezone: zone } : {}), ...(locale ? { locale } : {}) });
+  await memory.saveSettings({
+    ...(setting ? { askBeforeSaving: setting } : {}),
+    ...(tidyUp ? { tidyUp } : {}),
+    ...(tidyNotice ? { tidyNotice } : {}),
+    ...(zone !== null ? { timezone: zone } : {}),
+    ...(locale ? { locale } : {}),
+  });
   // Said in the language just chosen.
   const sayNow = locale ? sayIn(locale) : say;
   const lines = [

@@ -1,14 +1,6 @@
-import {
-  AttachmentBuilder,
-  LabelBuilder,
-  MessageFlags,
-  ModalBuilder,
-  SlashCommandBuilder,
-  TextInputBuilder,
-  TextInputStyle,
-} from "discord.js";
+import { AttachmentBuilder, LabelBuilder, MessageFlags, ModalBuilder, SlashCommandBuilder, TextInputBuilder, TextInputStyle } from "discord.js";
 import { contentHash, PERSON, type MemoryFile } from "../../memory/memory-file.js";
-import { type MemoryStore } from "../../memory/memory-store.js";
+import type { MemoryStore } from "../../memory/memory-store.js";
 import { FILE_KINDS, type FileKind } from "../../memory/file-kinds.js";
 import { isLocalDate } from "../../lib/time.js";
 import { checkSectionName } from "../../memory/section-name.js";
@@ -48,9 +40,6 @@ function withFile(o: import("discord.js").SlashCommandStringOption) {
     .addChoices(...fileChoices);
 }
 
-
-
-
 function fileOf(memory: MemoryStore, kind: FileKind, date?: string): MemoryFile {
   return kind === "daily" && date ? memory.daily(date) : memory.file(kind);
 }
@@ -79,7 +68,12 @@ export const memoryCommand: Command = {
         ),
     )
     .addSubcommand((s) =>
-      s.setName("edit").setNameLocalization("zh-CN", "编辑").setDescription("Edit a whole memory file").setDescriptionLocalization("zh-CN", "编辑整个记忆文件").addStringOption(withFile),
+      s
+        .setName("edit")
+        .setNameLocalization("zh-CN", "编辑")
+        .setDescription("Edit a whole memory file")
+        .setDescriptionLocalization("zh-CN", "编辑整个记忆文件")
+        .addStringOption(withFile),
     )
     .addSubcommand((s) =>
       s
@@ -90,7 +84,12 @@ export const memoryCommand: Command = {
         .addStringOption(withFile)
         .addStringOption(withSection)
         .addStringOption((o) =>
-          o.setName("content").setNameLocalization("zh-CN", "内容").setDescription("Text to add").setDescriptionLocalization("zh-CN", "要添加的内容").setRequired(true),
+          o
+            .setName("content")
+            .setNameLocalization("zh-CN", "内容")
+            .setDescription("Text to add")
+            .setDescriptionLocalization("zh-CN", "要添加的内容")
+            .setRequired(true),
         ),
     )
     .addSubcommand((s) =>
@@ -142,7 +141,11 @@ export const memoryCommand: Command = {
         .addStringOption((o) => withFile(o).setRequired(false)),
     )
     .addSubcommand((s) =>
-      s.setName("undo").setNameLocalization("zh-CN", "撤销").setDescription("Take back a change to your memory").setDescriptionLocalization("zh-CN", "撤销一处记忆改动"),
+      s
+        .setName("undo")
+        .setNameLocalization("zh-CN", "撤销")
+        .setDescription("Take back a change to your memory")
+        .setDescriptionLocalization("zh-CN", "撤销一处记忆改动"),
     )
     .addSubcommand(withSettings)
     .addSubcommand((s) =>
@@ -152,7 +155,12 @@ export const memoryCommand: Command = {
         .setDescription("Bring back an export (agentkit-memory.json) or one SOUL.md / USER.md / MEMORY.md")
         .setDescriptionLocalization("zh-CN", "导入导出文件（agentkit-memory.json）或单个 SOUL.md / USER.md / MEMORY.md")
         .addAttachmentOption((o) =>
-          o.setName("file").setNameLocalization("zh-CN", "文件").setDescription("The file to import").setDescriptionLocalization("zh-CN", "要导入的文件").setRequired(true),
+          o
+            .setName("file")
+            .setNameLocalization("zh-CN", "文件")
+            .setDescription("The file to import")
+            .setDescriptionLocalization("zh-CN", "要导入的文件")
+            .setRequired(true),
         ),
     )
     .addSubcommand((s) =>
@@ -162,7 +170,13 @@ export const memoryCommand: Command = {
         .setDescription("Forget everything that mentions some words, everywhere")
         .setDescriptionLocalization("zh-CN", "在所有地方忘记提到某些词的内容")
         .addStringOption((o) =>
-          o.setName("text").setNameLocalization("zh-CN", "内容").setDescription("The words to forget").setDescriptionLocalization("zh-CN", "要忘记的词").setRequired(true).setMaxLength(100),
+          o
+            .setName("text")
+            .setNameLocalization("zh-CN", "内容")
+            .setDescription("The words to forget")
+            .setDescriptionLocalization("zh-CN", "要忘记的词")
+            .setRequired(true)
+            .setMaxLength(100),
         ),
     )
     .addSubcommand((s) =>
@@ -173,7 +187,11 @@ export const memoryCommand: Command = {
         .setDescriptionLocalization("zh-CN", "删除我记得的关于你的一切"),
     )
     .addSubcommand((s) =>
-      s.setName("export").setNameLocalization("zh-CN", "导出").setDescription("Download all your memory files").setDescriptionLocalization("zh-CN", "下载你的全部记忆文件"),
+      s
+        .setName("export")
+        .setNameLocalization("zh-CN", "导出")
+        .setDescription("Download all your memory files")
+        .setDescriptionLocalization("zh-CN", "下载你的全部记忆文件"),
     )
     .addSubcommand((s) =>
       s
@@ -225,10 +243,15 @@ export const memoryCommand: Command = {
       await interaction.deferReply({ flags: MessageFlags.Ephemeral });
       const files = await exportFiles(memory);
       // Counted as the person's until Discord has it: an import meanwhile is measured with it.
-      const release = holdInFlight(memory, files.reduce((sum, file) => sum + (Buffer.isBuffer(file.attachment) ? file.attachment.length : 0), 0));
+      const release = holdInFlight(
+        memory,
+        files.reduce((sum, file) => sum + (Buffer.isBuffer(file.attachment) ? file.attachment.length : 0), 0),
+      );
       try {
         await interaction.editReply({
-          content: files.length ? say(`Your memory files (${files.length}).`, `你的记忆文件（${files.length} 个）。`) : say("I don't have any memory of you yet.", "我还没有关于你的记忆。"),
+          content: files.length
+            ? say(`Your memory files (${files.length}).`, `你的记忆文件（${files.length} 个）。`)
+            : say("I don't have any memory of you yet.", "我还没有关于你的记忆。"),
           files,
         });
       } finally {
@@ -236,7 +259,8 @@ export const memoryCommand: Command = {
       }
       return;
     }
-    if (sub === "view" && interaction.options.getString("file") === null) return runGlance(interaction, memory, interaction.guildId ? ctx.engine.serverNotesOf(interaction.guildId) : undefined);
+    if (sub === "view" && interaction.options.getString("file") === null)
+      return runGlance(interaction, memory, interaction.guildId ? ctx.engine.serverNotesOf(interaction.guildId) : undefined);
     const kind = interaction.options.getString("file", true) as FileKind;
     const file = fileOf(memory, kind);
     if (sub === "view") {
@@ -246,7 +270,10 @@ export const memoryCommand: Command = {
       const header = say(`**${file.label}** (${used}/${cap} chars)`, `**${file.label}**（${used}/${cap} 字）`) + (marked ? `\n${marked}` : "");
       if (text.trim() === "") await reply(interaction, say(`${header} is empty.`, `${header}是空的。`));
       else if (text.length <= INLINE_LIMIT) await reply(interaction, `${header}\n${fenced(text)}`);
-      else await reply(interaction, say(`${header}, attached.`, `${header}，见附件。`), [new AttachmentBuilder(Buffer.from(text), { name: file.label.replace("/", "-") })]);
+      else
+        await reply(interaction, say(`${header}, attached.`, `${header}，见附件。`), [
+          new AttachmentBuilder(Buffer.from(text), { name: file.label.replace("/", "-") }),
+        ]);
       return;
     }
     if (sub === "edit") {
@@ -262,11 +289,7 @@ export const memoryCommand: Command = {
         return;
       }
       const date = kind === "daily" ? file.label.slice("daily/".length, -".md".length) : "";
-      const content = new TextInputBuilder()
-        .setCustomId("content")
-        .setStyle(TextInputStyle.Paragraph)
-        .setRequired(false)
-        .setMaxLength(MODAL_TEXT_LIMIT);
+      const content = new TextInputBuilder().setCustomId("content").setStyle(TextInputStyle.Paragraph).setRequired(false).setMaxLength(MODAL_TEXT_LIMIT);
       if (text) content.setValue(text);
       await interaction.showModal(
         new ModalBuilder()
@@ -274,9 +297,7 @@ export const memoryCommand: Command = {
           .setCustomId([MODAL_PREFIX, kind, date || "-", contentHash(text)].join(":"))
           .setTitle(say(`Edit ${file.label}`, `编辑 ${file.label}`).slice(0, 45))
           .addLabelComponents(
-            new LabelBuilder()
-              .setLabel(say(`${file.label} (cap ${file.cap} chars)`, `${file.label}（上限 ${file.cap} 字）`))
-              .setTextInputComponent(content),
+            new LabelBuilder().setLabel(say(`${file.label} (cap ${file.cap} chars)`, `${file.label}（上限 ${file.cap} 字）`)).setTextInputComponent(content),
           ),
       );
       return;
@@ -287,9 +308,7 @@ export const memoryCommand: Command = {
       return;
     }
     const result =
-      sub === "add"
-        ? await file.add(section.value, interaction.options.getString("content", true), PERSON)
-        : await file.remove(section.value, PERSON);
+      sub === "add" ? await file.add(section.value, interaction.options.getString("content", true), PERSON) : await file.remove(section.value, PERSON);
     if (!result.ok) {
       await reply(interaction, `${writeRefusalLine(result, file.label, say)}\n${say("Nothing was changed.", "没有做任何改动。")}`);
       return;
@@ -302,7 +321,10 @@ export const memoryCommand: Command = {
           ? say(`Added to ${where}`, `已添加到 ${where}`)
           : say(`Already in ${where}`, `已经在 ${where} 里了`)
         : say(`Removed ${where}`, `已删除 ${where}`);
-    await reply(interaction, `${done}${say(` (${used}/${cap} chars). I'll use it from the next conversation.`, `（${used}/${cap} 字）。从下一次对话开始生效。`)}${secretWarning(result.value.secret, say)}`);
+    await reply(
+      interaction,
+      `${done}${say(` (${used}/${cap} chars). I'll use it from the next conversation.`, `（${used}/${cap} 字）。从下一次对话开始生效。`)}${secretWarning(result.value.secret, say)}`,
+    );
   },
 
   async submitModal(interaction, ctx) {

@@ -1,11 +1,4 @@
-import {
-  LabelBuilder,
-  MessageFlags,
-  ModalBuilder,
-  SlashCommandBuilder,
-  TextInputBuilder,
-  TextInputStyle,
-} from "discord.js";
+import { LabelBuilder, MessageFlags, ModalBuilder, SlashCommandBuilder, TextInputBuilder, TextInputStyle } from "discord.js";
 import { isValidTimeZone } from "../../lib/time.js";
 import { contentHash, PERSON } from "../../memory/memory-file.js";
 import { countChars } from "../../lib/text.js";
@@ -56,9 +49,7 @@ export const onboardCommand: Command = {
       .setCustomId(MODAL_ID)
       .setTitle(zh("Set up your assistant", "设置你的助手"))
       .addLabelComponents(
-        new LabelBuilder()
-          .setLabel(zh("Name", "名字"))
-          .setTextInputComponent(input("name", TextInputStyle.Short, persona.name, LIMITS.name, true)),
+        new LabelBuilder().setLabel(zh("Name", "名字")).setTextInputComponent(input("name", TextInputStyle.Short, persona.name, LIMITS.name, true)),
         new LabelBuilder()
           .setLabel(zh("Personality", "性格"))
           .setTextInputComponent(input("personality", TextInputStyle.Paragraph, persona.personality, LIMITS.personality, true)),

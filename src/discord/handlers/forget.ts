@@ -34,7 +34,10 @@ export const forgetHandlers: ComponentHandler[] = [
       const say = sayFor(interaction);
       const pending = await takePending<{ words: string }>(ctx.engine.memoryOf(interaction.user.id).dir, "forget", token);
       if (!pending) {
-        await interaction.update({ content: say("That request is out of date; run /memory forget again.", "这个请求已过期，请重新运行 /memory forget。"), components: [] });
+        await interaction.update({
+          content: say("That request is out of date; run /memory forget again.", "这个请求已过期，请重新运行 /memory forget。"),
+          components: [],
+        });
         return;
       }
       await interaction.deferUpdate();
@@ -57,7 +60,10 @@ export const forgetHandlers: ComponentHandler[] = [
       const typed = interaction.fields.getTextInputValue("confirm");
       if (typed !== "DELETE") {
         await interaction.reply({
-          content: say(`Nothing was deleted: the form needs exactly DELETE (you typed “${cutChars(typed, 20)}”).`, `没有删除任何内容：需要准确输入 DELETE（你输入的是“${cutChars(typed, 20)}”）。`),
+          content: say(
+            `Nothing was deleted: the form needs exactly DELETE (you typed “${cutChars(typed, 20)}”).`,
+            `没有删除任何内容：需要准确输入 DELETE（你输入的是“${cutChars(typed, 20)}”）。`,
+          ),
           flags: MessageFlags.Ephemeral,
           allowedMentions: NO_MENTIONS,
         });
@@ -93,8 +99,14 @@ export async function forgetPreview(
   const token = await savePending(memory.dir, "forget", { words });
   const examples = plan.examples.map((e) => `> ${cutChars(e, 100)}`).join("\n");
   const buttons = new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(
-    new ButtonBuilder().setCustomId(componentId(COMPONENT.forgetConfirm, owner, token)).setLabel(say("Forget", "忘记")).setStyle(ButtonStyle.Danger),
-    new ButtonBuilder().setCustomId(componentId(COMPONENT.forgetCancel, owner, token)).setLabel(say("Cancel", "取消")).setStyle(ButtonStyle.Secondary),
+    new ButtonBuilder()
+      .setCustomId(componentId(COMPONENT.forgetConfirm, owner, token))
+      .setLabel(say("Forget", "忘记"))
+      .setStyle(ButtonStyle.Danger),
+    new ButtonBuilder()
+      .setCustomId(componentId(COMPONENT.forgetCancel, owner, token))
+      .setLabel(say("Cancel", "取消"))
+      .setStyle(ButtonStyle.Secondary),
   );
   return {
     content: say(

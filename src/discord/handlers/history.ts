@@ -42,7 +42,12 @@ export const historyHandlers: ComponentHandler[] = [
     async handle(interaction, _args, ctx) {
       if (!interaction.isStringSelectMenu()) return;
       await interaction.deferUpdate();
-      const { undone: _undone, ...view } = await undoAnswer(ctx.engine.memoryOf(interaction.user.id), interaction.user.id, interaction.values[0] ?? "", sayFor(interaction));
+      const { undone: _undone, ...view } = await undoAnswer(
+        ctx.engine.memoryOf(interaction.user.id),
+        interaction.user.id,
+        interaction.values[0] ?? "",
+        sayFor(interaction),
+      );
       await interaction.editReply({ ...view, allowedMentions: { parse: [] } });
     },
   },

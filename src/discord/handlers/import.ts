@@ -58,7 +58,8 @@ export const importHandlers: ComponentHandler[] = [
 /** Import pressed: the upload read again and applied (planned again under the lock). */
 async function applyUpload(interaction: ComponentInteraction, memory: MemoryStore, token: string, say: Say): Promise<void> {
   const upload = await takeUpload(memory, token, { claim: true });
-  const edit = (content: string, files: AttachmentBuilder[] = []) => interaction.editReply({ content, files, attachments: [], components: [], allowedMentions: NO_MENTIONS });
+  const edit = (content: string, files: AttachmentBuilder[] = []) =>
+    interaction.editReply({ content, files, attachments: [], components: [], allowedMentions: NO_MENTIONS });
   if (!upload) return void (await edit(say("That import is out of date; run /memory import again.", "这次导入已过期，请重新运行 /memory import。")));
   const files = await readImport(upload.name, upload.bytes);
   if (!files.ok) return void (await edit(importRefusal(upload.name, files.error, say)));

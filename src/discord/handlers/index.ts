@@ -10,4 +10,16 @@ import { sourceHandlers } from "./sources.js";
 import { serverNotesHandlers } from "./server-notes.js";
 
 /** Every button, menu and form handler, by the prefix of its custom id. */
-export const componentHandlers: ReadonlyMap<string, ComponentHandler> = new Map([...historyHandlers, ...receiptHandlers, ...proposalHandlers, ...forgetHandlers, ...importHandlers, ...stopHandlers, ...tidyHandlers, ...sourceHandlers, ...serverNotesHandlers].map((h) => [h.prefix, h]));
+export const componentHandlers: ReadonlyMap<string, ComponentHandler> = new Map(
+  [
+    ...historyHandlers,
+    ...receiptHandlers,
+    ...proposalHandlers,
+    ...forgetHandlers,
+    ...importHandlers,
+    ...stopHandlers,
+    ...tidyHandlers,
+    ...sourceHandlers,
+    ...serverNotesHandlers,
+  ].map((h) => [h.prefix, h]),
+);

@@ -28,7 +28,10 @@ async function settle(interaction: ComponentInteraction, id: string, save: boole
 function settledLine(settled: Settled, say: Say): string {
   switch (settled.kind) {
     case "gone":
-      return say("That proposal was already handled, or it expired (after 7 days). Nothing was changed.", "这个提议已经处理过或已过期（7 天）。没有做任何改动。");
+      return say(
+        "That proposal was already handled, or it expired (after 7 days). Nothing was changed.",
+        "这个提议已经处理过或已过期（7 天）。没有做任何改动。",
+      );
     case "discarded":
       return say("Discarded; nothing was saved.", "已放弃，没有保存。");
     case "refused":

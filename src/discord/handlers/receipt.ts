@@ -16,9 +16,7 @@ export const receiptHandlers: ComponentHandler[] = [
       const { undone, ...view } = await undoAnswer(ctx.engine.memoryOf(interaction.user.id), interaction.user.id, id, say);
       await interaction.editReply({ ...view, allowedMentions: NO_MENTIONS });
       if (!undone) return;
-      const rows = interaction.message.components.map((row) =>
-        ActionRowBuilder.from(row as never) as ActionRowBuilder<MessageActionRowComponentBuilder>,
-      );
+      const rows = interaction.message.components.map((row) => ActionRowBuilder.from(row as never) as ActionRowBuilder<MessageActionRowComponentBuilder>);
       for (const row of rows) {
         for (const component of row.components) {
           if (component instanceof ButtonBuilder && (component.data as { custom_id?: string }).custom_id === interaction.customId) {

@@ -18,7 +18,10 @@ async function settle(interaction: ComponentInteraction, action: string, id: str
   const answer = (content: string) => interaction.followUp({ content, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
   if (!mayWriteServerNotes(interaction, ctx.config.serverNotes.roleId)) {
     await interaction.reply({
-      content: say("Only members who may write this server's notes (Manage Server, or the server-notes role) can press this.", "只有可以编写本服务器笔记的成员（管理服务器权限或服务器笔记角色）才能按这个按钮。"),
+      content: say(
+        "Only members who may write this server's notes (Manage Server, or the server-notes role) can press this.",
+        "只有可以编写本服务器笔记的成员（管理服务器权限或服务器笔记角色）才能按这个按钮。",
+      ),
       flags: MessageFlags.Ephemeral,
     });
     return;
@@ -34,18 +37,30 @@ async function settle(interaction: ComponentInteraction, action: string, id: str
   const who = `<@${interaction.user.id}>`;
   if (action === "discard") {
     await notes.takeSuggestion(id, "discarded");
-    await interaction.editReply({ content: `${say(`Discarded by ${who}:`, `已由 ${who} 丢弃：`)} ~~${suggestionLine(waiting)}~~`, components: [], allowedMentions: NO_MENTIONS });
+    await interaction.editReply({
+      content: `${say(`Discarded by ${who}:`, `已由 ${who} 丢弃：`)} ~~${suggestionLine(waiting)}~~`,
+      components: [],
+      allowedMentions: NO_MENTIONS,
+    });
     return;
   }
   // The model's words: the model's checks, journalled as the member who saved them.
   const saved = await notes.notes.add(waiting.section, waiting.content, memberWriter(interaction.user.id, "tool"));
   if (!saved.ok) {
-    await answer(`${say("Not saved:", "未保存：")} ${writeRefusalLine(saved, notes.notes.label, say)}\n${say("The suggestion still waits.", "这条建议仍在等待。")}`);
+    await answer(
+      `${say("Not saved:", "未保存：")} ${writeRefusalLine(saved, notes.notes.label, say)}\n${say("The suggestion still waits.", "这条建议仍在等待。")}`,
+    );
     return;
   }
   await notes.takeSuggestion(id, "saved");
   const { used, cap } = saved.value.usage;
-  await interaction.editReply({ content: `${say(`✅ Saved by ${who}`, `✅ 已由 ${who} 保存`)} (${used}/${cap}): ${suggestionLine(waiting)}`, components: [], allowedMentions: NO_MENTIONS });
+  await interaction.editReply({
+    content: `${say(`✅ Saved by ${who}`, `✅ 已由 ${who} 保存`)} (${used}/${cap}): ${suggestionLine(waiting)}`,
+    components: [],
+    allowedMentions: NO_MENTIONS,
+  });
 }
 
-export const serverNotesHandlers: ComponentHandler[] = [{ prefix: COMPONENT.serverSuggestion, shared: true, handle: (interaction, [action = "", id = ""], ctx) => settle(interaction, action, id, ctx) }];
+export const serverNotesHandlers: ComponentHandler[] = [
+  { prefix: COMPONENT.serverSuggestion, shared: true, handle: (interaction, [action = "", id = ""], ctx) => settle(interaction, action, id, ctx) },
+];

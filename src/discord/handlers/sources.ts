@@ -23,13 +23,21 @@ async function sourcesOf(memory: MemoryStore, token: string): Promise<SourceRef[
 const hash = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 10);
 
 async function outOfDate(interaction: ComponentInteraction): Promise<void> {
-  const content = sayFor(interaction)("That answer's sources are out of date (kept an hour); search with /memory search instead.", "这条回答的来源已过期（保留一小时）；请改用 /memory search 搜索。");
+  const content = sayFor(interaction)(
+    "That answer's sources are out of date (kept an hour); search with /memory search instead.",
+    "这条回答的来源已过期（保留一小时）；请改用 /memory search 搜索。",
+  );
   if (interaction.isMessageComponent() && interaction.message.flags.has(MessageFlags.Ephemeral)) await interaction.update({ content, components: [] });
   else await interaction.reply({ content, flags: MessageFlags.Ephemeral });
 }
 
 /** The chosen source and its text now; undefined (and the person told) when either is gone. */
-async function chosen(interaction: ComponentInteraction, memory: MemoryStore, token: string, index: string): Promise<{ ref: SourceRef; text: string } | undefined> {
+async function chosen(
+  interaction: ComponentInteraction,
+  memory: MemoryStore,
+  token: string,
+  index: string,
+): Promise<{ ref: SourceRef; text: string } | undefined> {
   const ref = (await sourcesOf(memory, token))?.[Number(index)];
   if (!ref) {
     await outOfDate(interaction);
@@ -54,7 +62,11 @@ export const sourceHandlers: ComponentHandler[] = [
       if (!interaction.isButton()) return;
       const sources = await sourcesOf(ctx.engine.memoryOf(interaction.user.id), token);
       if (!sources) return outOfDate(interaction);
-      await interaction.reply({ ...sourcesMenu(interaction.user.id, sources, token, sayFor(interaction)), flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+      await interaction.reply({
+        ...sourcesMenu(interaction.user.id, sources, token, sayFor(interaction)),
+        flags: MessageFlags.Ephemeral,
+        allowedMentions: NO_MENTIONS,
+      });
     },
   },
   {
@@ -66,7 +78,10 @@ export const sourceHandlers: ComponentHandler[] = [
       const index = interaction.values[0] ?? "";
       const found = await chosen(interaction, memory, token, index);
       if (!found) return;
-      await interaction.update({ ...sourceChoice(interaction.user.id, found.ref, found.text, token, Number(index), sayFor(interaction)), allowedMentions: NO_MENTIONS });
+      await interaction.update({
+        ...sourceChoice(interaction.user.id, found.ref, found.text, token, Number(index), sayFor(interaction)),
+        allowedMentions: NO_MENTIONS,
+      });
     },
   },
   {
@@ -99,7 +114,14 @@ export const sourceHandlers: ComponentHandler[] = [
           .addLabelComponents(
             new LabelBuilder()
               .setLabel(say("The section as it should be", "这一节应有的内容"))
-              .setTextInputComponent(new TextInputBuilder().setCustomId("text").setStyle(TextInputStyle.Paragraph).setRequired(false).setMaxLength(4000).setValue(cutChars(found.text, 4000))),
+              .setTextInputComponent(
+                new TextInputBuilder()
+                  .setCustomId("text")
+                  .setStyle(TextInputStyle.Paragraph)
+                  .setRequired(false)
+                  .setMaxLength(4000)
+                  .setValue(cutChars(found.text, 4000)),
+              ),
           ),
       );
     },
@@ -114,14 +136,23 @@ export const sourceHandlers: ComponentHandler[] = [
       const found = await chosen(interaction, memory, token, index);
       if (!found || !correctable(found.ref)) return;
       if (hash(found.text) !== was) {
-        await interaction.reply({ content: say("That section changed while the form was open; nothing was saved. Press Correct again.", "表单打开期间这一节已改动，没有保存。请再按一次「更正」。"), flags: MessageFlags.Ephemeral });
+        await interaction.reply({
+          content: say(
+            "That section changed while the form was open; nothing was saved. Press Correct again.",
+            "表单打开期间这一节已改动，没有保存。请再按一次「更正」。",
+          ),
+          flags: MessageFlags.Ephemeral,
+        });
         return;
       }
       const file = memory.file(found.ref.source as "user" | "memory" | "soul");
       const text = interaction.fields.getTextInputValue("text");
       const saved = await file.replace(found.ref.title, found.text, text.trim(), PERSON);
       const content = saved.ok
-        ? say(`Corrected ${file.label} › ${found.ref.title}; it is in /memory history and can be undone.`, `已更正 ${file.label} › ${found.ref.title}；可在 /memory history 中查看并撤销。`)
+        ? say(
+            `Corrected ${file.label} › ${found.ref.title}; it is in /memory history and can be undone.`,
+            `已更正 ${file.label} › ${found.ref.title}；可在 /memory history 中查看并撤销。`,
+          )
         : `${say("Not saved:", "未保存：")} ${writeRefusalLine(saved, file.label, say)}`;
       await interaction.reply({ content: cutChars(content, 2000), flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
     },

@@ -34,8 +34,16 @@ export function historyPage(history: readonly JournalEntry[], owner: string, fil
   const lines = entries.slice(at * PAGE, at * PAGE + PAGE).map((e) => `• ${cutChars(historyLine(e, zone, say), 180)}`);
   const header = say(`**History of your memory** · page ${at + 1}/${pages} · newest first`, `**你的记忆的改动记录** · 第 ${at + 1}/${pages} 页 · 最新在前`);
   const nav = new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(
-    new ButtonBuilder().setCustomId(componentId(COMPONENT.historyPage, owner, filter, String(at - 1))).setLabel(say("◀ Newer", "◀ 较新")).setStyle(ButtonStyle.Secondary).setDisabled(at === 0),
-    new ButtonBuilder().setCustomId(componentId(COMPONENT.historyPage, owner, filter, String(at + 1))).setLabel(say("Older ▶", "较早 ▶")).setStyle(ButtonStyle.Secondary).setDisabled(at >= pages - 1),
+    new ButtonBuilder()
+      .setCustomId(componentId(COMPONENT.historyPage, owner, filter, String(at - 1)))
+      .setLabel(say("◀ Newer", "◀ 较新"))
+      .setStyle(ButtonStyle.Secondary)
+      .setDisabled(at === 0),
+    new ButtonBuilder()
+      .setCustomId(componentId(COMPONENT.historyPage, owner, filter, String(at + 1)))
+      .setLabel(say("Older ▶", "较早 ▶"))
+      .setStyle(ButtonStyle.Secondary)
+      .setDisabled(at >= pages - 1),
   );
   return { content: [header, ...lines].join("\n"), components: pages > 1 ? [nav] : [] };
 }
@@ -65,16 +73,28 @@ export function undoResultView(result: UndoResult, entries: ReadonlyMap<string, 
   const line = (e: JournalEntry | undefined) => (e ? describeEntry(e, say) : id);
   // A long chain is named in part: a Discord message holds 2,000 characters.
   const bullets = (items: string[]) =>
-    (items.length > 10 ? [...items.slice(0, 10), say(`…and ${items.length - 10} more`, `……另有 ${items.length - 10} 处`)] : items).map((t) => `• ${cutChars(t, 150)}`);
+    (items.length > 10 ? [...items.slice(0, 10), say(`…and ${items.length - 10} more`, `……另有 ${items.length - 10} 处`)] : items).map(
+      (t) => `• ${cutChars(t, 150)}`,
+    );
   if (result.ok) {
     const undone = bullets((result.entry.undoes ?? []).map((u) => line(entries.get(u))));
-    return { content: cutChars(`${say("↩ Undone:", "↩ 已撤销：")}\n${undone.join("\n")}\n-# ${say("It applies from your next conversation.", "从下一次对话开始生效。")}`, 2000), components: [], undone: true };
+    return {
+      content: cutChars(
+        `${say("↩ Undone:", "↩ 已撤销：")}\n${undone.join("\n")}\n-# ${say("It applies from your next conversation.", "从下一次对话开始生效。")}`,
+        2000,
+      ),
+      components: [],
+      undone: true,
+    };
   }
   switch (result.reason) {
     case "not-found":
       return { content: say("That change is no longer in your history.", "这处改动已不在记录中。"), components: [] };
     case "already-undone":
-      return { content: say(`That change was already undone: ${line(entries.get(result.id))}`, `这处改动已经撤销过了：${line(entries.get(result.id))}`), components: [] };
+      return {
+        content: say(`That change was already undone: ${line(entries.get(result.id))}`, `这处改动已经撤销过了：${line(entries.get(result.id))}`),
+        components: [],
+      };
     case "not-undoable":
       return { content: say("Forgotten text cannot be brought back.", "已忘记的内容无法恢复。"), components: [] };
     case "changed-since": {
@@ -89,14 +109,20 @@ export function undoResultView(result: UndoResult, entries: ReadonlyMap<string, 
       }
       const later = bullets(result.later.map((e) => line(e))).join("\n");
       const buttons = new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(
-        new ButtonBuilder().setCustomId(componentId(COMPONENT.undoChain, owner, id)).setLabel(say("Undo these too", "一并撤销")).setStyle(ButtonStyle.Danger),
+        new ButtonBuilder()
+          .setCustomId(componentId(COMPONENT.undoChain, owner, id))
+          .setLabel(say("Undo these too", "一并撤销"))
+          .setStyle(ButtonStyle.Danger),
         new ButtonBuilder().setCustomId(componentId(COMPONENT.undoChainCancel, owner)).setLabel(say("Cancel", "取消")).setStyle(ButtonStyle.Secondary),
       );
       return {
-        content: cutChars(say(
-          `Not undone yet: the section changed since, by:\n${later}\nUndo those too, then ${line(entries.get(result.id))}?`,
-          `尚未撤销：该小节之后又被改动过：\n${later}\n要一并撤销它们，再撤销 ${line(entries.get(result.id))} 吗？`,
-        ), 2000),
+        content: cutChars(
+          say(
+            `Not undone yet: the section changed since, by:\n${later}\nUndo those too, then ${line(entries.get(result.id))}?`,
+            `尚未撤销：该小节之后又被改动过：\n${later}\n要一并撤销它们，再撤销 ${line(entries.get(result.id))} 吗？`,
+          ),
+          2000,
+        ),
         components: [buttons],
       };
     }

@@ -23,8 +23,14 @@ export function proposalFooter(owner: string, proposals: PendingChange[], say: S
   });
   const components = proposals.slice(0, ROWS).map((p, i) =>
     new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(
-      new ButtonBuilder().setCustomId(componentId(COMPONENT.proposalSave, owner, p.proposal)).setLabel(say("Save", "保存") + (numbered ? ` ${i + 1}` : "")).setStyle(ButtonStyle.Success),
-      new ButtonBuilder().setCustomId(componentId(COMPONENT.proposalDiscard, owner, p.proposal)).setLabel(say("Discard", "放弃") + (numbered ? ` ${i + 1}` : "")).setStyle(ButtonStyle.Secondary),
+      new ButtonBuilder()
+        .setCustomId(componentId(COMPONENT.proposalSave, owner, p.proposal))
+        .setLabel(say("Save", "保存") + (numbered ? ` ${i + 1}` : ""))
+        .setStyle(ButtonStyle.Success),
+      new ButtonBuilder()
+        .setCustomId(componentId(COMPONENT.proposalDiscard, owner, p.proposal))
+        .setLabel(say("Discard", "放弃") + (numbered ? ` ${i + 1}` : ""))
+        .setStyle(ButtonStyle.Secondary),
     ),
   );
   return { lines, components };

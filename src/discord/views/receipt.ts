@@ -31,12 +31,21 @@ function stateWord(state: SuggestionState, say: Say): string {
  * The message listing what the model changed in a conversation, an Undo button per change; then
  * what it suggested for the server's notes (no button: the notes are the moderators').
  */
-export function receiptMessage(owner: string, entries: JournalEntry[], say: Say, hidden?: (change: SectionChange) => boolean, suggested: readonly SuggestedLine[] = []): MessageCreateOptions {
+export function receiptMessage(
+  owner: string,
+  entries: JournalEntry[],
+  say: Say,
+  hidden?: (change: SectionChange) => boolean,
+  suggested: readonly SuggestedLine[] = [],
+): MessageCreateOptions {
   const lines = entries.map((e, i) => `${i + 1}. ${cutChars(describeEntry(e, say, hidden), 160)}`);
   const changes = entries.length ? [say("-# 💾 What I changed in my memory during this conversation:", "-# 💾 这次对话中我对记忆做的改动："), ...lines] : [];
   const suggestions = suggested.length
     ? [
-        say("-# 💡 What I suggested for this server's notes during this conversation (the moderators decide):", "-# 💡 这次对话中我为本服务器笔记提出的建议（由管理员决定）："),
+        say(
+          "-# 💡 What I suggested for this server's notes during this conversation (the moderators decide):",
+          "-# 💡 这次对话中我为本服务器笔记提出的建议（由管理员决定）：",
+        ),
         ...suggested.map((s) => `• ${stateWord(s.state, say)}${say(": ", "：")}${cutChars(suggestionLine(s.suggestion), 200)}`),
       ]
     : [];
@@ -45,9 +54,13 @@ export function receiptMessage(owner: string, entries: JournalEntry[], say: Say,
   const room = 2000 - (suggestionText ? countChars(suggestionText) + 1 : 0);
   const content = [cutChars(changes.join("\n"), room), suggestionText].filter(Boolean).join("\n");
   const buttons = entries.slice(0, BUTTONS).map((e, i) =>
-    new ButtonBuilder().setCustomId(componentId(COMPONENT.undo, owner, e.id)).setLabel(say(`Undo ${i + 1}`, `撤销 ${i + 1}`)).setStyle(ButtonStyle.Secondary),
+    new ButtonBuilder()
+      .setCustomId(componentId(COMPONENT.undo, owner, e.id))
+      .setLabel(say(`Undo ${i + 1}`, `撤销 ${i + 1}`))
+      .setStyle(ButtonStyle.Secondary),
   );
   const rows: ActionRowBuilder<MessageActionRowComponentBuilder>[] = [];
-  for (let i = 0; i < buttons.length; i += PER_ROW) rows.push(new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(buttons.slice(i, i + PER_ROW)));
+  for (let i = 0; i < buttons.length; i += PER_ROW)
+    rows.push(new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(buttons.slice(i, i + PER_ROW)));
   return { content, components: rows, allowedMentions: NO_MENTIONS };
 }

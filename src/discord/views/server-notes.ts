@@ -1,4 +1,12 @@
-import { ActionRowBuilder, ButtonBuilder, ButtonStyle, PermissionFlagsBits, type Interaction, type MessageActionRowComponentBuilder, type MessageCreateOptions } from "discord.js";
+import {
+  ActionRowBuilder,
+  ButtonBuilder,
+  ButtonStyle,
+  PermissionFlagsBits,
+  type Interaction,
+  type MessageActionRowComponentBuilder,
+  type MessageCreateOptions,
+} from "discord.js";
 import type { Say } from "../../lib/locale.js";
 import { cutChars } from "../../lib/text.js";
 import type { Writer } from "../../memory/memory-file.js";
@@ -34,8 +42,14 @@ export function suggestionMessage(guildId: string, suggestion: Suggestion, say: 
     `💡 我建议修改本服务器笔记（来自与 <@${suggestion.userId}> 的对话）：\n${suggestionLine(suggestion)}\n-# 只有可以编写服务器笔记的成员才能保存。`,
   );
   const row = new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(
-    new ButtonBuilder().setCustomId(componentId(COMPONENT.serverSuggestion, guildId, "save", suggestion.id)).setLabel(say("Save", "保存")).setStyle(ButtonStyle.Success),
-    new ButtonBuilder().setCustomId(componentId(COMPONENT.serverSuggestion, guildId, "discard", suggestion.id)).setLabel(say("Discard", "丢弃")).setStyle(ButtonStyle.Secondary),
+    new ButtonBuilder()
+      .setCustomId(componentId(COMPONENT.serverSuggestion, guildId, "save", suggestion.id))
+      .setLabel(say("Save", "保存"))
+      .setStyle(ButtonStyle.Success),
+    new ButtonBuilder()
+      .setCustomId(componentId(COMPONENT.serverSuggestion, guildId, "discard", suggestion.id))
+      .setLabel(say("Discard", "丢弃"))
+      .setStyle(ButtonStyle.Secondary),
   );
   return { content, components: [row], allowedMentions: NO_MENTIONS };
 }

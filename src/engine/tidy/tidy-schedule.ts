@@ -4,7 +4,7 @@ import type { Logger } from "../../lib/logger.js";
 import { noTelemetry, type Telemetry, type TidyRunOutcome } from "../../lib/telemetry.js";
 import { localDate, localTime } from "../../lib/time.js";
 import { TimeSlices } from "../../lib/time-slices.js";
-import { type MemoryStore } from "../../memory/memory-store.js";
+import type { MemoryStore } from "../../memory/memory-store.js";
 import { tidyAsksFirst } from "../../memory/settings.js";
 import { readTidyState } from "../../memory/tidy/tidy-state.js";
 import type { ModelClient } from "../../model/model-client.js";
@@ -172,12 +172,24 @@ export class TidySchedule {
       const own = new AbortController();
       const stop = () => own.abort();
       this.stop.signal.addEventListener("abort", stop, { once: true });
-      const result = await tidyUp(memory, this.options.model, { now: clock, ask: tidyAsksFirst(memory.readSettings()), signal: own.signal, forgetEpoch: () => this.options.store.epochOf(userId), ...(this.options.contextTokens ? { contextTokens: this.options.contextTokens } : {}) }).finally(() =>
-        this.stop.signal.removeEventListener("abort", stop),
+      const result = await tidyUp(memory, this.options.model, {
+        now: clock,
+        ask: tidyAsksFirst(memory.readSettings()),
+        signal: own.signal,
+        forgetEpoch: () => this.options.store.epochOf(userId),
+        ...(this.options.contextTokens ? { contextTokens: this.options.contextTokens } : {}),
+      }).finally(() => this.stop.signal.removeEventListener("abort", stop));
+      (this.options.telemetry ?? noTelemetry).tidyRun?.(
+        outcomeOf(result),
+        "applied" in result ? countKinds(result.applied) : {},
+        "dropped" in result ? result.dropped : {},
       );
-      (this.options.telemetry ?? noTelemetry).tidyRun?.(outcomeOf(result), "applied" in result ? countKinds(result.applied) : {}, "dropped" in result ? result.dropped : {});
       this.options.onRun?.(userId, result);
-      if (result.kind === "failed") this.options.log.warn({ reason: result.reason, detail: result.reason === "model" ? result.detail : undefined, server: result.server }, "tidy-up: a run changed nothing; it is tried again the next night");
+      if (result.kind === "failed")
+        this.options.log.warn(
+          { reason: result.reason, detail: result.reason === "model" ? result.detail : undefined, server: result.server },
+          "tidy-up: a run changed nothing; it is tried again the next night",
+        );
     } catch (error) {
       this.options.log.error({ err: error }, "tidy-up: a run failed");
     }

@@ -10,11 +10,23 @@ import { escapeTags, stripControlCharacters } from "../../memory/safety.js";
 import { maskSecrets } from "../../memory/secrets.js";
 import { parseSections } from "../../memory/sections.js";
 import { personWrittenLines } from "../../memory/tidy/person-lines.js";
-import { AIM, MAX_LOSS, TIDY_KINDS, TIDY_PLAN_JSON_SCHEMA, checkPlan, normalLine, parsePlan, type DropReason, type HeldOperation, type TidyFile, type TidyOperation } from "../../memory/tidy/tidy-plan.js";
+import {
+  AIM,
+  MAX_LOSS,
+  TIDY_KINDS,
+  TIDY_PLAN_JSON_SCHEMA,
+  checkPlan,
+  normalLine,
+  parsePlan,
+  type DropReason,
+  type HeldOperation,
+  type TidyFile,
+  type TidyOperation,
+} from "../../memory/tidy/tidy-plan.js";
 import { FULL_SOURCE_TOKENS, tidySources } from "../../memory/tidy/tidy-sources.js";
 import { estimateTokens } from "../../lib/tokens.js";
 import { readTidyState, writeTidyState, type TidyState, type TidySummary } from "../../memory/tidy/tidy-state.js";
-import { type ModelClient } from "../../model/model-client.js";
+import type { ModelClient } from "../../model/model-client.js";
 import { ModelError, type ModelErrorDetails } from "../../model/model-error.js";
 
 /** Who the journal names for a tidy-up's change. */
@@ -28,9 +40,34 @@ export const TIDY_SESSION = "tidy-up";
  * proposal for the person's Save, whatever the mode (none in a dry run).
  */
 export type TidyResult =
-  | { kind: "done"; entry: JournalEntry; summary: TidySummary; applied: TidyOperation[]; dropped: Dropped; held: HeldOperation[]; usage: TokenUsage | undefined }
-  | { kind: "proposed"; proposals: number; summary: TidySummary; applied: TidyOperation[]; dropped: Dropped; held: HeldOperation[]; usage: TokenUsage | undefined }
-  | { kind: "dry-run"; applied: TidyOperation[]; dropped: Dropped; held: HeldOperation[]; before: Record<TidyFile, string>; after: Record<TidyFile, string>; overCap: TidyFile | undefined; usage: TokenUsage | undefined }
+  | {
+      kind: "done";
+      entry: JournalEntry;
+      summary: TidySummary;
+      applied: TidyOperation[];
+      dropped: Dropped;
+      held: HeldOperation[];
+      usage: TokenUsage | undefined;
+    }
+  | {
+      kind: "proposed";
+      proposals: number;
+      summary: TidySummary;
+      applied: TidyOperation[];
+      dropped: Dropped;
+      held: HeldOperation[];
+      usage: TokenUsage | undefined;
+    }
+  | {
+      kind: "dry-run";
+      applied: TidyOperation[];
+      dropped: Dropped;
+      held: HeldOperation[];
+      before: Record<TidyFile, string>;
+      after: Record<TidyFile, string>;
+      overCap: TidyFile | undefined;
+      usage: TokenUsage | undefined;
+    }
   /** The plan changed nothing (no operation, or none passed the checks); what it held still waits for a Save. */
   | { kind: "nothing"; dropped: Dropped; held: HeldOperation[]; usage: TokenUsage | undefined }
   /** Nothing was said since the last run and no file is nearly full: the model is not asked. */
@@ -86,11 +123,20 @@ export async function tidyUp(memory: MemoryStore, model: ModelClient, options: T
 
   let answer: { content: string; usage: TokenUsage | undefined };
   try {
-    answer = await model.complete(tidyPrompt({ soul, texts, sources, now, zone }), { schema: { name: "tidy_plan", schema: TIDY_PLAN_JSON_SCHEMA }, ...(options.signal ? { signal: options.signal } : {}) });
+    answer = await model.complete(tidyPrompt({ soul, texts, sources, now, zone }), {
+      schema: { name: "tidy_plan", schema: TIDY_PLAN_JSON_SCHEMA },
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
   } catch (error) {
     const detail = error instanceof ModelError ? error.kind : (error as Error).message;
     // The server's own words reach the operator's log with the run's failure.
-    return failed(memory, now, zone, options, { kind: "failed", reason: "model", detail, dropped: {}, ...(error instanceof ModelError ? { server: error.details } : {}) });
+    return failed(memory, now, zone, options, {
+      kind: "failed",
+      reason: "model",
+      detail,
+      dropped: {},
+      ...(error instanceof ModelError ? { server: error.details } : {}),
+    });
   }
   const operations = parsePlan(jsonIn(answer.content));
   if (!operations) return failed(memory, now, zone, options, { kind: "failed", reason: "not-a-plan", detail: cutChars(answer.content, 200), dropped: {} });
@@ -98,7 +144,16 @@ export async function tidyUp(memory: MemoryStore, model: ModelClient, options: T
   const words = { personMessages: sources.personMessages, otherSources: sources.otherSources };
   if (options.dryRun) {
     const outcome = checkPlan({ texts, personLines: personWrittenLines(entries), ...words }, operations);
-    return { kind: "dry-run", applied: outcome.applied, dropped: countDropped(outcome.dropped), held: outcome.held, before: texts, after: outcome.texts, overCap: outcome.overCap, usage: answer.usage };
+    return {
+      kind: "dry-run",
+      applied: outcome.applied,
+      dropped: countDropped(outcome.dropped),
+      held: outcome.held,
+      before: texts,
+      after: outcome.texts,
+      overCap: outcome.overCap,
+      usage: answer.usage,
+    };
   }
 
   // Checked and written under the person's lock, against the files as they are now: a write made
@@ -109,7 +164,12 @@ export async function tidyUp(memory: MemoryStore, model: ModelClient, options: T
     // the plan was made from what may no longer be theirs to keep. Nothing is written; the next night tries again.
     const epochNow = await options.forgetEpoch?.();
     if (epoch !== epochNow || (epoch !== undefined && epoch % 2 === 1) || touchedSince(entries, journal)) {
-      return failed(memory, now, zone, options, { kind: "failed", reason: "changed", detail: "memory changed by hand or forgotten while the model worked", dropped: {} });
+      return failed(memory, now, zone, options, {
+        kind: "failed",
+        reason: "changed",
+        detail: "memory changed by hand or forgotten while the model worked",
+        dropped: {},
+      });
     }
     // A file not written yet reads as "", and is written from nothing (null), not from an empty file.
     const raw = { user: await memory.user.readIfExists(), memory: await memory.memory.readIfExists() };
@@ -119,7 +179,12 @@ export async function tidyUp(memory: MemoryStore, model: ModelClient, options: T
     const dropped = countDropped(outcome.dropped);
     const { held } = outcome;
     if (outcome.overCap) {
-      return failed(memory, now, zone, options, { kind: "failed", reason: "over-cap", detail: `${outcome.overCap === "user" ? "USER.md" : "MEMORY.md"} would be over its cap`, dropped });
+      return failed(memory, now, zone, options, {
+        kind: "failed",
+        reason: "over-cap",
+        detail: `${outcome.overCap === "user" ? "USER.md" : "MEMORY.md"} would be over its cap`,
+        dropped,
+      });
     }
     const changed = (["user", "memory"] as const).filter((file) => outcome.texts[file] !== current[file]);
     const summary = { ...summarise(outcome.applied, now), ...heldCounts(held) };
@@ -127,7 +192,12 @@ export async function tidyUp(memory: MemoryStore, model: ModelClient, options: T
     const fresh = readTidyState(memory.dir);
     const finished = { lastRun: now.toISOString(), lastAttempt: localDate(now, zone), failures: 0 };
     if (options.ask && changed.length > 0) {
-      const proposals = (await propose(memory, changed.map((file) => ({ file, before: current[file], after: outcome.texts[file] })), now)) + (await proposeHeld(memory, held, now));
+      const proposals =
+        (await propose(
+          memory,
+          changed.map((file) => ({ file, before: current[file], after: outcome.texts[file] })),
+          now,
+        )) + (await proposeHeld(memory, held, now));
       const notice = { ...summary, proposals };
       await writeTidyState(memory.dir, { ...fresh, ...finished, notice });
       return { kind: "proposed", proposals, summary: notice, applied: outcome.applied, dropped, held, usage: answer.usage };
@@ -147,14 +217,15 @@ export async function tidyUp(memory: MemoryStore, model: ModelClient, options: T
   });
 }
 
-
 /** A change by the person (an edit, a removal, an undo) or a forget, to USER.md or MEMORY.md, after the entries the run started from. */
 function touchedSince(before: readonly JournalEntry[], now: readonly JournalEntry[]): boolean {
   const last = before.at(-1)?.id;
   const from = last === undefined ? 0 : now.findIndex((entry) => entry.id === last) + 1;
   // The run's last entry is gone (a forget rewrote the history): something changed.
   if (last !== undefined && from === 0) return true;
-  return now.slice(from).some((entry) => (entry.by.kind === "person" || entry.op === "forget") && entry.changes.some((c) => c.file === "USER.md" || c.file === "MEMORY.md"));
+  return now
+    .slice(from)
+    .some((entry) => (entry.by.kind === "person" || entry.op === "forget") && entry.changes.some((c) => c.file === "USER.md" || c.file === "MEMORY.md"));
 }
 
 function nearlyFull(texts: Record<TidyFile, string>): boolean {
@@ -162,7 +233,13 @@ function nearlyFull(texts: Record<TidyFile, string>): boolean {
 }
 
 /** A failed run changes nothing; it counts, so tonight is not tried again and the next night is. */
-async function failed(memory: MemoryStore, now: Date, zone: string, options: TidyOptions, result: Extract<TidyResult, { kind: "failed" }>): Promise<TidyResult> {
+async function failed(
+  memory: MemoryStore,
+  now: Date,
+  zone: string,
+  options: TidyOptions,
+  result: Extract<TidyResult, { kind: "failed" }>,
+): Promise<TidyResult> {
   if (!options.dryRun) {
     await memory.serialize(async () => {
       const state: TidyState = readTidyState(memory.dir);
@@ -182,7 +259,11 @@ function summarise(applied: readonly TidyOperation[], now: Date): TidySummary {
   const counts = Object.fromEntries(TIDY_KINDS.map((kind) => [kind, applied.filter((op) => op.kind === kind).length])) as TidySummary["counts"];
   const replaced = applied.find((op) => op.kind === "replace" && op.old_lines.length > 0 && op.new_lines.length > 0);
   const example = replaced
-    ? { section: cutChars(replaced.section, 40), before: cutChars(normalLine(replaced.old_lines[0]!), 60), after: cutChars(normalLine(replaced.new_lines[0]!), 60) }
+    ? {
+        section: cutChars(replaced.section, 40),
+        before: cutChars(normalLine(replaced.old_lines[0]!), 60),
+        after: cutChars(normalLine(replaced.new_lines[0]!), 60),
+      }
     : undefined;
   return { counts, ...(example ? { example } : {}), at: now.toISOString() };
 }

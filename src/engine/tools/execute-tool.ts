@@ -65,19 +65,13 @@ const PRIVATE_SECTION_REFUSAL =
 const WRITE_TOOLS: ReadonlySet<string> = new Set<ToolName>(["memory_add", "memory_replace", "memory_remove"]);
 /** A reply's last message holds five rows of Save / Discard buttons. */
 const MAX_PROPOSALS = 5;
-const STOP_RETRYING =
-  "Three memory writes were refused this turn: stop retrying and reply to the person now; mention what could not be saved if it matters.";
+const STOP_RETRYING = "Three memory writes were refused this turn: stop retrying and reply to the person now; mention what could not be saved if it matters.";
 
 /**
  * Runs one memory tool call. Never throws on bad input: every failure is a
  * JSON `{"ok":false,"error":…}` the model can read and act on.
  */
-export async function executeTool(
-  store: MemoryStore,
-  name: string,
-  argumentsJson: string,
-  context: ToolContext,
-): Promise<string> {
+export async function executeTool(store: MemoryStore, name: string, argumentsJson: string, context: ToolContext): Promise<string> {
   try {
     return toolJson(await run(store, name, argumentsJson, context));
   } catch (error) {
@@ -117,7 +111,9 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
     const { query, limit, since, until } = parsed.data as { query: string; limit?: number; since?: string; until?: string };
     const range = { since: since && dateBound(since, "since"), until: until && dateBound(until, "until") };
     const options = { limit: limit ?? SEARCH_DEFAULT_LIMIT, ...range };
-    const { hits, heldBack } = context.publicPlace ? await store.searchInPublic(query, context.publicPlace.guildId, options) : { hits: await store.search(query, options), heldBack: 0 };
+    const { hits, heldBack } = context.publicPlace
+      ? await store.searchInPublic(query, context.publicPlace.guildId, options)
+      : { hits: await store.search(query, options), heldBack: 0 };
     // An invited member's search is not told that private matches exist: the count would answer their question.
     const told = context.guestTurn ? 0 : heldBack;
     context.turn.found.push(...hits.map(({ source, file, ord, title, date }) => ({ source, file, ord, title, date })));
@@ -130,7 +126,8 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
   if (tool === "memory_read") {
     const content = await file.read();
     if (!context.publicPlace || args.file === "soul") return { ok: true, file: file.label, usage: formatUsage(await file.usage()), content };
-    const shown = args.file === "daily" ? publicEntriesOf(content, todaysEntryHere(store, context)) : withoutPrivateSections(content, context.settings.privateSections);
+    const shown =
+      args.file === "daily" ? publicEntriesOf(content, todaysEntryHere(store, context)) : withoutPrivateSections(content, context.settings.privateSections);
     return {
       ok: true,
       file: file.label,
@@ -150,7 +147,11 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
   }
   // A public entry of today's log is read in its server's public places: words from a private place (a private thread with guests too), or from another server, never go under it.
   if (args.file === "daily" && isPublicEntry(args.section) && (context.publicPlace?.privateThread || !todaysEntryHere(store, context)(args.section))) {
-    return refused(context, `${file.label}: refused, the section “${args.section}” is read in public threads; write this conversation's notes in a section of its own`, true);
+    return refused(
+      context,
+      `${file.label}: refused, the section “${args.section}” is read in public threads; write this conversation's notes in a section of its own`,
+      true,
+    );
   }
   if (context.guestTurn && (args.file === "user" || args.file === "soul" || tool === "memory_remove")) {
     return refused(
@@ -186,7 +187,11 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
   const held = notTheirs ?? instructionHeld(args.file, outcome.value.sectionText);
   const waits = (askFirst || held !== undefined) && outcome.value.changed;
   if (waits && context.turn.proposals.length >= MAX_PROPOSALS) {
-    return refused(context, `at most ${MAX_PROPOSALS} changes can wait for the person's approval in one reply; mention the others in your answer instead`, true);
+    return refused(
+      context,
+      `at most ${MAX_PROPOSALS} changes can wait for the person's approval in one reply; mention the others in your answer instead`,
+      true,
+    );
   }
   if (!waits && outcome.value.changed) {
     outcome = await write({});
@@ -194,7 +199,12 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
   }
   // Marked at once, asked first or not: keeping a section out of public places never loses anything.
   const marked = args.private === true && (args.file === "user" || args.file === "memory") ? await store.markPrivate(args.section, true) : undefined;
-  const privateNote = marked === "too-many" ? { note: `the section could not be marked private: ${MAX_PRIVATE_SECTIONS} sections are private already` } : marked ? { private: true } : {};
+  const privateNote =
+    marked === "too-many"
+      ? { note: `the section could not be marked private: ${MAX_PRIVATE_SECTIONS} sections are private already` }
+      : marked
+        ? { private: true }
+        : {};
   if (!waits) {
     context.onWrite?.(outcome.value.changed ? "saved" : "unchanged");
     return { ...success(outcome.value, context), ...privateNote };
@@ -247,13 +257,20 @@ async function suggest(store: MemoryStore, args: { section: string; content: str
   if (!checked.value.changed) return { ok: true, unchanged: true, note: "the server's notes already hold this text" };
   // Notes, not orders: what everyone's conversations in the server would read as an instruction is never suggested.
   if (checked.value.sectionText !== undefined && instructionIn(checked.value.sectionText)) {
-    return refused(context, `${notes.notes.label}: refused, the section would read as an instruction to the assistant; server notes hold what members should know, not orders`, true);
+    return refused(
+      context,
+      `${notes.notes.label}: refused, the section would read as an instruction to the assistant; server notes hold what members should know, not orders`,
+      true,
+    );
   }
   if (await carriesPrivateFacts(store, args, notes.guildId)) {
     // A guest is not told why: "it is private" would confirm what they guessed.
     return refused(context, context.guestTurn ? "refused: this cannot be suggested for the server's notes from this conversation" : CARRIES_PRIVATE, true);
   }
-  const kept = await notes.suggest({ userId: guestId ?? userId, ...(guestId ? { ownerId: userId } : {}), sessionId, section: args.section, content: args.content.trim() }, context.now);
+  const kept = await notes.suggest(
+    { userId: guestId ?? userId, ...(guestId ? { ownerId: userId } : {}), sessionId, section: args.section, content: args.content.trim() },
+    context.now,
+  );
   if (!kept.ok) return refused(context, kept.error, true);
   context.turn.suggestions.push(kept.value);
   return {
@@ -329,9 +346,7 @@ function success(outcome: WriteOutcome, context: ToolContext): object {
     ...(section ? { section } : {}),
     usage: formatUsage(usage),
     ...(changed ? {} : { unchanged: true, note: "the section already holds this text; nothing changed" }),
-    ...(percent >= 90 && usage.used > 0
-      ? { warning: `${file} is ${percent}% full; consolidate (replace or remove old entries) before adding more` }
-      : {}),
+    ...(percent >= 90 && usage.used > 0 ? { warning: `${file} is ${percent}% full; consolidate (replace or remove old entries) before adding more` } : {}),
   };
 }
 

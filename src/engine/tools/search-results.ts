@@ -22,7 +22,12 @@ interface SearchResult {
  * the whole answer stays within SEARCH_RESULT_CHARS. Tags need no check here: the tool's JSON
  * escapes every "<" (toolJson).
  */
-export function searchResultsForModel(query: string, hits: RecallHit[], range: { since?: string | undefined; until?: string | undefined } = {}, heldBack = 0): object {
+export function searchResultsForModel(
+  query: string,
+  hits: RecallHit[],
+  range: { since?: string | undefined; until?: string | undefined } = {},
+  heldBack = 0,
+): object {
   const between = range.since || range.until ? `${range.since ?? "the beginning"} – ${range.until ?? "today"}` : undefined;
   const results: SearchResult[] = hits.map((hit) => {
     // The index holds masked text already; this covers a hit from anywhere else.
@@ -42,13 +47,25 @@ export function searchResultsForModel(query: string, hits: RecallHit[], range: {
     ...(between ? { between } : {}),
     results: results.map((r, i) => ({ ...r, text: texts[i]! })),
     ...(results.length === 0
-      ? { note: between ? `nothing found between ${between.replace(" – ", " and ")}; try other words, or wider dates` : "nothing found; try other words (a name, a place, a topic)" }
+      ? {
+          note: between
+            ? `nothing found between ${between.replace(" – ", " and ")}; try other words, or wider dates`
+            : "nothing found; try other words (a name, a place, a topic)",
+        }
       : {}),
     ...(heldBack > 0
-      ? { held_back: heldBack, held_back_note: `${heldBack} result(s) held back: they are private (a direct message, a private thread or a private section) and this conversation is public` }
+      ? {
+          held_back: heldBack,
+          held_back_note: `${heldBack} result(s) held back: they are private (a direct message, a private thread or a private section) and this conversation is public`,
+        }
       : {}),
   });
-  return answer(fitTexts(results.map((r) => r.text), (texts) => toolJson(answer(texts)).length));
+  return answer(
+    fitTexts(
+      results.map((r) => r.text),
+      (texts) => toolJson(answer(texts)).length,
+    ),
+  );
 }
 
 /** Shortens the longest texts first until the answer fits (every result keeps some text). */

@@ -50,7 +50,11 @@ function factsOfTyped(words: SessionWords): Facts {
  * Save, with the part of the conversation that carries them best (a guest's message, the message
  * they replied to, a file…), else the assistant's own suggestion.
  */
-export function notTheirWords(text: string, words: SessionWords, { replacing, newSection }: { replacing?: string; newSection?: string } = {}): Held | undefined {
+export function notTheirWords(
+  text: string,
+  words: SessionWords,
+  { replacing, newSection }: { replacing?: string; newSection?: string } = {},
+): Held | undefined {
   const changed = replacing === undefined ? factsOf(text) : newFacts(factsOf(text), factsOf(replacing));
   // A new section's name is text the file will hold: "Diagnosed with epilepsy" over a "yes" is a fact too.
   const line = newSection === undefined ? changed : mergeFacts([changed, sectionNameFacts(newSection)]);

@@ -181,10 +181,10 @@ export class PersonIndex {
 
   /** Units without a vector of this model, oldest first. */
   async unitsWithoutVector(model: string, limit: number): Promise<UnitRow[]> {
-    return this.db.all(
-      `SELECT u.* FROM units u LEFT JOIN vectors v ON v.unit_id = u.id AND v.model = ? WHERE v.unit_id IS NULL ORDER BY u.id LIMIT ?`,
-      [model, limit],
-    );
+    return this.db.all(`SELECT u.* FROM units u LEFT JOIN vectors v ON v.unit_id = u.id AND v.model = ? WHERE v.unit_id IS NULL ORDER BY u.id LIMIT ?`, [
+      model,
+      limit,
+    ]);
   }
 
   /**
@@ -194,7 +194,12 @@ export class PersonIndex {
   async storeVectors(model: string, vectors: { id: number; blob: Buffer }[]): Promise<void> {
     await this.db.transaction(async () => {
       for (const { id, blob } of vectors) {
-        await this.db.run("INSERT OR REPLACE INTO vectors(unit_id, model, vec) SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM units WHERE id = ?)", [id, model, blob, id]);
+        await this.db.run("INSERT OR REPLACE INTO vectors(unit_id, model, vec) SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM units WHERE id = ?)", [
+          id,
+          model,
+          blob,
+          id,
+        ]);
       }
       await this.bumpGeneration();
     });
@@ -264,9 +269,7 @@ export class PersonIndex {
   }
 
   private async bumpGeneration(): Promise<void> {
-    await this.db.run(
-      "INSERT INTO meta(key, value) VALUES ('generation', '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
-    );
+    await this.db.run("INSERT INTO meta(key, value) VALUES ('generation', '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1");
   }
 }
 

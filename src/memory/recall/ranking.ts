@@ -33,7 +33,17 @@ export function toHit(row: UnitRow, score: number): RecallHit {
   // A display name may hold a variation selector or a zero-width joiner ("Mei ♥︎"): the name says who
   // spoke, and must not get every one of their messages blocked as invisible text.
   const text = cutChars(row.name ? `${stripControlCharacters(row.name)}: ${row.text}` : row.text, MAX_TEXT_CHARS);
-  return { source: row.source, date: row.date, title: row.title, text, score, file: row.path, ord: row.ord, ords: [row.ord], ...(row.shared ? { sharedIn: row.shared } : {}) };
+  return {
+    source: row.source,
+    date: row.date,
+    title: row.title,
+    text,
+    score,
+    file: row.path,
+    ord: row.ord,
+    ords: [row.ord],
+    ...(row.shared ? { sharedIn: row.shared } : {}),
+  };
 }
 
 const byScoreThenNewer = (a: Ranked, b: Ranked) => b.hit.score - a.hit.score || b.hit.date.localeCompare(a.hit.date);
@@ -104,7 +114,11 @@ const RANK_K = 60;
 
 /** A title as a daily entry's heading keeps it (daily-entry.ts's entryHeading). */
 function cleanTitle(title: string): string {
-  return title.replace(/[#\r\n]+/g, " ").replace(/\s+/g, " ").trim().slice(0, 60);
+  return title
+    .replace(/[#\r\n]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim()
+    .slice(0, 60);
 }
 
 /** A conversation's date and title, as its day's summary entry names it ("HH:mm · title"). */

@@ -9,7 +9,7 @@ import { namedPeriod } from "./named-period.js";
 import type { RecallSource } from "./units.js";
 import { VectorCache, vectorBlob, type Embedder } from "./vectors.js";
 
-export {  type RecallHit } from "./ranking.js";
+export type { RecallHit } from "./ranking.js";
 
 export interface RecallOptions {
   /** Set when OPENAI_EMBEDDING_MODEL is: adds the semantic half of the ranking. */
@@ -112,7 +112,8 @@ export class Recall {
         // A question with no words but dates ("what did we talk about in October?"): that time's summaries.
         const query = () =>
           expression ? index.keywordMatches(expression, CANDIDATES, WEIGHTS, range) : range ? index.summariesBetween(range, limit) : Promise.resolve([]);
-        if (!slot.dirty && Date.now() - slot.syncedAt < (this.options.freshMs ?? 30_000)) return { rows: await query(), generation: await index.generation(), read: 0 };
+        if (!slot.dirty && Date.now() - slot.syncedAt < (this.options.freshMs ?? 30_000))
+          return { rows: await query(), generation: await index.generation(), read: 0 };
         // The re-check (its stats on this thread) and the query (SQLite's thread) at once: mostly nothing
         // changed and the answer stands; when something did, the query runs again on the index brought up to date.
         const [report, early] = await Promise.all([
@@ -367,10 +368,13 @@ export class Recall {
   private retryEmbeddingLater(person: IndexedPerson): void {
     const key = person.indexPath;
     if (this.retries.has(key) || this.stop.signal.aborted) return;
-    const timer = setTimeout(() => {
-      this.retries.delete(key);
-      this.embedInBackground(person);
-    }, Math.max(0, this.embedPausedUntil - Date.now()) + 10);
+    const timer = setTimeout(
+      () => {
+        this.retries.delete(key);
+        this.embedInBackground(person);
+      },
+      Math.max(0, this.embedPausedUntil - Date.now()) + 10,
+    );
     timer.unref();
     this.retries.set(key, timer);
   }

@@ -33,7 +33,6 @@ export interface Unit {
 /** Each neighbour contributes at most this much context. */
 const NEIGHBOUR_CHARS = 400;
 
-
 /**
  * One unit per message; the context of a message is the one before and the one after it. Units
  * hold text with secrets masked, so the index (and the embeddings server) never sees one, even
@@ -49,7 +48,19 @@ export async function unitsOfConversation(text: string, date: string, pause: () 
     const before = texts[ord - 1] ?? "";
     const after = texts[ord + 1] ?? "";
     const context = `${cutChars(before, NEIGHBOUR_CHARS)}\n${cutChars(after, NEIGHBOUR_CHARS)}`.trim();
-    return partsOf(texts[ord]!).map((text): Unit => ({ source: "conversation", date, title, text, context, ord, speaker: message.speaker, name: message.name, ...(sharedIn ? { sharedIn } : {}) }));
+    return partsOf(texts[ord]!).map(
+      (text): Unit => ({
+        source: "conversation",
+        date,
+        title,
+        text,
+        context,
+        ord,
+        speaker: message.speaker,
+        name: message.name,
+        ...(sharedIn ? { sharedIn } : {}),
+      }),
+    );
   });
 }
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Held, WordsFrom } from "../../lib/provenance.js";
 import { countChars } from "../../lib/text.js";
-import { DROP_REASONS, TIDY_KINDS } from "../../lib/telemetry.js";
+import { type DROP_REASONS, TIDY_KINDS } from "../../lib/telemetry.js";
 
 export { TIDY_KINDS };
 import { carriedShare, carries, CARRIED_SHARE, factsOf, mergeFacts, type Facts, sectionNameFacts } from "../facts.js";
@@ -126,7 +126,11 @@ export function parsePlan(value: unknown): unknown[] | undefined {
 
 /** A line as compared: Unicode-folded, spaces collapsed, a leading list marker left out. */
 export function normalLine(line: string): string {
-  return line.normalize("NFKC").replace(/\s+/g, " ").trim().replace(/^[-*+] /, "");
+  return line
+    .normalize("NFKC")
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/^[-*+] /, "");
 }
 
 const QUOTE_MARKS = new Set([..."\"'“”‘’「」『』"]);
@@ -229,7 +233,14 @@ function ordersIn(original: SectionDocument, next: SectionDocument, name: string
   const before = textOf(original);
   if (before === undefined || instructionIn(before) === undefined) return true;
   const old = new Set(before.split("\n").map(normalLine));
-  return instructionIn(after.split("\n").filter((line) => !old.has(normalLine(line))).join("\n")) !== undefined;
+  return (
+    instructionIn(
+      after
+        .split("\n")
+        .filter((line) => !old.has(normalLine(line)))
+        .join("\n"),
+    ) !== undefined
+  );
 }
 
 /** The source that carries every one of the lines, the most of them when several do; undefined when none does. */
@@ -281,7 +292,13 @@ function checkOperation(
   const file = op.file as TidyFile;
   const { oldLines, newLines } = linesOf(op);
   // The shape each kind must have: a move only adds, a remove only removes, the others change lines.
-  if (op.kind === "move" ? oldLines.length > 0 || newLines.length === 0 : op.kind === "remove" ? oldLines.length === 0 || newLines.length > 0 : oldLines.length === 0 || newLines.length === 0) {
+  if (
+    op.kind === "move"
+      ? oldLines.length > 0 || newLines.length === 0
+      : op.kind === "remove"
+        ? oldLines.length === 0 || newLines.length > 0
+        : oldLines.length === 0 || newLines.length === 0
+  ) {
     return "invalid";
   }
   if (oldLines.some((line) => personLines.has(normalLine(line)))) return "person-written";
@@ -292,7 +309,8 @@ function checkOperation(
   if (oldLines.length > 0 && index === -1) return "not-found";
   const added = newLines.filter((line) => !oldLines.some((old) => normalLine(old) === normalLine(line)));
   const text = newLines.join("\n");
-  if (newLines.some((line) => /^#{1,6}\s/.test(line) || FENCE.test(line)) || oldLines.some((line) => FENCE.test(line)) || !checkContent(text, "tool").ok) return "unsafe";
+  if (newLines.some((line) => /^#{1,6}\s/.test(line) || FENCE.test(line)) || oldLines.some((line) => FENCE.test(line)) || !checkContent(text, "tool").ok)
+    return "unsafe";
   if (added.length > 0 && relativeTimeIn(added.join("\n")) !== undefined) return "relative-date";
   // Whose words: the lines the quote does not carry hold the operation, once every other check below has passed too.
   // A new section's name is text the file will hold: a fact can be written there too ("Has epilepsy").

@@ -40,7 +40,13 @@ const MAX_FILES = 40;
  * FULL_SOURCE_TOKENS). Secrets are masked and
  * invisible characters dropped: this text goes to the model.
  */
-export async function tidySources(memory: MemoryStore, since: string, changedAfter: string | undefined, entries: readonly JournalEntry[], tokens: number = FULL_SOURCE_TOKENS): Promise<TidySources> {
+export async function tidySources(
+  memory: MemoryStore,
+  since: string,
+  changedAfter: string | undefined,
+  entries: readonly JournalEntry[],
+  tokens: number = FULL_SOURCE_TOKENS,
+): Promise<TidySources> {
   const personMessages: string[] = [];
   const otherSources: { from: WordsFrom; text: string }[] = [];
   const clean = (text: string) => maskSecrets(stripControlCharacters(text));
@@ -49,10 +55,16 @@ export async function tidySources(memory: MemoryStore, since: string, changedAft
   let files = 0;
 
   // Named by the day they opened: one opened before the last run and talked in after it counts by its change time.
-  const recent = (await readdir(memory.conversationsDir).catch(() => [] as string[])).filter((name) => dateOfConversation(name) !== undefined).sort().reverse().slice(0, MAX_FILES * 3);
+  const recent = (await readdir(memory.conversationsDir).catch(() => [] as string[]))
+    .filter((name) => dateOfConversation(name) !== undefined)
+    .sort()
+    .reverse()
+    .slice(0, MAX_FILES * 3);
   const changed = await Promise.all(
-    recent.map(async (name) =>
-      (dateOfConversation(name) ?? "") >= since || (changedAfter !== undefined && ((await stat(join(memory.conversationsDir, name)).catch(() => undefined))?.mtimeMs ?? 0) > Date.parse(changedAfter)),
+    recent.map(
+      async (name) =>
+        (dateOfConversation(name) ?? "") >= since ||
+        (changedAfter !== undefined && ((await stat(join(memory.conversationsDir, name)).catch(() => undefined))?.mtimeMs ?? 0) > Date.parse(changedAfter)),
     ),
   );
   const conversationNames = recent.filter((_, i) => changed[i]).slice(0, MAX_FILES);
@@ -71,7 +83,10 @@ export async function tidySources(memory: MemoryStore, since: string, changedAft
     const lines: string[] = [`### conversations/${name} (${clean(log.title)})`];
     for (const message of log.messages) {
       // Whose words each part is comes from the file's fields (lib/provenance.ts), never from the text.
-      const parts = message.speaker === "assistant" ? [{ origin: "assistant" as const, text: message.text }] : (message.parts ?? [{ origin: "unknown" as const, text: message.text }]);
+      const parts =
+        message.speaker === "assistant"
+          ? [{ origin: "assistant" as const, text: message.text }]
+          : (message.parts ?? [{ origin: "unknown" as const, text: message.text }]);
       const speaker = message.guest ? `Guest ${JSON.stringify(message.name)} (not the person)` : message.speaker === "person" ? "Person" : "Assistant";
       let stop = false;
       for (const part of parts) {
@@ -132,7 +147,14 @@ export async function tidySources(memory: MemoryStore, since: string, changedAft
     }
   }
 
-  return { conversations: conversationBlocks.join("\n\n"), dailies: dailyBlocks.join("\n\n"), changes: changeLines.join("\n"), personMessages, otherSources, files };
+  return {
+    conversations: conversationBlocks.join("\n\n"),
+    dailies: dailyBlocks.join("\n\n"),
+    changes: changeLines.join("\n"),
+    personMessages,
+    otherSources,
+    files,
+  };
 }
 
 /** How a part that is not simply what the speaker typed is shown to the model. */

@@ -54,8 +54,8 @@ markdown.renderer.rules.image = (tokens, i, options, env, self) => {
   const token = tokens[i]!;
   const src = String(token.attrGet("src") ?? "");
   const alt = String(self.renderInlineAsText(token.children ?? [], options, env)) || src;
-  const escape = markdown.utils.escapeHtml;
-  return `<a href="${escape(src)}" rel="noopener noreferrer nofollow">🖼 ${escape(alt)}</a>`;
+  const escapeHtml = markdown.utils.escapeHtml;
+  return `<a href="${escapeHtml(src)}" rel="noopener noreferrer nofollow">🖼 ${escapeHtml(alt)}</a>`;
 };
 
 /** Where a conversation happened, from its `- discord:` line: a DM or a server. */
@@ -128,7 +128,9 @@ export function registerConversationPages(app: FastifyInstance, ctx: WebContext)
     };
     const messages: string[] = [];
     for (const [i, m] of log.messages.entries()) {
-      messages.push(html`<article id="m${i}"><h2>${m.speaker === "assistant" ? "🤖" : m.guest ? "👤" : "🧑"} ${m.name}!${m.guest ? html` <small>${say("(invited, not you)", "（受邀者，不是你）")}</small>` : ""}</h2>!${await bodyOf(m)}!${m.saved ? html`<p><small>${m.saved}</small></p>` : ""}</article>`);
+      messages.push(
+        html`<article id="m${i}"><h2>${m.speaker === "assistant" ? "🤖" : m.guest ? "👤" : "🧑"} ${m.name}!${m.guest ? html` <small>${say("(invited, not you)", "（受邀者，不是你）")}</small>` : ""}</h2>!${await bodyOf(m)}!${m.saved ? html`<p><small>${m.saved}</small></p>` : ""}</article>`,
+      );
     }
     const body = html`<p class="muted">${placeOf(log.discord, log.place, say)} · ${say("opened", "开始")} ${log.opened} · ${say("closed", "结束")} ${log.closed}</p>
 !${cut ? banner("notice", say("This conversation is long: its beginning is shown; the export has it whole.", "这段对话很长：这里只显示开头，导出文件中有全文。")) : ""}
@@ -143,7 +145,9 @@ export function registerConversationPages(app: FastifyInstance, ctx: WebContext)
     const { name } = request.params;
     if (!(await person.memory.hasConversation(name))) return reply.callNotFound();
     const log = parseConversation(await head(join(person.memory.conversationsDir, name)));
-    return reply.type("text/html; charset=utf-8").send(page(person.frame("conversations"), person.say("Delete a conversation", "删除对话"), confirmDelete(person, name, log.title || name)));
+    return reply
+      .type("text/html; charset=utf-8")
+      .send(page(person.frame("conversations"), person.say("Delete a conversation", "删除对话"), confirmDelete(person, name, log.title || name)));
   });
 
   app.post<{ Params: { name: string } }>("/conversations/:name/delete", { preHandler: app.csrfProtection, config: perPerson(30) }, async (request, reply) => {

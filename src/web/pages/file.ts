@@ -85,7 +85,13 @@ function field(body: Record<string, unknown>, name: string): string {
 function readDraft(body: Record<string, unknown>): Draft | undefined {
   const count = Number(field(body, "sections"));
   if (!Number.isInteger(count) || count < 0 || count > MAX_SECTIONS) return undefined;
-  const sections = Array.from({ length: count }, (_, i) => ({ name: field(body, `name_${i}`), body: field(body, `body_${i}`), remove: field(body, `remove_${i}`) === "on", private: field(body, `private_${i}`) === "on", ...(field(body, `shown_private_${i}`) === "" ? {} : { wasPrivate: field(body, `shown_private_${i}`) === "1" }) }));
+  const sections = Array.from({ length: count }, (_, i) => ({
+    name: field(body, `name_${i}`),
+    body: field(body, `body_${i}`),
+    remove: field(body, `remove_${i}`) === "on",
+    private: field(body, `private_${i}`) === "on",
+    ...(field(body, `shown_private_${i}`) === "" ? {} : { wasPrivate: field(body, `shown_private_${i}`) === "1" }),
+  }));
   return { preamble: field(body, "preamble"), sections, added: { name: field(body, "name_new"), body: field(body, "body_new") } };
 }
 
@@ -96,7 +102,10 @@ function readDraft(body: Record<string, unknown>): Draft | undefined {
  */
 function privacyChanges(memory: MemoryStore, draft: Draft): Draft["sections"] {
   const marked = memory.readSettings().privateSections ?? [];
-  return draft.sections.filter((s) => !s.remove && s.name.trim() !== "" && s.wasPrivate !== undefined && s.private !== s.wasPrivate && s.private !== isPrivateSection(s.name.trim(), marked));
+  return draft.sections.filter(
+    (s) =>
+      !s.remove && s.name.trim() !== "" && s.wasPrivate !== undefined && s.private !== s.wasPrivate && s.private !== isPrivateSection(s.name.trim(), marked),
+  );
 }
 
 async function savePrivacy(memory: MemoryStore, changes: Draft["sections"]): Promise<void> {
@@ -158,13 +167,29 @@ function editor(person: PersonContext, kind: string, file: MemoryFile, draft: Dr
 </form>`;
 }
 
-function sendEditor(reply: FastifyReply, person: PersonContext, kind: string, file: MemoryFile, draft: Draft, shown: string, text: string, lines: { error?: string; notice?: string }, status = 200): FastifyReply {
+function sendEditor(
+  reply: FastifyReply,
+  person: PersonContext,
+  kind: string,
+  file: MemoryFile,
+  draft: Draft,
+  shown: string,
+  text: string,
+  lines: { error?: string; notice?: string },
+  status = 200,
+): FastifyReply {
   const { say } = person;
   const intro = html`<p class="muted">${say(`Cap ${file.cap} characters. Saving checks what /memory edit checks; it applies from your next conversation, and History can undo it.`, `上限 ${file.cap} 字。保存时的检查与 /memory edit 相同；从下一次对话起生效，可在“记录”里撤销。`)}</p>`;
   // The log's own mark, said in words where it may appear.
-  const marks = kind === "today" || kind === "daily" ? html`<p class="muted">${say("🌐 after an entry's title: it comes from a public thread, and public threads of that server may use it.", "条目标题后的 🌐：它来自公开子区，该服务器的公开子区可以用到它。")}</p>` : "";
+  const marks =
+    kind === "today" || kind === "daily"
+      ? html`<p class="muted">${say("🌐 after an entry's title: it comes from a public thread, and public threads of that server may use it.", "条目标题后的 🌐：它来自公开子区，该服务器的公开子区可以用到它。")}</p>`
+      : "";
   const body = banner("error", lines.error) + banner("notice", lines.notice) + intro + marks + editor(person, kind, file, draft, shown, countChars(text));
-  return reply.code(status).type("text/html; charset=utf-8").send(page(person.frame(kind === "today" || kind === "daily" ? "today" : (kind as "soul" | "user" | "memory")), file.label, body));
+  return reply
+    .code(status)
+    .type("text/html; charset=utf-8")
+    .send(page(person.frame(kind === "today" || kind === "daily" ? "today" : (kind as "soul" | "user" | "memory")), file.label, body));
 }
 
 export function registerFilePages(app: FastifyInstance, ctx: WebContext): void {
@@ -176,52 +201,108 @@ export function registerFilePages(app: FastifyInstance, ctx: WebContext): void {
     const file = person.memory.file(kind, ctx.now());
     const text = await file.read();
     const notice = request.query.saved === "1" ? person.say("Saved. It applies from your next conversation.", "已保存。从下一次对话开始生效。") : undefined;
-    return sendEditor(reply, person, request.params.kind, file, draftOf(parseSections(text), person.memory.readSettings().privateSections), contentHash(text), text, { ...(notice ? { notice } : {}) });
+    return sendEditor(
+      reply,
+      person,
+      request.params.kind,
+      file,
+      draftOf(parseSections(text), person.memory.readSettings().privateSections),
+      contentHash(text),
+      text,
+      { ...(notice ? { notice } : {}) },
+    );
   });
 
-  app.post<{ Params: { kind: string }; Body: Record<string, unknown> }>("/memory/:kind", { preHandler: app.csrfProtection, config: perPerson(30) }, async (request, reply) => {
-    const person = await ctx.person(request, reply);
-    if (!person) return signInPage(ctx, request, reply, 401);
-    const { say, memory } = person;
-    const kind = KINDS.get(request.params.kind);
-    if (!kind) return reply.callNotFound();
-    const file = memory.file(kind, ctx.now());
-    const form = (request.body ?? {}) as Record<string, unknown>;
-    const draft = readDraft(form);
-    const shown = field(form, "shown");
-    if (!draft || !/^[0-9a-f]{16}$/.test(shown)) return ctx.linePage(reply, 400, person.frame(), say("Refused", "已拒绝"), say("The page could not read that form: reload it and try again.", "页面无法读取这个表单：请刷新后重试。"));
-    const current = await file.read();
-    // The draft is rebuilt on the file as it was shown; a file changed meanwhile is refused by the write (ifUnchanged).
-    const parsed = parseSections(current);
-    const original = contentHash(current) === shown ? parsed : { preamble: "", sections: [] };
-    const named = [...draft.sections.filter((s) => !s.remove).map((s) => s.name), ...(draft.added.name.trim() || draft.added.body.trim() ? [draft.added.name] : [])];
-    const nameProblem = named.map((n) => badName(n.trim(), say)).find(Boolean);
-    const text = textOf(draft, original);
-    if (nameProblem) return sendEditor(reply, person, request.params.kind, file, draft, shown, text, { error: nameProblem }, 422);
-    // Which sections are private is a setting, saved whether or not the text changed, and only once the text is.
-    const privacy = kind === "user" || kind === "memory" ? privacyChanges(memory, draft) : [];
-    if (tooManyPrivate(memory, privacy)) {
-      return sendEditor(reply, person, request.params.kind, file, draft, shown, text, { error: say(`${MAX_PRIVATE_SECTIONS} sections are private already: make one public first. Nothing was changed.`, `已有 ${MAX_PRIVATE_SECTIONS} 个私密小节：请先把其中一个改回公开。没有做任何改动。`) }, 422);
-    }
-    // An untouched form (or one that only moved blank lines) writes nothing.
-    if (original === parsed && text.trimEnd() === current.trimEnd()) {
+  app.post<{ Params: { kind: string }; Body: Record<string, unknown> }>(
+    "/memory/:kind",
+    { preHandler: app.csrfProtection, config: perPerson(30) },
+    async (request, reply) => {
+      const person = await ctx.person(request, reply);
+      if (!person) return signInPage(ctx, request, reply, 401);
+      const { say, memory } = person;
+      const kind = KINDS.get(request.params.kind);
+      if (!kind) return reply.callNotFound();
+      const file = memory.file(kind, ctx.now());
+      const form = (request.body ?? {}) as Record<string, unknown>;
+      const draft = readDraft(form);
+      const shown = field(form, "shown");
+      if (!draft || !/^[0-9a-f]{16}$/.test(shown))
+        return ctx.linePage(
+          reply,
+          400,
+          person.frame(),
+          say("Refused", "已拒绝"),
+          say("The page could not read that form: reload it and try again.", "页面无法读取这个表单：请刷新后重试。"),
+        );
+      const current = await file.read();
+      // The draft is rebuilt on the file as it was shown; a file changed meanwhile is refused by the write (ifUnchanged).
+      const parsed = parseSections(current);
+      const original = contentHash(current) === shown ? parsed : { preamble: "", sections: [] };
+      const named = [
+        ...draft.sections.filter((s) => !s.remove).map((s) => s.name),
+        ...(draft.added.name.trim() || draft.added.body.trim() ? [draft.added.name] : []),
+      ];
+      const nameProblem = named.map((n) => badName(n.trim(), say)).find(Boolean);
+      const text = textOf(draft, original);
+      if (nameProblem) return sendEditor(reply, person, request.params.kind, file, draft, shown, text, { error: nameProblem }, 422);
+      // Which sections are private is a setting, saved whether or not the text changed, and only once the text is.
+      const privacy = kind === "user" || kind === "memory" ? privacyChanges(memory, draft) : [];
+      if (tooManyPrivate(memory, privacy)) {
+        return sendEditor(
+          reply,
+          person,
+          request.params.kind,
+          file,
+          draft,
+          shown,
+          text,
+          {
+            error: say(
+              `${MAX_PRIVATE_SECTIONS} sections are private already: make one public first. Nothing was changed.`,
+              `已有 ${MAX_PRIVATE_SECTIONS} 个私密小节：请先把其中一个改回公开。没有做任何改动。`,
+            ),
+          },
+          422,
+        );
+      }
+      // An untouched form (or one that only moved blank lines) writes nothing.
+      if (original === parsed && text.trimEnd() === current.trimEnd()) {
+        await savePrivacy(memory, privacy);
+        return reply.redirect(`/memory/${request.params.kind}?saved=1`, 303);
+      }
+      const result = await file.write(text, PERSON_ON_THE_WEB, { ifUnchanged: shown });
+      if (!result.ok) {
+        // The person's typed text stays in the form, so nothing they wrote is lost.
+        const line = `${writeRefusalLine(result, file.label, say)} ${say("Nothing was changed; your text is still below.", "没有做任何改动；你写的内容还在下面。")}`;
+        const latest = await file.read();
+        return sendEditor(
+          reply,
+          person,
+          request.params.kind,
+          file,
+          draft,
+          result.refusal === "changed" ? contentHash(latest) : shown,
+          text,
+          { error: line },
+          result.refusal === "changed" ? 409 : 422,
+        );
+      }
       await savePrivacy(memory, privacy);
+      const warning = result.value.secret ? secretWarningLine(result.value.secret, say, { en: "take it out here", zh: "请在这里删除" }) : undefined;
+      if (warning) {
+        const saved = await file.read();
+        return sendEditor(
+          reply,
+          person,
+          request.params.kind,
+          file,
+          draftOf(parseSections(saved), memory.readSettings().privateSections),
+          contentHash(saved),
+          saved,
+          { notice: say("Saved. It applies from your next conversation.", "已保存。从下一次对话开始生效。"), error: warning },
+        );
+      }
       return reply.redirect(`/memory/${request.params.kind}?saved=1`, 303);
-    }
-    const result = await file.write(text, PERSON_ON_THE_WEB, { ifUnchanged: shown });
-    if (!result.ok) {
-      // The person's typed text stays in the form, so nothing they wrote is lost.
-      const line = `${writeRefusalLine(result, file.label, say)} ${say("Nothing was changed; your text is still below.", "没有做任何改动；你写的内容还在下面。")}`;
-      const latest = await file.read();
-      return sendEditor(reply, person, request.params.kind, file, draft, result.refusal === "changed" ? contentHash(latest) : shown, text, { error: line }, result.refusal === "changed" ? 409 : 422);
-    }
-    await savePrivacy(memory, privacy);
-    const warning = result.value.secret ? secretWarningLine(result.value.secret, say, { en: "take it out here", zh: "请在这里删除" }) : undefined;
-    if (warning) {
-      const saved = await file.read();
-      return sendEditor(reply, person, request.params.kind, file, draftOf(parseSections(saved), memory.readSettings().privateSections), contentHash(saved), saved, { notice: say("Saved. It applies from your next conversation.", "已保存。从下一次对话开始生效。"), error: warning });
-    }
-    return reply.redirect(`/memory/${request.params.kind}?saved=1`, 303);
-  });
+    },
+  );
 }
-

@@ -38,14 +38,21 @@ function inFile(change: SectionChange, file: string): boolean {
 }
 
 function whoLabel(kind: Who, say: Say): string {
-  return { model: say("AgentKit in a conversation", "对话中的助手"), you: say("you", "你"), "tidy-up": say("the nightly tidy-up", "夜间整理"), import: say("an import", "导入"), system: say("AgentKit itself", "助手自身") }[kind];
+  return {
+    model: say("AgentKit in a conversation", "对话中的助手"),
+    you: say("you", "你"),
+    "tidy-up": say("the nightly tidy-up", "夜间整理"),
+    import: say("an import", "导入"),
+    system: say("AgentKit itself", "助手自身"),
+  }[kind];
 }
 
 /** One section's change as an inline diff: removed lines struck, added lines marked. */
 function diffOf(change: SectionChange, say: Say): string {
   const before = change.before ?? "";
   const after = change.after ?? "";
-  if (countChars(before) + countChars(after) > DIFF_CHARS) return html`<p>${describeChange(change, say)} <small>${say("(too long to show line by line)", "（太长，不逐行显示）")}</small></p>`;
+  if (countChars(before) + countChars(after) > DIFF_CHARS)
+    return html`<p>${describeChange(change, say)} <small>${say("(too long to show line by line)", "（太长，不逐行显示）")}</small></p>`;
   const parts = diffLines(before, after, { maxEditLength: MAX_EDITS });
   if (!parts) return html`<p>${describeChange(change, say)} <small>${say("(too many changes to show line by line)", "（改动太多，不逐行显示）")}</small></p>`;
   const label = change.section ? `${change.file} › ${change.section}` : change.file;
@@ -71,18 +78,36 @@ function undoOutcome(person: PersonContext, result: UndoResult, entries: Map<str
   const back = html`<p><a href="/history">${say("Back to history", "返回记录")}</a></p>`;
   if (result.ok) {
     const undone = (result.entry.undoes ?? []).map((u) => html`<li>${line(entries.get(u))}</li>`);
-    return { status: 200, body: html`!${banner("notice", say("↩ Undone. It applies from your next conversation.", "↩ 已撤销。从下一次对话开始生效。"))}<ul>!${undone}</ul>!${back}` };
+    return {
+      status: 200,
+      body: html`!${banner("notice", say("↩ Undone. It applies from your next conversation.", "↩ 已撤销。从下一次对话开始生效。"))}<ul>!${undone}</ul>!${back}`,
+    };
   }
   switch (result.reason) {
     case "not-found":
       return { status: 404, body: banner("error", say("That change is not in your history.", "这处改动不在你的记录中。")) + back };
     case "already-undone":
-      return { status: 409, body: banner("error", say(`That change was already undone: ${line(entries.get(result.id))}`, `这处改动已经撤销过了：${line(entries.get(result.id))}`)) + back };
+      return {
+        status: 409,
+        body:
+          banner("error", say(`That change was already undone: ${line(entries.get(result.id))}`, `这处改动已经撤销过了：${line(entries.get(result.id))}`)) +
+          back,
+      };
     case "not-undoable":
       return { status: 409, body: banner("error", say("Forgotten text cannot be brought back.", "已忘记的内容无法恢复。")) + back };
     case "changed-since": {
       if (result.later.length === 0) {
-        return { status: 409, body: banner("error", say(`Not undone: that section was edited by hand since, so I left it alone. (${line(entries.get(result.id))})`, `未撤销：该小节之后被手动修改过，所以我没有改动它。（${line(entries.get(result.id))}）`)) + back };
+        return {
+          status: 409,
+          body:
+            banner(
+              "error",
+              say(
+                `Not undone: that section was edited by hand since, so I left it alone. (${line(entries.get(result.id))})`,
+                `未撤销：该小节之后被手动修改过，所以我没有改动它。（${line(entries.get(result.id))}）`,
+              ),
+            ) + back,
+        };
       }
       // The same choice as Discord's Undo these too / Cancel.
       const later = result.later.slice(0, 50).map((e) => html`<li>${describeEntry(e, say)}</li>`);
@@ -112,7 +137,8 @@ export function registerHistoryPages(app: FastifyInstance, ctx: WebContext): voi
     const canUndo = new Set(undoable([...entries].reverse()).map((e) => e.id));
     const zone = memory.timeZone().zone;
     const shown = chosen.slice(at * PER_PAGE, (at + 1) * PER_PAGE).map((e) => entryItem(person, e, canUndo.has(e.id), zone));
-    const option = (value: string, label: string, selected: string | undefined) => html`<option value="${value}"${value === (selected ?? "") ? " selected" : ""}>${label}</option>`;
+    const option = (value: string, label: string, selected: string | undefined) =>
+      html`<option value="${value}"${value === (selected ?? "") ? " selected" : ""}>${label}</option>`;
     const query = (p: number) => `?${new URLSearchParams({ ...(file ? { file } : {}), ...(whoFilter ? { who: whoFilter } : {}), page: String(p) })}`;
     const body = html`<form class="filters" method="get" action="/history">
 <label>${say("File", "文件")} <select name="file">!${option("", say("All files", "全部文件"), file)}!${FILES.map((f) => option(f, f === "daily" ? say("Daily logs", "每日日志") : f, file))}</select></label>
@@ -124,18 +150,27 @@ export function registerHistoryPages(app: FastifyInstance, ctx: WebContext): voi
     return reply.type("text/html; charset=utf-8").send(page(person.frame("history"), say("History", "记录"), body));
   });
 
-  app.post<{ Params: { id: string }; Body: Record<string, unknown> }>("/history/:id/undo", { preHandler: app.csrfProtection, config: perPerson(30) }, async (request, reply) => {
-    const person = await ctx.person(request, reply);
-    if (!person) return signInPage(ctx, request, reply, 401);
-    const { memory, say } = person;
-    const id = request.params.id.slice(0, 100);
-    const entries = new Map((await memory.history()).map((e) => [e.id, e]));
-    // Another person's change id is simply not in this person's history.
-    if (!entries.has(id)) return reply.callNotFound();
-    const chain = (request.body as Record<string, unknown> | undefined)?.chain === "1";
-    const result = chain ? await undoWithLater(memory, id, PERSON_ON_THE_WEB.by, ctx.now()) : await undoChanges(memory, [id], PERSON_ON_THE_WEB.by, ctx.now());
-    const after = new Map((await memory.history()).map((e) => [e.id, e]));
-    const { status, body } = undoOutcome(person, result, after, id);
-    return reply.code(status).type("text/html; charset=utf-8").send(page(person.frame("history"), say("Undo", "撤销"), body));
-  });
+  app.post<{ Params: { id: string }; Body: Record<string, unknown> }>(
+    "/history/:id/undo",
+    { preHandler: app.csrfProtection, config: perPerson(30) },
+    async (request, reply) => {
+      const person = await ctx.person(request, reply);
+      if (!person) return signInPage(ctx, request, reply, 401);
+      const { memory, say } = person;
+      const id = request.params.id.slice(0, 100);
+      const entries = new Map((await memory.history()).map((e) => [e.id, e]));
+      // Another person's change id is simply not in this person's history.
+      if (!entries.has(id)) return reply.callNotFound();
+      const chain = (request.body as Record<string, unknown> | undefined)?.chain === "1";
+      const result = chain
+        ? await undoWithLater(memory, id, PERSON_ON_THE_WEB.by, ctx.now())
+        : await undoChanges(memory, [id], PERSON_ON_THE_WEB.by, ctx.now());
+      const after = new Map((await memory.history()).map((e) => [e.id, e]));
+      const { status, body } = undoOutcome(person, result, after, id);
+      return reply
+        .code(status)
+        .type("text/html; charset=utf-8")
+        .send(page(person.frame("history"), say("Undo", "撤销"), body));
+    },
+  );
 }

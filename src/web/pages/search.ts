@@ -19,7 +19,6 @@ function hrefOf(hit: RecallHit): string | undefined {
   return undefined;
 }
 
-
 export function registerSearchPage(app: FastifyInstance, ctx: WebContext): void {
   app.get<{ Querystring: { q?: string; since?: string; until?: string } }>("/search", { config: perPerson(60) }, async (request, reply) => {
     const person = await ctx.person(request, reply);

@@ -28,7 +28,10 @@ export function registerServersPage(app: FastifyInstance, ctx: WebContext): void
     const title = say("Your servers' notes", "你所在服务器的笔记");
     const lookups = ctx.discordLookups;
     if (!lookups) {
-      const line = say("This page cannot ask Discord which servers you are in (the bot's DISCORD_TOKEN is not set for it), so it shows no server's notes. Type /server-notes view in a server.", "这个页面无法向 Discord 确认你在哪些服务器里（没有为它设置机器人的 DISCORD_TOKEN），所以不显示服务器笔记。请在服务器里输入 /server-notes view。");
+      const line = say(
+        "This page cannot ask Discord which servers you are in (the bot's DISCORD_TOKEN is not set for it), so it shows no server's notes. Type /server-notes view in a server.",
+        "这个页面无法向 Discord 确认你在哪些服务器里（没有为它设置机器人的 DISCORD_TOKEN），所以不显示服务器笔记。请在服务器里输入 /server-notes view。",
+      );
       return reply.type("text/html; charset=utf-8").send(page(person.frame("servers"), title, banner("notice", line)));
     }
     // The most recent servers first, until SHOWN have notes (an import may name hundreds).

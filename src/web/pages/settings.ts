@@ -1,6 +1,18 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { isValidTimeZone } from "../../lib/time.js";
-import { applyImport, BUNDLE_NAME, exportBundle, importableName, importRoom, IMPORT_LIMITS, keepUpload, oneImportAtATime, planImport, readImport, takeUpload } from "../../memory/import.js";
+import {
+  applyImport,
+  BUNDLE_NAME,
+  exportBundle,
+  importableName,
+  importRoom,
+  IMPORT_LIMITS,
+  keepUpload,
+  oneImportAtATime,
+  planImport,
+  readImport,
+  takeUpload,
+} from "../../memory/import.js";
 import { ASK_BEFORE_SAVING, TIDY_NOTICE, TIDY_UP, type Settings } from "../../memory/settings.js";
 import { importBusyLine, importForgottenLine, importRefusal, importReport, type ImportReport } from "../../present/import-preview.js";
 import { describeAskBeforeSaving, unknownTimeZoneLine } from "../../present/settings-lines.js";
@@ -62,7 +74,10 @@ function reportHtml(report: ImportReport): string {
 
 function sendSettings(reply: FastifyReply, person: PersonContext, lines: { notice?: string; error?: string } = {}, status = 200): FastifyReply {
   const body = settingsForm(person, person.memory.readSettings(), person.memory.timeZone().zone, lines);
-  return reply.code(status).type("text/html; charset=utf-8").send(page(person.frame("settings"), person.say("Settings", "设置"), body));
+  return reply
+    .code(status)
+    .type("text/html; charset=utf-8")
+    .send(page(person.frame("settings"), person.say("Settings", "设置"), body));
 }
 
 export function registerSettingsPages(app: FastifyInstance, ctx: WebContext): void {
@@ -83,7 +98,11 @@ export function registerSettingsPages(app: FastifyInstance, ctx: WebContext): vo
     const notice = text("tidyNotice");
     const zone = text("timezone").slice(0, 64);
     const locale = text("locale");
-    const known = (ASK_BEFORE_SAVING as readonly string[]).includes(ask) && (TIDY_UP as readonly string[]).includes(tidy) && (TIDY_NOTICE as readonly string[]).includes(notice) && (LANGUAGES as readonly string[]).includes(locale);
+    const known =
+      (ASK_BEFORE_SAVING as readonly string[]).includes(ask) &&
+      (TIDY_UP as readonly string[]).includes(tidy) &&
+      (TIDY_NOTICE as readonly string[]).includes(notice) &&
+      (LANGUAGES as readonly string[]).includes(locale);
     if (!known) return sendSettings(reply, person, { error: say("Choose one of the offered values.", "请从给出的选项中选择。") }, 422);
     if (zone && !isValidTimeZone(zone)) {
       return sendSettings(reply, person, { error: unknownTimeZoneLine(zone, say) }, 422);
@@ -98,7 +117,9 @@ export function registerSettingsPages(app: FastifyInstance, ctx: WebContext): vo
     };
     await memory.saveSettings(patch);
     const saved = await ctx.person(request, reply);
-    return sendSettings(reply, saved ?? person, { notice: (saved ?? person).say("Saved. It applies from now on, in every conversation.", "已保存。从现在起对所有对话生效。") });
+    return sendSettings(reply, saved ?? person, {
+      notice: (saved ?? person).say("Saved. It applies from now on, in every conversation.", "已保存。从现在起对所有对话生效。"),
+    });
   });
 
   app.get("/export", { config: perPerson(10) }, async (request, reply) => {
@@ -117,7 +138,11 @@ export function registerSettingsPages(app: FastifyInstance, ctx: WebContext): vo
     const person = await ctx.person(request, reply);
     if (!person) return signInPage(ctx, request, reply, 401);
     const { say, memory } = person;
-    const show = (status: number, body: string) => reply.code(status).type("text/html; charset=utf-8").send(page(person.frame("settings"), say("Import", "导入"), body));
+    const show = (status: number, body: string) =>
+      reply
+        .code(status)
+        .type("text/html; charset=utf-8")
+        .send(page(person.frame("settings"), say("Import", "导入"), body));
     const upload = await request.file();
     if (!upload) return sendSettings(reply, person, { error: say("Choose a file to import.", "请选择要导入的文件。") }, 422);
     const name = upload.filename.slice(0, 200);
@@ -137,7 +162,8 @@ export function registerSettingsPages(app: FastifyInstance, ctx: WebContext): vo
         const full = await importRoom(memory, plan);
         if (full) return sendSettings(reply, person, { error: importRefusal(name, full, say) }, 413);
         const report = reportHtml(importReport(name, plan, "preview", say));
-        if (Object.keys(plan.writes).length === 0 && !plan.settings) return show(200, report + banner("notice", say("Nothing to import.", "没有需要导入的内容。")));
+        if (Object.keys(plan.writes).length === 0 && !plan.settings)
+          return show(200, report + banner("notice", say("Nothing to import.", "没有需要导入的内容。")));
         const token = await keepUpload(memory, name, bytes);
         const f = person.frame();
         return show(
@@ -149,48 +175,69 @@ export function registerSettingsPages(app: FastifyInstance, ctx: WebContext): vo
     );
   });
 
-  app.post<{ Params: { token: string }; Body: Record<string, unknown> }>("/import/:token", { preHandler: app.csrfProtection, config: perPerson(10) }, async (request, reply) => {
-    const person = await ctx.person(request, reply);
-    if (!person) return signInPage(ctx, request, reply, 401);
-    const { say, memory } = person;
-    const token = request.params.token.slice(0, 100);
-    const show = (status: number, body: string) => reply.code(status).type("text/html; charset=utf-8").send(page(person.frame("settings"), say("Import", "导入"), body));
-    if ((request.body as Record<string, unknown> | undefined)?.answer !== "import") {
-      await takeUpload(memory, token);
-      return show(200, banner("notice", say("Nothing was imported.", "没有导入任何内容。")));
-    }
-    return oneImportAtATime(
-      memory,
-      () => show(429, banner("error", importBusyLine(say))),
-      async () => {
-        const upload = await takeUpload(memory, token, { claim: true });
-        if (!upload) return show(410, banner("error", say("That import is out of date: choose the file again.", "这次导入已过期：请重新选择文件。")));
-        const files = await readImport(upload.name, upload.bytes);
-        if (!files.ok) return show(422, banner("error", importRefusal(upload.name, files.error, say)));
-        // Planned again under the lock: the files may have changed since the preview.
-        const outcome = await applyImport(memory, files.value, ctx.now(), { claim: token });
-        if ("full" in outcome) return show(413, banner("error", importRefusal(upload.name, outcome.full, say)));
-        if (!("plan" in outcome)) return show(409, banner("error", importForgottenLine(say)));
-        const { plan } = outcome;
-        const wrote = plan.files.some((f) => f.status === "new" || f.status === "changed");
-        const line = wrote ? say("Imported. It applies from your next conversation; History can undo it.", "已导入。从下一次对话开始生效；可在“记录”里撤销。") : say("Nothing was changed: your memory already held all of it.", "没有做任何改动：你的记忆里已经有这些内容。");
-        return show(200, banner("notice", line) + reportHtml(importReport(upload.name, plan, "done", say)));
-      },
-    );
-  });
+  app.post<{ Params: { token: string }; Body: Record<string, unknown> }>(
+    "/import/:token",
+    { preHandler: app.csrfProtection, config: perPerson(10) },
+    async (request, reply) => {
+      const person = await ctx.person(request, reply);
+      if (!person) return signInPage(ctx, request, reply, 401);
+      const { say, memory } = person;
+      const token = request.params.token.slice(0, 100);
+      const show = (status: number, body: string) =>
+        reply
+          .code(status)
+          .type("text/html; charset=utf-8")
+          .send(page(person.frame("settings"), say("Import", "导入"), body));
+      if ((request.body as Record<string, unknown> | undefined)?.answer !== "import") {
+        await takeUpload(memory, token);
+        return show(200, banner("notice", say("Nothing was imported.", "没有导入任何内容。")));
+      }
+      return oneImportAtATime(
+        memory,
+        () => show(429, banner("error", importBusyLine(say))),
+        async () => {
+          const upload = await takeUpload(memory, token, { claim: true });
+          if (!upload) return show(410, banner("error", say("That import is out of date: choose the file again.", "这次导入已过期：请重新选择文件。")));
+          const files = await readImport(upload.name, upload.bytes);
+          if (!files.ok) return show(422, banner("error", importRefusal(upload.name, files.error, say)));
+          // Planned again under the lock: the files may have changed since the preview.
+          const outcome = await applyImport(memory, files.value, ctx.now(), { claim: token });
+          if ("full" in outcome) return show(413, banner("error", importRefusal(upload.name, outcome.full, say)));
+          if (!("plan" in outcome)) return show(409, banner("error", importForgottenLine(say)));
+          const { plan } = outcome;
+          const wrote = plan.files.some((f) => f.status === "new" || f.status === "changed");
+          const line = wrote
+            ? say("Imported. It applies from your next conversation; History can undo it.", "已导入。从下一次对话开始生效；可在“记录”里撤销。")
+            : say("Nothing was changed: your memory already held all of it.", "没有做任何改动：你的记忆里已经有这些内容。");
+          return show(200, banner("notice", line) + reportHtml(importReport(upload.name, plan, "done", say)));
+        },
+      );
+    },
+  );
 
   app.post<{ Body: Record<string, unknown> }>("/delete-all", { preHandler: app.csrfProtection, config: perPerson(5) }, async (request, reply) => {
     const person = await ctx.person(request, reply);
     if (!person) return signInPage(ctx, request, reply, 401);
     const { say } = person;
     if ((request.body as Record<string, unknown> | undefined)?.confirm !== "DELETE") {
-      return sendSettings(reply, person, { error: say("Type DELETE (in capitals) to delete everything. Nothing was deleted.", "请输入 DELETE（大写）以全部删除。没有删除任何内容。") }, 422);
+      return sendSettings(
+        reply,
+        person,
+        { error: say("Type DELETE (in capitals) to delete everything. Nothing was deleted.", "请输入 DELETE（大写）以全部删除。没有删除任何内容。") },
+        422,
+      );
     }
     await ctx.engine.deleteEverything(person.userId);
     // Every sign-in of theirs ends with it: nothing of them is left to show.
     await ctx.signOutEverywhere(person.userId);
     await request.session.destroy();
     const { say: visitor, lang } = ctx.visitorSay(request);
-    return ctx.linePage(reply, 200, { say: visitor, lang }, visitor("Deleted", "已删除"), say("Everything I remembered about you is deleted.", "我记得的关于你的一切都已删除。"));
+    return ctx.linePage(
+      reply,
+      200,
+      { say: visitor, lang },
+      visitor("Deleted", "已删除"),
+      say("Everything I remembered about you is deleted.", "我记得的关于你的一切都已删除。"),
+    );
   });
 }

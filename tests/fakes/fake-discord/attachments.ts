@@ -48,12 +48,7 @@ export function toRecordedAttachment(id: string, input: AttachmentInput, sizeLim
 }
 
 /** The attachment object Discord sends, with a signed CDN link issued when the file was uploaded. */
-export function attachmentToApi(
-  state: FakeDiscordState,
-  channelId: string,
-  attachment: RecordedAttachment,
-  folder: CdnFolder = "attachments",
-): APIAttachment {
+export function attachmentToApi(state: FakeDiscordState, channelId: string, attachment: RecordedAttachment, folder: CdnFolder = "attachments"): APIAttachment {
   const url = signedCdnUrl(state, cdnPath(folder, channelId, attachment), timestampOfSnowflake(attachment.id).getTime());
   return {
     id: attachment.id,

@@ -81,10 +81,7 @@ function sendBody(response: ServerResponse, data: Buffer, record: CdnRequest): v
   pump();
 }
 
-function fileAt(
-  state: FakeDiscordState,
-  pathname: string,
-): { folder: CdnFolder; channelId: string; attachment: RecordedAttachment } | undefined {
+function fileAt(state: FakeDiscordState, pathname: string): { folder: CdnFolder; channelId: string; attachment: RecordedAttachment } | undefined {
   const [, folder, channelId, attachmentId, encodedName, ...rest] = pathname.split("/");
   if (!channelId || !attachmentId || !encodedName || rest.length > 0) return undefined;
   let filename: string;

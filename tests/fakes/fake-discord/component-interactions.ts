@@ -58,12 +58,17 @@ function dispatchComponentInteraction(
   channel: FakeChannel,
   data: { custom_id: string; component_type: ComponentType; values?: string[] },
 ): FakeInteraction {
-  const interaction = createInteraction(world, InteractionType.MessageComponent, { userId: input.userId, channelId: channel.id }, {
-    customId: input.customId,
-    componentType: data.component_type,
-    ...(input.values ? { values: input.values } : {}),
-    componentMessageId: message.id,
-  });
+  const interaction = createInteraction(
+    world,
+    InteractionType.MessageComponent,
+    { userId: input.userId, channelId: channel.id },
+    {
+      customId: input.customId,
+      componentType: data.component_type,
+      ...(input.values ? { values: input.values } : {}),
+      componentMessageId: message.id,
+    },
+  );
   dispatchInteraction(world, interaction, channel, input.locale, data, { message: messageToApi(world.state, message) });
   return interaction;
 }

@@ -1,6 +1,6 @@
 import { ChannelType, GatewayDispatchEvents, MessageFlags, MessageType } from "discord.js";
 import { channelToApi, memberToApi, messageToApi, threadToApi } from "./entities.js";
-import { DiscordFailure, failures } from "./discord-errors.js";
+import { type DiscordFailure, failures } from "./discord-errors.js";
 import type { FakeGateway } from "./gateway.js";
 import type {
   AllowedMentions,
@@ -138,9 +138,7 @@ export class FakeDiscordWorld {
     message.flags &= ~MessageFlags.Loading;
     if (patch.allowedMentions !== undefined) message.allowedMentions = patch.allowedMentions;
     if (patch.content !== undefined) {
-      const referencedAuthor = message.referencedMessageId
-        ? (this.state.messages.get(message.referencedMessageId)?.authorId ?? null)
-        : null;
+      const referencedAuthor = message.referencedMessageId ? (this.state.messages.get(message.referencedMessageId)?.authorId ?? null) : null;
       const mentions = this.mentionsIn(message.content, message.allowedMentions, referencedAuthor);
       message.mentionUserIds = mentions.userIds;
       message.mentionRoleIds = mentions.roleIds;

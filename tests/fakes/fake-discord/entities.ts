@@ -110,9 +110,7 @@ export function threadToApi(state: FakeDiscordState, thread: FakeThread): APIThr
       create_timestamp: thread.createTimestamp,
       ...(thread.type === ChannelType.PrivateThread ? { invitable: thread.invitable } : {}),
     },
-    ...(botIsMember
-      ? { member: { id: thread.id, user_id: state.botUserId, join_timestamp: thread.createTimestamp, flags: NO_FLAGS } }
-      : {}),
+    ...(botIsMember ? { member: { id: thread.id, user_id: state.botUserId, join_timestamp: thread.createTimestamp, flags: NO_FLAGS } } : {}),
   };
 }
 
@@ -209,9 +207,7 @@ export function messageToApi(state: FakeDiscordState, message: FakeMessage, opti
     attachments: message.attachments.map((a) => attachmentToApi(state, message.channelId, a)),
     embeds: message.embeds,
     components: message.components,
-    ...(message.stickers.length > 0
-      ? { sticker_items: message.stickers.map((s) => ({ id: s.id, name: s.name, format_type: s.formatType })) }
-      : {}),
+    ...(message.stickers.length > 0 ? { sticker_items: message.stickers.map((s) => ({ id: s.id, name: s.name, format_type: s.formatType })) } : {}),
     pinned: false,
     type: message.type,
     flags: message.flags,
@@ -240,11 +236,7 @@ export function messageToApi(state: FakeDiscordState, message: FakeMessage, opti
   } as APIMessage;
 }
 
-export function guildCreateToApi(
-  state: FakeDiscordState,
-  guild: FakeGuild,
-  options: { includeAllMembers: boolean },
-): GatewayGuildCreateDispatchData {
+export function guildCreateToApi(state: FakeDiscordState, guild: FakeGuild, options: { includeAllMembers: boolean }): GatewayGuildCreateDispatchData {
   const members = [...guild.members.values()].filter((m) => options.includeAllMembers || m.userId === state.botUserId);
   const channels = state.guildChannelsOf(guild.id);
   const firstText = channels.find((c) => c.kind === "text");
@@ -289,9 +281,7 @@ export function guildCreateToApi(
     voice_states: [],
     members: members.map((m) => memberToApi(state, m)),
     channels: channels.filter((c) => c.kind === "text").map((c) => channelToApi(state, c)) as GatewayGuildCreateDispatchData["channels"],
-    threads: channels
-      .filter((c): c is FakeThread => c.kind === "thread" && !c.archived)
-      .map((t) => threadToApi(state, t)),
+    threads: channels.filter((c): c is FakeThread => c.kind === "thread" && !c.archived).map((t) => threadToApi(state, t)),
     presences: [],
     stage_instances: [],
     guild_scheduled_events: [],

@@ -118,8 +118,7 @@ export class FakeGateway {
   }
 
   dropConnections(options: DropOptions = {}): void {
-    const matches = (session: GatewaySession | null) =>
-      options.shard === undefined || (session !== null && session.shard[0] === options.shard);
+    const matches = (session: GatewaySession | null) => options.shard === undefined || (session !== null && session.shard[0] === options.shard);
     for (const [socket, connection] of this.connections) {
       if (!matches(connection.session)) continue;
       connection.droppedByFake = true;
@@ -202,9 +201,7 @@ export class FakeGateway {
     this.sessions.set(session.id, session);
     this.history.push({ kind: "identify", at: Date.now(), sessionId: session.id, intents: session.intents, shard });
 
-    const guilds = [...this.state.guilds.values()].filter(
-      (g) => g.members.has(this.state.botUserId) && shardReceives(shard, g.id),
-    );
+    const guilds = [...this.state.guilds.values()].filter((g) => g.members.has(this.state.botUserId) && shardReceives(shard, g.id));
     const ready: GatewayReadyDispatchData = {
       v: 10,
       user: { ...userToApi(this.state.botUser), verified: true, mfa_enabled: false, email: null },

@@ -109,7 +109,14 @@ export class FakeRestServer {
     const fault = this.takeFault(method, path, matched.route.pattern);
     if (fault) return reply(fault.status, fault.body, fault.headers);
 
-    const parsedRequest: ParsedRequest = { method, path, params: matched.params, query: url.searchParams, ...parsed, authorization: request.headers.authorization };
+    const parsedRequest: ParsedRequest = {
+      method,
+      path,
+      params: matched.params,
+      query: url.searchParams,
+      ...parsed,
+      authorization: request.headers.authorization,
+    };
     let outcome: RouteOutcome;
     try {
       outcome = await matched.route.handle(parsedRequest, this.world);

@@ -2,7 +2,7 @@ import {
   ApplicationCommandOptionType,
   ApplicationCommandType,
   ApplicationIntegrationType,
-  ComponentType,
+  type ComponentType,
   GatewayDispatchEvents,
   InteractionContextType,
   InteractionType,
@@ -65,8 +65,8 @@ export function runSlashCommand(world: FakeDiscordWorld, input: SlashCommandInpu
   const { state } = world;
   const channel = state.channel(input.channelId);
   const guildId = channel.kind === "dm" ? null : channel.guildId;
-  const registered = (guildId ? state.commands.byGuild.get(guildId) : undefined)?.find((c) => c.name === input.name) ??
-    state.commands.global.find((c) => c.name === input.name);
+  const registered =
+    (guildId ? state.commands.byGuild.get(guildId) : undefined)?.find((c) => c.name === input.name) ?? state.commands.global.find((c) => c.name === input.name);
   const options = (input.options ?? []).map((option) => withUploadedFiles(world, channel, option));
   const resolved = resolvedFor(world, channel, input.userId, options);
   const interaction = createInteraction(world, InteractionType.ApplicationCommand, input, { commandName: input.name });
@@ -93,9 +93,16 @@ export function submitModal(world: FakeDiscordWorld, input: ModalSubmitInput): F
     customId: input.customId,
     componentMessageId: componentMessage?.id ?? null,
   });
-  dispatchInteraction(world, interaction, channel, input.locale, { custom_id: input.customId, components }, {
-    ...(componentMessage ? { message: messageToApi(world.state, componentMessage) } : {}),
-  });
+  dispatchInteraction(
+    world,
+    interaction,
+    channel,
+    input.locale,
+    { custom_id: input.customId, components },
+    {
+      ...(componentMessage ? { message: messageToApi(world.state, componentMessage) } : {}),
+    },
+  );
   return interaction;
 }
 
@@ -212,12 +219,7 @@ function withUploadedFiles(world: FakeDiscordWorld, channel: FakeChannel, option
 }
 
 /** The `resolved` objects Discord attaches for user, channel, role and attachment options. */
-function resolvedFor(
-  world: FakeDiscordWorld,
-  channel: FakeChannel,
-  userId: string,
-  options: SlashCommandOption[],
-): APIInteractionDataResolved | undefined {
+function resolvedFor(world: FakeDiscordWorld, channel: FakeChannel, userId: string, options: SlashCommandOption[]): APIInteractionDataResolved | undefined {
   const { state } = world;
   const resolved: APIInteractionDataResolved = {};
   const guild = channel.kind === "dm" ? undefined : state.guild(channel.guildId);

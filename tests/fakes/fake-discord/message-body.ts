@@ -1,6 +1,6 @@
 import type { APIEmbed, APIMessageTopLevelComponent } from "discord.js";
 import { z } from "zod";
-import { DiscordFailure, failures, formBodyFailure } from "./discord-errors.js";
+import { type DiscordFailure, failures, formBodyFailure } from "./discord-errors.js";
 import type { AllowedMentions, FakeMessage, MessageContentPatch, RecordedAttachment } from "./model.js";
 import type { UploadedFile } from "./router.js";
 import type { SnowflakeGenerator } from "./snowflake.js";
@@ -16,14 +16,15 @@ const allowedMentionsSchema = z
     replied_user: z.boolean().nullish(),
   })
   // discord.js passes the bot's allowedMentions through as given; Discord treats null as absent.
-  .transform((mentions): AllowedMentions =>
-    Object.fromEntries(Object.entries(mentions).filter(([, value]) => value !== null && value !== undefined)),
-  );
+  .transform((mentions): AllowedMentions => Object.fromEntries(Object.entries(mentions).filter(([, value]) => value !== null && value !== undefined)));
 
 const messageBodySchema = z.object({
   content: z.string().max(2000, "Must be 2000 or fewer in length.").nullish(),
   embeds: z.array(z.custom<APIEmbed>(isObject)).max(10).nullish(),
-  components: z.array(z.custom<APIMessageTopLevelComponent>((v) => isObject(v) && "type" in v)).max(40).nullish(),
+  components: z
+    .array(z.custom<APIMessageTopLevelComponent>((v) => isObject(v) && "type" in v))
+    .max(40)
+    .nullish(),
   flags: z.number().int().nullish(),
   allowed_mentions: allowedMentionsSchema.nullish(),
   // Kept attachments come back as whole attachment objects, nulls included.
@@ -57,12 +58,7 @@ export interface ParseOptions {
 }
 
 /** Reads a create or edit body (JSON, or multipart with `payload_json` and `files[n]`) into a patch. */
-export function parseMessageBody(
-  raw: unknown,
-  files: UploadedFile[],
-  ids: SnowflakeGenerator,
-  options: ParseOptions = {},
-): ParsedMessageBody | DiscordFailure {
+export function parseMessageBody(raw: unknown, files: UploadedFile[], ids: SnowflakeGenerator, options: ParseOptions = {}): ParsedMessageBody | DiscordFailure {
   const existing = options.editing;
   const result = messageBodySchema.safeParse(raw ?? {});
   if (!result.success) return formBodyFailure(result.error.issues);
@@ -75,9 +71,7 @@ export function parseMessageBody(
   });
   let attachments: RecordedAttachment[] | undefined;
   if (existing) {
-    const kept = body.attachments
-      ? existing.attachments.filter((a) => body.attachments?.some((listed) => String(listed.id) === a.id))
-      : existing.attachments;
+    const kept = body.attachments ? existing.attachments.filter((a) => body.attachments?.some((listed) => String(listed.id) === a.id)) : existing.attachments;
     attachments = body.attachments || uploaded.length > 0 ? [...kept, ...uploaded] : undefined;
   } else {
     attachments = uploaded;

@@ -1,6 +1,6 @@
 import { ComponentType, TextInputStyle } from "discord.js";
 import { z } from "zod";
-import { DiscordFailure, formBodyFailure } from "./discord-errors.js";
+import { type DiscordFailure, formBodyFailure } from "./discord-errors.js";
 import type { RecordedModal, RecordedTextInput } from "./model.js";
 
 const textInputSchema = z

@@ -194,13 +194,7 @@ export interface RecordedModal {
   inputs: RecordedTextInput[];
 }
 
-export type InteractionResponseKind =
-  | "callback"
-  | "original-edit"
-  | "original-delete"
-  | "follow-up"
-  | "follow-up-edit"
-  | "follow-up-delete";
+export type InteractionResponseKind = "callback" | "original-edit" | "original-delete" | "follow-up" | "follow-up-edit" | "follow-up-delete";
 
 export interface InteractionResponseRecord {
   kind: InteractionResponseKind;

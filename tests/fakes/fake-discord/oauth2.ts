@@ -49,12 +49,21 @@ export class FakeOAuth2 {
     // A code is good once, whatever happens next.
     this.codes.delete(fields.code ?? "");
     if (!grant || grant.expiresAt < Date.now()) return invalid("invalid_grant", 'Invalid "code" in request.');
-    if (fields.redirect_uri !== grant.redirectUri) return invalid("invalid_grant", "Invalid \"redirect_uri\" in request.");
+    if (fields.redirect_uri !== grant.redirectUri) return invalid("invalid_grant", 'Invalid "redirect_uri" in request.');
     const verifier = fields.code_verifier ?? "";
-    if (createHash("sha256").update(verifier).digest("base64url") !== grant.challenge) return invalid("invalid_grant", "Invalid \"code_verifier\"");
+    if (createHash("sha256").update(verifier).digest("base64url") !== grant.challenge) return invalid("invalid_grant", 'Invalid "code_verifier"');
     const accessToken = randomBytes(20).toString("hex");
     this.tokens.set(accessToken, { userId: grant.userId, expiresAt: Date.now() + this.tokenMs });
-    return { status: 200, body: { access_token: accessToken, token_type: "Bearer", expires_in: Math.round(this.tokenMs / 1000), refresh_token: randomBytes(20).toString("hex"), scope: "identify" } };
+    return {
+      status: 200,
+      body: {
+        access_token: accessToken,
+        token_type: "Bearer",
+        expires_in: Math.round(this.tokenMs / 1000),
+        refresh_token: randomBytes(20).toString("hex"),
+        scope: "identify",
+      },
+    };
   }
 
   /** The person a Bearer token stands for; undefined when it is unknown or expired. */

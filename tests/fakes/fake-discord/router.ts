@@ -38,20 +38,11 @@ export interface Route {
   handle(request: ParsedRequest, world: FakeDiscordWorld): RouteOutcome | Promise<RouteOutcome>;
 }
 
-export function route(
-  method: string,
-  pattern: string,
-  handle: Route["handle"],
-  options: { needsBotToken?: boolean } = {},
-): Route {
+export function route(method: string, pattern: string, handle: Route["handle"], options: { needsBotToken?: boolean } = {}): Route {
   return { method, pattern, needsBotToken: options.needsBotToken ?? true, handle };
 }
 
-export function matchRoute(
-  routes: readonly Route[],
-  method: string,
-  path: string,
-): { route: Route; params: Record<string, string> } | undefined {
+export function matchRoute(routes: readonly Route[], method: string, path: string): { route: Route; params: Record<string, string> } | undefined {
   const segments = path.split("/").filter(Boolean);
   for (const candidate of routes) {
     if (candidate.method !== method) continue;

@@ -68,9 +68,18 @@ const ALL_PERMISSIONS = Object.values(PermissionFlagsBits).reduce((all, bit) => 
 
 const P = PermissionFlagsBits;
 const EVERYONE_PERMISSIONS =
-  P.ViewChannel | P.SendMessages | P.SendMessagesInThreads | P.CreatePublicThreads | P.CreatePrivateThreads |
-  P.ReadMessageHistory | P.AttachFiles | P.EmbedLinks | P.AddReactions | P.UseApplicationCommands |
-  P.UseExternalEmojis | P.ChangeNickname;
+  P.ViewChannel |
+  P.SendMessages |
+  P.SendMessagesInThreads |
+  P.CreatePublicThreads |
+  P.CreatePrivateThreads |
+  P.ReadMessageHistory |
+  P.AttachFiles |
+  P.EmbedLinks |
+  P.AddReactions |
+  P.UseApplicationCommands |
+  P.UseExternalEmojis |
+  P.ChangeNickname;
 const BOT_ROLE_PERMISSIONS = EVERYONE_PERMISSIONS | P.ManageThreads | P.ManageMessages;
 
 const DEFAULT_IDS = {
@@ -323,9 +332,7 @@ export class FakeDiscordState {
 
   /** What anyone may see in the channel: ephemeral replies belong to their interaction only. */
   messagesIn(channelId: string): FakeMessage[] {
-    return [...this.messages.values()].filter(
-      (m) => m.channelId === channelId && !m.deleted && (m.flags & MessageFlags.Ephemeral) === 0,
-    );
+    return [...this.messages.values()].filter((m) => m.channelId === channelId && !m.deleted && (m.flags & MessageFlags.Ephemeral) === 0);
   }
 
   threadsOf(guildId: string): FakeThread[] {
@@ -333,9 +340,7 @@ export class FakeDiscordState {
   }
 
   guildChannelsOf(guildId: string): FakeGuildChannel[] {
-    return [...this.channels.values()].filter(
-      (c): c is FakeGuildChannel => c.kind !== "dm" && c.guildId === guildId && !c.deleted,
-    );
+    return [...this.channels.values()].filter((c): c is FakeGuildChannel => c.kind !== "dm" && c.guildId === guildId && !c.deleted);
   }
 
   /** Guild-level permissions, computed as Discord does: owner and administrators get everything. */

@@ -13,7 +13,8 @@ const results = await Promise.all(
     const raw = await executeTool(store, "memory_add", JSON.stringify({ file: "memory", section: "Log", content }), {
       now: new Date(),
       turn: newTurnState(),
-      writer: MODEL, settings: store.readSettings(),
+      writer: MODEL,
+      settings: store.readSettings(),
     });
     return { content, result: JSON.parse(raw) as { ok: boolean; error?: string } };
   }),

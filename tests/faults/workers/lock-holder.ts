@@ -12,7 +12,9 @@ const store = MemoryStore.forUser(home, userId, { defaultTimeZone: "UTC" });
 
 async function add(content: string): Promise<void> {
   const args = JSON.stringify({ file: "memory", section: "Log", content });
-  const result = JSON.parse(await executeTool(store, "memory_add", args, { now: new Date(), turn: newTurnState(), writer: MODEL, settings: store.readSettings() })) as {
+  const result = JSON.parse(
+    await executeTool(store, "memory_add", args, { now: new Date(), turn: newTurnState(), writer: MODEL, settings: store.readSettings() }),
+  ) as {
     ok: boolean;
     error?: string;
   };

@@ -11,7 +11,9 @@ const [home, userId, start] = process.argv.slice(2) as [string, string, string];
 const store = MemoryStore.forUser(home, userId, { defaultTimeZone: "UTC" });
 const files = ["user", "memory", "soul", "daily"] as const;
 const call = async (name: string, args: object) =>
-  JSON.parse(await executeTool(store, name, JSON.stringify(args), { now: new Date(), turn: newTurnState(), writer: MODEL, settings: store.readSettings() })) as {
+  JSON.parse(
+    await executeTool(store, name, JSON.stringify(args), { now: new Date(), turn: newTurnState(), writer: MODEL, settings: store.readSettings() }),
+  ) as {
     ok: boolean;
     error?: string;
   };
@@ -21,7 +23,9 @@ for (let n = Number(start); ; n++) {
   const section = `S${n % 5}`;
   const content = `- entry ${n} ${"x".repeat(n % 40)}`;
   const text = await store.file(file).read();
-  const current = parseSections(text).sections.find((s) => s.name === section)?.body.trim();
+  const current = parseSections(text)
+    .sections.find((s) => s.name === section)
+    ?.body.trim();
   const result = current
     ? await call("memory_replace", { file, section, old_text: current, new_text: content })
     : await call("memory_add", { file, section, content });

@@ -130,10 +130,7 @@ describe("memory_search in a later session", () => {
     await talkAboutPiranesi(setup);
     await setup.engine.settle();
     const later = await setup.engine.open({ ...aliceInThread, title: "later" });
-    setup.fake.enqueue(
-      { toolCalls: [{ name: "memory_search", arguments: { query: "sister read" } }] },
-      { text: "Your sister suggested Piranesi." },
-    );
+    setup.fake.enqueue({ toolCalls: [{ name: "memory_search", arguments: { query: "sister read" } }] }, { text: "Your sister suggested Piranesi." });
     const result = await setup.engine.turn(later.id, "What did my sister want me to read?");
     expect(result.text).toBe("Your sister suggested Piranesi.");
     expect(result.changes).toEqual([]);

@@ -8,7 +8,9 @@ async function suggestions(setup: Awaited<ReturnType<typeof setupEngine>>) {
   const suggest = async (userId: string, content: string, answered?: "discarded") => {
     const session = await setup.engine.open({ ...aliceInThread, userId, place: { ...aliceInThread.place, visibility: "public" } });
     setup.fake.enqueue({ toolCalls: [{ name: "server_notes_suggest", arguments: { section: "Events", content } }] }, { text: "suggested" });
-    const { suggestions: [kept] } = await setup.engine.turn(session.id, "note it for the server");
+    const {
+      suggestions: [kept],
+    } = await setup.engine.turn(session.id, "note it for the server");
     if (answered) await setup.engine.serverNotesOf("800").takeSuggestion(kept!.id, answered);
   };
   await suggest("111", "- the zanzibar meetup is on Friday");

@@ -18,7 +18,11 @@ async function client(options: { maxRetries?: number } = {}) {
   return new ModelClient({ baseURL: fake.baseURL, apiKey: "k", model: "m", maxRetries: options.maxRetries ?? 0, streamIdleMs: 500 });
 }
 
-const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (e: unknown) => e as ModelError);
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (e: unknown) => e as ModelError,
+  );
 
 describe("ModelClient", () => {
   it("assembles several tool calls whose arguments arrive split across chunks", async () => {
@@ -94,7 +98,10 @@ describe("ModelClient", () => {
     fake = await startFakeOpenAI();
     fake.setEmbeddings((texts) => texts.map((t) => [t.length, 1]));
     const model = new ModelClient({ baseURL: fake.baseURL, apiKey: "k", model: "m", maxRetries: 0, embeddingModel: "embed-small" });
-    expect(await model.embedder!.embed(["a", "abc"])).toEqual([[1, 1], [3, 1]]);
+    expect(await model.embedder!.embed(["a", "abc"])).toEqual([
+      [1, 1],
+      [3, 1],
+    ]);
     expect(fake.embeddingRequests).toEqual([{ model: "embed-small", input: ["a", "abc"], encodingFormat: "float" }]);
     expect(new ModelClient({ baseURL: fake.baseURL, apiKey: "k", model: "m" }).embedder).toBeUndefined();
   });
@@ -113,7 +120,16 @@ describe("ModelClient", () => {
     fake = await startFakeOpenAI({ server });
     const notices: ServerNotice[] = [];
     // A model name of its own: what the client learns is kept per server and model for the process.
-    const model = new ModelClient({ baseURL: fake.baseURL, apiKey: "k", model: `m-${Math.random()}`, maxRetries: options.maxRetries ?? 0, streamIdleMs: 500, timeoutMs: options.timeoutMs ?? 5_000, longTimeoutMs: options.longTimeoutMs ?? 5_000, onNotice: (n) => void notices.push(n) });
+    const model = new ModelClient({
+      baseURL: fake.baseURL,
+      apiKey: "k",
+      model: `m-${Math.random()}`,
+      maxRetries: options.maxRetries ?? 0,
+      streamIdleMs: 500,
+      timeoutMs: options.timeoutMs ?? 5_000,
+      longTimeoutMs: options.longTimeoutMs ?? 5_000,
+      onNotice: (n) => void notices.push(n),
+    });
     return { model, notices };
   };
 
@@ -124,10 +140,19 @@ describe("ModelClient", () => {
     expect(reply.toolCalls.map((c) => c.name)).toEqual(["memory_read"]);
     // One refused request (not three: the SDK would retry a 500 twice), a probe with nothing of anyone's that
     // is refused the same way, then the same round without streaming.
-    expect(fake.requests.map((r) => [r.body.stream, r.refused?.status])).toEqual([[true, 500], [true, 500], [false, undefined]]);
-    expect(fake.requests[1]!.body.messages).toEqual([{ role: "system", content: "Answer with one word." }, { role: "user", content: "ping" }]);
+    expect(fake.requests.map((r) => [r.body.stream, r.refused?.status])).toEqual([
+      [true, 500],
+      [true, 500],
+      [false, undefined],
+    ]);
+    expect(fake.requests[1]!.body.messages).toEqual([
+      { role: "system", content: "Answer with one word." },
+      { role: "user", content: "ping" },
+    ]);
     expect(fake.requests[1]!.body.max_tokens).toBe(1);
-    expect(notices).toMatchObject([{ action: "without-streaming", error: { details: { refusal: "tools-with-stream", reason: "Cannot use tools with stream", status: 500 } } }]);
+    expect(notices).toMatchObject([
+      { action: "without-streaming", error: { details: { refusal: "tools-with-stream", reason: "Cannot use tools with stream", status: 500 } } },
+    ]);
     await model.stream({ messages: [{ role: "user", content: "again" }], tools: [TOOL] });
     expect(fake.requests.slice(3).map((r) => r.body.stream)).toEqual([false]);
     expect(notices).toHaveLength(1);
@@ -138,8 +163,13 @@ describe("ModelClient", () => {
     const reply = await model.stream({ messages: [{ role: "user", content: "hi" }], tools: [TOOL] });
     expect(reply.toolsLeftOut).toBe(true);
     // vLLM up to 0.10.0 answers {"object":"error","message":…}: the SDK alone would say "400 status code (no body)".
-    expect(notices[0]!.error.details).toMatchObject({ refusal: "tools-need-parser", reason: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set' });
-    expect(errorObjectOf(JSON.stringify({ error: 'model "llama3" not found, try pulling it first' })).message).toBe('model "llama3" not found, try pulling it first');
+    expect(notices[0]!.error.details).toMatchObject({
+      refusal: "tools-need-parser",
+      reason: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set',
+    });
+    expect(errorObjectOf(JSON.stringify({ error: 'model "llama3" not found, try pulling it first' })).message).toBe(
+      'model "llama3" not found, try pulling it first',
+    );
     expect(errorObjectOf('{"detail":"Not Found"}').message).toBe("Not Found");
     expect(errorObjectOf("upstream timed out").message).toBe("upstream timed out");
     expect(errorObjectOf('{"error":{"message":"x","type":"t","code":400,"n_ctx":4096}}')).toEqual({ message: "x", type: "t", code: 400, n_ctx: 4096 });
@@ -154,8 +184,16 @@ describe("ModelClient", () => {
   });
 
   it("sends WebP as PNG to a server that refused it, and leaves images out for a model that cannot see", async () => {
-    const webp = await sharp({ create: { width: 5, height: 4, channels: 3, background: "#ff0000" } }).webp().toBuffer();
-    const image = { role: "user" as const, content: [{ type: "text" as const, text: "look" }, { type: "image_url" as const, image_url: { url: `data:image/webp;base64,${webp.toString("base64")}` } }] };
+    const webp = await sharp({ create: { width: 5, height: 4, channels: 3, background: "#ff0000" } })
+      .webp()
+      .toBuffer();
+    const image = {
+      role: "user" as const,
+      content: [
+        { type: "text" as const, text: "look" },
+        { type: "image_url" as const, image_url: { url: `data:image/webp;base64,${webp.toString("base64")}` } },
+      ],
+    };
     const old = await serve(ollama046());
     const converted = await old.model.stream({ messages: [image] });
     expect(converted.imagesLeftOut).toBeUndefined();
@@ -201,11 +239,27 @@ describe("ModelClient", () => {
     const strict: ServerMode = {
       name: "no parallel_tool_calls",
       refuse: (body) =>
-        body.parallel_tool_calls !== undefined ? { status: 400, body: { error: { message: "Unsupported parameter: 'parallel_tool_calls' is not supported with this model.", type: "invalid_request_error", param: "parallel_tool_calls", code: "unsupported_parameter" } } } : undefined,
+        body.parallel_tool_calls !== undefined
+          ? {
+              status: 400,
+              body: {
+                error: {
+                  message: "Unsupported parameter: 'parallel_tool_calls' is not supported with this model.",
+                  type: "invalid_request_error",
+                  param: "parallel_tool_calls",
+                  code: "unsupported_parameter",
+                },
+              },
+            }
+          : undefined,
     };
     const { model, notices } = await serve(strict);
     await model.stream({ messages: [{ role: "user", content: "hi" }], tools: [TOOL] });
-    expect(fake.requests.map((r) => [r.body.parallel_tool_calls, r.refused?.status])).toEqual([[true, 400], [true, 400], [undefined, undefined]]);
+    expect(fake.requests.map((r) => [r.body.parallel_tool_calls, r.refused?.status])).toEqual([
+      [true, 400],
+      [true, 400],
+      [undefined, undefined],
+    ]);
     expect(notices.map((n) => [n.action, n.scope, n.error.details.parameter])).toEqual([["without-parameter", "process", "parallel_tool_calls"]]);
   });
 
@@ -213,14 +267,21 @@ describe("ModelClient", () => {
     // A server whose response_format takes no json_schema, whatever is asked.
     const noSchema: ServerMode = {
       name: "no json_schema",
-      refuse: (body) => (body.response_format?.type === "json_schema" ? { status: 400, body: { error: { message: "response_format json_schema is not supported", type: "BadRequestError", code: 400 } } } : undefined),
+      refuse: (body) =>
+        body.response_format?.type === "json_schema"
+          ? { status: 400, body: { error: { message: "response_format json_schema is not supported", type: "BadRequestError", code: 400 } } }
+          : undefined,
     };
     const { model, notices } = await serve(noSchema);
     fake.setFallback({ text: "{}" });
     const answer = await model.complete([{ role: "user", content: "tidy" }], { schema: { name: "plan", schema: { type: "object" } } });
     expect(answer.structured).toBe(false);
     // Refused, the probe (a schema, "ping") refused the same way, then asked without the schema; the next asks without it at once.
-    expect(fake.requests.map((r) => [Boolean(r.body.response_format), r.refused?.status])).toEqual([[true, 400], [true, 400], [false, undefined]]);
+    expect(fake.requests.map((r) => [Boolean(r.body.response_format), r.refused?.status])).toEqual([
+      [true, 400],
+      [true, 400],
+      [false, undefined],
+    ]);
     expect(notices.map((n) => [n.action, n.scope])).toEqual([["without-schema", "process"]]);
     await model.complete([{ role: "user", content: "tidy" }], { schema: { name: "plan", schema: { type: "object" } } });
     expect(fake.requests.slice(3).map((r) => Boolean(r.body.response_format))).toEqual([false]);
@@ -229,12 +290,24 @@ describe("ModelClient", () => {
   it("leaves out an image that cannot be converted (a GIF cut short, one of 25 megapixels in a few kilobytes), and answers the words", async () => {
     fake = await startFakeOpenAI();
     const model = new ModelClient({ baseURL: fake.baseURL, apiKey: "k", model: "m", maxRetries: 0 });
-    const huge = await sharp({ create: { width: 5_000, height: 5_000, channels: 3, background: "#ffffff" } }).gif().toBuffer();
+    const huge = await sharp({ create: { width: 5_000, height: 5_000, channels: 3, background: "#ffffff" } })
+      .gif()
+      .toBuffer();
     expect(huge.length).toBeLessThan(1_000_000);
     for (const bytes of [gif(4, 3).subarray(0, 16), huge]) {
       const before = fake.requests.length;
       const started = performance.now();
-      const reply = await model.stream({ messages: [{ role: "user", content: [{ type: "text", text: "look" }, { type: "image_url", image_url: { url: `data:image/gif;base64,${bytes.toString("base64")}` } }] }] });
+      const reply = await model.stream({
+        messages: [
+          {
+            role: "user",
+            content: [
+              { type: "text", text: "look" },
+              { type: "image_url", image_url: { url: `data:image/gif;base64,${bytes.toString("base64")}` } },
+            ],
+          },
+        ],
+      });
       expect(performance.now() - started).toBeLessThan(2_000);
       expect(reply.imagesLeftOut).toBe(true);
       expect(fake.requests.length).toBe(before + 1);
@@ -249,14 +322,21 @@ describe("ModelClient", () => {
       refuse(body) {
         const words = JSON.stringify(body.messages);
         if (words.includes("laptop") && body.tools) return { status: 400, body: { error: { message: "someone/laptop does not support tools" } } };
-        if (words.includes("image_url") && !words.includes("iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB")) return { status: 400, body: { error: { message: "image input is not supported - hint: you may need to provide the mmproj" } } };
+        if (words.includes("image_url") && !words.includes("iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB"))
+          return { status: 400, body: { error: { message: "image input is not supported - hint: you may need to provide the mmproj" } } };
         return undefined;
       },
     };
     const { model, notices } = await serve(echoing);
     const mine = await model.stream({ messages: [{ role: "user", content: "my laptop" }], tools: [TOOL] });
     expect(mine.toolsLeftOut).toBe(true);
-    const image = { role: "user" as const, content: [{ type: "text" as const, text: "look" }, { type: "image_url" as const, image_url: { url: `data:image/gif;base64,${gif(4, 3).toString("base64")}` } }] };
+    const image = {
+      role: "user" as const,
+      content: [
+        { type: "text" as const, text: "look" },
+        { type: "image_url" as const, image_url: { url: `data:image/gif;base64,${gif(4, 3).toString("base64")}` } },
+      ],
+    };
     expect((await model.stream({ messages: [image] })).imagesLeftOut).toBe(true);
     // The next person's request has its tools and its image.
     const theirs = await model.stream({ messages: [{ role: "user", content: "hello" }], tools: [TOOL] });
@@ -270,14 +350,37 @@ describe("ModelClient", () => {
   });
 
   it("sends an image a server could not read as PNG for that request, then without it, and keeps images for the next", async () => {
-    const damaged = Buffer.concat([(await sharp({ create: { width: 8, height: 8, channels: 3, background: "#00ff00" } }).png().toBuffer()).subarray(0, 40), Buffer.alloc(200, 7)]);
-    const good = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#0000ff" } }).jpeg().toBuffer();
+    const damaged = Buffer.concat([
+      (
+        await sharp({ create: { width: 8, height: 8, channels: 3, background: "#00ff00" } })
+          .png()
+          .toBuffer()
+      ).subarray(0, 40),
+      Buffer.alloc(200, 7),
+    ]);
+    const good = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#0000ff" } })
+      .jpeg()
+      .toBuffer();
     const reading: ServerMode = {
       name: "stb_image",
-      refuse: (body) => (JSON.stringify(body.messages).includes(damaged.toString("base64").slice(0, 60)) ? { status: 400, body: { error: { code: 400, message: "Failed to load image or audio file", type: "invalid_request_error" } } } : undefined),
+      refuse: (body) =>
+        JSON.stringify(body.messages).includes(damaged.toString("base64").slice(0, 60))
+          ? { status: 400, body: { error: { code: 400, message: "Failed to load image or audio file", type: "invalid_request_error" } } }
+          : undefined,
     };
     const { model, notices } = await serve(reading);
-    const ask = (bytes: Buffer, type: string) => model.stream({ messages: [{ role: "user", content: [{ type: "text", text: "look" }, { type: "image_url", image_url: { url: `data:${type};base64,${bytes.toString("base64")}` } }] }] });
+    const ask = (bytes: Buffer, type: string) =>
+      model.stream({
+        messages: [
+          {
+            role: "user",
+            content: [
+              { type: "text", text: "look" },
+              { type: "image_url", image_url: { url: `data:${type};base64,${bytes.toString("base64")}` } },
+            ],
+          },
+        ],
+      });
     expect((await ask(damaged, "image/png")).imagesLeftOut).toBe(true);
     expect(fake.requests.map((r) => r.refused?.status)).toEqual([400, undefined]);
     const next = await ask(good, "image/jpeg");

@@ -35,10 +35,22 @@ async function alice(): Promise<MemoryStore> {
   const memory = MemoryStore.forUser(await makeTempHome(), "111", { recall });
   await memory.user.write("## Likes\n- oolong\n\n## Health\n- allergic to kestrelnuts\n", PERSON);
   await memory.markPrivate("Health", true);
-  await memory.writeConversation("2026-10-02-meds-aaaaaaaa.md", conversation("meds", { discord: "@me", visibility: "direct" }, "I take lamotrigine for my epilepsy."));
-  await memory.writeConversation("2026-10-02-plans-bbbbbbbb.md", conversation("plans", { discord: "@me", visibility: "direct" }, "Game night is every Friday in the lounge."));
-  await memory.writeConversation("2026-10-02-server-cccccccc.md", conversation("server", { discord: HERE, visibility: "public" }, "Game night is every Friday in the lounge, tell everyone."));
-  await memory.writeConversation("2026-10-02-raid-dddddddd.md", conversation("raid", { discord: ELSEWHERE, visibility: "public" }, "Our guild raid starts at nine on Saturday."));
+  await memory.writeConversation(
+    "2026-10-02-meds-aaaaaaaa.md",
+    conversation("meds", { discord: "@me", visibility: "direct" }, "I take lamotrigine for my epilepsy."),
+  );
+  await memory.writeConversation(
+    "2026-10-02-plans-bbbbbbbb.md",
+    conversation("plans", { discord: "@me", visibility: "direct" }, "Game night is every Friday in the lounge."),
+  );
+  await memory.writeConversation(
+    "2026-10-02-server-cccccccc.md",
+    conversation("server", { discord: HERE, visibility: "public" }, "Game night is every Friday in the lounge, tell everyone."),
+  );
+  await memory.writeConversation(
+    "2026-10-02-raid-dddddddd.md",
+    conversation("raid", { discord: ELSEWHERE, visibility: "public" }, "Our guild raid starts at nine on Saturday."),
+  );
   return memory;
 }
 

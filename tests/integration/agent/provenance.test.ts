@@ -10,7 +10,11 @@ import { aliceInThread, setupEngine } from "../../helpers/engine.js";
 const replyToBob: TurnMessage = {
   text: "",
   parts: [
-    { origin: "reply", author: "Bob", text: "[The person is replying to a message by Bob: “see [1]\nAlice was fired from the hospital for stealing morphine”]" },
+    {
+      origin: "reply",
+      author: "Bob",
+      text: "[The person is replying to a message by Bob: “see [1]\nAlice was fired from the hospital for stealing morphine”]",
+    },
     { origin: "typed", text: "okay" },
   ],
 };
@@ -25,7 +29,10 @@ describe("whose words: the origin of every part of a message is kept as a field 
   it("holds a USER.md write made of the message the owner replied to, however its text is shaped, and says whose it was", async () => {
     const { engine, fake } = await setupEngine();
     const session = await engine.open(aliceInThread);
-    fake.enqueue({ toolCalls: [{ name: "memory_add", arguments: { file: "user", section: "Work", content: "- fired from the hospital for stealing morphine" } }] }, { text: "noted" });
+    fake.enqueue(
+      { toolCalls: [{ name: "memory_add", arguments: { file: "user", section: "Work", content: "- fired from the hospital for stealing morphine" } }] },
+      { text: "noted" },
+    );
     const result = await engine.turn(session.id, replyToBob);
     expect(toolResult(fake, 1)).toMatchObject({ ok: true, pending: true });
     expect(result.proposals).toHaveLength(1);
@@ -48,7 +55,10 @@ describe("whose words: the origin of every part of a message is kept as a field 
     const { engine, fake } = await setupEngine();
     const session = await engine.open({ ...aliceInThread, guests: [{ userId: "222", displayName: "Bob" }] });
     await engine.turn(session.id, { text: "Alice was fired from the hospital for stealing morphine, okay?", from: { userId: "222", displayName: "Bob" } });
-    fake.enqueue({ toolCalls: [{ name: "memory_add", arguments: { file: "user", section: "Work", content: "- okay, fired from the hospital for stealing morphine" } }] }, { text: "noted" });
+    fake.enqueue(
+      { toolCalls: [{ name: "memory_add", arguments: { file: "user", section: "Work", content: "- okay, fired from the hospital for stealing morphine" } }] },
+      { text: "noted" },
+    );
     const result = await engine.turn(session.id, "okay");
     expect(result.proposals[0]?.held).toEqual({ why: "not-their-words", from: { origin: "typed", author: "Bob" } });
     expect(await engine.memoryOf(aliceInThread.userId).user.read()).not.toContain("morphine");

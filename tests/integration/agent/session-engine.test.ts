@@ -5,7 +5,7 @@ import { MAX_TOOL_ROUNDS } from "../../../src/engine/agent-loop.js";
 import { ModelError } from "../../../src/model/model-error.js";
 import { aliceInThread, setupEngine } from "../../helpers/engine.js";
 
-const systemPromptOf = (body: { messages: unknown[] }) => (body.messages[0] as { role: string; content: string });
+const systemPromptOf = (body: { messages: unknown[] }) => body.messages[0] as { role: string; content: string };
 
 describe("turns", () => {
   it("streams a text-only answer and stores the exchange", async () => {
@@ -82,10 +82,7 @@ describe("turns", () => {
     const { engine, fake } = await setupEngine();
     const session = await engine.open(aliceInThread);
     for (let i = 0; i < 5; i++) {
-      fake.enqueue(
-        { toolCalls: [{ name: "memory_add", arguments: { file: "memory", section: "Log", content: `- turn ${i}` } }] },
-        { text: `answer ${i}` },
-      );
+      fake.enqueue({ toolCalls: [{ name: "memory_add", arguments: { file: "memory", section: "Log", content: `- turn ${i}` } }] }, { text: `answer ${i}` });
       await engine.turn(session.id, `message ${i}`);
     }
     expect(fake.requests).toHaveLength(10);
@@ -168,9 +165,7 @@ describe("persistence", () => {
   it("condenses the oldest exchanges into a summary after the frozen prompt, in the one system message, when over budget", async () => {
     const { engine, fake } = await setupEngine({ historyBudgetChars: 1500 });
     const session = await engine.open(aliceInThread);
-    fake.setFallback((request) =>
-      request.body.tools ? { text: "x".repeat(300) } : { text: "They talked about many x." },
-    );
+    fake.setFallback((request) => (request.body.tools ? { text: "x".repeat(300) } : { text: "They talked about many x." }));
     for (let i = 0; i < 6; i++) await engine.turn(session.id, `message ${i} ${"y".repeat(100)}`);
     await new Promise((r) => setTimeout(r, 100));
     fake.enqueue({ text: "after condensing" });

@@ -131,9 +131,7 @@ describe("the Redis session store", () => {
     const store = await where.open();
     const statuses = ["open", "closed", "closed", "closed", "pending-summary"] as const;
     for (let start = 0; start < 10_000; start += 1_000) {
-      await Promise.all(
-        Array.from({ length: 1_000 }, (_, i) => store.save(sessionRecord(`s${start + i}`, { status: statuses[(start + i) % 5] }))),
-      );
+      await Promise.all(Array.from({ length: 1_000 }, (_, i) => store.save(sessionRecord(`s${start + i}`, { status: statuses[(start + i) % 5] }))));
     }
     const redis = await inspect(where.redis!.url);
     await redis.configResetStat();
@@ -172,7 +170,15 @@ describe("the Redis session store", () => {
       expect(result.ms).toBeLessThan(3_500);
     }
     await where.redis!.restart();
-    await eventually(() => store.ping().then(() => true, () => false), 5_000, "the store to answer again");
+    await eventually(
+      () =>
+        store.ping().then(
+          () => true,
+          () => false,
+        ),
+      5_000,
+      "the store to answer again",
+    );
     await store.save(sessionRecord("s2"));
     expect((await store.countByStatus()).open).toBe(2);
     // The data saved before the outage came back with the server's dump.
@@ -194,7 +200,15 @@ describe("the Redis session store", () => {
     } finally {
       where.redis!.resume();
     }
-    await eventually(() => store.ping().then(() => true, () => false), 3_000, "the store to answer again");
+    await eventually(
+      () =>
+        store.ping().then(
+          () => true,
+          () => false,
+        ),
+      3_000,
+      "the store to answer again",
+    );
     await store.save(sessionRecord("s1"));
     expect((await store.get("s1"))?.id).toBe("s1");
   });

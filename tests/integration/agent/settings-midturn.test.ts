@@ -22,7 +22,11 @@ describe("ask before saving, switched on during a turn", () => {
         if (round > 1) return { content: "ok", toolCalls: [], usage: undefined };
         // While the model streams, the person asks to approve every change.
         await person.saveSettings({ askBeforeSaving: "all" });
-        return { content: "", toolCalls: [{ id: "c1", name: "memory_add", arguments: JSON.stringify({ file: "user", section: "Likes", content: "- oolong" }) }], usage: undefined };
+        return {
+          content: "",
+          toolCalls: [{ id: "c1", name: "memory_add", arguments: JSON.stringify({ file: "user", section: "Likes", content: "- oolong" }) }],
+          usage: undefined,
+        };
       },
     } as unknown as ModelClient;
     const out = await runTurn({ model, memory: turnStore, context: [], message: { text: "hi" }, now: new Date(), writer: modelWriter("s1", "t") });

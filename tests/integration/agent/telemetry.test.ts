@@ -4,7 +4,12 @@ import { aliceInThread, setupEngine } from "../../helpers/engine.js";
 
 /** A Telemetry that writes down every call, in order. */
 function recording() {
-  const calls: { turns: [string, number, number][]; requests: string[]; tokens: number[][]; writes: string[] } = { turns: [], requests: [], tokens: [], writes: [] };
+  const calls: { turns: [string, number, number][]; requests: string[]; tokens: number[][]; writes: string[] } = {
+    turns: [],
+    requests: [],
+    tokens: [],
+    writes: [],
+  };
   const telemetry: Telemetry = {
     turn: (outcome, ownMs, modelMs) => calls.turns.push([outcome, ownMs, modelMs]),
     modelRequest: (outcome) => calls.requests.push(outcome),
@@ -20,12 +25,19 @@ describe("what the engine tells telemetry", () => {
     const { engine, fake } = await setupEngine({ telemetry });
     const session = await engine.open(aliceInThread);
     fake.enqueue(
-      { toolCalls: [{ name: "memory_add", arguments: { file: "user", section: "Likes", content: "- oolong" } }], firstTokenDelayMs: 200, usage: { prompt_tokens: 50, completion_tokens: 5, cached_tokens: 20 } },
+      {
+        toolCalls: [{ name: "memory_add", arguments: { file: "user", section: "Likes", content: "- oolong" } }],
+        firstTokenDelayMs: 200,
+        usage: { prompt_tokens: 50, completion_tokens: 5, cached_tokens: 20 },
+      },
       { text: "Noted.", firstTokenDelayMs: 100, usage: { prompt_tokens: 60, completion_tokens: 2 } },
     );
     await engine.turn(session.id, "I like oolong");
     expect(calls.requests).toEqual(["ok", "ok"]);
-    expect(calls.tokens).toEqual([[50, 5, 20], [60, 2, 0]]);
+    expect(calls.tokens).toEqual([
+      [50, 5, 20],
+      [60, 2, 0],
+    ]);
     expect(calls.writes).toEqual(["saved"]);
     expect(calls.turns).toHaveLength(1);
     const [outcome, ownMs, modelMs] = calls.turns[0]!;

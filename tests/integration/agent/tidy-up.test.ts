@@ -17,7 +17,8 @@ import { makeTempHome } from "../../helpers/temp-home.js";
 import { setupEngine } from "../../helpers/engine.js";
 
 const now = new Date("2026-12-03T20:00:00Z");
-const USER = "## Home\n- Lives in Paris\n- Lives in Paris, near the canal\n- Has a cat called Miso\n\n## Work\n- Nurse at St. Mary's\n- Works nights\n- Bikes to work\n- Likes the canteen\n- Cooks on Sundays\n";
+const USER =
+  "## Home\n- Lives in Paris\n- Lives in Paris, near the canal\n- Has a cat called Miso\n\n## Work\n- Nurse at St. Mary's\n- Works nights\n- Bikes to work\n- Likes the canteen\n- Cooks on Sundays\n";
 const MEMORY = "## Follow-ups\n- Ask how the move went\n";
 const SOUL = "## Persona\nWarm and brief.\n";
 
@@ -53,8 +54,22 @@ async function person({ files = true } = {}): Promise<{ memory: MemoryStore; mod
 }
 
 const plan = (...operations: object[]) => ({ text: JSON.stringify({ operations }) });
-const op = (fields: object) => ({ kind: "replace", file: "user", section: "Home", old_lines: [], new_lines: [], reason: "r", source: "conversations/2026-12-02-moving-aaaaaaaa.md", quote: "", ...fields });
-const moved = op({ old_lines: ["- Lives in Paris", "- Lives in Paris, near the canal"], new_lines: ["- Lives in Berlin (moved 2026-11-26)"], quote: "we finally moved to Berlin on 2026-11-26" });
+const op = (fields: object) => ({
+  kind: "replace",
+  file: "user",
+  section: "Home",
+  old_lines: [],
+  new_lines: [],
+  reason: "r",
+  source: "conversations/2026-12-02-moving-aaaaaaaa.md",
+  quote: "",
+  ...fields,
+});
+const moved = op({
+  old_lines: ["- Lives in Paris", "- Lives in Paris, near the canal"],
+  new_lines: ["- Lives in Berlin (moved 2026-11-26)"],
+  quote: "we finally moved to Berlin on 2026-11-26",
+});
 /** The assistant's suggestion, quoted as if the person had said it: not their words. */
 const climbs = op({ kind: "move", section: "Hobbies", new_lines: ["- Climbs at the Berlin gym"], quote: "You should join the Berlin climbing gym" });
 
@@ -64,7 +79,12 @@ describe("a tidy-up's notice", () => {
     const memory = setup.engine.memoryOf("111");
     await mkdir(memory.dir, { recursive: true });
     await writeFile(join(memory.dir, "USER.md"), "## Home\n- Lives on Kestrel Lane\n");
-    const notice = { entry: "x", counts: { merge: 0, replace: 1, remove: 0, move: 0 }, example: { section: "Home", before: "Lives in Paris", after: "Lives on Kestrel Lane" }, at: now.toISOString() };
+    const notice = {
+      entry: "x",
+      counts: { merge: 0, replace: 1, remove: 0, move: 0 },
+      example: { section: "Home", before: "Lives in Paris", after: "Lives on Kestrel Lane" },
+      at: now.toISOString(),
+    };
     await writeFile(join(memory.dir, "tidy.json"), JSON.stringify({ lastRun: now.toISOString(), notice }));
     await setup.engine.forget("111", "Kestrel Lane");
     expect(readTidyState(memory.dir)).toEqual({ lastRun: now.toISOString() });
@@ -75,9 +95,16 @@ describe("a tidy-up", () => {
   it("keeps its request within the model's context (OPENAI_CONTEXT_TOKENS): fewer sources, never a cut prompt", async () => {
     const { memory, model, fake } = await person();
     for (let day = 10; day < 30; day++) {
-      const messages: ConversationMessage[] = Array.from({ length: 12 }, (_, i) => ({ speaker: i % 2 ? "assistant" : "person", name: i % 2 ? "Assistant" : "Mei", text: `Day ${day}: ${"我们聊了搬家和新公寓的事情。".repeat(20)}` }));
+      const messages: ConversationMessage[] = Array.from({ length: 12 }, (_, i) => ({
+        speaker: i % 2 ? "assistant" : "person",
+        name: i % 2 ? "Assistant" : "Mei",
+        text: `Day ${day}: ${"我们聊了搬家和新公寓的事情。".repeat(20)}`,
+      }));
       const name = `2026-11-${day}-chat-${String(day).padStart(8, "0")}.md`;
-      await writeFile(join(memory.conversationsDir, name), renderConversation({ title: "chat", place: "a terminal", opened: "", closed: "", sessionId: `s${day}`, messages }));
+      await writeFile(
+        join(memory.conversationsDir, name),
+        renderConversation({ title: "chat", place: "a terminal", opened: "", closed: "", sessionId: `s${day}`, messages }),
+      );
     }
     const tokensOf = (request: { body: { messages: unknown[] } }) => estimateTokens(JSON.stringify(request.body.messages));
     fake.setFallback(plan());
@@ -104,30 +131,59 @@ describe("a tidy-up", () => {
     expect(prompt).toContain("Lives in Paris, near the canal");
     // The assistant's suggestion is not the person's fact: held for their Save, never written.
     expect(result.kind === "done" && result.dropped).toEqual({});
-    expect(result.kind === "done" && result.held).toEqual([expect.objectContaining({ operation: climbs, held: { why: "not-their-words", from: { origin: "assistant" } } })]);
-    expect(await readFile(join(memory.dir, "USER.md"), "utf8")).toBe(USER.replace("- Lives in Paris\n- Lives in Paris, near the canal\n", "- Lives in Berlin (moved 2026-11-26)\n"));
+    expect(result.kind === "done" && result.held).toEqual([
+      expect.objectContaining({ operation: climbs, held: { why: "not-their-words", from: { origin: "assistant" } } }),
+    ]);
+    expect(await readFile(join(memory.dir, "USER.md"), "utf8")).toBe(
+      USER.replace("- Lives in Paris\n- Lives in Paris, near the canal\n", "- Lives in Berlin (moved 2026-11-26)\n"),
+    );
     const [entry] = await memory.history();
     expect(entry).toMatchObject({ op: "tidy-up", by: { kind: "system", reason: "tidy-up" } });
     expect(entry!.changes).toEqual([expect.objectContaining({ file: "USER.md", section: "Home" })]);
-    expect(readTidyState(memory.dir)).toMatchObject({ lastRun: now.toISOString(), lastAttempt: "2026-12-03", notice: { entry: entry!.id, counts: { replace: 1, merge: 0, remove: 0, move: 0 }, example: { section: "Home", before: "Lives in Paris", after: "Lives in Berlin (moved 2026-11-26)" }, proposals: 1, held: { "not-their-words": 1 } } });
+    expect(readTidyState(memory.dir)).toMatchObject({
+      lastRun: now.toISOString(),
+      lastAttempt: "2026-12-03",
+      notice: {
+        entry: entry!.id,
+        counts: { replace: 1, merge: 0, remove: 0, move: 0 },
+        example: { section: "Home", before: "Lives in Paris", after: "Lives in Berlin (moved 2026-11-26)" },
+        proposals: 1,
+        held: { "not-their-words": 1 },
+      },
+    });
   });
 
   it("holds a USER.md fact that is not the person's for their Save in every mode, and tells them so", async () => {
-    const held = { session: "tidy-up", tool: "memory_add", file: "user", section: "Hobbies", content: "- Climbs at the Berlin gym", held: { why: "not-their-words", from: { origin: "assistant" } } };
+    const held = {
+      session: "tidy-up",
+      tool: "memory_add",
+      file: "user",
+      section: "Hobbies",
+      content: "- Climbs at the Berlin gym",
+      held: { why: "not-their-words", from: { origin: "assistant" } },
+    };
     // On: the rest is written, the held fact waits.
     const on = await person();
     on.fake.enqueue(plan(moved, climbs));
     expect(await tidyUp(on.memory, on.model, { now })).toMatchObject({ kind: "done", held: [{ operation: climbs }] });
     expect(on.memory.listProposals(now)).toEqual([expect.objectContaining(held)]);
     expect(await readFile(join(on.memory.dir, "USER.md"), "utf8")).not.toContain("Climbs");
-    expect(tidyNotice(readTidyState(on.memory.dir).notice!, english)).toBe("🧹 I tidied my notes: updated 1 (Home: Lives in Paris → Lives in Berlin (moved 2026-11-26)). 1 change waits for your Save: its words were not yours");
+    expect(tidyNotice(readTidyState(on.memory.dir).notice!, english)).toBe(
+      "🧹 I tidied my notes: updated 1 (Home: Lives in Paris → Lives in Berlin (moved 2026-11-26)). 1 change waits for your Save: its words were not yours",
+    );
     // Ask: the rest is proposed as usual, and the held fact besides.
     const ask = await person();
     ask.fake.enqueue(plan(moved, climbs));
-    expect(await tidyUp(ask.memory, ask.model, { now, ask: true })).toMatchObject({ kind: "proposed", proposals: 2, summary: { proposals: 2, held: { "not-their-words": 1 } } });
+    expect(await tidyUp(ask.memory, ask.model, { now, ask: true })).toMatchObject({
+      kind: "proposed",
+      proposals: 2,
+      summary: { proposals: 2, held: { "not-their-words": 1 } },
+    });
     expect(ask.memory.listProposals(now)).toEqual([expect.objectContaining({ tool: "memory_replace", section: "Home" }), expect.objectContaining(held)]);
     expect(ask.memory.listProposals(now)[0]!.held).toBeUndefined();
-    expect(tidyNotice(readTidyState(ask.memory.dir).notice!, sayIn("zh-CN"))).toBe("🧹 我整理了笔记，有 1 处改动等你确认：更新 1 条（Home：Lives in Paris → Lives in Berlin (moved 2026-11-26)）。1 处改动等你保存：这些话不是你说的");
+    expect(tidyNotice(readTidyState(ask.memory.dir).notice!, sayIn("zh-CN"))).toBe(
+      "🧹 我整理了笔记，有 1 处改动等你确认：更新 1 条（Home：Lives in Paris → Lives in Berlin (moved 2026-11-26)）。1 处改动等你保存：这些话不是你说的",
+    );
     // Nothing else passed: nothing is written, and the notice tells of what waits.
     const nothing = await person();
     nothing.fake.enqueue(plan(climbs));
@@ -152,7 +208,9 @@ describe("a tidy-up", () => {
     fake.enqueue(plan(order));
     expect(await tidyUp(memory, model, { now })).toMatchObject({ kind: "nothing", held: [{ operation: order, held: { why: "instruction" } }] });
     expect(await readFile(join(memory.dir, "MEMORY.md"), "utf8")).toBe(MEMORY);
-    expect(memory.listProposals(now)).toEqual([expect.objectContaining({ tool: "memory_add", file: "memory", section: "Follow-ups", held: { why: "instruction" } })]);
+    expect(memory.listProposals(now)).toEqual([
+      expect.objectContaining({ tool: "memory_add", file: "memory", section: "Follow-ups", held: { why: "instruction" } }),
+    ]);
     const notice = readTidyState(memory.dir).notice!;
     expect(tidyNotice(notice, english)).toBe("🧹 1 change waits for your Save: it reads as an instruction to me");
     expect(tidyNotice(notice, sayIn("zh-CN"))).toBe("🧹 1 处改动等你保存：它读起来像是给我的指令");
@@ -251,8 +309,14 @@ describe("a tidy-up", () => {
   it("asks again without response_format when the server refuses it by name, and reads JSON wrapped in prose", async () => {
     const { memory, model, fake } = await person();
     // The words llama.cpp uses for a response_format type it does not take (tools/server/server-common.cpp @ 006639c3).
-    const refusal = { error: { code: 400, message: 'response_format type must be one of "text" or "json_object", but got: json_schema', type: "invalid_request_error" } };
-    fake.setFallback((request) => (request.body.response_format ? { error: { status: 400, body: refusal } } : { text: `Here is the plan:\n${JSON.stringify({ operations: [moved] })}\nDone.` }));
+    const refusal = {
+      error: { code: 400, message: 'response_format type must be one of "text" or "json_object", but got: json_schema', type: "invalid_request_error" },
+    };
+    fake.setFallback((request) =>
+      request.body.response_format
+        ? { error: { status: 400, body: refusal } }
+        : { text: `Here is the plan:\n${JSON.stringify({ operations: [moved] })}\nDone.` },
+    );
     expect((await tidyUp(memory, model, { now })).kind).toBe("done");
     expect((fake.requests.at(-1)!.body as { response_format?: unknown }).response_format).toBeUndefined();
   });

@@ -68,7 +68,16 @@ const cases: Case[] = [
 const FACTS = "Please remember: I like oolong tea, and my cat is called Mochi.";
 const PLAN = {
   operations: [
-    { kind: "move", file: "user", section: "Home", old_lines: [], new_lines: ["- Lives in Berlin (moved 2026-11-20)"], reason: "said so", source: "conversation", quote: "we moved to Berlin last week" },
+    {
+      kind: "move",
+      file: "user",
+      section: "Home",
+      old_lines: [],
+      new_lines: ["- Lives in Berlin (moved 2026-11-20)"],
+      reason: "said so",
+      source: "conversation",
+      quote: "we moved to Berlin last week",
+    },
   ],
 };
 
@@ -278,7 +287,9 @@ describe.each([
     const mode = server();
     const fake = await startFakeOpenAI({ server: mode });
     fake.setFallback((request) =>
-      String(request.body.messages[0]?.content).startsWith("Condense") ? { text: "Earlier: ".concat("they talked about a very long trip. ".repeat(800)) } : theModel(request),
+      String(request.body.messages[0]?.content).startsWith("Condense")
+        ? { text: "Earlier: ".concat("they talked about a very long trip. ".repeat(800)) }
+        : theModel(request),
     );
     const setup = await setupEngine({ fake, contextTokens: CONTEXT });
     const session = await setup.engine.open(aliceInThread);

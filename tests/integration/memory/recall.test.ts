@@ -234,7 +234,9 @@ describe("Recall", () => {
     recalls.splice(recalls.indexOf(first), 1);
     // As version 3 left it: public or not, whichever the server.
     const old = await SqliteDb.open(p.indexPath);
-    await old.exec("ALTER TABLE units DROP COLUMN shared; ALTER TABLE units ADD COLUMN shared INTEGER NOT NULL DEFAULT 1; UPDATE meta SET value = '3' WHERE key = 'schema';");
+    await old.exec(
+      "ALTER TABLE units DROP COLUMN shared; ALTER TABLE units ADD COLUMN shared INTEGER NOT NULL DEFAULT 1; UPDATE meta SET value = '3' WHERE key = 'schema';",
+    );
     await old.close();
     const hits = await newRecall().search(p, ZONE, "lemonade");
     expect(hits.map((h) => [h.date, h.sharedIn ?? "none"]).sort()).toEqual([
@@ -248,7 +250,11 @@ describe("Recall", () => {
 
 /** Words share a dimension with their synonyms: enough to tell semantic from keyword matches. */
 function synonymEmbedder(calls: string[][], fail = false): Embedder {
-  const groups = [["beverage", "tea", "oolong", "drink"], ["automobile", "car", "vehicle"], ["weather", "rain"]];
+  const groups = [
+    ["beverage", "tea", "oolong", "drink"],
+    ["automobile", "car", "vehicle"],
+    ["weather", "rain"],
+  ];
   return {
     model: "test-embedding",
     async embed(texts) {
@@ -429,7 +435,10 @@ describe("Recall results", () => {
     const p = await person();
     await mkdir(join(p.dir, "daily"), { recursive: true });
     await writeConversation(p, "2026-03-01-bakery-bbbbbbbb.md", "bakery", ["I tried a cardamom bun recipe.", "Nice."]);
-    await writeFile(join(p.dir, "daily", "2026-03-01.md"), "## 10:00 · bakery\nAlice tried a cardamom bun recipe.\n\n## 18:00 · evening\nAlice baked cardamom bread for her neighbours.\n");
+    await writeFile(
+      join(p.dir, "daily", "2026-03-01.md"),
+      "## 10:00 · bakery\nAlice tried a cardamom bun recipe.\n\n## 18:00 · evening\nAlice baked cardamom bread for her neighbours.\n",
+    );
     const hits = await newRecall().search(p, ZONE, "cardamom");
     // The bakery entry leads to the bakery conversation's message, which takes its place; the evening entry leads nowhere and stays.
     const found = hits.map((h) => `${h.source} ${h.title}`);
@@ -453,7 +462,12 @@ describe("Recall between dates", () => {
   async function year(): Promise<Person> {
     const p = await person();
     await mkdir(join(p.dir, "daily"), { recursive: true });
-    for (const [date, where] of [["2026-03-14", "Lisbon"], ["2026-10-02", "Kyoto"], ["2026-10-31", "Oslo"], ["2026-11-20", "Lima"]] as const) {
+    for (const [date, where] of [
+      ["2026-03-14", "Lisbon"],
+      ["2026-10-02", "Kyoto"],
+      ["2026-10-31", "Oslo"],
+      ["2026-11-20", "Lima"],
+    ] as const) {
       await writeConversation(p, `${date}-trip-${date.replaceAll("-", "")}.md`, `trip ${where}`, [`We booked the trip to ${where}.`, "Have fun!"]);
       await writeFile(join(p.dir, "daily", `${date}.md`), `## 10:00 · trip ${where}\nAlice planned a trip to ${where}.\n`);
     }
@@ -480,7 +494,10 @@ describe("Recall between dates", () => {
     const p = await person();
     // 300 later messages (and their replies, through their context) say "hair dye" more often than the April one: without the date it is not among the best 200.
     for (let i = 0; i < 300; i++) {
-      await writeConversation(p, `2022-09-${String((i % 28) + 1).padStart(2, "0")}-h-${String(i).padStart(8, "0")}.md`, "h", ["hair dye hair dye hair dye", "ok"]);
+      await writeConversation(p, `2022-09-${String((i % 28) + 1).padStart(2, "0")}-h-${String(i).padStart(8, "0")}.md`, "h", [
+        "hair dye hair dye hair dye",
+        "ok",
+      ]);
     }
     await writeConversation(p, "2022-04-15-h-aaaaaaaa.md", "h", ["Guess what, I tried a purple hair dye last week!", "Wow!"]);
     const recall = newRecall();
@@ -494,7 +511,10 @@ describe("Recall between dates", () => {
     const p = await person();
     // 300 recent messages about the word, one old: without the range the old one is not among the best 200.
     for (let i = 0; i < 150; i++) {
-      await writeConversation(p, `2026-11-${String((i % 28) + 1).padStart(2, "0")}-m-${String(i).padStart(8, "0")}.md`, "m", ["marathon marathon training", "marathon!"]);
+      await writeConversation(p, `2026-11-${String((i % 28) + 1).padStart(2, "0")}-m-${String(i).padStart(8, "0")}.md`, "m", [
+        "marathon marathon training",
+        "marathon!",
+      ]);
     }
     await writeConversation(p, "2026-02-02-old-99999999.md", "old", ["My first marathon was a long time ago.", "Nice."]);
     const hits = await newRecall().search(p, ZONE, "marathon", { until: "2026-02-28", limit: 5 });

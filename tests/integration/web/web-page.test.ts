@@ -40,7 +40,9 @@ async function signInWithDiscord(web: Page, discord: FakeDiscord, userId: string
   return { client, answer: await client.get(back) };
 }
 
-async function startPage(options: { setup?: EngineSetup; discord?: FakeDiscord; now?: () => Date; allowedGuilds?: string[]; publicUrl?: string } = {}): Promise<Page> {
+async function startPage(
+  options: { setup?: EngineSetup; discord?: FakeDiscord; now?: () => Date; allowedGuilds?: string[]; publicUrl?: string } = {},
+): Promise<Page> {
   const setup = options.setup ?? (await setupEngine());
   const secret = await webSecret(setup.home);
   const discord = options.discord;
@@ -293,7 +295,12 @@ describe("the web page: signing in", () => {
 describe("the web page: a person's own memory only, and safe", () => {
   it("answers 404 for another person's conversation, change and undo; 403 for a POST without the CSRF token", async () => {
     const web = await startPage();
-    await writeMemory(web.setup, BOB, "conversations/2026-12-01-bobs-secret-plans-aaaa1111.md", "# bob's secret plans\n\n- place: DM\n\n## 🧑 Bob\nthe vault code is 1234\n");
+    await writeMemory(
+      web.setup,
+      BOB,
+      "conversations/2026-12-01-bobs-secret-plans-aaaa1111.md",
+      "# bob's secret plans\n\n- place: DM\n\n## 🧑 Bob\nthe vault code is 1234\n",
+    );
     const bobMemory = web.setup.engine.memoryOf(BOB);
     const change = await bobMemory.file("user").add("Plans", "Bob plans a trip", { level: "person", by: { kind: "person" } });
     expect(change.ok).toBe(true);
@@ -306,7 +313,7 @@ describe("the web page: a person's own memory only, and safe", () => {
     expect((await alice.post("/conversations/2026-12-01-bobs-secret-plans-aaaa1111.md/delete", { _csrf: token })).status).toBe(404);
     expect((await alice.get(`/users/${BOB}`)).status).toBe(404);
     // Bob's change is still there, and so is his conversation.
-    expect((await bobMemory.file("user").read())).toContain("Bob plans a trip");
+    expect(await bobMemory.file("user").read()).toContain("Bob plans a trip");
     expect(await bobMemory.hasConversation("2026-12-01-bobs-secret-plans-aaaa1111.md")).toBe(true);
 
     // No token, a wrong token, another browser's token: refused before anything is read.
@@ -321,9 +328,21 @@ describe("the web page: a person's own memory only, and safe", () => {
     const web = await startPage();
     const evil = "<img src=x onerror=alert(1)>";
     await writeMemory(web.setup, ALICE, "USER.md", `## About ${evil}\n- likes ${evil}\n`);
-    await writeMemory(web.setup, ALICE, "conversations/2026-12-02-evil-bbbb2222.md", `# ${evil}\n\n- place: DM\n\n## 🧑 Alice\n${evil} and [click](javascript:alert(1))\n`);
+    await writeMemory(
+      web.setup,
+      ALICE,
+      "conversations/2026-12-02-evil-bbbb2222.md",
+      `# ${evil}\n\n- place: DM\n\n## 🧑 Alice\n${evil} and [click](javascript:alert(1))\n`,
+    );
     const alice = await web.signedIn(ALICE);
-    for (const path of ["/", "/memory/user", "/conversations", "/conversations/2026-12-02-evil-bbbb2222.md", "/history", `/search?q=${encodeURIComponent("onerror")}`]) {
+    for (const path of [
+      "/",
+      "/memory/user",
+      "/conversations",
+      "/conversations/2026-12-02-evil-bbbb2222.md",
+      "/history",
+      `/search?q=${encodeURIComponent("onerror")}`,
+    ]) {
       const answer = await alice.get(path);
       expect(answer.status, path).toBe(200);
       const csp = answer.headers.get("content-security-policy") ?? "";
@@ -341,7 +360,12 @@ describe("the web page: a person's own memory only, and safe", () => {
   it("shows a Markdown image in a transcript as a link, so a guest's or the model's message makes the browser fetch nothing", async () => {
     const web = await startPage();
     const lines = "![](/search?q=secret) ![me](/export) ![x](https://evil.example/p.png) ![](data:image/png;base64,AAAA)";
-    await writeMemory(web.setup, ALICE, "conversations/2026-12-02-pics-cccc3333.md", `# pics\n\n- place: DM\n\n## 🧑 Alice\nlook\n\n## 🤖 Assistant\n${lines}\n`);
+    await writeMemory(
+      web.setup,
+      ALICE,
+      "conversations/2026-12-02-pics-cccc3333.md",
+      `# pics\n\n- place: DM\n\n## 🧑 Alice\nlook\n\n## 🤖 Assistant\n${lines}\n`,
+    );
     const alice = await web.signedIn(ALICE);
     const answer = await alice.get("/conversations/2026-12-02-pics-cccc3333.md");
     expect(answer.status).toBe(200);
@@ -354,7 +378,10 @@ describe("the web page: a person's own memory only, and safe", () => {
     const web = await startPage();
     // 39 messages of 10,000 characters each of the patterns markdown-it parses slowest.
     const slow = ["![", "![x](", "*a", "_*", "[a](", "["];
-    const messages = Array.from({ length: 39 }, (_, i) => `## ${i % 2 ? "🤖 Assistant" : "🧑 Alice"}\n${slow[i % slow.length]!.repeat(10_000).slice(0, 10_000)}\n`);
+    const messages = Array.from(
+      { length: 39 },
+      (_, i) => `## ${i % 2 ? "🤖 Assistant" : "🧑 Alice"}\n${slow[i % slow.length]!.repeat(10_000).slice(0, 10_000)}\n`,
+    );
     await writeMemory(web.setup, ALICE, "conversations/2026-12-02-slow-dddd4444.md", `# slow\n\n- place: DM\n\n${messages.join("\n")}`);
     const alice = await web.signedIn(ALICE);
     await alice.get("/conversations/2026-12-02-slow-dddd4444.md");
@@ -368,7 +395,12 @@ describe("the web page: a person's own memory only, and safe", () => {
     expect(worstCpuMs, `the loop was held ${Math.round(worstCpuMs)} ms at once`).toBeLessThan(50);
     expect(tookMs).toBeLessThan(5_000);
     // An ordinary message is still Markdown.
-    await writeMemory(web.setup, ALICE, "conversations/2026-12-02-fine-eeee5555.md", "# fine\n\n- place: DM\n\n## 🤖 Assistant\n**bold** and [a link](https://example.com) and ![pic](/x.png)\n");
+    await writeMemory(
+      web.setup,
+      ALICE,
+      "conversations/2026-12-02-fine-eeee5555.md",
+      "# fine\n\n- place: DM\n\n## 🤖 Assistant\n**bold** and [a link](https://example.com) and ![pic](/x.png)\n",
+    );
     const fine = await alice.get("/conversations/2026-12-02-fine-eeee5555.md");
     expect(fine.text).toContain("<strong>bold</strong>");
     expect(fine.text).toContain('<a href="https://example.com" rel="noopener noreferrer nofollow">a link</a>');
@@ -391,7 +423,9 @@ describe("the web page: a person's own memory only, and safe", () => {
     const csrf = csrfOf((await alice.get("/settings")).text);
     const answers = [
       await alice.request("POST", "/settings", undefined, { "content-type": "application/json" }),
-      await fetch(`${web.base}/settings`, { method: "POST", headers: { "content-type": "application/x-evil-<script>" }, body: `_csrf=${csrf}` }).then(async (r) => ({ status: r.status, headers: r.headers, text: await r.text() })),
+      await fetch(`${web.base}/settings`, { method: "POST", headers: { "content-type": "application/x-evil-<script>" }, body: `_csrf=${csrf}` }).then(
+        async (r) => ({ status: r.status, headers: r.headers, text: await r.text() }),
+      ),
       await alice.get("/no-such-page-<script>alert(1)</script>"),
     ];
     for (const answer of answers) {
@@ -413,7 +447,17 @@ describe("the web page: editing, history and undo", () => {
     const editor = await alice.get("/memory/user");
     const token = csrfOf(editor.text);
     const shown = /name="shown" value="([0-9a-f]{16})"/.exec(editor.text)![1]!;
-    const saved = await alice.post("/memory/user", { _csrf: token, shown, sections: "2", name_0: "Home", body_0: "- Lives in Berlin (since 2026-11-26)", name_1: "Likes", body_1: "- tea", name_new: "Work", body_new: "- writes software" });
+    const saved = await alice.post("/memory/user", {
+      _csrf: token,
+      shown,
+      sections: "2",
+      name_0: "Home",
+      body_0: "- Lives in Berlin (since 2026-11-26)",
+      name_1: "Likes",
+      body_1: "- tea",
+      name_new: "Work",
+      body_new: "- writes software",
+    });
     expect(saved).toMatchObject({ status: 303, location: "/memory/user?saved=1" });
     const text = await web.setup.engine.memoryOf(ALICE).file("user").read();
     expect(text).toBe("## Home\n- Lives in Berlin (since 2026-11-26)\n\n## Likes\n- tea\n\n## Work\n- writes software\n");
@@ -425,14 +469,30 @@ describe("the web page: editing, history and undo", () => {
     // Over the cap: the page says so, keeps the typed text, and the file is as it was.
     const again = await alice.get("/memory/user");
     const big = "x".repeat(5_000);
-    const refused = await alice.post("/memory/user", { _csrf: csrfOf(again.text), shown: /name="shown" value="([0-9a-f]{16})"/.exec(again.text)![1]!, sections: "3", name_0: "Home", body_0: big, name_1: "Likes", body_1: "- tea", name_2: "Work", body_2: "- writes software" });
+    const refused = await alice.post("/memory/user", {
+      _csrf: csrfOf(again.text),
+      shown: /name="shown" value="([0-9a-f]{16})"/.exec(again.text)![1]!,
+      sections: "3",
+      name_0: "Home",
+      body_0: big,
+      name_1: "Likes",
+      body_1: "- tea",
+      name_2: "Work",
+      body_2: "- writes software",
+    });
     expect(refused.status).toBe(422);
     expect(refused.text).toMatch(/USER\.md is full|over|cap/i);
     expect(refused.text).toContain(big);
     expect(await web.setup.engine.memoryOf(ALICE).file("user").read()).toBe(text);
 
     // A section name the tools would refuse.
-    const bad = await alice.post("/memory/user", { _csrf: csrfOf(again.text), shown: /name="shown" value="([0-9a-f]{16})"/.exec(again.text)![1]!, sections: "0", name_new: "# injected\nline", body_new: "x" });
+    const bad = await alice.post("/memory/user", {
+      _csrf: csrfOf(again.text),
+      shown: /name="shown" value="([0-9a-f]{16})"/.exec(again.text)![1]!,
+      sections: "0",
+      name_new: "# injected\nline",
+      body_new: "x",
+    });
     expect(bad.status).toBe(422);
     expect(await web.setup.engine.memoryOf(ALICE).file("user").read()).toBe(text);
   });
@@ -445,10 +505,23 @@ describe("the web page: editing, history and undo", () => {
       const page = await alice.get("/memory/memory");
       return { _csrf: csrfOf(page.text), shown: /name="shown" value="([0-9a-f]{16})"/.exec(page.text)![1]! };
     };
-    const renamed = await alice.post("/memory/memory", { ...(await form()), sections: "2", name_0: "Travel", body_0: "- trip to Lyon", name_1: "Old", body_1: "- stale note", remove_1: "on" });
+    const renamed = await alice.post("/memory/memory", {
+      ...(await form()),
+      sections: "2",
+      name_0: "Travel",
+      body_0: "- trip to Lyon",
+      name_1: "Old",
+      body_1: "- stale note",
+      remove_1: "on",
+    });
     expect(renamed.status).toBe(303);
     expect(await web.setup.engine.memoryOf(ALICE).file("memory").read()).toBe("## Travel\n- trip to Lyon\n");
-    const secret = await alice.post("/memory/memory", { ...(await form()), sections: "1", name_0: "Travel", body_0: "- trip to Lyon\n- wifi password: hunter2hunter2" });
+    const secret = await alice.post("/memory/memory", {
+      ...(await form()),
+      sections: "1",
+      name_0: "Travel",
+      body_0: "- trip to Lyon\n- wifi password: hunter2hunter2",
+    });
     expect(secret.status).toBe(200);
     expect(secret.text).toContain("This looks like");
     expect(await web.setup.engine.memoryOf(ALICE).file("memory").read()).toContain("hunter2hunter2");
@@ -493,7 +566,12 @@ describe("the web page: conversations, search and settings", () => {
   it("lists, reads, searches and deletes a conversation (the file, its index rows and its stored session go)", async () => {
     const web = await startPage();
     const name = "2026-11-20-tea-talk-cccc3333.md";
-    await writeMemory(web.setup, ALICE, `conversations/${name}`, "# tea talk\n\n- place: the Discord thread \"tea talk\"\n- opened: 2026-11-20 10:00 (UTC)\n- closed: 2026-11-20 10:30 (UTC)\n- session: s-1\n- discord: 800\n\n## 🧑 Alice\nI **love** kestrel oolong\n\n## 🤖 Assistant\nNoted!\n");
+    await writeMemory(
+      web.setup,
+      ALICE,
+      `conversations/${name}`,
+      '# tea talk\n\n- place: the Discord thread "tea talk"\n- opened: 2026-11-20 10:00 (UTC)\n- closed: 2026-11-20 10:30 (UTC)\n- session: s-1\n- discord: 800\n\n## 🧑 Alice\nI **love** kestrel oolong\n\n## 🤖 Assistant\nNoted!\n',
+    );
     // The stored session that was archived into this file, and another that was not.
     const archived = await web.setup.engine.open({ ...aliceInThread, userId: ALICE });
     // After the engine's own first save, which runs in the background.
@@ -530,13 +608,33 @@ describe("the web page: conversations, search and settings", () => {
     const alice = await web.signedIn(ALICE);
     const settings = await alice.get("/settings");
     const token = csrfOf(settings.text);
-    const badZone = await alice.post("/settings", { _csrf: token, askBeforeSaving: "off", tidyUp: "on", tidyNotice: "reply", timezone: "Mars/Olympus", locale: "" });
+    const badZone = await alice.post("/settings", {
+      _csrf: token,
+      askBeforeSaving: "off",
+      tidyUp: "on",
+      tidyNotice: "reply",
+      timezone: "Mars/Olympus",
+      locale: "",
+    });
     expect(badZone.status).toBe(422);
     expect(badZone.text).toContain("is not a time zone name");
-    const saved = await alice.post("/settings", { _csrf: token, askBeforeSaving: "profile", tidyUp: "ask", tidyNotice: "dm", timezone: "Asia/Shanghai", locale: "zh-CN" });
+    const saved = await alice.post("/settings", {
+      _csrf: token,
+      askBeforeSaving: "profile",
+      tidyUp: "ask",
+      tidyNotice: "dm",
+      timezone: "Asia/Shanghai",
+      locale: "zh-CN",
+    });
     expect(saved.status).toBe(200);
     expect(saved.text).toContain("已保存");
-    expect(web.setup.engine.memoryOf(ALICE).readSettings()).toMatchObject({ askBeforeSaving: "profile", tidyUp: "ask", tidyNotice: "dm", timezone: "Asia/Shanghai", locale: "zh-CN" });
+    expect(web.setup.engine.memoryOf(ALICE).readSettings()).toMatchObject({
+      askBeforeSaving: "profile",
+      tidyUp: "ask",
+      tidyNotice: "dm",
+      timezone: "Asia/Shanghai",
+      locale: "zh-CN",
+    });
 
     const exported = await alice.get("/export");
     expect(exported.headers.get("content-disposition")).toContain("agentkit-memory.json");
@@ -634,7 +732,18 @@ describe("the web page: private sections, as Discord marks them", () => {
     expect(shown.text).toContain('<input type="checkbox" name="private_0"> 🔒 Private');
     const hash = /name="shown" value="([0-9a-f]{16})"/.exec(shown.text)![1]!;
     // A form from before the boxes (or any client without them) changes no section's privacy.
-    const bare = { _csrf: csrfOf(shown.text), shown: hash, sections: "2", preamble: "", name_0: "Likes", body_0: "- oolong", name_1: "Health", body_1: "- allergic to kestrelnuts", name_new: "", body_new: "" };
+    const bare = {
+      _csrf: csrfOf(shown.text),
+      shown: hash,
+      sections: "2",
+      preamble: "",
+      name_0: "Likes",
+      body_0: "- oolong",
+      name_1: "Health",
+      body_1: "- allergic to kestrelnuts",
+      name_new: "",
+      body_new: "",
+    };
     expect(await alice.post("/memory/user", bare)).toMatchObject({ status: 303 });
     expect(web.setup.engine.memoryOf(ALICE).readSettings().privateSections).toEqual(["health"]);
     const form = { ...bare, shown_private_0: "0", private_0: "on", shown_private_1: "1" };
@@ -655,7 +764,9 @@ describe("the web page: storage quota", () => {
     await writeMemory(web.setup, ALICE, "conversations/2026-11-01-long-talk-aaaaaaaa.md", `# long talk\n\n## 🧑 Alice\n${"tea and cake\n".repeat(4_600)}`);
     const alice = await web.signedIn(ALICE);
     const overview = await alice.get("/");
-    expect(overview.text).toContain('<p id="storage">Storage: 60 KB of 50 KB ⚠️ full: imports, new conversations and files are not kept; delete conversations you no longer need.</p>');
+    expect(overview.text).toContain(
+      '<p id="storage">Storage: 60 KB of 50 KB ⚠️ full: imports, new conversations and files are not kept; delete conversations you no longer need.</p>',
+    );
     const form = new FormData();
     form.append("file", new Blob(["## Likes\n- tea\n"], { type: "text/markdown" }), "USER.md");
     const refused = await alice.request("POST", `/import?_csrf=${encodeURIComponent(csrfOf((await alice.get("/settings")).text))}`, form);
@@ -673,7 +784,11 @@ describe("the web page: hostile input", () => {
     const web = await startPage();
     const memory = web.setup.engine.memoryOf(ALICE);
     // 28 archived logs of 5,000 lines each, imported, then imported again with every line different.
-    const files = (fill: string) => Array.from({ length: 28 }, (_, i) => ({ label: `daily/archive/2025-02-${String(i + 1).padStart(2, "0")}.md`, text: `## Day\n${`${fill}${i}\n`.repeat(5_000)}` }));
+    const files = (fill: string) =>
+      Array.from({ length: 28 }, (_, i) => ({
+        label: `daily/archive/2025-02-${String(i + 1).padStart(2, "0")}.md`,
+        text: `## Day\n${`${fill}${i}\n`.repeat(5_000)}`,
+      }));
     await memory.commit({ kind: "person" }, "import", files("a"));
     await memory.commit({ kind: "person" }, "import", files("b"));
     const alice = await web.signedIn(ALICE);
@@ -716,7 +831,11 @@ describe("the web page: hostile input", () => {
     const page = await alice.get("/memory/user");
     const fields = { _csrf: csrfOf(page.text), shown: /name="shown" value="([0-9a-f]{16})"/.exec(page.text)![1]!, sections: "0", name_new: "Worst" };
     const started = performance.now();
-    const refused = await alice.post("/memory/user", { ...fields, body_new: `a${"\r\n \n".repeat(40_000)}x${"\r\n \n".repeat(40_000)}b`, preamble: "\n\n\n \t".repeat(8_000) });
+    const refused = await alice.post("/memory/user", {
+      ...fields,
+      body_new: `a${"\r\n \n".repeat(40_000)}x${"\r\n \n".repeat(40_000)}b`,
+      preamble: "\n\n\n \t".repeat(8_000),
+    });
     expect(refused.status).toBe(422);
     expect(performance.now() - started).toBeLessThan(2_000);
     expect((await alice.post("/memory/user", { ...fields, body_new: "x".repeat(1_100_000) })).status).toBe(413);

@@ -25,10 +25,19 @@ describe("patterns on a person's or the model's text run in linear time (1 MB of
   });
 
   it("history lines: many short lines, blank-ended or all different, and a bullet marker after a long indent", () => {
-    expectLinear((size) => repeatTo("   x\n", size), (text) => describeEntry(entry(text, `${text}y\n`), english));
-    const distinct = (size: number) => Array.from({ length: Math.ceil(size / 8) }, (_, i) => `l${i}`).join("\n").slice(0, size);
+    expectLinear(
+      (size) => repeatTo("   x\n", size),
+      (text) => describeEntry(entry(text, `${text}y\n`), english),
+    );
+    const distinct = (size: number) =>
+      Array.from({ length: Math.ceil(size / 8) }, (_, i) => `l${i}`)
+        .join("\n")
+        .slice(0, size);
     expectLinear(distinct, (text) => describeEntry(entry(text, `z\n${text}`), english));
-    expectLinear((size) => repeatTo(" ", size, "x"), (text) => describeChange({ file: "USER.md", section: "A", position: 0, before: null, after: text }, english));
+    expectLinear(
+      (size) => repeatTo(" ", size, "x"),
+      (text) => describeChange({ file: "USER.md", section: "A", position: 0, before: null, after: text }, english),
+    );
   });
 
   it("still reads a change that only gained blank lines as the neighbour's, not as this section's", () => {
@@ -46,8 +55,14 @@ describe("patterns on a person's or the model's text run in linear time (1 MB of
   });
 
   it("daily entry headings from a thread title of heading marks, line breaks and blanks", () => {
-    expectLinear((size) => repeatTo("#\r\n \t", size), (title) => entryHeading("14:03", title, "public"));
-    expectLinear((size) => repeatTo("🌐 #", size), (title) => entryHeading("14:03", title, "direct"));
+    expectLinear(
+      (size) => repeatTo("#\r\n \t", size),
+      (title) => entryHeading("14:03", title, "public"),
+    );
+    expectLinear(
+      (size) => repeatTo("🌐 #", size),
+      (title) => entryHeading("14:03", title, "direct"),
+    );
     expect(entryHeading("14:03", "## tea\r\n\r\n  talk ", "direct")).toBe("14:03 · tea talk");
     // Only a public place's entry carries the mark; a title cannot put it there.
     expect(entryHeading("14:03", "tea talk", "public")).toBe("14:03 · tea talk 🌐");
@@ -55,9 +70,18 @@ describe("patterns on a person's or the model's text run in linear time (1 MB of
   });
 
   it("splitting an answer whose lines look like fences followed by long blanks", () => {
-    expectLinear((size) => `\`\`\`${repeatTo(" \t", size)}x\n`, (text) => splitForDiscord(text));
-    expectLinear((size) => `${repeatTo("`", size)} x\n`, (text) => splitForDiscord(text));
-    expectLinear((size) => repeatTo("```\n   ~~~~ \t\r\n", size), (text) => splitForDiscord(text));
+    expectLinear(
+      (size) => `\`\`\`${repeatTo(" \t", size)}x\n`,
+      (text) => splitForDiscord(text),
+    );
+    expectLinear(
+      (size) => `${repeatTo("`", size)} x\n`,
+      (text) => splitForDiscord(text),
+    );
+    expectLinear(
+      (size) => repeatTo("```\n   ~~~~ \t\r\n", size),
+      (text) => splitForDiscord(text),
+    );
   });
 
   it("reading a message of link-like text (is it only links?)", async () => {

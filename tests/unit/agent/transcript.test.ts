@@ -7,7 +7,13 @@ describe("transcriptOf: the tail of a conversation for a summary", () => {
   it("masks only the end of a message of megabytes, and still masks a secret anywhere in what it keeps", () => {
     // A shared file of 3 MB whose last 24,000 characters reach the transcript; a key 300 characters before its end.
     const file = `${"x ".repeat(1_500_000)}${key}${" y".repeat(150)}`;
-    const text = transcriptOf([{ role: "user", content: file }, { role: "assistant", content: "Noted." }], { displayName: "Mei" });
+    const text = transcriptOf(
+      [
+        { role: "user", content: file },
+        { role: "assistant", content: "Noted." },
+      ],
+      { displayName: "Mei" },
+    );
     expect(text.length).toBeLessThanOrEqual(24_001);
     expect(text).toContain("[secret: OpenAI key]");
     expect(text).not.toContain(key);

@@ -14,7 +14,11 @@ function sample() {
       speaker_a: "Ann",
       speaker_b: "Ben",
       session_1_date_time: "7:31 pm on 21 January, 2022",
-      session_1: [turn("Ben", "D1:1", "Hi Ann!"), turn("Ann", "D1:2", "Hi Ben, I adopted a cat.", { blip_caption: "a photo of a grey cat" }), turn("Ben", "D1:3", "Lovely!")],
+      session_1: [
+        turn("Ben", "D1:1", "Hi Ann!"),
+        turn("Ann", "D1:2", "Hi Ben, I adopted a cat.", { blip_caption: "a photo of a grey cat" }),
+        turn("Ben", "D1:3", "Lovely!"),
+      ],
       session_2_date_time: "9:05 am on 3 March, 2022",
       session_2: [turn("Ann", "D2:1", "The cat is called Miso."), turn("Ben", "D2:2", "Cute name.")],
     },
@@ -52,7 +56,14 @@ describe("LoCoMo's development split as the recall bench reads it", () => {
     // Category 5 is not asked; the question whose ids all name nothing is left out.
     expect(questions.map((q) => [q.category, q.evidence])).toEqual([
       ["single-hop", [{ conversation: "conv-x-s1", turn: 0, role: "assistant" }]],
-      ["multi-hop", [{ conversation: "conv-x-s2", turn: 0, role: "user" }, { conversation: "conv-x-s1", turn: 0, role: "assistant" }, { conversation: "conv-x-s1", turn: 1, role: "user" }]],
+      [
+        "multi-hop",
+        [
+          { conversation: "conv-x-s2", turn: 0, role: "user" },
+          { conversation: "conv-x-s1", turn: 0, role: "assistant" },
+          { conversation: "conv-x-s1", turn: 1, role: "user" },
+        ],
+      ],
     ]);
     expect({ repaired: split.repaired, dropped: split.dropped, without: split.questionsWithoutEvidence }).toEqual({ repaired: 3, dropped: 2, without: 1 });
     const typed = loadLocomo(path, "typed")!.samples[0]!;

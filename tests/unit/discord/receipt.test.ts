@@ -11,11 +11,20 @@ const change = (i: number): JournalEntry => ({
   op: "add",
   changes: [{ file: "USER.md", section: `Section ${i}`, position: 0, before: null, after: `## Section ${i}\n- ${"long words ".repeat(30)}\n` }],
 });
-const suggestion = (i: number) => ({ suggestion: { id: `s${i}`, createdAt: "2026-12-04T10:00:00Z", userId: "7", sessionId: "s", section: "Events", content: `- event ${i} ${"x".repeat(250)}` }, state: "waiting" as const });
+const suggestion = (i: number) => ({
+  suggestion: { id: `s${i}`, createdAt: "2026-12-04T10:00:00Z", userId: "7", sessionId: "s", section: "Events", content: `- event ${i} ${"x".repeat(250)}` },
+  state: "waiting" as const,
+});
 
 describe("the receipt of a conversation", () => {
   it("keeps the suggestions for the server's notes in the message however many changes come before them", () => {
-    const message = receiptMessage("7", Array.from({ length: 25 }, (_, i) => change(i)), sayIn("en-US"), undefined, [suggestion(1), suggestion(2)]);
+    const message = receiptMessage(
+      "7",
+      Array.from({ length: 25 }, (_, i) => change(i)),
+      sayIn("en-US"),
+      undefined,
+      [suggestion(1), suggestion(2)],
+    );
     const content = String(message.content);
     expect(countChars(content)).toBeLessThanOrEqual(2000);
     expect(content).toContain("What I suggested for this server's notes");

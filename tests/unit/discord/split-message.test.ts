@@ -53,13 +53,7 @@ function rejoin(chunks: readonly string[], original: string): string {
  * A chunk ending in "\n```" may end with the block's own closing fence or with one the
  * splitter added; only the chunks after it tell which, so both readings are tried.
  */
-function rejoinFrom(
-  chunks: readonly string[],
-  index: number,
-  text: string,
-  reopened: OpenFence | null,
-  original: string,
-): string {
+function rejoinFrom(chunks: readonly string[], index: number, text: string, reopened: OpenFence | null, original: string): string {
   const chunk = chunks[index];
   if (chunk === undefined) {
     const rest = original.slice(text.length);
@@ -89,8 +83,7 @@ function rejoinFrom(
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-const words = (count: number, word = "word"): string =>
-  Array.from({ length: count }, (_, i) => `${word}${i % 10}`).join(" ");
+const words = (count: number, word = "word"): string => Array.from({ length: count }, (_, i) => `${word}${i % 10}`).join(" ");
 
 /** About 4,500 characters: a paragraph, a TypeScript block too long for one message, a paragraph. */
 function answerWithCode(): { intro: string; outro: string; text: string } {
@@ -108,17 +101,12 @@ const wordArb = fc.oneof(
   { weight: 2, arbitrary: fc.constantFrom("😀", "👍🏽", "👨‍👩‍👧", "🇯🇵🇫🇷", "❤️", "e\u0301") },
   {
     weight: 1,
-    arbitrary: fc
-      .array(fc.constantFrom("a", "汉", "😀", "e\u0301", "👨‍👩‍👧", "🇯🇵"), { minLength: 10, maxLength: 90 })
-      .map((parts) => parts.join("")),
+    arbitrary: fc.array(fc.constantFrom("a", "汉", "😀", "e\u0301", "👨‍👩‍👧", "🇯🇵"), { minLength: 10, maxLength: 90 }).map((parts) => parts.join("")),
   },
 );
 
 /** Fence marks inside a line are text; a cut must not move them to the start of a line. */
-const laterWordArb = fc.oneof(
-  { weight: 8, arbitrary: wordArb },
-  { weight: 1, arbitrary: fc.constantFrom("```js", "~~~", "a```b", "````", "~~strike~~") },
-);
+const laterWordArb = fc.oneof({ weight: 8, arbitrary: wordArb }, { weight: 1, arbitrary: fc.constantFrom("```js", "~~~", "a```b", "````", "~~strike~~") });
 
 const lineArb = fc
   .tuple(
@@ -168,7 +156,15 @@ const markdownArb = fc
     ),
     fc.constantFrom("", "", "\n", "  \n"),
   )
-  .map(([lead, blocks, trail]) => lead + blocks.map(([block, gap]) => block + gap).join("").trimEnd() + trail);
+  .map(
+    ([lead, blocks, trail]) =>
+      lead +
+      blocks
+        .map(([block, gap]) => block + gap)
+        .join("")
+        .trimEnd() +
+      trail,
+  );
 
 const limitArb = fc.integer({ min: 50, max: 200 });
 
@@ -294,7 +290,10 @@ describe("splitForDiscord: code fences", () => {
 
   it("does not treat ``` inside a ~~~ block, or a shorter run of the same mark, as its end", () => {
     const inside = Array.from({ length: 10 }, (_, i) => (i % 3 === 0 ? "```" : `line ${i} of the example`));
-    const fences = [["~~~md", "~~~"], ["````md", "````"]] as const;
+    const fences = [
+      ["~~~md", "~~~"],
+      ["````md", "````"],
+    ] as const;
     for (const [opening, closing] of fences) {
       const text = `${opening}\n${inside.join("\n")}\n${closing}\n\nafter`;
       const chunks = splitForDiscord(text, 70);
@@ -391,8 +390,7 @@ describe("splitStreaming", () => {
 });
 
 describe("splitForDiscord: properties over generated Markdown", () => {
-  const forAllMarkdown = (check: (text: string, limit: number) => void) => () =>
-    fc.assert(fc.property(markdownArb, limitArb, check), { numRuns: 300 });
+  const forAllMarkdown = (check: (text: string, limit: number) => void) => () => fc.assert(fc.property(markdownArb, limitArb, check), { numRuns: 300 });
 
   it(
     "keeps every chunk within the limit, non-blank, and whole code points",

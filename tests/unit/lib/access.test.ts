@@ -58,7 +58,12 @@ describe("Access", () => {
   it("trusts an answer for a minute: someone who leaves the server is refused once it has passed", async () => {
     let now = 1_000_000;
     const discord = discordMembers({ [GUILD]: { "7": [] } });
-    const access = new Access(lists({ guildIds: [GUILD] }), discord.lookup, () => [], () => now);
+    const access = new Access(
+      lists({ guildIds: [GUILD] }),
+      discord.lookup,
+      () => [],
+      () => now,
+    );
     expect(await access.check(dm("7"))).toBeUndefined();
     delete discord.members[GUILD]!["7"];
     now += MEMBER_CACHE_MS - 1;

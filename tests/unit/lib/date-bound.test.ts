@@ -19,6 +19,9 @@ describe("dateBound", () => {
   });
 
   it("runs in linear time on a megabyte of digits and dashes", () => {
-    expectLinear((size) => "2026-10-".repeat(size / 8), (text) => dateBound(text, "since"));
+    expectLinear(
+      (size) => "2026-10-".repeat(size / 8),
+      (text) => dateBound(text, "since"),
+    );
   });
 });

@@ -41,18 +41,24 @@ describe("parseJsonInSlices", () => {
   });
 
   it("refuses nesting deeper than it allows instead of overflowing the stack", async () => {
-    expect(await parseJsonInSlices(`${"[".repeat(100_000)}${"]".repeat(100_000)}`, { maxDepth: 64 })).toEqual({ ok: false, error: { kind: "too-deep", line: 1, column: 65 } });
+    expect(await parseJsonInSlices(`${"[".repeat(100_000)}${"]".repeat(100_000)}`, { maxDepth: 64 })).toEqual({
+      ok: false,
+      error: { kind: "too-deep", line: 1, column: 65 },
+    });
   });
 
   it("refuses more values than it allows, early", async () => {
-    expect(await parseJsonInSlices(`[${"1,".repeat(4_999_999)}1]`, { maxValues: 1000 })).toEqual({ ok: false, error: { kind: "too-many-values", line: 1, column: 2000 } });
+    expect(await parseJsonInSlices(`[${"1,".repeat(4_999_999)}1]`, { maxValues: 1000 })).toEqual({
+      ok: false,
+      error: { kind: "too-many-values", line: 1, column: 2000 },
+    });
     expect(await parseJsonInSlices('{"a": ["x", {"b": 1}]}', { maxValues: 5 })).toMatchObject({ ok: true });
     expect(await parseJsonInSlices('{"a": ["x", {"b": 1}]}', { maxValues: 4 })).toMatchObject({ ok: false, error: { kind: "too-many-values" } });
   });
 
   it("leaves the event loop to others while it reads 12 MB of the slowest JSON (escapes, many small strings, long strings)", async () => {
     const texts = [
-      JSON.stringify({ files: { a: "\u0001\n\"\\".repeat(1_000_000) } }),
+      JSON.stringify({ files: { a: '\u0001\n"\\'.repeat(1_000_000) } }),
       JSON.stringify({ files: Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`conversations/2026-01-01-x${i}.md`, "\u0001\n".repeat(300)])) }),
       JSON.stringify({ files: Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`f${i}`, "中文 words and emoji 😀\n".repeat(40_000)])) }),
       `[${"1,".repeat(99_998)}1]`,

@@ -21,11 +21,16 @@ describe("writeText", () => {
   it("writes exactly the text, a character outside the BMP included wherever the pieces are cut", async () => {
     const piece = 1 << 18;
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 1, max: 3 }), fc.integer({ min: -3, max: 3 }), fc.constantFrom("😀", "é", "中", "a"), async (pieces, shift, character) => {
-        const before = "x".repeat(Math.max(0, piece * pieces + shift));
-        const text = `${before}${character}${"y".repeat(10)}${character}`;
-        expect(await written(text)).toBe(text);
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 3 }),
+        fc.integer({ min: -3, max: 3 }),
+        fc.constantFrom("😀", "é", "中", "a"),
+        async (pieces, shift, character) => {
+          const before = "x".repeat(Math.max(0, piece * pieces + shift));
+          const text = `${before}${character}${"y".repeat(10)}${character}`;
+          expect(await written(text)).toBe(text);
+        },
+      ),
       { numRuns: 40 },
     );
     expect(await written("")).toBe("");
@@ -43,7 +48,7 @@ describe("writeText", () => {
 
   it("leaves the event loop to others while it writes 24 million characters that are slow to encode", async () => {
     // Two-byte text and escapes, as the journal line of the largest import is: encoding it in one call held the loop 60-230 ms.
-    const text = Array.from({ length: 800 }, (_, i) => `${"中\\n\\\"".repeat(7_500)}${i}`).join("");
+    const text = Array.from({ length: 800 }, (_, i) => `${'中\\n\\"'.repeat(7_500)}${i}`).join("");
     expect(text.length).toBeGreaterThan(24_000_000);
     const probe = startLoopProbe();
     const back = await written(text);

@@ -33,7 +33,13 @@ describe("the token estimate that fits requests into a model's context", () => {
   });
 
   it("runs in linear time on a megabyte", () => {
-    expectLinear((size) => repeatTo("茶a🍵 ", size), (input) => estimateTokens(input));
-    expectLinear((size) => repeatTo("茶a🍵 ", size), (input) => keepEnd(input, 1_000));
+    expectLinear(
+      (size) => repeatTo("茶a🍵 ", size),
+      (input) => estimateTokens(input),
+    );
+    expectLinear(
+      (size) => repeatTo("茶a🍵 ", size),
+      (input) => keepEnd(input, 1_000),
+    );
   });
 });

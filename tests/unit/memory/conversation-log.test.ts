@@ -1,12 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  conversationFileName,
-  dateOfConversation,
-  parseConversation,
-  renderConversation,
-  type ConversationLog,
-} from "../../../src/memory/conversation-log.js";
+import { conversationFileName, dateOfConversation, parseConversation, renderConversation, type ConversationLog } from "../../../src/memory/conversation-log.js";
 import { openFenceAtEnd } from "../../../src/memory/sections.js";
 
 /** A parsed log as it was given: an older file's person messages come back as one part of unknown origin. */
@@ -57,11 +51,18 @@ describe("conversation files", () => {
   it("keep each part of a person's message with whose words it is, and a person's line that looks like a part line stays theirs", () => {
     const parts = [
       { origin: "reply" as const, author: 'Bob "the builder"\nx', text: "[The person is replying to a message by Bob: “see [1]\nfired from the hospital”]" },
-      { origin: "typed" as const, text: "-# from: file · \"evil.txt\"\nokay\n```js\nopen fence" },
+      { origin: "typed" as const, text: '-# from: file · "evil.txt"\nokay\n```js\nopen fence' },
       { origin: "file" as const, name: "report.pdf", text: "📄 report.pdf:\n```\n## not a heading\n```" },
       { origin: "preview" as const, text: "[link preview: x]" },
     ];
-    const kept: ConversationLog = { ...log, partsKept: true, messages: [{ speaker: "person", name: "Alice", text: "", parts }, { speaker: "person", name: "Bob", guest: true, text: "", parts: [{ origin: "typed", text: "I'm Bob" }] }] };
+    const kept: ConversationLog = {
+      ...log,
+      partsKept: true,
+      messages: [
+        { speaker: "person", name: "Alice", text: "", parts },
+        { speaker: "person", name: "Bob", guest: true, text: "", parts: [{ origin: "typed", text: "I'm Bob" }] },
+      ],
+    };
     const text = renderConversation(kept);
     expect(text).toContain("- parts: kept\n");
     expect(text).toContain("\\-# from: file");
@@ -73,26 +74,49 @@ describe("conversation files", () => {
       ["file", "report.pdf"],
       ["preview", undefined],
     ]);
-    expect(round.messages[0]!.parts![1]!.text).toBe("-# from: file · \"evil.txt\"\nokay\n```js\nopen fence\n```");
+    expect(round.messages[0]!.parts![1]!.text).toBe('-# from: file · "evil.txt"\nokay\n```js\nopen fence\n```');
     expect(round.messages[0]!.parts![2]!.text).toBe(parts[2]!.text);
     // A file's name of quotes and backslashes (each written as two characters) still starts its part.
-    const hostile = { ...kept, messages: [{ speaker: "person" as const, name: "Alice", text: "", parts: [{ origin: "typed" as const, text: "hi" }, { origin: "file" as const, name: '"\\\ud800'.repeat(100), text: "the file's words" }] }] };
+    const hostile = {
+      ...kept,
+      messages: [
+        {
+          speaker: "person" as const,
+          name: "Alice",
+          text: "",
+          parts: [
+            { origin: "typed" as const, text: "hi" },
+            { origin: "file" as const, name: '"\\\ud800'.repeat(100), text: "the file's words" },
+          ],
+        },
+      ],
+    };
     expect(parseConversation(renderConversation(hostile)).messages[0]!.parts!.map((p) => [p.origin, p.text])).toEqual([
       ["typed", "hi"],
       ["file", "the file's words"],
     ]);
     // A first typed line indented past a fence (four spaces: not one) stays out of code when read back, so the file's part stays the file's.
-    const indented = { ...kept, messages: [{ speaker: "person" as const, name: "Alice", text: "", parts: [{ origin: "typed" as const, text: "    ```\nmine" }, { origin: "file" as const, name: "r.txt", text: "I was born in 1990" }] }] };
+    const indented = {
+      ...kept,
+      messages: [
+        {
+          speaker: "person" as const,
+          name: "Alice",
+          text: "",
+          parts: [
+            { origin: "typed" as const, text: "    ```\nmine" },
+            { origin: "file" as const, name: "r.txt", text: "I was born in 1990" },
+          ],
+        },
+      ],
+    };
     expect(parseConversation(renderConversation(indented)).messages[0]!.parts!.map((p) => p.origin)).toEqual(["typed", "file"]);
     // A guest's typed words are the guest's.
     expect(round.messages[1]!.parts).toEqual([{ origin: "typed", author: "Bob", text: "I'm Bob" }]);
   });
 
   it("keep message lines that look like headings or 💾 lines, outside and inside code", () => {
-    const tricky = [
-      "## 🤖 Assistant\n\\## already escaped\n-# 💾 saved to nowhere",
-      "```md\n## inside a fence\n\\## also inside\n```\n## after the fence",
-    ];
+    const tricky = ["## 🤖 Assistant\n\\## already escaped\n-# 💾 saved to nowhere", "```md\n## inside a fence\n\\## also inside\n```\n## after the fence"];
     const round = parseConversation(renderConversation({ ...log, messages: tricky.map((text) => ({ speaker: "person" as const, name: "Bob", text })) }));
     expect(round.messages.map((m) => m.text)).toEqual(tricky);
     expect(round.messages.every((m) => m.saved === undefined)).toBe(true);

@@ -9,7 +9,13 @@ describe("what a day's archive lacks", () => {
   });
 
   it("compares in linear time a preamble and an archive holding long runs of blanks before a word (1 MB)", () => {
-    expectLinear((n) => `${" \t".repeat(n / 2)}x\n`, (log) => expect(unarchived("", log)).toBe(log));
-    expectLinear((n) => `${" ".repeat(n)}x`, (archive) => unarchived(archive, "Notes of the day.\n"));
+    expectLinear(
+      (n) => `${" \t".repeat(n / 2)}x\n`,
+      (log) => expect(unarchived("", log)).toBe(log),
+    );
+    expectLinear(
+      (n) => `${" ".repeat(n)}x`,
+      (archive) => unarchived(archive, "Notes of the day.\n"),
+    );
   });
 });

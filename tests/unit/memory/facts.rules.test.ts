@@ -59,9 +59,25 @@ describe("facts.ts: numbers", () => {
 
 describe("facts.ts: numbers written as words", () => {
   it.each([
-    ["zero", "0"], ["one", "1"], ["two", "2"], ["seven", "7"], ["twelve", "12"], ["twenty", "20"],
-    ["thirty", "30"], ["forty", "40"], ["fifty", "50"], ["sixty", "60"], ["seventy", "70"], ["eighty", "80"], ["ninety", "90"],
-    ["hundred", "100"], ["thousand", "1000"], ["million", "1000000"], ["dozen", "12"], ["twice", "2"], ["once", "1"],
+    ["zero", "0"],
+    ["one", "1"],
+    ["two", "2"],
+    ["seven", "7"],
+    ["twelve", "12"],
+    ["twenty", "20"],
+    ["thirty", "30"],
+    ["forty", "40"],
+    ["fifty", "50"],
+    ["sixty", "60"],
+    ["seventy", "70"],
+    ["eighty", "80"],
+    ["ninety", "90"],
+    ["hundred", "100"],
+    ["thousand", "1000"],
+    ["million", "1000000"],
+    ["dozen", "12"],
+    ["twice", "2"],
+    ["once", "1"],
   ])("reads %j as the number %s", (word, digits) => {
     const facts = factsOf(`${word} cats`);
     expect([...facts.numbers]).toEqual([digits]);
@@ -70,7 +86,16 @@ describe("facts.ts: numbers written as words", () => {
   });
 
   it.each([
-    ["零", "0"], ["一", "1"], ["二", "2"], ["五", "5"], ["九", "9"], ["十", "10"], ["两", "2"], ["百", "100"], ["千", "1000"], ["万", "10000"],
+    ["零", "0"],
+    ["一", "1"],
+    ["二", "2"],
+    ["五", "5"],
+    ["九", "9"],
+    ["十", "10"],
+    ["两", "2"],
+    ["百", "100"],
+    ["千", "1000"],
+    ["万", "10000"],
   ])("reads the Han numeral %s as the number %s", (char, digits) => {
     expect([...factsOf(`${char}只猫`).numbers]).toEqual([digits]);
     expect(carriesLine(`${digits}只猫`, `${char}只猫`)).toBe(true);
@@ -116,12 +141,20 @@ describe("facts.ts: a no counts where it is said", () => {
 describe("facts.ts: a new section's name", () => {
   it("states no fact with a category's name, in English or Chinese", () => {
     const names = [
-      "About Basics Profile Preferences Family", "Home Hobbies Interests Travel Goals", "Notes Background Identity Relationships Skills",
-      "Dates Birthday Values Education Finance City", "Country Occupation Appointments Reminders Media Shows", "喜好 健康 家人 爱好 生日",
+      "About Basics Profile Preferences Family",
+      "Home Hobbies Interests Travel Goals",
+      "Notes Background Identity Relationships Skills",
+      "Dates Birthday Values Education Finance City",
+      "Country Occupation Appointments Reminders Media Shows",
+      "喜好 健康 家人 爱好 生日",
     ];
     for (const name of names) expect([...sectionNameFacts(name).words], name).toEqual([]);
     expect([...sectionNameFacts("Diagnosed with epilepsy").words].sort()).toEqual(["diagnos", "epilepsi"]);
-    expect(sectionNameFacts("Health: diagnosed with epilepsy").clauses.flatMap((clause) => [...clause.words]).sort()).toEqual(["diagnos", "epilepsi"]);
+    expect(
+      sectionNameFacts("Health: diagnosed with epilepsy")
+        .clauses.flatMap((clause) => [...clause.words])
+        .sort(),
+    ).toEqual(["diagnos", "epilepsi"]);
   });
 });
 

@@ -3,7 +3,17 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { english, sayIn } from "../../../src/lib/locale.js";
 import { importReport } from "../../../src/present/import-preview.js";
-import { applyImport, exportBundle, firstWords, IMPORT_LIMITS, keepUpload, planImport, readImport, takeUpload, type ImportPlan } from "../../../src/memory/import.js";
+import {
+  applyImport,
+  exportBundle,
+  firstWords,
+  IMPORT_LIMITS,
+  keepUpload,
+  planImport,
+  readImport,
+  takeUpload,
+  type ImportPlan,
+} from "../../../src/memory/import.js";
 import { forgetUnderLock } from "../../../src/memory/forget.js";
 import { PERSON } from "../../../src/memory/memory-file.js";
 import { MemoryStore } from "../../../src/memory/memory-store.js";
@@ -17,7 +27,8 @@ async function two() {
 }
 
 const bytes = (text: string) => Buffer.from(text, "utf8");
-const bundle = (files: unknown, extra: Record<string, unknown> = {}) => bytes(JSON.stringify({ format: "agentkit-memory", version: 1, exportedAt: "2026-12-02T10:00:00Z", files, ...extra }));
+const bundle = (files: unknown, extra: Record<string, unknown> = {}) =>
+  bytes(JSON.stringify({ format: "agentkit-memory", version: 1, exportedAt: "2026-12-02T10:00:00Z", files, ...extra }));
 
 describe("export and import", () => {
   it("moves a person's whole memory: files, logs, archive, conversations and settings; one undo takes it back", async () => {
@@ -26,11 +37,31 @@ describe("export and import", () => {
     await from.soul.write("## Name\nMochi\n", PERSON);
     await from.daily("2026-12-01").write("## 10:00 · tea\nTalked tea.\n", PERSON);
     // Every setting there is: an export restored into a fresh account keeps each one.
-    const settings = { timezone: "Asia/Shanghai", locale: "zh-CN", askBeforeSaving: "profile", tidyUp: "ask", tidyNotice: "dm", privateSections: ["health"] } as const;
+    const settings = {
+      timezone: "Asia/Shanghai",
+      locale: "zh-CN",
+      askBeforeSaving: "profile",
+      tidyUp: "ask",
+      tidyNotice: "dm",
+      privateSections: ["health"],
+    } as const;
     await from.saveSettings({ ...settings, privateSections: [...settings.privateSections] });
-    await from.writeConversation("2026-12-01-tea-aaaaaaaa.md", { title: "tea", place: "", opened: "", closed: "", sessionId: "a", messages: [{ speaker: "person", name: "Mei", text: "oolong please" }] });
+    await from.writeConversation("2026-12-01-tea-aaaaaaaa.md", {
+      title: "tea",
+      place: "",
+      opened: "",
+      closed: "",
+      sessionId: "a",
+      messages: [{ speaker: "person", name: "Mei", text: "oolong please" }],
+    });
     const exported = await exportBundle(from);
-    expect(Object.keys(exported.files).sort()).toEqual(["SOUL.md", "USER.md", "conversations/2026-12-01-tea-aaaaaaaa.md", "daily/2026-12-01.md", "settings.json"]);
+    expect(Object.keys(exported.files).sort()).toEqual([
+      "SOUL.md",
+      "USER.md",
+      "conversations/2026-12-01-tea-aaaaaaaa.md",
+      "daily/2026-12-01.md",
+      "settings.json",
+    ]);
 
     await to.user.write("## Old\n- replaced by the import\n", PERSON);
     const files = await readImport("agentkit-memory.json", bytes(JSON.stringify(exported)));
@@ -66,7 +97,10 @@ describe("export and import", () => {
       ok: false,
       error: { kind: "invalid-json", line: 3, column: 28 },
     });
-    expect(await readImport("agentkit-memory.json", bytes('{"format": "agentkit-memory", "files": {"USER.md": "cut sh'))).toMatchObject({ ok: false, error: { kind: "invalid-json", line: 1 } });
+    expect(await readImport("agentkit-memory.json", bytes('{"format": "agentkit-memory", "files": {"USER.md": "cut sh'))).toMatchObject({
+      ok: false,
+      error: { kind: "invalid-json", line: 1 },
+    });
   });
 
   it("says what is wrong with JSON that is not an export", async () => {
@@ -81,15 +115,27 @@ describe("export and import", () => {
     expect(await refusal(bundle(["USER.md"]))).toEqual({ kind: "wrong-shape", problem: "no-files-object" });
     expect(await refusal(bundle({ "USER.md": 42 }))).toEqual({ kind: "wrong-shape", problem: "file-not-text", label: "USER.md" });
     expect(await refusal(bundle({}))).toEqual({ kind: "no-files" });
-    expect(await refusal(bytes(`{"format": "agentkit-memory", "version": 1, "files": {}, "x": ${"[".repeat(50)}${"]".repeat(50)}}`))).toEqual({ kind: "wrong-shape", problem: "too-deep" });
+    expect(await refusal(bytes(`{"format": "agentkit-memory", "version": 1, "files": {}, "x": ${"[".repeat(50)}${"]".repeat(50)}}`))).toEqual({
+      kind: "wrong-shape",
+      problem: "too-deep",
+    });
   });
 
   it("refuses an upload over the size limit, a bundle of too many files, and more memory text than one undo should hold", async () => {
-    expect(await readImport("agentkit-memory.json", Buffer.alloc(IMPORT_LIMITS.bytes + 1, 0x20))).toEqual({ ok: false, error: { kind: "too-large", bytes: IMPORT_LIMITS.bytes + 1, limit: IMPORT_LIMITS.bytes } });
+    expect(await readImport("agentkit-memory.json", Buffer.alloc(IMPORT_LIMITS.bytes + 1, 0x20))).toEqual({
+      ok: false,
+      error: { kind: "too-large", bytes: IMPORT_LIMITS.bytes + 1, limit: IMPORT_LIMITS.bytes },
+    });
     const many = Object.fromEntries(Array.from({ length: IMPORT_LIMITS.files + 1 }, (_, i) => [`conversations/2026-01-01-c${i}.md`, "x"]));
-    expect(await readImport("agentkit-memory.json", bundle(many))).toEqual({ ok: false, error: { kind: "too-many-files", files: IMPORT_LIMITS.files + 1, limit: IMPORT_LIMITS.files } });
+    expect(await readImport("agentkit-memory.json", bundle(many))).toEqual({
+      ok: false,
+      error: { kind: "too-many-files", files: IMPORT_LIMITS.files + 1, limit: IMPORT_LIMITS.files },
+    });
     const archives = Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`daily/archive/2026-01-0${i + 1}.md`, "x".repeat(900_000)]));
-    expect(await readImport("agentkit-memory.json", bundle(archives))).toEqual({ ok: false, error: { kind: "too-much-memory", chars: 4_500_000, limit: IMPORT_LIMITS.journalledChars } });
+    expect(await readImport("agentkit-memory.json", bundle(archives))).toEqual({
+      ok: false,
+      error: { kind: "too-much-memory", chars: 4_500_000, limit: IMPORT_LIMITS.journalledChars },
+    });
   });
 });
 
@@ -149,7 +195,10 @@ describe("planning an import", () => {
     const { to } = await two();
     const many = Array.from({ length: IMPORT_LIMITS.sections + 1 }, (_, i) => `## ${i}\nx\n`).join("");
     const plan = await planImport(to, { "daily/archive/2026-01-01.md": many, "conversations/2026-01-01-long-aaaaaaaa.md": many });
-    expect(plan.files.map((f) => f.problem ?? f.status)).toEqual(["new", { kind: "too-many-sections", sections: IMPORT_LIMITS.sections + 1, limit: IMPORT_LIMITS.sections }]);
+    expect(plan.files.map((f) => f.problem ?? f.status)).toEqual([
+      "new",
+      { kind: "too-many-sections", sections: IMPORT_LIMITS.sections + 1, limit: IMPORT_LIMITS.sections },
+    ]);
   });
 
   it("checks labels and lines of any length in linear time (1 MB of the worst shapes)", async () => {
@@ -166,24 +215,52 @@ describe("planning an import", () => {
       expect(plan.files[0]?.problem).toEqual({ kind: "not-memory" });
       expect(performance.now() - started).toBeLessThan(1000);
     }
-    const refused = (label: string): ImportPlan => ({ files: [{ label, status: "refused", chars: 0, sections: 0, problem: { kind: "not-memory" } }], writes: {} });
-    expectLinear((n) => `${" \n\u0000".repeat(n / 3)}x`, (label) => expect(importReport(label, refused(label), "preview", english).files[0]!.length).toBeLessThan(200));
-    expectLinear((n) => `${" \n".repeat(n / 2)}x`, (text) => expect(firstWords(text)).toBe("x"));
+    const refused = (label: string): ImportPlan => ({
+      files: [{ label, status: "refused", chars: 0, sections: 0, problem: { kind: "not-memory" } }],
+      writes: {},
+    });
+    expectLinear(
+      (n) => `${" \n\u0000".repeat(n / 3)}x`,
+      (label) => expect(importReport(label, refused(label), "preview", english).files[0]!.length).toBeLessThan(200),
+    );
+    expectLinear(
+      (n) => `${" \n".repeat(n / 2)}x`,
+      (text) => expect(firstWords(text)).toBe("x"),
+    );
   });
 
   it("lists settings.json like every other file: new, changed, unchanged, or refused with the reason", async () => {
     const { to } = await two();
     const settingsOf = async (text: string) => (await planImport(to, { "settings.json": text })).files[0];
-    expect(await settingsOf('{"timezone": "Asia/Shanghai", "locale": "zh-CN"}')).toMatchObject({ label: "settings.json", status: "new", settings: { timezone: "Asia/Shanghai", locale: "zh-CN" } });
+    expect(await settingsOf('{"timezone": "Asia/Shanghai", "locale": "zh-CN"}')).toMatchObject({
+      label: "settings.json",
+      status: "new",
+      settings: { timezone: "Asia/Shanghai", locale: "zh-CN" },
+    });
     await to.saveSettings({ timezone: "Asia/Shanghai" });
     expect(await settingsOf('{"timezone": "Asia/Shanghai"}')).toMatchObject({ status: "same" });
     expect(await settingsOf('{"timezone": "Europe/Berlin"}')).toMatchObject({ status: "changed" });
-    expect(await settingsOf('{"timezone": "Mars/Olympus"}')).toMatchObject({ status: "refused", problem: { kind: "bad-settings", problem: "timezone", value: "Mars/Olympus" } });
+    expect(await settingsOf('{"timezone": "Mars/Olympus"}')).toMatchObject({
+      status: "refused",
+      problem: { kind: "bad-settings", problem: "timezone", value: "Mars/Olympus" },
+    });
     expect(await settingsOf('{"locale": "not a locale at all"}')).toMatchObject({ status: "refused", problem: { kind: "bad-settings", problem: "locale" } });
-    expect(await settingsOf('{"askBeforeSaving": "sometimes"}')).toMatchObject({ status: "refused", problem: { kind: "bad-settings", problem: "askBeforeSaving" } });
-    expect(await settingsOf('{"tidyUp": "weekly"}')).toMatchObject({ status: "refused", problem: { kind: "bad-settings", problem: "tidyUp", value: "weekly" } });
-    expect(await settingsOf('{"tidyNotice": "email"}')).toMatchObject({ status: "refused", problem: { kind: "bad-settings", problem: "tidyNotice", value: "email" } });
-    expect(await settingsOf('{"privateSections": "health"}')).toMatchObject({ status: "refused", problem: { kind: "bad-settings", problem: "privateSections" } });
+    expect(await settingsOf('{"askBeforeSaving": "sometimes"}')).toMatchObject({
+      status: "refused",
+      problem: { kind: "bad-settings", problem: "askBeforeSaving" },
+    });
+    expect(await settingsOf('{"tidyUp": "weekly"}')).toMatchObject({
+      status: "refused",
+      problem: { kind: "bad-settings", problem: "tidyUp", value: "weekly" },
+    });
+    expect(await settingsOf('{"tidyNotice": "email"}')).toMatchObject({
+      status: "refused",
+      problem: { kind: "bad-settings", problem: "tidyNotice", value: "email" },
+    });
+    expect(await settingsOf('{"privateSections": "health"}')).toMatchObject({
+      status: "refused",
+      problem: { kind: "bad-settings", problem: "privateSections" },
+    });
     expect(await settingsOf("{oops")).toMatchObject({ status: "refused", problem: { kind: "bad-settings", problem: "json" } });
     const refused = await planImport(to, { "settings.json": '{"timezone": "Mars/Olympus"}' });
     expect(refused.settings).toBeUndefined();
@@ -193,11 +270,16 @@ describe("planning an import", () => {
     const { to } = await two();
     await to.user.write("Intro line\n## Likes\n- tea\n## Old\n- Bob's old notes, long gone by now\n", PERSON);
     const plan = await planImport(to, {
-      "USER.md": "Intro line\n## Likes\n- oolong, no sugar, in the afternoon with a book and a cat\n## 工作\n在上海做设计师，喜欢安静的工作环境，每天早上八点开始工作，中午休息一个小时，下午继续画图直到傍晚在上海做设计师，喜欢安静的工作环境，每天早上八点开始工作，中午休息一个小时，下午继续画图直到傍晚\n",
+      "USER.md":
+        "Intro line\n## Likes\n- oolong, no sugar, in the afternoon with a book and a cat\n## 工作\n在上海做设计师，喜欢安静的工作环境，每天早上八点开始工作，中午休息一个小时，下午继续画图直到傍晚在上海做设计师，喜欢安静的工作环境，每天早上八点开始工作，中午休息一个小时，下午继续画图直到傍晚\n",
     });
     expect(plan.files[0]?.changes).toEqual([
       { change: "replaced", name: "Likes", words: "", removedLines: ["- tea"], addedLines: ["- oolong, no sugar, in the afternoon with…"] },
-      { change: "added", name: "工作", words: `${"在上海做设计师，喜欢安静的工作环境，每天早上八点开始工作，中午休息一个小时，下午继续画图直到傍晚在上海做设计师，喜欢安静的工作环境，每天早上八点开始工作，中午休息一个小时，下午继续画图直到傍晚".slice(0, 60)}…` },
+      {
+        change: "added",
+        name: "工作",
+        words: `${"在上海做设计师，喜欢安静的工作环境，每天早上八点开始工作，中午休息一个小时，下午继续画图直到傍晚在上海做设计师，喜欢安静的工作环境，每天早上八点开始工作，中午休息一个小时，下午继续画图直到傍晚".slice(0, 60)}…`,
+      },
       { change: "removed", name: "Old", words: "- Bob's old notes, long gone by now" },
     ]);
   });
@@ -208,7 +290,9 @@ describe("planning an import", () => {
     const plan = await planImport(to, { "USER.md": "## Preferences\n- Iris likes green tea\n- walks at dawn\n- Imported: loves jasmine\n" });
     const report = importReport("USER.md", plan, "preview", sayIn("en-US"));
     expect(report.files[0]!.split("\n")[1]).toBe("  ~ replaces “Preferences”: − - reads in bed; + - Imported: loves jasmine");
-    expect(importReport("USER.md", plan, "preview", sayIn("zh-CN")).files[0]!.split("\n")[1]).toBe("  ~ 替换「Preferences」：− - reads in bed；+ - Imported: loves jasmine");
+    expect(importReport("USER.md", plan, "preview", sayIn("zh-CN")).files[0]!.split("\n")[1]).toBe(
+      "  ~ 替换「Preferences」：− - reads in bed；+ - Imported: loves jasmine",
+    );
   });
 });
 

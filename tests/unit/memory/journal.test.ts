@@ -30,7 +30,13 @@ describe("the journal after a crash", () => {
     await s.user.add("Likes", "- tea", MODEL);
     // As if killed after the journal line and before USER.md was written:
     const journal = await readFile(s.journal.path, "utf8");
-    const ghost = JSON.stringify({ id: "ghost", at: new Date().toISOString(), by: { kind: "person" }, op: "add", changes: [{ file: "USER.md", section: "Likes", position: 0, before: "## Likes\n- tea\n", after: "## Likes\n- tea\n- milk\n" }] });
+    const ghost = JSON.stringify({
+      id: "ghost",
+      at: new Date().toISOString(),
+      by: { kind: "person" },
+      op: "add",
+      changes: [{ file: "USER.md", section: "Likes", position: 0, before: "## Likes\n- tea\n", after: "## Likes\n- tea\n- milk\n" }],
+    });
     await writeFile(s.journal.path, `${journal}${ghost}\n`);
     const other = await store(s.home);
     expect((await other.history()).map((e) => e.id)).not.toContain("ghost");
@@ -87,7 +93,10 @@ async function afterDamage(damage: Buffer | string) {
 describe("a journal with a torn or garbage tail (a crash, a disk error)", () => {
   const cases: [string, Buffer | string][] = [
     ["a tail without its line break", '{"id":"torn","at":"2026-12-02T10:00:00Z","changes":[{"file":"USER.md","sec'],
-    ["binary junk: invalid UTF-8, NUL bytes and line breaks, then a torn line", Buffer.concat([Buffer.from([0xff, 0xfe, 0x00, 0x0a, 0xc3, 0x28, 0x0a, 0xe2, 0x82]), Buffer.alloc(4096, 0xff), Buffer.from([0x0a, 0xf0, 0x9f, 0x98])])],
+    [
+      "binary junk: invalid UTF-8, NUL bytes and line breaks, then a torn line",
+      Buffer.concat([Buffer.from([0xff, 0xfe, 0x00, 0x0a, 0xc3, 0x28, 0x0a, 0xe2, 0x82]), Buffer.alloc(4096, 0xff), Buffer.from([0x0a, 0xf0, 0x9f, 0x98])]),
+    ],
     ["a line of zeros, as a file system extended by a crash leaves it", Buffer.alloc(65_536, 0)],
     ["a huge line without a line break (8 MB)", `{"id":"huge","changes":[${'"x",'.repeat(2_000_000)}`],
   ];
@@ -130,7 +139,13 @@ describe("a journal with a torn or garbage tail (a crash, a disk error)", () => 
     expect(history.map((e) => e.id)).not.toContain("bad1");
     expect(history.map((e) => e.id)).not.toContain("bad2");
     expect(history).toHaveLength(2);
-    expect(await undoChanges(other, history.map((e) => e.id), { kind: "person" })).toMatchObject({ ok: true });
+    expect(
+      await undoChanges(
+        other,
+        history.map((e) => e.id),
+        { kind: "person" },
+      ),
+    ).toMatchObject({ ok: true });
     expect(await other.user.read()).toBe("");
   });
 

@@ -159,7 +159,10 @@ describe("memory-file: a dry run and a no-op", () => {
     const s = await store();
     await s.memory.write("## A\n- a\n\n## B\n- b\n", PERSON);
     const result = await s.memory.add("B", "- c", MODEL, { dryRun: true });
-    expect(result).toStrictEqual({ ok: true, value: { file: "MEMORY.md", section: "B", sectionText: "- b\n- c\n", usage: { used: 23, cap: 2200 }, changed: true } });
+    expect(result).toStrictEqual({
+      ok: true,
+      value: { file: "MEMORY.md", section: "B", sectionText: "- b\n- c\n", usage: { used: 23, cap: 2200 }, changed: true },
+    });
     expect(await s.memory.read()).toBe("## A\n- a\n\n## B\n- b\n");
   });
 

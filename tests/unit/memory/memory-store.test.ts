@@ -112,12 +112,12 @@ describe("archiveOldDailies", () => {
 
   it("moves into an existing archive only the entries it does not hold yet", async () => {
     const s = MemoryStore.forUser(await makeTempHome(), "7", { defaultTimeZone: "UTC" });
-    await s.serialize(() => s.commit({ kind: "system", reason: "test" }, "archive", [s.archiveWrite("2026-11-20", "Notes of the day.\r\n## 09:00 · early\r\nA  \r\n")]));
+    await s.serialize(() =>
+      s.commit({ kind: "system", reason: "test" }, "archive", [s.archiveWrite("2026-11-20", "Notes of the day.\r\n## 09:00 · early\r\nA  \r\n")]),
+    );
     await s.daily("2026-11-20").write("Notes of the day.\n## 09:00 · early\nA\n\n## 10:00 · late\nB\n", PERSON);
     await s.archiveOldDailies(new Date("2026-12-02T12:00:00Z"));
-    expect(await readFile(join(s.archiveDir, "2026-11-20.md"), "utf8")).toBe(
-      "Notes of the day.\r\n## 09:00 · early\r\nA  \r\n## 10:00 · late\nB\n",
-    );
+    expect(await readFile(join(s.archiveDir, "2026-11-20.md"), "utf8")).toBe("Notes of the day.\r\n## 09:00 · early\r\nA  \r\n## 10:00 · late\nB\n");
     expect(await readdir(join(s.dir, "daily"))).toEqual(["archive"]);
   });
 });

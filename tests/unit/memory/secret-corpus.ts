@@ -181,9 +181,21 @@ export const SECRETS: SecretSample[] = [
   { text: `my telegram bot token is ${telegram}`, label: "Telegram bot token", secret: telegram },
   { text: `https://api.telegram.org/bot${telegram}/sendMessage`, label: "Telegram bot token", secret: telegram },
   // Azure
-  { text: `DefaultEndpointsProtocol=https;AccountName=meistore;AccountKey=${azureStorage};EndpointSuffix=core.windows.net`, label: "Azure key", secret: azureStorage },
-  { text: `Endpoint=sb://mei.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=${azureStorage}`, label: "Azure key", secret: azureStorage },
-  { text: `https://meistore.blob.core.windows.net/photos?sv=2022-11-02&ss=b&srt=o&sp=r&se=2026-12-31T00:00:00Z&sig=${azureSig}`, label: "Azure SAS signature", secret: azureSig },
+  {
+    text: `DefaultEndpointsProtocol=https;AccountName=meistore;AccountKey=${azureStorage};EndpointSuffix=core.windows.net`,
+    label: "Azure key",
+    secret: azureStorage,
+  },
+  {
+    text: `Endpoint=sb://mei.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=${azureStorage}`,
+    label: "Azure key",
+    secret: azureStorage,
+  },
+  {
+    text: `https://meistore.blob.core.windows.net/photos?sv=2022-11-02&ss=b&srt=o&sp=r&se=2026-12-31T00:00:00Z&sig=${azureSig}`,
+    label: "Azure SAS signature",
+    secret: azureSig,
+  },
   { text: `AZURE_CLIENT_SECRET=${azureClient}`, label: "any", secret: azureClient },
   { text: `app registration secret ${azureClient}`, label: "Azure client secret", secret: azureClient },
   { text: `Ocp-Apim-Subscription-Key: ${apiHex}`, label: "API key", secret: apiHex },
@@ -194,14 +206,35 @@ export const SECRETS: SecretSample[] = [
   { text: `session cookie: ${jwt}`, label: "JSON web token", secret: jwt },
   // Private keys
   { text: join("-----BEGIN RSA ", "PRIVATE KEY-----\n", pemBody, "\n-----END RSA ", "PRIVATE KEY-----"), label: "private key", secret: pemBody.slice(0, 64) },
-  { text: join("here is my ssh key\n-----BEGIN OPENSSH ", "PRIVATE KEY-----\n", pemBody, "\n-----END OPENSSH ", "PRIVATE KEY-----\nthanks"), label: "private key", secret: pemBody.slice(70, 130) },
-  { text: join('{"type": "service_account", "private_key": "-----BEGIN ', "PRIVATE KEY-----\\n", pemBody.replace(/\n/g, "\\n"), '\\n-----END PRIVATE KEY-----\\n"}'), label: "private key", secret: pemBody.slice(0, 64) },
+  {
+    text: join("here is my ssh key\n-----BEGIN OPENSSH ", "PRIVATE KEY-----\n", pemBody, "\n-----END OPENSSH ", "PRIVATE KEY-----\nthanks"),
+    label: "private key",
+    secret: pemBody.slice(70, 130),
+  },
+  {
+    text: join(
+      '{"type": "service_account", "private_key": "-----BEGIN ',
+      "PRIVATE KEY-----\\n",
+      pemBody.replace(/\n/g, "\\n"),
+      '\\n-----END PRIVATE KEY-----\\n"}',
+    ),
+    label: "private key",
+    secret: pemBody.slice(0, 64),
+  },
   { text: join("-----BEGIN EC ", "PRIVATE KEY-----\n", pemBody.slice(0, 120)), label: "private key", secret: pemBody.slice(0, 64) },
-  { text: join("PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPrivate-Lines: 1\n", pick(BASE64, 44)), label: "private key", secret: "PuTTY-User-Key-File-3" },
+  {
+    text: join("PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPrivate-Lines: 1\n", pick(BASE64, 44)),
+    label: "private key",
+    secret: "PuTTY-User-Key-File-3",
+  },
   // Bearer and basic authorization headers
   { text: `Authorization: Bearer ${bearer}`, label: "bearer token", secret: bearer },
   { text: `curl -H "Authorization: bearer ${bearer}" https://api.example.com`, label: "bearer token", secret: bearer },
-  { text: `Authorization: Basic ${Buffer.from("mei:Blue-Kettle-42").toString("base64")}`, label: "basic auth credentials", secret: Buffer.from("mei:Blue-Kettle-42").toString("base64") },
+  {
+    text: `Authorization: Basic ${Buffer.from("mei:Blue-Kettle-42").toString("base64")}`,
+    label: "basic auth credentials",
+    secret: Buffer.from("mei:Blue-Kettle-42").toString("base64"),
+  },
   // Connection strings
   { text: "DATABASE_URL=postgres://app:Wq9-tz4Lp@db.internal:5432/app", label: "password", secret: "Wq9-tz4Lp" },
   { text: "postgresql://mei:correct.horse.7@localhost/notes", label: "password", secret: "correct.horse.7" },
@@ -223,7 +256,12 @@ export const SECRETS: SecretSample[] = [
   { text: "passphrase: copper-9-lantern-otter", label: "password", secret: "copper-9-lantern-otter" },
   { text: "Her PIN is 4821", label: "PIN", secret: "4821" },
   { text: "my ATM pin: 7305", label: "PIN", secret: "7305" },
-  { text: "login mei / password Sunflower2020", label: "password", secret: "Sunflower2020", knownMiss: "a password after the word with no 'is' or ':' between" },
+  {
+    text: "login mei / password Sunflower2020",
+    label: "password",
+    secret: "Sunflower2020",
+    knownMiss: "a password after the word with no 'is' or ':' between",
+  },
   { text: "the password is correct horse battery staple", label: "password", secret: "correct horse battery staple" },
   { text: "银行卡密码是 839201", label: "password", secret: "839201" },
   { text: "wifi密码是xiaomi2024，记得告诉客人", label: "password", secret: "xiaomi2024" },
@@ -261,7 +299,11 @@ export const SECRETS: SecretSample[] = [
   { text: `\`\`\`json\n{"github": {"token": "${githubFine}"}}\n\`\`\``, label: "GitHub token", secret: githubFine },
   { text: `key split in two lines:\n${openaiProject.slice(0, 14)}\n${openaiProject.slice(14)}`, label: "OpenAI key", secret: openaiProject.slice(14) },
   { text: `github_token:\n  ${githubClassic.slice(0, 20)}\n  ${githubClassic.slice(20)}`, label: "GitHub token", secret: githubClassic.slice(20) },
-  { text: `card\u00ad ${visa.slice(0, 4)}\u200b${visa.slice(4, 8)} ${visa.slice(8, 12)} ${visa.slice(12)} exp 03/30`, label: "card number", secret: visa.slice(8, 12) },
+  {
+    text: `card\u00ad ${visa.slice(0, 4)}\u200b${visa.slice(4, 8)} ${visa.slice(8, 12)} ${visa.slice(12)} exp 03/30`,
+    label: "card number",
+    secret: visa.slice(8, 12),
+  },
   { text: `[docs](https://example.com/setup?api_key=${apiHex})`, label: "API key", secret: apiHex },
   {
     text: `base64 of my key: ${Buffer.from(openaiLegacy).toString("base64")}`,
@@ -269,7 +311,12 @@ export const SECRETS: SecretSample[] = [
     secret: Buffer.from(openaiLegacy).toString("base64"),
     knownMiss: "an encoded key (base64, hex, ROT13)",
   },
-  { text: `the key is ${openaiLegacy.match(/.{1,4}/g)!.join(" ")}`, label: "OpenAI key", secret: openaiLegacy.slice(20, 28), knownMiss: "a key spaced out in groups" },
+  {
+    text: `the key is ${openaiLegacy.match(/.{1,4}/g)!.join(" ")}`,
+    label: "OpenAI key",
+    secret: openaiLegacy.slice(20, 28),
+    knownMiss: "a key spaced out in groups",
+  },
   { text: `hex token ${pick(HEX, 40)} for the old API`, label: "API key", secret: "", knownMiss: "an unlabelled hex string (it reads like a commit hash)" },
   // From the attacker's review of this detector.
   { text: "DB_PASS=Sup3rS3cret!", label: "password", secret: "Sup3rS3cret!" },
@@ -419,7 +466,7 @@ export const ORDINARY: string[] = [
   "Her flight lands at 23:40, terminal 3",
   "Painting the living room in 'Swiss Coffee' white",
   "Her favourite band is Japanese Breakfast",
-  "Has two monitors: 27\" 4K and a 24\" portrait one",
+  'Has two monitors: 27" 4K and a 24" portrait one',
   "The plumber comes between 8 and 12 on Friday",
   "Keeps her plants alive with a watering schedule every 3 days",
   "Notes for the talk: 20 minutes, 15 slides, demo at the end",
@@ -592,11 +639,22 @@ function der(startHex: string, total: number, width = 64): string {
 const rsaPkcs8 = der("308204bd020100300d06092a864886f70d0101010500048204a7308204a30201000282010100", 1217);
 const rsaPkcs1 = der("308204a40201000282010100", 1192);
 const rsa1024 = der("3082025d02010002818100", 609);
-const ecSec1 = lines(Buffer.concat([Buffer.from("30770201010420", "hex"), bytes(32), Buffer.from("a00a06082a8648ce3d030107a14403420004", "hex"), bytes(64)]).toString("base64"), 64);
+const ecSec1 = lines(
+  Buffer.concat([Buffer.from("30770201010420", "hex"), bytes(32), Buffer.from("a00a06082a8648ce3d030107a14403420004", "hex"), bytes(64)]).toString("base64"),
+  64,
+);
 const ed25519 = Buffer.concat([Buffer.from("302e020100300506032b657004220420", "hex"), bytes(32)]).toString("base64");
 const sshString = (text: string | Buffer) => Buffer.concat([Buffer.from([0, 0, 0, text.length]), Buffer.from(text)]);
 const openssh = lines(
-  Buffer.concat([Buffer.from("openssh-key-v1\0"), sshString("none"), sshString("none"), sshString(""), Buffer.from([0, 0, 0, 1]), bytes(51), bytes(144)]).toString("base64"),
+  Buffer.concat([
+    Buffer.from("openssh-key-v1\0"),
+    sshString("none"),
+    sshString("none"),
+    sshString(""),
+    Buffer.from([0, 0, 0, 1]),
+    bytes(51),
+    bytes(144),
+  ]).toString("base64"),
   70,
 );
 // Public halves start with the same bytes of a sequence, but a certificate holds a sequence where a private key holds its version.
@@ -617,7 +675,10 @@ const seed12 = entropyToMnemonic(bytes(16), wordlist);
 const seed24 = entropyToMnemonic(bytes(32), wordlist);
 const seedOther = entropyToMnemonic(bytes(16), wordlist);
 const words = (phrase: string) => phrase.split(" ");
-const numbered = (phrase: string, between: string) => words(phrase).map((w, i) => `${i + 1}. ${w}`).join(between);
+const numbered = (phrase: string, between: string) =>
+  words(phrase)
+    .map((w, i) => `${i + 1}. ${w}`)
+    .join(between);
 
 export const SECOND_BATCH_SECRETS: SecretSample[] = [
   // Slack app-level tokens
@@ -630,7 +691,11 @@ export const SECOND_BATCH_SECRETS: SecretSample[] = [
   { text: `\`\`\`\n${rsaPkcs1}\n\`\`\``, label: "private key", secret: rsaPkcs1.slice(1300, 1364) },
   { text: `${ecSec1}\n-----END EC PRIVATE KEY-----\nthat's the signing key for the app store`, label: "private key", secret: ecSec1.slice(65, 129) },
   { text: `private_key = "${ed25519}"`, label: "private key", secret: ed25519 },
-  { text: `{"client_email": "bot@mei-project.iam.gserviceaccount.com", "private_key": "${rsaPkcs8.replace(/\n/g, "\\n")}\\n"}`, label: "private key", secret: rsaPkcs8.slice(325, 389) },
+  {
+    text: `{"client_email": "bot@mei-project.iam.gserviceaccount.com", "private_key": "${rsaPkcs8.replace(/\n/g, "\\n")}\\n"}`,
+    label: "private key",
+    secret: rsaPkcs8.slice(325, 389),
+  },
   { text: `old 1024-bit key from the NAS:\n${rsa1024}\n-----END RSA PRIVATE KEY-----`, label: "private key", secret: rsa1024.slice(390, 454) },
   { text: `${openssh}\n-----END OPENSSH PRIVATE KEY-----`, label: "private key", secret: openssh.slice(71, 141) },
   { text: `服务器的私钥内容：\n${ecSec1}`, label: "private key", secret: ecSec1.slice(0, 64) },

@@ -22,7 +22,13 @@ function record(): SessionRecord {
       { role: "assistant", content: "", tool_calls: [{ id: "c1", type: "function", function: { name: "memory_add", arguments: args } }] },
       { role: "tool", tool_call_id: "c1", content: JSON.stringify({ ok: false, error: `refused: ${key} looks like an OpenAI API key` }) },
       { role: "assistant", content: "I can't keep keys." },
-      { role: "user", content: [{ type: "text", text: `again: ${key}` }, { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: `again: ${key}` },
+          { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } },
+        ],
+      },
       { role: "user", content: key.slice(14) },
     ],
     condensed: { summary: `Earlier: key ${key}`, upTo: 1 },
@@ -44,7 +50,10 @@ describe("maskSecretsInRecord", () => {
     if (call.role !== "assistant" || call.tool_calls?.[0]?.type !== "function") throw new Error("not a tool call");
     expect(JSON.parse(call.tool_calls[0].function.arguments)).toEqual({ file: "user", section: "Keys", content: "key [secret: OpenAI key]" });
     expect(JSON.parse(r.messages[2]!.content as string)).toMatchObject({ ok: false });
-    expect(r.messages[4]!.content).toEqual([{ type: "text", text: "again: [secret: OpenAI key]" }, { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } }]);
+    expect(r.messages[4]!.content).toEqual([
+      { type: "text", text: "again: [secret: OpenAI key]" },
+      { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } },
+    ]);
     expect(r.title).toBe("keys [secret: OpenAI key]");
     // Masking again changes nothing: a placeholder is not a secret.
     const once = JSON.stringify(r);

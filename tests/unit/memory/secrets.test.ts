@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { checkContent } from "../../../src/memory/safety.js";
-import { addedSecret, findSecret, findSecrets, maskSecrets, maskSecretsInParts, secretPlaceholder, SHAPE_IDS, shapePattern } from "../../../src/memory/secrets.js";
+import {
+  addedSecret,
+  findSecret,
+  findSecrets,
+  maskSecrets,
+  maskSecretsInParts,
+  secretPlaceholder,
+  SHAPE_IDS,
+  shapePattern,
+} from "../../../src/memory/secrets.js";
 import { expectLinear as expectLinearOnCpu } from "../../helpers/linear-time.js";
 import { luhnNumber } from "./secret-corpus.js";
 import { cpuMs } from "../../helpers/cpu-time.js";
@@ -48,7 +57,9 @@ describe("maskSecrets", () => {
     );
     expect(maskSecrets("wifi password: hunter22! thanks")).toBe("wifi password: [secret: password] thanks");
     expect(maskSecrets("My password is Tr0ub4dor&3!")).toBe("My password is [secret: password]!");
-    expect(maskSecrets("DATABASE_URL=postgres://app:Wq9-tz4Lp@db.internal:5432/app")).toBe("DATABASE_URL=postgres://app:[secret: password]@db.internal:5432/app");
+    expect(maskSecrets("DATABASE_URL=postgres://app:Wq9-tz4Lp@db.internal:5432/app")).toBe(
+      "DATABASE_URL=postgres://app:[secret: password]@db.internal:5432/app",
+    );
   });
 
   it("masks a key hidden with zero-width characters whole, invisible characters included", () => {
@@ -63,7 +74,10 @@ describe("maskSecrets", () => {
   it("masks a password only on its own line: the next line's words are never taken for the rest of it", () => {
     expect(maskSecrets("wifi password: Tr0ub4dor&3\nBuyMilk2 and eggs tomorrow")).toBe("wifi password: [secret: password]\nBuyMilk2 and eggs tomorrow");
     expect(maskSecrets("password: hunter22\n2FA is on for the account")).toBe("password: [secret: password]\n2FA is on for the account");
-    expect(maskSecretsInParts(["my password: hunter22!", "PostgreSQL stores it hashed."])).toEqual(["my password: [secret: password]", "PostgreSQL stores it hashed."]);
+    expect(maskSecretsInParts(["my password: hunter22!", "PostgreSQL stores it hashed."])).toEqual([
+      "my password: [secret: password]",
+      "PostgreSQL stores it hashed.",
+    ]);
   });
 
   it("masks a quoted passphrase to its closing quote, spaces and all", () => {
@@ -93,11 +107,18 @@ describe("maskSecrets", () => {
   it("writes placeholders that are not secrets, not control characters and not injection themselves", () => {
     const labels = new Set(
       [
-        openaiKey, anthropicKey, githubToken, "password: Tr0ub4dor&3", "PIN: 4821", `card ${luhnNumber("52", 16)}`, "Authorization: Bearer abcDEF123456ghiJKL7890",
-        `seed phrase: ${seedPhrase}`, ed25519Body, join("vault login hv", "s.", "Ab3De6Gh9Jk2Mn5Pq8St1Vw4"), join("dc", "kr_pat_", "Xk2Pq9Lm4Rt7Vw1Zy5Bc8Df3Gh6"),
-      ].flatMap((t) =>
-        findSecrets(t).map((s) => s.label),
-      ),
+        openaiKey,
+        anthropicKey,
+        githubToken,
+        "password: Tr0ub4dor&3",
+        "PIN: 4821",
+        `card ${luhnNumber("52", 16)}`,
+        "Authorization: Bearer abcDEF123456ghiJKL7890",
+        `seed phrase: ${seedPhrase}`,
+        ed25519Body,
+        join("vault login hv", "s.", "Ab3De6Gh9Jk2Mn5Pq8St1Vw4"),
+        join("dc", "kr_pat_", "Xk2Pq9Lm4Rt7Vw1Zy5Bc8Df3Gh6"),
+      ].flatMap((t) => findSecrets(t).map((s) => s.label)),
     );
     expect(labels.size).toBeGreaterThanOrEqual(10);
     for (const label of labels) {
@@ -137,7 +158,14 @@ describe("the shapes of the second batch", () => {
     expect(maskSecrets("Das WLAN-Passwort lautet Zugspitze#88.")).toBe("Das WLAN-Passwort lautet [secret: password].");
     expect(maskSecrets("パスワードは Sakura2024! です")).toBe("パスワードは [secret: password] です");
     expect(maskSecrets("暗証番号は 4729 です")).toBe("暗証番号は [secret: PIN] です");
-    for (const note of ["la contraseña es incorrecta", "Kennwort: siehe Passwortmanager", "MDP: states, actions, rewards", "J'ai oublié mon mot de passe", "Passwort: geändert", "パスワードを忘れた"]) {
+    for (const note of [
+      "la contraseña es incorrecta",
+      "Kennwort: siehe Passwortmanager",
+      "MDP: states, actions, rewards",
+      "J'ai oublié mon mot de passe",
+      "Passwort: geändert",
+      "パスワードを忘れた",
+    ]) {
       expect(findSecrets(note)).toEqual([]);
     }
   });
@@ -145,14 +173,26 @@ describe("the shapes of the second batch", () => {
   it("masks a passphrase of plain words to the end of its clause, and not a sentence about one", () => {
     expect(maskSecrets("my passphrase is correct horse battery staple, don't tell")).toBe("my passphrase is [secret: password], don't tell");
     expect(maskSecrets("passphrase: tundra maple cactus viking")).toBe("passphrase: [secret: password]");
-    for (const note of ["the wifi passphrase is on the sticker under the router", "my password is stored securely elsewhere", "Password: changed last week", "bus pass: monthly unlimited zones"]) {
+    for (const note of [
+      "the wifi passphrase is on the sticker under the router",
+      "my password is stored securely elsewhere",
+      "Password: changed last week",
+      "bus pass: monthly unlimited zones",
+    ]) {
       expect(findSecrets(note)).toEqual([]);
     }
   });
 
   it("masks twelve words of the BIP-39 list after a label, numbered from 1 or one space apart, and not a list with commas", () => {
     expect(maskSecrets(`seed phrase: ${seedPhrase}`)).toBe("seed phrase: [secret: recovery phrase]");
-    expect(maskSecrets(`${seedPhrase.split(" ").map((w, i) => `${i + 1}. ${w}`).join("\n")}\nok?`)).toBe("1. [secret: recovery phrase]\nok?");
+    expect(
+      maskSecrets(
+        `${seedPhrase
+          .split(" ")
+          .map((w, i) => `${i + 1}. ${w}`)
+          .join("\n")}\nok?`,
+      ),
+    ).toBe("1. [secret: recovery phrase]\nok?");
     expect(maskSecrets(seedPhrase)).toBe("[secret: recovery phrase]");
     expect(findSecrets(seedPhrase.split(" ").join(", "))).toEqual([]);
     expect(findSecrets(seedPhrase.split(" ").slice(0, 11).join(" "))).toEqual([]);
@@ -195,15 +235,35 @@ const repeat = (unit: string) => (size: number) => unit.repeat(Math.ceil(size / 
 const prefixThen = (prefix: string, unit: string) => (size: number) => prefix + repeat(unit)(size - prefix.length);
 
 const GENERIC = [
-  repeat("a"), repeat(" "), repeat("\n"), repeat("a\n"), repeat("-"), repeat("1"), repeat("1 "), repeat("1-"), repeat("aB3_-"),
-  repeat("é"), repeat("密"), repeat("\u200b"), repeat("A/+="), repeat("a.a."), repeat(":"), repeat("=a"), repeat("@:"),
+  repeat("a"),
+  repeat(" "),
+  repeat("\n"),
+  repeat("a\n"),
+  repeat("-"),
+  repeat("1"),
+  repeat("1 "),
+  repeat("1-"),
+  repeat("aB3_-"),
+  repeat("é"),
+  repeat("密"),
+  repeat("\u200b"),
+  repeat("A/+="),
+  repeat("a.a."),
+  repeat(":"),
+  repeat("=a"),
+  repeat("@:"),
 ];
 
 const WORST: Record<string, ((size: number) => string)[]> = {
   pem: [repeat("-----BEGIN PRIVATE KEY-----"), repeat(`-----BEGIN ${"A".repeat(40)}`), prefixThen("-----BEGIN PRIVATE KEY-----\n", "AAAA\n")],
   "pem-body": [
-    repeat("MIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n"), repeat(`MC4CAQAwBQYDK2VwBCIEI${"A".repeat(43)}\n`), prefixThen("MIIEvQIBADANBgkqhkiG9w0BAQEFAASC", "A"),
-    repeat(`MIIEvQIBADANBgkqhkiG9w0BAQEFAASC${"A".repeat(8)}\\n`), repeat(`MIIEvQIBADANBgkqhkiG9w0BAQEFAASC${"A".repeat(40)}\nthanks `), repeat("b3BlbnNzaC1rZXktdjE"), repeat("M"),
+    repeat("MIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n"),
+    repeat(`MC4CAQAwBQYDK2VwBCIEI${"A".repeat(43)}\n`),
+    prefixThen("MIIEvQIBADANBgkqhkiG9w0BAQEFAASC", "A"),
+    repeat(`MIIEvQIBADANBgkqhkiG9w0BAQEFAASC${"A".repeat(8)}\\n`),
+    repeat(`MIIEvQIBADANBgkqhkiG9w0BAQEFAASC${"A".repeat(40)}\nthanks `),
+    repeat("b3BlbnNzaC1rZXktdjE"),
+    repeat("M"),
   ],
   putty: [repeat("PuTTY-User-Key-File-1: x\n"), prefixThen("PuTTY-User-Key-File-1: x", "\nA: b")],
   anthropic: [repeat("sk-ant-"), prefixThen("sk-ant-", "a"), repeat("sk-ant-ab12-")],
@@ -237,8 +297,24 @@ const WORST: Record<string, ((size: number) => string)[]> = {
   basic: [repeat("authorization: basic "), repeat("Authorization:")],
   "url-password": [repeat("a://"), prefixThen("postgres://user:", "a"), repeat("http://:"), repeat("ab+.-")],
   "url-param": [repeat("?a="), repeat("&"), prefixThen("?key=", "a"), repeat("?key=aaaaaaa&")],
-  password: [repeat("password "), prefixThen("password for ", "a "), repeat("password is "), repeat("password:"), repeat("pw="), prefixThen("password for", " "), prefixThen("password is", " "), repeat("passphrase is correct horse ")],
-  "password-intl": [repeat("contraseña "), prefixThen("contraseña", " "), prefixThen("mot de passe pour", " "), repeat("clave es "), repeat("Passwort: "), prefixThen("mdp ", "a ")],
+  password: [
+    repeat("password "),
+    prefixThen("password for ", "a "),
+    repeat("password is "),
+    repeat("password:"),
+    repeat("pw="),
+    prefixThen("password for", " "),
+    prefixThen("password is", " "),
+    repeat("passphrase is correct horse "),
+  ],
+  "password-intl": [
+    repeat("contraseña "),
+    prefixThen("contraseña", " "),
+    prefixThen("mot de passe pour", " "),
+    repeat("clave es "),
+    repeat("Passwort: "),
+    prefixThen("mdp ", "a "),
+  ],
   pin: [repeat("pin is "), repeat("pin: 123 "), prefixThen("pin for ", "a "), prefixThen("pin for", " ")],
   "password-zh": [repeat("密码"), repeat("密码是"), repeat("密码一直 是 ")],
   "password-zh-bare": [repeat("密码 "), repeat("密码 a1"), repeat("パスワード  x")],
@@ -246,8 +322,14 @@ const WORST: Record<string, ((size: number) => string)[]> = {
   labelled: [repeat("token: "), repeat(`api key is ${"a".repeat(15)} `), repeat("secret="), prefixThen("token=", "a"), repeat("key="), repeat("api_key: 1")],
   card: [repeat("1 "), repeat("1-"), repeat("4111 1111 1111 1111 "), repeat("1234 "), repeat("12345678901234567890 ")],
   "recovery-phrase": [
-    repeat("abandon "), repeat("abandon, "), repeat("abandonment "), repeat("1. abandon "), repeat("Abc "), repeat("seed phrase: "),
-    repeat("abandon ability able about above absent absorb abstract absurd abuse access a "), repeat("seed phrase: abandon ability able about above absent absorb abstract absurd abuse access the "),
+    repeat("abandon "),
+    repeat("abandon, "),
+    repeat("abandonment "),
+    repeat("1. abandon "),
+    repeat("Abc "),
+    repeat("seed phrase: "),
+    repeat("abandon ability able about above absent absorb abstract absurd abuse access a "),
+    repeat("seed phrase: abandon ability able about above absent absorb abstract absurd abuse access the "),
   ],
 };
 
@@ -301,7 +383,23 @@ describe("every pattern of the secret check is linear", () => {
   });
 
   // The shapes whose checks read the text around a match, or make many matches, and the views.
-  const AROUND = ["pem", "pem-body", "putty", "card", "password", "password-intl", "password-zh", "url-param", "url-password", "aws-pair", "vault-legacy", "labelled", "openai", "jwt", "recovery-phrase"];
+  const AROUND = [
+    "pem",
+    "pem-body",
+    "putty",
+    "card",
+    "password",
+    "password-intl",
+    "password-zh",
+    "url-param",
+    "url-password",
+    "aws-pair",
+    "vault-legacy",
+    "labelled",
+    "openai",
+    "jwt",
+    "recovery-phrase",
+  ];
 
   it.each(SECOND_BATCH_SHAPES)("%s: its worst inputs at 32 KB and 1 MB within the CPU-time bounds of tests/helpers/linear-time.ts", (id) => {
     for (const input of WORST[id]!) expectLinearOnCpu(input, runPattern(id));

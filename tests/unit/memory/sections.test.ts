@@ -7,8 +7,7 @@ const roundTrip = (text: string) => serializeSections(parseSections(text));
 
 describe("parseSections", () => {
   it("round-trips a hand-written file byte for byte (preamble, fence with ##, CRLF, emoji)", () => {
-    const text =
-      "Preamble line 🐱\r\n\r\n## Likes\r\n- cats 😺\r\n\r\n```md\r\n## not a heading\r\n```\r\n### sub\r\n## 工作\r\n写代码";
+    const text = "Preamble line 🐱\r\n\r\n## Likes\r\n- cats 😺\r\n\r\n```md\r\n## not a heading\r\n```\r\n### sub\r\n## 工作\r\n写代码";
     expect(roundTrip(text)).toBe(text);
     const doc = parseSections(text);
     expect(doc.preamble).toBe("Preamble line 🐱\r\n\r\n");
@@ -104,9 +103,7 @@ describe("replaceInSection", () => {
 
   it("replaces the one occurrence", () => {
     const result = replaceInSection(doc, "A", "coffee", "cocoa");
-    expect(result.ok && serializeSections(result.value.doc)).toBe(
-      "## A\n- tea\n- cocoa\n- tea time\n## B\n- tea\n",
-    );
+    expect(result.ok && serializeSections(result.value.doc)).toBe("## A\n- tea\n- cocoa\n- tea time\n## B\n- tea\n");
   });
 
   it("refuses when the text is not in the section", () => {
@@ -145,24 +142,54 @@ describe("countChars", () => {
 
 describe("linear time on the worst input a file or the model can hold (1 MB)", () => {
   it("reads a heading line holding a long run of spaces or other whitespace", () => {
-    expectLinear((n) => `## a${" ".repeat(n)}b`, (line) => expect(parseSections(line).sections[0]?.name).toMatch(/^a +b$/));
-    expectLinear((n) => `## ${"\t ".repeat(n / 2)}\u2028x\n`, (line) => parseSections(line));
-    expectLinear((n) => `${"## ".repeat(n / 3)}\n`, (line) => parseSections(line));
+    expectLinear(
+      (n) => `## a${" ".repeat(n)}b`,
+      (line) => expect(parseSections(line).sections[0]?.name).toMatch(/^a +b$/),
+    );
+    expectLinear(
+      (n) => `## ${"\t ".repeat(n / 2)}\u2028x\n`,
+      (line) => parseSections(line),
+    );
+    expectLinear(
+      (n) => `${"## ".repeat(n / 3)}\n`,
+      (line) => parseSections(line),
+    );
   });
 
   it("reads a file made only of lines that look like headings or fences", () => {
-    expectLinear((n) => "## a\n".repeat(n / 5), (text) => expect(parseSections(text).sections).toHaveLength(200_000 / (1_000_000 / text.length)));
-    expectLinear((n) => "```\n## a\n".repeat(n / 9), (text) => parseSections(text));
-    expectLinear((n) => "\r#".repeat(n / 2), (text) => parseSections(text));
-    expectLinear((n) => "### a\n".repeat(n / 6), (text) => addToSection(parseSections(`## A\n${text}`), "A", "y"));
+    expectLinear(
+      (n) => "## a\n".repeat(n / 5),
+      (text) => expect(parseSections(text).sections).toHaveLength(200_000 / (1_000_000 / text.length)),
+    );
+    expectLinear(
+      (n) => "```\n## a\n".repeat(n / 9),
+      (text) => parseSections(text),
+    );
+    expectLinear(
+      (n) => "\r#".repeat(n / 2),
+      (text) => parseSections(text),
+    );
+    expectLinear(
+      (n) => "### a\n".repeat(n / 6),
+      (text) => addToSection(parseSections(`## A\n${text}`), "A", "y"),
+    );
   });
 
   it("adds content with a long run of whitespace before its last word", () => {
-    expectLinear((n) => `y${" \n".repeat(n / 2)}z`, (content) => addToSection(parseSections("## A\nx\n"), "A", content));
+    expectLinear(
+      (n) => `y${" \n".repeat(n / 2)}z`,
+      (content) => addToSection(parseSections("## A\nx\n"), "A", content),
+    );
   });
 
   it("adds to a section whose body holds a long run of blank lines before its last line", () => {
-    expectLinear((n) => `## A\n${"\n".repeat(n)}x\n## B\n`, (text) => addToSection(parseSections(text), "A", "y"));
-    expectLinear((n) => `## A\n${"\r\n".repeat(n / 2)}x`, (text) => addToSection(parseSections(text), "A", "y"));
+    expectLinear(
+      (n) => `## A\n${"\n".repeat(n)}x\n## B\n`,
+      (text) => addToSection(parseSections(text), "A", "y"),
+    );
+    expectLinear(
+      (n) => `## A\n${"\r\n".repeat(n / 2)}x`,
+      (text) => addToSection(parseSections(text), "A", "y"),
+    );
   });
 });

@@ -33,7 +33,10 @@ describe("a server's suggestions", () => {
     await writeFile(join(home, "guilds", GUILD, "suggestions.json"), JSON.stringify(old));
     expect(notes.suggestions(NOW).map((s) => s.id)).toEqual(["x1"]);
     await notes.takeSuggestion("x1", "discarded", NOW);
-    expect(JSON.parse(await readFile(join(home, "guilds", GUILD, "suggestions.json"), "utf8"))).toMatchObject({ waiting: [], settled: [{ id: "x1", settled: "discarded" }] });
+    expect(JSON.parse(await readFile(join(home, "guilds", GUILD, "suggestions.json"), "utf8"))).toMatchObject({
+      waiting: [],
+      settled: [{ id: "x1", settled: "discarded" }],
+    });
     await writeFile(join(home, "guilds", GUILD, "suggestions.json"), "{not json");
     expect(notes.suggestions(NOW)).toEqual([]);
     await writeFile(join(home, "guilds", GUILD, "suggestions.json"), JSON.stringify({ waiting: "nope", settled: [{ id: "y", settled: "eaten" }] }));
@@ -44,9 +47,15 @@ describe("a server's suggestions", () => {
     const home = await makeTempHome();
     const notes = ServerNotes.of(home, GUILD);
     for (let i = 0; i < 5; i++) expect((await notes.suggest({ userId: "7", section: "E", content: `- ${i}` }, NOW)).ok).toBe(true);
-    expect(await notes.suggest({ userId: "7", section: "E", content: "- 6" }, NOW)).toMatchObject({ ok: false, error: expect.stringMatching(/5 suggestions from conversations with this person/) });
+    expect(await notes.suggest({ userId: "7", section: "E", content: "- 6" }, NOW)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/5 suggestions from conversations with this person/),
+    });
     for (let i = 0; i < 45; i++) await notes.suggest({ userId: String(100 + i), section: "E", content: `- ${i}` }, NOW);
-    expect(await notes.suggest({ userId: "999", section: "E", content: "- one more" }, NOW)).toMatchObject({ ok: false, error: expect.stringMatching(/50 suggestions already wait/) });
+    expect(await notes.suggest({ userId: "999", section: "E", content: "- one more" }, NOW)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/50 suggestions already wait/),
+    });
     for (let i = 0; i < 205; i++) {
       const [first] = notes.suggestions(NOW);
       if (first) await notes.takeSuggestion(first.id, "discarded", NOW);
@@ -57,7 +66,12 @@ describe("a server's suggestions", () => {
     expect(file.settled).toHaveLength(200);
     expect(file.waiting).toHaveLength(50);
     expect(file.settled[0].userId).toBe("100");
-    expect(notes.suggestionsOf("many", NOW).filter((s) => s.state === "discarded").at(-1)!.suggestion.content).toBe("- later 154");
+    expect(
+      notes
+        .suggestionsOf("many", NOW)
+        .filter((s) => s.state === "discarded")
+        .at(-1)!.suggestion.content,
+    ).toBe("- later 154");
   });
 
   it("refuse a server id that is not a snowflake before any path is built", async () => {

@@ -27,7 +27,9 @@ describe("buildSystemPrompt", () => {
     expect(cut).not.toContain("<agent-notes");
     expect(cut).not.toContain("<recent-activity");
     expect(cut.endsWith(BASE)).toBe(true);
-    expect(warnings).toEqual(["the system prompt was longer than OPENAI_CONTEXT_TOKENS allows (about 600 tokens for it): left out a daily log, a daily log, agent-notes"]);
+    expect(warnings).toEqual([
+      "the system prompt was longer than OPENAI_CONTEXT_TOKENS allows (about 600 tokens for it): left out a daily log, a daily log, agent-notes",
+    ]);
     const least = buildSystemPrompt(snap, BASE, { maxTokens: 10, warn: (w) => warnings.push(w) });
     expect(least).toBe(`<agent-identity chars="14/2000">\n## Name\nMochi\n</agent-identity>\n\n${BASE}`);
     expect(warnings.at(-1)).toMatch(/^the system prompt was longer .* left out a daily log, a daily log, agent-notes, user-profile$/);
@@ -83,7 +85,9 @@ describe("buildSystemPrompt", () => {
     );
     expect(prompt).not.toContain("hidden");
     // By number, not by name: the warning goes to the operator's log.
-    expect(warnings).toEqual(['USER.md: section 2 left out of the prompt: it contains an invisible or bidirectional control character: U+200B ZERO WIDTH SPACE at character 15']);
+    expect(warnings).toEqual([
+      "USER.md: section 2 left out of the prompt: it contains an invisible or bidirectional control character: U+200B ZERO WIDTH SPACE at character 15",
+    ]);
   });
 
   it.each([
@@ -92,7 +96,9 @@ describe("buildSystemPrompt", () => {
     ["MEMORY.md", "memory", "agent-notes"],
   ] as const)("blocks a %s section with a bidirectional override or a Hangul filler, as in every file", (_label, key, tag) => {
     const prompt = buildSystemPrompt({ ...empty, [key]: "## Fine\nok\n## Odd\nhi\u202Ethere\n## Blank\n\u3164\n" }, BASE);
-    expect(prompt).toContain(`## Fine\nok\n## [blocked section]\n[blocked: invisible or control character U+202E RIGHT-TO-LEFT OVERRIDE; see /memory view]\n## [blocked section]\n[blocked: invisible or control character U+3164 HANGUL FILLER; see /memory view]\n</${tag}>`);
+    expect(prompt).toContain(
+      `## Fine\nok\n## [blocked section]\n[blocked: invisible or control character U+202E RIGHT-TO-LEFT OVERRIDE; see /memory view]\n## [blocked section]\n[blocked: invisible or control character U+3164 HANGUL FILLER; see /memory view]\n</${tag}>`,
+    );
   });
 
   it("shows ordinary notes with instruction-like words as written: no phrase list", () => {
@@ -125,7 +131,7 @@ describe("buildSystemPrompt", () => {
   it("reads past a byte-order mark at the start of a file and blocks nothing for it", () => {
     const warnings: string[] = [];
     const prompt = buildSystemPrompt({ ...empty, user: "\uFEFF## Likes\n- tea\n" }, BASE, { warn: (w) => warnings.push(w) });
-    expect(prompt).toContain("<user-profile chars=\"15/1400\">\n## Likes\n- tea\n</user-profile>");
+    expect(prompt).toContain('<user-profile chars="15/1400">\n## Likes\n- tea\n</user-profile>');
     expect(prompt).not.toContain("\uFEFF");
     expect(warnings).toEqual([]);
   });

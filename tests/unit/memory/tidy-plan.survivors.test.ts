@@ -21,7 +21,7 @@ describe("tidy-plan survivors: safe section names", () => {
   // safeName refuses only line breaks, '#', what checkContent refuses and relative times: ordinary
   // punctuation passes (also pins the `name !== ""` literal, which Stryker turns into "Stryker was here!").
   it("accepts a one-line section name with ordinary punctuation", () => {
-    const names = ["Stryker was here!", "Books: to read?", "Mei's \"big\" plans (2027)"];
+    const names = ["Stryker was here!", "Books: to read?", 'Mei\'s "big" plans (2027)'];
     const outcome = checkPlan(input(), names.map(move));
     expect(outcome.dropped).toEqual([]);
     expect(outcome.applied.map((o) => o.section)).toEqual(names);

@@ -35,7 +35,9 @@ const fresh: [FileName, string][] = [
 ];
 
 const op: fc.Arbitrary<Op> = fc.oneof(
-  fc.constantFrom(...existing).chain(([file, section]) => fc.constantFrom<Op>({ kind: "add", file, section, content: "- also oolong" }, { kind: "remove", file, section })),
+  fc
+    .constantFrom(...existing)
+    .chain(([file, section]) => fc.constantFrom<Op>({ kind: "add", file, section, content: "- also oolong" }, { kind: "remove", file, section })),
   fc.constantFrom(...existing).map(([file, section, old]): Op => ({ kind: "replace", file, section, old, now: `${old} (changed)` })),
   fc.constantFrom(...fresh).map(([file, section]): Op => ({ kind: "add", file, section, content: `- new in ${section}` })),
 );
@@ -78,7 +80,10 @@ describe("undo, per change", () => {
           const undone = await undoChanges(s, [id!], ME);
           expect(undone, `undo ${changes[ids.indexOf(id!)]!.kind} ${changes[ids.indexOf(id!)]!.section}`).toMatchObject({ ok: true });
         }
-        for (const [file, start] of [[s.user, START.user], [s.memory, START.memory]] as const) {
+        for (const [file, start] of [
+          [s.user, START.user],
+          [s.memory, START.memory],
+        ] as const) {
           const text = await file.read();
           expect(sectionsOf(text)).toEqual(sectionsOf(start));
           // One blank line between sections, none at the end: as the file began.
@@ -92,7 +97,17 @@ describe("undo, per change", () => {
   }, 60_000);
 
   it("takes back a change to some lines of a section after later changes to other lines of it, in any order; refuses only when its own lines changed since", async () => {
-    const lines = ["- green tea", "- oolong", "- walks at dawn", "- reads in bed", "- plays piano", "- sister Clara", "- lives in Lyon", "- bakes bread", "- cycles to work"];
+    const lines = [
+      "- green tea",
+      "- oolong",
+      "- walks at dawn",
+      "- reads in bed",
+      "- plays piano",
+      "- sister Clara",
+      "- lives in Lyon",
+      "- bakes bread",
+      "- cycles to work",
+    ];
     const start = `## Likes\n${lines.join("\n")}\n`;
     // Lines three apart: each change's neighbours (the context that places it) are no other change's lines.
     const spaced = [0, 3, 6];

@@ -173,4 +173,3 @@ describe("undo, line by line, refuses rather than guess", () => {
     expect(await s.user.read()).toBe("## S\n- A\n- b\n- c\n- d\n- e\n");
   });
 });
-

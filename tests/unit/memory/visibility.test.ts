@@ -24,14 +24,21 @@ describe("private sections", () => {
   });
 
   it("take linear time over a megabyte of headings", () => {
-    expectLinear((size) => repeatTo("## Health\n", size), (text) => withoutPrivateSections(text, ["health"]));
-    expectLinear((size) => repeatTo("## a 🌐\n", size), (text) => publicEntriesOf(text, () => true));
+    expectLinear(
+      (size) => repeatTo("## Health\n", size),
+      (text) => withoutPrivateSections(text, ["health"]),
+    );
+    expectLinear(
+      (size) => repeatTo("## a 🌐\n", size),
+      (text) => publicEntriesOf(text, () => true),
+    );
   });
 });
 
 describe("a daily log in a public place", () => {
   it("keeps only the entries of conversations held in public places: not the DM's, not a condensed day's, not the preamble", () => {
-    const log = "# 2026-12-03\nhand-written note\n## 09:00 · direct messages\nAlice told me her code word.\n## 10:00 · picnic 🌐\nWe planned a picnic.\n## Condensed\nA mix of both.\n";
+    const log =
+      "# 2026-12-03\nhand-written note\n## 09:00 · direct messages\nAlice told me her code word.\n## 10:00 · picnic 🌐\nWe planned a picnic.\n## Condensed\nA mix of both.\n";
     expect(publicEntriesOf(log, () => true)).toEqual({ text: "## 10:00 · picnic 🌐\nWe planned a picnic.\n", held: 2 });
   });
 

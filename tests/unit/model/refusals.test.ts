@@ -53,11 +53,21 @@ describe("refusals the model servers word the same way every time", () => {
     expect(serverReason("a\nb\tc")).toBe("a b c");
     expect(serverReason("This model's maximum context length is 4096 tokens.")).toBe("This model's maximum context length is 4096 tokens.");
     expect(serverReason(`bad "${"x".repeat(100)}" here`)).toBe('bad "…" here');
-    expect(serverReason("Value error, 'my secret medical condition is diabetes type 2 and I take metformin daily' is not valid")).toBe("Value error, '…' is not valid");
+    expect(serverReason("Value error, 'my secret medical condition is diabetes type 2 and I take metformin daily' is not valid")).toBe(
+      "Value error, '…' is not valid",
+    );
     expect(serverReason("Failed to parse input at pos 3: I told you my address is 5 Kestrel Lane")).toBe("Failed to parse input at pos …");
-    expect(serverReason("1 validation error for ChatCompletionRequest input_value={'secret': 'my diary'}")).toBe("1 validation error for ChatCompletionRequest input_value= …");
+    expect(serverReason("1 validation error for ChatCompletionRequest input_value={'secret': 'my diary'}")).toBe(
+      "1 validation error for ChatCompletionRequest input_value= …",
+    );
     expect(serverReason("y".repeat(1000))).toHaveLength(240);
-    expectLinear((size) => repeatTo('"a', size), (input) => serverReason(input));
-    expectLinear((size) => repeatTo("does not support ", size), (input) => recogniseRefusal(input));
+    expectLinear(
+      (size) => repeatTo('"a', size),
+      (input) => serverReason(input),
+    );
+    expectLinear(
+      (size) => repeatTo("does not support ", size),
+      (input) => recogniseRefusal(input),
+    );
   });
 });

@@ -71,8 +71,17 @@ describe("the metrics registry", () => {
 
   it("has the process metrics, event-loop lag included", async () => {
     const samples = await scrape(createMetrics());
-    for (const name of ["nodejs_eventloop_lag_seconds", "nodejs_eventloop_lag_p99_seconds", "process_cpu_seconds_total", "process_resident_memory_bytes", "nodejs_heap_size_used_bytes"]) {
-      expect(samples.some((s) => s.name === name), name).toBe(true);
+    for (const name of [
+      "nodejs_eventloop_lag_seconds",
+      "nodejs_eventloop_lag_p99_seconds",
+      "process_cpu_seconds_total",
+      "process_resident_memory_bytes",
+      "nodejs_heap_size_used_bytes",
+    ]) {
+      expect(
+        samples.some((s) => s.name === name),
+        name,
+      ).toBe(true);
     }
   });
 

@@ -57,7 +57,14 @@ describe("what a person is told when the model fails", () => {
     ["parameter", /parallel_tool_calls/],
   ];
   const refused = (refusal: ModelRefusal) =>
-    new ModelError("refused", { baseURL: "http://localhost:8080/v1", model: "qwen2.5", status: 400, reason: "the server's own words", refusal, parameter: "parallel_tool_calls" });
+    new ModelError("refused", {
+      baseURL: "http://localhost:8080/v1",
+      model: "qwen2.5",
+      status: 400,
+      reason: "the server's own words",
+      refusal,
+      parameter: "parallel_tool_calls",
+    });
 
   it("gives the operator the server's own words and the fix for every refusal it knows, in English and Chinese", () => {
     for (const [refusal, fix] of refusals) {

@@ -24,14 +24,27 @@ const base = (messages: SessionRecord["messages"], extra: Partial<SessionRecord>
 describe("a session record in keyv's encoding, a piece at a time", () => {
   it("writes what keyv reads back, and reads what keyv writes, for any text in it", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.record({ role: fc.constantFrom("user" as const, "assistant" as const), content: fc.oneof(fc.string(), fc.string().map((s) => `:${s}`), fc.string({ unit: "grapheme" })) }), { maxLength: 8 }), async (messages) => {
-        const record = base(messages, { guests: [] });
-        // keyv reads what we write, and we read what keyv writes, as the record itself.
-        const ours = await encodeRecord(record);
-        expect((await keyv.deserializeData<SessionRecord>(ours))?.value).toEqual(record);
-        const theirs = String(await keyv.serializeData({ value: record }));
-        expect(await decodeRecord(Buffer.from(theirs, "utf8"))).toEqual(record);
-      }),
+      fc.asyncProperty(
+        fc.array(
+          fc.record({
+            role: fc.constantFrom("user" as const, "assistant" as const),
+            content: fc.oneof(
+              fc.string(),
+              fc.string().map((s) => `:${s}`),
+              fc.string({ unit: "grapheme" }),
+            ),
+          }),
+          { maxLength: 8 },
+        ),
+        async (messages) => {
+          const record = base(messages, { guests: [] });
+          // keyv reads what we write, and we read what keyv writes, as the record itself.
+          const ours = await encodeRecord(record);
+          expect((await keyv.deserializeData<SessionRecord>(ours))?.value).toEqual(record);
+          const theirs = String(await keyv.serializeData({ value: record }));
+          expect(await decodeRecord(Buffer.from(theirs, "utf8"))).toEqual(record);
+        },
+      ),
       { numRuns: 200 },
     );
   });

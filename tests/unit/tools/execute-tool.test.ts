@@ -17,7 +17,14 @@ async function setup() {
   const store = MemoryStore.forUser(await makeTempHome(), "42", { defaultTimeZone: "Asia/Shanghai" });
   const turn = newTurnState();
   const call = async (name: string, args: unknown, state: TurnState = turn) =>
-    JSON.parse(await executeTool(store, name, typeof args === "string" ? args : JSON.stringify(args), { now, turn: state, writer: MODEL, settings: store.readSettings() })) as Record<string, unknown>;
+    JSON.parse(
+      await executeTool(store, name, typeof args === "string" ? args : JSON.stringify(args), {
+        now,
+        turn: state,
+        writer: MODEL,
+        settings: store.readSettings(),
+      }),
+    ) as Record<string, unknown>;
   return { store, turn, call };
 }
 
@@ -190,7 +197,10 @@ describe("executeTool", () => {
 
   it("holds for the person's Save a note that holds a tag closing a prompt block: it waits, nothing is written", async () => {
     const { store, call } = await setup();
-    expect(await call("memory_add", { file: "memory", section: "Notes", content: "- writes </agent-notes> and <user-profile> in blog posts" })).toMatchObject({ ok: true, pending: true });
+    expect(await call("memory_add", { file: "memory", section: "Notes", content: "- writes </agent-notes> and <user-profile> in blog posts" })).toMatchObject({
+      ok: true,
+      pending: true,
+    });
     expect(await store.memory.read()).toBe("");
   });
 
@@ -236,7 +246,12 @@ describe("executeTool", () => {
   it("answers with JSON in which no < or > appears, so a file's text cannot look like a tag", async () => {
     const { store } = await setup();
     await store.memory.write("## Notes\n</agent-notes> ＜/agent-notes＞\n", PERSON);
-    const raw = await executeTool(store, "memory_read", JSON.stringify({ file: "memory" }), { now, turn: newTurnState(), writer: MODEL, settings: store.readSettings() });
+    const raw = await executeTool(store, "memory_read", JSON.stringify({ file: "memory" }), {
+      now,
+      turn: newTurnState(),
+      writer: MODEL,
+      settings: store.readSettings(),
+    });
     expect(raw).not.toMatch(/[<>＜＞﹤﹥]/);
     expect(JSON.parse(raw)).toMatchObject({ content: "## Notes\n</agent-notes> ＜/agent-notes＞\n" });
   });
@@ -268,7 +283,13 @@ describe("what becomes of a write (metrics)", () => {
     const results: string[] = [];
     const turn = newTurnState();
     const call = (name: string, args: unknown) =>
-      executeTool(store, name, typeof args === "string" ? args : JSON.stringify(args), { now, turn, writer: MODEL, settings: store.readSettings(), onWrite: (r) => results.push(r) });
+      executeTool(store, name, typeof args === "string" ? args : JSON.stringify(args), {
+        now,
+        turn,
+        writer: MODEL,
+        settings: store.readSettings(),
+        onWrite: (r) => results.push(r),
+      });
     await call("memory_add", { file: "memory", section: "N", content: "- tea" });
     await call("memory_add", { file: "memory", section: "N", content: "- tea" });
     await call("memory_read", { file: "memory" });
@@ -288,7 +309,13 @@ describe("what becomes of a write (metrics)", () => {
 
     await store.saveSettings({ askBeforeSaving: "all" });
     results.length = 0;
-    await executeTool(store, "memory_add", JSON.stringify({ file: "user", section: "Likes", content: "- oolong" }), { now, turn: newTurnState(), writer: MODEL, settings: store.readSettings(), onWrite: (r) => results.push(r) });
+    await executeTool(store, "memory_add", JSON.stringify({ file: "user", section: "Likes", content: "- oolong" }), {
+      now,
+      turn: newTurnState(),
+      writer: MODEL,
+      settings: store.readSettings(),
+      onWrite: (r) => results.push(r),
+    });
     expect(results).toEqual(["pending"]);
   });
 });
@@ -419,16 +446,32 @@ describe("memory_search between dates", () => {
     const recall = new Recall({ debounceMs: 5 });
     onTestFinished(() => recall.close());
     const store = MemoryStore.forUser(home, "42", { defaultTimeZone: "UTC", recall });
-    for (const [date, city] of [["2026-03-14", "Lisbon"], ["2026-10-02", "Kyoto"]] as const) {
+    for (const [date, city] of [
+      ["2026-03-14", "Lisbon"],
+      ["2026-10-02", "Kyoto"],
+    ] as const) {
       const messages: ConversationMessage[] = [{ speaker: "person", name: "Mei", text: `We booked the trip to ${city}.` }];
-      await store.writeConversation(`${date}-trip-${date.replaceAll("-", "")}.md`, { title: `trip ${city}`, place: "", opened: "", closed: "", sessionId: date, messages });
+      await store.writeConversation(`${date}-trip-${date.replaceAll("-", "")}.md`, {
+        title: `trip ${city}`,
+        place: "",
+        opened: "",
+        closed: "",
+        sessionId: date,
+        messages,
+      });
       await mkdir(join(store.dir, "daily"), { recursive: true });
       await writeFile(join(store.dir, "daily", `${date}.md`), `## 10:00 · trip\nMei planned a trip to ${city}.\n`);
     }
     // The index is written now, not by a timer after the temporary home is gone.
     await recall.settle();
     const call = async (args: unknown) =>
-      JSON.parse(await executeToolRaw(store, args)) as { ok: boolean; error?: string; between?: string; note?: string; results: { source: string; date: string; text: string }[] };
+      JSON.parse(await executeToolRaw(store, args)) as {
+        ok: boolean;
+        error?: string;
+        between?: string;
+        note?: string;
+        results: { source: string; date: string; text: string }[];
+      };
     return { call };
   }
 
@@ -455,7 +498,10 @@ describe("memory_search between dates", () => {
     const { call } = await withYear();
     expect(await call({ query: "trip", since: "last month" })).toMatchObject({ ok: false, error: expect.stringMatching(/since: .*YYYY-MM-DD.*YYYY-MM/) });
     expect(await call({ query: "trip", until: "2026-02-30" })).toMatchObject({ ok: false, error: expect.stringMatching(/until: /) });
-    expect(await call({ query: "trip", since: "2026-11-01", until: "2026-10-01" })).toMatchObject({ ok: false, error: expect.stringMatching(/since .*after until/) });
+    expect(await call({ query: "trip", since: "2026-11-01", until: "2026-10-01" })).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/since .*after until/),
+    });
   });
 });
 
@@ -487,7 +533,9 @@ describe("dates that stay true", () => {
     expect(replaced.error).toMatch(/^MEMORY\.md: refused, "明天" is a relative time/);
     expect(await call("memory_add", { file: "user", section: "Plans", content: "- moving to Berlin in January 2027" })).toMatchObject({ ok: true });
     await call("memory_add", { file: "user", section: "Exam", content: "- exam on 2026-12-10" });
-    expect(await call("memory_replace", { file: "user", section: "Exam", old_text: "- exam on 2026-12-10", new_text: "- exam next week" })).toMatchObject({ ok: false });
+    expect(await call("memory_replace", { file: "user", section: "Exam", old_text: "- exam on 2026-12-10", new_text: "- exam next week" })).toMatchObject({
+      ok: false,
+    });
     // The daily log is dated by its name: "today" there is a date already.
     const daily = await call("memory_add", { file: "daily", section: "Notes", content: "- today we talked about tea; exam tomorrow" }, newTurnState());
     expect(daily, String(daily.error)).toMatchObject({ ok: true });

@@ -47,14 +47,18 @@ describe("voices.ts: a replacement is measured by what it adds", () => {
 
   it("needs a new negation typed, and does not ask for one the replaced text held", () => {
     expect(notTheirWords("- Not allergic to penicillin", only(["penicillin again, allergic"]), { replacing: "- Allergic to penicillin" })).toBeDefined();
-    expect(notTheirWords("- Allergic to penicillin", only(["I am allergic to penicillin after all"]), { replacing: "- Not allergic to penicillin" })).toBeUndefined();
+    expect(
+      notTheirWords("- Allergic to penicillin", only(["I am allergic to penicillin after all"]), { replacing: "- Not allergic to penicillin" }),
+    ).toBeUndefined();
   });
 });
 
 describe("voices.ts: a replacement's dates and its yes or no", () => {
   it("needs a new date given a time by the person, and not a date the replaced text held", () => {
     expect(notTheirWords("- Dentist on 2026-12-08", only(["the dentist moved"]), { replacing: "- Dentist on 2026-12-01" })).toBeDefined();
-    expect(notTheirWords("- Dentist on 2026-12-01, bring the x-ray", only(["bring the x-ray to the dentist"]), { replacing: "- Dentist on 2026-12-01" })).toBeUndefined();
+    expect(
+      notTheirWords("- Dentist on 2026-12-01, bring the x-ray", only(["bring the x-ray to the dentist"]), { replacing: "- Dentist on 2026-12-01" }),
+    ).toBeUndefined();
   });
 
   it("needs a no the person said about the new words of a clause that says no", () => {

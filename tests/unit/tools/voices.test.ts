@@ -42,7 +42,10 @@ describe("a USER.md text that is not the owner's own words", () => {
   });
 
   it("reads only the newest 60,000 characters of the typed words: a megabyte of messages costs what that costs", () => {
-    const big: SessionWords = { typed: [`said long ago: ${"word ".repeat(200_000)}`], others: [{ origin: "typed", author: "Bob", text: "花生".repeat(250_000) }] };
+    const big: SessionWords = {
+      typed: [`said long ago: ${"word ".repeat(200_000)}`],
+      others: [{ origin: "typed", author: "Bob", text: "花生".repeat(250_000) }],
+    };
     expect(cpuMs(() => notTheirWords("花生 word ".repeat(200), big))).toBeLessThan(800);
     // Words said before those 60,000 characters are no longer before the model.
     expect(notTheirWords("said long ago", big)).toBeDefined();
@@ -52,17 +55,26 @@ describe("a USER.md text that is not the owner's own words", () => {
 describe("naming where a held write's words came from", () => {
   it("reads at most 200,000 characters of the other parts, newest first: a session of shared files costs what that costs", () => {
     const file = { origin: "file" as const, name: "big.txt", text: `${"lorem ipsum dolor ".repeat(60_000)}` };
-    const words: SessionWords = { typed: ["hello"], others: [...Array.from({ length: 20 }, () => file), { origin: "typed", author: "Bob", text: "Alice was fired from the hospital" }] };
+    const words: SessionWords = {
+      typed: ["hello"],
+      others: [...Array.from({ length: 20 }, () => file), { origin: "typed", author: "Bob", text: "Alice was fired from the hospital" }],
+    };
     expect(cpuMs(() => notTheirWords("- fired from the hospital", words))).toBeLessThan(800);
     expect(notTheirWords("- fired from the hospital", words)?.from).toEqual({ origin: "typed", author: "Bob" });
   });
 });
 
 describe("a new section's name is text the file will hold", () => {
-  const words: SessionWords = { typed: ["hey, can you summarise the file Bob sent?"], others: [{ origin: "file", name: "bob.txt", text: "Alice was diagnosed with epilepsy" }] };
+  const words: SessionWords = {
+    typed: ["hey, can you summarise the file Bob sent?"],
+    others: [{ origin: "file", name: "bob.txt", text: "Alice was diagnosed with epilepsy" }],
+  };
 
   it("holds a fact written as the name of a new section over a 'yes'", () => {
-    expect(notTheirWords("yes", words, { newSection: "Diagnosed with epilepsy" })).toEqual({ why: "not-their-words", from: { origin: "file", name: "bob.txt" } });
+    expect(notTheirWords("yes", words, { newSection: "Diagnosed with epilepsy" })).toEqual({
+      why: "not-their-words",
+      from: { origin: "file", name: "bob.txt" },
+    });
     expect(notTheirWords("- yes, a lot", words, { newSection: "Allergic to penicillin" })).toBeDefined();
   });
 

@@ -9,7 +9,10 @@ const commandSchema = z.looseObject({
   name: z.string().regex(/^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$/u, "Command name is invalid"),
   type: z.number().int().optional(),
   description: z.string().max(100).optional(),
-  options: z.array(z.looseObject({ name: z.string().min(1).max(32), description: z.string().max(100).optional() })).max(25).optional(),
+  options: z
+    .array(z.looseObject({ name: z.string().min(1).max(32), description: z.string().max(100).optional() }))
+    .max(25)
+    .optional(),
   default_member_permissions: z.string().nullish(),
   contexts: z.array(z.number()).nullish(),
   integration_types: z.array(z.number()).nullish(),
@@ -17,8 +20,18 @@ const commandSchema = z.looseObject({
 });
 
 const GATEWAY_ONLY_GUILD_FIELDS = [
-  "joined_at", "large", "unavailable", "member_count", "voice_states", "members", "channels", "threads",
-  "presences", "stage_instances", "guild_scheduled_events", "soundboard_sounds",
+  "joined_at",
+  "large",
+  "unavailable",
+  "member_count",
+  "voice_states",
+  "members",
+  "channels",
+  "threads",
+  "presences",
+  "stage_instances",
+  "guild_scheduled_events",
+  "soundboard_sounds",
 ];
 
 export const applicationRoutes: Route[] = [
@@ -36,17 +49,23 @@ export const applicationRoutes: Route[] = [
     "GET",
     "/users/@me",
     (request, { state }) => {
-      if (request.authorization === `Bot ${state.token}`) return json({ ...userToApi(state.botUser), verified: true, mfa_enabled: false, email: null, locale: "en-US" });
+      if (request.authorization === `Bot ${state.token}`)
+        return json({ ...userToApi(state.botUser), verified: true, mfa_enabled: false, email: null, locale: "en-US" });
       const user = state.users.get(state.oauth2.userOf(request.authorization) ?? "");
       return user ? json({ ...userToApi(user), mfa_enabled: false, locale: "en-US" }) : failures.unauthorized();
     },
     { needsBotToken: false },
   ),
-  route("POST", "/oauth2/token", (request, { state }) => {
-    const fields = typeof request.body === "object" && request.body !== null ? (request.body as Record<string, string>) : {};
-    const answer = state.oauth2.token(fields);
-    return json(answer.body, answer.status);
-  }, { needsBotToken: false }),
+  route(
+    "POST",
+    "/oauth2/token",
+    (request, { state }) => {
+      const fields = typeof request.body === "object" && request.body !== null ? (request.body as Record<string, string>) : {};
+      const answer = state.oauth2.token(fields);
+      return json(answer.body, answer.status);
+    },
+    { needsBotToken: false },
+  ),
   // The bot's servers as partial guild objects, by id, `limit` 1–200 (200 when left out), after the
   // server `after`: discord/discord-api-docs, docs/resources/User.md, "Get Current User Guilds".
   route("GET", "/users/@me/guilds", (request, { state }) => {
@@ -84,12 +103,8 @@ export const applicationRoutes: Route[] = [
     if (param(request, "applicationId") !== state.applicationId) return failures.notFound();
     return json(state.commands.global);
   }),
-  route("PUT", "/applications/:applicationId/commands", (request, { state }) =>
-    replaceCommands(state, param(request, "applicationId"), null, request.body),
-  ),
-  route("POST", "/applications/:applicationId/commands", (request, { state }) =>
-    upsertCommand(state, param(request, "applicationId"), null, request.body),
-  ),
+  route("PUT", "/applications/:applicationId/commands", (request, { state }) => replaceCommands(state, param(request, "applicationId"), null, request.body)),
+  route("POST", "/applications/:applicationId/commands", (request, { state }) => upsertCommand(state, param(request, "applicationId"), null, request.body)),
   route("GET", "/applications/:applicationId/guilds/:guildId/commands", (request, { state }) => {
     if (param(request, "applicationId") !== state.applicationId) return failures.notFound();
     return json(state.commands.byGuild.get(param(request, "guildId")) ?? []);
@@ -124,7 +139,12 @@ export const applicationRoutes: Route[] = [
   route("GET", "/guilds/:guildId/channels", (request, { state }) => {
     const guildId = param(request, "guildId");
     if (!state.guilds.has(guildId)) return failures.unknownGuild();
-    return json(state.guildChannelsOf(guildId).filter((c) => c.kind === "text").map((c) => channelToApi(state, c)));
+    return json(
+      state
+        .guildChannelsOf(guildId)
+        .filter((c) => c.kind === "text")
+        .map((c) => channelToApi(state, c)),
+    );
   }),
   route("GET", "/guilds/:guildId/threads/active", (request, { state }) => {
     const guildId = param(request, "guildId");

@@ -14,46 +14,66 @@ export const interactionRoutes: Route[] = [
     needsBotToken: false,
   }),
 
-  route("POST", "/webhooks/:applicationId/:token", (request, world) => {
-    const interaction = interactionOfWebhook(request, world);
-    if (interaction instanceof DiscordFailure) return interaction;
-    if (!interaction.acknowledged) return failures.unknownWebhook();
-    const parsed = parseMessageBody(request.body, request.files, world.state.ids);
-    if (parsed instanceof DiscordFailure) return parsed;
-    const message = fillThinkingMessage(world, interaction, parsed) ?? postReply(world, interaction, parsed);
-    if (message instanceof DiscordFailure) return message;
-    if (message.id !== interaction.originalMessageId) interaction.followUpMessageIds.push(message.id);
-    record(interaction, "follow-up", { parsed, message, body: request.body });
-    // discord.js always sends ?wait=true; without it Discord answers 204.
-    return request.query.get("wait") === "true" ? json(messageToApi(world.state, message)) : noContent();
-  }, { needsBotToken: false }),
+  route(
+    "POST",
+    "/webhooks/:applicationId/:token",
+    (request, world) => {
+      const interaction = interactionOfWebhook(request, world);
+      if (interaction instanceof DiscordFailure) return interaction;
+      if (!interaction.acknowledged) return failures.unknownWebhook();
+      const parsed = parseMessageBody(request.body, request.files, world.state.ids);
+      if (parsed instanceof DiscordFailure) return parsed;
+      const message = fillThinkingMessage(world, interaction, parsed) ?? postReply(world, interaction, parsed);
+      if (message instanceof DiscordFailure) return message;
+      if (message.id !== interaction.originalMessageId) interaction.followUpMessageIds.push(message.id);
+      record(interaction, "follow-up", { parsed, message, body: request.body });
+      // discord.js always sends ?wait=true; without it Discord answers 204.
+      return request.query.get("wait") === "true" ? json(messageToApi(world.state, message)) : noContent();
+    },
+    { needsBotToken: false },
+  ),
 
-  route("GET", "/webhooks/:applicationId/:token/messages/:messageId", (request, world) => {
-    const target = webhookMessage(request, world);
-    return target instanceof DiscordFailure ? target : json(messageToApi(world.state, target.message));
-  }, { needsBotToken: false }),
+  route(
+    "GET",
+    "/webhooks/:applicationId/:token/messages/:messageId",
+    (request, world) => {
+      const target = webhookMessage(request, world);
+      return target instanceof DiscordFailure ? target : json(messageToApi(world.state, target.message));
+    },
+    { needsBotToken: false },
+  ),
 
-  route("PATCH", "/webhooks/:applicationId/:token/messages/:messageId", (request, world) => {
-    const target = webhookMessage(request, world);
-    if (target instanceof DiscordFailure) return target;
-    const parsed = parseMessageBody(request.body, request.files, world.state.ids, { editing: target.message });
-    if (parsed instanceof DiscordFailure) return parsed;
-    const edited = world.editMessage(target.message, parsed.patch);
-    if (edited instanceof DiscordFailure) return edited;
-    record(target.interaction, target.isOriginal ? "original-edit" : "follow-up-edit", { parsed, message: edited, body: request.body });
-    return json(messageToApi(world.state, edited));
-  }, { needsBotToken: false }),
+  route(
+    "PATCH",
+    "/webhooks/:applicationId/:token/messages/:messageId",
+    (request, world) => {
+      const target = webhookMessage(request, world);
+      if (target instanceof DiscordFailure) return target;
+      const parsed = parseMessageBody(request.body, request.files, world.state.ids, { editing: target.message });
+      if (parsed instanceof DiscordFailure) return parsed;
+      const edited = world.editMessage(target.message, parsed.patch);
+      if (edited instanceof DiscordFailure) return edited;
+      record(target.interaction, target.isOriginal ? "original-edit" : "follow-up-edit", { parsed, message: edited, body: request.body });
+      return json(messageToApi(world.state, edited));
+    },
+    { needsBotToken: false },
+  ),
 
-  route("DELETE", "/webhooks/:applicationId/:token/messages/:messageId", (request, world) => {
-    const target = webhookMessage(request, world);
-    if (target instanceof DiscordFailure) return target;
-    world.deleteMessage(target.message);
-    record(target.interaction, target.isOriginal ? "original-delete" : "follow-up-delete", {
-      message: target.message,
-      body: undefined,
-    });
-    return noContent();
-  }, { needsBotToken: false }),
+  route(
+    "DELETE",
+    "/webhooks/:applicationId/:token/messages/:messageId",
+    (request, world) => {
+      const target = webhookMessage(request, world);
+      if (target instanceof DiscordFailure) return target;
+      world.deleteMessage(target.message);
+      record(target.interaction, target.isOriginal ? "original-delete" : "follow-up-delete", {
+        message: target.message,
+        body: undefined,
+      });
+      return noContent();
+    },
+    { needsBotToken: false },
+  ),
 ];
 
 function callback(request: ParsedRequest, world: FakeDiscordWorld): RouteOutcome {
@@ -161,11 +181,7 @@ function postReply(world: FakeDiscordWorld, interaction: FakeInteraction, parsed
  * The first follow-up to a deferred reply fills in its "thinking…" message instead of posting a new one,
  * and is ephemeral exactly when the deferral was, whatever its own flags say (Discord ignores them).
  */
-function fillThinkingMessage(
-  world: FakeDiscordWorld,
-  interaction: FakeInteraction,
-  parsed: ParsedMessageBody,
-): FakeMessage | DiscordFailure | undefined {
+function fillThinkingMessage(world: FakeDiscordWorld, interaction: FakeInteraction, parsed: ParsedMessageBody): FakeMessage | DiscordFailure | undefined {
   const original = interaction.originalMessageId ? world.state.messages.get(interaction.originalMessageId) : undefined;
   if (!original || original.deleted || (original.flags & MessageFlags.Loading) === 0) return undefined;
   return world.editMessage(original, parsed.patch);

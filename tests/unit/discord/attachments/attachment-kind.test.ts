@@ -49,7 +49,21 @@ describe("kindOf", () => {
   });
 
   it("refuses every .env file but examples, samples and templates", () => {
-    for (const name of [".env", ".ENV", ".env.local", ".env.production.local", ".env.dist", ".env.test", ".env.example.bak", ".envrc", ".env-prod", ".env_backup", ".env~", "prod.env", "prod.env.txt"]) {
+    for (const name of [
+      ".env",
+      ".ENV",
+      ".env.local",
+      ".env.production.local",
+      ".env.dist",
+      ".env.test",
+      ".env.example.bak",
+      ".envrc",
+      ".env-prod",
+      ".env_backup",
+      ".env~",
+      "prod.env",
+      "prod.env.txt",
+    ]) {
       expect(kindOf(name, "text/plain")).toEqual({ kind: "secret" });
     }
     for (const name of [".env.example", ".env.sample", ".env.template", ".env.local.example", ".ENV.Example"]) {
@@ -59,10 +73,33 @@ describe("kindOf", () => {
 
   it("refuses credential files by name, whatever their extension says", () => {
     for (const name of [
-      "credentials.json", "Credentials.JSON", "credentials", "service-account.json", "service-account-prod.json", "service_account.json",
-      "client_secret_1234.apps.googleusercontent.com.json", ".git-credentials", ".pypirc", ".npmrc", ".netrc", ".pgpass", ".htpasswd",
-      "id_rsa", "id_ed25519", "id_ecdsa_sk", "id_rsa.pub", "id_work", "vault.kdbx", "AuthKey_ABC123.p8",
-      "credentials.txt", "aws_credentials", "id_rsa.txt", "terraform.tfvars", "terraform.tfstate", "my-service-account.json", "sa-key.json",
+      "credentials.json",
+      "Credentials.JSON",
+      "credentials",
+      "service-account.json",
+      "service-account-prod.json",
+      "service_account.json",
+      "client_secret_1234.apps.googleusercontent.com.json",
+      ".git-credentials",
+      ".pypirc",
+      ".npmrc",
+      ".netrc",
+      ".pgpass",
+      ".htpasswd",
+      "id_rsa",
+      "id_ed25519",
+      "id_ecdsa_sk",
+      "id_rsa.pub",
+      "id_work",
+      "vault.kdbx",
+      "AuthKey_ABC123.p8",
+      "credentials.txt",
+      "aws_credentials",
+      "id_rsa.txt",
+      "terraform.tfvars",
+      "terraform.tfstate",
+      "my-service-account.json",
+      "sa-key.json",
     ]) {
       expect(kindOf(name, "application/json")).toEqual({ kind: "secret" });
     }

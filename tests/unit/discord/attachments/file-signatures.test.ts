@@ -2,8 +2,7 @@ import { describe, expect, it } from "vitest";
 import { sniffFormat } from "../../../../src/discord/attachments/file-signatures.js";
 import { gif, jpeg, png, webpLossy, zip } from "../../../helpers/image-fixtures.js";
 
-const bytes = (...parts: (string | number[])[]) =>
-  Buffer.concat(parts.map((p) => (typeof p === "string" ? Buffer.from(p, "latin1") : Buffer.from(p))));
+const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((p) => (typeof p === "string" ? Buffer.from(p, "latin1") : Buffer.from(p))));
 
 describe("sniffFormat", () => {
   it("names the images it reads by their magic numbers", () => {

@@ -70,10 +70,7 @@ describe("readAttachments: text files", () => {
     const cdn = new FakeCdn();
     const files = ["a.txt", "b.txt", "c.txt"].map((name) => cdn.file(name, "y".repeat(80 * KB)));
     const result = await readAttachments(files, { ...LIMITS, messageBytes: 150 * KB }, en, { fetch: cdn.fetch });
-    expect(result.lines).toEqual([
-      "📄 b.txt is 80 KB; I read the first 70 KB.",
-      "📄 c.txt: I didn't read it; I read at most 150 KB of files per message.",
-    ]);
+    expect(result.lines).toEqual(["📄 b.txt is 80 KB; I read the first 70 KB.", "📄 c.txt: I didn't read it; I read at most 150 KB of files per message."]);
     expect(result.text).toContain("📄 a.txt:\n```\n");
     expect(result.text).toContain("📄 b.txt (first 70 KB of 80 KB):");
     expect(result.text.endsWith("[file: c.txt (not read: this message's 150 KB limit for files was used up)]")).toBe(true);
@@ -184,9 +181,7 @@ describe("readAttachments: images", () => {
     const pasted = cdn.file("paste.jpg", jpeg(10, 10));
     const result = await readAttachments([cat, pasted], { ...LIMITS, vision: false }, en, { fetch: cdn.fetch });
     expect(result).toEqual({
-      text:
-        "[image: cat.png, 640×480 (not shown: this model cannot see images)]\n\n" +
-        "[image: paste.jpg (not shown: this model cannot see images)]",
+      text: "[image: cat.png, 640×480 (not shown: this model cannot see images)]\n\n" + "[image: paste.jpg (not shown: this model cannot see images)]",
       parts: [
         { origin: "image", name: "cat.png", text: "[image: cat.png, 640×480 (not shown: this model cannot see images)]" },
         { origin: "image", name: "paste.jpg", text: "[image: paste.jpg (not shown: this model cannot see images)]" },
@@ -217,7 +212,14 @@ describe("readAttachments: other files and failures", () => {
 
   it("turns a failed download into a line, never a throw, and reads the other files", async () => {
     const cdn = new FakeCdn();
-    const gone: AttachmentLike = { name: "x.txt", url: "https://cdn.example/gone?ex=1&is=2&hm=3&", size: 5, contentType: "text/plain", width: null, height: null };
+    const gone: AttachmentLike = {
+      name: "x.txt",
+      url: "https://cdn.example/gone?ex=1&is=2&hm=3&",
+      size: 5,
+      contentType: "text/plain",
+      width: null,
+      height: null,
+    };
     const here = cdn.file("y.txt", "hello");
     const result = await readAttachments([gone, here], LIMITS, en, { fetch: cdn.fetch });
     expect(result.lines).toEqual(["📎 x.txt: I couldn't download it from Discord; please try again."]);

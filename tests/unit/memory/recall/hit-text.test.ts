@@ -4,7 +4,17 @@ import type { UnitRow } from "../../../../src/memory/recall/person-index.js";
 import { searchResultsForModel } from "../../../../src/engine/tools/search-results.js";
 
 const row = (name: string, text: string): UnitRow =>
-  ({ id: 1, path: "conversations/2026-01-01-t-aaaaaaaa.md", ord: 0, source: "conversation", date: "2026-01-01", title: "tea", speaker: "person", name, text }) as UnitRow;
+  ({
+    id: 1,
+    path: "conversations/2026-01-01-t-aaaaaaaa.md",
+    ord: 0,
+    source: "conversation",
+    date: "2026-01-01",
+    title: "tea",
+    speaker: "person",
+    name,
+    text,
+  }) as UnitRow;
 
 describe("a conversation hit", () => {
   it("is not blocked for a display name with a variation selector or a zero-width joiner", () => {

@@ -16,7 +16,14 @@ describe("namedPeriod: the days a question names in words", () => {
   });
 
   it("names nothing without a year, for a day that does not exist, or for a month word that is not a month", () => {
-    for (const question of ["What did I do in March?", "what did we say last month", "on 31 February 2022", "2022年13月", "may I ask about 2022", "the year 2022"]) {
+    for (const question of [
+      "What did I do in March?",
+      "what did we say last month",
+      "on 31 February 2022",
+      "2022年13月",
+      "may I ask about 2022",
+      "the year 2022",
+    ]) {
       expect(namedPeriod(question), question).toBeUndefined();
     }
   });
