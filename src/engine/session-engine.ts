@@ -826,8 +826,12 @@ export class SessionEngine {
     }
   }
 
-  /** Waits for a new session's first save; writes it again (channel pointer included) if it failed. */
-  private async firstSaveDone(id: string): Promise<void> {
+  /**
+   * Waits for a new session's first save (open() starts it while the first request goes to the
+   * model); writes it again (channel pointer included) if it failed. Every later save waits for it;
+   * a caller that reads the store directly (a test, a second view of the session) may too.
+   */
+  async firstSaveDone(id: string): Promise<void> {
     const pending = this.opening.get(id);
     if (!pending) return;
     try {

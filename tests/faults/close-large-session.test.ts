@@ -13,9 +13,9 @@ describe("closing a session of many megabytes", () => {
   it("hands the event loop back throughout, and still masks a key anywhere in it", async () => {
     const { engine, store, home, fake } = await setupEngine();
     const session = await engine.open(aliceInThread);
-    // The engine's own first save of the session lands in the background: once it has (clear waits
-    // for it), the record written below is not overwritten by it.
-    await engine.clear(session.id);
+    // The engine's own first save of the session lands in the background: once it has, the record
+    // written below is not overwritten by it.
+    await engine.firstSaveDone(session.id);
     const record = (await store.get(session.id))!;
     // What costs the secret check the most: full-width text that folds to key-like characters.
     const costly = "ｓｋ－".repeat(66_000);
