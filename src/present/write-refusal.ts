@@ -119,3 +119,9 @@ export function secretWarningLine(
     `这看起来像${secret.zh}。已按你的要求保存，但记忆中的所有内容都会随每次对话发送给模型；如非本意，${fix.zh}。`,
   )}`;
 }
+
+/** What a person's add or remove of a section did (/memory add and remove, /server-notes add and remove): `where` is `FILE › Section`. */
+export function sectionChangeLine(op: "add" | "remove", changed: boolean, where: string, say: Say): string {
+  if (op === "remove") return say(`Removed ${where}`, `已删除 ${where}`);
+  return changed ? say(`Added to ${where}`, `已添加到 ${where}`) : say(`Already in ${where}`, `已经在 ${where} 里了`);
+}

@@ -18,7 +18,7 @@ import { runPrivate } from "./memory-private.js";
 import { privateLine } from "../../present/privacy-lines.js";
 import { searchAnswer } from "./memory-search.js";
 import { runSettings, withSettings } from "./memory-settings.js";
-import { badSectionNameLine, secretWarningLine, writeRefusalLine } from "../../present/write-refusal.js";
+import { badSectionNameLine, secretWarningLine, sectionChangeLine, writeRefusalLine } from "../../present/write-refusal.js";
 import { ephemeralReply as reply, fenced, INLINE_LIMIT, MODAL_TEXT_LIMIT, withSection } from "./command-parts.js";
 import { holdInFlight } from "../../memory/storage-quota.js";
 
@@ -315,12 +315,7 @@ export const memoryCommand: Command = {
     }
     const { used, cap } = result.value.usage;
     const where = `${file.label} › ${section.value}`;
-    const done =
-      sub === "add"
-        ? result.value.changed
-          ? say(`Added to ${where}`, `已添加到 ${where}`)
-          : say(`Already in ${where}`, `已经在 ${where} 里了`)
-        : say(`Removed ${where}`, `已删除 ${where}`);
+    const done = sectionChangeLine(sub === "add" ? "add" : "remove", result.value.changed, where, say);
     await reply(
       interaction,
       `${done}${say(` (${used}/${cap} chars). I'll use it from the next conversation.`, `（${used}/${cap} 字）。从下一次对话开始生效。`)}${secretWarning(result.value.secret, say)}`,

@@ -15,7 +15,7 @@ import { contentHash } from "../../memory/memory-file.js";
 import type { ServerNotes } from "../../memory/server-notes.js";
 import { undoable, undoChanges } from "../../memory/undo.js";
 import { historyLine } from "../../present/history-lines.js";
-import { badSectionNameLine, writeRefusalLine } from "../../present/write-refusal.js";
+import { badSectionNameLine, sectionChangeLine, writeRefusalLine } from "../../present/write-refusal.js";
 import type { BotContext, Command } from "../bot-context.js";
 import { sayFor } from "../interaction-helpers.js";
 import { mayWriteServerNotes, memberWriter } from "../views/server-notes.js";
@@ -129,12 +129,7 @@ export const serverNotesCommand: Command = {
       return void (await reply(interaction, `${writeRefusalLine(result, notes.notes.label, say)}\n${say("Nothing was changed.", "没有做任何改动。")}`));
     const where = `${notes.notes.label} › ${section.value}`;
     const { used, cap } = result.value.usage;
-    const done =
-      sub === "add"
-        ? result.value.changed
-          ? say(`Added to ${where}`, `已添加到 ${where}`)
-          : say(`Already in ${where}`, `已经在 ${where} 里了`)
-        : say(`Removed ${where}`, `已删除 ${where}`);
+    const done = sectionChangeLine(sub === "add" ? "add" : "remove", result.value.changed, where, say);
     await reply(
       interaction,
       `${done} (${used}/${cap}). ${say("Conversations in this server see it from their next start.", "本服务器的对话从下一次开始时生效。")}`,
