@@ -8,7 +8,8 @@ import {
 } from "discord.js";
 import type { Say } from "../../lib/locale.js";
 import { importBusyLine, importRefusal, importReport } from "../../present/import-preview.js";
-import { importableName, importRoom, IMPORT_LIMITS, keepUpload, oneImportAtATime, planImport, readImport } from "../../memory/import.js";
+import { importableName, IMPORT_LIMITS, oneImportAtATime } from "../../memory/import.js";
+import { previewImport } from "../../memory/import-flow.js";
 import type { MemoryStore } from "../../memory/memory-store.js";
 import { downloadWhole } from "../attachments/download.js";
 import { COMPONENT, componentId } from "../views/custom-id.js";
@@ -23,11 +24,11 @@ export async function runImport(interaction: ChatInputCommandInteraction, memory
   await oneImportAtATime(
     memory,
     async () => void (await interaction.editReply({ content: importBusyLine(say), allowedMentions: NO_MENTIONS })),
-    () => previewImport(interaction, memory, say),
+    () => previewUpload(interaction, memory, say),
   );
 }
 
-async function previewImport(interaction: ChatInputCommandInteraction, memory: MemoryStore, say: Say): Promise<void> {
+async function previewUpload(interaction: ChatInputCommandInteraction, memory: MemoryStore, say: Say): Promise<void> {
   const attachment = interaction.options.getAttachment("file", true);
   const name = attachment.name;
   const refuse = (content: string) => interaction.editReply({ content, allowedMentions: NO_MENTIONS });
@@ -42,18 +43,15 @@ async function previewImport(interaction: ChatInputCommandInteraction, memory: M
       say("I couldn't download that file from Discord; please try again. Nothing was changed.", "无法从 Discord 下载该文件，请重试。没有做任何改动。"),
     ));
   }
-  const files = await readImport(name, download.value);
-  if (!files.ok) return void (await refuse(importRefusal(name, files.error, say)));
-  const plan = await planImport(memory, files.value);
-  const full = await importRoom(memory, plan);
-  if (full) return void (await refuse(importRefusal(name, full, say)));
-  const report = importReport(name, plan, "preview", say);
-  if (Object.keys(plan.writes).length === 0 && !plan.settings) {
+  const preview = await previewImport(memory, name, download.value, { keep: true });
+  if (preview.kind === "refused") return void (await refuse(importRefusal(name, preview.refusal, say)));
+  const report = importReport(name, preview.plan, "preview", say);
+  if (preview.kind === "nothing") {
     const { content, files: attached } = asMessage(report, say("Nothing to import.", "没有需要导入的内容。"), "import-preview.txt", say);
     await interaction.editReply({ content, files: attached, allowedMentions: NO_MENTIONS });
     return;
   }
-  const token = await keepUpload(memory, name, download.value);
+  const token = preview.token!;
   const buttons = new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(
     new ButtonBuilder()
       .setCustomId(componentId(COMPONENT.importConfirm, interaction.user.id, token))

@@ -1,6 +1,7 @@
 import { AttachmentBuilder, MessageFlags } from "discord.js";
 import type { Say } from "../../lib/locale.js";
-import { applyImport, oneImportAtATime, readImport, takeUpload } from "../../memory/import.js";
+import { oneImportAtATime } from "../../memory/import.js";
+import { cancelImport, confirmImport } from "../../memory/import-flow.js";
 import type { MemoryStore } from "../../memory/memory-store.js";
 import { importBusyLine, importForgottenLine, importRefusal, importReport, type ImportReport } from "../../present/import-preview.js";
 import { sayFor } from "../interaction-helpers.js";
@@ -49,7 +50,7 @@ export const importHandlers: ComponentHandler[] = [
     prefix: COMPONENT.importCancel,
     async handle(interaction, [token = ""], ctx) {
       if (!interaction.isButton()) return;
-      await takeUpload(ctx.engine.memoryOf(interaction.user.id), token);
+      await cancelImport(ctx.engine.memoryOf(interaction.user.id), token);
       await interaction.update({ content: sayFor(interaction)("Nothing was imported.", "没有导入任何内容。"), components: [], attachments: [] });
     },
   },
@@ -57,21 +58,17 @@ export const importHandlers: ComponentHandler[] = [
 
 /** Import pressed: the upload read again and applied (planned again under the lock). */
 async function applyUpload(interaction: ComponentInteraction, memory: MemoryStore, token: string, say: Say): Promise<void> {
-  const upload = await takeUpload(memory, token, { claim: true });
   const edit = (content: string, files: AttachmentBuilder[] = []) =>
     interaction.editReply({ content, files, attachments: [], components: [], allowedMentions: NO_MENTIONS });
-  if (!upload) return void (await edit(say("That import is out of date; run /memory import again.", "这次导入已过期，请重新运行 /memory import。")));
-  const files = await readImport(upload.name, upload.bytes);
-  if (!files.ok) return void (await edit(importRefusal(upload.name, files.error, say)));
-  // Planned again under the lock: the files may have changed since the preview.
-  const outcome = await applyImport(memory, files.value, new Date(), { claim: token });
-  if ("full" in outcome) return void (await edit(importRefusal(upload.name, outcome.full, say)));
-  if (!("plan" in outcome)) return void (await edit(importForgottenLine(say)));
-  const { plan } = outcome;
-  const wrote = plan.files.some((f) => f.status === "new" || f.status === "changed");
+  const result = await confirmImport(memory, token, new Date());
+  if (result.kind === "gone")
+    return void (await edit(say("That import is out of date; run /memory import again.", "这次导入已过期，请重新运行 /memory import。")));
+  if (result.kind === "refused") return void (await edit(importRefusal(result.name, result.refusal, say)));
+  if (result.kind === "forgotten") return void (await edit(importForgottenLine(say)));
+  const { name, plan, wrote } = result;
   const footer = wrote
     ? say("-# It applies from your next conversation; /memory undo takes it back.", "-# 从下一次对话开始生效；可用 /memory undo 撤销。")
     : say("-# Nothing was changed: your memory already held all of it.", "-# 没有做任何改动：你的记忆里已经有这些内容。");
-  const { content, files: attached } = asMessage(importReport(upload.name, plan, "done", say), footer, "import-report.txt", say);
+  const { content, files: attached } = asMessage(importReport(name, plan, "done", say), footer, "import-report.txt", say);
   await edit(content, attached);
 }

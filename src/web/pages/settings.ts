@@ -1,18 +1,7 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { isValidTimeZone } from "../../lib/time.js";
-import {
-  applyImport,
-  BUNDLE_NAME,
-  exportBundle,
-  importableName,
-  importRoom,
-  IMPORT_LIMITS,
-  keepUpload,
-  oneImportAtATime,
-  planImport,
-  readImport,
-  takeUpload,
-} from "../../memory/import.js";
+import { BUNDLE_NAME, exportBundle, importableName, IMPORT_LIMITS, oneImportAtATime } from "../../memory/import.js";
+import { cancelImport, confirmImport, previewImport } from "../../memory/import-flow.js";
 import { ASK_BEFORE_SAVING, TIDY_NOTICE, TIDY_UP, type Settings } from "../../memory/settings.js";
 import { importBusyLine, importForgottenLine, importRefusal, importReport, type ImportReport } from "../../present/import-preview.js";
 import { describeAskBeforeSaving, unknownTimeZoneLine } from "../../present/settings-lines.js";
@@ -156,15 +145,13 @@ export function registerSettingsPages(app: FastifyInstance, ctx: WebContext): vo
       memory,
       () => sendSettings(reply, person, { error: importBusyLine(say) }, 429),
       async () => {
-        const files = await readImport(name, bytes);
-        if (!files.ok) return sendSettings(reply, person, { error: importRefusal(name, files.error, say) }, 422);
-        const plan = await planImport(memory, files.value);
-        const full = await importRoom(memory, plan);
-        if (full) return sendSettings(reply, person, { error: importRefusal(name, full, say) }, 413);
-        const report = reportHtml(importReport(name, plan, "preview", say));
-        if (Object.keys(plan.writes).length === 0 && !plan.settings)
-          return show(200, report + banner("notice", say("Nothing to import.", "没有需要导入的内容。")));
-        const token = await keepUpload(memory, name, bytes);
+        const preview = await previewImport(memory, name, bytes, { keep: true });
+        if (preview.kind === "refused") {
+          return sendSettings(reply, person, { error: importRefusal(name, preview.refusal, say) }, preview.refusal.kind === "storage-full" ? 413 : 422);
+        }
+        const report = reportHtml(importReport(name, preview.plan, "preview", say));
+        if (preview.kind === "nothing") return show(200, report + banner("notice", say("Nothing to import.", "没有需要导入的内容。")));
+        const token = preview.token!;
         const f = person.frame();
         return show(
           200,
@@ -189,27 +176,24 @@ export function registerSettingsPages(app: FastifyInstance, ctx: WebContext): vo
           .type("text/html; charset=utf-8")
           .send(page(person.frame("settings"), say("Import", "导入"), body));
       if ((request.body as Record<string, unknown> | undefined)?.answer !== "import") {
-        await takeUpload(memory, token);
+        await cancelImport(memory, token);
         return show(200, banner("notice", say("Nothing was imported.", "没有导入任何内容。")));
       }
       return oneImportAtATime(
         memory,
         () => show(429, banner("error", importBusyLine(say))),
         async () => {
-          const upload = await takeUpload(memory, token, { claim: true });
-          if (!upload) return show(410, banner("error", say("That import is out of date: choose the file again.", "这次导入已过期：请重新选择文件。")));
-          const files = await readImport(upload.name, upload.bytes);
-          if (!files.ok) return show(422, banner("error", importRefusal(upload.name, files.error, say)));
-          // Planned again under the lock: the files may have changed since the preview.
-          const outcome = await applyImport(memory, files.value, ctx.now(), { claim: token });
-          if ("full" in outcome) return show(413, banner("error", importRefusal(upload.name, outcome.full, say)));
-          if (!("plan" in outcome)) return show(409, banner("error", importForgottenLine(say)));
-          const { plan } = outcome;
-          const wrote = plan.files.some((f) => f.status === "new" || f.status === "changed");
+          const result = await confirmImport(memory, token, ctx.now());
+          if (result.kind === "gone")
+            return show(410, banner("error", say("That import is out of date: choose the file again.", "这次导入已过期：请重新选择文件。")));
+          if (result.kind === "refused")
+            return show(result.refusal.kind === "storage-full" ? 413 : 422, banner("error", importRefusal(result.name, result.refusal, say)));
+          if (result.kind === "forgotten") return show(409, banner("error", importForgottenLine(say)));
+          const { name, plan, wrote } = result;
           const line = wrote
             ? say("Imported. It applies from your next conversation; History can undo it.", "已导入。从下一次对话开始生效；可在“记录”里撤销。")
             : say("Nothing was changed: your memory already held all of it.", "没有做任何改动：你的记忆里已经有这些内容。");
-          return show(200, banner("notice", line) + reportHtml(importReport(upload.name, plan, "done", say)));
+          return show(200, banner("notice", line) + reportHtml(importReport(name, plan, "done", say)));
         },
       );
     },
