@@ -9,6 +9,7 @@ import type { Proposal } from "../memory/proposal-store.js";
 import { undoable, undoChanges, undoWithLater } from "../memory/undo.js";
 import { writeRefusalLine } from "../present/write-refusal.js";
 import { FILE_KINDS, FILE_TABLE, kindOfLabel } from "../memory/file-kinds.js";
+import { changedSinceHead, editedByHandLine } from "../present/undo-lines.js";
 
 /**
  * History, undo and proposals as plain text, for the terminal chat and the operator CLI.
@@ -76,14 +77,8 @@ export async function undoText(memory: MemoryStore, id: string, withLater: boole
       return printable(say(`Change ${id} cannot be undone (${result.op}).`, `改动 ${id} 无法撤销（${result.op}）。`));
     case "changed-since":
       return result.later.length === 0
-        ? say("Not undone: the section was edited by hand since; nothing was changed.", "未撤销：这一节之后被手动修改过；没有做任何改动。")
-        : printable(
-            [
-              say("Not undone: the section changed since, by:", "未撤销：这一节之后又被改过："),
-              ...result.later.map(line),
-              say(`To undo those too: ${again}`, `要一并撤销：${again}`),
-            ].join("\n"),
-          );
+        ? editedByHandLine(undefined, say)
+        : printable([changedSinceHead(say), ...result.later.map(line), say(`To undo those too: ${again}`, `要一并撤销：${again}`)].join("\n"));
   }
 }
 

@@ -7,6 +7,7 @@ import type { UndoResult } from "../../memory/undo.js";
 import { describeEntry, historyLine, who } from "../../present/history-lines.js";
 import { COMPONENT, componentId } from "./custom-id.js";
 import { FILE_KINDS, kindOfLabel } from "../../memory/file-kinds.js";
+import { changedSinceHead, editedByHandLine, undoThoseTooQuestion } from "../../present/undo-lines.js";
 
 const PAGE = 10;
 const MENU = 25;
@@ -100,10 +101,7 @@ export function undoResultView(result: UndoResult, entries: ReadonlyMap<string, 
     case "changed-since": {
       if (result.later.length === 0) {
         return {
-          content: say(
-            `Not undone: that section was edited by hand since, so I left it alone. (${line(entries.get(result.id))})`,
-            `未撤销：该小节之后被手动修改过，所以我没有改动它。（${line(entries.get(result.id))}）`,
-          ),
+          content: editedByHandLine(line(entries.get(result.id)), say),
           components: [],
         };
       }
@@ -116,13 +114,7 @@ export function undoResultView(result: UndoResult, entries: ReadonlyMap<string, 
         new ButtonBuilder().setCustomId(componentId(COMPONENT.undoChainCancel, owner)).setLabel(say("Cancel", "取消")).setStyle(ButtonStyle.Secondary),
       );
       return {
-        content: cutChars(
-          say(
-            `Not undone yet: the section changed since, by:\n${later}\nUndo those too, then ${line(entries.get(result.id))}?`,
-            `尚未撤销：该小节之后又被改动过：\n${later}\n要一并撤销它们，再撤销 ${line(entries.get(result.id))} 吗？`,
-          ),
-          2000,
-        ),
+        content: cutChars(`${changedSinceHead(say)}\n${later}\n${undoThoseTooQuestion(line(entries.get(result.id)), say)}`, 2000),
         components: [buttons],
       };
     }

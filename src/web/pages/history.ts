@@ -10,6 +10,7 @@ import { describeChange, describeEntry, meaningfulChanges, who } from "../../pre
 import { signInPage } from "../auth.js";
 import { banner, csrfField, html, page } from "../page.js";
 import { perPerson, type PersonContext, type WebContext } from "../web-context.js";
+import { changedSinceHead, editedByHandLine, undoThoseTooQuestion } from "../../present/undo-lines.js";
 
 const PER_PAGE = 20;
 /**
@@ -99,23 +100,16 @@ function undoOutcome(person: PersonContext, result: UndoResult, entries: Map<str
       if (result.later.length === 0) {
         return {
           status: 409,
-          body:
-            banner(
-              "error",
-              say(
-                `Not undone: that section was edited by hand since, so I left it alone. (${line(entries.get(result.id))})`,
-                `未撤销：该小节之后被手动修改过，所以我没有改动它。（${line(entries.get(result.id))}）`,
-              ),
-            ) + back,
+          body: banner("error", editedByHandLine(line(entries.get(result.id)), say)) + back,
         };
       }
       // The same choice as Discord's Undo these too / Cancel.
       const later = result.later.slice(0, 50).map((e) => html`<li>${describeEntry(e, say)}</li>`);
       return {
         status: 409,
-        body: html`!${banner("error", say("Not undone yet: the section changed since, by:", "尚未撤销：该小节之后又被改动过："))}
+        body: html`!${banner("error", changedSinceHead(say))}
 <ul>!${later}</ul>
-<p>${say(`Undo those too, then ${line(entries.get(result.id))}?`, `要一并撤销它们，再撤销 ${line(entries.get(result.id))} 吗？`)}</p>
+<p>${undoThoseTooQuestion(line(entries.get(result.id)), say)}</p>
 <form method="post" action="/history/${result.id}/undo">!${csrfField(person.frame())}<input type="hidden" name="chain" value="1">
 <button type="submit" class="danger">${say("Undo these too", "一并撤销")}</button> <a href="/history">${say("Cancel", "取消")}</a></form>`,
       };
