@@ -66,7 +66,10 @@ const lockFs = {
       if (holding) {
         if (!error) {
           holding.mtime = mtime.getTime();
-          holding.refreshedAt = Date.now();
+          // The time the lock now shows, not when the refresh came back: another process judges it
+          // stale by that mtime, so the lease counts from it too. A refresh that waited in a busy
+          // thread pool must not stretch the lease past what the others see.
+          holding.refreshedAt = Math.min(Date.now(), mtime.getTime());
         }
         delete holding.refreshing;
       }
@@ -107,8 +110,9 @@ export function withPersonLock<T>(folder: string, work: () => Promise<T>): Promi
     held.set(lockPath, holding);
     try {
       // Just created by this process: its mtime is ours.
-      holding.refreshedAt = Date.now();
       holding.mtime = (await stat(lockPath)).mtime.getTime();
+      // Counted from the mtime others see (see lockFs.utimes), never from a later moment.
+      holding.refreshedAt = Math.min(Date.now(), holding.mtime);
       return await holdings.run(holding, work);
     } finally {
       holding.released = true;

@@ -70,6 +70,14 @@ describe("/memory in Chinese", () => {
     await run("add again", [s.subcommand("add", [s.string("file", "user"), s.string("section", "喜好"), s.string("content", "- 乌龙茶")])]);
     await run("add with a bad section name", [s.subcommand("add", [s.string("file", "user"), s.string("section", "## 喜好"), s.string("content", "- 绿茶")])]);
     await run("add over the cap", [s.subcommand("add", [s.string("file", "user"), s.string("section", "长"), s.string("content", "茶".repeat(1500))])]);
+    await run("remove a section the file does not have", [s.subcommand("remove", [s.string("file", "user"), s.string("section", "工作")])]);
+    await run("add a key", [
+      s.subcommand("add", [
+        s.string("file", "memory"),
+        s.string("section", "钥匙"),
+        s.string("content", ["sk-", "proj-", "Zq3Wm8Kp2Lr7Tn4Vb9Xc1Hd6Jf0Gs5Ya2Ue8I"].join("")),
+      ]),
+    ]);
     await run("add something unsafe", [
       s.subcommand("add", [s.string("file", "user"), s.string("section", "喜好"), s.string("content", "- 红茶\u200b\u2060")]),
     ]);
