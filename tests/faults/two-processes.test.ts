@@ -7,11 +7,11 @@ import { pick } from "./fault-config.js";
 
 const ADDS = pick(200, 100);
 
-async function worker(home: string, prefix: string): Promise<{ acked: string[]; refused: string[] }> {
+async function worker(home: string, prefix: string): Promise<{ acked: string[]; refused: string[]; stderr: string }> {
   const run = runTsx("tests/faults/workers/add-worker.ts", [home, "42", prefix, String(ADDS)], { AGENTKIT_HOME: home });
   const code = await run.exited;
   if (code !== 0) throw new Error(`worker ${prefix} exited ${code}: ${run.stderr()}`);
-  return JSON.parse(run.stdout()) as { acked: string[]; refused: string[] };
+  return { ...(JSON.parse(run.stdout()) as { acked: string[]; refused: string[] }), stderr: run.stderr() };
 }
 
 describe("two processes writing one person's memory", () => {
@@ -20,7 +20,17 @@ describe("two processes writing one person's memory", () => {
     const [a, b] = await Promise.all([worker(home, "a"), worker(home, "b")]);
     const text = await readFile(join(home, "users", "42", "MEMORY.md"), "utf8");
     const lines = new Set(text.split("\n"));
-    for (const entry of [...a.acked, ...b.acked]) expect(lines.has(entry), `acknowledged "${entry}" is missing`).toBe(true);
+    const missing = [...a.acked, ...b.acked].filter((entry) => !lines.has(entry));
+    if (missing.length > 0) {
+      // What the next person needs to find why: the journal's entries that hold a missing line, and the file.
+      const journal = await readFile(join(home, "users", "42", "journal.jsonl"), "utf8").catch(() => "");
+      const related = journal
+        .split("\n")
+        .filter((line) => missing.some((entry) => line.includes(`${entry}\\n`) || line.includes(`- ${entry}`) || line.includes(entry)));
+      expect.fail(
+        `acknowledged ${missing.map((m) => `"${m}"`).join(", ")} missing from MEMORY.md:\n${text}\njournal lines naming them:\n${related.slice(0, 20).join("\n")}\nworker stderr: ${a.stderr}${b.stderr}`,
+      );
+    }
     // Whatever was not saved was refused for the cap, with a message: never dropped silently.
     for (const error of [...a.refused, ...b.refused]) expect(error).toMatch(/MEMORY\.md is full/);
     expect(a.acked.length + a.refused.length).toBe(ADDS);
