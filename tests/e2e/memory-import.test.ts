@@ -228,7 +228,11 @@ describe("/memory import", () => {
     const { worstWallMs, worstCpuMs } = probe.stop();
     expect(done.content).toMatch(/file\(s\) written/);
     const shown = `a timer waited ${Math.round(worstWallMs)} ms at worst (${Math.round(worstCpuMs)} ms of it this process's CPU)`;
-    expect(worstCpuMs, shown).toBeLessThan(100);
+    // Alone this holds the loop about 30 ms at worst. In the parallel suite the loop's own thread was
+    // measured at up to 167 ms: with the other files' processes on both cores, V8's concurrent
+    // collector falls behind and the main thread does its marking. The whole journal line encoded in
+    // one call (the bug this guards) is held to its own bound in tests/unit/lib/text-writes.test.ts.
+    expect(worstCpuMs, shown).toBeLessThan(250);
     expect(worstWallMs, shown).toBeLessThan(1000);
   }, 60_000);
 });
