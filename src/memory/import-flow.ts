@@ -48,7 +48,7 @@ export async function confirmImport(memory: MemoryStore, token: string, now: Dat
   const outcome = await applyImport(memory, files.value, now, { claim: token });
   if ("full" in outcome) return { kind: "refused", name, refusal: outcome.full };
   if (!("plan" in outcome)) return { kind: "forgotten", name };
-  return { kind: "done", name, ...outcomeOf(outcome.plan), ...(outcome.entry ? { entry: outcome.entry } : {}) };
+  return done(name, outcome);
 }
 
 /** The person said Cancel: the kept upload is dropped. */
@@ -67,7 +67,10 @@ export async function importNow(
   if (!files.ok) return { kind: "refused", name, refusal: files.error };
   const outcome = await applyImport(memory, files.value, now);
   if ("full" in outcome) return { kind: "refused", name, refusal: outcome.full };
-  return { kind: "done", name, ...outcomeOf(outcome.plan), ...(outcome.entry ? { entry: outcome.entry } : {}) };
+  return done(name, outcome);
 }
 
-const outcomeOf = (plan: ImportPlan) => ({ plan, wrote: plan.files.some((file) => file.status === "new" || file.status === "changed") });
+/** An applied import as its result: `wrote` false when the memory already held all of it. */
+function done(name: string, { plan, entry }: { plan: ImportPlan; entry?: JournalEntry }): Extract<ImportResult, { kind: "done" }> {
+  return { kind: "done", name, plan, wrote: plan.files.some((file) => file.status === "new" || file.status === "changed"), ...(entry ? { entry } : {}) };
+}
