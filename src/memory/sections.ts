@@ -217,7 +217,7 @@ export function addToSection(doc: SectionDocument, name: string, content: string
   const existing = doc.sections[found.value]!;
   // A heading that ends the file without a line break gets one, or the content would join the heading.
   const section = existing.heading.endsWith("\n") ? existing : { ...existing, heading: existing.heading + eol };
-  if (section.body.includes(trimmed)) return ok({ doc, changed: false });
+  if (holdsLines(section.body, trimmed, eol)) return ok({ doc, changed: false });
   // A `###` subsection a person added keeps its own text: the addition ends the section's own text.
   const { own, subsections } = splitSubsections(section.body);
   const kept = withoutTrailingBreaks(own);
@@ -226,6 +226,16 @@ export function addToSection(doc: SectionDocument, name: string, content: string
   const trailer = subsections !== "" ? gap || eol : isLast ? eol : gap.length > 0 ? eol + eol : eol;
   const body = (kept === "" ? "" : kept + eol) + text + trailer + subsections;
   return ok({ doc: replaceAt(doc, found.value, { ...section, body }), changed: true });
+}
+
+/**
+ * Whether a section's body already holds `text` as whole lines, one after another: a line that
+ * merely contains it ("a30" for "a3", "not allergic to nuts" for "allergic to nuts") is another fact.
+ */
+function holdsLines(body: string, text: string, eol: string): boolean {
+  if (text === "") return true;
+  const padded = `${eol}${body}${body.endsWith(eol) ? "" : eol}`;
+  return padded.includes(`${eol}${text}${eol}`);
 }
 
 /** Replaces the one occurrence of oldText inside a section. */

@@ -77,6 +77,29 @@ describe("addToSection", () => {
     expect(result.ok && serializeSections(result.value.doc)).toBe("## A\n- likes tea\n");
   });
 
+  it("adds a line that only part of an existing line holds: 'a3' beside 'a30', 'allergic to nuts' beside 'not allergic to nuts'", () => {
+    // A no-op only when the text is there as whole lines: a line that merely contains it is another fact.
+    const digits = addToSection(parseSections("## Log\na30\n"), "Log", "a3");
+    expect(digits.ok && serializeSections(digits.value.doc)).toBe("## Log\na30\na3\n");
+    const polarity = addToSection(parseSections("## Health\n- not allergic to nuts\n"), "Health", "allergic to nuts");
+    expect(polarity.ok && polarity.value.changed).toBe(true);
+    const crlf = addToSection(parseSections("## A\r\n- tea and cake\r\n"), "A", "- tea");
+    expect(crlf.ok && serializeSections(crlf.value.doc)).toBe("## A\r\n- tea and cake\r\n- tea\r\n");
+    // Whole lines, in a run, anywhere in the section (its last line without a break too), are there already.
+    for (const [file, add] of [
+      ["## A\n- x\n- likes tea\n- y\n", "- likes tea"],
+      ["## A\n- x\n- likes tea\n- y\n", "- likes tea\n- y"],
+      ["## A\n- x\n- likes tea", "- likes tea"],
+      ["## A\r\n- x\r\n- likes tea\r\n", "- x\n- likes tea"],
+    ] as const) {
+      const result = addToSection(parseSections(file), "A", add);
+      expect(result.ok && result.value.changed, `${JSON.stringify(file)} + ${JSON.stringify(add)}`).toBe(false);
+    }
+    // Two lines apart are not a run.
+    const apart = addToSection(parseSections("## A\n- x\n- z\n- likes tea\n"), "A", "- x\n- likes tea");
+    expect(apart.ok && apart.value.changed).toBe(true);
+  });
+
   it("adds to the section's own text, before a ### subsection a person added, not into the subsection", () => {
     const result = addToSection(parseSections("## Likes\n- tea\n\n### Drinks\n- oolong\n## Work\n- design\n"), "Likes", "- cake");
     expect(result.ok && serializeSections(result.value.doc)).toBe("## Likes\n- tea\n- cake\n\n### Drinks\n- oolong\n## Work\n- design\n");
