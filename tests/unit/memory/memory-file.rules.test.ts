@@ -193,3 +193,62 @@ describe("memory-file: a dry run and a no-op", () => {
     expect(again).toStrictEqual({ ok: true, value: { file: "MEMORY.md", usage: { used: 9, cap: 2200 }, changed: false } });
   });
 });
+
+describe("memory-file: the values behind each refusal (front ends word them from these, in English and Chinese)", () => {
+  it("says which part held the unsafe character, which one and where; a heading line has no character", async () => {
+    const s = await store();
+    expect(await s.memory.add("Notes", "hello\u200bworld", MODEL)).toStrictEqual({
+      ok: false,
+      error: "MEMORY.md: refused, the text contains an invisible or bidirectional control character: U+200B ZERO WIDTH SPACE at character 6",
+      refusal: "unsafe",
+      detail: { part: "text", character: "U+200B ZERO WIDTH SPACE", position: 6 },
+    });
+    expect(await s.memory.add("No\u202Etes", "- a", MODEL)).toStrictEqual({
+      ok: false,
+      error: "MEMORY.md: refused, the section name contains an invisible or bidirectional control character: U+202E RIGHT-TO-LEFT OVERRIDE at character 3",
+      refusal: "unsafe",
+      detail: { part: "section-name", character: "U+202E RIGHT-TO-LEFT OVERRIDE", position: 3 },
+    });
+    const heading = await s.memory.add("Notes", "- a\n## New", MODEL);
+    expect(heading).toMatchObject({ ok: false, refusal: "unsafe", detail: { part: "text" } });
+    expect(!heading.ok && heading.detail).toStrictEqual({ part: "text" });
+  });
+
+  it("says a section is missing (with the file's sections), there twice (how often), or holds the old text not once (how often)", async () => {
+    const s = await store();
+    await s.memory.write("## A\n- a\n", PERSON);
+    expect(await s.memory.replace("Zed", "- a", "- b", MODEL)).toStrictEqual({
+      ok: false,
+      error: 'MEMORY.md: there is no section "Zed" (sections: A)',
+      refusal: "not-applicable",
+      detail: { missing: "Zed", sections: [{ name: "A", chars: 9 }], reason: "missing" },
+    });
+    await s.memory.write("## A\n- a\n- a\n\n## A\n- x\n", PERSON);
+    expect(await s.memory.replace("A", "- a", "- b", MODEL)).toStrictEqual({
+      ok: false,
+      error: 'MEMORY.md: section "A" appears 2 times in this file; it cannot be edited until the duplicates are merged or renamed by hand (/memory edit)',
+      refusal: "not-applicable",
+      detail: { reason: "duplicate", count: 2 },
+    });
+    await s.memory.write("## A\n- a\n- a\n- a\n\n## B\n- x\n", PERSON);
+    expect(await s.memory.replace("A", "- a", "- b", MODEL)).toStrictEqual({
+      ok: false,
+      error: 'MEMORY.md: old_text occurs 3 times in section "A"; include more surrounding text so it matches once',
+      refusal: "not-applicable",
+      detail: { reason: "old-text-repeated", count: 3 },
+    });
+    // A remove names the missing section too.
+    expect(await s.memory.remove("Zed", MODEL)).toMatchObject({ ok: false, refusal: "not-applicable", detail: { missing: "Zed", reason: "missing" } });
+  });
+
+  it("says what a refused secret looks like", async () => {
+    const s = await store();
+    expect(await s.memory.add("Keys", `- API key ${KEY}`, MODEL)).toStrictEqual({
+      ok: false,
+      error:
+        "MEMORY.md: refused, the text looks like an OpenAI API key. Passwords, keys, tokens and card numbers are never stored in memory; tell the person so",
+      refusal: "secret",
+      detail: { secret: { kind: "an OpenAI API key", zh: "OpenAI API 密钥", label: "OpenAI key" } },
+    });
+  });
+});
