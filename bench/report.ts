@@ -383,7 +383,25 @@ export function renderReport(results: BenchResults): string {
     const s = "4e secrets";
     const us = (x: Summary) => `${fmt(x.p50, 0)} / ${fmt(x.p99, 0)}`;
     const times = (x: Summary) => `${fmt(ratio(x.p50, sc.floorUs.p50), 1)} / ${fmt(ratio(x.p99, sc.floorUs.p99), 1)}`;
+    const share = (n: number, of: number) => `${n} / ${of} (${fmt((100 * n) / of, 1)}%)`;
     rows.push(
+      [
+        s,
+        "corpus secrets kept out of memory (found and masked)",
+        share(sc.corpus.caught, sc.corpus.secrets),
+        share(sc.corpusFloor.caught, sc.corpusFloor.secrets),
+        "",
+        "≥ 97%",
+      ],
+      [s, "corpus secrets named right", share(sc.corpus.namedRight, sc.corpus.secrets), "", "", ""],
+      [
+        s,
+        "ordinary notes flagged by mistake",
+        share(sc.corpus.falseAlarms, sc.corpus.ordinary),
+        share(sc.corpusFloor.falseAlarms, sc.corpusFloor.ordinary),
+        "",
+        "≤ 1%",
+      ],
       [s, `findSecret, ${sc.noteChars}-char note p50 / p99 (µs)`, us(sc.findUs), us(sc.floorUs), times(sc.findUs), ""],
       [s, "maskSecrets p50 / p99 (µs)", us(sc.maskUs), us(sc.floorUs), times(sc.maskUs), ""],
       [s, "memory write check p50 / p99 (µs)", us(sc.writeUs), us(sc.floorUs), times(sc.writeUs), ""],

@@ -1,5 +1,5 @@
-import { addedSecret, findSecret, maskSecrets } from "../src/memory/secrets.js";
-import { ORDINARY, SECRETS } from "../tests/unit/memory/secret-corpus.js";
+import { addedSecret, findSecret, findSecrets, maskSecrets } from "../src/memory/secrets.js";
+import { corpusFigures, type Detector, ORDINARY, SECRETS } from "../tests/unit/memory/secret-corpus.js";
 import { summarize, type Summary } from "./stats.js";
 
 export interface SecretCheckOptions {
@@ -7,8 +7,15 @@ export interface SecretCheckOptions {
   warmup: number;
 }
 
+/** How many of the corpus's secrets (every batch) a detector kept out and named right, and how many ordinary notes it flagged. */
+type CorpusFigures = ReturnType<typeof corpusFigures>;
+
 export interface SecretCheckResult {
   options: SecretCheckOptions;
+  /** AgentKit's detector on the whole corpus (tests/unit/memory/secret-corpus.ts). */
+  corpus: CorpusFigures;
+  /** The floor on the same corpus: the one pattern a plain key filter looks for (FLOOR). */
+  corpusFloor: CorpusFigures;
   notes: number;
   /** Notes that hold one secret of the corpus somewhere in the middle. */
   withSecret: number;
@@ -49,6 +56,12 @@ function notesForBench(count: number): { text: string; secret: boolean }[] {
   });
 }
 
+const AGENTKIT: Detector = { labels: (text) => findSecrets(text).map((f) => f.label), mask: maskSecrets };
+const FLOOR_DETECTOR: Detector = {
+  labels: (text) => [...text.matchAll(FLOOR)].map(() => "any"),
+  mask: (text) => text.replace(FLOOR, "[secret]"),
+};
+
 function micros(work: () => unknown): number {
   const started = performance.now();
   work();
@@ -83,6 +96,8 @@ export function measureSecretCheck(options: SecretCheckOptions): SecretCheckResu
   }
   return {
     options,
+    corpus: corpusFigures(AGENTKIT),
+    corpusFloor: corpusFigures(FLOOR_DETECTOR),
     notes: notes.length,
     withSecret: notes.filter((n) => n.secret).length,
     noteChars: NOTE_CHARS,

@@ -817,3 +817,37 @@ export const SECOND_BATCH_ORDINARY: string[] = [
   "PKCS#8 keys start with MIIEvQIBADANBgkqhkiG9w0BAQEFAASC, certificates with MIID",
   "-----END PRIVATE KEY----- is the last line of the file",
 ];
+
+/** Every batch: the corpus the detector was built on, the held-out batch and the second batch. */
+export const ALL_SECRETS: SecretSample[] = [...SECRETS, ...HELD_OUT_SECRETS, ...SECOND_BATCH_SECRETS];
+export const ALL_ORDINARY: string[] = [...ORDINARY, ...HELD_OUT_ORDINARY, ...SECOND_BATCH_ORDINARY];
+
+/** NFKC with zero-width characters dropped: how a masked text is checked for what is left of a secret. */
+export const plain = (text: string): string => text.normalize("NFKC").replace(/\p{Default_Ignorable_Code_Point}/gu, "");
+
+/** What a detector does with the corpus: its findings' labels for a text, and the text masked. */
+export interface Detector {
+  labels: (text: string) => string[];
+  mask: (text: string) => string;
+}
+
+/** A secret kept out: found, and nothing of it left once masked. */
+export function caught(detector: Detector, sample: SecretSample): boolean {
+  return detector.labels(sample.text).length > 0 && !plain(detector.mask(sample.text)).includes(plain(sample.secret));
+}
+
+/** Caught, and named by the label the sample asks for. */
+function namedRight(detector: Detector, sample: SecretSample): boolean {
+  return caught(detector, sample) && (sample.label === "any" || detector.labels(sample.text).includes(sample.label));
+}
+
+/** The figures docs/secrets.md and the bench state: secrets kept out, named right, ordinary notes flagged. */
+export function corpusFigures(detector: Detector, secrets = ALL_SECRETS, ordinary = ALL_ORDINARY) {
+  return {
+    secrets: secrets.length,
+    caught: secrets.filter((s) => caught(detector, s)).length,
+    namedRight: secrets.filter((s) => namedRight(detector, s)).length,
+    ordinary: ordinary.length,
+    falseAlarms: ordinary.filter((text) => detector.labels(text).length > 0).length,
+  };
+}

@@ -1,26 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { findSecrets, maskSecrets } from "../../../src/memory/secrets.js";
-import {
-  HELD_OUT_ORDINARY,
-  HELD_OUT_SECRETS,
-  ORDINARY as BUILT_ON_ORDINARY,
-  SECOND_BATCH_ORDINARY,
-  SECOND_BATCH_SECRETS,
-  SECRETS as BUILT_ON_SECRETS,
-} from "./secret-corpus.js";
+import { ALL_ORDINARY as ORDINARY, ALL_SECRETS as SECRETS, caught as caughtBy, corpusFigures, type Detector, plain } from "./secret-corpus.js";
 
-const SECRETS = [...BUILT_ON_SECRETS, ...HELD_OUT_SECRETS, ...SECOND_BATCH_SECRETS];
-const ORDINARY = [...BUILT_ON_ORDINARY, ...HELD_OUT_ORDINARY, ...SECOND_BATCH_ORDINARY];
-
-/** NFKC with zero-width characters dropped: how a masked text is checked for what is left of a secret. */
-const plain = (text: string) => text.normalize("NFKC").replace(/\p{Default_Ignorable_Code_Point}/gu, "");
+/** AgentKit's detector, as the corpus measures it. */
+const DETECTOR: Detector = { labels: (text) => findSecrets(text).map((f) => f.label), mask: maskSecrets };
 
 /** The figures docs/secrets.md states; the detector must do at least this well on the corpus. */
 const STATED = { recall: 0.97, namedRight: 0.97, falseAlarms: 0.01 };
 
-function caught(sample: (typeof SECRETS)[number]): boolean {
-  return findSecrets(sample.text).length > 0 && !plain(maskSecrets(sample.text)).includes(plain(sample.secret));
-}
+const caught = (sample: (typeof SECRETS)[number]) => caughtBy(DETECTOR, sample);
 
 describe("the secret detector on its corpus", () => {
   const expected = SECRETS.filter((s) => !s.knownMiss);
@@ -37,10 +25,12 @@ describe("the secret detector on its corpus", () => {
   });
 
   it("reaches the recall and false-alarm rate docs/secrets.md states", () => {
-    const hits = SECRETS.filter(caught);
-    const named = SECRETS.filter((s) => caught(s) && (s.label === "any" || findSecrets(s.text).some((f) => f.label === s.label)));
-    const alarms = ORDINARY.filter((text) => findSecrets(text).length > 0);
-    const figures = { recall: hits.length / SECRETS.length, namedRight: named.length / SECRETS.length, falseAlarms: alarms.length / ORDINARY.length };
+    const counts = corpusFigures(DETECTOR);
+    const figures = {
+      recall: counts.caught / counts.secrets,
+      namedRight: counts.namedRight / counts.secrets,
+      falseAlarms: counts.falseAlarms / counts.ordinary,
+    };
     expect(SECRETS.length).toBe(206);
     expect(ORDINARY.length).toBe(301);
     expect(figures.recall).toBeGreaterThanOrEqual(STATED.recall);
