@@ -55,8 +55,10 @@ const HELP = {
   export: `export --user <id> [--out <file>]
       Everything of the person as one JSON file (what /memory export gives; stdout without --out).
       The file is readable by its owner only (mode 600).`,
-  import: `import <file> --user <id> [--dry-run]
-      Bring back an export (agentkit-memory.json) or one SOUL.md, USER.md or MEMORY.md.`,
+  import: `import <file> --user <id> [--dry-run] [--keep-instructions]
+      Bring back an export (agentkit-memory.json) or one SOUL.md, USER.md or MEMORY.md. An import
+      with a section that reads as an instruction to the assistant writes nothing (its preview marks
+      it ⚠️) unless --keep-instructions says to keep it as it is.`,
   tidy: `tidy --user <id> [--dry-run]
       Run the person's tidy-up now (the model in .env reads what was said since the last one and
       proposes merges, updates and moves; code checks each) and print what it did. With
@@ -310,7 +312,12 @@ async function exportCommand(t: Tools, args: string[]): Promise<void> {
 
 /** Exit 1 when any file is refused (the preview names it), so a script knows the import was not whole. */
 async function importCommand(t: Tools, args: string[]): Promise<number> {
-  const { values, positionals } = parse("import", args, { user: { type: "string" }, "dry-run": { type: "boolean", default: false } }, true);
+  const { values, positionals } = parse(
+    "import",
+    args,
+    { user: { type: "string" }, "dry-run": { type: "boolean", default: false }, "keep-instructions": { type: "boolean", default: false } },
+    true,
+  );
   const memory = userOf(t, values.user, "import");
   const path = positionals[0];
   if (!path) throw new UsageError("import needs a file: npm run memory -- import agentkit-memory.json --user <id>");
@@ -332,8 +339,16 @@ async function importCommand(t: Tools, args: string[]): Promise<number> {
     console.log(`${plain(importReport(name, preview.plan, "preview", english))}\nDry run: nothing was written.`);
     return whole(preview.plan);
   }
-  const result = await importNow(memory, name, bytes);
+  const result = await importNow(memory, name, bytes, { keepInstructions: values["keep-instructions"] });
   if (result.kind === "refused") throw refused(result.refusal);
+  if (result.kind === "held") {
+    // Notes, not orders: nobody saw a preview, so nothing is written until the operator keeps them by name.
+    console.log(plain(importReport(name, result.plan, "preview", english)));
+    const orders = result.plan.files.flatMap((file) => (file.instructions ?? []).map((section) => `${file.label} › ${section}`));
+    throw new Refused(
+      `Not imported: ${orders.length === 1 ? "1 section reads" : `${orders.length} sections read`} as an instruction to the assistant (${orders.join(", ")}). Nothing was written. Check the sections marked ⚠️ above; to import them as they are, run the same command with --keep-instructions.`,
+    );
+  }
   const { plan, entry, wrote } = result;
   const undo = entry ? `\nUndo it with: npm run memory -- undo --user ${values.user} --change ${entry.id}` : "";
   console.log(`${plain(importReport(name, plan, "done", english))}${wrote ? undo : "\nNothing to import: the memory already held all of it."}`);

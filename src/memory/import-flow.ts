@@ -35,11 +35,13 @@ export type ImportResult =
   | { kind: "refused"; name: string; refusal: ImportRefusal }
   /** A forget or delete-all ran since the upload was kept: what it removed may be in it. */
   | { kind: "forgotten"; name: string }
+  /** Not applied, nothing written: sections of it read as instructions to the assistant (importNow without keepInstructions). */
+  | { kind: "held"; name: string; plan: ImportPlan }
   /** Applied; `wrote` is false when the memory already held all of it; `entry` is what one undo takes back. */
   | { kind: "done"; name: string; plan: ImportPlan; wrote: boolean; entry?: JournalEntry };
 
 /** The person said Import: the kept upload is read again, planned again under the lock and applied. */
-export async function confirmImport(memory: MemoryStore, token: string, now: Date): Promise<ImportResult> {
+export async function confirmImport(memory: MemoryStore, token: string, now: Date): Promise<Exclude<ImportResult, { kind: "held" }>> {
   const upload = await takeUpload(memory, token, { claim: true });
   if (!upload) return { kind: "gone" };
   const { name } = upload;
@@ -61,12 +63,16 @@ export async function importNow(
   memory: MemoryStore,
   name: string,
   bytes: Uint8Array,
-  now = new Date(),
+  options: { now?: Date; keepInstructions?: boolean } = {},
 ): Promise<Exclude<ImportResult, { kind: "gone" | "forgotten" }>> {
   const files = await readImport(name, bytes);
   if (!files.ok) return { kind: "refused", name, refusal: files.error };
-  const outcome = await applyImport(memory, files.value, now);
+  const now = options.now ?? new Date();
+  const outcome = options.keepInstructions
+    ? await applyImport(memory, files.value, now)
+    : await applyImport(memory, files.value, now, { holdInstructions: true });
   if ("full" in outcome) return { kind: "refused", name, refusal: outcome.full };
+  if ("held" in outcome) return { kind: "held", name, plan: outcome.held };
   return done(name, outcome);
 }
 

@@ -423,21 +423,38 @@ export interface ImportOutcome {
  * forget or a delete-all ran since the upload was taken (they empty pending/), and what they removed
  * may be in it. Checked under the person's lock, which forgets take too, in every process.
  */
+/** An import held whole, nothing written: its plan names sections that read as instructions (ImportFile.instructions). */
+export interface ImportHeld {
+  held: ImportPlan;
+}
+
 export async function applyImport(memory: MemoryStore, files: Record<string, string>, now?: Date): Promise<ImportOutcome | { full: StorageFull }>;
+export async function applyImport(
+  memory: MemoryStore,
+  files: Record<string, string>,
+  now: Date,
+  options: { holdInstructions: true },
+): Promise<ImportOutcome | ImportHeld | { full: StorageFull }>;
 export async function applyImport(
   memory: MemoryStore,
   files: Record<string, string>,
   now: Date,
   options: { claim: string },
 ): Promise<ImportOutcome | { forgotten: true } | { full: StorageFull }>;
+/**
+ * Under the person's lock: the import planned again and written as one journal entry. With a
+ * `claim`, only while the claim a preview left is still there (a forget removes it); with
+ * `holdInstructions` (an import nobody previewed), nothing is written when a section would read
+ * as an instruction to the assistant: the person's Save is their confirming a preview that marks it.
+ */
 export async function applyImport(
   memory: MemoryStore,
   files: Record<string, string>,
   now = new Date(),
-  options: { claim?: string } = {},
-): Promise<ImportOutcome | { forgotten: true } | { full: StorageFull }> {
+  options: { claim?: string; holdInstructions?: boolean } = {},
+): Promise<ImportOutcome | ImportHeld | { forgotten: true } | { full: StorageFull }> {
   const slices = new TimeSlices();
-  const outcome = await memory.serialize(async (): Promise<ImportOutcome | { forgotten: true } | { full: StorageFull }> => {
+  const outcome = await memory.serialize(async (): Promise<ImportOutcome | ImportHeld | { forgotten: true } | { full: StorageFull }> => {
     if (options.claim !== undefined) {
       const claim = claimPath(memory, options.claim);
       if (!(await stat(claim).catch(() => undefined))) return { forgotten: true };
@@ -447,6 +464,7 @@ export async function applyImport(
     // Measured again under the lock: the preview's figure may be out of date.
     const full = await importRoom(memory, plan);
     if (full) return { full };
+    if (options.holdInstructions && plan.files.some((file) => file.instructions !== undefined)) return { held: plan };
     const writes = Object.entries(plan.writes);
     const journalled = writes.filter(([label]) => isJournalled(label)).map(([label, text]) => ({ label, text }));
     const entry = journalled.length > 0 ? await memory.commit({ kind: "person" }, "import", journalled, { now }) : undefined;
