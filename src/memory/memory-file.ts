@@ -241,15 +241,14 @@ export class MemoryFile {
       const doc = parseSections(before);
       const edited = change(doc);
       if (!edited.ok) {
-        // Only a section the file lacks: the other refusals name only the section the write named.
-        const named = section === undefined ? [] : doc.sections.filter((s) => s.name === section);
-        if (section !== undefined && named.length === 0)
-          return refuse("not-applicable", `${this.label}: ${edited.error}`, { missing: section, sections: sectionSizes(doc), reason: "missing" });
-        if (named.length > 1) return refuse("not-applicable", `${this.label}: ${edited.error}`, { reason: "duplicate", count: named.length });
-        const found = oldText === undefined || !named[0] ? undefined : named[0].body.split(oldText).length - 1;
-        const reason =
-          found === undefined ? undefined : found === 0 ? { reason: "old-text-missing" as const } : { reason: "old-text-repeated" as const, count: found };
-        return refuse("not-applicable", `${this.label}: ${edited.error}`, reason);
+        // Only add, replace and remove fail: the section is missing or there more than once, or (a
+        // replace) its old text is not in it exactly once. A missing section lists the file's others.
+        const named = doc.sections.filter((s) => s.name === section);
+        const error = `${this.label}: ${edited.error}`;
+        if (named.length === 0) return refuse("not-applicable", error, { missing: section ?? "", sections: sectionSizes(doc), reason: "missing" });
+        if (named.length > 1) return refuse("not-applicable", error, { reason: "duplicate", count: named.length });
+        const found = named[0]!.body.split(oldText ?? "").length - 1;
+        return refuse("not-applicable", error, found === 0 ? { reason: "old-text-missing" } : { reason: "old-text-repeated", count: found });
       }
       const after = serializeSections(edited.value.doc);
       // The model's text may not change which sections the file has, by any route (a fence it
