@@ -5,7 +5,7 @@ import { parseConversation } from "../../src/memory/conversation-log.js";
 import { slashOption as s } from "../fakes/fake-discord/index.js";
 import type { RecordedRequest } from "../fakes/fake-openai.js";
 import { botMessages, startBot, type BotHarness } from "../helpers/bot-harness.js";
-import { luhnNumber } from "../unit/memory/secret-corpus.js";
+import { luhnNumber, plain, SECOND_BATCH_SECRETS, SECRETS, type SecretSample } from "../unit/memory/secret-corpus.js";
 
 // Built from pieces so that no scanner takes this file for a leak.
 const key = ["sk-", "proj-", "Zq3Wm8Kp2Lr7Tn4Vb9Xc1Hd6Jf0Gs5Ya2Ue8IoP4aS7dF1gH"].join("");
@@ -172,5 +172,52 @@ describe("attachments", () => {
     });
     const reply = await h.discord.waitFor(() => botMessages(h.discord, dm.id)[0]);
     expect(reply.content).toBe("配置没问题。\n-# 🔒 config.yml：读取前我隐去了 2 处看起来像密钥的内容（OpenAI API 密钥、密码）。");
+  });
+});
+
+/** One of each shape the second batch added (Slack app-level, key bodies without their BEGIN line, PyPI, Docker Hub and Vault tokens, passphrases and recovery phrases, PINs) and a password labelled in each language. */
+function newShapes(): SecretSample[] {
+  const labels = [...new Set(SECOND_BATCH_SECRETS.map((s) => s.label))].filter((label) => label !== "password");
+  const byLabel = labels.map((label) => SECOND_BATCH_SECRETS.find((s) => s.label === label && !s.knownMiss && s.text.length < 1900)!);
+  const passwords = ["contraseña", "mot de passe", "Passwort", "パスワード"].map(
+    (word) => SECOND_BATCH_SECRETS.find((s) => s.label === "password" && s.text.includes(word) && !s.knownMiss)!,
+  );
+  return [...byLabel, ...passwords, SECRETS.find((s) => s.text.includes("密码"))!];
+}
+
+describe("the newer secret shapes, through the bot", () => {
+  it("the model's write of each is refused, and the conversation file masks it", async () => {
+    const h = await startBot();
+    const samples = newShapes();
+    expect(samples.every(Boolean)).toBe(true);
+    expect(samples.length).toBeGreaterThanOrEqual(12);
+    h.model.enqueue({ text: "Hello." });
+    const start = await h.discord.userSends({ channelId: h.discord.textChannel.id, userId: h.discord.alice.id, content: "hi", mentionsBot: true });
+    const thread = start.id;
+    await h.discord.waitFor(() => botMessages(h.discord, thread).find((m) => m.content.startsWith("Hello.")));
+    for (const [i, sample] of samples.entries()) {
+      h.model.enqueue({ toolCalls: [{ name: "memory_add", arguments: { file: "memory", section: "Keep", content: sample.text } }] }, { text: `Reply ${i}.` });
+      await h.discord.userSends({ channelId: thread, userId: h.discord.alice.id, content: sample.text });
+      await h.discord.waitFor(() => botMessages(h.discord, thread).find((m) => m.content.startsWith(`Reply ${i}.`)));
+    }
+    // Each tool result is sent again with the later requests: one per call, by its id.
+    const results = new Map(
+      h.model.requests
+        .flatMap((r) => r.body.messages)
+        .filter((m) => m.role === "tool")
+        .map((m) => [(m as { tool_call_id: string }).tool_call_id, JSON.parse(String(m.content)) as { ok: boolean; error?: string }]),
+    );
+    const distinct = [...results.values()];
+    expect(distinct.length).toBe(samples.length);
+    for (const result of distinct) expect(result).toMatchObject({ ok: false, error: expect.stringContaining("never stored in memory") });
+    const dir = join(h.home, "users", h.discord.alice.id);
+    expect(await readFile(join(dir, "MEMORY.md"), "utf8").catch(() => "")).toBe("");
+    h.model.enqueue({ text: "They talked." });
+    const end = h.discord.runSlashCommand({ userId: h.discord.alice.id, channelId: thread, name: "end" });
+    await h.discord.waitFor(() => h.discord.interactionResponses(end.id).find((r) => r.content?.includes("ended")));
+    await h.engine.settle();
+    const [file] = await readdir(join(dir, "conversations"));
+    const transcript = plain(await readFile(join(dir, "conversations", file!), "utf8"));
+    for (const sample of samples) expect(transcript, sample.label).not.toContain(plain(sample.secret));
   });
 });

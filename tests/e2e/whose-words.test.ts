@@ -92,7 +92,7 @@ describe("whose words, through the bot, the tidy-up and the web page", () => {
     }
   });
 
-  it("a message of Alice's own that starts with '[' (a Markdown link) is still her words: the fact is saved", async () => {
+  it("a message of Alice's own that starts with '[' (a Markdown link) is still her words: the fact is saved, in the turn and by the tidy-up", async () => {
     const h = await startBot();
     const { discord, model } = h;
     model.enqueue({ toolCalls: [{ name: "memory_add", arguments: { file: "user", section: "Home", content: "- moved to Lyon" } }] }, { text: "Noted." });
@@ -104,5 +104,35 @@ describe("whose words, through the bot, the tidy-up and the web page", () => {
     });
     await discord.waitFor(() => botMessages(discord, start.id).find((m) => m.content.includes("💾")));
     expect(await userFile(h)).toContain("- moved to Lyon");
+
+    // A second message of hers in the same form, which the turn does not save: the nightly tidy-up
+    // quotes it, and it is hers (a reading of the text would take "[update] …]" for a quoted note).
+    const thread = await discord.waitFor(() => discord.threads.find((t) => botMessages(discord, t.id).length > 0));
+    model.enqueue({ text: "Congratulations!" });
+    const said = "[update] I started work at the Lyon opera house as a violinist, see [the post](https://example.org)]";
+    await discord.userSends({ channelId: thread.id, userId: discord.alice.id, content: said });
+    await discord.waitFor(() => botMessages(discord, thread.id).find((m) => m.content.startsWith("Congratulations!")));
+    model.setFallback({ text: "Alice moved to Lyon and plays at the opera." });
+    const end = discord.runSlashCommand({ userId: discord.alice.id, channelId: thread.id, name: "end" });
+    await discord.waitFor(() => discord.interactionResponses(end.id).find((r) => r.content?.includes("ended")), 8000);
+    const memory = h.engine.memoryOf(discord.alice.id);
+    const [name] = await readdir(memory.conversationsDir);
+    const operations = [
+      {
+        kind: "move",
+        file: "user",
+        section: "Work",
+        old_lines: [],
+        new_lines: ["- Violinist at the Lyon opera house"],
+        reason: "said in chat",
+        source: `conversations/${name}`,
+        quote: "I started work at the Lyon opera house as a violinist",
+      },
+    ];
+    model.enqueue({ text: JSON.stringify({ operations }) });
+    const client = new ModelClient({ baseURL: model.baseURL, apiKey: "t", model: "fake-model", maxRetries: 0 });
+    const summary = await tidyUp(memory, client, { force: true });
+    expect(summary).toMatchObject({ held: [] });
+    expect(await userFile(h)).toContain("- Violinist at the Lyon opera house");
   });
 });

@@ -28,17 +28,20 @@ afterEach(async () => {
   fake = undefined;
 });
 
-async function person({ files = true } = {}): Promise<{ memory: MemoryStore; model: ModelClient; fake: FakeOpenAI }> {
+async function person({
+  files = true,
+  said = "Big news: we finally moved to Berlin on 2026-11-26, the flat is tiny.",
+  notes = MEMORY,
+} = {}): Promise<{ memory: MemoryStore; model: ModelClient; fake: FakeOpenAI }> {
   fake = await startFakeOpenAI();
   const model = new ModelClient({ baseURL: fake.baseURL, apiKey: "test", model: "fake-model", maxRetries: 0, timeoutMs: 3_000, longTimeoutMs: 1_000 });
   const memory = MemoryStore.forUser(await makeTempHome(), "42", { defaultTimeZone: "UTC" });
   await mkdir(memory.conversationsDir, { recursive: true });
   if (files) {
     await writeFile(join(memory.dir, "USER.md"), USER);
-    await writeFile(join(memory.dir, "MEMORY.md"), MEMORY);
+    await writeFile(join(memory.dir, "MEMORY.md"), notes);
   }
   await writeFile(join(memory.dir, "SOUL.md"), SOUL);
-  const said = "Big news: we finally moved to Berlin on 2026-11-26, the flat is tiny.";
   const messages: ConversationMessage[] = [
     { speaker: "person", name: "Mei", text: said, parts: [{ origin: "typed", text: said }] },
     { speaker: "assistant", name: "Assistant", text: "Congratulations! You should join the Berlin climbing gym." },
@@ -214,6 +217,44 @@ describe("a tidy-up", () => {
     const notice = readTidyState(memory.dir).notice!;
     expect(tidyNotice(notice, english)).toBe("🧹 1 change waits for your Save: it reads as an instruction to me");
     expect(tidyNotice(notice, sayIn("zh-CN"))).toBe("🧹 1 处改动等你保存：它读起来像是给我的指令");
+  });
+
+  it("holds a line the person's quote does not carry, though the quote is theirs and shares words with it (the bakery quote)", async () => {
+    const { memory, model, fake } = await person({ said: "I really like my work at the bakery, the early shifts are fine." });
+    const quit = op({
+      kind: "move",
+      section: "Work",
+      new_lines: ["- Really wants to quit the bakery and join the army"],
+      quote: "I really like my work at the bakery",
+    });
+    fake.enqueue(plan(quit));
+    expect(await tidyUp(memory, model, { now })).toMatchObject({ kind: "nothing", held: [{ operation: quit, held: { why: "not-their-words" } }] });
+    expect(await readFile(join(memory.dir, "USER.md"), "utf8")).toBe(USER);
+    expect(await memory.history()).toEqual([]);
+  });
+
+  it("writes nothing when a plan rewrites eight notes into their contradictions, though each pair shares a word", async () => {
+    const EIGHT = [
+      ["- Allergic to penicillin", "- Penicillin is fine for her"],
+      ["- Vegetarian since 2015", "- Stopped being vegetarian in 2019"],
+      ["- Does not drink alcohol", "- Drinks alcohol every night"],
+      ["- Sister Clara lives in Lyon", "- Clara is not her sister"],
+      ["- Afraid of flying", "- Loves flying"],
+      ["- Birthday on 12 March", "- Birthday on 3 December"],
+      ["- Takes insulin twice a day", "- Stopped taking insulin"],
+      ["- Prefers quiet evenings at home", "- Hates evenings at home"],
+    ] as const;
+    const notes = `## Health\n${EIGHT.map(([old]) => old).join("\n")}\n`;
+    const { memory, model, fake } = await person({ notes });
+    const rewrite = op({ file: "memory", section: "Health", old_lines: EIGHT.map(([old]) => old), new_lines: EIGHT.map(([, next]) => next) });
+    const oneByOne = EIGHT.map(([old, next]) => op({ file: "memory", section: "Health", old_lines: [old], new_lines: [next] }));
+    fake.enqueue(plan(rewrite, ...oneByOne));
+    await tidyUp(memory, model, { now });
+    const after = await readFile(join(memory.dir, "MEMORY.md"), "utf8");
+    // At most a quarter of the eight (two) may go; the whole rewrite is refused.
+    const kept = EIGHT.filter(([old]) => after.split("\n").includes(old)).length;
+    expect(kept).toBeGreaterThanOrEqual(6);
+    expect(EIGHT.filter(([, next]) => after.split("\n").includes(next)).length).toBeLessThanOrEqual(2);
   });
 
   it("creates USER.md and MEMORY.md for a person who has neither yet", async () => {
