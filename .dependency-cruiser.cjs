@@ -5,7 +5,8 @@
  *
  *   lib/        the ground floor: result, logger, mutex, timeouts, text, locale, telemetry words
  *   config.ts   the environment, validated once
- *   memory/     files, journal, recall, safety, secrets (file kinds and caps in file-kinds.ts)
+ *   memory/     files, journal, recall, safety, secrets (file kinds and caps in file-kinds.ts); the
+ *               front ends reach it only through memory/index.ts, its public face
  *   model/      the model client
  *   sessions/   the session stores and their records
  *   engine/     the session engine and the model's tools
@@ -61,6 +62,13 @@ module.exports = {
       comment: "views/ are pure message builders: no handlers, commands or conversations.",
       from: { path: "^src/discord/views/" },
       to: { path: "^src/discord/(?:handlers|commands)/|^src/discord/(?:conversations|bot|bot-context)\\.ts$" },
+    },
+    {
+      name: "front-ends-reach-memory-through-its-face",
+      severity: "error",
+      comment: "discord/, cli/ and web/ use memory/ only through src/memory/index.ts, its public face: one place says what a front end may do with a person's memory.",
+      from: { path: "^src/(?:discord|cli|web)/" },
+      to: { path: "^src/memory/(?!index\\.ts$)" },
     },
     { name: "discord-handlers-below-commands", severity: "error", from: { path: "^src/discord/handlers/" }, to: { path: "^src/discord/commands/" } },
     { name: "src-never-imports-tests", severity: "error", from: { path: "^src/" }, to: { path: "^(?:tests|bench|scripts)/" } },

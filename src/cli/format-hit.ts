@@ -1,5 +1,5 @@
 import { printable } from "../lib/printable.js";
-import type { RecallHit } from "../memory/recall/recall.js";
+import type { RecallHit } from "../memory/index.js";
 
 /**
  * One search result for a terminal: its rank, date, where it comes from, then the text indented.

@@ -2,13 +2,19 @@ import { historyLine } from "../present/history-lines.js";
 import { heldLine } from "../present/provenance-lines.js";
 import { english, type Say } from "../lib/locale.js";
 import { printable } from "../lib/printable.js";
-import type { JournalEntry } from "../memory/journal.js";
-import type { MemoryStore } from "../memory/memory-store.js";
-import { settleProposal } from "../memory/settle-proposal.js";
-import type { Proposal } from "../memory/proposal-store.js";
-import { undoable, undoChanges, undoWithLater } from "../memory/undo.js";
+import {
+  FILE_KINDS,
+  FILE_TABLE,
+  type JournalEntry,
+  kindOfLabel,
+  type MemoryStore,
+  type Proposal,
+  settleProposal,
+  undoable,
+  undoChanges,
+  undoWithLater,
+} from "../memory/index.js";
 import { writeRefusalLine } from "../present/write-refusal.js";
-import { FILE_KINDS, FILE_TABLE, kindOfLabel } from "../memory/file-kinds.js";
 import { changedSinceHead, editedByHandLine } from "../present/undo-lines.js";
 
 /**

@@ -9,14 +9,24 @@ import { ModelClient } from "../model/model-client.js";
 import { SessionStore } from "../sessions/session-store.js";
 import { ConfigError, loadConfig, type Config } from "../config.js";
 import { printable } from "../lib/printable.js";
-import { writeFileAtomic } from "../memory/atomic-write.js";
-import { exportBundle, importableName, IMPORT_LIMITS, type ImportRefusal } from "../memory/import.js";
-import { importNow, previewImport } from "../memory/import-flow.js";
-import { MemoryStore } from "../memory/memory-store.js";
-import { tidyAsksFirst } from "../memory/settings.js";
-import { FILE_KINDS } from "../memory/file-kinds.js";
-import type { Recall } from "../memory/recall/recall.js";
-import { undoChanges, undoWithLater, type UndoResult } from "../memory/undo.js";
+import {
+  exportBundle,
+  FILE_KINDS,
+  IMPORT_LIMITS,
+  importableName,
+  importNow,
+  type ImportRefusal,
+  memoryOverview,
+  MemoryStore,
+  previewImport,
+  privateSectionNames,
+  type Recall,
+  tidyAsksFirst,
+  undoChanges,
+  type UndoResult,
+  undoWithLater,
+  writeFileAtomic,
+} from "../memory/index.js";
 import { rangeLabel, readSearchRange } from "../present/search-range.js";
 import { tidyUp } from "../engine/tidy/tidy-up.js";
 import { tidyReport } from "../present/tidy-lines.js";
@@ -24,8 +34,6 @@ import { bytesShown } from "../present/storage-lines.js";
 import { formatHit } from "./format-hit.js";
 import { historyText, undoList } from "./memory-text.js";
 import { jsonForTerminal } from "./terminal-json.js";
-import { memoryOverview } from "../memory/memory-overview.js";
-import { privateSectionNames } from "../memory/visibility.js";
 import { describeAskBeforeSaving, describeLanguage, describeTimeZone } from "../present/settings-lines.js";
 import { storageLine } from "../present/storage-lines.js";
 import { describeTidyNotice, describeTidyUp } from "../present/tidy-lines.js";

@@ -9,7 +9,7 @@ import { commands } from "./commands/index.js";
 import { componentHandlers } from "./handlers/index.js";
 import { routeComponent, type ComponentInteraction } from "./handlers/router.js";
 import { Conversations } from "./conversations.js";
-import { readTidyState, takeTidyNotice } from "../memory/tidy/tidy-state.js";
+import { readTidyState, takeTidyNotice } from "../memory/index.js";
 import { sayIn } from "../lib/locale.js";
 import { tidyNoticeParts } from "./views/tidy-notice.js";
 import { callerOf, inLocale, sayFor } from "./interaction-helpers.js";

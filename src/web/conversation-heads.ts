@@ -1,6 +1,6 @@
 import { open, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { dateOfConversation, parseConversation } from "../memory/conversation-log.js";
+import { dateOfConversation, parseConversation } from "../memory/index.js";
 
 /** The header of a conversation file (title, place, times) is in its first few hundred bytes. */
 const HEAD_BYTES = 2_048;

@@ -3,7 +3,7 @@ import type { Config } from "../config.js";
 import type { SessionEngine } from "../engine/session-engine.js";
 import type { Logger } from "../lib/logger.js";
 import type { Say } from "../lib/locale.js";
-import type { MemoryStore } from "../memory/memory-store.js";
+import type { MemoryStore } from "../memory/index.js";
 import type { SessionStore } from "../sessions/session-store.js";
 import type { DiscordLookups } from "./discord-lookups.js";
 import type { Frame, NavItem } from "./page.js";

@@ -1,15 +1,12 @@
 import type { Say } from "../../lib/locale.js";
 import { printable } from "../../lib/printable.js";
-import { FILE_KINDS, type FileKind } from "../../memory/file-kinds.js";
-import type { RecallHit } from "../../memory/recall/ranking.js";
+import { checkSectionName, FILE_KINDS, type FileKind, hasSection, type RecallHit } from "../../memory/index.js";
 import { rangeHeading, rangeLabel, readSearchRange } from "../../present/search-range.js";
 import { historyText, unknownFile } from "../memory-text.js";
 import { proposalCommand, undoCommand } from "./change-commands.js";
 import type { ChatContext } from "./context.js";
 import { settingsCommand } from "./settings-command.js";
 import { cleared, commandHelp, unknownCommand } from "./words.js";
-import { checkSectionName } from "../../memory/section-name.js";
-import { hasSection } from "../../memory/visibility.js";
 import { privacySetLine, privateLine, tooManyPrivateLine } from "../../present/privacy-lines.js";
 import { badSectionNameLine } from "../../present/write-refusal.js";
 

@@ -1,6 +1,6 @@
 import type { Say } from "../../lib/locale.js";
 import type { SessionEngine } from "../../engine/session-engine.js";
-import type { MemoryStore } from "../../memory/memory-store.js";
+import type { MemoryStore } from "../../memory/index.js";
 
 /** What the chat's commands work with: one person's session and memory, and the screen. */
 export interface ChatContext {

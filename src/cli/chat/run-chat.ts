@@ -2,7 +2,7 @@ import { createEngine } from "../../engine/create-engine.js";
 import { ModelError } from "../../model/model-error.js";
 import { tidyNotice } from "../../present/tidy-lines.js";
 import { sourceLabel, sourcesLine } from "../../present/source-lines.js";
-import { describeChanges } from "../../memory/changes.js";
+import { describeChanges } from "../../memory/index.js";
 import { SessionClosedError, TurnForgottenError, type CloseOutcome } from "../../engine/session-engine.js";
 import { loadConfig } from "../../config.js";
 import { printable } from "../../lib/printable.js";

@@ -1,6 +1,6 @@
 import type { Say } from "../../lib/locale.js";
 import { printable } from "../../lib/printable.js";
-import type { AskBeforeSaving, TidyUpSetting } from "../../memory/settings.js";
+import type { AskBeforeSaving, TidyUpSetting } from "../../memory/index.js";
 import { describeTidyUp } from "../../present/tidy-lines.js";
 import { describeLanguage, describeTimeZone, unknownTimeZoneLine } from "../../present/settings-lines.js";
 import type { ChatContext } from "./context.js";

@@ -1,5 +1,5 @@
 import type { Say } from "../../lib/locale.js";
-import { maskSecretsFound } from "../../memory/secrets.js";
+import { maskSecretsFound } from "../../memory/index.js";
 import type { AttachmentLike, Outcome, ReadContext } from "./attachment-types.js";
 import { fileLines, textLines } from "./attachment-lines.js";
 import { decodeText } from "./decode-text.js";

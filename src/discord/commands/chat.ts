@@ -1,5 +1,5 @@
 import { ChannelType, MessageFlags, SlashCommandBuilder, type ChatInputCommandInteraction, type ThreadChannel } from "discord.js";
-import { parsePersona } from "../../memory/persona.js";
+import { parsePersona } from "../../memory/index.js";
 import type { BotContext, Command } from "../bot-context.js";
 import { displayNameOf, inLocale } from "../interaction-helpers.js";
 import { NO_MENTIONS } from "../reply-stream.js";

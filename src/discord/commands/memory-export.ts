@@ -1,10 +1,7 @@
 import { AttachmentBuilder } from "discord.js";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { dateOfConversation } from "../../memory/conversation-log.js";
-import { BUNDLE_NAME, exportBundle } from "../../memory/import.js";
-import { dateOfLog, type MemoryStore } from "../../memory/memory-store.js";
-import { WHOLE_FILE_LABELS } from "../../memory/file-kinds.js";
+import { BUNDLE_NAME, dateOfConversation, dateOfLog, exportBundle, type MemoryStore, WHOLE_FILE_LABELS } from "../../memory/index.js";
 
 /** Stays under Discord's smallest upload limit (10 MiB); a longer history comes in parts. */
 const PART_BYTES = 8 * 1024 * 1024;

@@ -1,5 +1,5 @@
 import { LabelBuilder, MessageFlags, ModalBuilder, TextInputBuilder, TextInputStyle, type ChatInputCommandInteraction } from "discord.js";
-import type { MemoryStore } from "../../memory/memory-store.js";
+import type { MemoryStore } from "../../memory/index.js";
 import type { BotContext } from "../bot-context.js";
 import { COMPONENT, componentId } from "../views/custom-id.js";
 import { forgetPreview } from "../handlers/forget.js";

@@ -2,12 +2,18 @@ import { EmbedBuilder, MessageFlags, type ChatInputCommandInteraction } from "di
 import { historyLine } from "../../present/history-lines.js";
 import { storageLine } from "../../present/storage-lines.js";
 import type { Say } from "../../lib/locale.js";
-import type { MemoryStore } from "../../memory/memory-store.js";
-import { memoryOverview, type FileOverview, type MemoryOverview } from "../../memory/memory-overview.js";
+import {
+  type FileOverview,
+  memoryOverview,
+  type MemoryOverview,
+  type MemoryStore,
+  parseSections,
+  privateSectionNames,
+  SERVER_NOTES_CAP,
+  SERVER_NOTES_LABEL,
+  type ServerNotes,
+} from "../../memory/index.js";
 import { countChars, cutChars } from "../../lib/text.js";
-import { parseSections } from "../../memory/sections.js";
-import { privateSectionNames } from "../../memory/visibility.js";
-import { SERVER_NOTES_CAP, SERVER_NOTES_LABEL, type ServerNotes } from "../../memory/server-notes.js";
 import { sayFor } from "../interaction-helpers.js";
 
 const SEGMENTS = 10;

@@ -1,5 +1,5 @@
 import { MessageFlags, type ChatInputCommandInteraction } from "discord.js";
-import type { MemoryStore } from "../../memory/memory-store.js";
+import type { MemoryStore } from "../../memory/index.js";
 import { historyView, undoView } from "../handlers/history.js";
 import { sayFor } from "../interaction-helpers.js";
 

@@ -8,9 +8,7 @@ import {
 } from "discord.js";
 import type { Say } from "../../lib/locale.js";
 import { importBusyLine, importRefusal, importReport } from "../../present/import-preview.js";
-import { importableName, IMPORT_LIMITS, oneImportAtATime } from "../../memory/import.js";
-import { previewImport } from "../../memory/import-flow.js";
-import type { MemoryStore } from "../../memory/memory-store.js";
+import { IMPORT_LIMITS, importableName, type MemoryStore, oneImportAtATime, previewImport } from "../../memory/index.js";
 import { downloadWhole } from "../attachments/download.js";
 import { COMPONENT, componentId } from "../views/custom-id.js";
 import { asMessage } from "../handlers/import.js";

@@ -1,7 +1,5 @@
 import { MessageFlags, type ChatInputCommandInteraction } from "discord.js";
-import { checkSectionName } from "../../memory/section-name.js";
-import type { MemoryStore } from "../../memory/memory-store.js";
-import { hasSection } from "../../memory/visibility.js";
+import { checkSectionName, hasSection, type MemoryStore } from "../../memory/index.js";
 import { privacySetLine, tooManyPrivateLine } from "../../present/privacy-lines.js";
 import { badSectionNameLine } from "../../present/write-refusal.js";
 import { sayFor } from "../interaction-helpers.js";

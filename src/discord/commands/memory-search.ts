@@ -1,5 +1,5 @@
 import { escapeMarkdown } from "discord.js";
-import type { MemoryStore } from "../../memory/memory-store.js";
+import type { MemoryStore } from "../../memory/index.js";
 import { countChars, cutChars } from "../../lib/text.js";
 import { emptySearchLine, hitSource, rangeHeading, rangeLabel, readSearchRange } from "../../present/search-range.js";
 

@@ -1,6 +1,5 @@
 import { MessageFlags, type ChatInputCommandInteraction, type SlashCommandSubcommandBuilder } from "discord.js";
-import type { MemoryStore } from "../../memory/memory-store.js";
-import { TIDY_NOTICE, TIDY_UP, type AskBeforeSaving, type TidyNoticePlace, type TidyUpSetting } from "../../memory/settings.js";
+import { type AskBeforeSaving, type MemoryStore, TIDY_NOTICE, TIDY_UP, type TidyNoticePlace, type TidyUpSetting } from "../../memory/index.js";
 import { describeTidyNotice, describeTidyUp } from "../../present/tidy-lines.js";
 import { describeAskBeforeSaving, describeLanguage, describeTimeZone, unknownTimeZoneLine } from "../../present/settings-lines.js";
 import { sayIn } from "../../lib/locale.js";

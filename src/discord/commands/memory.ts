@@ -1,12 +1,18 @@
 import { AttachmentBuilder, LabelBuilder, MessageFlags, ModalBuilder, SlashCommandBuilder, TextInputBuilder, TextInputStyle } from "discord.js";
-import { contentHash, PERSON, type MemoryFile } from "../../memory/memory-file.js";
-import type { MemoryStore } from "../../memory/memory-store.js";
-import { FILE_KINDS, type FileKind } from "../../memory/file-kinds.js";
+import {
+  checkSectionName,
+  contentHash,
+  FILE_KINDS,
+  type FileKind,
+  holdInFlight,
+  type MemoryFile,
+  type MemoryStore,
+  PERSON,
+  type SecretFinding,
+} from "../../memory/index.js";
 import { isLocalDate } from "../../lib/time.js";
-import { checkSectionName } from "../../memory/section-name.js";
 import type { Command } from "../bot-context.js";
 import type { Say } from "../../lib/locale.js";
-import type { SecretFinding } from "../../memory/secrets.js";
 import { sayFor } from "../interaction-helpers.js";
 import { exportFiles } from "./memory-export.js";
 import { runDeleteAll, runForget } from "./memory-forget.js";
@@ -20,7 +26,6 @@ import { searchAnswer } from "./memory-search.js";
 import { runSettings, withSettings } from "./memory-settings.js";
 import { badSectionNameLine, secretWarningLine, sectionChangeLine, writeRefusalLine } from "../../present/write-refusal.js";
 import { ephemeralReply as reply, fenced, INLINE_LIMIT, MODAL_TEXT_LIMIT, withSection } from "./command-parts.js";
-import { holdInFlight } from "../../memory/storage-quota.js";
 
 const MODAL_PREFIX = "memory-edit";
 

@@ -1,8 +1,7 @@
 import { LabelBuilder, MessageFlags, ModalBuilder, SlashCommandBuilder, TextInputBuilder, TextInputStyle } from "discord.js";
 import { isValidTimeZone } from "../../lib/time.js";
-import { contentHash, PERSON } from "../../memory/memory-file.js";
+import { applyPersona, contentHash, parsePersona, PERSON, type Persona, PERSONALITY_LIMIT } from "../../memory/index.js";
 import { countChars } from "../../lib/text.js";
-import { applyPersona, parsePersona, PERSONALITY_LIMIT, type Persona } from "../../memory/persona.js";
 import type { Command } from "../bot-context.js";
 import { inLocale, withoutMarkdownMarks } from "../interaction-helpers.js";
 import { describeAskBeforeSaving, describeLanguage, describeTimeZone, unknownTimeZoneLine } from "../../present/settings-lines.js";

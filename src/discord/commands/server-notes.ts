@@ -8,12 +8,9 @@ import {
   type ChatInputCommandInteraction,
   type ModalSubmitInteraction,
 } from "discord.js";
-import { checkSectionName } from "../../memory/section-name.js";
+import { checkSectionName, contentHash, type ServerNotes, undoable, undoChanges } from "../../memory/index.js";
 import type { Say } from "../../lib/locale.js";
 import { cutChars } from "../../lib/text.js";
-import { contentHash } from "../../memory/memory-file.js";
-import type { ServerNotes } from "../../memory/server-notes.js";
-import { undoable, undoChanges } from "../../memory/undo.js";
 import { historyLine } from "../../present/history-lines.js";
 import { badSectionNameLine, sectionChangeLine, writeRefusalLine } from "../../present/write-refusal.js";
 import type { BotContext, Command } from "../bot-context.js";

@@ -1,9 +1,7 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, MessageFlags, type MessageActionRowComponentBuilder } from "discord.js";
 import type { Say } from "../../lib/locale.js";
 import { cutChars } from "../../lib/text.js";
-import { mentions, planForget, type ForgetPlan } from "../../memory/forget.js";
-import type { MemoryStore } from "../../memory/memory-store.js";
-import { savePending, takePending } from "../../memory/pending.js";
+import { type ForgetPlan, type MemoryStore, mentions, planForget, savePending, takePending } from "../../memory/index.js";
 import { COMPONENT, componentId } from "../views/custom-id.js";
 import type { BotContext } from "../bot-context.js";
 import { sayFor } from "../interaction-helpers.js";

@@ -1,6 +1,5 @@
 import type { Say } from "../../lib/locale.js";
-import type { MemoryStore } from "../../memory/memory-store.js";
-import { undoable, undoChanges, undoWithLater, type UndoResult } from "../../memory/undo.js";
+import { type MemoryStore, undoable, undoChanges, type UndoResult, undoWithLater } from "../../memory/index.js";
 import { inLocale, sayFor } from "../interaction-helpers.js";
 import { historyPage, undoMenu, undoResultView, type View } from "../views/history.js";
 import type { ComponentHandler } from "./router.js";

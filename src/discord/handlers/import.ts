@@ -1,8 +1,6 @@
 import { AttachmentBuilder, MessageFlags } from "discord.js";
 import type { Say } from "../../lib/locale.js";
-import { oneImportAtATime } from "../../memory/import.js";
-import { cancelImport, confirmImport } from "../../memory/import-flow.js";
-import type { MemoryStore } from "../../memory/memory-store.js";
+import { cancelImport, confirmImport, type MemoryStore, oneImportAtATime } from "../../memory/index.js";
 import { importBusyLine, importForgottenLine, importRefusal, importReport, type ImportReport } from "../../present/import-preview.js";
 import { sayFor } from "../interaction-helpers.js";
 import { NO_MENTIONS } from "../reply-stream.js";

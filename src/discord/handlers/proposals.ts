@@ -1,6 +1,6 @@
 import { ActionRowBuilder, MessageFlags, type ButtonInteraction, type MessageActionRowComponentBuilder } from "discord.js";
 import type { Say } from "../../lib/locale.js";
-import { settleProposal, type Settled } from "../../memory/settle-proposal.js";
+import { type Settled, settleProposal } from "../../memory/index.js";
 import type { BotContext } from "../bot-context.js";
 import { sayFor } from "../interaction-helpers.js";
 import { NO_MENTIONS } from "../reply-stream.js";

@@ -1,11 +1,7 @@
 import { createHash } from "node:crypto";
 import { LabelBuilder, MessageFlags, ModalBuilder, TextInputBuilder, TextInputStyle } from "discord.js";
 import { cutChars } from "../../lib/text.js";
-import type { SourceRef } from "../../memory/changes.js";
-import { PERSON } from "../../memory/memory-file.js";
-import type { MemoryStore } from "../../memory/memory-store.js";
-import { readPending } from "../../memory/pending.js";
-import { sourceText } from "../../memory/source-text.js";
+import { type MemoryStore, PERSON, readPending, type SourceRef, sourceText } from "../../memory/index.js";
 import { sourceLabel } from "../../present/source-lines.js";
 import { writeRefusalLine } from "../../present/write-refusal.js";
 import { sayFor } from "../interaction-helpers.js";

@@ -1,12 +1,10 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, StringSelectMenuBuilder, type MessageActionRowComponentBuilder } from "discord.js";
 import type { Say } from "../../lib/locale.js";
 import { cutChars } from "../../lib/text.js";
-import type { JournalEntry } from "../../memory/journal.js";
+import { FILE_KINDS, type JournalEntry, kindOfLabel, type UndoResult } from "../../memory/index.js";
 import { localDate, localTime } from "../../lib/time.js";
-import type { UndoResult } from "../../memory/undo.js";
 import { describeEntry, historyLine, who } from "../../present/history-lines.js";
 import { COMPONENT, componentId } from "./custom-id.js";
-import { FILE_KINDS, kindOfLabel } from "../../memory/file-kinds.js";
 import { changedSinceHead, editedByHandLine, undoThoseTooQuestion } from "../../present/undo-lines.js";
 
 const PAGE = 10;

@@ -1,7 +1,7 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, type MessageActionRowComponentBuilder } from "discord.js";
 import type { Say } from "../../lib/locale.js";
 import { cutChars } from "../../lib/text.js";
-import type { PendingChange } from "../../memory/changes.js";
+import type { PendingChange } from "../../memory/index.js";
 import { COMPONENT, componentId } from "./custom-id.js";
 import { heldLine } from "../../present/provenance-lines.js";
 

@@ -1,9 +1,8 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, type MessageActionRowComponentBuilder, type MessageCreateOptions } from "discord.js";
 import type { Say } from "../../lib/locale.js";
 import { countChars, cutChars } from "../../lib/text.js";
-import type { JournalEntry, SectionChange } from "../../memory/journal.js";
+import type { JournalEntry, SectionChange, Suggestion, SuggestionState } from "../../memory/index.js";
 import { describeEntry } from "../../present/history-lines.js";
-import type { Suggestion, SuggestionState } from "../../memory/server-notes.js";
 import { COMPONENT, componentId } from "./custom-id.js";
 import { suggestionLine } from "./server-notes.js";
 import { NO_MENTIONS } from "../reply-stream.js";

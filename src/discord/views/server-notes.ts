@@ -9,8 +9,7 @@ import {
 } from "discord.js";
 import type { Say } from "../../lib/locale.js";
 import { cutChars } from "../../lib/text.js";
-import type { Writer } from "../../memory/memory-file.js";
-import { SERVER_NOTES_LABEL, type Suggestion } from "../../memory/server-notes.js";
+import { SERVER_NOTES_LABEL, type Suggestion, type Writer } from "../../memory/index.js";
 import { NO_MENTIONS } from "../reply-stream.js";
 import { COMPONENT, componentId } from "./custom-id.js";
 

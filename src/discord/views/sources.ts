@@ -1,7 +1,7 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, escapeMarkdown, StringSelectMenuBuilder, type MessageActionRowComponentBuilder } from "discord.js";
 import type { Say } from "../../lib/locale.js";
 import { cutChars } from "../../lib/text.js";
-import type { SourceRef } from "../../memory/changes.js";
+import type { SourceRef } from "../../memory/index.js";
 import { sourceLabel, sourcesLine } from "../../present/source-lines.js";
 import { COMPONENT, componentId } from "./custom-id.js";
 

@@ -1,6 +1,6 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, escapeMarkdown, type MessageActionRowComponentBuilder } from "discord.js";
 import type { Say } from "../../lib/locale.js";
-import type { TidySummary } from "../../memory/tidy/tidy-state.js";
+import type { TidySummary } from "../../memory/index.js";
 import { tidyNotice } from "../../present/tidy-lines.js";
 import { COMPONENT, componentId } from "./custom-id.js";
 

@@ -4,7 +4,7 @@ import MarkdownIt from "markdown-it";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { TimeSlices } from "../../lib/time-slices.js";
-import { dateOfConversation, parseConversation } from "../../memory/conversation-log.js";
+import { dateOfConversation, parseConversation } from "../../memory/index.js";
 import { signInPage } from "../auth.js";
 import { conversationNames, head } from "../conversation-heads.js";
 import { banner, csrfField, html, page } from "../page.js";

@@ -1,12 +1,19 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
-import { checkSectionName } from "../../memory/section-name.js";
+import {
+  checkSectionName,
+  contentHash,
+  FILE_KINDS,
+  type FileKind,
+  isPrivateSection,
+  MAX_PRIVATE_SECTIONS,
+  type MemoryFile,
+  type MemoryStore,
+  parseSections,
+  PERSON_ON_THE_WEB,
+  type SectionDocument,
+} from "../../memory/index.js";
 import { countChars } from "../../lib/text.js";
 import type { Say } from "../../lib/locale.js";
-import { FILE_KINDS, type FileKind } from "../../memory/file-kinds.js";
-import { contentHash, PERSON_ON_THE_WEB, type MemoryFile } from "../../memory/memory-file.js";
-import type { MemoryStore } from "../../memory/memory-store.js";
-import { parseSections, type SectionDocument } from "../../memory/sections.js";
-import { isPrivateSection, MAX_PRIVATE_SECTIONS } from "../../memory/visibility.js";
 import { badSectionNameLine, secretWarningLine, writeRefusalLine } from "../../present/write-refusal.js";
 import { signInPage } from "../auth.js";
 import { banner, csrfField, html, page } from "../page.js";

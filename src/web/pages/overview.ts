@@ -1,12 +1,11 @@
 import type { FastifyInstance } from "fastify";
-import { memoryOverview } from "../../memory/memory-overview.js";
+import { FILE_TABLE, kindOfLabel, memoryOverview } from "../../memory/index.js";
 import { historyLine } from "../../present/history-lines.js";
 import { settingsLine } from "../../present/settings-lines.js";
 import { storageLine } from "../../present/storage-lines.js";
 import { signInPage } from "../auth.js";
 import { html, page } from "../page.js";
 import type { WebContext } from "../web-context.js";
-import { FILE_TABLE, kindOfLabel } from "../../memory/file-kinds.js";
 
 /** The page of each file kind, from its label. */
 function fileHref(label: string): string {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { cutChars } from "../../lib/text.js";
-import type { RecallHit } from "../../memory/recall/recall.js";
+import type { RecallHit } from "../../memory/index.js";
 import { emptySearchLine, hitSource, rangeHeading, rangeLabel, readSearchRange } from "../../present/search-range.js";
 import { signInPage } from "../auth.js";
 import { banner, html, page } from "../page.js";

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { countChars } from "../../lib/text.js";
-import { SERVER_NOTES_CAP } from "../../memory/server-notes.js";
+import { SERVER_NOTES_CAP } from "../../memory/index.js";
 import { signInPage } from "../auth.js";
 import { serversTalkedIn } from "../conversation-heads.js";
 import { banner, html, page } from "../page.js";

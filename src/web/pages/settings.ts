@@ -1,15 +1,26 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { isValidTimeZone } from "../../lib/time.js";
-import { BUNDLE_NAME, exportBundle, importableName, IMPORT_LIMITS, oneImportAtATime } from "../../memory/import.js";
-import { cancelImport, confirmImport, previewImport } from "../../memory/import-flow.js";
-import { ASK_BEFORE_SAVING, TIDY_NOTICE, TIDY_UP, type Settings } from "../../memory/settings.js";
+import {
+  ASK_BEFORE_SAVING,
+  BUNDLE_NAME,
+  cancelImport,
+  confirmImport,
+  exportBundle,
+  holdInFlight,
+  IMPORT_LIMITS,
+  importableName,
+  oneImportAtATime,
+  previewImport,
+  type Settings,
+  TIDY_NOTICE,
+  TIDY_UP,
+} from "../../memory/index.js";
 import { importBusyLine, importForgottenLine, importRefusal, importReport, type ImportReport } from "../../present/import-preview.js";
 import { describeAskBeforeSaving, unknownTimeZoneLine } from "../../present/settings-lines.js";
 import { describeTidyNotice, describeTidyUp } from "../../present/tidy-lines.js";
 import { signInPage } from "../auth.js";
 import { banner, csrfField, html, page } from "../page.js";
 import { perPerson, type PersonContext, type WebContext } from "../web-context.js";
-import { holdInFlight } from "../../memory/storage-quota.js";
 
 const LANGUAGES = ["", "en-US", "zh-CN"] as const;
 

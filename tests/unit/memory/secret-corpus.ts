@@ -557,7 +557,7 @@ export const ORDINARY: string[] = [
  * Written after the detector, and not tuned against: its figures are reported apart in the
  * docs/secrets.md (a corpus the detector was built on flatters it).
  */
-export const HELD_OUT_SECRETS: SecretSample[] = [
+const HELD_OUT_SECRETS: SecretSample[] = [
   { text: `remember this for me: ${openaiProject}`, label: "OpenAI key", secret: openaiProject },
   { text: `"apiKey": "${anthropic}",`, label: "Anthropic key", secret: anthropic },
   { text: `ghp token for CI -> ${githubClassic} <- don't lose it`, label: "GitHub token", secret: githubClassic },
@@ -584,7 +584,7 @@ export const HELD_OUT_SECRETS: SecretSample[] = [
   { text: `api token ${generic}`, label: "API key", secret: generic, knownMiss: "a labelled token with no 'is', ':' or '=' between" },
 ];
 
-export const HELD_OUT_ORDINARY: string[] = [
+const HELD_OUT_ORDINARY: string[] = [
   "npm install --save-dev typescript@5.9.3",
   "curl -X POST https://api.example.com/v1/items?page=2&limit=50",
   "docker run -p 5432:5432 -e POSTGRES_PASSWORD=$PG_PASSWORD postgres:16",
@@ -756,7 +756,7 @@ export const SECOND_BATCH_SECRETS: SecretSample[] = [
   { text: `seed words: ${words(seedOther).join(", ")}`, label: "recovery phrase", secret: words(seedOther).slice(2, 10).join(", ") },
 ];
 
-export const SECOND_BATCH_ORDINARY: string[] = [
+const SECOND_BATCH_ORDINARY: string[] = [
   // Password words in other languages, with no password after them
   "I forgot my Passwort again",
   "la contraseña es incorrecta",
