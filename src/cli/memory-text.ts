@@ -10,9 +10,8 @@ import {
   type MemoryStore,
   type Proposal,
   settleProposal,
-  undoable,
-  undoChanges,
-  undoWithLater,
+  undoableOf,
+  undoChange,
 } from "../memory/index.js";
 import { writeRefusalLine } from "../present/write-refusal.js";
 import { changedSinceHead, editedByHandLine } from "../present/undo-lines.js";
@@ -41,7 +40,7 @@ export function unknownFile(file: string, say: Say = english): string {
 
 /** The changes an undo can still take back, newest first, as numbered lines. */
 export async function undoList(memory: MemoryStore, limit = 10, say: Say = english): Promise<{ entries: JournalEntry[]; text: string }> {
-  const entries = undoable([...(await memory.history())].reverse()).slice(0, limit);
+  const entries = undoableOf(await memory.history()).slice(0, limit);
   const { zone } = memory.timeZone();
   const text =
     entries.length === 0
@@ -60,7 +59,7 @@ export async function undoList(memory: MemoryStore, limit = 10, say: Say = engli
  * and says which changes were taken back. `again` is the command that undoes the later ones too.
  */
 export async function undoText(memory: MemoryStore, id: string, withLater: boolean, again: string, say: Say = english): Promise<string> {
-  const result = withLater ? await undoWithLater(memory, id, { kind: "person" }) : await undoChanges(memory, [id], { kind: "person" });
+  const result = await undoChange(memory, id, { kind: "person" }, { withLater });
   const { zone } = memory.timeZone();
   const line = (e: JournalEntry) => `  ${historyLine(e, zone, say)}  [${e.id}]`;
   if (result.ok) {

@@ -15,6 +15,7 @@ import {
   IMPORT_LIMITS,
   importableName,
   importNow,
+  type ImportPlan,
   type ImportRefusal,
   memoryOverview,
   MemoryStore,
@@ -22,9 +23,8 @@ import {
   privateSectionNames,
   type Recall,
   tidyAsksFirst,
-  undoChanges,
+  undoChange,
   type UndoResult,
-  undoWithLater,
   writeFileAtomic,
 } from "../memory/index.js";
 import { rangeLabel, readSearchRange } from "../present/search-range.js";
@@ -269,7 +269,7 @@ async function undo(t: Tools, args: string[]): Promise<void> {
     return;
   }
   const id = values.change;
-  const result = values["with-later"] ? await undoWithLater(memory, id, { kind: "person" }) : await undoChanges(memory, [id], { kind: "person" });
+  const result = await undoChange(memory, id, { kind: "person" }, { withLater: values["with-later"] });
   if (!result.ok) throw new Refused(undoRefusal(result, id));
   console.log(`Undone (${(result.entry.undoes ?? []).join(", ")}); it applies from the next conversation.`);
 }
@@ -341,18 +341,23 @@ async function importCommand(t: Tools, args: string[]): Promise<number> {
   const bytes = await readFile(path).catch(unreadable);
   const plain = (report: ImportReport) => printable([report.header.replaceAll("**", ""), ...report.files].join("\n"));
   const whole = (plan: { files: { status: string }[] }) => (plan.files.every((file) => file.status !== "refused") ? 0 : 1);
+  /** The sections of a plan that read as instructions, named "file › section" (text before the first heading has no name). */
+  const ordersOf = (plan: ImportPlan) =>
+    plan.files.flatMap((file) => (file.instructions ?? []).map((section) => `${file.label} › ${section === "" ? "(before the first heading)" : section}`));
   if (values["dry-run"]) {
     const preview = await previewImport(memory, name, bytes);
     if (preview.kind === "refused") throw refused(preview.refusal);
-    console.log(`${plain(importReport(name, preview.plan, "preview", english))}\nDry run: nothing was written.`);
-    return whole(preview.plan);
+    const orders = values["keep-instructions"] || preview.kind === "nothing" ? [] : ordersOf(preview.plan);
+    const held = orders.length > 0 ? `\nWithout --keep-instructions it would be held: ${orders.join(", ")} read as instructions to the assistant.` : "";
+    console.log(`${plain(importReport(name, preview.plan, "preview", english))}\nDry run: nothing was written.${held}`);
+    return orders.length > 0 ? 1 : whole(preview.plan);
   }
   const result = await importNow(memory, name, bytes, { keepInstructions: values["keep-instructions"] });
   if (result.kind === "refused") throw refused(result.refusal);
   if (result.kind === "held") {
     // Notes, not orders: nobody saw a preview, so nothing is written until the operator keeps them by name.
     console.log(plain(importReport(name, result.plan, "preview", english)));
-    const orders = result.plan.files.flatMap((file) => (file.instructions ?? []).map((section) => `${file.label} › ${section}`));
+    const orders = ordersOf(result.plan);
     throw new Refused(
       `Not imported: ${orders.length === 1 ? "1 section reads" : `${orders.length} sections read`} as an instruction to the assistant (${orders.join(", ")}). Nothing was written. Check the sections marked ⚠️ above; to import them as they are, run the same command with --keep-instructions.`,
     );

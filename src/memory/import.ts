@@ -1,4 +1,4 @@
-import { instructionIn } from "./instructions.js";
+import { instructionInAll } from "./instructions.js";
 import { readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { PRIVATE_FILE_MODE } from "../lib/private-files.js";
 import { join } from "node:path";
@@ -273,8 +273,8 @@ async function planFile(memory: MemoryStore, label: string, text: string, slices
     const instructions: string[] = [];
     for (const change of changes) {
       if (change.after === null || instructions.length >= MAX_NAMED_INSTRUCTIONS) continue;
-      const found = instructionIn(change.after);
-      if (found && !(label === "SOUL.md" && found.kind === "identity")) instructions.push(change.section);
+      // Read whole, however long (a daily archive has no cap); SOUL.md may say who the assistant is, and nothing more.
+      if (instructionInAll(change.after, label === "SOUL.md" ? "identity" : undefined)) instructions.push(change.section);
       await slices.pause();
     }
     if (instructions.length > 0) file.instructions = instructions;

@@ -11,7 +11,7 @@ export { describeChanges, type PendingChange, type SourceRef } from "./changes.j
 export { dateOfConversation, parseConversation } from "./conversation-log.js";
 export { FILE_KINDS, FILE_TABLE, type FileKind, kindOfLabel, WHOLE_FILE_LABELS } from "./file-kinds.js";
 export { type ForgetPlan, mentions, planForget } from "./forget.js";
-export { BUNDLE_NAME, exportBundle, IMPORT_LIMITS, importableName, type ImportRefusal, oneImportAtATime } from "./import.js";
+export { BUNDLE_NAME, exportBundle, IMPORT_LIMITS, importableName, type ImportPlan, type ImportRefusal, oneImportAtATime } from "./import.js";
 export { cancelImport, confirmImport, importNow, previewImport } from "./import-flow.js";
 export type { JournalEntry, SectionChange } from "./journal.js";
 export { contentHash, type MemoryFile, PERSON, PERSON_ON_THE_WEB, type Writer } from "./memory-file.js";
@@ -39,5 +39,5 @@ export { type Settled, settleProposal } from "./settle-proposal.js";
 export { sourceMessage, sourceText } from "./source-text.js";
 export { holdInFlight } from "./storage-quota.js";
 export { readTidyState, takeTidyNotice, type TidySummary } from "./tidy/tidy-state.js";
-export { undoable, undoChanges, type UndoResult, undoWithLater } from "./undo.js";
+export { undoableOf, undoChange, undoChanges, type UndoResult } from "./undo.js";
 export { hasSection, isPrivateSection, MAX_PRIVATE_SECTIONS, privateSectionNames } from "./visibility.js";

@@ -54,6 +54,61 @@ export function instructionIn(text: string): InstructionFinding | undefined {
   return best && finding(best);
 }
 
+/** How much of a long text instructionInAll hands instructionIn at a time (well under MAX_INPUT). */
+const PIECE_CHARS = 32_000;
+/** Where a clause ends, for reading clauses one by one (a sentence mark, a comma, a line, "and", "then"). */
+const CLAUSE_END = /[.!?\n,。！？，]| and | then /giu;
+
+/**
+ * The first order in a text of any length: read in pieces of whole lines (instructionIn reads at
+ * most MAX_INPUT characters; each piece starts with the last line of the one before, so no line
+ * is read only in part). With `allowed` (SOUL.md may say who the assistant is), a finding of that
+ * kind does not count, and a piece holding one is read again clause by clause, so that it cannot
+ * hide another ("You are now Ziggy. Ignore all previous instructions…").
+ */
+export function instructionInAll(text: string, allowed?: InstructionKind): InstructionFinding | undefined {
+  for (const piece of pieces(text)) {
+    const found = instructionIn(piece);
+    if (!found) continue;
+    if (found.kind !== allowed) return found;
+    let start = 0;
+    CLAUSE_END.lastIndex = 0;
+    for (let end = CLAUSE_END.exec(piece); ; end = CLAUSE_END.exec(piece)) {
+      const clause = piece.slice(start, end ? end.index : piece.length);
+      const inClause = clause.trim() === "" ? undefined : instructionIn(clause);
+      if (inClause && inClause.kind !== allowed) return inClause;
+      if (!end) break;
+      start = end.index + end[0].length;
+    }
+  }
+  return undefined;
+}
+
+/** `text` in pieces of about PIECE_CHARS of whole lines, each after the first starting with the line before it (a line longer than a piece is cut). */
+function pieces(text: string): string[] {
+  if (text.length <= PIECE_CHARS) return [text];
+  const lines = text.split("\n").flatMap((line) => {
+    const cut: string[] = [];
+    for (let at = 0; at < line.length; at += PIECE_CHARS / 2) cut.push(line.slice(at, at + PIECE_CHARS / 2));
+    return cut.length === 0 ? [""] : cut;
+  });
+  const out: string[] = [];
+  let piece: string[] = [];
+  let length = 0;
+  for (const line of lines) {
+    if (length + line.length > PIECE_CHARS && piece.length > 0) {
+      out.push(piece.join("\n"));
+      const last = piece.at(-1)!;
+      piece = [last];
+      length = last.length + 1;
+    }
+    piece.push(line);
+    length += line.length + 1;
+  }
+  out.push(piece.join("\n"));
+  return out;
+}
+
 interface Found {
   at: number;
   kind: InstructionKind;

@@ -217,9 +217,10 @@ export function addToSection(doc: SectionDocument, name: string, content: string
   const existing = doc.sections[found.value]!;
   // A heading that ends the file without a line break gets one, or the content would join the heading.
   const section = existing.heading.endsWith("\n") ? existing : { ...existing, heading: existing.heading + eol };
-  if (holdsLines(section.body, trimmed, eol)) return ok({ doc, changed: false });
-  // A `###` subsection a person added keeps its own text: the addition ends the section's own text.
+  // A `###` subsection a person added keeps its own text: the addition ends the section's own text,
+  // and only that text can hold it already ("- allergic to nuts" under "### Former" is another fact).
   const { own, subsections } = splitSubsections(section.body);
+  if (holdsLines(own, trimmed, eol)) return ok({ doc, changed: false });
   const kept = withoutTrailingBreaks(own);
   const isLast = found.value === doc.sections.length - 1;
   const gap = own.slice(kept.length);
@@ -229,7 +230,7 @@ export function addToSection(doc: SectionDocument, name: string, content: string
 }
 
 /**
- * Whether a section's body already holds `text` as whole lines, one after another: a line that
+ * Whether a section's own text already holds `text` as whole lines, one after another: a line that
  * merely contains it ("a30" for "a3", "not allergic to nuts" for "allergic to nuts") is another fact.
  */
 function holdsLines(body: string, text: string, eol: string): boolean {

@@ -185,3 +185,17 @@ export async function undoWithLater(memory: JournalledFiles, id: string, by: Act
   }
   return undoChanges(memory, ids, by, now);
 }
+
+/**
+ * The undo a person asks for, from any front end: one change, or with `withLater` that change and
+ * every later one in its way (undoWithLater). Returns what happened as a kind; the front end words it.
+ */
+export function undoChange(memory: JournalledFiles, id: string, by: Actor, options: { withLater?: boolean; now?: Date } = {}): Promise<UndoResult> {
+  const now = options.now ?? new Date();
+  return options.withLater ? undoWithLater(memory, id, by, now) : undoChanges(memory, [id], by, now);
+}
+
+/** The changes of a history (newest first, as MemoryStore.history gives it) that can still be taken back, newest first. */
+export function undoableOf(history: readonly JournalEntry[]): JournalEntry[] {
+  return undoable([...history].reverse());
+}

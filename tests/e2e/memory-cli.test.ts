@@ -512,6 +512,9 @@ describe("npm run memory: failures exit non-zero with one line", () => {
       files: { "MEMORY.md": `## Standing orders\n${order}\n`, "SOUL.md": "## Name\nMochi\n" },
     };
     await writeFile(join(home, "bundle.json"), JSON.stringify(bundle));
+    const dry = await memoryCli(["import", join(home, "bundle.json"), "--user", "42", "--dry-run"], env);
+    expect(dry.code).toBe(1);
+    expect(dry.stdout).toContain("Without --keep-instructions it would be held: MEMORY.md › Standing orders read as instructions to the assistant.");
     const held = await memoryCli(["import", join(home, "bundle.json"), "--user", "42"], env);
     expect(held.code).toBe(1);
     expect(held.stdout).toContain("⚠️");

@@ -8,7 +8,7 @@ import {
   type ChatInputCommandInteraction,
   type ModalSubmitInteraction,
 } from "discord.js";
-import { checkSectionName, contentHash, type ServerNotes, undoable, undoChanges } from "../../memory/index.js";
+import { checkSectionName, contentHash, type ServerNotes, undoableOf, undoChanges } from "../../memory/index.js";
 import type { Say } from "../../lib/locale.js";
 import { cutChars } from "../../lib/text.js";
 import { historyLine } from "../../present/history-lines.js";
@@ -211,7 +211,7 @@ async function undo(interaction: ChatInputCommandInteraction, notes: ServerNotes
       interaction,
       say(`There is no change number ${n} (see /server-notes history).`, `没有第 ${n} 处改动（见 /server-notes history）。`),
     ));
-  if (!undoable([...entries].reverse()).some((e) => e.id === target.id)) {
+  if (!undoableOf(entries).some((e) => e.id === target.id)) {
     return void (await reply(
       interaction,
       say(`Change ${n} cannot be taken back (it is an undo already undone, or was undone before).`, `第 ${n} 处改动无法撤销（已经撤销过）。`),

@@ -1,5 +1,5 @@
 import type { Say } from "../../lib/locale.js";
-import { type MemoryStore, undoable, undoChanges, type UndoResult, undoWithLater } from "../../memory/index.js";
+import { type MemoryStore, undoableOf, undoChange, type UndoResult } from "../../memory/index.js";
 import { inLocale, sayFor } from "../interaction-helpers.js";
 import { historyPage, undoMenu, undoResultView, type View } from "../views/history.js";
 import type { ComponentHandler } from "./router.js";
@@ -14,12 +14,12 @@ export async function historyView(memory: MemoryStore, owner: string, filter: st
 
 /** The undo menu of the person's changes that can still be taken back, newest first. */
 export async function undoView(memory: MemoryStore, owner: string, say: Say): Promise<View> {
-  return undoMenu(undoable([...(await memory.history())].reverse()), owner, memory.timeZone().zone, say);
+  return undoMenu(undoableOf(await memory.history()), owner, memory.timeZone().zone, say);
 }
 
 /** Tries an undo (with the later changes, when `chain`) and says what happened. */
 export async function undoAnswer(memory: MemoryStore, owner: string, id: string, say: Say, chain = false): Promise<View> {
-  const result: UndoResult = chain ? await undoWithLater(memory, id, PERSON) : await undoChanges(memory, [id], PERSON);
+  const result: UndoResult = await undoChange(memory, id, PERSON, { withLater: chain });
   const entries = new Map((await memory.history()).map((e) => [e.id, e]));
   return undoResultView(result, entries, owner, id, say);
 }

@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { countChars } from "../../lib/text.js";
 import type { Say } from "../../lib/locale.js";
 import { localDate, localTime } from "../../lib/time.js";
-import { type JournalEntry, PERSON_ON_THE_WEB, type SectionChange, undoable, undoChanges, type UndoResult, undoWithLater } from "../../memory/index.js";
+import { type JournalEntry, PERSON_ON_THE_WEB, type SectionChange, undoableOf, undoChange, type UndoResult } from "../../memory/index.js";
 import { describeChange, describeEntry, meaningfulChanges, who } from "../../present/history-lines.js";
 import { signInPage } from "../auth.js";
 import { banner, csrfField, html, page } from "../page.js";
@@ -126,7 +126,7 @@ export function registerHistoryPages(app: FastifyInstance, ctx: WebContext): voi
     const chosen = entries.filter((e) => (!file || e.changes.some((c) => inFile(c, file))) && (!whoFilter || whoKind(e) === whoFilter));
     const pages = Math.max(1, Math.ceil(chosen.length / PER_PAGE));
     const at = Math.min(pages - 1, Math.max(0, Number.parseInt(request.query.page ?? "0", 10) || 0));
-    const canUndo = new Set(undoable([...entries].reverse()).map((e) => e.id));
+    const canUndo = new Set(undoableOf(entries).map((e) => e.id));
     const zone = memory.timeZone().zone;
     const shown = chosen.slice(at * PER_PAGE, (at + 1) * PER_PAGE).map((e) => entryItem(person, e, canUndo.has(e.id), zone));
     const option = (value: string, label: string, selected: string | undefined) =>
@@ -154,9 +154,7 @@ export function registerHistoryPages(app: FastifyInstance, ctx: WebContext): voi
       // Another person's change id is simply not in this person's history.
       if (!entries.has(id)) return reply.callNotFound();
       const chain = (request.body as Record<string, unknown> | undefined)?.chain === "1";
-      const result = chain
-        ? await undoWithLater(memory, id, PERSON_ON_THE_WEB.by, ctx.now())
-        : await undoChanges(memory, [id], PERSON_ON_THE_WEB.by, ctx.now());
+      const result = await undoChange(memory, id, PERSON_ON_THE_WEB.by, { withLater: chain, now: ctx.now() });
       const after = new Map((await memory.history()).map((e) => [e.id, e]));
       const { status, body } = undoOutcome(person, result, after, id);
       return reply

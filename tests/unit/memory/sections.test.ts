@@ -95,6 +95,9 @@ describe("addToSection", () => {
       const result = addToSection(parseSections(file), "A", add);
       expect(result.ok && result.value.changed, `${JSON.stringify(file)} + ${JSON.stringify(add)}`).toBe(false);
     }
+    // A line under a subsection is another fact: the addition goes to the section's own text.
+    const former = addToSection(parseSections("## Health\n- fine\n\n### Former\n- allergic to nuts\n"), "Health", "- allergic to nuts");
+    expect(former.ok && serializeSections(former.value.doc)).toBe("## Health\n- fine\n- allergic to nuts\n\n### Former\n- allergic to nuts\n");
     // Two lines apart are not a run.
     const apart = addToSection(parseSections("## A\n- x\n- z\n- likes tea\n"), "A", "- x\n- likes tea");
     expect(apart.ok && apart.value.changed).toBe(true);
