@@ -4,7 +4,7 @@ import { ChannelType, type Client, type Message, type TextBasedChannel } from "d
 import type { Config } from "../config.js";
 import { KeyedMutex } from "../lib/keyed-mutex.js";
 import type { Logger } from "../lib/logger.js";
-import { describeChanges, isPrivateSection, savePending, type SectionChange, sourceMessage, type SourceRef, type Suggestion } from "../memory/index.js";
+import { describeChanges, isPrivateSection, keepConfirmation, type SectionChange, sourceMessage, type SourceRef, type Suggestion } from "../memory/index.js";
 import { ModelError } from "../model/model-error.js";
 import { SessionClosedError, TurnForgottenError, type SessionEngine, type SessionSummary } from "../engine/session-engine.js";
 import { isPublicPlace, type Guest, type SessionRecord } from "../sessions/session-record.js";
@@ -518,7 +518,7 @@ export class Conversations implements ConversationControl {
               owner,
               result.sources,
               await this.sourceLinks(owner, result.sources),
-              await savePending(this.deps.engine.memoryOf(owner).dir, "sources", { sources: result.sources }),
+              await keepConfirmation(this.deps.engine.memoryOf(owner).dir, "sources", { sources: result.sources }),
               say,
             )
           : { lines: [], components: [] };

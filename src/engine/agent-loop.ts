@@ -4,9 +4,9 @@ import type { Writer } from "../memory/memory-file.js";
 import type { MemoryStore } from "../memory/memory-store.js";
 import { executeTool, newTurnState, type ToolContext } from "./tools/execute-tool.js";
 import { guestName, type Guest } from "../sessions/session-record.js";
-import { guestText, replayableArguments } from "./history.js";
+import { guestText, replayableArguments } from "./chat-context.js";
 import type { Suggestion } from "../memory/server-notes.js";
-import { distinctSources, type MemoryChange, type PendingChange, type SourceRef } from "../memory/changes.js";
+import { distinctSources, type MemoryChange, type ProposedChange, type SourceRef } from "../memory/changes.js";
 import type { MemoryWriteResult, TokenUsage } from "../lib/telemetry.js";
 import { memoryToolDefinitions } from "./tools/memory-tools.js";
 import { toolJson } from "./tools/tool-json.js";
@@ -71,7 +71,7 @@ export interface TurnOutput {
   spans: PartSpan[];
   changes: MemoryChange[];
   /** Writes waiting for the person's OK (ask before saving). */
-  proposals: PendingChange[];
+  proposals: ProposedChange[];
   /** Changes to the server's notes waiting for a moderator. */
   suggestions: Suggestion[];
   usage: TokenUsage;

@@ -29,13 +29,13 @@ export function promptLimit(contextTokens: number): number {
 }
 
 /** What a request may send after the frozen prompt: HISTORY_BUDGET_CHARS, and what the context leaves. */
-export interface HistoryBudget {
+export interface ChatBudget {
   chars: number;
   tokens: number;
 }
 
 /** The history budget of a session whose frozen prompt is `systemPrompt`. */
-export function historyBudget(systemPrompt: string, contextTokens: number, chars: number): HistoryBudget {
+export function historyBudget(systemPrompt: string, contextTokens: number, chars: number): ChatBudget {
   return { chars, tokens: Math.max(512, contextTokens - estimateTokens(systemPrompt) - TOOL_TOKENS - answerReserve(contextTokens)) };
 }
 

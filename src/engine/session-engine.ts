@@ -15,12 +15,12 @@ import { isServerId, ServerNotes, type Suggestion } from "../memory/server-notes
 import { entriesOfServer } from "../memory/public-entries.js";
 import type { SessionWords } from "./tools/voices.js";
 import { localDate, localTime } from "../lib/time.js";
-import type { MemoryChange, PendingChange, SourceRef } from "../memory/changes.js";
+import type { MemoryChange, ProposedChange, SourceRef } from "../memory/changes.js";
 import { runTurn, storedMessage, type TurnLimits, type TurnMessage, type TurnTiming } from "./agent-loop.js";
 import { partsOf, type MessagePart } from "../lib/provenance.js";
 import { baseInstructions } from "./base-instructions.js";
-import { condenseHistory, historySize, overBudget, requestContext } from "./history.js";
-import { historyBudget, promptLimit, type HistoryBudget } from "./context-budget.js";
+import { condenseChat, chatSize, overBudget, requestContext } from "./chat-context.js";
+import { historyBudget, promptLimit, type ChatBudget } from "./context-budget.js";
 import { DEFAULT_CONTEXT_TOKENS } from "../lib/tokens.js";
 import { archiveClosedSessions, archiveConversation } from "./conversation-archive.js";
 import { maskSecretsInRecord } from "./mask-record.js";
@@ -32,7 +32,7 @@ import { guestName, hasExchange, isPublicPlace, publicPlaceOf, type Guest, type 
 import { SessionForgottenError, SessionMovedOnError, type SessionStore } from "../sessions/session-store.js";
 import { neededEpoch } from "../sessions/session-store-base.js";
 import { summariseConversation } from "./summarise.js";
-import { readTidyState, takeTidyNotice, type TidySummary } from "../memory/tidy/tidy-state.js";
+import { readTidyState, takeTidyNotice, type TidyReport } from "../memory/tidy/tidy-state.js";
 import { TIDY_SESSION } from "./tidy/tidy-up.js";
 import { cutChars } from "../lib/text.js";
 import { MESSAGE_PLACE } from "../lib/snowflake.js";
@@ -69,10 +69,10 @@ export interface TurnResult {
   /** Where the memory the answer may rest on came from (memory_search's results), at most three. */
   sources: SourceRef[];
   /** The first turn of a conversation after a tidy-up: what it did, to tell the person once. */
-  tidied?: TidySummary;
+  tidied?: TidyReport;
   text: string;
   changes: MemoryChange[];
-  proposals: PendingChange[];
+  proposals: ProposedChange[];
   /** Changes to the server's notes the model suggested, for the front end to put before the moderators. */
   suggestions: Suggestion[];
   usage: TokenUsage;
@@ -184,7 +184,7 @@ export class SessionEngine {
   }
 
   /** What a request of this session may send after its frozen prompt. */
-  private budgetOf(record: SessionRecord): HistoryBudget {
+  private budgetOf(record: SessionRecord): ChatBudget {
     return historyBudget(record.systemPrompt, this.contextTokens, this.deps.historyBudgetChars);
   }
 
@@ -328,8 +328,8 @@ export class SessionEngine {
       try {
         // Before the request, not only after the turn: turns back to back leave no idle moment to condense in.
         const budget = this.budgetOf(record);
-        let size = historySize(record);
-        if (overBudget(size, message.text, budget) && (await this.condenseNow(record, timing))) size = historySize(record);
+        let size = chatSize(record);
+        if (overBudget(size, message.text, budget) && (await this.condenseNow(record, timing))) size = chatSize(record);
         // The message takes what the history leaves of the budget; the stored history keeps it whole.
         const maxMessageTokens = Math.max(256, budget.tokens - size.tokens);
         const output = await runTurn({
@@ -389,7 +389,7 @@ export class SessionEngine {
     });
     // Measuring the history is left until the reply has been shown.
     setImmediate(() => {
-      const size = historySize(result.record);
+      const size = chatSize(result.record);
       const budget = this.budgetOf(result.record);
       if (size.chars > budget.chars || size.tokens > budget.tokens) void this.condense(id);
     });
@@ -409,7 +409,7 @@ export class SessionEngine {
     };
   }
 
-  private tidyProposals(userId: string): PendingChange[] {
+  private tidyProposals(userId: string): ProposedChange[] {
     return (
       this.memoryOf(userId)
         .listProposals(this.clock())
@@ -644,7 +644,7 @@ export class SessionEngine {
       .run(id, async () => {
         const record = await this.require(id);
         if (record.status !== "open") return;
-        const condensed = await condenseHistory(this.deps.model, record, this.budgetOf(record));
+        const condensed = await condenseChat(this.deps.model, record, this.budgetOf(record));
         if (!condensed) return;
         record.condensed = condensed;
         await this.deps.store.save(record);
@@ -656,7 +656,7 @@ export class SessionEngine {
   private async condenseNow(record: SessionRecord, timing: TurnTiming): Promise<boolean> {
     const asking = performance.now();
     try {
-      const condensed = await condenseHistory(this.deps.model, record, this.budgetOf(record));
+      const condensed = await condenseChat(this.deps.model, record, this.budgetOf(record));
       if (!condensed) return false;
       record.condensed = condensed;
       await this.firstSaveDone(record.id);

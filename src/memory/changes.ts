@@ -8,7 +8,7 @@ export interface MemoryChange {
 }
 
 /** A write the model asked for that waits for the person's OK. */
-export interface PendingChange extends MemoryChange {
+export interface ProposedChange extends MemoryChange {
   proposal: string;
   /** What it would do, e.g. `+ "prefers oolong"`. */
   summary: string;

@@ -16,7 +16,7 @@ import { checkContent } from "./safety.js";
 import { findSecret, type SecretFinding } from "./secrets.js";
 import { diffSections } from "./section-changes.js";
 import { parseSections } from "./sections.js";
-import { savePending, takePending } from "./pending.js";
+import { keepConfirmation, takeConfirmation } from "./confirmations.js";
 import { countChars } from "../lib/text.js";
 import { dateOfLog } from "../lib/time.js";
 import { roomFor, type StorageFull } from "./storage-quota.js";
@@ -505,7 +505,7 @@ async function dropPendingImports(memory: MemoryStore): Promise<void> {
 }
 
 function pendingUploadPath(memory: MemoryStore, token: string): string {
-  // The token comes back from a button or a URL: only what savePending makes, never a path.
+  // The token comes back from a button or a URL: only what keepConfirmation makes, never a path.
   if (!/^[0-9a-f]{12}$/.test(token)) throw new Error("not an import token");
   return join(memory.dir, "pending", `import-${token}.upload`);
 }
@@ -534,7 +534,7 @@ export async function oneImportAtATime<T>(memory: MemoryStore, busy: () => Promi
  */
 export async function keepUpload(memory: MemoryStore, name: string, bytes: Uint8Array): Promise<string> {
   await dropPendingImports(memory);
-  const token = await savePending(memory.dir, "import", { name });
+  const token = await keepConfirmation(memory.dir, "import", { name });
   // Not atomic: a cut upload only fails to read again at Import, with its reason.
   await writeFile(pendingUploadPath(memory, token), bytes, { mode: PRIVATE_FILE_MODE });
   return token;
@@ -546,7 +546,7 @@ export async function keepUpload(memory: MemoryStore, name: string, bytes: Uint8
  */
 export async function takeUpload(memory: MemoryStore, token: string, options: { claim?: boolean } = {}): Promise<{ name: string; bytes: Buffer } | undefined> {
   if (!/^[0-9a-f]{12}$/.test(token)) return undefined;
-  const pending = await takePending<{ name?: unknown }>(memory.dir, "import", token);
+  const pending = await takeConfirmation<{ name?: unknown }>(memory.dir, "import", token);
   const path = pendingUploadPath(memory, token);
   const bytes = pending ? await readFile(path).catch(() => undefined) : undefined;
   const taken = typeof pending?.name === "string" && bytes ? { name: pending.name, bytes } : undefined;

@@ -7,7 +7,7 @@
  */
 
 export { writeFileAtomic } from "./atomic-write.js";
-export { describeChanges, type PendingChange, type SourceRef } from "./changes.js";
+export { describeChanges, type ProposedChange, type SourceRef } from "./changes.js";
 export { dateOfConversation, parseConversation } from "./conversation-log.js";
 export { FILE_KINDS, FILE_TABLE, type FileKind, kindOfLabel, WHOLE_FILE_LABELS } from "./file-kinds.js";
 export { type ForgetPlan, mentions, planForget } from "./forget.js";
@@ -17,7 +17,7 @@ export type { JournalEntry, SectionChange } from "./journal.js";
 export { contentHash, type MemoryFile, PERSON, PERSON_ON_THE_WEB, type Writer } from "./memory-file.js";
 export { type FileOverview, memoryOverview, type MemoryOverview } from "./memory-overview.js";
 export { dateOfLog, MemoryStore } from "./memory-store.js";
-export { readPending, savePending, takePending } from "./pending.js";
+export { readConfirmation, keepConfirmation, takeConfirmation } from "./confirmations.js";
 export { applyPersona, parsePersona, type Persona, PERSONALITY_LIMIT } from "./persona.js";
 export type { Proposal } from "./proposal-store.js";
 export type { Recall, RecallHit } from "./recall/recall.js";
@@ -38,6 +38,6 @@ export {
 export { type Settled, settleProposal } from "./settle-proposal.js";
 export { sourceMessage, sourceText } from "./source-text.js";
 export { holdInFlight } from "./storage-quota.js";
-export { readTidyState, takeTidyNotice, type TidySummary } from "./tidy/tidy-state.js";
+export { readTidyState, takeTidyNotice, type TidyReport } from "./tidy/tidy-state.js";
 export { undoableOf, undoChange, undoChanges, type UndoResult } from "./undo.js";
 export { hasSection, isPrivateSection, MAX_PRIVATE_SECTIONS, privateSectionNames } from "./visibility.js";

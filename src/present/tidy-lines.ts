@@ -3,7 +3,7 @@ import { heldLine as whyHeld } from "./provenance-lines.js";
 import type { HoldReason } from "../lib/provenance.js";
 import type { TidyResult } from "../engine/tidy/tidy-up.js";
 import type { TidyNoticePlace, TidyUpSetting } from "../memory/settings.js";
-import type { TidySummary } from "../memory/tidy/tidy-state.js";
+import type { TidyReport } from "../memory/tidy/tidy-state.js";
 import type { DropReason, TidyOperation } from "../memory/tidy/tidy-plan.js";
 import { FILE_TABLE } from "../memory/file-kinds.js";
 
@@ -14,7 +14,7 @@ import { FILE_TABLE } from "../memory/file-kinds.js";
  * ("2 changes wait for your Save: their words were not yours"). Undefined when the run changed
  * nothing and held nothing.
  */
-export function tidyNotice(summary: TidySummary, say: Say): string | undefined {
+export function tidyNotice(summary: TidyReport, say: Say): string | undefined {
   const done = changedLine(summary, say);
   const held = heldLine(summary.held ?? {}, say);
   if (held === undefined) return done;
@@ -43,7 +43,7 @@ function heldLine(held: Partial<Record<HoldReason, number>>, say: Say): string |
   return lines.length > 0 ? lines.join(say("; ", "；")) : undefined;
 }
 
-function changedLine(summary: TidySummary, say: Say): string | undefined {
+function changedLine(summary: TidyReport, say: Say): string | undefined {
   const { merge, replace, remove, move } = summary.counts;
   const example = summary.example ? ` (${summary.example.section}: ${summary.example.before} → ${summary.example.after})` : "";
   const exampleZh = summary.example ? `（${summary.example.section}：${summary.example.before} → ${summary.example.after}）` : "";

@@ -1,7 +1,7 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, type MessageActionRowComponentBuilder } from "discord.js";
 import type { Say } from "../../lib/locale.js";
 import { cutChars } from "../../lib/text.js";
-import type { PendingChange } from "../../memory/index.js";
+import type { ProposedChange } from "../../memory/index.js";
 import { COMPONENT, componentId } from "./custom-id.js";
 import { heldLine } from "../../present/provenance-lines.js";
 
@@ -14,7 +14,7 @@ export interface ProposalFooter {
 }
 
 /** The end of a reply that proposed changes: what each would do, with Save / Discard buttons. */
-export function proposalFooter(owner: string, proposals: PendingChange[], say: Say): ProposalFooter {
+export function proposalFooter(owner: string, proposals: ProposedChange[], say: Say): ProposalFooter {
   const numbered = proposals.length > 1;
   const lines = proposals.map((p, i) => {
     const where = p.section ? `${p.file} › ${p.section}` : p.file;

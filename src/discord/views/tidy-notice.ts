@@ -1,6 +1,6 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, escapeMarkdown, type MessageActionRowComponentBuilder } from "discord.js";
 import type { Say } from "../../lib/locale.js";
-import type { TidySummary } from "../../memory/index.js";
+import type { TidyReport } from "../../memory/index.js";
 import { tidyNotice } from "../../present/tidy-lines.js";
 import { COMPONENT, componentId } from "./custom-id.js";
 
@@ -10,7 +10,7 @@ import { COMPONENT, componentId } from "./custom-id.js";
  */
 export function tidyNoticeParts(
   owner: string,
-  summary: TidySummary,
+  summary: TidyReport,
   say: Say,
 ): { lines: string[]; components: ActionRowBuilder<MessageActionRowComponentBuilder>[] } {
   // The example is a line of memory: shown as text, never as a link or formatting.

@@ -25,7 +25,7 @@ import {
 } from "../../memory/tidy/tidy-plan.js";
 import { FULL_SOURCE_TOKENS, tidySources } from "../../memory/tidy/tidy-sources.js";
 import { estimateTokens } from "../../lib/tokens.js";
-import { readTidyState, writeTidyState, type TidyState, type TidySummary } from "../../memory/tidy/tidy-state.js";
+import { readTidyState, writeTidyState, type TidyState, type TidyReport } from "../../memory/tidy/tidy-state.js";
 import type { ModelClient } from "../../model/model-client.js";
 import { ModelError, type ModelErrorDetails } from "../../model/model-error.js";
 
@@ -43,7 +43,7 @@ export type TidyResult =
   | {
       kind: "done";
       entry: JournalEntry;
-      summary: TidySummary;
+      summary: TidyReport;
       applied: TidyOperation[];
       dropped: Dropped;
       held: HeldOperation[];
@@ -52,7 +52,7 @@ export type TidyResult =
   | {
       kind: "proposed";
       proposals: number;
-      summary: TidySummary;
+      summary: TidyReport;
       applied: TidyOperation[];
       dropped: Dropped;
       held: HeldOperation[];
@@ -255,8 +255,8 @@ function countDropped(dropped: readonly { reason: DropReason }[]): Dropped {
   return counts;
 }
 
-function summarise(applied: readonly TidyOperation[], now: Date): TidySummary {
-  const counts = Object.fromEntries(TIDY_KINDS.map((kind) => [kind, applied.filter((op) => op.kind === kind).length])) as TidySummary["counts"];
+function summarise(applied: readonly TidyOperation[], now: Date): TidyReport {
+  const counts = Object.fromEntries(TIDY_KINDS.map((kind) => [kind, applied.filter((op) => op.kind === kind).length])) as TidyReport["counts"];
   const replaced = applied.find((op) => op.kind === "replace" && op.old_lines.length > 0 && op.new_lines.length > 0);
   const example = replaced
     ? {
@@ -269,9 +269,9 @@ function summarise(applied: readonly TidyOperation[], now: Date): TidySummary {
 }
 
 /** How many operations were held, by why: the notice says so. */
-function heldCounts(held: readonly HeldOperation[]): Pick<TidySummary, "held"> {
+function heldCounts(held: readonly HeldOperation[]): Pick<TidyReport, "held"> {
   if (held.length === 0) return {};
-  const counts: NonNullable<TidySummary["held"]> = {};
+  const counts: NonNullable<TidyReport["held"]> = {};
   for (const { held: why } of held) counts[why.why] = (counts[why.why] ?? 0) + 1;
   return { held: counts };
 }

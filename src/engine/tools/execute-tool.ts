@@ -17,13 +17,13 @@ import { isPrivateSection, isPublicEntry, MAX_PRIVATE_SECTIONS, publicEntriesOf,
 import { entriesOfServer } from "../../memory/public-entries.js";
 import { carriesPrivateFacts } from "./private-facts.js";
 import type { MemoryWriteResult } from "../../lib/telemetry.js";
-import type { MemoryChange, PendingChange, SourceRef } from "../../memory/changes.js";
+import type { MemoryChange, ProposedChange, SourceRef } from "../../memory/changes.js";
 
 /** What one turn's tool calls have done so far. */
 export interface TurnState {
   refusedWrites: number;
   changes: MemoryChange[];
-  proposals: PendingChange[];
+  proposals: ProposedChange[];
   /** Changes to the server's notes the model suggested, waiting for a moderator. */
   suggestions: Suggestion[];
   /** What memory_search gave the model in this turn, in the order it gave them. */

@@ -6,7 +6,7 @@ import type { HoldReason } from "../../lib/provenance.js";
 import type { TidyKind } from "./tidy-plan.js";
 
 /** What a tidy-up did, for the one notice the person gets about it. */
-export interface TidySummary {
+export interface TidyReport {
   /** The journal entry of the run (Undo, Details); absent when the run became proposals. */
   entry?: string;
   counts: Record<TidyKind, number>;
@@ -27,7 +27,7 @@ export interface TidyState {
   lastAttempt?: string;
   /** Failed attempts in a row (model down, an answer that was not a plan, an over-cap plan). */
   failures?: number;
-  notice?: TidySummary;
+  notice?: TidyReport;
 }
 
 const FILE = "tidy.json";
@@ -51,7 +51,7 @@ export async function writeTidyState(dir: string, state: TidyState): Promise<voi
  * conversation, or a DM); undefined when there is none. A read without the lock when there is
  * nothing to take: every conversation's first turn asks.
  */
-export async function takeTidyNotice(dir: string): Promise<TidySummary | undefined> {
+export async function takeTidyNotice(dir: string): Promise<TidyReport | undefined> {
   if (!readTidyState(dir).notice) return undefined;
   return withPersonLock(dir, async () => {
     const { notice, ...rest } = readTidyState(dir);

@@ -6,7 +6,7 @@ import { llamaCppBefore12379, ollama046, vllm, vllmWithoutAutoToolChoice, type S
 import type { ServerNotice } from "../../../src/model/model-client.js";
 import type { ChatCompletionFunctionTool } from "openai/resources/chat/completions";
 import { errorObjectOf } from "../../../src/model/error-bodies.js";
-import { replayableArguments } from "../../../src/engine/history.js";
+import { replayableArguments } from "../../../src/engine/chat-context.js";
 import sharp from "sharp";
 import { gif } from "../../helpers/image-fixtures.js";
 

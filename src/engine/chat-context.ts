@@ -3,7 +3,7 @@ import type { ModelClient } from "../model/model-client.js";
 import { guestName, type Guest, type SessionRecord } from "../sessions/session-record.js";
 import { escapeTags, quoteForPrompt } from "../memory/safety.js";
 import { estimateTokens, keepEnd, keepStart } from "../lib/tokens.js";
-import type { HistoryBudget } from "./context-budget.js";
+import type { ChatBudget } from "./context-budget.js";
 import { transcriptOf } from "./transcript.js";
 
 /**
@@ -98,7 +98,7 @@ export function guestText(guest: Guest, text: string): string {
 }
 
 /** What a request sends after the frozen system prompt (the condensed summary and the messages since), in characters and estimated tokens. */
-export function historySize(record: SessionRecord): { chars: number; tokens: number } {
+export function chatSize(record: SessionRecord): { chars: number; tokens: number } {
   const block = record.condensed ? summaryBlock(record.condensed.summary) : "";
   let chars = block.length;
   let tokens = estimateTokens(block);
@@ -111,7 +111,7 @@ export function historySize(record: SessionRecord): { chars: number; tokens: num
 }
 
 /** Whether a request with the person's new words would send more history (of this size) than the budget (HISTORY_BUDGET_CHARS, the context). */
-export function overBudget({ chars, tokens }: { chars: number; tokens: number }, words: string, budget: HistoryBudget): boolean {
+export function overBudget({ chars, tokens }: { chars: number; tokens: number }, words: string, budget: ChatBudget): boolean {
   const added = JSON.stringify({ role: "user", content: words });
   return chars + added.length > budget.chars || tokens + estimateTokens(added) > budget.tokens;
 }
@@ -120,11 +120,7 @@ export function overBudget({ chars, tokens }: { chars: number; tokens: number },
  * Condenses the oldest exchanges so the recent history fits in half the budget.
  * Cuts only before a person's message (or after the last answer), so no tool call is separated from its result.
  */
-export async function condenseHistory(
-  model: ModelClient,
-  record: SessionRecord,
-  budget: HistoryBudget,
-): Promise<{ summary: string; upTo: number } | undefined> {
+export async function condenseChat(model: ModelClient, record: SessionRecord, budget: ChatBudget): Promise<{ summary: string; upTo: number } | undefined> {
   const from = record.condensed?.upTo ?? 0;
   const sizes = record.messages.slice(from).map((m) => {
     const text = JSON.stringify(m);

@@ -12,7 +12,7 @@ function folder(dir: string): string {
 }
 
 /** Stores what a confirmation button will need and returns its token (goes in the button's custom id). */
-export async function savePending(dir: string, kind: string, payload: unknown): Promise<string> {
+export async function keepConfirmation(dir: string, kind: string, payload: unknown): Promise<string> {
   const token = randomBytes(6).toString("hex");
   await mkdir(folder(dir), { recursive: true, mode: PRIVATE_DIR_MODE });
   // Old ones go as new ones come.
@@ -25,7 +25,7 @@ export async function savePending(dir: string, kind: string, payload: unknown): 
 }
 
 /** Takes a pending confirmation out; undefined when it is unknown or older than an hour. */
-export async function takePending<T>(dir: string, kind: string, token: string): Promise<T | undefined> {
+export async function takeConfirmation<T>(dir: string, kind: string, token: string): Promise<T | undefined> {
   if (!/^[0-9a-f]{12}$/.test(token)) return undefined;
   const path = join(folder(dir), `${kind}-${token}.json`);
   const info = await stat(path).catch(() => undefined);
@@ -37,7 +37,7 @@ export async function takePending<T>(dir: string, kind: string, token: string): 
 }
 
 /** Reads a pending confirmation without taking it (a menu pressed more than once); undefined when unknown or older than an hour. */
-export async function readPending<T>(dir: string, kind: string, token: string): Promise<T | undefined> {
+export async function readConfirmation<T>(dir: string, kind: string, token: string): Promise<T | undefined> {
   if (!/^[0-9a-f]{12}$/.test(token)) return undefined;
   const path = join(folder(dir), `${kind}-${token}.json`);
   const info = await stat(path).catch(() => undefined);
