@@ -1,4 +1,4 @@
-import sharp from "sharp";
+import type Sharp from "sharp";
 import { Semaphore } from "async-mutex";
 import type { ChatCompletionContentPart, ChatCompletionMessageParam } from "openai/resources/chat/completions";
 
@@ -20,8 +20,20 @@ const MAX_SIDE = 2048;
 
 // One libvips thread an image, and one conversion at a time in the process: a person's images wait
 // for each other instead of holding the thread pool that everyone's file reads use.
-sharp.concurrency(1);
 const oneAtATime = new Semaphore(1);
+
+/**
+ * sharp, loaded at the first conversion: libvips takes about 120 ms to load, which every start of
+ * the bot, the terminal chat and the CLI would pay though most never convert an image.
+ */
+let loaded: Promise<typeof Sharp> | undefined;
+function sharpLoaded(): Promise<typeof Sharp> {
+  loaded ??= import("sharp").then(({ default: sharp }) => {
+    sharp.concurrency(1);
+    return sharp;
+  });
+  return loaded;
+}
 
 const DATA_URL = /^data:(image\/[a-z+.-]{1,40});base64,/i;
 
@@ -40,6 +52,7 @@ const conversions = new WeakMap<object, Promise<string | undefined>>();
 async function asPng(dataUrl: string): Promise<string | undefined> {
   const comma = dataUrl.indexOf(",");
   try {
+    const sharp = await sharpLoaded();
     const png = await oneAtATime.runExclusive(() =>
       sharp(Buffer.from(dataUrl.slice(comma + 1), "base64"), { pages: 1, limitInputPixels: MAX_IMAGE_PIXELS })
         .resize({ width: MAX_SIDE, height: MAX_SIDE, fit: "inside", withoutEnlargement: true })
