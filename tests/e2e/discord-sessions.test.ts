@@ -241,7 +241,12 @@ describe("direct messages and access", () => {
     const dm = discord.openDm(discord.alice.id);
     await discord.userSends({ channelId: dm.id, userId: discord.alice.id, content: "hi there" });
     await discord.waitFor(() => botMessages(discord, dm.id).find((m) => m.content === "hello in DM"));
-    await eventually(async () => (await engine.latestIn(dm.id))?.status === "closed", 10_000, "the idle close");
+    // On a time-out, say where the session stood and what the model was asked (it failed once under a loaded suite).
+    await eventually(async () => (await engine.latestIn(dm.id))?.status === "closed", 10_000, "the idle close").catch(async (error: Error) => {
+      const record = await engine.latestIn(dm.id);
+      const asked = model.requests.map((r) => (r.body.tools ? "turn" : "summary"));
+      throw new Error(`${error.message}: status ${record?.status}, close reason ${record?.closeReason}, requests ${asked.join(", ")}`);
+    });
     expect(await dailyLog(home, discord.alice.id)).toContain("· direct messages\nDM summary");
   });
 
