@@ -1,14 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { storageFullTurnLine } from "../present/storage-lines.js";
-import { ChannelType, type Client, type Message, type TextBasedChannel } from "discord.js";
-import type { Config } from "../config.js";
+import { ChannelType, type Message, type TextBasedChannel } from "discord.js";
 import { KeyedMutex } from "../lib/keyed-mutex.js";
-import type { Logger } from "../lib/logger.js";
-import { describeChanges, isPrivateSection, keepConfirmation, type SectionChange, sourceMessage, type SourceRef, type Suggestion } from "../memory/index.js";
+import { describeChanges, keepConfirmation, sourceMessage, type SourceRef } from "../memory/index.js";
 import { ModelError } from "../model/model-error.js";
-import { SessionClosedError, TurnForgottenError, type SessionEngine, type SessionSummary } from "../engine/session-engine.js";
-import { isPublicPlace, type Guest, type SessionRecord } from "../sessions/session-record.js";
-import { suggestionMessage } from "./views/server-notes.js";
+import { SessionClosedError, TurnForgottenError, type SessionSummary } from "../engine/session-engine.js";
+import type { Guest, SessionRecord } from "../sessions/session-record.js";
 import { english, sayIn, type Say } from "../lib/locale.js";
 import { messageCutLine, modelErrorLine, noImagesLine, noToolsLine } from "../present/model-errors.js";
 import { refusalLine } from "./access.js";
@@ -19,11 +16,11 @@ import { FairUse } from "./fair-use.js";
 import { readIncoming, type Incoming } from "./incoming.js";
 import { joinParts, type MessagePart } from "../lib/provenance.js";
 import { proposalFooter } from "./views/proposal-footer.js";
-import { postReceipt } from "./receipt.js";
+import { type ClosingDeps, postSuggestions, sendReceipt } from "./closing.js";
 import { tidyNoticeParts } from "./views/tidy-notice.js";
 import { sourcesFooter } from "./views/sources.js";
 import { withTimeout } from "../lib/with-timeout.js";
-import { receiptMessage, type ReceiptPlace } from "./views/receipt.js";
+import type { ReceiptPlace } from "./views/receipt.js";
 import { NO_MENTIONS, ReplyStream, type ReplyChannel } from "./reply-stream.js";
 import { stopRow } from "./views/stop-row.js";
 
@@ -35,11 +32,7 @@ function emptyMessageLine(say: Say): string {
   );
 }
 
-export interface ConversationDeps {
-  engine: SessionEngine;
-  client: Client;
-  config: Config;
-  log: Logger;
+export interface ConversationDeps extends ClosingDeps {
   /** Who may use the bot (the allow lists; membership for DMs). */
   access: Access;
 }
@@ -229,47 +222,8 @@ export class Conversations implements ConversationControl {
     const outcome = await this.track(this.deps.engine.close(sessionId, reason));
     if (outcome === "already-closed") return "none";
     if (outcome === "empty") return "empty";
-    await this.track(this.sendReceipt(sessionId, channelId, receipt));
+    await this.track(sendReceipt(this.deps, sessionId, channelId, receipt));
     return outcome === "pending-summary" ? "pending-summary" : "closed";
-  }
-
-  /**
-   * Puts the model's suggestions for the server's notes before the moderators: in
-   * SERVER_NOTES_CHANNEL_ID when set (and in this server), else in the conversation's thread. In
-   * the server's language. A suggestion that cannot be posted still waits in the server's folder.
-   */
-  private async postSuggestions(guildId: string, suggestions: readonly Suggestion[], thread: ReplyChannel): Promise<void> {
-    const say = sayIn(this.deps.client.guilds.cache.get(guildId)?.preferredLocale);
-    const configured = this.deps.config.serverNotes.channelId;
-    const moderators = configured ? await this.deps.client.channels.fetch(configured).catch(() => null) : null;
-    const target = moderators && "guildId" in moderators && moderators.guildId === guildId && moderators.isSendable() ? moderators : thread;
-    for (const suggestion of suggestions) {
-      await target
-        .send(suggestionMessage(guildId, suggestion, say))
-        .catch((error: unknown) => this.deps.log.warn({ err: String(error) }, "could not post a server-notes suggestion"));
-    }
-  }
-
-  /** Lists what the model changed during the session, with Undo buttons; nothing when it changed nothing. */
-  private async sendReceipt(sessionId: string, channelId: string, place: ReceiptPlace): Promise<void> {
-    try {
-      const record = await this.deps.engine.get(sessionId);
-      if (!record || place === "none") return;
-      const entries = await this.deps.engine.memoryChangesOf(sessionId, record.userId);
-      const suggested = this.deps.engine.suggestionsOf(record);
-      if (entries.length === 0 && suggested.length === 0) return;
-      const say = sayIn(record.locale ?? this.localeOf(record.userId));
-      // Posted where others read: a private section's change is named, its words are not.
-      const privateSections = this.deps.engine.memoryOf(record.userId).readSettings().privateSections;
-      const hidden =
-        place === "channel" && isPublicPlace(record.channel)
-          ? (change: SectionChange) => (change.file === "USER.md" || change.file === "MEMORY.md") && isPrivateSection(change.section, privateSections)
-          : undefined;
-      await postReceipt(this.deps.client, place, channelId, record.userId, receiptMessage(record.userId, entries, say, hidden, suggested));
-    } catch (error) {
-      // A thread deleted meanwhile, DMs closed to the bot: the changes stay in /memory history.
-      this.deps.log.warn({ err: String(error), sessionId }, "could not post the memory receipt");
-    }
   }
 
   /** Closes a DM session after SESSION_IDLE_MINUTES of silence. */
@@ -528,7 +482,7 @@ export class Conversations implements ConversationControl {
         [...pending.components, ...tidied.components, ...sources.components].slice(0, 5),
       );
       const guildId = batch[0]!.message.guildId;
-      if (result.suggestions.length > 0 && guildId) await this.postSuggestions(guildId, result.suggestions, channel);
+      if (result.suggestions.length > 0 && guildId) await postSuggestions(this.deps, guildId, result.suggestions, channel);
     } catch (error) {
       this.streaming.delete(turnId);
       const line =
