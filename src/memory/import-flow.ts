@@ -1,5 +1,7 @@
 import type { JournalEntry } from "./journal.js";
-import { applyImport, type ImportPlan, type ImportRefusal, importRoom, keepUpload, planImport, readImport, takeUpload } from "./import.js";
+import { applyImport, type ImportPlan, importRoom, planImport } from "./import.js";
+import { type ImportRefusal, readImport } from "./import-bundle.js";
+import { keepUpload, takeUpload } from "./import-uploads.js";
 import type { MemoryStore } from "./memory-store.js";
 
 /**

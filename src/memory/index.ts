@@ -11,7 +11,9 @@ export { describeChanges, type ProposedChange, type SourceRef } from "./changes.
 export { dateOfConversation, parseConversation } from "./conversation-log.js";
 export { FILE_KINDS, FILE_TABLE, type FileKind, kindOfLabel, WHOLE_FILE_LABELS } from "./file-kinds.js";
 export { type ForgetPlan, mentions, planForget } from "./forget.js";
-export { BUNDLE_NAME, exportBundle, IMPORT_LIMITS, importableName, type ImportPlan, type ImportRefusal, oneImportAtATime } from "./import.js";
+export type { ImportPlan } from "./import.js";
+export { BUNDLE_NAME, exportBundle, IMPORT_LIMITS, importableName, type ImportRefusal } from "./import-bundle.js";
+export { oneImportAtATime } from "./import-uploads.js";
 export { cancelImport, confirmImport, importNow, previewImport } from "./import-flow.js";
 export type { JournalEntry, SectionChange } from "./journal.js";
 export { contentHash, type MemoryFile, PERSON, PERSON_ON_THE_WEB, type Writer } from "./memory-file.js";

@@ -1,4 +1,5 @@
-import { BUNDLE_NAME, type FileProblem, type ImportedFile, type ImportPlan, type ImportRefusal, type SectionPreview } from "../memory/import.js";
+import type { FileProblem, ImportedFile, ImportPlan, SectionPreview } from "../memory/import.js";
+import { BUNDLE_NAME, type ImportRefusal } from "../memory/import-bundle.js";
 import type { Settings } from "../memory/settings.js";
 import { cutChars } from "../lib/text.js";
 import type { Say } from "../lib/locale.js";

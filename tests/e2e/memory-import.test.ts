@@ -1,7 +1,7 @@
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { IMPORT_LIMITS } from "../../src/memory/import.js";
+import { IMPORT_LIMITS } from "../../src/memory/import-bundle.js";
 import { PERSON } from "../../src/memory/memory-file.js";
 import { componentsOf, slashOption as s, type SlashCommandOption } from "../fakes/fake-discord/index.js";
 import { startBot, type BotHarness } from "../helpers/bot-harness.js";

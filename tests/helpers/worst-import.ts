@@ -1,4 +1,4 @@
-import { IMPORT_LIMITS } from "../../src/memory/import.js";
+import { IMPORT_LIMITS } from "../../src/memory/import-bundle.js";
 
 /**
  * Close to the upload limit, made of what costs the most to read and check: escapes in the

@@ -3,17 +3,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { english, sayIn } from "../../../src/lib/locale.js";
 import { importReport } from "../../../src/present/import-preview.js";
-import {
-  applyImport,
-  exportBundle,
-  firstWords,
-  IMPORT_LIMITS,
-  keepUpload,
-  planImport,
-  readImport,
-  takeUpload,
-  type ImportPlan,
-} from "../../../src/memory/import.js";
+import { applyImport, firstWords, planImport, type ImportPlan } from "../../../src/memory/import.js";
+import { exportBundle, IMPORT_LIMITS, readImport } from "../../../src/memory/import-bundle.js";
+import { keepUpload, takeUpload } from "../../../src/memory/import-uploads.js";
 import { forgetUnderLock } from "../../../src/memory/forget.js";
 import { PERSON } from "../../../src/memory/memory-file.js";
 import { MemoryStore } from "../../../src/memory/memory-store.js";
