@@ -15,9 +15,10 @@ import { Journal, type Actor, type JournalEntry, type Retention } from "./journa
 import { commitWrites, reachedFiles, recoverJournal, type CommitOptions, type FileWrite } from "./journalled-write.js";
 import { dateOfLog, isLocalDate, isValidTimeZone, localDate, localTime, recentDates, systemTimeZone } from "../lib/time.js";
 import { CAPS, type FileKind, WHOLE_FILE_LABELS, FILE_TABLE, type WholeFileKind } from "./file-kinds.js";
-import { isPrivateSection, MAX_PRIVATE_SECTIONS, sectionKey } from "./visibility.js";
+import { isPrivateSection } from "./visibility.js";
 import { isSnowflake } from "../lib/snowflake.js";
-import { readStoredSettings, type Settings } from "./settings.js";
+import type { Settings } from "./settings.js";
+import { markPrivate, saveSettings, settingsFromDisk, settingsGeneration } from "./person-settings.js";
 
 export { dateOfLog };
 
@@ -217,52 +218,26 @@ export class MemoryStore {
   readSettings(): Settings {
     const cached = this.options.turnSettings;
     if (cached && cached.generation === settingsGeneration(this.dir)) return cached.settings;
-    return this.settingsFromDisk();
+    return settingsFromDisk(this.dir);
   }
 
   /** This person's memory for one turn: settings.json read once here, and the copy used by every write of the turn. */
   forTurn(): MemoryStore {
     const generation = settingsGeneration(this.dir);
-    return MemoryStore.forUser(this.home, this.userId, { ...this.options, turnSettings: { settings: this.settingsFromDisk(), generation } });
-  }
-
-  /** Read synchronously like the snapshot's files (a few bytes, no thread-pool queue). */
-  private settingsFromDisk(): Settings {
-    return readStoredSettings(readTextIfExistsSync(join(this.dir, "settings.json")) ?? "");
+    return MemoryStore.forUser(this.home, this.userId, { ...this.options, turnSettings: { settings: settingsFromDisk(this.dir), generation } });
   }
 
   /** Merges settings; an unknown time zone name is refused and nothing is written. */
-  async saveSettings(patch: Settings): Promise<Result<Settings, { problem: "timezone"; value: string }>> {
-    if (patch.timezone !== undefined && !isValidTimeZone(patch.timezone)) return err({ problem: "timezone", value: patch.timezone });
-    // settings.json is not searched: no index work.
-    return withPersonLock(this.dir, async () => {
-      const settings = { ...this.settingsFromDisk(), ...patch };
-      await this.writeSettings(settings);
-      return ok(settings);
-    });
+  saveSettings(patch: Settings): Promise<Result<Settings, { problem: "timezone"; value: string }>> {
+    return saveSettings(this.dir, patch);
   }
 
   /**
    * Marks a section private (kept out of public places) or not, by name, for USER.md and MEMORY.md.
    * "too-many" when MAX_PRIVATE_SECTIONS are marked already; "unchanged" when it already was so.
    */
-  async markPrivate(section: string, isPrivate: boolean): Promise<"changed" | "unchanged" | "too-many"> {
-    const key = sectionKey(section);
-    return withPersonLock(this.dir, async () => {
-      const settings = this.settingsFromDisk();
-      const marked = settings.privateSections ?? [];
-      if (marked.includes(key) === isPrivate) return "unchanged";
-      if (isPrivate && marked.length >= MAX_PRIVATE_SECTIONS) return "too-many";
-      const privateSections = isPrivate ? [...marked, key] : marked.filter((name) => name !== key);
-      await this.writeSettings({ ...settings, privateSections });
-      return "changed";
-    });
-  }
-
-  /** Under the person's lock. */
-  private async writeSettings(settings: Settings): Promise<void> {
-    await writeFileAtomic(join(this.dir, "settings.json"), `${JSON.stringify(settings, null, 2)}\n`);
-    settingsSaved.set(this.dir, settingsGeneration(this.dir) + 1);
+  markPrivate(section: string, isPrivate: boolean): Promise<"changed" | "unchanged" | "too-many"> {
+    return markPrivate(this.dir, section, isPrivate);
   }
 
   /** The person's zone, else AGENTKIT_TIMEZONE, else the system zone. */
@@ -419,10 +394,6 @@ export class MemoryStore {
     });
   }
 }
-
-/** Settings saves in this process, by person folder: a turn's copy of the settings is stale once this moves. */
-const settingsSaved = new Map<string, number>();
-const settingsGeneration = (dir: string) => settingsSaved.get(dir) ?? 0;
 
 /** A file name of conversations/ (no folder, no way out of it). */
 function isConversationName(name: string): boolean {
