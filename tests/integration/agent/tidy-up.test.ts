@@ -15,6 +15,7 @@ import { ModelClient } from "../../../src/model/model-client.js";
 import { startFakeOpenAI, type FakeOpenAI } from "../../fakes/fake-openai.js";
 import { makeTempHome } from "../../helpers/temp-home.js";
 import { setupEngine } from "../../helpers/engine.js";
+import { EIGHT_CONTRADICTIONS } from "../../helpers/contradictions.js";
 
 const now = new Date("2026-12-03T20:00:00Z");
 const USER =
@@ -234,16 +235,7 @@ describe("a tidy-up", () => {
   });
 
   it("lets at most a quarter of eight notes be rewritten into their contradictions (the loss bound counts a line whose facts do not survive), though each pair shares a word", async () => {
-    const EIGHT = [
-      ["- Allergic to penicillin", "- Penicillin is fine for her"],
-      ["- Vegetarian since 2015", "- Stopped being vegetarian in 2019"],
-      ["- Does not drink alcohol", "- Drinks alcohol every night"],
-      ["- Sister Clara lives in Lyon", "- Clara is not her sister"],
-      ["- Afraid of flying", "- Loves flying"],
-      ["- Birthday on 12 March", "- Birthday on 3 December"],
-      ["- Takes insulin twice a day", "- Stopped taking insulin"],
-      ["- Prefers quiet evenings at home", "- Hates evenings at home"],
-    ] as const;
+    const EIGHT = EIGHT_CONTRADICTIONS;
     const notes = `## Health\n${EIGHT.map(([old]) => old).join("\n")}\n`;
     const { memory, model, fake } = await person({ notes });
     const rewrite = op({ file: "memory", section: "Health", old_lines: EIGHT.map(([old]) => old), new_lines: EIGHT.map(([, next]) => next) });

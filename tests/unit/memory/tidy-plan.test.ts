@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkPlan, normalLine, parsePlan, type TidyInput, type TidyOperation } from "../../../src/memory/tidy/tidy-plan.js";
 import { expectLinear } from "../../helpers/linear-time.js";
+import { EIGHT_CONTRADICTIONS } from "../../helpers/contradictions.js";
 
 const USER = [
   "## Home",
@@ -388,16 +389,7 @@ describe("checkPlan: held operations", () => {
 });
 
 describe("checkPlan: the loss bound counts facts, not shared words", () => {
-  const EIGHT = [
-    ["- Allergic to penicillin", "- Penicillin is fine for her"],
-    ["- Vegetarian since 2015", "- Stopped being vegetarian in 2019"],
-    ["- Does not drink alcohol", "- Drinks alcohol every night"],
-    ["- Sister Clara lives in Lyon", "- Clara is not her sister"],
-    ["- Afraid of flying", "- Loves flying"],
-    ["- Birthday on 12 March", "- Birthday on 3 December"],
-    ["- Takes insulin twice a day", "- Stopped taking insulin"],
-    ["- Prefers quiet evenings at home", "- Hates evenings at home"],
-  ] as const;
+  const EIGHT = EIGHT_CONTRADICTIONS;
   const notes = { ...input(), texts: { user: USER, memory: `## Health\n${EIGHT.map(([old]) => old).join("\n")}\n` } };
 
   it("refuses eight lines rewritten into their contradictions in one operation, though each pair shares a word", () => {
