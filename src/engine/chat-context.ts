@@ -110,14 +110,14 @@ export function chatSize(record: SessionRecord): { chars: number; tokens: number
   return { chars, tokens };
 }
 
-/** Whether a request with the person's new words would send more history (of this size) than the budget (HISTORY_BUDGET_CHARS, the context). */
+/** Whether a request with the person's new words would send more of the chat (of this size) than the budget (HISTORY_BUDGET_CHARS, the context). */
 export function overBudget({ chars, tokens }: { chars: number; tokens: number }, words: string, budget: ChatBudget): boolean {
   const added = JSON.stringify({ role: "user", content: words });
   return chars + added.length > budget.chars || tokens + estimateTokens(added) > budget.tokens;
 }
 
 /**
- * Condenses the oldest exchanges so the recent history fits in half the budget.
+ * Condenses the oldest exchanges so the recent chat fits in half the budget.
  * Cuts only before a person's message (or after the last answer), so no tool call is separated from its result.
  */
 export async function condenseChat(model: ModelClient, record: SessionRecord, budget: ChatBudget): Promise<{ summary: string; upTo: number } | undefined> {

@@ -35,7 +35,7 @@ export interface ChatBudget {
 }
 
 /** The history budget of a session whose frozen prompt is `systemPrompt`. */
-export function historyBudget(systemPrompt: string, contextTokens: number, chars: number): ChatBudget {
+export function chatBudget(systemPrompt: string, contextTokens: number, chars: number): ChatBudget {
   return { chars, tokens: Math.max(512, contextTokens - estimateTokens(systemPrompt) - TOOL_TOKENS - answerReserve(contextTokens)) };
 }
 

@@ -20,7 +20,7 @@ import { runTurn, storedMessage, type TurnLimits, type TurnMessage, type TurnTim
 import { partsOf, type MessagePart } from "../lib/provenance.js";
 import { baseInstructions } from "./base-instructions.js";
 import { condenseChat, chatSize, overBudget, requestContext } from "./chat-context.js";
-import { historyBudget, promptLimit, type ChatBudget } from "./context-budget.js";
+import { chatBudget, promptLimit, type ChatBudget } from "./context-budget.js";
 import { DEFAULT_CONTEXT_TOKENS } from "../lib/tokens.js";
 import { archiveClosedSessions, archiveConversation } from "./conversation-archive.js";
 import { maskSecretsInRecord } from "./mask-record.js";
@@ -185,7 +185,7 @@ export class SessionEngine {
 
   /** What a request of this session may send after its frozen prompt. */
   private budgetOf(record: SessionRecord): ChatBudget {
-    return historyBudget(record.systemPrompt, this.contextTokens, this.deps.historyBudgetChars);
+    return chatBudget(record.systemPrompt, this.contextTokens, this.deps.historyBudgetChars);
   }
 
   memoryOf(userId: string): MemoryStore {

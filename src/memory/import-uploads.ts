@@ -8,7 +8,6 @@ import { PRIVATE_FILE_MODE } from "../lib/private-files.js";
 import { keepConfirmation, takeConfirmation } from "./confirmations.js";
 import type { MemoryStore } from "./memory-store.js";
 
-/** Where a pending import keeps its upload until the person answers (the pending/ folder, an hour). */
 /** Removes the person's waiting import uploads (and their confirmations): a new preview replaces them. */
 async function dropPendingImports(memory: MemoryStore): Promise<void> {
   const dir = join(memory.dir, "pending");
@@ -17,6 +16,7 @@ async function dropPendingImports(memory: MemoryStore): Promise<void> {
   }
 }
 
+/** Where a pending import keeps its upload until the person answers (the pending/ folder, an hour). */
 function pendingUploadPath(memory: MemoryStore, token: string): string {
   // The token comes back from a button or a URL: only what keepConfirmation makes, never a path.
   if (!/^[0-9a-f]{12}$/.test(token)) throw new Error("not an import token");

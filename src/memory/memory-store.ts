@@ -218,13 +218,18 @@ export class MemoryStore {
   readSettings(): Settings {
     const cached = this.options.turnSettings;
     if (cached && cached.generation === settingsGeneration(this.dir)) return cached.settings;
-    return settingsFromDisk(this.dir);
+    return this.settingsFromDisk();
   }
 
   /** This person's memory for one turn: settings.json read once here, and the copy used by every write of the turn. */
   forTurn(): MemoryStore {
     const generation = settingsGeneration(this.dir);
-    return MemoryStore.forUser(this.home, this.userId, { ...this.options, turnSettings: { settings: settingsFromDisk(this.dir), generation } });
+    return MemoryStore.forUser(this.home, this.userId, { ...this.options, turnSettings: { settings: this.settingsFromDisk(), generation } });
+  }
+
+  /** settings.json as it is on disk now (person-settings.ts). */
+  private settingsFromDisk(): Settings {
+    return settingsFromDisk(this.dir);
   }
 
   /** Merges settings; an unknown time zone name is refused and nothing is written. */

@@ -28,10 +28,18 @@ const oneAtATime = new Semaphore(1);
  */
 let loaded: Promise<typeof Sharp> | undefined;
 function sharpLoaded(): Promise<typeof Sharp> {
-  loaded ??= import("sharp").then(({ default: sharp }) => {
-    sharp.concurrency(1);
-    return sharp;
-  });
+  loaded ??= import("sharp").then(
+    ({ default: sharp }) => {
+      sharp.concurrency(1);
+      return sharp;
+    },
+    (error: unknown) => {
+      // Not kept: the next image tries again. Until then an image is left out, as one that cannot be decoded is.
+      loaded = undefined;
+      process.emitWarning(`sharp could not be loaded, images go to the model as they are or not at all: ${String(error)}`);
+      throw error;
+    },
+  );
   return loaded;
 }
 
