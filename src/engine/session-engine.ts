@@ -3,6 +3,7 @@ import { hostname } from "node:os";
 import { BackgroundWork } from "../lib/background-work.js";
 import { KeyedMutex } from "../lib/keyed-mutex.js";
 import { Forgetting, type ForgetResult } from "./forgetting.js";
+import { Closing, type CloseOutcome } from "./close-session.js";
 import type { Logger } from "../lib/logger.js";
 import type { JournalEntry } from "../memory/journal.js";
 import { modelWriter } from "../memory/memory-file.js";
@@ -14,7 +15,6 @@ import { buildSystemPrompt } from "../memory/system-prompt.js";
 import { isServerId, ServerNotes, type Suggestion } from "../memory/server-notes.js";
 import { entriesOfServer } from "../memory/public-entries.js";
 import type { SessionWords } from "./tools/voices.js";
-import { localDate, localTime } from "../lib/time.js";
 import type { MemoryChange, ProposedChange, SourceRef } from "../memory/changes.js";
 import { runTurn, storedMessage, type TurnLimits, type TurnMessage, type TurnTiming } from "./agent-loop.js";
 import { partsOf, type MessagePart } from "../lib/provenance.js";
@@ -22,16 +22,12 @@ import { baseInstructions } from "./base-instructions.js";
 import { condenseChat, chatSize, overBudget, requestContext } from "./chat-context.js";
 import { chatBudget, promptLimit, type ChatBudget } from "./context-budget.js";
 import { DEFAULT_CONTEXT_TOKENS } from "../lib/tokens.js";
-import { archiveClosedSessions, archiveConversation } from "./conversation-archive.js";
-import { maskSecretsInRecord } from "./mask-record.js";
-import { appendDailyEntry, entryHeading } from "./daily-entry.js";
+import { archiveClosedSessions } from "./conversation-archive.js";
 import type { ModelClient } from "../model/model-client.js";
-import { ModelError } from "../model/model-error.js";
 import { noTelemetry, type Telemetry, type TokenUsage, type TurnOutcome } from "../lib/telemetry.js";
 import { guestName, hasExchange, isPublicPlace, publicPlaceOf, type Guest, type SessionPlace, type SessionRecord } from "../sessions/session-record.js";
-import { SessionForgottenError, SessionMovedOnError, type SessionStore } from "../sessions/session-store.js";
+import { SessionForgottenError, type SessionStore } from "../sessions/session-store.js";
 import { neededEpoch } from "../sessions/session-store-base.js";
-import { summariseConversation } from "./summarise.js";
 import { readTidyState, takeTidyNotice, type TidyReport } from "../memory/tidy/tidy-state.js";
 import { TIDY_SESSION } from "./tidy/tidy-up.js";
 import { cutChars } from "../lib/text.js";
@@ -92,25 +88,7 @@ export interface TurnOptions {
 
 export type SessionSummary = Pick<SessionRecord, "id" | "userId" | "status" | "title" | "locale" | "guests">;
 
-export type CloseOutcome = "closed" | "already-closed" | "empty" | "pending-summary";
-
-/**
- * How long a close may hold its claim: a summary and a condensed day are two model calls.
- * A process killed mid-close leaves the claim to expire, and the close is retried after.
- */
-const CLOSE_LEASE_MS = 5 * 60_000;
-
-/** A claim holder (`host:pid:tag`) that ran on this machine and whose process is gone. */
-function deadOnThisHost(holder: string): boolean {
-  const [host, pid] = holder.split(":");
-  if (host !== hostname() || !pid || !/^\d+$/.test(pid)) return false;
-  try {
-    process.kill(Number(pid), 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ESRCH";
-  }
-}
+export type { CloseOutcome };
 
 export class SessionClosedError extends Error {
   constructor(readonly sessionId: string) {
@@ -128,9 +106,6 @@ export class TurnForgottenError extends Error {
     super("Something in this conversation was forgotten while the answer was being written, so that exchange was not kept.");
   }
 }
-
-/** How many times a close starts again from the store's copy after a forget changed the session under it. */
-const CLOSE_ATTEMPTS = 3;
 
 /** How long a turn trusts a measure of the person's storage (storageFull). */
 const STORAGE_CHECK_MS = 60_000;
@@ -164,6 +139,8 @@ export class SessionEngine {
   private readonly telemetry: Telemetry;
   /** Forget, delete a conversation, delete everything, and the forget epoch (engine/forgetting.ts). */
   private readonly forgetting: Forgetting;
+  /** A close under its claim in the session store: summary, daily entry, archive (engine/close-session.ts). */
+  private readonly closing: Closing;
 
   constructor(private readonly deps: SessionEngineDeps) {
     this.forgetting = new Forgetting({
@@ -176,6 +153,22 @@ export class SessionEngine {
     });
     this.clock = deps.clock ?? (() => new Date());
     this.telemetry = deps.telemetry ?? noTelemetry;
+    this.closing = new Closing({
+      store: deps.store,
+      model: deps.model,
+      log: deps.log,
+      worker: this.worker,
+      clock: () => this.clock(),
+      contextTokens: () => this.contextTokens,
+      currentEpoch: (userId) => this.currentEpoch(userId),
+      sessionMemory: (record) => this.sessionMemory(record),
+      toldFull: (id) => this.toldFull.has(id),
+      archived: (id) => {
+        this.toldFull.delete(id);
+        this.sessionBytes.delete(id);
+      },
+      ...(deps.onClosed ? { onClosed: deps.onClosed } : {}),
+    });
     this.background = new BackgroundWork((failure, error) => deps.log.error({ err: String(error) }, failure));
   }
 
@@ -445,60 +438,16 @@ export class SessionEngine {
   async close(id: string, reason: string): Promise<CloseOutcome> {
     return this.sessions.run(id, async () => {
       await this.firstSaveDone(id);
-      return this.closeClaimed(id, async (record) => {
+      return this.closing.claimed(id, async (record) => {
         if (record.status === "open") {
           record.status = "closing";
           record.closeReason = reason;
           record.closeRequestedAt = this.clock().toISOString();
           await this.deps.store.save(record);
         }
-        return this.finishClose(record);
+        return this.closing.finish(record);
       });
     });
-  }
-
-  /**
-   * Runs a close under a claim in the session store, so one process at a time closes a session
-   * even when several share the store (shards retrying pending closes while the owning shard
-   * closes its thread). The record is read again from the store once the claim is held: another
-   * process may have closed it meanwhile. "already-closed" while another process holds the claim.
-   */
-  /**
-   * A claim, also taken over from a process on this machine that has died holding it (killed
-   * mid-close): its restart closes the session at once instead of after the lease.
-   */
-  private async takeClaim(name: string): Promise<boolean> {
-    if (await this.deps.store.claim(name, this.worker, CLOSE_LEASE_MS)) return true;
-    const holder = await this.deps.store.holderOf(name);
-    if (!holder || !deadOnThisHost(holder)) return false;
-    return this.deps.store.claim(name, this.worker, CLOSE_LEASE_MS, { from: holder });
-  }
-
-  private async closeClaimed(id: string, work: (record: SessionRecord) => Promise<CloseOutcome>): Promise<CloseOutcome> {
-    const claim = `close:${id}`;
-    if (!(await this.takeClaim(claim))) return "already-closed";
-    try {
-      for (let attempt = 1; ; attempt++) {
-        const record = await this.deps.store.reload(id);
-        if (!record || record.status === "closed") return "already-closed";
-        // A forget of this person under way finishes first; then the store's copy is the forgotten one.
-        if ((record.epoch ?? 0) < (await this.currentEpoch(record.userId))) {
-          if (attempt >= CLOSE_ATTEMPTS) throw new SessionForgottenError(id);
-          continue;
-        }
-        try {
-          return await work(record);
-        } catch (error) {
-          // Forgotten while closing: what it wrote before, the forget took out; after, nothing was written. Again, from the store's copy.
-          if (!(error instanceof SessionForgottenError) || attempt >= CLOSE_ATTEMPTS) throw error;
-        }
-      }
-    } catch (error) {
-      if (error instanceof SessionMovedOnError) return "already-closed";
-      throw error;
-    } finally {
-      await this.deps.store.release(claim, this.worker).catch(() => {});
-    }
   }
 
   /** Retries every close that is pending or was interrupted (start-up and periodically). */
@@ -509,7 +458,7 @@ export class SessionEngine {
     for (const id of waiting) {
       // One close that fails (a disk error, say) must not stop the others or the bot.
       const outcome = await this.sessions
-        .run(id, () => this.closeClaimed(id, async (record) => (record.status === "open" ? "already-closed" : this.finishClose(record))))
+        .run(id, () => this.closing.claimed(id, async (record) => (record.status === "open" ? "already-closed" : this.closing.finish(record))))
         .catch((error: unknown) => {
           this.deps.log.error({ err: String(error), sessionId: id }, "a pending close failed; it will be retried");
           return "failed" as const;
@@ -565,78 +514,6 @@ export class SessionEngine {
 
   async *openSessions(): AsyncGenerator<SessionRecord> {
     yield* this.deps.store.withStatus(["open"]);
-  }
-
-  private async finishClose(record: SessionRecord): Promise<CloseOutcome> {
-    const memory = this.sessionMemory(record);
-    const now = this.clock();
-    // From here on the session keeps no secret: its transcript, summary request and every save (design §9).
-    await maskSecretsInRecord(record);
-    if (!hasExchange(record)) {
-      await this.markClosed(record, now);
-      return "empty";
-    }
-    // Before the summary: the transcript needs no model, and a retried close rewrites the same file.
-    // Refused for the quota only when the person was told while they talked; else kept (one conversation over it).
-    const full = await archiveConversation(memory, record, { masked: true, quota: record.toldFull === true || this.toldFull.has(record.id) });
-    this.toldFull.delete(record.id);
-    this.sessionBytes.delete(record.id);
-    // Not kept word for word anywhere, as the person was told: the store drops its copy once the summary is made.
-    if (full) record.notArchived = "storage-full";
-    else delete record.notArchived;
-    if (full)
-      this.deps.log.warn(
-        { sessionId: record.id, usedBytes: full.usedBytes, quotaBytes: full.quotaBytes },
-        "conversation not archived: the person is over their storage quota",
-      );
-    // A summary kept from an earlier attempt: that attempt may have written the daily entry already.
-    const retry = record.summary !== undefined;
-    try {
-      record.summary ??= await summariseConversation(
-        this.deps.model,
-        record,
-        localDate(new Date(record.closeRequestedAt ?? now.toISOString()), memory.timeZone().zone),
-        this.contextTokens,
-      );
-    } catch (error) {
-      if (!(error instanceof ModelError)) throw error;
-      record.status = "pending-summary";
-      await this.deps.store.save(record);
-      this.deps.log.warn({ sessionId: record.id, err: error.message }, "summary pending: model unavailable");
-      return "pending-summary";
-    }
-    await this.deps.store.save(record);
-    const closedAt = new Date(record.closeRequestedAt ?? now.toISOString());
-    const { zone } = memory.timeZone();
-    await appendDailyEntry(
-      memory,
-      {
-        date: localDate(closedAt, zone),
-        // An older session that did not know its place is not marked public: its thread may have been private.
-        heading: entryHeading(localTime(closedAt, zone), record.title, record.channel.visibility ?? "private"),
-        summary: record.summary,
-        retry,
-        ...(record.channel.visibility === "public" && record.channel.guildId ? { publicIn: record.channel.guildId } : {}),
-      },
-      this.deps.model,
-    );
-    await memory.archiveOldDailies(now);
-    await this.markClosed(record, now);
-    this.deps.onClosed?.(record.userId);
-    return "closed";
-  }
-
-  private async markClosed(record: SessionRecord, now: Date): Promise<void> {
-    if (record.notArchived) {
-      record.messages = [];
-      delete record.parts;
-      delete record.sourceIds;
-      delete record.condensed;
-    }
-    record.status = "closed";
-    record.closedAt = now.toISOString();
-    await this.deps.store.save(record);
-    this.deps.log.info({ sessionId: record.id, reason: record.closeReason }, "session closed");
   }
 
   private async condense(id: string): Promise<void> {
