@@ -1,4 +1,4 @@
-import { chmod, readdir, readFile, rm, stat } from "node:fs/promises";
+import { readdir, readFile, rm, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { archiveClosedSessions } from "../engine/conversation-archive.js";
@@ -25,7 +25,7 @@ import {
   tidyAsksFirst,
   undoChange,
   type UndoResult,
-  writeFileAtomic,
+  saveExport,
 } from "../memory/index.js";
 import { rangeLabel, readSearchRange } from "../present/search-range.js";
 import { tidyUp } from "../engine/tidy/tidy-up.js";
@@ -304,9 +304,7 @@ async function exportCommand(t: Tools, args: string[]): Promise<void> {
   const folder = await stat(dirname(resolve(values.out))).catch(() => undefined);
   if (!folder?.isDirectory()) throw new Refused(`could not write ${values.out}: there is no folder ${dirname(resolve(values.out))}`);
   try {
-    // Created 600 less the umask, then exactly 600: a backup of someone's memory is the operator's alone.
-    await writeFileAtomic(values.out, text);
-    await chmod(values.out, 0o600);
+    await saveExport(values.out, text);
   } catch (error) {
     throw new Refused(`could not write ${values.out} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }

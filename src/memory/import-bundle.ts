@@ -4,12 +4,13 @@
  * limits of one import. Planning and applying an import is import.ts; keeping an upload until the
  * person answers its preview is import-uploads.ts.
  */
-import { readdir, readFile } from "node:fs/promises";
+import { chmod, readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseJsonInSlices } from "../lib/json-in-slices.js";
 import { err, ok, type Result } from "../lib/result.js";
 import { dateOfLog } from "../lib/time.js";
 import { TimeSlices } from "../lib/time-slices.js";
+import { writeFileAtomic } from "./atomic-write.js";
 import { dateOfConversation } from "./conversation-log.js";
 import { WHOLE_FILE_LABELS } from "./file-kinds.js";
 import { readTextIfExistsSync } from "./memory-file.js";
@@ -61,6 +62,13 @@ export async function exportBundle(memory: MemoryStore, now = new Date()): Promi
     }
   }
   return { format: BUNDLE_FORMAT, version: 1, exportedAt: now.toISOString(), files };
+}
+
+/** Writes an export to a file of its own (the operator's `export --out`): whole or not at all, readable by its owner only (600). */
+export async function saveExport(path: string, text: string): Promise<void> {
+  // Created 600 less the umask, then exactly 600: a backup of someone's memory is its owner's alone.
+  await writeFileAtomic(path, text);
+  await chmod(path, 0o600);
 }
 
 /** Why an upload cannot be imported at all (nothing is changed); front ends word it. */

@@ -6,13 +6,12 @@
  * kind and values, never a sentence: the front ends word it (present/).
  */
 
-export { writeFileAtomic } from "./atomic-write.js";
 export { describeChanges, type ProposedChange, type SourceRef } from "./changes.js";
 export { dateOfConversation, parseConversation } from "./conversation-log.js";
 export { FILE_KINDS, FILE_TABLE, type FileKind, kindOfLabel, WHOLE_FILE_LABELS } from "./file-kinds.js";
 export { type ForgetPlan, mentions, planForget } from "./forget.js";
 export type { ImportPlan } from "./import.js";
-export { BUNDLE_NAME, exportBundle, IMPORT_LIMITS, importableName, type ImportRefusal } from "./import-bundle.js";
+export { BUNDLE_NAME, exportBundle, IMPORT_LIMITS, importableName, type ImportRefusal, saveExport } from "./import-bundle.js";
 export { oneImportAtATime } from "./import-uploads.js";
 export { cancelImport, confirmImport, importNow, previewImport } from "./import-flow.js";
 export type { JournalEntry, SectionChange } from "./journal.js";
