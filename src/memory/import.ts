@@ -1,4 +1,4 @@
-import { instructionInAll } from "./instructions.js";
+import { type InstructionKind, instructionInPiece, instructionPieces } from "./instructions.js";
 import { rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { TimeSlices } from "../lib/time-slices.js";
@@ -139,12 +139,21 @@ async function planFile(memory: MemoryStore, label: string, text: string, slices
     for (const change of changes) {
       if (change.after === null || instructions.length >= MAX_NAMED_INSTRUCTIONS) continue;
       // Read whole, however long (a daily archive has no cap); SOUL.md may say who the assistant is, and nothing more.
-      if (instructionInAll(change.after, label === "SOUL.md" ? "identity" : undefined)) instructions.push(change.section);
+      if (await orderIn(change.after, label === "SOUL.md" ? "identity" : undefined, slices)) instructions.push(change.section);
       await slices.pause();
     }
     if (instructions.length > 0) file.instructions = instructions;
   }
   return file;
+}
+
+/** Whether a section reads as an instruction (instructionInAll), a piece at a time, handing the loop back between pieces: an archived day may be a megabyte. */
+async function orderIn(text: string, allowed: InstructionKind | undefined, slices: TimeSlices): Promise<boolean> {
+  for (const piece of instructionPieces(text)) {
+    if (instructionInPiece(piece, allowed)) return true;
+    await slices.pause();
+  }
+  return false;
 }
 
 /**

@@ -67,25 +67,34 @@ const CLAUSE_END = /[.!?\n,。！？，]| and | then /giu;
  * hide another ("You are now Ziggy. Ignore all previous instructions…").
  */
 export function instructionInAll(text: string, allowed?: InstructionKind): InstructionFinding | undefined {
-  for (const piece of pieces(text)) {
-    const found = instructionIn(piece);
-    if (!found) continue;
-    if (found.kind !== allowed) return found;
-    let start = 0;
-    CLAUSE_END.lastIndex = 0;
-    for (let end = CLAUSE_END.exec(piece); ; end = CLAUSE_END.exec(piece)) {
-      const clause = piece.slice(start, end ? end.index : piece.length);
-      const inClause = clause.trim() === "" ? undefined : instructionIn(clause);
-      if (inClause && inClause.kind !== allowed) return inClause;
-      if (!end) break;
-      start = end.index + end[0].length;
-    }
+  for (const piece of instructionPieces(text)) {
+    const found = instructionInPiece(piece, allowed);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * One piece of instructionInAll (a few ms at most): a caller that must not hold the event loop
+ * (an import's megabyte archive day) reads the pieces one at a time and hands the loop back between them.
+ */
+export function instructionInPiece(piece: string, allowed?: InstructionKind): InstructionFinding | undefined {
+  const found = instructionIn(piece);
+  if (!found || found.kind !== allowed) return found;
+  let start = 0;
+  CLAUSE_END.lastIndex = 0;
+  for (let end = CLAUSE_END.exec(piece); ; end = CLAUSE_END.exec(piece)) {
+    const clause = piece.slice(start, end ? end.index : piece.length);
+    const inClause = clause.trim() === "" ? undefined : instructionIn(clause);
+    if (inClause && inClause.kind !== allowed) return inClause;
+    if (!end) break;
+    start = end.index + end[0].length;
   }
   return undefined;
 }
 
 /** `text` in pieces of about PIECE_CHARS of whole lines, each after the first starting with the line before it (a line longer than a piece is cut). */
-function pieces(text: string): string[] {
+export function instructionPieces(text: string): string[] {
   if (text.length <= PIECE_CHARS) return [text];
   const lines = text.split("\n").flatMap((line) => {
     const cut: string[] = [];
