@@ -1,12 +1,5 @@
 import { expect } from "vitest";
-
-/** CPU time this process spent in `work`, in ms: other processes on a busy machine do not count. */
-export function cpuMs(work: () => unknown): number {
-  const before = process.cpuUsage();
-  work();
-  const spent = process.cpuUsage(before);
-  return (spent.user + spent.system) / 1000;
-}
+import { cpuMs } from "./cpu-time.js";
 
 /**
  * Runs `work` on the worst input `make` builds, first at 32 k then at 1 M characters, within

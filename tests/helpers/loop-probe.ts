@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { cpuNow, mainThreadCpuNow, TICK_MS } from "./cpu-time.js";
 
 /**
  * A timer on the event loop that notes how late each of its ticks came: the wall-clock gap,
@@ -8,27 +8,6 @@ import { readFileSync } from "node:fs";
  */
 export interface LoopProbe {
   stop(): { worstWallMs: number; worstCpuMs: number };
-}
-
-function cpuNow(): number {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-}
-
-/** Linux counts each thread's CPU in clock ticks (utime and stime, fields 14 and 15 of its stat). */
-const TICK_MS = 10;
-const mainThreadStat = `/proc/self/task/${process.pid}/stat`;
-
-/** The event loop's own thread's CPU time in ms, or undefined where /proc does not say it. */
-function mainThreadCpuNow(): number | undefined {
-  try {
-    const stat = readFileSync(mainThreadStat, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const ticks = Number(fields[11]) + Number(fields[12]);
-    return Number.isFinite(ticks) ? ticks * TICK_MS : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { notTheirWords, type SessionWords } from "../../../src/engine/tools/voices.js";
-import { cpuMs } from "../../helpers/linear-time.js";
+import { cpuMs } from "../../helpers/cpu-time.js";
 
 describe("a USER.md text that is not the owner's own words", () => {
   const words: SessionWords = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { indexText, matchExpression, queryTerms } from "../../../../src/memory/recall/search-text.js";
-import { cpuMs } from "../../../helpers/linear-time.js";
+import { cpuMs } from "../../../helpers/cpu-time.js";
 
 describe("indexText", () => {
   it("keeps words of spaced scripts and gives Han runs their characters and pairs", () => {
