@@ -3,7 +3,7 @@ import type { FakeDiscordState } from "../tests/fakes/fake-discord/state.js";
 import { startBot, type BotKind, type Runtime } from "./bots.js";
 import { ReplyWatcher } from "./discord-watch.js";
 import { startBenchModel, words, type BenchModel, type ModelCall } from "./model-server.js";
-import { cpuMsBetween, delay, makeTempDir, removeTempDir, treeCpuMs, treeMemory } from "./processes.js";
+import { cpuMsBetween, delay, makeTempDir, removeTempDir, threadCpuMs, treeCpuMs, treeMemory } from "./processes.js";
 import { peakInWindow, summarize, type Summary } from "./stats.js";
 
 export interface LoadOptions {
@@ -88,6 +88,8 @@ export interface LoadResult {
   botProcesses: number;
   /** Per process, the bot's own first (the launcher when sharded): VmHWM at the end and CPU per turn. */
   botProcessBreakdown: { pid: number; peakRssMb: number; cpuMsPerTurn: number }[];
+  /** The bot process's CPU per turn on its main thread and on its other threads (pool, V8 helpers). */
+  botCpuMsPerTurnByThread: { main: number; others: number };
   /** Guilds the people wrote in (1 = the default guild). */
   guilds: number;
   /** One turn by a separate person right after start-up, before the load (not in the figures above). */
@@ -172,6 +174,7 @@ export async function runLoad(kind: BotKind, options: LoadOptions): Promise<Load
     }, 500);
     const stopAlongside = options.alongside ? await options.alongside({ home }) : undefined;
     const cpuStart = treeCpuMs(bot.pid);
+    const threadsStart = threadCpuMs(bot.pid);
     const loadStart = Date.now();
 
     const runPerson = async (index: number) => {
@@ -224,6 +227,7 @@ export async function runLoad(kind: BotKind, options: LoadOptions): Promise<Load
     // Late requests of the last turns (a typing call, a trailing edit) still count.
     await delay(1500);
     const cpuEnd = treeCpuMs(bot.pid);
+    const threadsEnd = threadCpuMs(bot.pid);
     const cpuMs = cpuMsBetween(cpuStart, cpuEnd);
     clearInterval(rssTimer);
     const requests = discord.restRequests.slice(restStart);
@@ -264,6 +268,7 @@ export async function runLoad(kind: BotKind, options: LoadOptions): Promise<Load
       botPeakRssMb: peakRssMb,
       botCpuMsPerTurn: perTurn(cpuMs),
       botProcesses,
+      botCpuMsPerTurnByThread: { main: perTurn(threadsEnd.main - threadsStart.main), others: perTurn(threadsEnd.others - threadsStart.others) },
       botProcessBreakdown: [...peaksByPid].map(([pid, peak]) => ({
         pid,
         peakRssMb: peak,

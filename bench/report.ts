@@ -65,6 +65,9 @@ const fmt = (value: number | null | undefined, digits = 1): string =>
   value === null || value === undefined || Number.isNaN(value) ? "–" : Number.isFinite(value) ? String(round(value, digits)) : "∞";
 const mark = (ok: boolean) => (ok ? "✅" : "❌");
 
+/** A load run's CPU per turn on the main thread / the other threads (older results have none). */
+const threadSplit = (split: { main: number; others: number } | undefined): string => (split ? `${fmt(split.main, 2)} / ${fmt(split.others, 2)}` : "–");
+
 /** The targets of the brief, checked against whatever sections ran. */
 export function checkTargets(results: BenchResults): TargetCheck[] {
   const checks: TargetCheck[] = [];
@@ -233,6 +236,14 @@ export function renderReport(results: BenchResults): string {
         fmt(ak?.botCpuMsPerTurn),
         fmt(floor?.botCpuMsPerTurn),
         ak && floor ? fmt(ratio(ak.botCpuMsPerTurn, floor.botCpuMsPerTurn), 2) : "–",
+        "",
+      ],
+      [
+        s,
+        "bot CPU per turn: main thread / other threads (pool, V8 helpers) (ms)",
+        threadSplit(ak?.botCpuMsPerTurnByThread),
+        threadSplit(floor?.botCpuMsPerTurnByThread),
+        "",
         "",
       ],
       [s, `bot peak RSS during load (MB, ${runtime})`, fmt(ak?.botPeakRssMb), fmt(floor?.botPeakRssMb), "", ""],

@@ -240,7 +240,7 @@ await section("turn-overhead", (values.metrics ? 2 : 1) * loadLimitMs, async () 
   if (values.metrics) results.turnOverheadMetrics = await measureTurnOverheadWithMetrics({ ...load, ...profiled });
 });
 await section("floor", loadLimitMs, async () => {
-  results.floor = await measureFloor(load);
+  results.floor = await measureFloor({ ...load, ...profiled });
 });
 await section("first-text", 120_000, async () => {
   results.firstText = await measureFirstText({

@@ -38,10 +38,12 @@ function* utf8Pieces(text: string): Generator<Buffer> {
 export async function utf8InSlices(text: string): Promise<Buffer> {
   const pieces: Buffer[] = [];
   for (const piece of utf8Pieces(text)) {
+    // The loop is handed back between pieces, not after the last: a short text (a turn's session
+    // record) is made in one piece and costs no extra turn of the loop.
+    if (pieces.length > 0) await new Promise<void>((resolve) => setImmediate(resolve));
     pieces.push(piece);
-    await new Promise<void>((resolve) => setImmediate(resolve));
   }
-  return Buffer.concat(pieces);
+  return pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
 }
 
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;

@@ -66,11 +66,14 @@ function jsonObject(text: string): Record<string, unknown> | undefined {
  * not know is kept, so the store can warn about it and use the default.
  */
 export function readStoredSettings(text: string): Settings {
-  const value = jsonObject(text) ?? {};
   const settings: Record<string, unknown> = {};
+  // No file (a new person, most people): nothing to parse.
+  if (text === "") return settings;
+  const value = jsonObject(text) ?? {};
   for (const name of Object.keys(FIELDS) as SettingName[]) {
+    if (value[name] === undefined) continue;
     const field = FIELDS[name].safeParse(value[name]);
-    if (value[name] !== undefined && field.success) settings[name] = field.data;
+    if (field.success) settings[name] = field.data;
   }
   return settings as Settings;
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../memory/atomic-write.js";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../lib/private-files.js";
@@ -25,9 +25,12 @@ export class ForgetStamps {
 
   /** The epoch when the stamp says it for sure; undefined means "ask the store". */
   read(userId: string): number | undefined {
+    const path = this.pathOf(userId);
     let text: string;
     try {
-      text = readFileSync(this.pathOf(userId), "utf8");
+      // A person with no stamp yet is asked without the cost of a failed read's error.
+      if (!existsSync(path)) return undefined;
+      text = readFileSync(path, "utf8");
     } catch {
       return undefined;
     }

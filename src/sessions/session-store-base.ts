@@ -57,8 +57,18 @@ export function neededEpoch(personEpoch: number): number {
  * everything leaves no id behind in the store (the epoch itself must stay, as their tombstone).
  */
 export function epochKey(userId: string): string {
-  return createHash("sha256").update(`agentkit-person:${userId}`).digest("hex").slice(0, 32);
+  let key = epochKeys.get(userId);
+  if (key === undefined) {
+    key = createHash("sha256").update(`agentkit-person:${userId}`).digest("hex").slice(0, 32);
+    // Every turn asks (the forget stamp, the session's save): a hash made once per person, kept for the last few thousand.
+    if (epochKeys.size >= EPOCH_KEYS_KEPT) epochKeys.clear();
+    epochKeys.set(userId, key);
+  }
+  return key;
 }
+
+const EPOCH_KEYS_KEPT = 4_096;
+const epochKeys = new Map<string, string>();
 
 /**
  * What every session store does, whatever holds the records.
