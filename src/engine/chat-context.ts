@@ -14,12 +14,17 @@ import { transcriptOf } from "./transcript.js";
  */
 export function requestContext(record: SessionRecord): ChatCompletionMessageParam[] {
   const context: ChatCompletionMessageParam[] = [{ role: "system", content: systemContent(record) }];
-  const guests = new Map((record.guests ?? []).map((g) => [guestName(g.userId), g]));
-  for (const message of record.messages.slice(record.condensed?.upTo ?? 0)) {
-    const guest = message.role === "user" && message.name ? guests.get(message.name) : undefined;
-    context.push(guest && typeof message.content === "string" ? { ...message, content: guestText(guest, message.content) } : replayable(message));
-  }
+  const guests = guestsOf(record);
+  for (const message of record.messages.slice(record.condensed?.upTo ?? 0)) context.push(asSent(message, guests));
   return context;
+}
+
+const guestsOf = (record: SessionRecord) => new Map((record.guests ?? []).map((g) => [guestName(g.userId), g]));
+
+/** A stored message as a request sends it: a guest's with their name before it, tool arguments as servers take them back. */
+function asSent(message: ChatCompletionMessageParam, guests: Map<string, Guest>): ChatCompletionMessageParam {
+  const guest = message.role === "user" && message.name ? guests.get(message.name) : undefined;
+  return guest && typeof message.content === "string" ? { ...message, content: guestText(guest, message.content) } : replayable(message);
 }
 
 /** The frozen prompt, with the condensed summary of the earlier conversation after it (a record, escaped like every block). */
@@ -102,13 +107,31 @@ export function chatSize(record: SessionRecord): { chars: number; tokens: number
   const block = record.condensed ? summaryBlock(record.condensed.summary) : "";
   let chars = block.length;
   let tokens = estimateTokens(block);
-  for (const message of requestContext(record).slice(1)) {
-    const text = JSON.stringify(message);
-    chars += text.length;
-    tokens += estimateTokens(text);
+  const guests = guestsOf(record);
+  for (const message of record.messages.slice(record.condensed?.upTo ?? 0)) {
+    const size = sizeAsSent(message, guests);
+    chars += size.chars;
+    tokens += size.tokens;
   }
   return { chars, tokens };
 }
+
+/**
+ * What one stored message takes in a request, measured once: a turn measures the whole chat twice,
+ * and the chat grows by a turn at a time. Kept by the message object (a stored message is never
+ * changed in place: masking and forgetting make new ones). A guest's message is measured each
+ * time, since it is sent with the guest's name as the record holds it then.
+ */
+function sizeAsSent(message: ChatCompletionMessageParam, guests: Map<string, Guest>): { chars: number; tokens: number } {
+  const known = message.role === "user" && message.name ? undefined : sizes.get(message);
+  if (known) return known;
+  const text = JSON.stringify(asSent(message, guests));
+  const size = { chars: text.length, tokens: estimateTokens(text) };
+  if (!(message.role === "user" && message.name)) sizes.set(message, size);
+  return size;
+}
+
+const sizes = new WeakMap<ChatCompletionMessageParam, { chars: number; tokens: number }>();
 
 /** Whether a request with the person's new words would send more of the chat (of this size) than the budget (HISTORY_BUDGET_CHARS, the context). */
 export function overBudget({ chars, tokens }: { chars: number; tokens: number }, words: string, budget: ChatBudget): boolean {

@@ -22,11 +22,29 @@ export async function encodeRecord(record: SessionRecord, slices = new TimeSlice
   const frame = JSON.stringify({ value: { ...rest, messages: [] } }, escapeColons);
   const parts: string[] = [];
   for (const message of messages) {
-    parts.push(JSON.stringify(message, escapeColons) ?? "null");
+    parts.push(encodedMessage(message));
     await slices.pause();
   }
   return `${frame.slice(0, -"]}}".length)}${parts.join(",")}]}}`;
 }
+
+/**
+ * A message's encoding, made once: a record is saved every turn with every message before it, and
+ * the conversation grows a turn at a time. Kept by the message object (a stored message is never
+ * changed in place: masking and forgetting make new ones; tests/unit/sessions/keyv-in-slices.test.ts).
+ */
+function encodedMessage(message: SessionRecord["messages"][number]): string {
+  // A record read from elsewhere may hold anything in its list; only objects are kept.
+  if (typeof message !== "object" || message === null) return JSON.stringify(message, escapeColons) ?? "null";
+  let encoded = encodings.get(message);
+  if (encoded === undefined) {
+    encoded = JSON.stringify(message, escapeColons) ?? "null";
+    encodings.set(message, encoded);
+  }
+  return encoded;
+}
+
+const encodings = new WeakMap<object, string>();
 
 /** UTF-8 bytes decoded a quarter-megabyte at a time (the decoder keeps a character split between pieces). */
 async function decodeInSlices(bytes: Uint8Array, slices: TimeSlices): Promise<string> {

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import Keyv from "keyv";
 import { describe, expect, it } from "vitest";
+import { maskSecretsInRecord } from "../../../src/engine/mask-record.js";
 import { decodeRecord, encodeRecord } from "../../../src/sessions/keyv-in-slices.js";
 import type { SessionRecord } from "../../../src/sessions/session-record.js";
 
@@ -22,6 +23,20 @@ const base = (messages: SessionRecord["messages"], extra: Partial<SessionRecord>
 });
 
 describe("a session record in keyv's encoding, a piece at a time", () => {
+  it("encodes a conversation anew once its secrets are masked (a message's encoding is kept with the message, and masking makes new ones)", async () => {
+    const key = ["sk-", "proj-", "Zq3Wm8Kp2Lr7Tn4Vb9Xc1Hd6Jf0Gs5Ya2Ue8IoP4aS7dF1gH"].join("");
+    const record = base([
+      { role: "user", content: `my key is ${key}` },
+      { role: "assistant", content: "noted" },
+    ]);
+    expect(await encodeRecord(record)).toContain(key);
+    await maskSecretsInRecord(record);
+    const masked = await encodeRecord(record);
+    expect(masked).not.toContain(key);
+    expect(((await keyv.deserialize<SessionRecord>(masked))?.value as SessionRecord).messages[1]).toEqual({ role: "assistant", content: "noted" });
+  });
+
+
   it("writes what keyv reads back, and reads what keyv writes, for any text in it", async () => {
     await fc.assert(
       fc.asyncProperty(

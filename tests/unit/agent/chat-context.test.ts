@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { chatSize, requestContext } from "../../../src/engine/chat-context.js";
+import { estimateTokens } from "../../../src/lib/tokens.js";
+import { guestName, type SessionRecord } from "../../../src/sessions/session-record.js";
+
+const record = (messages: SessionRecord["messages"], extra: Partial<SessionRecord> = {}): SessionRecord => ({
+  id: "s1",
+  userId: "111",
+  displayName: "Ann",
+  locale: "en",
+  title: "t",
+  channel: { platform: "discord", channelId: "5", description: "a thread", guildId: "9" },
+  systemPrompt: "prompt",
+  messages,
+  status: "open",
+  openedAt: "2026-12-05T00:00:00.000Z",
+  lastActivityAt: "2026-12-05T00:00:00.000Z",
+  usage: [],
+  ...extra,
+});
+
+/** The size as a request sends the chat, measured from scratch. */
+function sentSize(r: SessionRecord): { chars: number; tokens: number } {
+  let chars = 0;
+  let tokens = 0;
+  for (const message of requestContext(r).slice(1)) {
+    const text = JSON.stringify(message);
+    chars += text.length;
+    tokens += estimateTokens(text);
+  }
+  return { chars, tokens };
+}
+
+describe("the chat's size", () => {
+  it("is what the request sends after the system prompt, measured again each time a message or a guest's name changes", () => {
+    const r = record(
+      [
+        { role: "user", content: "hello there" },
+        { role: "assistant", content: "hi" },
+        { role: "user", name: guestName("222"), content: "a guest speaks" },
+      ],
+      { guests: [{ userId: "222", displayName: "Bo" }] },
+    );
+    expect(chatSize(r)).toEqual(sentSize(r));
+    // Asked again (the sizes of the first messages are kept): the same answer.
+    expect(chatSize(r)).toEqual(sentSize(r));
+    // A longer name for the guest: their message is sent, and so measured, with it.
+    r.guests = [{ userId: "222", displayName: "Bartholomew the Second" }];
+    expect(chatSize(r)).toEqual(sentSize(r));
+    // A message replaced (masked, forgotten) is measured as it is now.
+    r.messages[0] = { role: "user", content: "[forgotten]" };
+    r.messages.push({ role: "assistant", content: "a much longer answer than before, with more words in it" });
+    expect(chatSize(r)).toEqual(sentSize(r));
+  });
+});
