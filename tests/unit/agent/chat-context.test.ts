@@ -2,22 +2,9 @@ import { describe, expect, it } from "vitest";
 import { chatSize, requestContext } from "../../../src/engine/chat-context.js";
 import { estimateTokens } from "../../../src/lib/tokens.js";
 import { guestName, type SessionRecord } from "../../../src/sessions/session-record.js";
+import { sessionRecord } from "../../helpers/session-stores.js";
 
-const record = (messages: SessionRecord["messages"], extra: Partial<SessionRecord> = {}): SessionRecord => ({
-  id: "s1",
-  userId: "111",
-  displayName: "Ann",
-  locale: "en",
-  title: "t",
-  channel: { platform: "discord", channelId: "5", description: "a thread", guildId: "9" },
-  systemPrompt: "prompt",
-  messages,
-  status: "open",
-  openedAt: "2026-12-05T00:00:00.000Z",
-  lastActivityAt: "2026-12-05T00:00:00.000Z",
-  usage: [],
-  ...extra,
-});
+const record = (messages: SessionRecord["messages"], extra: Partial<SessionRecord> = {}): SessionRecord => ({ ...sessionRecord("s1"), messages, ...extra });
 
 /** The size as a request sends the chat, measured from scratch. */
 function sentSize(r: SessionRecord): { chars: number; tokens: number } {
