@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Message } from "discord.js";
 import { storageFullTurnLine } from "../present/storage-lines.js";
-import { describeChanges, keepConfirmation, sourceMessage, type SourceRef } from "../memory/index.js";
+import { describeChanges, keepSources, sourceMessage, type SourceRef } from "../memory/index.js";
 import { ModelError } from "../model/model-error.js";
 import { SessionClosedError, TurnForgottenError } from "../engine/session-engine.js";
 import type { Guest } from "../sessions/session-record.js";
@@ -172,7 +172,7 @@ export class Answers {
               owner,
               result.sources,
               await this.sourceLinks(owner, result.sources),
-              await keepConfirmation(this.deps.engine.memoryOf(owner).dir, "sources", { sources: result.sources }),
+              await keepSources(this.deps.engine.memoryOf(owner), result.sources),
               say,
             )
           : { lines: [], components: [] };

@@ -123,11 +123,13 @@ export function chatSize(record: SessionRecord): { chars: number; tokens: number
  * time, since it is sent with the guest's name as the record holds it then.
  */
 function sizeAsSent(message: ChatCompletionMessageParam, guests: Map<string, Guest>): { chars: number; tokens: number } {
-  const known = message.role === "user" && message.name ? undefined : sizes.get(message);
+  // A guest's message, or anything but an object in a record read from elsewhere: measured each time.
+  const kept = typeof message === "object" && message !== null && !(message.role === "user" && message.name);
+  const known = kept ? sizes.get(message) : undefined;
   if (known) return known;
   const text = JSON.stringify(asSent(message, guests));
   const size = { chars: text.length, tokens: estimateTokens(text) };
-  if (!(message.role === "user" && message.name)) sizes.set(message, size);
+  if (kept) sizes.set(message, size);
   return size;
 }
 

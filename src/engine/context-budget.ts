@@ -36,26 +36,8 @@ export interface ChatBudget {
 
 /** The history budget of a session whose frozen prompt is `systemPrompt`. */
 export function chatBudget(systemPrompt: string, contextTokens: number, chars: number): ChatBudget {
-  return { chars, tokens: Math.max(512, contextTokens - promptTokens(systemPrompt) - TOOL_TOKENS - answerReserve(contextTokens)) };
+  return { chars, tokens: Math.max(512, contextTokens - estimateTokens(systemPrompt) - TOOL_TOKENS - answerReserve(contextTokens)) };
 }
-
-/**
- * The estimate of a frozen system prompt, made once per prompt: every turn of a session asks twice
- * for the same 10 KB. Keyed by the text itself (a session's record keeps the same string, whose
- * hash V8 keeps with it); the last 128 are kept (at most a few MB).
- */
-function promptTokens(systemPrompt: string): number {
-  let tokens = promptEstimates.get(systemPrompt);
-  if (tokens === undefined) {
-    tokens = estimateTokens(systemPrompt);
-    if (promptEstimates.size >= PROMPT_ESTIMATES_KEPT) promptEstimates.clear();
-    promptEstimates.set(systemPrompt, tokens);
-  }
-  return tokens;
-}
-
-const PROMPT_ESTIMATES_KEPT = 128;
-const promptEstimates = new Map<string, number>();
 
 /**
  * The largest request a conversation can start with: the instructions, every memory file and the

@@ -129,6 +129,7 @@ export class SessionEngine {
   /** First saves of sessions just opened, not yet on disk. */
   private readonly opening = new Map<string, Promise<void>>();
   private readonly storageChecks = new Map<string, { at: number; usage: StorageUsage }>();
+  private readonly budgets = new WeakMap<SessionRecord, { prompt: string; budget: ChatBudget }>();
   /** Sessions of this process: what their words take (after their last turn), and whether the person heard they are over the quota. */
   private readonly sessionBytes = new Map<string, number>();
   private readonly toldFull = new Set<string>();
@@ -177,8 +178,17 @@ export class SessionEngine {
   }
 
   /** What a request of this session may send after its frozen prompt. */
+  /**
+   * What the chat may take beside the frozen prompt, worked out once per prompt: every turn asks
+   * twice, and the estimate reads the whole 10 KB. Kept with the record (it goes when the record
+   * does), for the prompt it was made from (a close masks the prompt into a new string).
+   */
   private budgetOf(record: SessionRecord): ChatBudget {
-    return chatBudget(record.systemPrompt, this.contextTokens, this.deps.historyBudgetChars);
+    const known = this.budgets.get(record);
+    if (known && known.prompt === record.systemPrompt) return known.budget;
+    const budget = chatBudget(record.systemPrompt, this.contextTokens, this.deps.historyBudgetChars);
+    this.budgets.set(record, { prompt: record.systemPrompt, budget });
+    return budget;
   }
 
   memoryOf(userId: string): MemoryStore {

@@ -18,7 +18,7 @@ export type { JournalEntry, SectionChange } from "./journal.js";
 export { contentHash, type MemoryFile, PERSON, PERSON_ON_THE_WEB, type Writer } from "./memory-file.js";
 export { type FileOverview, memoryOverview, type MemoryOverview } from "./memory-overview.js";
 export { dateOfLog, MemoryStore } from "./memory-store.js";
-export { readConfirmation, keepConfirmation, takeConfirmation } from "./confirmations.js";
+export { keepForget, keepSources, readSources, takeForget } from "./confirmations.js";
 export { applyPersona, parsePersona, type Persona, PERSONALITY_LIMIT } from "./persona.js";
 export type { Proposal } from "./proposal-store.js";
 export type { Recall, RecallHit } from "./recall/recall.js";

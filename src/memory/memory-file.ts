@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { ok, type Result } from "../lib/result.js";
 import type { Actor, JournalEntry } from "./journal.js";
@@ -75,8 +75,10 @@ export interface FileOwner {
 /** A file's text; a byte-order mark an editor put at its start is read past (and so dropped by the next write). */
 export function readTextIfExistsSync(path: string): string | undefined {
   // A missing file is the common case (a new person has none of them): asked first, since the
-  // error a failed read throws costs tens of microseconds to make. Gone between the two: caught below.
-  if (!existsSync(path)) return undefined;
+  // error a failed read throws costs tens of microseconds to make. Only "no such file" answers
+  // undefined: a folder that cannot be read throws, as the read would (settings read as empty would
+  // make every private section public). Gone between the two: caught below.
+  if (statSync(path, { throwIfNoEntry: false }) === undefined) return undefined;
   try {
     return withoutByteOrderMark(readFileSync(path, "utf8"));
   } catch (error) {

@@ -39,12 +39,15 @@ function encodedMessage(message: SessionRecord["messages"][number]): string {
   let encoded = encodings.get(message);
   if (encoded === undefined) {
     encoded = JSON.stringify(message, escapeColons) ?? "null";
-    encodings.set(message, encoded);
+    // A file shared in the conversation is encoded each time rather than kept twice in memory.
+    if (encoded.length <= KEPT_ENCODING_CHARS) encodings.set(message, encoded);
   }
   return encoded;
 }
 
 const encodings = new WeakMap<object, string>();
+/** The longest encoding kept: a typed message or an answer; a shared file is longer. */
+const KEPT_ENCODING_CHARS = 16_384;
 
 /** UTF-8 bytes decoded a quarter-megabyte at a time (the decoder keeps a character split between pieces). */
 async function decodeInSlices(bytes: Uint8Array, slices: TimeSlices): Promise<string> {

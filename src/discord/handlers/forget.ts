@@ -1,7 +1,7 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, MessageFlags, type MessageActionRowComponentBuilder } from "discord.js";
 import type { Say } from "../../lib/locale.js";
 import { cutChars } from "../../lib/text.js";
-import { type ForgetPlan, type MemoryStore, mentions, planForget, keepConfirmation, takeConfirmation } from "../../memory/index.js";
+import { type ForgetPlan, type MemoryStore, mentions, planForget, keepForget, takeForget } from "../../memory/index.js";
 import { COMPONENT, componentId } from "../views/custom-id.js";
 import type { BotContext } from "../bot-context.js";
 import { sayFor } from "../interaction-helpers.js";
@@ -30,8 +30,8 @@ export const forgetHandlers: ComponentHandler[] = [
     async handle(interaction, [token = ""], ctx) {
       if (!interaction.isButton()) return;
       const say = sayFor(interaction);
-      const pending = await takeConfirmation<{ words: string }>(ctx.engine.memoryOf(interaction.user.id).dir, "forget", token);
-      if (!pending) {
+      const words = await takeForget(ctx.engine.memoryOf(interaction.user.id), token);
+      if (words === undefined) {
         await interaction.update({
           content: say("That request is out of date; run /memory forget again.", "这个请求已过期，请重新运行 /memory forget。"),
           components: [],
@@ -39,14 +39,14 @@ export const forgetHandlers: ComponentHandler[] = [
         return;
       }
       await interaction.deferUpdate();
-      await interaction.editReply({ content: await forgetNow(ctx, interaction.user.id, pending.words, say), components: [], allowedMentions: NO_MENTIONS });
+      await interaction.editReply({ content: await forgetNow(ctx, interaction.user.id, words, say), components: [], allowedMentions: NO_MENTIONS });
     },
   },
   {
     prefix: COMPONENT.forgetCancel,
     async handle(interaction, [token = ""], ctx) {
       if (!interaction.isButton()) return;
-      await takeConfirmation(ctx.engine.memoryOf(interaction.user.id).dir, "forget", token);
+      await takeForget(ctx.engine.memoryOf(interaction.user.id), token);
       await interaction.update({ content: sayFor(interaction)("Nothing was forgotten.", "没有忘记任何内容。"), components: [] });
     },
   },
@@ -94,7 +94,7 @@ export async function forgetPreview(
   if (plan.memoryLines + plan.logEntries + plan.messages + plan.historyEntries + sessions === 0) {
     return { content: say(`Nothing in your memory mentions “${shown}”.`, `你的记忆中没有提到“${shown}”的内容。`), components: [] };
   }
-  const token = await keepConfirmation(memory.dir, "forget", { words });
+  const token = await keepForget(memory, words);
   const examples = plan.examples.map((e) => `> ${cutChars(e, 100)}`).join("\n");
   const buttons = new ActionRowBuilder<MessageActionRowComponentBuilder>().addComponents(
     new ButtonBuilder()

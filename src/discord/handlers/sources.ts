@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { LabelBuilder, MessageFlags, ModalBuilder, TextInputBuilder, TextInputStyle } from "discord.js";
 import { cutChars } from "../../lib/text.js";
-import { type MemoryStore, PERSON, readConfirmation, type SourceRef, sourceText } from "../../memory/index.js";
+import { type MemoryStore, PERSON, readSources, type SourceRef, sourceText } from "../../memory/index.js";
 import { sourceLabel } from "../../present/source-lines.js";
 import { writeRefusalLine } from "../../present/write-refusal.js";
 import { sayFor } from "../interaction-helpers.js";
@@ -13,7 +13,7 @@ import type { ComponentHandler, ComponentInteraction } from "./router.js";
 
 /** The sources a footer's token names, from the presser's own folder (a token from someone else's finds nothing there). */
 async function sourcesOf(memory: MemoryStore, token: string): Promise<SourceRef[] | undefined> {
-  return (await readConfirmation<{ sources: SourceRef[] }>(memory.dir, "sources", token))?.sources;
+  return readSources(memory, token);
 }
 
 const hash = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 10);

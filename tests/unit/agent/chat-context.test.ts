@@ -39,4 +39,9 @@ describe("the chat's size", () => {
     r.messages.push({ role: "assistant", content: "a much longer answer than before, with more words in it" });
     expect(chatSize(r)).toEqual(sentSize(r));
   });
+
+  it("measures a record read from elsewhere whose list holds something other than a message, as a request would send it", () => {
+    const r = record([{ role: "user", content: "hi" }, "junk" as unknown as SessionRecord["messages"][number]]);
+    expect(chatSize(r)).toEqual(sentSize(r));
+  });
 });

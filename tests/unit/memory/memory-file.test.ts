@@ -1,9 +1,10 @@
-import { readdir, readFile, writeFile, mkdir } from "node:fs/promises";
+import { readdir, readFile, writeFile, mkdir, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MemoryStore } from "../../../src/memory/memory-store.js";
 import { makeTempHome } from "../../helpers/temp-home.js";
-import { PERSON, modelWriter } from "../../../src/memory/memory-file.js";
+import { PERSON, modelWriter, readTextIfExistsSync } from "../../../src/memory/memory-file.js";
+import { settingsFromDisk } from "../../../src/memory/person-settings.js";
 
 async function store() {
   return MemoryStore.forUser(await makeTempHome(), "42");
@@ -123,6 +124,21 @@ describe("MemoryFile", () => {
     });
     expect(results.filter((r) => r.ok).length).toBeGreaterThan(100);
     expect(results.some((r) => !r.ok)).toBe(true);
+  });
+});
+
+describe("a file that may not exist", () => {
+  it("reads as missing only when there is no such file: a path that cannot be followed throws, so settings are never read as empty by mistake", async () => {
+    const home = await makeTempHome();
+    expect(readTextIfExistsSync(join(home, "nobody", "settings.json"))).toBeUndefined();
+    await writeFile(join(home, "file"), "x");
+    expect(() => readTextIfExistsSync(join(home, "file", "settings.json"))).toThrow(/ENOTDIR/);
+    // A folder that loops (as a folder that cannot be read would, for a process that is not root).
+    await symlink("loop", join(home, "loop"));
+    expect(() => settingsFromDisk(join(home, "loop"))).toThrow(/ELOOP/);
+    await mkdir(join(home, "person"));
+    await writeFile(join(home, "person", "settings.json"), '{"privateSections":["health"]}');
+    expect(settingsFromDisk(join(home, "person")).privateSections).toEqual(["health"]);
   });
 });
 

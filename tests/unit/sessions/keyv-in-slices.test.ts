@@ -33,8 +33,7 @@ describe("a session record in keyv's encoding, a piece at a time", () => {
     await maskSecretsInRecord(record);
     const masked = await encodeRecord(record);
     expect(masked).not.toContain(key);
-    const read = await keyv.deserialize<SessionRecord>(masked);
-    expect((read?.value as SessionRecord | undefined)?.messages[1]).toEqual({ role: "assistant", content: "noted" });
+    expect((await keyv.deserializeData<SessionRecord>(masked))?.value?.messages[1]).toEqual({ role: "assistant", content: "noted" });
   });
 
   it("writes what keyv reads back, and reads what keyv writes, for any text in it", async () => {
