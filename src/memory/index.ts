@@ -3,7 +3,11 @@
  * dependency-cruiser rule (`front-ends-reach-memory-through-its-face`) holds them to this file; the
  * engine and present/ below them still import the modules themselves. A use-case (import, undo,
  * forget, a write, settings, privacy, search, export) is one function or method here that returns a
- * kind and values, never a sentence: the front ends word it (present/).
+ * kind and values, never a sentence: the front ends word it (present/). A confirmation waiting for
+ * a button is kept and taken with its own shape (keepSources, takeForget…), never by a kind string.
+ * Two pure readers stay here on purpose: `parseSections`, because the web page's editor edits the
+ * sections of the text it showed (its form is its own), and `parseConversation`, for the archive's
+ * pages; neither touches the disk.
  */
 
 export { describeChanges, type ProposedChange, type SourceRef } from "./changes.js";
