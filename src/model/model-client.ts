@@ -352,12 +352,19 @@ export class ModelClient {
     const controller = new AbortController();
     let timedOut = false;
     let silence: NodeJS.Timeout | undefined;
+    let silenceMs = 0;
     const expire = () => {
       timedOut = true;
       controller.abort();
     };
+    // Every chunk of a stream restarts the wait: the same timer started again (refresh), not a new one.
     const wait = (ms: number) => {
+      if (silence && ms === silenceMs) {
+        silence.refresh();
+        return;
+      }
       clearTimeout(silence);
+      silenceMs = ms;
       silence = setTimeout(expire, ms);
     };
     const deadline = request.deadlineMs === undefined ? undefined : setTimeout(expire, request.deadlineMs);
