@@ -112,14 +112,28 @@ const STORAGE_CHECK_MS = 60_000;
 
 /** What a session's words take in the session store, about: its messages' text as UTF-8 (an image's data is not kept with the conversation). */
 function recordBytes(record: SessionRecord): number {
-  const textOf = (content: unknown): string =>
-    typeof content === "string"
-      ? content
-      : Array.isArray(content)
-        ? content.map((part: { type?: string; text?: string }) => (part.type === "text" ? (part.text ?? "") : "")).join("")
-        : "";
-  return record.messages.reduce((sum, message) => sum + Buffer.byteLength(textOf(message.content)), 0);
+  return record.messages.reduce((sum, message) => sum + messageBytes(message), 0);
 }
+
+/** One message's words in bytes, counted once per message object (a stored message is never changed in place). */
+function messageBytes(message: SessionRecord["messages"][number]): number {
+  if (typeof message !== "object" || message === null) return 0;
+  let bytes = countedBytes.get(message);
+  if (bytes === undefined) {
+    const content: unknown = message.content;
+    const text =
+      typeof content === "string"
+        ? content
+        : Array.isArray(content)
+          ? content.map((part: { type?: string; text?: string }) => (part.type === "text" ? (part.text ?? "") : "")).join("")
+          : "";
+    bytes = Buffer.byteLength(text);
+    countedBytes.set(message, bytes);
+  }
+  return bytes;
+}
+
+const countedBytes = new WeakMap<object, number>();
 
 /** Opens, runs and closes sessions; the front ends (Discord, terminal) sit on top. */
 export class SessionEngine {
