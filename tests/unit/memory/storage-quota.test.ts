@@ -51,6 +51,16 @@ describe("a person's storage", () => {
     expect(await roomFor(s, 1_000_000 - usedBytes + 1)).toMatchObject({ kind: "storage-full", usedBytes });
   });
 
+  it("counts a folder of more files than it asks about at once the same way: every file, a link as itself", async () => {
+    const s = await store(1_000_000);
+    await mkdir(s.conversationsDir, { recursive: true });
+    for (let i = 0; i < 150; i++) await writeFile(join(s.conversationsDir, `2026-12-01-tea-${String(i).padStart(8, "0")}.md`), "x".repeat(i + 1));
+    const outside = join(s.home, "elsewhere.bin");
+    await writeFile(outside, "e".repeat(80_000));
+    await symlink(outside, join(s.dir, "link"));
+    expect((await storageUsage(s)).usedBytes).toBe((150 * 151) / 2 + outside.length);
+  });
+
   it("refuses an import that would go past the quota, at the preview and again under the lock, changing nothing; one that fits or frees room goes", async () => {
     const s = await store(60_000);
     await mkdir(s.conversationsDir, { recursive: true });
