@@ -191,7 +191,6 @@ export class SessionEngine {
     return this.deps.contextTokens ?? DEFAULT_CONTEXT_TOKENS;
   }
 
-  /** What a request of this session may send after its frozen prompt. */
   /**
    * What the chat may take beside the frozen prompt, worked out once per prompt: every turn asks
    * twice, and the estimate reads the whole 10 KB. Kept with the record (it goes when the record

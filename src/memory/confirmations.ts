@@ -51,24 +51,24 @@ async function readConfirmation<T>(dir: string, kind: string, token: string): Pr
  * (src/memory/index.ts), so no front end names a kind or a payload of its own. A file that does not
  * have its shape (edited by hand) reads as unknown.
  */
-export interface Person {
+interface PersonFolder {
   readonly dir: string;
 }
 
 /** "Not right?" under an answer: the sources it rested on, for an hour; the token goes in the footer's custom ids. */
-export const keepSources = (person: Person, sources: readonly SourceRef[]): Promise<string> => keepConfirmation(person.dir, "sources", { sources });
+export const keepSources = (person: PersonFolder, sources: readonly SourceRef[]): Promise<string> => keepConfirmation(person.dir, "sources", { sources });
 
 /** The sources a footer's token names, read as often as the menu is pressed. */
-export async function readSources(person: Person, token: string): Promise<SourceRef[] | undefined> {
+export async function readSources(person: PersonFolder, token: string): Promise<SourceRef[] | undefined> {
   const kept = await readConfirmation<{ sources?: unknown }>(person.dir, "sources", token).catch(() => undefined);
   return Array.isArray(kept?.sources) ? (kept.sources as SourceRef[]) : undefined;
 }
 
 /** /memory forget's words, until the person presses Forget or Cancel. */
-export const keepForget = (person: Person, words: string): Promise<string> => keepConfirmation(person.dir, "forget", { words });
+export const keepForget = (person: PersonFolder, words: string): Promise<string> => keepConfirmation(person.dir, "forget", { words });
 
 /** The words a Forget button stands for, taken (a second press finds nothing); Cancel takes them too. */
-export async function takeForget(person: Person, token: string): Promise<string | undefined> {
+export async function takeForget(person: PersonFolder, token: string): Promise<string | undefined> {
   const kept = await takeConfirmation<{ words?: unknown }>(person.dir, "forget", token).catch(() => undefined);
   return typeof kept?.words === "string" ? kept.words : undefined;
 }

@@ -1,5 +1,5 @@
-import { lstatSync } from "node:fs";
-import { lstat, readdir } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
+import { OWN, statsOf } from "../lib/stats-of.js";
 import { join } from "node:path";
 
 /** What the measure needs of a person's MemoryStore (which uses this module, so it is not imported here). */
@@ -59,23 +59,12 @@ export async function storageUsage(memory: StorageOwner): Promise<StorageUsage> 
   return { usedBytes: (await walking) + (inFlight.get(memory.dir) ?? 0), quotaBytes: memory.quotaBytes };
 }
 
-/** Stats at once while walking a large folder: enough to keep the disk busy without a burst of thousands of calls. */
-const STATS_AT_ONCE = 64;
-
-function sizeNow(path: string): number {
-  try {
-    return lstatSync(path, { throwIfNoEntry: false })?.size ?? 0;
-  } catch {
-    return 0;
-  }
-}
-
 /** Walks under way, by folder. */
 const walks = new Map<string, Promise<number>>();
 
 /**
  * More files than any person's memory holds (an import brings at most 5,000): past it the folder
- * counts as full rather than be walked further (each file of a large folder costs a stat on the shared thread pool).
+ * counts as full rather than be walked further.
  */
 const MAX_FILES = 100_000;
 
@@ -88,25 +77,9 @@ async function folderBytes(memory: StorageOwner): Promise<number> {
   if (entries.length > MAX_FILES) return Number.MAX_SAFE_INTEGER;
   const paths = entries.filter((entry) => !entry.isDirectory()).map((entry) => join(entry.parentPath, entry.name));
   paths.push(...["", "-wal", "-shm"].map((side) => `${memory.indexPath}${side}`));
-  // A small folder (most people's) is asked synchronously: a stat is a few microseconds, where one
-  // sent to the thread pool costs tens in hand-overs (and a missing file's error more). A larger one
-  // goes to the pool STATS_AT_ONCE at a time, so a slow or stalled disk holds the pool's threads,
-  // never the loop through thousands of files. A file gone since the listing (a forget, a close), or
-  // one that cannot be asked about, counts nothing.
-  if (paths.length <= STATS_AT_ONCE) return paths.reduce((sum, path) => sum + sizeNow(path), 0);
-  let bytes = 0;
-  for (let start = 0; start < paths.length; start += STATS_AT_ONCE) {
-    const sizes = await Promise.all(
-      paths.slice(start, start + STATS_AT_ONCE).map((path) =>
-        lstat(path).then(
-          (info) => info.size,
-          () => 0,
-        ),
-      ),
-    );
-    bytes += sizes.reduce((sum, size) => sum + size, 0);
-  }
-  return bytes;
+  // Asked in place while the disk answers quickly, on the thread pool once it does not (statsOf).
+  // A file gone since the listing (a forget, a close), or one that cannot be asked about, counts nothing.
+  return (await statsOf(paths, OWN)).reduce((sum, info) => sum + (info?.size ?? 0), 0);
 }
 
 /** Refuses a write that adds `addsBytes` when it would take the person past their quota; a write that frees room always passes. */

@@ -1,5 +1,4 @@
-import { statSync, type BigIntStats } from "node:fs";
-import { mkdir, readdir, readFile, stat } from "node:fs/promises";
+import { mkdir, readdir, readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { dateOfConversation } from "../conversation-log.js";
 import { dateOfLog, localDate } from "../../lib/time.js";
@@ -8,6 +7,7 @@ import { SqliteDb, type SqlValue } from "./sqlite-db.js";
 import { unitsOfConversation, unitsOfSections, type RecallSource, type Unit } from "./units.js";
 import { PRIVATE_DIR_MODE } from "../../lib/private-files.js";
 import { TimeSlices } from "../../lib/time-slices.js";
+import { FOLLOWED, statsOf } from "../../lib/stats-of.js";
 import { FILE_TABLE, WHOLE_FILE_KINDS } from "../file-kinds.js";
 
 /**
@@ -283,43 +283,6 @@ async function unitsOf(file: SourceFile, text: string, pause: () => Promise<void
   return file.source === "conversation" ? unitsOfConversation(text, date, pause) : unitsOfSections(text, file.source, date);
 }
 
-/** Below this a stat answered from the kernel's cache (a local disk); above it, from a server (NFS). */
-const QUICK_STAT_MS = 0.05;
-const STAT_SLICE_MS = 2;
-/** This many slow stats in a row, and the rest go to the thread pool. */
-const SLOW_STATS = 3;
-
-/**
- * The stats of many files. A stat answered from the kernel's cache costs a few µs in place and
- * 20 µs through a promise and the thread pool (a year's 734 files: 5 ms against 15–20 ms, the
- * bulk of a search that re-checks the index); one that asks a file server costs a round trip, and
- * there the thread pool's parallel stats win. So they are taken in place, a slice of 2 ms at a
- * time, while they stay quick, and the rest in parallel once three in a row are slow.
- */
-async function statAll(paths: string[]): Promise<(BigIntStats | undefined)[]> {
-  const infos: (BigIntStats | undefined)[] = [];
-  const slices = new TimeSlices(STAT_SLICE_MS);
-  let slowInARow = 0;
-  for (const path of paths) {
-    const started = performance.now();
-    infos.push(statIfThere(path));
-    // One slow stat is mostly the machine (an interrupt, a collection); a server is slow every time.
-    slowInARow = performance.now() - started > QUICK_STAT_MS ? slowInARow + 1 : 0;
-    if (slowInARow === SLOW_STATS) break;
-    await slices.pause();
-  }
-  const rest = await Promise.all(paths.slice(infos.length).map((path) => stat(path, { bigint: true }).catch(() => undefined)));
-  return [...infos, ...rest];
-}
-
-function statIfThere(path: string): BigIntStats | undefined {
-  try {
-    return statSync(path, { bigint: true, throwIfNoEntry: false });
-  } catch {
-    return undefined;
-  }
-}
-
 /** Every file of a person the index reads, with a stamp that changes when the file does. */
 async function listSources(dir: string, zone: string): Promise<SourceFile[]> {
   const wanted: { path: string; source: RecallSource; date: string | undefined }[] = MEMORY_FILES.map(([path, source]) => ({ path, source, date: undefined }));
@@ -335,7 +298,10 @@ async function listSources(dir: string, zone: string): Promise<SourceFile[]> {
       if (date !== undefined) wanted.push({ path: `${folder}/${name}`, source, date });
     }
   });
-  const infos = await statAll(wanted.map((w) => join(dir, w.path)));
+  const infos = await statsOf(
+    wanted.map((w) => join(dir, w.path)),
+    FOLLOWED,
+  );
   return wanted.flatMap((w, i) => {
     const info = infos[i];
     if (!info?.isFile()) return [];
