@@ -121,11 +121,14 @@ export function memoryOf(pid: number): MemoryStatus {
 
 /** User + system CPU time the process has used so far, in ms (/proc/<pid>/stat, clock ticks of 10 ms). */
 function cpuMsOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return cpuMsIn(readFileSync(`/proc/${pid}/stat`, "utf8"));
+}
+
+/** utime + stime of a /proc stat line (a process's or a thread's), in ms. */
+function cpuMsIn(stat: string): number {
   // Fields after the command name, which is in parentheses and may hold spaces.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return ticks * 10;
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /**
@@ -144,9 +147,7 @@ export function threadCpuMs(pid: number): { main: number; others: number } {
   }
   for (const tid of tids) {
     try {
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      split[Number(tid) === pid ? "main" : "others"] += (Number(fields[11]) + Number(fields[12])) * 10;
+      split[Number(tid) === pid ? "main" : "others"] += cpuMsIn(readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8"));
     } catch {
       // The thread ended between the listing and the read.
     }
