@@ -47,7 +47,12 @@ interface Holding {
   released: boolean;
 }
 
-/** The lock held by the work running now, if any (through every await of that work). */
+/**
+ * The lock held by the work running now, if any (through every await of that work). Switched off
+ * whenever this process holds no person's lock: on Node 20 a running AsyncLocalStorage makes every
+ * promise of the process pay async hooks (about 0.1 ms of a turn's CPU in `npm run bench`), and
+ * most turns take no lock. `run` switches it on again.
+ */
 const holdings = new AsyncLocalStorage<Holding>();
 /** Locks this process holds, by lock path: proper-lockfile's refreshes update them. */
 const held = new Map<string, Holding>();
@@ -117,6 +122,8 @@ export function withPersonLock<T>(folder: string, work: () => Promise<T>): Promi
     } finally {
       holding.released = true;
       held.delete(lockPath);
+      // What a released holding's leftover work asks gets "no lock" either way (released, or no store).
+      if (held.size === 0) holdings.disable();
       // A lock taken over by another process is theirs now: releasing it would remove their lock.
       if (!holding.lost || (await stillOurs(holding))) await release().catch(() => {});
     }
