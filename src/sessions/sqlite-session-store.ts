@@ -1,5 +1,6 @@
-import KeyvSqlite from "@keyv/sqlite";
 import Keyv from "keyv";
+import { SqliteDb } from "../lib/sqlite-db.js";
+import { KEYV_TABLE, SqliteKeyvStore } from "./sqlite-keyv-store.js";
 import type { SessionRecord } from "./session-record.js";
 import type { SessionStatus } from "../lib/telemetry.js";
 import {
@@ -41,32 +42,33 @@ export class SqliteSessionStore extends SessionStoreBase {
 
   private constructor(
     keyv: Keyv,
-    private readonly sqlite: KeyvSqlite,
+    private readonly db: SqliteDb,
   ) {
     super(keyv);
   }
 
   static async open(uri: string): Promise<SqliteSessionStore> {
-    const sqlite = new KeyvSqlite({ uri, busyTimeout: 10_000 });
-    const table = sqlite.opts.table;
+    const db = await SqliteDb.open(uri.replace(/^sqlite:\/\//, ""));
+    const table = KEYV_TABLE;
     // WAL without an fsync per commit: a killed process loses nothing (the WAL is in the OS
     // cache), only a power cut could; and a turn no longer waits on the disk. Awaited, so a
     // store closed right away does not close the database under them.
-    await sqlite.query("PRAGMA journal_mode=WAL");
-    await sqlite.query("PRAGMA synchronous=NORMAL");
+    await db.exec("PRAGMA journal_mode=WAL");
+    await db.exec("PRAGMA synchronous=NORMAL");
+    const store = await SqliteKeyvStore.open(db);
     // withStatus and countByStatus read this index, not every record (channel and flag rows index as NULL).
-    await sqlite.query(`CREATE INDEX IF NOT EXISTS ${NAMESPACE}_status ON ${table} (${STATUS}, key)`);
+    await db.exec(`CREATE INDEX IF NOT EXISTS ${NAMESPACE}_status ON ${table} (${STATUS}, key)`);
     // In the database itself, so it holds for every process on the file at once.
-    await sqlite.query(
+    await db.exec(
       `CREATE TRIGGER IF NOT EXISTS ${NAMESPACE}_status_forward BEFORE UPDATE OF value ON ${table}
        WHEN NEW.key > '${FIRST}' AND NEW.key < '${END}' AND ${RANK("OLD")} > ${RANK("NEW")}
        BEGIN SELECT RAISE(ABORT, '${MOVED_ON}'); END`,
     );
-    await sqlite.query(`CREATE TABLE IF NOT EXISTS ${CLAIMS} (name TEXT PRIMARY KEY, owner TEXT NOT NULL, expires_at INTEGER NOT NULL)`);
+    await db.exec(`CREATE TABLE IF NOT EXISTS ${CLAIMS} (name TEXT PRIMARY KEY, owner TEXT NOT NULL, expires_at INTEGER NOT NULL)`);
     // forget and delete-all find a person's sessions here; a store made before it gets it now.
-    await sqlite.query(`CREATE INDEX IF NOT EXISTS ${NAMESPACE}_person ON ${table} (${PERSON}, key)`);
-    await sqlite.query(`CREATE TABLE IF NOT EXISTS ${PEOPLE} (person TEXT PRIMARY KEY, forget_epoch INTEGER NOT NULL)`);
-    return new SqliteSessionStore(new Keyv({ store: sqlite, namespace: NAMESPACE, throwOnErrors: true }), sqlite);
+    await db.exec(`CREATE INDEX IF NOT EXISTS ${NAMESPACE}_person ON ${table} (${PERSON}, key)`);
+    await db.exec(`CREATE TABLE IF NOT EXISTS ${PEOPLE} (person TEXT PRIMARY KEY, forget_epoch INTEGER NOT NULL)`);
+    return new SqliteSessionStore(new Keyv({ store, namespace: NAMESPACE, throwOnErrors: true }), db);
   }
 
   protected async writeRecord(record: SessionRecord): Promise<WriteVerdict> {
@@ -76,15 +78,12 @@ export class SqliteSessionStore extends SessionStoreBase {
     // Bound as bytes made in slices and stored as text: the driver converting a string of megabytes blocks the loop.
     const bytes = await utf8InSlices(value);
     try {
-      const rows = (await this.sqlite.query(
-        `INSERT INTO ${this.sqlite.opts.table} (key, value) SELECT ?, CAST(? AS TEXT)
+      const rows = (await this.db.all(
+        `INSERT INTO ${KEYV_TABLE} (key, value) SELECT ?, CAST(? AS TEXT)
          WHERE ? >= COALESCE((SELECT forget_epoch + forget_epoch % 2 FROM ${PEOPLE} WHERE person = ?), 0)
          ON CONFLICT(key) DO UPDATE SET value = excluded.value
          RETURNING key`,
-        FIRST + record.id,
-        bytes,
-        record.epoch ?? 0,
-        epochKey(record.userId),
+        [FIRST + record.id, bytes, record.epoch ?? 0, epochKey(record.userId)],
       )) as unknown[];
       return rows.length === 1 ? "written" : "forgotten";
     } catch (error) {
@@ -95,7 +94,7 @@ export class SqliteSessionStore extends SessionStoreBase {
 
   /** Read as bytes and decoded in slices: node-sqlite3 makes a string of a row's text in one block. */
   protected override async readRecord(id: string): Promise<SessionRecord | undefined> {
-    const rows = (await this.sqlite.query(`SELECT CAST(value AS BLOB) AS value FROM ${this.sqlite.opts.table} WHERE key = ?`, FIRST + id)) as {
+    const rows = (await this.db.all(`SELECT CAST(value AS BLOB) AS value FROM ${KEYV_TABLE} WHERE key = ?`, [FIRST + id])) as {
       value: Buffer | null;
     }[];
     const bytes = rows[0]?.value;
@@ -107,30 +106,30 @@ export class SqliteSessionStore extends SessionStoreBase {
   }
 
   async sessionsOf(userId: string): Promise<string[]> {
-    const rows = (await this.sqlite.query(`SELECT key FROM ${this.sqlite.opts.table} WHERE ${PERSON} = ? AND key > ? AND key < ?`, userId, FIRST, END)) as {
+    const rows = (await this.db.all(`SELECT key FROM ${KEYV_TABLE} WHERE ${PERSON} = ? AND key > ? AND key < ?`, [userId, FIRST, END])) as {
       key: string;
     }[];
     return rows.map((row) => row.key.slice(FIRST.length));
   }
 
   async epochOf(userId: string): Promise<number> {
-    const rows = (await this.sqlite.query(`SELECT forget_epoch FROM ${PEOPLE} WHERE person = ?`, epochKey(userId))) as { forget_epoch: number }[];
+    const rows = (await this.db.all(`SELECT forget_epoch FROM ${PEOPLE} WHERE person = ?`, [epochKey(userId)])) as { forget_epoch: number }[];
     return rows[0]?.forget_epoch ?? 0;
   }
 
   async beginForget(userId: string): Promise<number> {
     // To the next odd number: after a finished forget (even) the next one, after one a dead process left (odd) the one after.
-    const rows = (await this.sqlite.query(
+    const rows = (await this.db.all(
       `INSERT INTO ${PEOPLE} (person, forget_epoch) VALUES (?, 1)
        ON CONFLICT(person) DO UPDATE SET forget_epoch = forget_epoch + 1 + forget_epoch % 2
        RETURNING forget_epoch`,
-      epochKey(userId),
+      [epochKey(userId)],
     )) as { forget_epoch: number }[];
     return rows[0]!.forget_epoch + 1;
   }
 
   async endForget(userId: string, epoch: number): Promise<void> {
-    await this.sqlite.query(`UPDATE ${PEOPLE} SET forget_epoch = ? WHERE person = ? AND forget_epoch = ?`, epoch, epochKey(userId), epoch - 1);
+    await this.db.all(`UPDATE ${PEOPLE} SET forget_epoch = ? WHERE person = ? AND forget_epoch = ?`, [epoch, epochKey(userId), epoch - 1]);
   }
 
   protected async *stored(statuses: readonly SessionStatus[]): AsyncGenerator<SessionRecord> {
@@ -139,11 +138,9 @@ export class SqliteSessionStore extends SessionStoreBase {
     for (const status of statuses) {
       let after = FIRST;
       for (;;) {
-        const rows = (await this.sqlite.query(
-          `SELECT key, CAST(value AS BLOB) AS value FROM ${this.sqlite.opts.table} WHERE ${STATUS} = ? AND key > ? AND key < ? ORDER BY key LIMIT ${PAGE}`,
-          status,
-          after,
-          END,
+        const rows = (await this.db.all(
+          `SELECT key, CAST(value AS BLOB) AS value FROM ${KEYV_TABLE} WHERE ${STATUS} = ? AND key > ? AND key < ? ORDER BY key LIMIT ${PAGE}`,
+          [status, after, END],
         )) as { key: string; value: Buffer }[];
         for (const row of rows) {
           // keyv's own decoding (plain JSON.parse would give back ":)" as "::)"), in slices.
@@ -159,9 +156,9 @@ export class SqliteSessionStore extends SessionStoreBase {
   async countByStatus(): Promise<Record<SessionStatus, number>> {
     // One statement, four counts the index answers alone; a GROUP BY would read every record
     // to compute the status it outputs.
-    const table = this.sqlite.opts.table;
+    const table = KEYV_TABLE;
     const counts = SESSION_STATUSES.map((status, i) => `(SELECT COUNT(*) FROM ${table} WHERE ${STATUS} = '${status}') AS c${i}`);
-    const [row] = (await this.sqlite.query(`SELECT ${counts.join(", ")}`)) as { c0: number; c1: number; c2: number; c3: number }[];
+    const [row] = (await this.db.all(`SELECT ${counts.join(", ")}`)) as { c0: number; c1: number; c2: number; c3: number }[];
     return { open: row?.c0 ?? 0, closing: row?.c1 ?? 0, "pending-summary": row?.c2 ?? 0, closed: row?.c3 ?? 0 };
   }
 
@@ -169,34 +166,30 @@ export class SqliteSessionStore extends SessionStoreBase {
     checkClaim(name, owner, ttlMs);
     const now = Date.now();
     // One statement: taken when free, expired or ours; the row comes back only when it was.
-    const rows = await this.sqlite.query(
+    const rows = await this.db.all(
       `INSERT INTO ${CLAIMS} (name, owner, expires_at) VALUES (?, ?, ?)
        ON CONFLICT(name) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
        WHERE ${CLAIMS}.expires_at <= ? OR ${CLAIMS}.owner = excluded.owner OR ${CLAIMS}.owner = ?
        RETURNING owner`,
-      name,
-      owner,
-      now + ttlMs,
-      now,
-      options.from ?? "",
+      [name, owner, now + ttlMs, now, options.from ?? ""],
     );
     // Claims that are never released (a tidy-up's day) expire; their rows go now and then, not one a day for ever.
-    if (++this.claimsTaken % PRUNE_CLAIMS_EVERY === 0) await this.sqlite.query(`DELETE FROM ${CLAIMS} WHERE expires_at <= ?`, now);
+    if (++this.claimsTaken % PRUNE_CLAIMS_EVERY === 0) await this.db.all(`DELETE FROM ${CLAIMS} WHERE expires_at <= ?`, [now]);
     return (rows as unknown[]).length === 1;
   }
 
   async holderOf(name: string): Promise<string | undefined> {
-    const rows = (await this.sqlite.query(`SELECT owner FROM ${CLAIMS} WHERE name = ? AND expires_at > ?`, name, Date.now())) as { owner: string }[];
+    const rows = (await this.db.all(`SELECT owner FROM ${CLAIMS} WHERE name = ? AND expires_at > ?`, [name, Date.now()])) as { owner: string }[];
     return rows[0]?.owner;
   }
 
   async release(name: string, owner: string): Promise<void> {
-    await this.sqlite.query(`DELETE FROM ${CLAIMS} WHERE name = ? AND owner = ?`, name, owner);
+    await this.db.all(`DELETE FROM ${CLAIMS} WHERE name = ? AND owner = ?`, [name, owner]);
   }
 
   async ping(): Promise<void> {
     await withTimeout(
-      this.sqlite.query(`SELECT 1 FROM ${CLAIMS} LIMIT 1`),
+      this.db.all(`SELECT 1 FROM ${CLAIMS} LIMIT 1`),
       PING_TIMEOUT_MS,
       `the session store (SQLite) did not answer within ${PING_TIMEOUT_MS} ms`,
     );
@@ -207,8 +200,8 @@ export class SqliteSessionStore extends SessionStoreBase {
    * truncating checkpoint leave none behind.
    */
   async purge(): Promise<void> {
-    await this.sqlite.query("VACUUM");
-    await this.sqlite.query("PRAGMA wal_checkpoint(TRUNCATE)");
+    await this.db.exec("VACUUM");
+    await this.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
   }
 
   protected async disconnect(): Promise<void> {

@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { dateOfConversation } from "../conversation-log.js";
 import { dateOfLog, localDate } from "../../lib/time.js";
 import { indexText } from "./search-text.js";
-import { SqliteDb, type SqlValue } from "./sqlite-db.js";
+import { SqliteDb, type SqlValue } from "../../lib/sqlite-db.js";
 import { unitsOfConversation, unitsOfSections, type RecallSource, type Unit } from "./units.js";
 import { PRIVATE_DIR_MODE } from "../../lib/private-files.js";
 import { TimeSlices } from "../../lib/time-slices.js";

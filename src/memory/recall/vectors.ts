@@ -1,4 +1,4 @@
-import type { SqliteDb } from "./sqlite-db.js";
+import type { SqliteDb } from "../../lib/sqlite-db.js";
 
 /** Embeddings from the model server, handed in by the agent layer (the memory layer calls no network itself). */
 export interface Embedder {

@@ -1,7 +1,7 @@
-import KeyvSqlite from "@keyv/sqlite";
 import type Keyv from "keyv";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { SqliteDb, type SqlValue } from "../../../src/lib/sqlite-db.js";
 import { ModelClient } from "../../../src/model/model-client.js";
 import { SessionEngine } from "../../../src/engine/session-engine.js";
 import { SessionStore } from "../../../src/sessions/session-store.js";
@@ -61,14 +61,14 @@ describe("opening the SQLite store", () => {
   it("is in WAL mode with synchronous=NORMAL once open resolves", async () => {
     const home = await makeTempHome();
     const store = await SessionStore.open(home);
-    const adapter = (store as unknown as { sqlite: KeyvSqlite }).sqlite;
+    const db = (store as unknown as { db: SqliteDb }).db;
     // Another connection reads the mode from the file itself.
-    const other = new KeyvSqlite({ uri: `sqlite://${join(home, "sessions.sqlite")}`, busyTimeout: 10_000 });
+    const other = await SqliteDb.open(join(home, "sessions.sqlite"));
     try {
-      expect(await other.query("PRAGMA journal_mode")).toEqual([{ journal_mode: "wal" }]);
-      expect(await adapter.query("PRAGMA synchronous")).toEqual([{ synchronous: 1 }]);
+      expect(await other.all("PRAGMA journal_mode")).toEqual([{ journal_mode: "wal" }]);
+      expect(await db.all("PRAGMA synchronous")).toEqual([{ synchronous: 1 }]);
     } finally {
-      await other.disconnect();
+      await other.close();
       await store.close();
     }
   });
@@ -76,17 +76,17 @@ describe("opening the SQLite store", () => {
 
 describe("the SQLite store's person index", () => {
   /** Every statement the store runs during `work`, with its parameters. */
-  async function statementsOf(adapter: KeyvSqlite, work: () => Promise<unknown>): Promise<Array<[string, unknown[]]>> {
-    const seen: Array<[string, unknown[]]> = [];
-    const query = adapter.query;
-    adapter.query = (async (sql: string, ...args: unknown[]) => {
-      seen.push([sql, args]);
-      return query(sql, ...args);
-    }) as KeyvSqlite["query"];
+  async function statementsOf(db: SqliteDb, work: () => Promise<unknown>): Promise<Array<[string, SqlValue[]]>> {
+    const seen: Array<[string, SqlValue[]]> = [];
+    const all = db.all.bind(db);
+    db.all = (async (sql: string, params: SqlValue[] = []) => {
+      seen.push([sql, params]);
+      return all(sql, params);
+    }) as SqliteDb["all"];
     try {
       await work();
     } finally {
-      adapter.query = query;
+      db.all = all;
     }
     return seen;
   }
@@ -97,23 +97,50 @@ describe("the SQLite store's person index", () => {
     const people = ["111", "222", "333", "444"];
     await Promise.all(Array.from({ length: 400 }, (_, i) => first.save(sessionRecord(`s${i}`, { userId: people[i % 4], status: i % 3 ? "open" : "closed" }))));
     // A store made before the person index existed.
-    await (first as unknown as { sqlite: KeyvSqlite }).sqlite.query("DROP INDEX IF EXISTS agentkit_person");
+    await (first as unknown as { db: SqliteDb }).db.exec("DROP INDEX IF EXISTS agentkit_person");
     await first.close();
 
     const store = await SessionStore.open(home);
-    const adapter = (store as unknown as { sqlite: KeyvSqlite }).sqlite;
+    const db = (store as unknown as { db: SqliteDb }).db;
     let found: string[] = [];
-    const statements = await statementsOf(adapter, async () => {
+    const statements = await statementsOf(db, async () => {
       found = await store.sessionsOf("222");
     });
     expect(found.sort()).toEqual(Array.from({ length: 100 }, (_, i) => `s${i * 4 + 1}`).sort());
     expect(statements.length).toBeGreaterThan(0);
     for (const [sql, args] of statements) {
-      const plan = (await adapter.query(`EXPLAIN QUERY PLAN ${sql}`, ...args)) as { detail: string }[];
+      const plan = await db.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, args);
       const details = plan.map((row) => row.detail).join("; ");
       expect(details, sql).toMatch(/USING (COVERING )?INDEX agentkit_person/);
       expect(details, sql).not.toMatch(/^SCAN keyv\b|; SCAN keyv\b/);
     }
     await store.close();
+  });
+});
+
+describe("the SQLite store's keyv rows", () => {
+  it("reads what @keyv/sqlite 4 wrote, and @keyv/sqlite reads what it writes (a store made before its own adapter)", async () => {
+    const { default: KeyvSqlite } = await import("@keyv/sqlite");
+    const { default: KeyvOf } = await import("keyv");
+    const home = await makeTempHome();
+    const path = join(home, "sessions.sqlite");
+    const old = new KeyvOf({ store: new KeyvSqlite({ uri: `sqlite://${path}` }), namespace: "agentkit" });
+    await old.set("flag:written-before", true);
+    await old.set("item:sign-in", { who: "111", ":colon": ":kept" }, 60_000);
+    await old.disconnect();
+
+    const store = await SessionStore.open(home);
+    expect(await store.hasFlag("written-before")).toBe(true);
+    expect(await store.getItem("sign-in")).toEqual({ who: "111", ":colon": ":kept" });
+    await store.setFlag("written-after");
+    await store.save(sessionRecord("s1", { userId: "111" }), { newest: true });
+    await store.deleteItem("sign-in");
+    await store.close();
+
+    const again = new KeyvOf({ store: new KeyvSqlite({ uri: `sqlite://${path}` }), namespace: "agentkit" });
+    expect(await again.get("flag:written-after")).toBe(true);
+    expect(await again.get("item:sign-in")).toBeUndefined();
+    expect((await again.get<{ id: string }>("session:s1"))?.id).toBe("s1");
+    await again.disconnect();
   });
 });

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { renderConversation, type ConversationMessage } from "../../../src/memory/conversation-log.js";
 import { Recall, type RecallOptions } from "../../../src/memory/recall/recall.js";
-import { SqliteDb } from "../../../src/memory/recall/sqlite-db.js";
+import { SqliteDb } from "../../../src/lib/sqlite-db.js";
 import type { Embedder } from "../../../src/memory/recall/vectors.js";
 import { startLoopProbe } from "../../helpers/loop-probe.js";
 import { makeTempHome } from "../../helpers/temp-home.js";
@@ -366,7 +366,7 @@ describe("Recall with embeddings", () => {
     expect(batches).toBeLessThan(7);
     const next = newRecall({ embedder: { model: "slow", embed: async (texts) => texts.map(() => [1, 0]) } });
     await next.update(p, ZONE);
-    const { SqliteDb } = await import("../../../src/memory/recall/sqlite-db.js");
+    const { SqliteDb } = await import("../../../src/lib/sqlite-db.js");
     const db = await SqliteDb.open(p.indexPath);
     expect(await db.get("SELECT count(*) AS n FROM vectors WHERE length(vec) > 0")).toEqual({ n: 400 });
     await db.close();
@@ -403,7 +403,7 @@ describe("Recall with embeddings", () => {
     await writeConversation(p, "2026-05-01-a-88888888.md", "a", ["first", "second"]);
     const recall = newRecall();
     await recall.update(p, ZONE);
-    const { SqliteDb } = await import("../../../src/memory/recall/sqlite-db.js");
+    const { SqliteDb } = await import("../../../src/lib/sqlite-db.js");
     const ids = async () => {
       const db = await SqliteDb.open(p.indexPath);
       const rows = await db.all<{ id: number }>("SELECT id FROM units ORDER BY id");

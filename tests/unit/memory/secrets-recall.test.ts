@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { MemoryStore } from "../../../src/memory/memory-store.js";
 import { Recall } from "../../../src/memory/recall/recall.js";
-import { SqliteDb } from "../../../src/memory/recall/sqlite-db.js";
+import { SqliteDb } from "../../../src/lib/sqlite-db.js";
 import { searchResultsForModel } from "../../../src/engine/tools/search-results.js";
 import { makeTempHome } from "../../helpers/temp-home.js";
 
