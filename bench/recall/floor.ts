@@ -8,7 +8,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseConversation } from "../../src/memory/conversation-log.js";
 import { indexText, matchExpression } from "../../src/memory/recall/search-text.js";
-import { SqliteDb } from "../../src/memory/recall/sqlite-db.js";
+import { SqliteDb } from "../../src/lib/sqlite-db.js";
 
 export interface FloorHit {
   file: string;
