@@ -38,16 +38,17 @@ export class SqliteKeyvStore extends EventEmitter implements KeyvStoreAdapter {
     return keys.map((key) => byKey.get(key) as StoredData<Value | undefined>);
   }
 
+  // Writes through `all` (with RETURNING where a count is wanted): only `all` uses the kept statements.
   async set(key: string, value: string): Promise<void> {
-    await this.db.run(`INSERT INTO ${KEYV_TABLE} (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`, [key, value]);
+    await this.db.all(`INSERT INTO ${KEYV_TABLE} (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`, [key, value]);
   }
 
   async delete(key: string): Promise<boolean> {
-    return (await this.db.run(`DELETE FROM ${KEYV_TABLE} WHERE key = ?`, [key])).changes > 0;
+    return (await this.db.all(`DELETE FROM ${KEYV_TABLE} WHERE key = ? RETURNING key`, [key])).length > 0;
   }
 
   async deleteMany(keys: string[]): Promise<boolean> {
-    return (await this.db.run(`DELETE FROM ${KEYV_TABLE} WHERE key IN (SELECT value FROM json_each(?))`, [JSON.stringify(keys)])).changes > 0;
+    return (await this.db.all(`DELETE FROM ${KEYV_TABLE} WHERE key IN (SELECT value FROM json_each(?)) RETURNING key`, [JSON.stringify(keys)])).length > 0;
   }
 
   async has(key: string): Promise<boolean> {

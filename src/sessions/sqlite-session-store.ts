@@ -48,7 +48,7 @@ export class SqliteSessionStore extends SessionStoreBase {
   }
 
   static async open(uri: string): Promise<SqliteSessionStore> {
-    const db = await SqliteDb.open(uri.replace(/^sqlite:\/\//, ""));
+    const db = await SqliteDb.open(uri.replace(/^sqlite:\/\//, ""), { keepStatements: true });
     const table = KEYV_TABLE;
     // WAL without an fsync per commit: a killed process loses nothing (the WAL is in the OS
     // cache), only a power cut could; and a turn no longer waits on the disk. Awaited, so a
@@ -200,6 +200,8 @@ export class SqliteSessionStore extends SessionStoreBase {
    * truncating checkpoint leave none behind.
    */
   async purge(): Promise<void> {
+    // The kept statements let go of the values last bound to them (a forgotten record's bytes).
+    await this.db.forgetBoundValues();
     await this.db.exec("VACUUM");
     await this.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
   }
