@@ -1,4 +1,5 @@
 import type { FirstTextResult } from "./first-text.js";
+import type { TurnCpuResult } from "./turn-cpu.js";
 import type { LoadResult } from "./load.js";
 import type { MetricsOnResult } from "./metrics-on.js";
 import type { InjectionCheckResult } from "./injection-check.js";
@@ -28,6 +29,8 @@ export interface BenchResults {
   /** `--metrics`: the same load with METRICS_PORT set. */
   turnOverheadMetrics?: MetricsOnResult;
   floor?: LoadResult;
+  /** CPU per opening and per later turn, turns back to back, beside the floor. */
+  turnCpu?: TurnCpuResult;
   firstText?: FirstTextResult;
   sessions?: SessionsRssResult;
   sessionsFloor?: SessionsRssResult;
@@ -248,6 +251,29 @@ export function renderReport(results: BenchResults): string {
       ],
       [s, `bot peak RSS during load (MB, ${runtime})`, fmt(ak?.botPeakRssMb), fmt(floor?.botPeakRssMb), "", ""],
     );
+  }
+  const cpu = results.turnCpu;
+  if (cpu) {
+    const s = "1b turn CPU";
+    const rounds = cpu.options.rounds;
+    const kinds = [
+      ["a new person's first turn (opening)", cpu.agentkit.openings, cpu.floor.openings],
+      [`a later turn (${cpu.options.laterTurns} a session)`, cpu.agentkit.later, cpu.floor.later],
+    ] as const;
+    for (const [what, a, f] of kinds) {
+      rows.push(
+        [
+          s,
+          `CPU per turn, ${what} (ms, user+sys, median of ${rounds} rounds)`,
+          fmt(a.total.p50, 2),
+          fmt(f.total.p50, 2),
+          fmt(ratio(a.total.p50, f.total.p50), 2),
+          "",
+        ],
+        [s, `  main thread / other threads (ms)`, `${fmt(a.main.p50, 2)} / ${fmt(a.others.p50, 2)}`, `${fmt(f.main.p50, 2)} / ${fmt(f.others.p50, 2)}`, "", ""],
+        [s, `  lowest – highest round (ms)`, `${fmt(a.total.min, 2)} – ${fmt(a.total.max, 2)}`, `${fmt(f.total.min, 2)} – ${fmt(f.total.max, 2)}`, "", ""],
+      );
+    }
   }
   const ft = results.firstText;
   if (ft) {

@@ -24,6 +24,7 @@ import { measureSessionsRss } from "./scale-sessions.js";
 import { measureSharded } from "./sharded.js";
 import { measureStartup } from "./startup.js";
 import { measureTurnOverhead } from "./turn-overhead.js";
+import { measureTurnCpu } from "./turn-cpu.js";
 import { measureTidy } from "./tidy.js";
 import { measureWeb } from "./web.js";
 import { measureWebTurns } from "./web-turns.js";
@@ -32,6 +33,7 @@ const SECTIONS = [
   "startup",
   "turn-overhead",
   "floor",
+  "turn-cpu",
   "first-text",
   "scale-sessions",
   "scale-reconcile",
@@ -51,7 +53,7 @@ const OPT_IN: readonly Section[] = ["sharded", "reconcile-redis"];
 /** `--only scale` is the three scale sections. */
 const GROUPS: Record<string, readonly Section[]> = {
   scale: ["scale-sessions", "scale-reconcile", "prompt-build", "secret-check"],
-  compare: ["turn-overhead", "floor"],
+  compare: ["turn-overhead", "floor", "turn-cpu"],
   sharding: ["sharded", "reconcile-redis"],
   /** The page's own times, and other people's turns while the heaviest one is reloaded. */
   web: ["web-pages", "web-turns"],
@@ -76,6 +78,7 @@ const { values } = parseArgs({
     iterations: { type: "string", default: "2000" },
     runtime: { type: "string", default: "compiled" },
     "startup-runs": { type: "string", default: "3" },
+    "cpu-rounds": { type: "string", default: "3" },
     shards: { type: "string", default: "2" },
     only: { type: "string" },
     metrics: { type: "boolean", default: false },
@@ -96,7 +99,7 @@ if (values.help) {
   console.log(`npm run bench -- [--people 50] [--turns 5] [--ttft-ms 0] [--tokens-per-second 0] [--pause-ms 3000]
   [--spread-ms 5000] [--reply-words 12] [--sessions 1000] [--session-concurrency 10] [--stored 10000]
   [--archived-share 0.2] [--deleted-share 0.1] [--reconcile-timeout-ms 240000] [--first-text-people 10]
-  [--iterations 2000] [--tidy-people 10000] [--tidy-model-ms 20] [--tidy-busy 1000] [--tidy-busy-model-ms 1000] [--web-requests 200] [--web-messages 10000] [--runtime compiled|tsx] [--startup-runs 3] [--shards 2] [--only ${[...SECTIONS, ...Object.keys(GROUPS)].join("|")}[,…]]
+  [--iterations 2000] [--tidy-people 10000] [--tidy-model-ms 20] [--tidy-busy 1000] [--tidy-busy-model-ms 1000] [--web-requests 200] [--web-messages 10000] [--runtime compiled|tsx] [--startup-runs 3] [--cpu-rounds 3] [--shards 2] [--only ${[...SECTIONS, ...Object.keys(GROUPS)].join("|")}[,…]]
   [--cpu-prof-dir /tmp/prof] [--out bench/results/latest.json]
   [--metrics]  turn-overhead runs AgentKit a second time with METRICS_PORT set, /metrics scraped every 5 s
   ${OPT_IN.join(", ")} run only when named in --only (or --only sharding)`);
@@ -241,6 +244,16 @@ await section("turn-overhead", (values.metrics ? 2 : 1) * loadLimitMs, async () 
 });
 await section("floor", loadLimitMs, async () => {
   results.floor = await measureFloor({ ...load, ...profiled });
+});
+await section("turn-cpu", 10 * 60_000, async () => {
+  results.turnCpu = await measureTurnCpu({
+    openings: 60,
+    laterPeople: 8,
+    laterTurns: 15,
+    rounds: Math.max(1, Math.round(num("cpu-rounds"))),
+    turnTimeoutMs: 30_000,
+    ...profiled,
+  });
 });
 await section("first-text", 120_000, async () => {
   results.firstText = await measureFirstText({

@@ -1,0 +1,16 @@
+import { spawn } from "node:child_process";
+import { startFakeDiscord } from "../tests/fakes/fake-discord/index.js";
+import { startBenchModel } from "./model-server.js";
+import { startBot } from "./bots.js";
+import { makeTempDir, delay } from "./processes.js";
+const discord = await startFakeDiscord({});
+const model = await startBenchModel();
+const home = await makeTempDir(`idle-home`);
+const bot = await startBot("agentkit", { discord, model, home, runtime: "compiled", gatewaySessions: 1 });
+await delay(3000);
+const t = spawn("strace", ["-f", "-tt", "-p", String(bot.pid), "-o", "/tmp/idle-st.txt"], { stdio: "ignore" });
+await delay(10000);
+t.kill("SIGINT");
+await delay(300);
+await bot.stop();
+process.exit(0);
