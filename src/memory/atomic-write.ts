@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
+import { type FileHandle, mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../lib/private-files.js";
 import { writeText } from "../lib/text-writes.js";
@@ -45,10 +45,9 @@ export async function assertStillWritable(path: string, options: AtomicWriteOpti
  */
 export async function writeFileAtomic(path: string, content: string, options: AtomicWriteOptions = {}): Promise<void> {
   const dir = dirname(path);
-  await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
   try {
-    const handle = await open(temp, "w", PRIVATE_FILE_MODE);
+    const handle = await openInFolder(temp, "w");
     try {
       await writeText(handle, content);
       await handle.sync();
@@ -62,6 +61,21 @@ export async function writeFileAtomic(path: string, content: string, options: At
     throw error;
   }
   await syncDirectory(dir);
+}
+
+/**
+ * Opens a file whose folder may not exist yet: the folder is made only when the open says it is
+ * missing, not before every write (a mkdir is a trip to the thread pool, two system calls when the
+ * folder is there). Shared with the journal's appends.
+ */
+export async function openInFolder(path: string, flags: string): Promise<FileHandle> {
+  try {
+    return await open(path, flags, PRIVATE_FILE_MODE);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  await mkdir(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
+  return open(path, flags, PRIVATE_FILE_MODE);
 }
 
 async function syncDirectory(dir: string): Promise<void> {

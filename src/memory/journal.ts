@@ -3,8 +3,7 @@ import { open, stat, type FileHandle } from "node:fs/promises";
 import { parseJsonInSlices } from "../lib/json-in-slices.js";
 import { TimeSlices } from "../lib/time-slices.js";
 import { writeText } from "../lib/text-writes.js";
-import { writeFileAtomic } from "./atomic-write.js";
-import { PRIVATE_FILE_MODE } from "../lib/private-files.js";
+import { openInFolder, writeFileAtomic } from "./atomic-write.js";
 import { isSnowflake } from "../lib/snowflake.js";
 
 /** Who changed memory: the model in a session, the person, or AgentKit itself. */
@@ -91,7 +90,8 @@ export class Journal {
    * the files at the next write and found done.
    */
   async markDone(id: string): Promise<void> {
-    await this.appendLine(JSON.stringify({ done: id } satisfies MarkLine), false);
+    // After the entry's own line (or a tail repairTail mended), under the lock: the file ends a line.
+    await this.appendLine(JSON.stringify({ done: id } satisfies MarkLine), false, { endsLine: true });
   }
 
   /** Marks an entry whose change never reached the files. */
@@ -196,13 +196,20 @@ export class Journal {
     return { entries: entries.filter((e) => !voided.has(e.id)), unfinished, marks };
   }
 
-  /** Appends one line; it starts on a line of its own even if the file ends in a torn line nothing repaired. */
-  private async appendLine(line: string, sync: boolean): Promise<void> {
-    const handle = await open(this.path, "a+", PRIVATE_FILE_MODE);
+  /**
+   * Appends one line; it starts on a line of its own even if the file ends in a torn line nothing
+   * repaired. `endsLine`: the caller knows the file ends a line (it just appended one under the
+   * lock), so its last byte is not read.
+   */
+  private async appendLine(line: string, sync: boolean, { endsLine = false } = {}): Promise<void> {
+    const handle = await openInFolder(this.path, "a+");
     try {
-      const { size } = await handle.stat();
+      let size = 0;
       const last = Buffer.alloc(1);
-      if (size > 0) await handle.read(last, 0, 1, size - 1);
+      if (!endsLine) {
+        size = (await handle.stat()).size;
+        if (size > 0) await handle.read(last, 0, 1, size - 1);
+      }
       await writeText(handle, `${size > 0 && last[0] !== NEWLINE ? "\n" : ""}${line}\n`);
       if (sync) await handle.sync();
     } finally {

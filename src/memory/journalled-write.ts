@@ -1,12 +1,10 @@
-import { mkdir, rm } from "node:fs/promises";
-import { dirname } from "node:path";
+import { rm } from "node:fs/promises";
 import { FileChangedError, assertStillWritable, writeFileAtomic } from "./atomic-write.js";
 import { TimeSlices } from "../lib/time-slices.js";
 import { assertLockHeld } from "./person-lock.js";
 import { type Journal, newEntryId, type Actor, type JournalEntry, type Retention, type SectionChange } from "./journal.js";
 import { readTextIfExistsSync } from "./memory-file.js";
 import { diffSections, sameSection, sectionText, setSection } from "./section-changes.js";
-import { PRIVATE_DIR_MODE } from "../lib/private-files.js";
 
 /** A file's new text (null deletes it), by its label. */
 export interface FileWrite {
@@ -61,7 +59,6 @@ export async function commitWrites(
   }
   if (changes.length === 0) return undefined;
   const entry: JournalEntry = { id: newEntryId(now), at: now.toISOString(), by, op, changes, ...(options.undoes ? { undoes: options.undoes } : {}) };
-  await mkdir(dirname(journal.path), { recursive: true, mode: PRIVATE_DIR_MODE });
   // No line for a change this process may no longer make (it stalled and lost the lock).
   await assertLockHeld();
   await journal.append(entry);

@@ -56,6 +56,8 @@ interface Holding {
 const holdings = new AsyncLocalStorage<Holding>();
 /** Locks this process holds, by lock path: proper-lockfile's refreshes update them. */
 const held = new Map<string, Holding>();
+/** The mtime proper-lockfile last read of a lock path, while this process takes it. */
+const lastSeen = new Map<string, number>();
 
 /**
  * The file system proper-lockfile works through: node's, with each refresh of a lock this process
@@ -64,6 +66,15 @@ const held = new Map<string, Holding>();
  */
 const lockFs = {
   ...fs,
+  // proper-lockfile reads the mtime of a lock it has just made (its precision probe): kept, so the
+  // holder does not read it again (a trip to the thread pool on every write).
+  stat(path: fs.PathLike, callback: (error: NodeJS.ErrnoException | null, stats: fs.Stats) => void): void {
+    fs.stat(path, (error, stats) => {
+      // Only while the lock is being taken: a held lock's refreshes read it too.
+      if (!error && !held.has(String(path))) lastSeen.set(String(path), stats.mtime.getTime());
+      callback(error, stats);
+    });
+  },
   utimes(path: fs.PathLike, atime: fs.TimeLike, mtime: Date, callback: (error: NodeJS.ErrnoException | null) => void): void {
     const holding = held.get(String(path));
     if (holding) holding.refreshing = mtime.getTime();
@@ -100,22 +111,30 @@ export function withPersonLock<T>(folder: string, work: () => Promise<T>): Promi
   return inProcess.run(folder, async () => {
     await mkdir(dirname(folder), { recursive: true, mode: PRIVATE_DIR_MODE });
     const holding: Holding = { lockPath, mtime: 0, refreshedAt: Date.now(), released: false };
-    const release = await lockfile.lock(folder, {
-      realpath: false,
-      stale: PERSON_LOCK_STALE_MS,
-      update: PERSON_LOCK_REFRESH_MS,
-      fs: lockFs,
-      // Enough tries to outlast a stale lock (about 40 s), a few ms apart at first.
-      retries: { retries: 1_000, minTimeout: 2, maxTimeout: 40, factor: 1.5 },
-      // Losing the lock (e.g. the machine stalled past `stale`) must not crash the bot: the writes under it are abandoned.
-      onCompromised: (error) => {
-        holding.lost ??= error;
-      },
-    });
+    lastSeen.delete(lockPath);
+    let probed: number | undefined;
+    const release = await lockfile
+      .lock(folder, {
+        realpath: false,
+        stale: PERSON_LOCK_STALE_MS,
+        update: PERSON_LOCK_REFRESH_MS,
+        fs: lockFs,
+        // Enough tries to outlast a stale lock (about 40 s), a few ms apart at first.
+        retries: { retries: 1_000, minTimeout: 2, maxTimeout: 40, factor: 1.5 },
+        // Losing the lock (e.g. the machine stalled past `stale`) must not crash the bot: the writes under it are abandoned.
+        onCompromised: (error) => {
+          holding.lost ??= error;
+        },
+      })
+      .finally(() => {
+        probed = lastSeen.get(lockPath);
+        lastSeen.delete(lockPath);
+      });
     held.set(lockPath, holding);
     try {
-      // Just created by this process: its mtime is ours.
-      holding.mtime = (await stat(lockPath)).mtime.getTime();
+      // Just created by this process: its mtime is ours. proper-lockfile's last read of it is the
+      // probe right after its mkdir (a stale lock it read before that was removed and made again).
+      holding.mtime = probed ?? (await stat(lockPath)).mtime.getTime();
       // Counted from the mtime others see (see lockFs.utimes), never from a later moment.
       holding.refreshedAt = Math.min(Date.now(), holding.mtime);
       return await holdings.run(holding, work);
