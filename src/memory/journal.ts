@@ -4,6 +4,7 @@ import { parseJsonInSlices } from "../lib/json-in-slices.js";
 import { TimeSlices } from "../lib/time-slices.js";
 import { writeText } from "../lib/text-writes.js";
 import { openInFolder, writeFileAtomic } from "./atomic-write.js";
+import { PRIVATE_FILE_MODE } from "../lib/private-files.js";
 import { isSnowflake } from "../lib/snowflake.js";
 
 /** Who changed memory: the model in a session, the person, or AgentKit itself. */
@@ -82,7 +83,7 @@ export class Journal {
 
   /** Before the files are written: the entry, fsynced. */
   async append(entry: JournalEntry): Promise<void> {
-    await this.appendLine(await entryLine(entry, new TimeSlices()), true);
+    await this.appendLine(await entryLine(entry, new TimeSlices()), true, { makeFolder: true });
   }
 
   /**
@@ -199,10 +200,12 @@ export class Journal {
   /**
    * Appends one line; it starts on a line of its own even if the file ends in a torn line nothing
    * repaired. `endsLine`: the caller knows the file ends a line (it just appended one under the
-   * lock), so its last byte is not read.
+   * lock), so its last byte is not read. `makeFolder`: only an entry, appended after the lock was
+   * checked, may make the person's folder; a mark after it must not bring back a folder a
+   * delete-all removed while this process stalled (it fails instead).
    */
-  private async appendLine(line: string, sync: boolean, { endsLine = false } = {}): Promise<void> {
-    const handle = await openInFolder(this.path, "a+");
+  private async appendLine(line: string, sync: boolean, { endsLine = false, makeFolder = false } = {}): Promise<void> {
+    const handle = makeFolder ? await openInFolder(this.path, "a+") : await open(this.path, "a+", PRIVATE_FILE_MODE);
     try {
       let size = 0;
       const last = Buffer.alloc(1);

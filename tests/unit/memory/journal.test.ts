@@ -1,4 +1,4 @@
-import { appendFile, readFile, stat, writeFile } from "node:fs/promises";
+import { appendFile, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { modelWriter, PERSON } from "../../../src/memory/memory-file.js";
@@ -167,5 +167,18 @@ describe("a journal with a torn or garbage tail (a crash, a disk error)", () => 
     await other.user.add("Likes", "- cake", MODEL);
     expect((await other.history()).map((e) => e.changes[0]?.after)).toEqual(["## Likes\n- tea\n- cake\n", "## Likes\n- tea\n"]);
     expect((await stat(s.journal.path)).size).toBeGreaterThan(64 * 1024 * 1024);
+  });
+});
+
+describe("the journal's marks", () => {
+  it("never make the person's folder again: a done mark after a delete-all fails and leaves nothing", async () => {
+    const home = await makeTempHome();
+    const folder = join(home, "users", "123");
+    const journal = new Journal(join(folder, "journal.jsonl"));
+    // The entry may make the folder (it is appended after the lock was checked).
+    await journal.append({ id: "e1", at: new Date(0).toISOString(), by: { kind: "system", reason: "test" }, op: "add", changes: [] });
+    await rm(folder, { recursive: true, force: true });
+    await expect(journal.markDone("e1")).rejects.toMatchObject({ code: "ENOENT" });
+    await expect(stat(folder)).rejects.toMatchObject({ code: "ENOENT" });
   });
 });
