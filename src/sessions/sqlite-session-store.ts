@@ -50,12 +50,14 @@ export class SqliteSessionStore extends SessionStoreBase {
   static async open(uri: string): Promise<SqliteSessionStore> {
     const db = await SqliteDb.open(uri.replace(/^sqlite:\/\//, ""), { keepStatements: true });
     const table = KEYV_TABLE;
+    const store = await SqliteKeyvStore.open(db);
     // WAL without an fsync per commit: a killed process loses nothing (the WAL is in the OS
     // cache), only a power cut could; and a turn no longer waits on the disk. Awaited, so a
-    // store closed right away does not close the database under them.
-    await db.exec("PRAGMA journal_mode=WAL");
+    // store closed right away does not close the database under them. Switching a new file to
+    // WAL needs it to itself, and SQLite answers "busy" at once, without waiting, while another
+    // process opening it at the same moment holds it: tried again until it is free.
+    await whenNotBusy(() => db.exec("PRAGMA journal_mode=WAL"));
     await db.exec("PRAGMA synchronous=NORMAL");
-    const store = await SqliteKeyvStore.open(db);
     // withStatus and countByStatus read this index, not every record (channel and flag rows index as NULL).
     await db.exec(`CREATE INDEX IF NOT EXISTS ${NAMESPACE}_status ON ${table} (${STATUS}, key)`);
     // In the database itself, so it holds for every process on the file at once.
@@ -208,5 +210,20 @@ export class SqliteSessionStore extends SessionStoreBase {
 
   protected async disconnect(): Promise<void> {
     await this.keyv.disconnect();
+  }
+}
+
+/** How long opening waits for another process to let go of a new database file. */
+const OPEN_BUSY_MS = 10_000;
+
+async function whenNotBusy(work: () => Promise<void>): Promise<void> {
+  const until = Date.now() + OPEN_BUSY_MS;
+  for (let wait = 2; ; wait = Math.min(wait * 2, 100)) {
+    try {
+      return await work();
+    } catch (error) {
+      if ((error as { code?: string }).code !== "SQLITE_BUSY" || Date.now() >= until) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, wait));
   }
 }
