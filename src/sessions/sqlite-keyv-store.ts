@@ -10,7 +10,8 @@ const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS ${KEYV_TABLE}(key VARCHAR(255) 
  * keyv's store on one SQLite connection, with its statements kept prepared (lib/sqlite-db.ts).
  * Hand-written in place of @keyv/sqlite, which prepares, runs and finalizes a new statement for
  * every get and set: the session store's writes are the bot's busiest statements. Same table,
- * same rows (keyv encodes the values); only what the session store asks of keyv is here.
+ * same rows (keyv encodes the values). Only what keyv needs is here: keyv reads and deletes many
+ * keys one at a time through `get` and `delete` when a store has no `getMany` or `deleteMany`.
  */
 export class SqliteKeyvStore extends EventEmitter implements KeyvStoreAdapter {
   readonly opts = { dialect: "sqlite", table: KEYV_TABLE };
@@ -30,14 +31,6 @@ export class SqliteKeyvStore extends EventEmitter implements KeyvStoreAdapter {
     return row?.value as StoredData<Value> | undefined;
   }
 
-  async getMany<Value>(keys: string[]): Promise<StoredData<Value | undefined>[]> {
-    const rows = await this.db.all<{ key: string; value: string }>(`SELECT key, value FROM ${KEYV_TABLE} WHERE key IN (SELECT value FROM json_each(?))`, [
-      JSON.stringify(keys),
-    ]);
-    const byKey = new Map(rows.map((row) => [row.key, row.value]));
-    return keys.map((key) => byKey.get(key) as StoredData<Value | undefined>);
-  }
-
   // Writes through `all` (with RETURNING where a count is wanted): only `all` uses the kept statements.
   async set(key: string, value: string): Promise<void> {
     await this.db.all(`INSERT INTO ${KEYV_TABLE} (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`, [key, value]);
@@ -45,14 +38,6 @@ export class SqliteKeyvStore extends EventEmitter implements KeyvStoreAdapter {
 
   async delete(key: string): Promise<boolean> {
     return (await this.db.all(`DELETE FROM ${KEYV_TABLE} WHERE key = ? RETURNING key`, [key])).length > 0;
-  }
-
-  async deleteMany(keys: string[]): Promise<boolean> {
-    return (await this.db.all(`DELETE FROM ${KEYV_TABLE} WHERE key IN (SELECT value FROM json_each(?)) RETURNING key`, [JSON.stringify(keys)])).length > 0;
-  }
-
-  async has(key: string): Promise<boolean> {
-    return (await this.db.get(`SELECT 1 FROM ${KEYV_TABLE} WHERE key = ?`, [key])) !== undefined;
   }
 
   /** Every key of the namespace (keyv's clear); `%` and `_` in a namespace are matched as themselves. */
