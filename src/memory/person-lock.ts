@@ -27,6 +27,8 @@ export const PERSON_LOCK_REFRESH_MS = 1_000;
  * another process may take the lock at any moment, or has.
  */
 export const PERSON_LOCK_LEASE_MS = PERSON_LOCK_STALE_MS - 2_000;
+/** How long a writer tries to take a person's lock held by another live process before it gives up (ELOCKED). */
+const LOCK_WAIT_MS = 40_000;
 
 /** A write abandoned because its process no longer held the person's lock (it stalled past the stale time). */
 export class LockLostError extends Error {
@@ -119,8 +121,11 @@ export function withPersonLock<T>(folder: string, work: () => Promise<T>): Promi
         stale: PERSON_LOCK_STALE_MS,
         update: PERSON_LOCK_REFRESH_MS,
         fs: lockFs,
-        // Enough tries to outlast a stale lock (about 40 s), a few ms apart at first.
-        retries: { retries: 1_000, minTimeout: 2, maxTimeout: 40, factor: 1.5 },
+        // Tries for 40 s, enough to outlast a stale lock, a few ms apart at first, then every 40 ms.
+        // Ten spaced tries and then the last spacing again (`forever`, bounded by `maxRetryTime`):
+        // the retry package works out, sorts and copies its whole list of waits at every lock, and
+        // a list of 1,000 cost 0.1 ms each time.
+        retries: { retries: 10, minTimeout: 2, maxTimeout: 40, factor: 1.5, forever: true, maxRetryTime: LOCK_WAIT_MS },
         // Losing the lock (e.g. the machine stalled past `stale`) must not crash the bot: the writes under it are abandoned.
         onCompromised: (error) => {
           holding.lost ??= error;

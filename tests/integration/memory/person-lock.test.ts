@@ -1,5 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { join } from "node:path";
+import { mkdir } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import lockfile from "proper-lockfile";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { withPersonLock } from "../../../src/memory/person-lock.js";
 import { makeTempHome } from "../../helpers/temp-home.js";
@@ -68,5 +70,23 @@ describe("person lock: tracking the holder through its async work", () => {
     await next;
     await leftover;
     expect(order).toEqual(["next holder", "next holder done", "leftover"]);
+  });
+
+  it("keeps trying for a lock another process holds past its first ten tries, and takes it when let go", async () => {
+    const [a] = await folders();
+    await mkdir(dirname(a), { recursive: true });
+    // Another process's lock, as proper-lockfile takes it (refreshed, so never stale meanwhile).
+    const releaseOther = await lockfile.lock(a, { realpath: false, stale: 5_000, update: 1_000 });
+    const order: string[] = [];
+    const taken = withPersonLock(a, async () => {
+      order.push("taken");
+    });
+    // Longer than the first ten waits (about 180 ms together): a list that ran out would have given up with ELOCKED.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(order).toEqual([]);
+    order.push("let go");
+    await releaseOther();
+    await taken;
+    expect(order).toEqual(["let go", "taken"]);
   });
 });
