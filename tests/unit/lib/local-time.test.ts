@@ -1,0 +1,48 @@
+import { TZDate } from "@date-fns/tz";
+import { format } from "date-fns/format";
+import { subDays } from "date-fns/subDays";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { localDate, localTime, recentDates } from "../../../src/lib/time.js";
+
+// Zones with half-hour and 45-minute offsets, both hemispheres' summer time, a day skipped (Apia, 2011-12-30) and none.
+const ZONES = [
+  "UTC",
+  "Asia/Shanghai",
+  "America/New_York",
+  "Europe/London",
+  "Australia/Lord_Howe",
+  "Asia/Kolkata",
+  "Asia/Kathmandu",
+  "Pacific/Apia",
+  "America/St_Johns",
+  "Pacific/Chatham",
+];
+// 1970 to 2200, whole minutes off every hour included.
+const instants = fc.integer({ min: 0, max: 7_258_118_400_000 }).map((ms) => new Date(ms));
+
+describe("local dates and times", () => {
+  it("are what date-fns with @date-fns/tz gives, for any instant in zones with odd offsets and clock changes", () => {
+    fc.assert(
+      fc.property(instants, fc.constantFrom(...ZONES), fc.integer({ min: 1, max: 7 }), (now, zone, days) => {
+        const there = new TZDate(now, zone);
+        expect(localDate(now, zone)).toBe(format(there, "yyyy-MM-dd"));
+        expect(localTime(now, zone)).toBe(format(there, "HH:mm"));
+        expect(recentDates(now, zone, days)).toEqual(Array.from({ length: days }, (_, i) => format(subDays(there, days - 1 - i), "yyyy-MM-dd")));
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it("names midnight 00:00 and counts days back across a month, a year and a leap day", () => {
+    expect(localTime(new Date("2026-03-01T00:00:00Z"), "UTC")).toBe("00:00");
+    expect(recentDates(new Date("2028-03-01T10:00:00Z"), "UTC", 3)).toEqual(["2028-02-28", "2028-02-29", "2028-03-01"]);
+    expect(recentDates(new Date("2027-01-01T03:00:00Z"), "Asia/Shanghai", 2)).toEqual(["2026-12-31", "2027-01-01"]);
+    // Samoa skipped 30 December 2011: its calendar still counts the day before as the 29th's next.
+    expect(localDate(new Date("2011-12-30T10:00:00Z"), "Pacific/Apia")).toBe("2011-12-31");
+  });
+
+  it("throws a RangeError for a zone Intl does not know, as before", () => {
+    expect(() => localDate(new Date(), "Mars/Olympus_Mons")).toThrow(RangeError);
+  });
+});
