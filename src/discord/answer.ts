@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type { Message } from "discord.js";
 import { storageFullTurnLine } from "../present/storage-lines.js";
 import { describeChanges, keepSources, sourceMessage, type SourceRef } from "../memory/index.js";
@@ -136,7 +136,8 @@ export class Answers {
       this.notices.answered(channel.id);
       return;
     }
-    const turnId = randomBytes(6).toString("hex");
+    // 12 hex digits as before, from randomUUID's entropy cache (randomBytes asks OpenSSL every turn).
+    const turnId = randomUUID().replaceAll("-", "").slice(0, 12);
     const stop = new AbortController();
     this.streaming.set(turnId, { stop, owner: speaker });
     const reply = new ReplyStream(channel, { log: this.deps.log, whileStreaming: () => [stopRow(speaker, turnId, say)] });

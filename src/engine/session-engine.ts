@@ -17,7 +17,7 @@ import { entriesOfServer } from "../memory/public-entries.js";
 import type { SessionWords } from "./tools/voices.js";
 import type { MemoryChange, ProposedChange, SourceRef } from "../memory/changes.js";
 import { runTurn, storedMessage, type TurnLimits, type TurnMessage, type TurnTiming } from "./agent-loop.js";
-import { partsOf, type MessagePart } from "../lib/provenance.js";
+import { partsOf, type MessagePart, type PartSpan } from "../lib/provenance.js";
 import { baseInstructions } from "./base-instructions.js";
 import { condenseChat, chatSize, overBudget, requestContext } from "./chat-context.js";
 import { chatBudget, promptLimit, type ChatBudget } from "./context-budget.js";
@@ -395,8 +395,8 @@ export class SessionEngine {
         // Never to a guest; where others read it, without its example (a line of the owner's memory) and
         // only when it waits for no Save (its proposals quote memory too; they wait for a place that is not public).
         const publicPlace = isPublicPlace(record.channel);
-        const dir = this.memoryOf(record.userId).dir;
-        const notice = first && !message.from && (!publicPlace || !readTidyState(dir).notice?.proposals) ? await takeTidyNotice(dir) : undefined;
+        const dir = first && !message.from ? this.memoryOf(record.userId).dir : undefined;
+        const notice = dir !== undefined && (!publicPlace || !readTidyState(dir).notice?.proposals) ? await takeTidyNotice(dir) : undefined;
         const tidied = notice && publicPlace ? { ...notice, example: undefined } : notice;
         return { record, output, tidied };
       } finally {
@@ -620,14 +620,29 @@ export class SessionEngine {
    */
   private sessionMemory(record: SessionRecord): MemoryStore {
     const { store } = this.deps;
-    return MemoryStore.forUser(this.deps.home, record.userId, {
+    return MemoryStore.forTurnOf(this.deps.home, record.userId, {
       ...this.deps.memory,
       guard: async () => {
         if ((record.epoch ?? 0) < neededEpoch(await store.epochOf(record.userId))) throw new SessionForgottenError(record.id);
       },
-    }).forTurn();
+    });
   }
 }
+
+/**
+ * A stored message's parts, made once per message and its spans: every turn asks for those of the
+ * whole conversation. A stored message is never changed in place (masking and forgetting make new
+ * ones), and the parts are only read.
+ */
+function storedParts(message: object, text: string, spans: readonly PartSpan[] | undefined): readonly MessagePart[] {
+  const kept = keptParts.get(message);
+  if (kept && kept.spans === spans && kept.text === text) return kept.parts;
+  const parts = partsOf(text, spans);
+  keptParts.set(message, { text, spans, parts });
+  return parts;
+}
+
+const keptParts = new WeakMap<object, { text: string; spans: readonly PartSpan[] | undefined; parts: readonly MessagePart[] }>();
 
 /**
  * What the model has before it in a session, by whose words it is (ToolContext.words): the parts of
@@ -643,7 +658,7 @@ function sessionWords(record: SessionRecord, message: TurnMessage): SessionWords
   const from = record.condensed?.upTo ?? 0;
   for (const [index, m] of record.messages.entries()) {
     if (index < from || typeof m.content !== "string" || m.content === "") continue;
-    if (m.role === "user") add(partsOf(m.content, record.parts?.[String(index)]), m.name?.startsWith(guestName("")) === true);
+    if (m.role === "user") add(storedParts(m, m.content, record.parts?.[String(index)]), m.name?.startsWith(guestName("")) === true);
     else if (m.role === "assistant") others.push({ origin: "assistant", text: m.content });
     else if (m.role === "tool") others.push({ origin: "tool", text: m.content });
   }

@@ -55,8 +55,6 @@ export interface MemoryStoreOptions {
   guard?: (() => Promise<void>) | undefined;
   /** STORAGE_QUOTA_MB in bytes: what an import, a conversation or a file may take the person's memory up to (storage-quota.ts). None: no quota. */
   quotaBytes?: number | undefined;
-  /** The settings as read once for a turn (forTurn): this store's reads use them until a save in this process changes them. */
-  turnSettings?: { settings: Settings; generation: number } | undefined;
 }
 
 const SYSTEM_ARCHIVE: Actor = { kind: "system", reason: "moved old logs to the archive" };
@@ -70,6 +68,8 @@ export class MemoryStore {
   readonly journal: Journal;
   private readonly proposals: Proposals;
   private readonly dailyDays: number;
+  /** The settings as read once for a turn (forTurnOf): this store's reads use them until a save in this process changes them. */
+  private turnSettings: { settings: Settings; generation: number } | undefined;
 
   private constructor(
     readonly home: string,
@@ -216,15 +216,23 @@ export class MemoryStore {
    * saving" applies to the very next write of a turn under way.
    */
   readSettings(): Settings {
-    const cached = this.options.turnSettings;
+    const cached = this.turnSettings;
     if (cached && cached.generation === settingsGeneration(this.dir)) return cached.settings;
     return this.settingsFromDisk();
   }
 
   /** This person's memory for one turn: settings.json read once here, and the copy used by every write of the turn. */
   forTurn(): MemoryStore {
-    const generation = settingsGeneration(this.dir);
-    return MemoryStore.forUser(this.home, this.userId, { ...this.options, turnSettings: { settings: this.settingsFromDisk(), generation } });
+    return MemoryStore.forTurnOf(this.home, this.userId, this.options);
+  }
+
+  /** The same as forUser(…).forTurn(), made once: a session asks for it every turn. */
+  static forTurnOf(home: string, userId: string, options: MemoryStoreOptions = {}): MemoryStore {
+    const store = MemoryStore.forUser(home, userId, options);
+    // The generation before the read: a save between the two is seen as newer at the next check.
+    const generation = settingsGeneration(store.dir);
+    store.turnSettings = { settings: store.settingsFromDisk(), generation };
+    return store;
   }
 
   /** settings.json as it is on disk now (person-settings.ts). */

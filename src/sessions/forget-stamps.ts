@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../memory/atomic-write.js";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../lib/private-files.js";
@@ -28,8 +28,7 @@ export class ForgetStamps {
     const path = this.pathOf(userId);
     let text: string;
     try {
-      // A person with no stamp yet is asked without the cost of a failed read's error.
-      if (!existsSync(path)) return undefined;
+      // Read without asking first whether it is there: a person has one from their first turn on.
       text = readFileSync(path, "utf8");
     } catch {
       return undefined;
@@ -53,9 +52,16 @@ export class ForgetStamps {
    * a forget that started since the store was read has written its own stamp, which must win.
    */
   remember(userId: string, epoch: number): void {
+    const write = () => writeFileSync(this.pathOf(userId), `${epoch}\n`, { flag: "wx", mode: PRIVATE_FILE_MODE });
     try {
-      mkdirSync(this.dir, { recursive: true, mode: PRIVATE_DIR_MODE });
-      writeFileSync(this.pathOf(userId), `${epoch}\n`, { flag: "wx", mode: PRIVATE_FILE_MODE });
+      try {
+        write();
+      } catch (error) {
+        // The folder is made only when it is missing: a new person's first turn asks once, not twice.
+        if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+        mkdirSync(this.dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+        write();
+      }
     } catch {
       // There already (a forget wrote it), or the folder is not writable: readers ask the store.
     }
