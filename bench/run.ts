@@ -83,6 +83,7 @@ const { values } = parseArgs({
     only: { type: "string" },
     metrics: { type: "boolean", default: false },
     "cpu-prof-dir": { type: "string" },
+    "cpu-prof-interval": { type: "string", default: "1000" },
     "tidy-people": { type: "string", default: "10000" },
     "tidy-model-ms": { type: "string", default: "20" },
     "tidy-busy": { type: "string", default: "1000" },
@@ -100,7 +101,7 @@ if (values.help) {
   [--spread-ms 5000] [--reply-words 12] [--sessions 1000] [--session-concurrency 10] [--stored 10000]
   [--archived-share 0.2] [--deleted-share 0.1] [--reconcile-timeout-ms 240000] [--first-text-people 10]
   [--iterations 2000] [--tidy-people 10000] [--tidy-model-ms 20] [--tidy-busy 1000] [--tidy-busy-model-ms 1000] [--web-requests 200] [--web-messages 10000] [--runtime compiled|tsx] [--startup-runs 3] [--cpu-rounds 3] [--shards 2] [--only ${[...SECTIONS, ...Object.keys(GROUPS)].join("|")}[,…]]
-  [--cpu-prof-dir /tmp/prof] [--out bench/results/latest.json]
+  [--cpu-prof-dir /tmp/prof [--cpu-prof-interval µs]] [--out bench/results/latest.json]
   [--metrics]  turn-overhead runs AgentKit a second time with METRICS_PORT set, /metrics scraped every 5 s
   ${OPT_IN.join(", ")} run only when named in --only (or --only sharding)`);
   process.exit(0);
@@ -214,7 +215,9 @@ async function section(name: Section, hardLimitMs: number, work: () => Promise<v
 const loadLimitMs = load.spreadMs + load.turns * (load.pauseMs + load.turnTimeoutMs) + 60_000;
 const cpuProfDir = values["cpu-prof-dir"];
 
-const nodeArgs = cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfDir}`] : undefined;
+const nodeArgs = cpuProfDir
+  ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfDir}`, `--cpu-prof-interval=${Math.max(50, Math.round(num("cpu-prof-interval")))}`]
+  : undefined;
 if (cpuProfDir) await mkdir(cpuProfDir, { recursive: true });
 const profiled = { runtime, ...(nodeArgs ? { nodeArgs } : {}) };
 
