@@ -121,11 +121,11 @@ export function withPersonLock<T>(folder: string, work: () => Promise<T>): Promi
         stale: PERSON_LOCK_STALE_MS,
         update: PERSON_LOCK_REFRESH_MS,
         fs: lockFs,
-        // Tries for 40 s, enough to outlast a stale lock, a few ms apart at first, then every 40 ms.
-        // Ten spaced tries and then the last spacing again (`forever`, bounded by `maxRetryTime`):
-        // the retry package works out, sorts and copies its whole list of waits at every lock, and
-        // a list of 1,000 cost 0.1 ms each time.
-        retries: { retries: 10, minTimeout: 2, maxTimeout: 40, factor: 1.5, forever: true, maxRetryTime: LOCK_WAIT_MS },
+        // Tries for 40 s, enough to outlast a stale lock: 5, 10, 20 and 40 ms apart, over and over
+        // (retry 0.12's `forever` starts its list again when it runs out; `maxRetryTime` ends it).
+        // A list as long as the wait (1,000 tries) is worked out, sorted and copied by the retry
+        // package at every lock: 0.1 ms each time, for the common lock that nobody else holds.
+        retries: { retries: 4, minTimeout: 5, maxTimeout: 40, factor: 2, forever: true, maxRetryTime: LOCK_WAIT_MS },
         // Losing the lock (e.g. the machine stalled past `stale`) must not crash the bot: the writes under it are abandoned.
         onCompromised: (error) => {
           holding.lost ??= error;

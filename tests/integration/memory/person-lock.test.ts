@@ -72,7 +72,7 @@ describe("person lock: tracking the holder through its async work", () => {
     expect(order).toEqual(["next holder", "next holder done", "leftover"]);
   });
 
-  it("keeps trying for a lock another process holds past its first ten tries, and takes it when let go", async () => {
+  it("keeps trying for a lock another process holds after its list of waits runs out, and takes it when let go", async () => {
     const [a] = await folders();
     await mkdir(dirname(a), { recursive: true });
     // Another process's lock, as proper-lockfile takes it (refreshed, so never stale meanwhile).
@@ -81,7 +81,7 @@ describe("person lock: tracking the holder through its async work", () => {
     const taken = withPersonLock(a, async () => {
       order.push("taken");
     });
-    // Longer than the first ten waits (about 180 ms together): a list that ran out would have given up with ELOCKED.
+    // Longer than the list of waits (75 ms together) several times over: a list that ran out would have given up with ELOCKED.
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(order).toEqual([]);
     order.push("let go");
