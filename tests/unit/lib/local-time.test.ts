@@ -40,6 +40,8 @@ describe("local dates and times", () => {
     expect(recentDates(new Date("2027-01-01T03:00:00Z"), "Asia/Shanghai", 2)).toEqual(["2026-12-31", "2027-01-01"]);
     // Samoa skipped 30 December 2011: its calendar still counts the day before as the 29th's next.
     expect(localDate(new Date("2011-12-30T10:00:00Z"), "Pacific/Apia")).toBe("2011-12-31");
+    // Nuuk's clocks change at midnight: date-fns's day back from there gave 28, 30, 30 (a review found it).
+    expect(recentDates(new Date("2025-03-31T00:00:00Z"), "America/Nuuk", 3)).toEqual(["2025-03-28", "2025-03-29", "2025-03-30"]);
   });
 
   it("throws a RangeError for a zone Intl does not know, as before", () => {
