@@ -65,6 +65,11 @@ function dayName(year: number, month: number, day: number): string {
   return `${String(year).padStart(4, "0")}-${two(month)}-${two(day)}`;
 }
 
+/** yyyy-MM-dd of a date's UTC calendar day: calendar arithmetic done on UTC dates, named. */
+export function utcDay(date: Date): string {
+  return dayName(date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate());
+}
+
 /** The local calendar date (yyyy-MM-dd) of an instant in a zone. */
 export function localDate(now: Date, zone: string): string {
   const { year, month, day } = wallClock(now, zone);
@@ -86,7 +91,7 @@ export function recentDates(now: Date, zone: string, days: number): string[] {
   return Array.from({ length: days }, (_, i) => {
     const date = new Date(0);
     date.setUTCFullYear(year, month - 1, day - (days - 1 - i));
-    return dayName(date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate());
+    return utcDay(date);
   });
 }
 
@@ -115,5 +120,5 @@ export function dateBound(text: string, end: "since" | "until"): string | undefi
   const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate();
   const day = match[3] !== undefined ? Number(match[3]) : end === "since" ? 1 : lastDay;
   if (day < 1 || day > lastDay) return undefined;
-  return `${match[1]}-${match[2]}-${String(day).padStart(2, "0")}`;
+  return `${match[1]}-${match[2]}-${two(day)}`;
 }

@@ -1,3 +1,5 @@
+import { utcDay } from "../../lib/time.js";
+
 /**
  * The days a question names in words ("in July 2022", "on 1 May, 2022", "May 25, 2022",
  * "2022年7月", "2022年5月1日"), as the dates whose conversations it most likely means: a day
@@ -20,17 +22,14 @@ export interface NamedPeriod {
 /** A question longer than this is not a question a date is read from. */
 const MAX_CHARS = 1000;
 
-const two = (n: number) => String(n).padStart(2, "0");
-const iso = (date: Date) => `${date.getUTCFullYear()}-${two(date.getUTCMonth() + 1)}-${two(date.getUTCDate())}`;
-
 function dayPeriod(year: number, month: number, day: number): NamedPeriod | undefined {
   const start = new Date(Date.UTC(year, month, day));
   if (start.getUTCMonth() !== month || start.getUTCDate() !== day) return undefined;
-  return { since: iso(start), until: iso(new Date(Date.UTC(year, month, day + 14))) };
+  return { since: utcDay(start), until: utcDay(new Date(Date.UTC(year, month, day + 14))) };
 }
 
 function monthPeriod(year: number, month: number): NamedPeriod {
-  return { since: iso(new Date(Date.UTC(year, month, 1))), until: iso(new Date(Date.UTC(year, month + 1, 7))) };
+  return { since: utcDay(new Date(Date.UTC(year, month, 1))), until: utcDay(new Date(Date.UTC(year, month + 1, 7))) };
 }
 
 function monthOf(word: string | undefined): number {
