@@ -14,7 +14,15 @@ export function expectLinear(make: (size: number) => string, work: (input: strin
     [1_000_000, 1_000],
   ] as const) {
     const input = make(size);
-    const took = cpuMs(() => work(input));
+    let took = cpuMs(() => work(input));
+    // A second run when the first is over: CPU time still grows when the machine is shared (two
+    // cores, three test workers; CI once measured a linear split of 1 MB at 1,340 ms, 670 alone).
+    // The better of two is what the code takes; a quadratic pattern is over in both, by hours.
+    if (took >= bound)
+      took = Math.min(
+        took,
+        cpuMs(() => work(input)),
+      );
     expect(took, `${Math.round(took)} ms of CPU on ${input.length} characters`).toBeLessThan(bound);
   }
 }
