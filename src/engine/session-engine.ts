@@ -609,6 +609,8 @@ export class SessionEngine {
   private async current(id: string): Promise<SessionRecord> {
     const record = await this.require(id);
     if ((record.epoch ?? 0) >= (await this.currentEpoch(record.userId))) return record;
+    // A session just opened may not be in the store yet: read again once its first save is there.
+    await this.firstSaveDone(id);
     const stored = await this.deps.store.reload(id);
     if (!stored) throw new SessionClosedError(id);
     return stored;
