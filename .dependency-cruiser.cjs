@@ -72,6 +72,13 @@ module.exports = {
       to: { path: "^src/memory/(?!index\\.ts$)" },
     },
     { name: "discord-handlers-below-commands", severity: "error", from: { path: "^src/discord/handlers/" }, to: { path: "^src/discord/commands/" } },
+    {
+      name: "the-bot-loads-the-page-and-ops-only-when-asked",
+      severity: "error",
+      comment: "Fastify, its plugins and prom-client cost a bot without WEB_PORT or METRICS_PORT ~180 ms of start and MBs of heap: import them dynamically.",
+      from: { path: "^src/(?:index|run-bot|shard)\\.ts$" },
+      to: { path: "^src/(?:web|ops)/", dynamic: false, dependencyTypesNot: ["type-only"] },
+    },
     { name: "src-never-imports-tests", severity: "error", from: { path: "^src/" }, to: { path: "^(?:tests|bench|scripts)/" } },
     { name: "not-to-unresolvable", severity: "error", from: {}, to: { couldNotResolve: true } },
   ],

@@ -2,9 +2,8 @@ import { ConfigError, loadConfig, type Config } from "./config.js";
 import { launchShards } from "./launcher.js";
 import { keepFilesPrivate } from "./lib/private-files.js";
 import { createLogger } from "./lib/logger.js";
-import { runBot, startFailureLine } from "./run-bot.js";
+import { runBot, serveWebIfSet, startFailureLine } from "./run-bot.js";
 import { createEngine } from "./engine/create-engine.js";
-import { serveWeb } from "./web/server.js";
 
 /** `npm start`: the bot in this process, or with SHARD_COUNT set, a launcher of one process per shard. */
 async function main(): Promise<void> {
@@ -24,7 +23,7 @@ async function main(): Promise<void> {
   }
   // With shards the launcher serves the web page, over the same home and session store as the shards.
   const page = config.web ? await createEngine(config, log, { housekeeping: false }) : undefined;
-  const web = page && (await serveWeb(config, page, log));
+  const web = page && (await serveWebIfSet(config, page, log));
   const launcher = await launchShards(config, log);
   const shutdown = (signal: string) => {
     log.info({ signal }, "stopping every shard");

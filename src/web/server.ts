@@ -304,7 +304,7 @@ export async function buildWeb(deps: WebDeps): Promise<FastifyInstance> {
   return app;
 }
 
-interface WebServer {
+export interface WebServer {
   /** The address it listens on, e.g. http://127.0.0.1:8080. */
   address: string;
   close(): Promise<void>;
