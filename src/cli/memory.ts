@@ -1,12 +1,10 @@
 import { readdir, readFile, rm, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { archiveClosedSessions } from "../engine/conversation-archive.js";
-import { createRecall } from "../engine/create-engine.js";
+import { createRecall } from "../engine/create-recall.js";
 import { english } from "../lib/locale.js";
 import { importRefusal, importReport, type ImportReport } from "../present/import-preview.js";
-import { ModelClient } from "../model/model-client.js";
-import { SessionStore } from "../sessions/session-store.js";
+import type { ModelClient } from "../model/model-client.js";
 import { ConfigError, loadConfig, type Config } from "../config.js";
 import { printable } from "../lib/printable.js";
 import {
@@ -28,7 +26,6 @@ import {
   saveExport,
 } from "../memory/index.js";
 import { rangeLabel, readSearchRange } from "../present/search-range.js";
-import { tidyUp } from "../engine/tidy/tidy-up.js";
 import { tidyReport } from "../present/tidy-lines.js";
 import { bytesShown } from "../present/storage-lines.js";
 import { formatHit } from "./format-hit.js";
@@ -108,13 +105,21 @@ class Refused extends Error {}
 interface Tools {
   config: Config;
   recall: Recall;
-  model: ModelClient;
+  /** The model server's client, made when a command first needs it. */
+  model(): Promise<ModelClient>;
   memoryOf(userId: string): MemoryStore;
 }
 
-function tools(config: Config): Tools {
-  const model = new ModelClient({ ...config.openai, maxRetries: 1 });
-  const recall = createRecall(model, (message, error) => console.error(printable(`warning: ${message} (${(error as Error).message})`)));
+/**
+ * What every command works with. The model's client (and openai), the session store and the tidy-up
+ * are loaded only by the commands that use them: a `view` or a `history` starts in about half the time.
+ */
+async function tools(config: Config): Promise<Tools> {
+  let client: Promise<ModelClient> | undefined;
+  const model = () => (client ??= import("../model/model-client.js").then(({ ModelClient }) => new ModelClient({ ...config.openai, maxRetries: 1 })));
+  // Embeddings are asked of the model server only when OPENAI_EMBEDDING_MODEL names a model.
+  const embedder = config.openai.embeddingModel ? (await model()).embedder : undefined;
+  const recall = createRecall(embedder, (message, error) => console.error(printable(`warning: ${message} (${(error as Error).message})`)));
   const memoryOf = (userId: string) => {
     const opened = MemoryStore.open(config.home, userId, {
       defaultTimeZone: config.timeZone,
@@ -196,6 +201,10 @@ async function reindex(t: Tools, args: string[]): Promise<void> {
   const { values } = parse("reindex", args, { user: { type: "string" } });
   const users = values.user ? [(await existingPerson(t, values.user, "reindex")).userId] : await everyone(t.config.home);
   // Conversations that closed before transcripts were kept are written out first (idempotent).
+  const [{ SessionStore }, { archiveClosedSessions }] = await Promise.all([
+    import("../sessions/session-store.js"),
+    import("../engine/conversation-archive.js"),
+  ]);
   const store = await SessionStore.open(t.config.home, t.config.sessionStoreUrl);
   try {
     const written = await archiveClosedSessions(store, t.memoryOf, { only: values.user });
@@ -410,10 +419,11 @@ async function tidyCommand(t: Tools, args: string[]): Promise<number> {
   const setting = memory.readSettings().tidyUp ?? "on";
   const dryRun = values["dry-run"];
   if (setting === "off" && !dryRun) throw new Refused(`the tidy-up is off for user ${memory.userId} (their setting); --dry-run shows what it would do`);
+  const [{ SessionStore }, { tidyUp }] = await Promise.all([import("../sessions/session-store.js"), import("../engine/tidy/tidy-up.js")]);
   // The session store says whether a forget ran while the model worked (the bot may be running).
   const store = await SessionStore.open(t.config.home, t.config.sessionStoreUrl);
   try {
-    const result = await tidyUp(memory, t.model, {
+    const result = await tidyUp(memory, await t.model(), {
       dryRun,
       ask: tidyAsksFirst(memory.readSettings()),
       force: true,
@@ -441,7 +451,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(`Usage: npm run memory -- ${HELP[command as Command]}`);
     return 0;
   }
-  const t = tools(loadConfig("operator"));
+  const t = await tools(loadConfig("operator"));
   try {
     return (await run(t, args)) ?? 0;
   } finally {

@@ -1,7 +1,8 @@
 import type { Config } from "../config.js";
 import { tightenHome } from "../lib/private-files.js";
 import type { Logger } from "../lib/logger.js";
-import { Recall } from "../memory/recall/recall.js";
+import type { Recall } from "../memory/recall/recall.js";
+import { createRecall } from "./create-recall.js";
 import { ModelClient, type ServerNotice } from "../model/model-client.js";
 import { largestStartTokens } from "./context-budget.js";
 import { SessionEngine } from "./session-engine.js";
@@ -25,10 +26,6 @@ export interface EngineParts {
 }
 
 /** The recall index of a home, with the semantic half when OPENAI_EMBEDDING_MODEL is set. */
-export function createRecall(model: ModelClient, onError: (message: string, error: unknown) => void): Recall {
-  return new Recall({ embedder: model.embedder, onError });
-}
-
 export interface EngineOptions {
   /** Where turns, model requests and memory writes are counted (metrics); nothing by default. */
   telemetry?: Telemetry | undefined;
@@ -50,7 +47,7 @@ export async function createEngine(
 ): Promise<EngineParts> {
   const model = new ModelClient({ ...config.openai, telemetry, onNotice: onModelNotice });
   const store = await SessionStore.open(config.home, config.sessionStoreUrl);
-  const recall = createRecall(model, (message, error) => log.warn({ err: String(error) }, message));
+  const recall = createRecall(model.embedder, (message, error) => log.warn({ err: String(error) }, message));
   let schedule: TidySchedule | undefined;
   const engine = new SessionEngine({
     home: config.home,
