@@ -218,6 +218,9 @@ export class PersonIndex {
   /** Inside a transaction: drops the units of `gone` and `changed`, reads `changed` again. */
   private async apply(changed: SourceFile[], gone: string[]): Promise<SyncReport> {
     for (const path of gone) await this.dropSource(path);
+    // Read inside the transaction, where no other process can add a file meanwhile: a file the
+    // index never had has nothing to drop (four statements saved a file on a new home's first sync).
+    const held = new Set((await this.db.all<{ path: string }>("SELECT path FROM sources")).map((r) => r.path));
     // Ids only grow (a counter survives rebuilds), so a vector computed for an old unit can
     // never be stored on a new one that took its id.
     const counter = Number((await this.db.get<{ value: string }>("SELECT value FROM meta WHERE key = 'next_id'"))?.value ?? 1);
@@ -226,7 +229,7 @@ export class PersonIndex {
     let read = 0;
     let units = 0;
     for (const file of changed) {
-      await this.dropSource(file.path);
+      if (held.has(file.path)) await this.dropSource(file.path);
       const text = await readFile(join(this.dir, file.path), "utf8").catch(() => undefined);
       if (text === undefined) continue;
       const fileUnits = await unitsOf(file, text, () => this.slices.pause());
