@@ -1,9 +1,10 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { loadLocomo, sessionDate } from "../../../bench/recall/locomo.js";
+import { makeTempHome } from "../../helpers/temp-home.js";
 
 /** A LoCoMo-shaped sample with its known flaws: ids run together, "D:11:26"-style, a zero-padded turn, ids that name nothing. */
 function sample() {
@@ -41,7 +42,7 @@ describe("LoCoMo's development split as the recall bench reads it", () => {
   });
 
   it("makes each session a conversation, the first speaker the person, and repairs or drops bad evidence ids and counts them", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "locomo-"));
+    const dir = await makeTempHome(); // removed after the test
     const path = join(dir, "locomo-dev.json.gz");
     await writeFile(path, gzipSync(JSON.stringify([sample()])));
     const split = loadLocomo(path)!;
