@@ -92,8 +92,8 @@ const isAsciiSpace = (code: number) => code === 32 || (code >= 9 && code <= 13);
 /**
  * Word-like pieces in order; adjacent Han/Kana words are joined back into one run. Words never
  * cross ASCII white space (UAX #29), so the text is read in stretches between spaces: stretches of
- * ASCII by `asciiWords`, the rest by the segmenter, each with the spaces before it (a combining
- * mark right after a space belongs to the space).
+ * ASCII by `asciiWords`; a run of the others (with the spaces between them) by the segmenter in one
+ * call, from the spaces before it (a combining mark right after a space belongs to the space).
  */
 export function wordsOf(text: string): Word[] {
   const words: Word[] = [];
@@ -102,15 +102,27 @@ export function wordsOf(text: string): Word[] {
   for (let start = 0; start < folded.length; ) {
     const end = pieceEnd(folded, start);
     let from = start; // where the ASCII not read yet begins
+    let run: { from: number; to: number } | undefined; // stretches waiting for the segmenter
     for (let i = start; i < end; ) {
       const spaces = i;
       while (i < end && isAsciiSpace(folded.charCodeAt(i))) i++;
       let plain = true;
       for (; i < end && !isAsciiSpace(folded.charCodeAt(i)); i++) if (folded.charCodeAt(i) > 127) plain = false;
-      if (plain) continue;
-      asciiWords(folded, from, spaces, words);
-      segmentedWords(folded, spaces, i, words, previousEnd);
-      from = i;
+      if (!plain) {
+        if (run) run.to = i;
+        else {
+          asciiWords(folded, from, spaces, words);
+          run = { from: spaces, to: i };
+        }
+      } else if (run && i > spaces) {
+        segmentedWords(folded, run.from, run.to, words, previousEnd);
+        from = run.to;
+        run = undefined;
+      }
+    }
+    if (run) {
+      segmentedWords(folded, run.from, run.to, words, previousEnd);
+      from = run.to;
     }
     asciiWords(folded, from, end, words);
     start = end;
