@@ -25,7 +25,6 @@ export interface EngineParts {
   close(): Promise<void>;
 }
 
-/** The recall index of a home, with the semantic half when OPENAI_EMBEDDING_MODEL is set. */
 export interface EngineOptions {
   /** Where turns, model requests and memory writes are counted (metrics); nothing by default. */
   telemetry?: Telemetry | undefined;

@@ -218,9 +218,10 @@ export class PersonIndex {
   /** Inside a transaction: drops the units of `gone` and `changed`, reads `changed` again. */
   private async apply(changed: SourceFile[], gone: string[]): Promise<SyncReport> {
     for (const path of gone) await this.dropSource(path);
-    // Read inside the transaction, where no other process can add a file meanwhile: a file the
-    // index never had has nothing to drop (four statements saved a file on a new home's first sync).
-    const held = new Set((await this.db.all<{ path: string }>("SELECT path FROM sources")).map((r) => r.path));
+    // Read inside the transaction, where no other process can add a file meanwhile: a file without
+    // units has nothing to drop (four statements saved a file on a new home's first sync). Units,
+    // not sources: whatever left units without their source row, a change of the file drops them.
+    const held = new Set((await this.db.all<{ path: string }>("SELECT DISTINCT path FROM units")).map((r) => r.path));
     // Ids only grow (a counter survives rebuilds), so a vector computed for an old unit can
     // never be stored on a new one that took its id.
     const counter = Number((await this.db.get<{ value: string }>("SELECT value FROM meta WHERE key = 'next_id'"))?.value ?? 1);
