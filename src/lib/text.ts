@@ -7,9 +7,19 @@
 
 /** Unicode code points, so Chinese text and emoji count one each. */
 export function countChars(text: string): number {
-  let count = 0;
-  for (const _ of text) count++;
-  return count;
+  // What `[...text].length` counts (a lone surrogate is one), without the string iterator, which
+  // took 13 ms a megabyte: the UTF-16 length less one for each surrogate pair.
+  let pairs = 0;
+  for (let i = 0; i < text.length - 1; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0xd800 || code > 0xdbff) continue;
+    const next = text.charCodeAt(i + 1);
+    if (next >= 0xdc00 && next <= 0xdfff) {
+      pairs++;
+      i++;
+    }
+  }
+  return text.length - pairs;
 }
 
 /** The text cut to at most `max` code points, a cut marked with `…` (within the max). */

@@ -112,6 +112,7 @@ async function planFile(memory: MemoryStore, label: string, text: string, slices
   else if (longLine) file.problem = { kind: "long-line", line: longLine, limit: IMPORT_LIMITS.lineChars };
   if (file.problem) return { ...file, chars: text.length };
   // Each step is bounded now (the per-file limit); the loop is handed back between them.
+  await slices.pause();
   file.chars = countChars(text);
   await slices.pause();
   file.sections = parseSections(text).sections.length;
@@ -163,7 +164,8 @@ async function orderIn(text: string, allowed: InstructionKind | undefined, slice
  * within a line (a key, a "\r" without "\n", an emoji sequence) is cut in two.
  */
 async function inPieces<T>(text: string, slices: TimeSlices, check: (piece: string) => T | undefined): Promise<T | undefined> {
-  const PIECE = 32_000;
+  // A few milliseconds of checks a piece, the first (not yet optimised) one included.
+  const PIECE = 8_000;
   for (let start = 0; start < text.length; ) {
     const cut = start + PIECE >= text.length ? text.length : text.lastIndexOf("\n", start + PIECE) + 1;
     const end = cut > start ? cut : Math.min(text.length, start + PIECE);

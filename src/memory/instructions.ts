@@ -94,28 +94,33 @@ export function instructionInPiece(piece: string, allowed?: InstructionKind): In
 }
 
 /** `text` in pieces of about PIECE_CHARS of whole lines, each after the first starting with the line before it (a line longer than a piece is cut). */
-export function instructionPieces(text: string): string[] {
-  if (text.length <= PIECE_CHARS) return [text];
-  const lines = text.split("\n").flatMap((line) => {
-    const cut: string[] = [];
-    for (let at = 0; at < line.length; at += PIECE_CHARS / 2) cut.push(line.slice(at, at + PIECE_CHARS / 2));
-    return cut.length === 0 ? [""] : cut;
-  });
-  const out: string[] = [];
+export function* instructionPieces(text: string): Generator<string> {
+  if (text.length <= PIECE_CHARS) {
+    yield text;
+    return;
+  }
+  // Line by line as the caller asks for pieces: a megabyte is never split and joined in one step.
+  const half = PIECE_CHARS / 2;
   let piece: string[] = [];
   let length = 0;
-  for (const line of lines) {
-    if (length + line.length > PIECE_CHARS && piece.length > 0) {
-      out.push(piece.join("\n"));
-      const last = piece.at(-1)!;
-      piece = [last];
-      length = last.length + 1;
+  for (let start = 0; start <= text.length; ) {
+    const newline = text.indexOf("\n", start);
+    const end = newline === -1 ? text.length : newline;
+    const line = text.slice(start, end);
+    for (let at = 0; at === 0 || at < line.length; at += half) {
+      const part = line.slice(at, at + half);
+      if (length + part.length > PIECE_CHARS && piece.length > 0) {
+        yield piece.join("\n");
+        const last = piece.at(-1)!;
+        piece = [last];
+        length = last.length + 1;
+      }
+      piece.push(part);
+      length += part.length + 1;
     }
-    piece.push(line);
-    length += line.length + 1;
+    start = end + 1;
   }
-  out.push(piece.join("\n"));
-  return out;
+  yield piece.join("\n");
 }
 
 interface Found {
