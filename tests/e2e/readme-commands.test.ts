@@ -86,8 +86,35 @@ const envLinesUnder = (heading: string) =>
     .filter((b) => b.lang === "dotenv")
     .flatMap((b) => b.lines);
 
-/** The port the README names, or a free one if something on this machine listens there already. */
-function portAsWritten(port: number): Promise<number> {
+/** Claims of a README port by a run of this file: `<tmpdir>/agentkit-readme-port-<port>.pid`, removed after it. */
+const claims: string[] = [];
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * The port the README names, or a free one if something on this machine listens there already or
+ * another run of this file (a second suite at once) has claimed it: both saw it free, and the second
+ * to start its server would find it taken.
+ */
+async function portAsWritten(port: number): Promise<number> {
+  const claim = join(tmpdir(), `agentkit-readme-port-${port}.pid`);
+  const taken = await writeFile(claim, String(process.pid), { flag: "wx" }).then(
+    () => false,
+    async () => {
+      const holder = Number(await readFile(claim, "utf8").catch(() => "0"));
+      if (holder > 0 && holder !== process.pid && alive(holder)) return true;
+      await writeFile(claim, String(process.pid)); // left by a run that died
+      return false;
+    },
+  );
+  if (taken) return freePort();
+  claims.push(claim);
   return new Promise((resolve) => {
     const server = createServer();
     server.once("error", () => void freePort().then(resolve));
@@ -263,6 +290,7 @@ describe("the README's commands, run as written", () => {
   afterAll(async () => {
     await discord?.close();
     await model?.close();
+    await Promise.all(claims.splice(0).map((claim) => rm(claim, { force: true })));
     await Promise.all([dir, home, state].filter(Boolean).map((d) => rm(d, { recursive: true, force: true })));
   });
 
