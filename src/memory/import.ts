@@ -158,7 +158,7 @@ async function orderIn(text: string, allowed: InstructionKind | undefined, slice
 }
 
 /**
- * `check` over a file of up to 1 MB, a piece of about 32,000 characters at a time, handing the
+ * `check` over a file of up to 1 MB, a piece of about 8,000 characters of whole lines at a time, handing the
  * loop back between pieces (both checks take tens of ms on a whole worst-case file). Pieces end
  * after a line feed, and lines are at most IMPORT_LIMITS.lineChars, so nothing a check looks for
  * within a line (a key, a "\r" without "\n", an emoji sequence) is cut in two.
@@ -168,7 +168,9 @@ async function inPieces<T>(text: string, slices: TimeSlices, check: (piece: stri
   const PIECE = 8_000;
   for (let start = 0; start < text.length; ) {
     const cut = start + PIECE >= text.length ? text.length : text.lastIndexOf("\n", start + PIECE) + 1;
-    const end = cut > start ? cut : Math.min(text.length, start + PIECE);
+    // A line longer than a piece (lines reach IMPORT_LIMITS.lineChars) is taken whole, to its end.
+    const lineEnd = text.indexOf("\n", start + PIECE);
+    const end = cut > start ? cut : lineEnd === -1 ? text.length : lineEnd + 1;
     const found = check(text.slice(start, end));
     if (found !== undefined) return found;
     start = end;

@@ -145,6 +145,16 @@ describe("planning an import", () => {
     expect(worstCpuMs, `a timer waited ${Math.round(worstWallMs)} ms at worst`).toBeLessThan(40);
   });
 
+  it("reads a long line whole: a secret across the checks' 8,000-character pieces is still found", async () => {
+    const { to } = await two();
+    // One line of 15,000 characters (lines may reach 20,000) with a password at the 8,000th.
+    const line = `- ${"walked the dog ".repeat(533).slice(0, 7_990)} password: hunter22! ${"and bought bread ".repeat(420)}`.slice(0, 15_000);
+    expect(line.indexOf("password")).toBeLessThan(8_000);
+    expect(line.indexOf("hunter22!") + 9).toBeGreaterThan(8_000);
+    const plan = await planImport(to, { "daily/archive/2026-01-05.md": `## 09:00 · walks\n${line}\n` });
+    expect(plan.files[0]!.secret).toMatchObject({ kind: "a password" });
+  });
+
   it("refuses files over their cap, with control characters, or that are not memory files; warns about secrets", async () => {
     const { to } = await two();
     const plan = await planImport(to, {
