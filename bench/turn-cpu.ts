@@ -41,7 +41,7 @@ const REPLY = { replyWords: 12 } as const;
  * turns over 20 s, so its CPU per turn carries what a bot spends between turns (V8 settling after
  * start-up, timers), and moves ±0.5 ms between runs. Here turns follow each other, a few people at
  * a time, and two kinds are measured apart: a new person's first turn (the opening: a thread, the
- * snapshot, a default SOUL.md, the first save) and the later turns of a session.
+ * snapshot with the default persona, the first save) and the later turns of a session.
  */
 export async function measureTurnCpu(options: TurnCpuOptions): Promise<TurnCpuResult> {
   const runs: Record<BotKind, { openings: Sample[]; later: Sample[] }> = { agentkit: { openings: [], later: [] }, floor: { openings: [], later: [] } };

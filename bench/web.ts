@@ -352,7 +352,6 @@ export async function measureWeb(options: WebBenchOptions): Promise<WebBenchResu
     for (const person of [year, floor]) {
       await mkdir(join(person.dir, "daily"), { recursive: true });
       await writeFile(join(person.dir, "settings.json"), JSON.stringify({ timezone: "UTC", locale: "en-US" }));
-      await person.ensureDefaults("en-US");
     }
     // The year's changes through the memory API (the default persona was the first, onboarding the second).
     const journalStarted = performance.now();

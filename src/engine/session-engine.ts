@@ -204,8 +204,9 @@ export class SessionEngine {
     return budget;
   }
 
-  memoryOf(userId: string): MemoryStore {
-    return MemoryStore.forUser(this.deps.home, userId, this.deps.memory);
+  /** A person's memory; `locale` is the language of the conversation or screen (a missing SOUL.md reads as the default persona in it). */
+  memoryOf(userId: string, locale?: string): MemoryStore {
+    return MemoryStore.forUser(this.deps.home, userId, locale === undefined ? this.deps.memory : { ...this.deps.memory, locale });
   }
 
   /**
@@ -245,16 +246,11 @@ export class SessionEngine {
 
   /** Snapshots the person's memory into a system prompt that stays fixed for the whole session. */
   async open(request: OpenRequest): Promise<SessionRecord> {
-    const memory = this.memoryOf(request.userId);
+    const memory = this.memoryOf(request.userId, request.locale);
     // Read before the snapshot: if the person forgets something after it, the store refuses this record.
     const epoch = await this.currentEpoch(request.userId);
     const now = this.clock();
     const snapshot = await memory.snapshot(now);
-    if (snapshot.soulMissing) {
-      // A first session: the prompt gets the default persona now; SOUL.md is written off the reply's path.
-      snapshot.soul = await memory.defaultSoul(request.locale);
-      this.inBackground(memory.ensureDefaults(request.locale), "could not write the default SOUL.md");
-    }
     // A server's notes reach the conversations of that server only.
     const guildId = request.place.guildId;
     if (isServerId(guildId)) snapshot.serverNotes = this.serverNotesOf(guildId).readSync();
@@ -624,6 +620,7 @@ export class SessionEngine {
     const { store } = this.deps;
     return MemoryStore.forTurnOf(this.deps.home, record.userId, {
       ...this.deps.memory,
+      locale: record.locale,
       guard: async () => {
         if ((record.epoch ?? 0) < neededEpoch(await store.epochOf(record.userId))) throw new SessionForgottenError(record.id);
       },

@@ -62,6 +62,13 @@ export interface WriteOutcome {
   sectionText?: string;
 }
 
+/** The text a missing file reads as, and who is named in the journal when it is written. */
+export interface Fallback {
+  text(): string;
+  by: Actor;
+  op: string;
+}
+
 /** What a file needs of its owner: the person's lock, and a journalled write (under that lock). */
 export interface FileOwner {
   serialize<T>(work: () => Promise<T>): Promise<T>;
@@ -167,11 +174,16 @@ export class MemoryFile {
     readonly path: string,
     readonly cap: number,
     private readonly owner: FileOwner,
+    /**
+     * What a missing file reads as (SOUL.md: the default persona); written, by AgentKit, just
+     * before the first change made to it. Without: "".
+     */
+    private readonly fallback?: Fallback,
   ) {}
 
-  /** The file's text; a missing file reads as "". */
+  /** The file's text; a missing file reads as its fallback, else "". */
   async read(): Promise<string> {
-    return (await this.readIfExists()) ?? "";
+    return (await this.readIfExists()) ?? this.fallback?.text() ?? "";
   }
 
   /** Like readIfExists, without the thread pool: see MemoryStore.snapshot. */
@@ -236,7 +248,7 @@ export class MemoryFile {
     const run = dryRun ? (work: () => Promise<WriteResult>) => work() : (work: () => Promise<WriteResult>) => this.owner.serialize(work);
     return run(async (): Promise<WriteResult> => {
       const existing = await this.readIfExists();
-      const before = existing ?? "";
+      const before = existing ?? this.fallback?.text() ?? "";
       if (ifUnchanged !== undefined && contentHash(before) !== ifUnchanged) {
         return refuse(
           "changed",
@@ -297,7 +309,10 @@ export class MemoryFile {
         });
       }
       if (dryRun) return ok({ ...outcome, changed: true });
-      const entry = await this.owner.commit(writer.by, op, this.label, this.path, after, existing ?? null);
+      // The fallback the change was made from is written first, as AgentKit's own line in the
+      // journal: an undo of the change goes back to it, and the change is the writer's alone.
+      if (existing === undefined && this.fallback) await this.owner.commit(this.fallback.by, this.fallback.op, this.label, this.path, before, null);
+      const entry = await this.owner.commit(writer.by, op, this.label, this.path, after, existing === undefined && this.fallback ? before : (existing ?? null));
       return ok({ ...outcome, changed: true, ...(entry ? { entryId: entry.id } : {}) });
     });
   }

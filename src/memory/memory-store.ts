@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { err, ok, type Result } from "../lib/result.js";
 import { roomFor, type StorageFull } from "./storage-quota.js";
 import { writeFileAtomic } from "./atomic-write.js";
-import { MemoryFile, readTextIfExistsSync } from "./memory-file.js";
+import { MemoryFile, readTextIfExistsSync, type FileOwner } from "./memory-file.js";
 import { defaultPersona, renderPersona } from "./persona.js";
 import { withPersonLock } from "./person-lock.js";
 import { dateOfConversation, renderConversation, type ConversationLog } from "./conversation-log.js";
@@ -33,8 +33,6 @@ export interface MemorySnapshot {
   /** Oldest first; days without a log are left out. */
   dailies: { date: string; text: string }[];
   warnings: string[];
-  /** True when SOUL.md does not exist yet (a person's first session). */
-  soulMissing?: boolean;
   /** The server's SERVER.md, for a conversation in a server (set by the session's opener). */
   serverNotes?: string;
 }
@@ -55,7 +53,14 @@ export interface MemoryStoreOptions {
   guard?: (() => Promise<void>) | undefined;
   /** STORAGE_QUOTA_MB in bytes: what an import, a conversation or a file may take the person's memory up to (storage-quota.ts). None: no quota. */
   quotaBytes?: number | undefined;
+  /**
+   * The language of the conversation or screen this store serves (a Discord locale, the browser's):
+   * a missing SOUL.md reads as the default persona in the person's chosen language, else in this one.
+   */
+  locale?: string | undefined;
 }
+
+const DEFAULT_PERSONA: Actor = { kind: "system", reason: "default persona" };
 
 const SYSTEM_ARCHIVE: Actor = { kind: "system", reason: "moved old logs to the archive" };
 
@@ -81,7 +86,11 @@ export class MemoryStore {
     this.journal = new Journal(join(this.dir, "journal.jsonl"));
     this.proposals = new Proposals(this.dir);
     const whole = (kind: WholeFileKind) => this.fileAt(FILE_TABLE[kind].label, join(this.dir, FILE_TABLE[kind].label), FILE_TABLE[kind].cap);
-    this.soul = whole("soul");
+    this.soul = new MemoryFile(FILE_TABLE.soul.label, join(this.dir, FILE_TABLE.soul.label), FILE_TABLE.soul.cap, this.owner(), {
+      text: () => this.defaultSoul(),
+      by: DEFAULT_PERSONA,
+      op: "persona",
+    });
     this.user = whole("user");
     this.memory = whole("memory");
   }
@@ -266,6 +275,15 @@ export class MemoryStore {
     };
   }
 
+  /** The language the person chose in their settings; a settings file that cannot be read chooses none. */
+  private chosenLocale(): string | undefined {
+    try {
+      return this.readSettings().locale;
+    } catch {
+      return undefined;
+    }
+  }
+
   private safeTimeZone(): string {
     try {
       return this.timeZone().zone;
@@ -274,21 +292,16 @@ export class MemoryStore {
     }
   }
 
-  /** Creates SOUL.md on the first session only; never overwrites. Returns true if created. */
-  async ensureDefaults(locale: string | undefined): Promise<boolean> {
-    // Not indexed now: a first turn should not pay for a new index; the next write or search reads it.
-    return withPersonLock(this.dir, async () => {
-      await recoverJournal(this.journal, (label) => this.pathOf(label));
-      if (await exists(this.soul.path)) return false;
-      await this.commit({ kind: "system", reason: "default persona" }, "persona", [{ label: "SOUL.md", text: await this.defaultSoul(locale) }]);
-      return true;
-    });
-  }
-
-  /** What a new person's SOUL.md starts as: $AGENTKIT_HOME/SOUL.md, else the built-in persona. */
-  async defaultSoul(locale: string | undefined): Promise<string> {
+  /**
+   * What SOUL.md reads as while the person has none (nothing is written until its first change):
+   * $AGENTKIT_HOME/SOUL.md, else the built-in persona in the person's chosen language, else in the
+   * store's (the conversation's or the screen's).
+   */
+  defaultSoul(): string {
     const operatorSoul = readTextIfExistsSync(join(this.home, "SOUL.md"));
-    return operatorSoul || renderPersona(defaultPersona(locale), locale);
+    if (operatorSoul) return operatorSoul;
+    const locale = this.chosenLocale() ?? this.options.locale;
+    return renderPersona(defaultPersona(locale), locale);
   }
 
   /**
@@ -299,19 +312,18 @@ export class MemoryStore {
   async snapshot(now: Date = new Date()): Promise<MemorySnapshot> {
     const { zone, warning } = this.timeZone();
     const dates = recentDates(now, zone, this.dailyDays);
-    const soul = this.soul.readIfExistsSync();
+    const soul = this.soul.readIfExistsSync() ?? this.defaultSoul();
     const logs = dates.map((date) => this.daily(date).readIfExistsSync() ?? "");
     return {
       takenAt: now.toISOString(),
       timeZone: zone,
       localDate: localDate(now, zone),
       localTime: localTime(now, zone),
-      soul: soul ?? "",
+      soul,
       user: this.user.readIfExistsSync() ?? "",
       memory: this.memory.readIfExistsSync() ?? "",
       dailies: dates.flatMap((date, i) => (logs[i] ? [{ date, text: logs[i] }] : [])),
       warnings: warning ? [warning] : [],
-      soulMissing: soul === undefined,
     };
   }
 
@@ -401,10 +413,14 @@ export class MemoryStore {
   }
 
   private fileAt(label: string, path: string, cap: number): MemoryFile {
-    return new MemoryFile(label, path, cap, {
+    return new MemoryFile(label, path, cap, this.owner());
+  }
+
+  private owner(): FileOwner {
+    return {
       serialize: (work) => this.serialize(work),
       commit: (by, op, fileLabel, _path, text, from) => this.commit(by, op, [{ label: fileLabel, text, from }]),
-    });
+    };
   }
 }
 

@@ -200,8 +200,8 @@ export async function buildWeb(deps: WebDeps): Promise<FastifyInstance> {
         await request.session.destroy();
         return undefined;
       }
-      const memory = deps.engine.memoryOf(userId);
-      const locale = memory.readSettings().locale ?? browserLocale(request);
+      const locale = deps.engine.memoryOf(userId).readSettings().locale ?? browserLocale(request);
+      const memory = deps.engine.memoryOf(userId, locale);
       const say = sayIn(locale);
       const csrf = reply.generateCsrf();
       return { userId, memory, say, frame: (current) => ({ say, lang: langOf(locale), csrf, ...(current ? { current } : {}) }) };

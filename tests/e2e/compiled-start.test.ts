@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -40,12 +40,12 @@ describe("the compiled bot (npm run build, node dist/index.js)", () => {
     await discord.waitFor(() => discord.openGatewaySessions > 0 || bot.child.exitCode !== null, 15_000, "the compiled bot to log in");
     expect(bot.child.exitCode, `the compiled bot exited during start-up:\n${bot.stdout()}${bot.stderr()}`).toBeNull();
 
-    model.enqueue({ text: "compiled answer" });
+    model.enqueue({ toolCalls: [{ name: "memory_add", arguments: { file: "user", section: "Likes", content: "- builds" } }] }, { text: "compiled answer" });
     const mention = await discord.userSends({ channelId: discord.textChannel.id, userId: discord.alice.id, content: "hello from a build", mentionsBot: true });
-    await discord.waitFor(() => botMessages(discord, mention.id).find((m) => m.content === "compiled answer"), 10_000, "the answer");
+    await discord.waitFor(() => botMessages(discord, mention.id).find((m) => m.content.startsWith("compiled answer")), 10_000, "the answer");
     expect(model.requests[0]!.body.messages.at(-1)).toEqual({ role: "user", content: "hello from a build" });
-    // The person's memory lives on: SOUL.md is written while the first request is with the model.
-    await discord.waitFor(() => existsSync(join(home, "users", discord.alice.id, "SOUL.md")), 5000, "the person's SOUL.md");
+    // The person's memory lives on: the model's note is in USER.md.
+    expect(readFileSync(join(home, "users", discord.alice.id, "USER.md"), "utf8")).toBe("## Likes\n- builds\n");
 
     bot.child.kill("SIGTERM");
     expect(await bot.exited).toBe(0);

@@ -56,7 +56,8 @@ describe("npm run memory -- view", () => {
     expect(run.code).toBe(0);
     expect(run.stdout.split("\n")).toEqual([
       "Memory of user 42:",
-      "  SOUL.md 0/2000 chars · empty",
+      // No SOUL.md: the default persona, in the language the person chose.
+      "  SOUL.md 55/2000 chars · 3 sections",
       "  USER.md 55/1400 chars · 2 sections",
       "  MEMORY.md 0/2200 chars · empty",
       expect.stringMatching(/^ {2}daily\/\d{4}-\d{2}-\d{2}\.md 0\/1000 chars · empty$/),

@@ -74,7 +74,8 @@ describe("/memory view without a file: memory at a glance", () => {
     expect(await glance(h, h.discord.alice.id, "zh-CN")).toEqual({
       title: "你的记忆一览",
       description: [
-        "SOUL.md ▱▱▱▱▱▱▱▱▱▱ 0% 0/2000 · 空",
+        // No SOUL.md: the default persona it reads as, in the person's language.
+        "SOUL.md ▰▱▱▱▱▱▱▱▱▱ 3% 55/2000 · 3 个小节",
         "USER.md ▰▰▰▰▱▱▱▱▱▱ 41% 574/1400 · 2 个小节",
         "MEMORY.md ▱▱▱▱▱▱▱▱▱▱ 0% 0/2200 · 空",
         `daily/${today()}.md ▱▱▱▱▱▱▱▱▱▱ 0% 0/1000 · 空`,
@@ -94,7 +95,9 @@ describe("/memory view without a file: memory at a glance", () => {
     await writeFiles(h, h.discord.alice.id, { "USER.md": "## Likes\n- green tea\n", "journal.jsonl": "" });
     const embed = await glance(h, h.discord.bob.id);
     expect(embed.description).toContain("USER.md ▱▱▱▱▱▱▱▱▱▱ 0% 0/1400 · empty");
-    expect(embed.description).not.toMatch(/[1-9]\d*%/);
+    // Their persona is the default one, though no SOUL.md is written for it.
+    expect(embed.description).toContain("SOUL.md ▰▱▱▱▱▱▱▱▱▱ 6% 116/2000 · 3 sections");
+    expect(embed.description!.replace(/^SOUL\.md.*\n/, "")).not.toMatch(/[1-9]\d*%/);
     expect(embed.fields?.map((f) => f.value)).toEqual(["No changes yet.", "0", "0", "0 KB of 100 MB"]);
     // Past the recall index's debounce: nothing was written for Bob, not even an index.
     await new Promise((resolve) => setTimeout(resolve, 400));

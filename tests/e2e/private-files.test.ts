@@ -117,7 +117,6 @@ describe("everything under AGENTKIT_HOME is private to the bot's user, whatever 
       `index/${alice}.sqlite`,
       "users",
       person,
-      `${person}/SOUL.md`,
       `${person}/MEMORY.md`,
       `${person}/settings.json`,
       `${person}/journal.jsonl`,

@@ -66,7 +66,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
     },
   });
   const { engine } = parts;
-  const memory = engine.memoryOf(options.user);
+  const memory = engine.memoryOf(options.user, options.locale);
   let locale = options.locale ?? memory.readSettings().locale;
   let say = sayIn(locale);
   const print = (text: string) => void process.stdout.write(`${text}\n`);

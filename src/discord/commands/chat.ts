@@ -105,7 +105,7 @@ export const chatCommand: Command = {
     }
     const person = { userId: interaction.user.id, displayName, locale: interaction.locale };
     await ctx.conversations.openInThread(thread.id, name, interaction.guildId, person, isPrivate ? "private" : "public", guests);
-    const persona = parsePersona(await ctx.engine.memoryOf(person.userId).soul.read(), interaction.locale);
+    const persona = parsePersona(await ctx.engine.memoryOf(person.userId, interaction.locale).soul.read(), interaction.locale);
     const greeting = inLocale(
       interaction,
       `👋 Hi ${displayName}, I'm ${persona.name}. ${topic ? `Let's talk about “${topic}”.` : "What's on your mind?"} (Use /end when we're done.)`,

@@ -225,7 +225,7 @@ export const memoryCommand: Command = {
 
   async execute(interaction, ctx) {
     // Always the caller's own memory: the id comes from Discord, never from an option.
-    const memory = ctx.engine.memoryOf(interaction.user.id);
+    const memory = ctx.engine.memoryOf(interaction.user.id, interaction.locale);
     const sub = interaction.options.getSubcommand();
     if (sub === "history") return runHistory(interaction, memory);
     if (sub === "settings") return runSettings(interaction, memory);
@@ -334,7 +334,7 @@ export const memoryCommand: Command = {
       await reply(interaction, sayFor(interaction)("That form is out of date; run /memory edit again.", "这个表单已过期，请重新运行 /memory edit。"));
       return;
     }
-    const memory = ctx.engine.memoryOf(interaction.user.id);
+    const memory = ctx.engine.memoryOf(interaction.user.id, interaction.locale);
     const file = fileOf(memory, kind as FileKind, date === "-" ? undefined : date);
     const text = interaction.fields.getTextInputValue("content");
     const result = await file.write(text, PERSON, { ifUnchanged: shownHash });

@@ -28,7 +28,7 @@ export const onboardCommand: Command = {
   modalPrefix: MODAL_ID,
 
   async execute(interaction, ctx) {
-    const memory = ctx.engine.memoryOf(interaction.user.id);
+    const memory = ctx.engine.memoryOf(interaction.user.id, interaction.locale);
     const persona = parsePersona(await memory.soul.read(), interaction.locale);
     const settings = memory.readSettings();
     const zh = (en: string, cn: string) => inLocale(interaction, en, cn);
@@ -77,7 +77,7 @@ export const onboardCommand: Command = {
       await refuse(unknownTimeZoneLine(withoutMarkdownMarks(timezone), zh));
       return;
     }
-    const memory = ctx.engine.memoryOf(interaction.user.id);
+    const memory = ctx.engine.memoryOf(interaction.user.id, interaction.locale);
     // Only the three fields change; other sections of SOUL.md are kept. A model edit landing
     // between the read and the write is not overwritten: the write re-reads and tries again.
     let saved;

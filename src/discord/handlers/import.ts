@@ -34,7 +34,7 @@ export const importHandlers: ComponentHandler[] = [
     async handle(interaction, [token = ""], ctx) {
       if (!interaction.isButton()) return;
       const say = sayFor(interaction);
-      const memory = ctx.engine.memoryOf(interaction.user.id);
+      const memory = ctx.engine.memoryOf(interaction.user.id, interaction.locale);
       // Acknowledged first: reading and writing a large import takes longer than Discord waits.
       await interaction.deferUpdate();
       await oneImportAtATime(

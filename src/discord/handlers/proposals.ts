@@ -16,7 +16,7 @@ import { COMPONENT } from "../views/custom-id.js";
 async function settle(interaction: ComponentInteraction, id: string, save: boolean, ctx: BotContext): Promise<void> {
   if (!interaction.isButton()) return;
   const say = sayFor(interaction);
-  const memory = ctx.engine.memoryOf(interaction.user.id);
+  const memory = ctx.engine.memoryOf(interaction.user.id, interaction.locale);
   // Answered at once: saving waits for the person's lock.
   await interaction.deferUpdate();
   const settled = await settleProposal(memory, id, save);

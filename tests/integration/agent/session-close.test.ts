@@ -119,7 +119,8 @@ describe("closing a session", () => {
     expect(await setup.engine.close(session.id, "end")).toBe("empty");
     await setup.engine.settle();
     expect(setup.fake.requests).toHaveLength(0);
-    expect(await readdir(join(setup.home, "users/111"))).toEqual(["SOUL.md", "journal.jsonl"]);
+    // Not even the default persona: it is written only when something changes it.
+    await expect(readdir(join(setup.home, "users/111"))).rejects.toThrow(/ENOENT/);
   });
 
   it("archives logs older than yesterday when a session closes", async () => {

@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MAX_TOOL_ROUNDS } from "../../../src/engine/agent-loop.js";
@@ -44,6 +44,30 @@ describe("turns", () => {
     const toolMessage = second!.body.messages.at(-1) as { role: string; content: string };
     expect(toolMessage.role).toBe("tool");
     expect(JSON.parse(toolMessage.content)).toMatchObject({ ok: true, file: "USER.md", usage: "21/1400" });
+  });
+
+  it("gives a new person the default persona in their language without writing it; the model's first change to it writes it, then the change", async () => {
+    const { engine, fake, home } = await setupEngine();
+    const session = await engine.open({ ...aliceInThread, locale: "zh-CN" });
+    await expect(readdir(join(home, "users/111"))).rejects.toThrow(/ENOENT/);
+    fake.enqueue(
+      { toolCalls: [{ name: "memory_read", arguments: { file: "soul" } }] },
+      { toolCalls: [{ name: "memory_add", arguments: { file: "soul", section: "说话风格", content: "多用短句。" } }] },
+      { text: "好的。" },
+    );
+    await engine.turn(session.id, "说话短一点");
+    const [first, second] = fake.requests;
+    expect(systemPromptOf(first!.body).content).toContain("## 名字\nAgentKit");
+    expect(JSON.parse((second!.body.messages.at(-1) as { content: string }).content)).toMatchObject({
+      ok: true,
+      content: expect.stringContaining("## 性格\n专业、友好、注重细节。"),
+    });
+    expect(await readFile(join(home, "users/111/SOUL.md"), "utf8")).toMatch(/^## 名字\nAgentKit\n[\s\S]*## 说话风格\n简洁清晰，用中文回答。\n多用短句。\n$/);
+    const history = await engine.memoryOf("111").history();
+    expect(history.map((e) => [e.by.kind, e.op])).toEqual([
+      ["model", "add"],
+      ["system", "persona"],
+    ]);
   });
 
   it("executes two tool calls from one response", async () => {

@@ -77,7 +77,8 @@ describe("export and import", () => {
     expect(entry?.op).toBe("import");
     expect(await undoChanges(to, [entry!.id], { kind: "person" })).toMatchObject({ ok: true });
     expect(await to.user.read()).toBe("## Old\n- replaced by the import\n");
-    expect(await to.soul.read()).toBe("");
+    // The persona the import brought is gone: no SOUL.md, which reads as the default again.
+    expect(await to.soul.readIfExists()).toBeUndefined();
   });
 
   it("takes a single memory file by its name, and refuses anything else with its reason", async () => {

@@ -3,34 +3,70 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MemoryStore } from "../../../src/memory/memory-store.js";
 import { makeTempHome } from "../../helpers/temp-home.js";
-import { PERSON } from "../../../src/memory/memory-file.js";
+import { contentHash, PERSON } from "../../../src/memory/memory-file.js";
+import { undoChange } from "../../../src/memory/undo.js";
 
 const at2330utc = new Date("2026-12-01T23:30:00Z");
 
-describe("ensureDefaults", () => {
-  it("creates the built-in persona once and never overwrites it", async () => {
-    const s = MemoryStore.forUser(await makeTempHome(), "7");
-    expect(await s.ensureDefaults("en-US")).toBe(true);
+describe("a missing SOUL.md: the default persona, written only at its first change", () => {
+  it("reads as the built-in persona and writes nothing, in the snapshot and everywhere else", async () => {
+    const s = MemoryStore.forUser(await makeTempHome(), "7", { locale: "en-US" });
     const soul = await s.soul.read();
     expect(soul).toContain("## Name\nAgentKit");
     expect(soul).toMatch(/Professional, friendly, attentive to detail/);
-    await s.soul.write("## Name\nMochi\n", PERSON);
-    expect(await s.ensureDefaults("en-US")).toBe(false);
-    expect(await s.soul.read()).toBe("## Name\nMochi\n");
+    expect((await s.snapshot(at2330utc)).soul).toBe(soul);
+    expect(await s.soul.usage()).toEqual({ used: [...soul].length, cap: 2000 });
+    expect(await s.soul.readIfExists()).toBeUndefined();
+    await expect(readdir(s.dir)).rejects.toThrow(/ENOENT/);
   });
 
-  it("writes the persona in Chinese for zh-CN", async () => {
-    const s = MemoryStore.forUser(await makeTempHome(), "7");
-    await s.ensureDefaults("zh-CN");
-    expect(await s.soul.read()).toMatch(/## 名字\nAgentKit[\s\S]*## 性格\n专业、友好、注重细节/);
+  it("is in the person's chosen language, else in the store's", async () => {
+    const home = await makeTempHome();
+    expect(await MemoryStore.forUser(home, "7", { locale: "zh-CN" }).soul.read()).toMatch(/## 名字\nAgentKit[\s\S]*## 性格\n专业、友好、注重细节/);
+    expect(await MemoryStore.forUser(home, "7").soul.read()).toContain("## Name\nAgentKit");
+    await MemoryStore.forUser(home, "7").saveSettings({ locale: "zh-CN" });
+    expect(await MemoryStore.forUser(home, "7", { locale: "en-US" }).soul.read()).toContain("## 名字\nAgentKit");
   });
 
-  it("copies the operator's $AGENTKIT_HOME/SOUL.md when present", async () => {
+  it("is the operator's $AGENTKIT_HOME/SOUL.md when present", async () => {
     const home = await makeTempHome();
     await writeFile(join(home, "SOUL.md"), "## Name\nOperator bot\n");
-    const s = MemoryStore.forUser(home, "7");
-    await s.ensureDefaults("zh-CN");
+    const s = MemoryStore.forUser(home, "7", { locale: "zh-CN" });
     expect(await s.soul.read()).toBe("## Name\nOperator bot\n");
+    expect((await s.snapshot(at2330utc)).soul).toBe("## Name\nOperator bot\n");
+  });
+
+  it("is written at the first change, as AgentKit's own line before the writer's; an undo goes back to it", async () => {
+    const s = MemoryStore.forUser(await makeTempHome(), "7", { locale: "en-US" });
+    const model = { level: "tool" as const, by: { kind: "model" as const, session: "s1" } };
+    const added = await s.soul.add("Speaking style", "Uses short sentences.", model);
+    expect(added.ok).toBe(true);
+    const written = await readFile(join(s.dir, "SOUL.md"), "utf8");
+    expect(written).toMatch(/## Name\nAgentKit\n[\s\S]*## Speaking style\nConcise and clear.\nUses short sentences.\n/);
+    const [change, persona] = await s.history();
+    expect(persona).toMatchObject({ by: { kind: "system", reason: "default persona" }, op: "persona" });
+    expect(change).toMatchObject({ by: { kind: "model" }, op: "add" });
+    expect(change!.changes).toHaveLength(1);
+    expect(change!.changes[0]).toMatchObject({ file: "SOUL.md", section: "Speaking style" });
+    expect((await undoChange(s, change!.id, PERSON.by)).ok).toBe(true);
+    expect(await s.soul.readIfExists()).toBe(await MemoryStore.forUser(s.home, "7", { locale: "en-US" }).defaultSoul());
+  });
+
+  it("a dry run or a refused change writes nothing", async () => {
+    const s = MemoryStore.forUser(await makeTempHome(), "7");
+    const model = { level: "tool" as const, by: { kind: "model" as const, session: "s1" } };
+    expect((await s.soul.add("Name", "Mochi", model, { dryRun: true })).ok).toBe(true);
+    expect((await s.soul.replace("Name", "not there", "Mochi", model)).ok).toBe(false);
+    expect(await s.soul.readIfExists()).toBeUndefined();
+    expect(await s.history()).toEqual([]);
+  });
+
+  it("a person's whole-file edit made from the default replaces it", async () => {
+    const s = MemoryStore.forUser(await makeTempHome(), "7");
+    const before = await s.soul.read();
+    const saved = await s.soul.write("## Name\nMochi\n", PERSON, { ifUnchanged: contentHash(before) });
+    expect(saved.ok).toBe(true);
+    expect(await s.soul.read()).toBe("## Name\nMochi\n");
   });
 });
 
@@ -73,10 +109,10 @@ describe("time zones and snapshots", () => {
     expect(snap.warnings[0]).toMatch(/Nowhere\/Land/);
   });
 
-  it("snapshots an empty person as empty files", async () => {
+  it("snapshots an empty person as empty files and the default persona", async () => {
     const s = MemoryStore.forUser(await makeTempHome(), "7", { defaultTimeZone: "UTC" });
     const snap = await s.snapshot(at2330utc);
-    expect([snap.soul, snap.user, snap.memory, snap.dailies]).toEqual(["", "", "", []]);
+    expect([snap.soul, snap.user, snap.memory, snap.dailies]).toEqual([s.defaultSoul(), "", "", []]);
   });
 });
 
