@@ -353,7 +353,7 @@ export async function measureWeb(options: WebBenchOptions): Promise<WebBenchResu
       await mkdir(join(person.dir, "daily"), { recursive: true });
       await writeFile(join(person.dir, "settings.json"), JSON.stringify({ timezone: "UTC", locale: "en-US" }));
     }
-    // The year's changes through the memory API (the default persona was the first, onboarding the second).
+    // The year's changes through the memory API (onboarding writes the default persona first, then itself).
     const journalStarted = performance.now();
     const onboarded = await year.soul.write(persona(), PERSON, { op: "onboard" });
     if (!onboarded.ok) throw new Error(onboarded.error);

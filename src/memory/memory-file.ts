@@ -76,7 +76,7 @@ export interface FileOwner {
    * Journals the change, then writes the text; undefined when nothing changed. `from` is the text
    * the change was made from: the write is abandoned if the file no longer holds it.
    */
-  commit(by: Actor, op: string, label: string, path: string, text: string, from: string | null): Promise<JournalEntry | undefined>;
+  commit(by: Actor, op: string, label: string, path: string, text: string, from: string | null, now?: Date): Promise<JournalEntry | undefined>;
 }
 
 /** A file's text; a byte-order mark an editor put at its start is read past (and so dropped by the next write). */
@@ -311,8 +311,21 @@ export class MemoryFile {
       if (dryRun) return ok({ ...outcome, changed: true });
       // The fallback the change was made from is written first, as AgentKit's own line in the
       // journal: an undo of the change goes back to it, and the change is the writer's alone.
-      if (existing === undefined && this.fallback) await this.owner.commit(this.fallback.by, this.fallback.op, this.label, this.path, before, null);
-      const entry = await this.owner.commit(writer.by, op, this.label, this.path, after, existing === undefined && this.fallback ? before : (existing ?? null));
+      const fromFallback = existing === undefined && this.fallback !== undefined;
+      // Emptied, it would be removed and read as the fallback again: nothing changes.
+      if (fromFallback && after.trim() === "") return ok({ ...outcome, changed: false });
+      // The change is stamped a millisecond after the fallback's line, so an undo of both takes them in order.
+      const now = new Date();
+      if (fromFallback) await this.owner.commit(this.fallback!.by, this.fallback!.op, this.label, this.path, before, null, now);
+      const entry = await this.owner.commit(
+        writer.by,
+        op,
+        this.label,
+        this.path,
+        after,
+        fromFallback ? before : (existing ?? null),
+        new Date(now.getTime() + 1),
+      );
       return ok({ ...outcome, changed: true, ...(entry ? { entryId: entry.id } : {}) });
     });
   }

@@ -95,6 +95,16 @@ export class MemoryStore {
     this.memory = whole("memory");
   }
 
+  /** The language of the conversation or screen this store serves (MemoryStoreOptions.locale). */
+  get locale(): string | undefined {
+    return this.options.locale;
+  }
+
+  /** The same person's memory for another conversation's language (a proposal saved elsewhere than it was made). */
+  inLocale(locale: string): MemoryStore {
+    return MemoryStore.forUser(this.home, this.userId, { ...this.options, locale });
+  }
+
   /** Refuses anything but a Discord snowflake before any path is built. */
   static open(home: string, userId: string, options: MemoryStoreOptions = {}): Result<MemoryStore> {
     if (!isSnowflake(userId)) return err(`"${userId}" is not a Discord user id (digits only, up to 20)`);
@@ -419,7 +429,7 @@ export class MemoryStore {
   private owner(): FileOwner {
     return {
       serialize: (work) => this.serialize(work),
-      commit: (by, op, fileLabel, _path, text, from) => this.commit(by, op, [{ label: fileLabel, text, from }]),
+      commit: (by, op, fileLabel, _path, text, from, now) => this.commit(by, op, [{ label: fileLabel, text, from }], now ? { now } : {}),
     };
   }
 }

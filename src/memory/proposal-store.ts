@@ -20,6 +20,11 @@ export interface Proposal {
   content?: string;
   oldText?: string;
   newText?: string;
+  /**
+   * SOUL.md only: the language of the session that proposed it, in which a missing SOUL.md read
+   * as the default persona the model saw; a Save makes the change from that same default.
+   */
+  locale?: string;
   /** Held for the person's Save by code (not their words, or it reads as an instruction), whatever they chose. */
   held?: Held;
 }

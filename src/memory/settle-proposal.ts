@@ -7,7 +7,12 @@ import type { Proposal } from "./proposal-store.js";
  * its session (the journal and the receipt name it), with every check made again now.
  */
 async function applyProposal(memory: MemoryStore, proposal: Proposal): Promise<WriteResult> {
-  const file = proposal.file === "daily" ? memory.daily(proposal.date ?? "") : memory.file(proposal.file);
+  const file =
+    proposal.file === "daily"
+      ? memory.daily(proposal.date ?? "")
+      : proposal.file === "soul" && typeof proposal.locale === "string"
+        ? memory.inLocale(proposal.locale).soul
+        : memory.file(proposal.file);
   const writer = modelWriter(proposal.session, proposal.title);
   switch (proposal.tool) {
     case "memory_add":

@@ -80,7 +80,10 @@ export function registerAuth(app: FastifyInstance, ctx: WebContext): void {
   });
 
   if (ctx.config.oauth) {
-    const hasMemory = async (userId: string) => (await stat(ctx.engine.memoryOf(userId).dir).catch(() => undefined))?.isDirectory() === true;
+    // Their folder, or a conversation not yet closed (a first session writes nothing to the folder).
+    const hasMemory = async (userId: string) =>
+      (await stat(ctx.engine.memoryOf(userId).dir).catch(() => undefined))?.isDirectory() === true ||
+      (await ctx.store.sessionsOf(userId).catch(() => [])).length > 0;
     const mayUse = signInAccess(ctx.config, ctx.discordLookups, hasMemory);
     app.get("/auth/discord", { config: SIGN_IN_LIMIT }, async (request, reply) => {
       const uri = await app.discordOAuth2.generateAuthorizationUri(request, reply);

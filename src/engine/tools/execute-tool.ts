@@ -217,6 +217,7 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
       tool: tool as Proposal["tool"],
       file: args.file,
       ...(args.file === "daily" ? { date: localDate(context.now, store.timeZone().zone) } : {}),
+      ...(args.file === "soul" && store.locale !== undefined ? { locale: store.locale } : {}),
       section: args.section,
       ...(tool === "memory_add" ? { content: args.content } : {}),
       ...(tool === "memory_replace" ? { oldText: args.old_text, newText: args.new_text } : {}),

@@ -226,6 +226,12 @@ describe("the web page: signing in", () => {
     const former = discord.addUser({ username: "formerly", inGuild: false }).id;
     await writeMemory(web.setup, former, "USER.md", "## Home\n- Lives in Oslo\n");
     expect((await signInAs(former)).status).toBe(303);
+    // Someone in a first conversation with the bot, not yet closed: nothing of theirs is in a folder yet.
+    const talking = discord.addUser({ username: "talking", inGuild: false }).id;
+    expect((await signInAs(talking)).status).toBe(403);
+    await web.setup.engine.open({ ...aliceInThread, userId: talking });
+    await web.setup.engine.settle();
+    expect((await signInAs(talking)).status).toBe(303);
   });
 
   it("keeps a sign-in across a restart, ends it with Sign out, and Sign out everywhere ends every other browser's", async () => {

@@ -5,6 +5,7 @@ import { MemoryStore } from "../../../src/memory/memory-store.js";
 import { makeTempHome } from "../../helpers/temp-home.js";
 import { contentHash, PERSON } from "../../../src/memory/memory-file.js";
 import { undoChange } from "../../../src/memory/undo.js";
+import { settleProposal } from "../../../src/memory/settle-proposal.js";
 
 const at2330utc = new Date("2026-12-01T23:30:00Z");
 
@@ -59,6 +60,34 @@ describe("a missing SOUL.md: the default persona, written only at its first chan
     expect((await s.soul.replace("Name", "not there", "Mochi", model)).ok).toBe(false);
     expect(await s.soul.readIfExists()).toBeUndefined();
     expect(await s.history()).toEqual([]);
+  });
+
+  it("emptied, it stays the default: nothing is written or journalled", async () => {
+    const s = MemoryStore.forUser(await makeTempHome(), "7");
+    const emptied = await s.soul.write("", PERSON, { ifUnchanged: contentHash(await s.soul.read()) });
+    expect(emptied).toMatchObject({ ok: true, value: { changed: false } });
+    expect(await s.soul.readIfExists()).toBeUndefined();
+    expect(await s.history()).toEqual([]);
+  });
+
+  it("a proposal saved from another screen is made from the default of the session that proposed it", async () => {
+    const home = await makeTempHome();
+    const chinese = MemoryStore.forUser(home, "7", { locale: "zh-CN" });
+    const proposal = await chinese.propose({
+      session: "s1",
+      title: "t",
+      tool: "memory_replace",
+      file: "soul",
+      section: "说话风格",
+      oldText: "简洁清晰，用中文回答。",
+      newText: "多用短句。",
+      locale: "zh-CN",
+    });
+    const settled = await settleProposal(MemoryStore.forUser(home, "7", { locale: "en-US" }), proposal.id, true);
+    expect(settled.kind).toBe("saved");
+    expect(await chinese.soul.readIfExists()).toMatch(/^## 名字\nAgentKit\n[\s\S]*## 说话风格\n多用短句。\n$/);
+    const [change, persona] = await chinese.history();
+    expect(Date.parse(change!.at)).toBeGreaterThan(Date.parse(persona!.at));
   });
 
   it("a person's whole-file edit made from the default replaces it", async () => {
