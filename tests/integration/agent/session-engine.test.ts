@@ -70,6 +70,16 @@ describe("turns", () => {
     ]);
   });
 
+  it("keeps the session's language with a proposal to change the default persona", async () => {
+    const { engine, fake } = await setupEngine();
+    await engine.memoryOf("111").saveSettings({ askBeforeSaving: "profile" });
+    const session = await engine.open({ ...aliceInThread, locale: "zh-CN" });
+    fake.enqueue({ toolCalls: [{ name: "memory_add", arguments: { file: "soul", section: "说话风格", content: "多用短句。" } }] }, { text: "等你确认。" });
+    await engine.turn(session.id, "说话短一点");
+    const [proposal] = engine.memoryOf("111").listProposals();
+    expect(proposal).toMatchObject({ file: "soul", section: "说话风格", locale: "zh-CN" });
+  });
+
   it("executes two tool calls from one response", async () => {
     const { engine, fake, home } = await setupEngine();
     const session = await engine.open(aliceInThread);
