@@ -217,16 +217,20 @@ function forceCut(doc: Doc, window: CutWindow): Cut | null {
   for (let at = last; at > start; at--) {
     const line = lines[lineIndexAt(lines, at)];
     if (!line || isSpace(text[at - 1]) || splitsSurrogatePair(text, at)) continue;
+    const run = runOfSpace(text, at);
+    const next = run.lineBreaks === 0 ? run.end : run.lastLineBreak + 1;
+    // Inside a line, neither the part left in this chunk nor the part moved to the next
+    // should read as a fence, or the chunks disagree with the text about where code is.
+    const nextReadsAsFence = run.lineBreaks === 0 && mayStartFence(text, next, last);
+    // Such a cut can only be the one kept out of step, and the first is kept: the line's fence
+    // is not read again for it (a line of a megabyte of backticks read it at every character).
+    if (nextReadsAsFence && outOfStep !== null) continue;
     // The line as this chunk shows it: from the chunk's start if the chunk began inside it.
     const before = line.start < start ? window.reopen : line.fenceBefore;
     const fence = fenceStep(text.slice(Math.max(line.start, start), at), before);
-    const run = runOfSpace(text, at);
-    const next = run.lineBreaks === 0 ? run.end : run.lastLineBreak + 1;
     const cut = { end: at, next, fence: reopenable(fence, doc.limit) };
     if (!fits(doc, window, cut)) continue;
-    // Inside a line, neither the part left in this chunk nor the part moved to the next
-    // should read as a fence, or the chunks disagree with the text about where code is.
-    if (run.lineBreaks > 0 || (fence === before && !mayStartFence(text, next, last))) return cut;
+    if (run.lineBreaks > 0 || (fence === before && !nextReadsAsFence)) return cut;
     outOfStep ??= cut;
   }
   return outOfStep;
