@@ -80,7 +80,7 @@ export function registerAuth(app: FastifyInstance, ctx: WebContext): void {
   });
 
   if (ctx.config.oauth) {
-    // Their folder, or a conversation not yet closed (a first session writes nothing to the folder).
+    // Their folder, or a session in the session store (a first session writes nothing to the folder).
     const hasMemory = async (userId: string) =>
       (await stat(ctx.engine.memoryOf(userId).dir).catch(() => undefined))?.isDirectory() === true ||
       (await ctx.store.sessionsOf(userId).catch(() => [])).length > 0;

@@ -200,8 +200,9 @@ export async function buildWeb(deps: WebDeps): Promise<FastifyInstance> {
         await request.session.destroy();
         return undefined;
       }
-      const locale = deps.engine.memoryOf(userId).readSettings().locale ?? browserLocale(request);
-      const memory = deps.engine.memoryOf(userId, locale);
+      // The person's chosen language first: the default persona reads in it too (defaultSoul).
+      const memory = deps.engine.memoryOf(userId, browserLocale(request));
+      const locale = memory.readSettings().locale ?? browserLocale(request);
       const say = sayIn(locale);
       const csrf = reply.generateCsrf();
       return { userId, memory, say, frame: (current) => ({ say, lang: langOf(locale), csrf, ...(current ? { current } : {}) }) };
