@@ -4,6 +4,8 @@ export type SqlValue = string | number | bigint | Buffer | null;
 
 /** Statements kept prepared per connection; SQL beyond them is prepared for each use. */
 const KEPT_STATEMENTS = 100;
+/** How long a statement waits for another connection's lock before it fails with SQLITE_BUSY. */
+const BUSY_TIMEOUT_MS = 10_000;
 /** A statement that was given a longer value is not kept: what is bound stays bound until its next run. */
 const KEPT_VALUE_BYTES = 256 * 1024;
 
@@ -41,7 +43,7 @@ export class SqliteDb {
     return new Promise((resolve, reject) => {
       const db = new sqlite3.Database(path, (error) => {
         if (error) return reject(error);
-        db.configure("busyTimeout", 10_000);
+        db.configure("busyTimeout", BUSY_TIMEOUT_MS);
         resolve(new SqliteDb(db, options.keepStatements ?? false));
       });
     });
@@ -76,6 +78,21 @@ export class SqliteDb {
 
   async get<T>(sql: string, params: SqlValue[] = []): Promise<T | undefined> {
     return (await this.all<T>(sql, params))[0];
+  }
+
+  /**
+   * Runs `work` with SQLite answering "busy" at once instead of waiting for another connection's
+   * lock: a wait blocks a thread of libuv's pool, and a transaction of several trips would find
+   * every thread taken by connections waiting for it. The caller retries; nothing else may use
+   * this connection meanwhile (opening).
+   */
+  async withoutWaiting<T>(work: () => Promise<T>): Promise<T> {
+    this.db.configure("busyTimeout", 0);
+    try {
+      return await work();
+    } finally {
+      this.db.configure("busyTimeout", BUSY_TIMEOUT_MS);
+    }
   }
 
   /** BEGIN IMMEDIATE takes the write lock at once, so two processes updating one index wait in turn. */

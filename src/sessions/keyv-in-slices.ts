@@ -1,5 +1,6 @@
 import { Buffer } from "node:buffer";
 import { parseJsonInSlices } from "../lib/json-in-slices.js";
+import { utf8InSlices } from "../lib/text-writes.js";
 import { TimeSlices } from "../lib/time-slices.js";
 import type { SessionRecord } from "./session-record.js";
 
@@ -15,37 +16,74 @@ import type { SessionRecord } from "./session-record.js";
 /** keyv's escape: values only, never keys (JSON.stringify's replacer sees values). */
 const escapeColons = (_key: string, value: unknown) => (typeof value === "string" && value.startsWith(":") ? `:${value}` : value);
 
-/** What keyv.set stores for `{ value: record }`, with the loop handed back between messages. */
-export async function encodeRecord(record: SessionRecord, slices = new TimeSlices()): Promise<string> {
-  const { messages, ...rest } = record;
-  // The record without its messages, then the messages one at a time in the place left for them.
-  const frame = JSON.stringify({ value: { ...rest, messages: [] } }, escapeColons);
-  const parts: string[] = [];
-  for (const message of messages) {
-    parts.push(encodedMessage(message));
+/** Where the frozen prompt and the messages go in the frame's encoding (each record's last two keys). */
+const FRAME_TAIL = '"systemPrompt":"","messages":[]}}';
+const utf8 = new TextEncoder();
+const bytesOf = (text: string): Uint8Array => utf8.encode(text);
+
+/**
+ * What keyv.set stores for `{ value: record }`, as UTF-8, with the loop handed back between
+ * messages. A turn saves the whole record, so what does not change is encoded once: the frozen
+ * prompt (kept with the record) and each message (kept with the message). Only the small frame is
+ * encoded at every save; the pieces are copied into one block.
+ */
+export async function encodeRecord(record: SessionRecord, slices = new TimeSlices()): Promise<Buffer> {
+  const { messages, systemPrompt, ...rest } = record;
+  // The record without its prompt and messages, then each in the place left for it.
+  const frame = JSON.stringify({ value: { ...rest, systemPrompt: "", messages: [] } }, escapeColons);
+  // A record read from elsewhere may lack its prompt, or hold something else there.
+  if (typeof systemPrompt !== "string" || !frame.endsWith(FRAME_TAIL)) {
+    return Buffer.concat(await piecesOf(JSON.stringify({ value: { ...rest, systemPrompt, messages: [] } }, escapeColons), messages, slices));
+  }
+  const head = `${frame.slice(0, -FRAME_TAIL.length)}"systemPrompt":`;
+  return Buffer.concat(await piecesOf(head, messages, slices, promptBytes(record, systemPrompt)));
+}
+
+/** The frame up to the messages, the prompt's bytes when given, each message, and the close. */
+async function piecesOf(frame: string, messages: SessionRecord["messages"], slices: TimeSlices, prompt?: Uint8Array): Promise<Uint8Array[]> {
+  const pieces: Uint8Array[] = prompt ? [bytesOf(frame), prompt, bytesOf(',"messages":[')] : [bytesOf(frame.slice(0, -"]}}".length))];
+  for (const [i, message] of messages.entries()) {
+    if (i > 0) pieces.push(COMMA);
+    pieces.push(await encodedMessage(message));
     await slices.pause();
   }
-  return `${frame.slice(0, -"]}}".length)}${parts.join(",")}]}}`;
+  pieces.push(CLOSE);
+  return pieces;
 }
+
+const COMMA = bytesOf(",");
+const CLOSE = bytesOf("]}}");
+
+/** The frozen prompt's encoding, made once a record (a prompt is never changed in place). */
+function promptBytes(record: SessionRecord, prompt: string): Uint8Array {
+  const kept = prompts.get(record);
+  if (kept?.prompt === prompt) return kept.bytes;
+  const bytes = bytesOf(JSON.stringify(escapeColons("", prompt)));
+  prompts.set(record, { prompt, bytes });
+  return bytes;
+}
+
+const prompts = new WeakMap<SessionRecord, { prompt: string; bytes: Uint8Array }>();
 
 /**
  * A message's encoding, made once: a record is saved every turn with every message before it, and
  * the conversation grows a turn at a time. Kept by the message object (a stored message is never
  * changed in place: masking and forgetting make new ones; tests/unit/sessions/keyv-in-slices.test.ts).
  */
-function encodedMessage(message: SessionRecord["messages"][number]): string {
+async function encodedMessage(message: SessionRecord["messages"][number]): Promise<Uint8Array> {
   // A record read from elsewhere may hold anything in its list; only objects are kept.
-  if (typeof message !== "object" || message === null) return JSON.stringify(message, escapeColons) ?? "null";
-  let encoded = encodings.get(message);
-  if (encoded === undefined) {
-    encoded = JSON.stringify(message, escapeColons) ?? "null";
-    // A file shared in the conversation is encoded each time rather than kept twice in memory.
-    if (encoded.length <= KEPT_ENCODING_CHARS) encodings.set(message, encoded);
-  }
-  return encoded;
+  if (typeof message !== "object" || message === null) return bytesOf(JSON.stringify(message, escapeColons) ?? "null");
+  const kept = encodings.get(message);
+  if (kept) return kept;
+  const text = JSON.stringify(message, escapeColons) ?? "null";
+  // A file shared in the conversation is encoded each time, in slices, rather than kept twice in memory.
+  if (text.length > KEPT_ENCODING_CHARS) return utf8InSlices(text);
+  const bytes = bytesOf(text);
+  encodings.set(message, bytes);
+  return bytes;
 }
 
-const encodings = new WeakMap<object, string>();
+const encodings = new WeakMap<object, Uint8Array>();
 /** The longest encoding kept: a typed message or an answer; a shared file is longer. */
 const KEPT_ENCODING_CHARS = 16_384;
 

@@ -5,6 +5,7 @@ import { SqliteDb, type SqlValue } from "../../../src/lib/sqlite-db.js";
 import { ModelClient } from "../../../src/model/model-client.js";
 import { SessionEngine } from "../../../src/engine/session-engine.js";
 import { SessionStore } from "../../../src/sessions/session-store.js";
+import { SessionMovedOnError } from "../../../src/sessions/session-store-base.js";
 import { silentLogger } from "../../../src/lib/logger.js";
 import { startFakeOpenAI } from "../../fakes/fake-openai.js";
 import { aliceInThread } from "../../helpers/engine.js";
@@ -130,6 +131,60 @@ describe("the SQLite store's person index", () => {
       expect(details, sql).not.toMatch(/^SCAN keyv\b|; SCAN keyv\b/);
     }
     await store.close();
+  });
+});
+
+describe("a store made before the status and person columns", () => {
+  it("moves its rows over at open: statuses, people and the forward-only rule read the columns, not the JSON", async () => {
+    const home = await makeTempHome();
+    const path = join(home, "old-sessions.sqlite");
+    // The layout of the stores made before: keyv's table, with indexes and a trigger on json_extract.
+    const old = await SqliteDb.open(path);
+    const status = "json_extract(value, '$.value.status')";
+    const rank = (row: string) =>
+      `CASE json_extract(${row}.value, '$.value.status') WHEN 'open' THEN 0 WHEN 'closing' THEN 1 WHEN 'pending-summary' THEN 2 WHEN 'closed' THEN 3 END`;
+    await old.exec(`CREATE TABLE keyv(key VARCHAR(255) PRIMARY KEY, value TEXT );
+      CREATE INDEX agentkit_status ON keyv (${status}, key);
+      CREATE INDEX agentkit_person ON keyv (json_extract(value, '$.value.userId'), key);
+      CREATE TRIGGER agentkit_status_forward BEFORE UPDATE OF value ON keyv
+        WHEN NEW.key > 'agentkit:session:' AND NEW.key < 'agentkit:session;' AND ${rank("OLD")} > ${rank("NEW")}
+        BEGIN SELECT RAISE(ABORT, 'agentkit: session already further along'); END`);
+    const rows: Array<[string, string]> = [
+      ["s1", "open"],
+      ["s2", "closed"],
+      ["s3", "open"],
+    ];
+    for (const [id, state] of rows) {
+      const record = sessionRecord(id, { userId: id === "s3" ? "222" : "111", status: state as "open" | "closed" });
+      await old.run("INSERT INTO keyv (key, value) VALUES (?, ?)", [`agentkit:session:${id}`, JSON.stringify({ value: record })]);
+    }
+    await old.close();
+
+    // Two processes open it at once; the move is made once.
+    const [store, other] = await Promise.all([SessionStore.open(home, `sqlite://${path}`), SessionStore.open(home, `sqlite://${path}`)]);
+    try {
+      const ids = async (wanted: "open" | "closed") => {
+        const found: string[] = [];
+        for await (const record of store.withStatus([wanted])) found.push(record.id);
+        return found.sort();
+      };
+      expect(await ids("open")).toEqual(["s1", "s3"]);
+      expect(await ids("closed")).toEqual(["s2"]);
+      expect((await store.sessionsOf("111")).sort()).toEqual(["s1", "s2"]);
+      expect(await other.countByStatus()).toMatchObject({ open: 2, closed: 1 });
+      // A closed session is not opened again by a stale copy.
+      const stale = sessionRecord("s2", { userId: "111", status: "open" });
+      await expect(store.save(stale)).rejects.toBeInstanceOf(SessionMovedOnError);
+      // A save keeps the columns: s1 closes, and is found so.
+      await other.save(sessionRecord("s1", { userId: "111", status: "closed" }));
+      expect(await ids("closed")).toEqual(["s1", "s2"]);
+      const db = (store as unknown as { db: SqliteDb }).db;
+      const schema = await db.all<{ sql: string | null }>("SELECT sql FROM sqlite_master WHERE name LIKE 'agentkit_%'");
+      expect(schema.map((row) => row.sql ?? "").join("\n")).not.toMatch(/json_extract/);
+    } finally {
+      await other.close();
+      await store.close();
+    }
   });
 });
 

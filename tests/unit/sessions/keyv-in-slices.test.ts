@@ -2,10 +2,12 @@ import fc from "fast-check";
 import Keyv from "keyv";
 import { describe, expect, it } from "vitest";
 import { maskSecretsInRecord } from "../../../src/engine/mask-record.js";
-import { decodeRecord, encodeRecord } from "../../../src/sessions/keyv-in-slices.js";
+import { decodeRecord, encodeRecord as encodeBytes } from "../../../src/sessions/keyv-in-slices.js";
 import type { SessionRecord } from "../../../src/sessions/session-record.js";
 
 const keyv = new Keyv();
+/** The stored row as text, as keyv would read it. */
+const encodeRecord = async (record: SessionRecord) => (await encodeBytes(record)).toString("utf8");
 const base = (messages: SessionRecord["messages"], extra: Partial<SessionRecord> = {}): SessionRecord => ({
   id: "s1",
   userId: "111",
@@ -65,8 +67,22 @@ describe("a session record in keyv's encoding, a piece at a time", () => {
 
   it("keeps a character whose bytes straddle two pieces, and refuses a row that is not a record", async () => {
     const record = base([{ role: "user", content: `${"a".repeat((1 << 18) - 1)}😀ｓｋ－`.repeat(3) }]);
-    expect(await decodeRecord(Buffer.from(await encodeRecord(record), "utf8"))).toEqual(record);
+    expect(await decodeRecord(await encodeBytes(record))).toEqual(record);
     expect(await decodeRecord(Buffer.from("{not json", "utf8"))).toBeUndefined();
     expect(await decodeRecord(Buffer.from("[1]", "utf8"))).toBeUndefined();
+  });
+
+  it("encodes the frozen prompt once a record, and anew when the record holds another prompt or none", async () => {
+    const record = base([{ role: "user", content: "hi" }], { systemPrompt: ":a prompt — with 下周 in it" });
+    const first = await encodeRecord(record);
+    record.messages = [...record.messages, { role: "assistant", content: "hello" }];
+    record.status = "closing";
+    const second = await encodeRecord(record);
+    expect((await keyv.deserializeData<SessionRecord>(second))?.value).toEqual(record);
+    expect(second.length).toBeGreaterThan(first.length);
+    record.systemPrompt = "another prompt";
+    expect((await keyv.deserializeData<SessionRecord>(await encodeRecord(record)))?.value).toEqual(record);
+    const { systemPrompt: _, ...without } = record;
+    expect(await decodeRecord(await encodeBytes(without as SessionRecord))).toEqual(without);
   });
 });
