@@ -6,6 +6,7 @@ import type { InjectionCheckResult } from "./injection-check.js";
 import { instructionCheckRows, type InstructionCheckResult } from "./instruction-check.js";
 import type { PromptBuildResult } from "./prompt-build.js";
 import type { SecretCheckResult } from "./secret-check.js";
+import type { SessionSaveResult } from "./session-save.js";
 import type { TidyBenchResult } from "./tidy.js";
 import { renderMetricsOn } from "./report-metrics.js";
 import { renderSharded, shardedTargets } from "./report-sharded.js";
@@ -36,6 +37,7 @@ export interface BenchResults {
   sessionsFloor?: SessionsRssResult;
   reconcile?: ReconcileResult;
   promptBuild?: PromptBuildResult;
+  sessionSave?: SessionSaveResult;
   injectionCheck?: InjectionCheckResult;
   /** The secret check on 2,000-character notes, beside one plain pattern pass. */
   secretCheck?: SecretCheckResult;
@@ -390,6 +392,22 @@ export function renderReport(results: BenchResults): string {
         verdict("snapshot + prompt build p99", "≤ 2000 µs"),
       ],
       [s, "prompt size (chars)", String(pb.promptChars), "", "", ""],
+    );
+  }
+  const save = results.sessionSave;
+  if (save) {
+    const s = "4g session save";
+    const o = save.options;
+    rows.push(
+      [
+        s,
+        `CPU per save, all threads (µs, user+sys; median of ${o.rounds} rounds of ${o.sessions} sessions × ${o.turns} turns, a ${o.promptChars}-char prompt; floor: keyv's own set)`,
+        fmt(save.agentkitUs.p50, 0),
+        fmt(save.floorUs.p50, 0),
+        fmt(ratio(save.agentkitUs.p50, save.floorUs.p50), 2),
+        "",
+      ],
+      [s, "record after the last save (chars)", String(save.recordChars), "", "", ""],
     );
   }
   const ic = results.injectionCheck;

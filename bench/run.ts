@@ -17,6 +17,7 @@ import { cleanupEverything, ROOT, withTimeout } from "./processes.js";
 import { measureInjectionCheck } from "./injection-check.js";
 import { measureInstructionCheck } from "./instruction-check.js";
 import { measurePromptBuild } from "./prompt-build.js";
+import { measureSessionSave } from "./session-save.js";
 import { measureSecretCheck } from "./secret-check.js";
 import { checkTargets, renderReport, type BenchResults } from "./report.js";
 import { measureReconcile } from "./scale-reconcile.js";
@@ -38,6 +39,7 @@ const SECTIONS = [
   "scale-sessions",
   "scale-reconcile",
   "prompt-build",
+  "session-save",
   "injection-check",
   "secret-check",
   "instruction-check",
@@ -53,7 +55,7 @@ const OPT_IN: readonly Section[] = ["sharded", "reconcile-redis"];
 /** `--only scale` is the three scale sections. */
 const GROUPS: Record<string, readonly Section[]> = {
   scale: ["scale-sessions", "scale-reconcile", "prompt-build", "secret-check"],
-  compare: ["turn-overhead", "floor", "turn-cpu"],
+  compare: ["turn-overhead", "floor", "turn-cpu", "session-save"],
   sharding: ["sharded", "reconcile-redis"],
   /** The page's own times, and other people's turns while the heaviest one is reloaded. */
   web: ["web-pages", "web-turns"],
@@ -223,7 +225,7 @@ const profiled = { runtime, ...(nodeArgs ? { nodeArgs } : {}) };
 
 // Build before the clocks start; a build that fails stops the bench.
 /** Sections timed in this process: they need no bot. */
-const IN_PROCESS: readonly Section[] = ["prompt-build", "injection-check", "secret-check", "instruction-check", "tidy", "web-pages"];
+const IN_PROCESS: readonly Section[] = ["prompt-build", "session-save", "injection-check", "secret-check", "instruction-check", "tidy", "web-pages"];
 const startsBots = [...only].some((name) => !IN_PROCESS.includes(name));
 if (startsBots && (runtime === "compiled" || only.has("startup"))) {
   const started = Date.now();
@@ -311,6 +313,9 @@ await section("reconcile-redis", 2 * (reconcileTimeoutMs + 5 * 60_000), async ()
 await section("prompt-build", 5 * 60_000, async () => {
   const iterations = Math.max(10, Math.round(num("iterations")));
   results.promptBuild = await measurePromptBuild({ iterations, warmup: Math.min(500, Math.ceil(iterations / 10)) });
+});
+await section("session-save", 5 * 60_000, async () => {
+  results.sessionSave = await measureSessionSave({ sessions: 50, turns: 10, rounds: 5, promptChars: 10_399 });
 });
 await section("injection-check", 60_000, async () => {
   const iterations = Math.max(100, Math.round(num("iterations")) * 5);
