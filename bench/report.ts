@@ -396,7 +396,7 @@ export function renderReport(results: BenchResults): string {
   }
   const save = results.sessionSave;
   if (save) {
-    const s = "4g session save";
+    const s = "4h session save";
     const o = save.options;
     rows.push(
       [

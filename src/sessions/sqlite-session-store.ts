@@ -21,13 +21,23 @@ const FIRST = `${NAMESPACE}:${SESSION}`;
 /** Just past every session key (";" follows ":"). */
 const END = `${NAMESPACE}:session;`;
 /**
- * A session row's status and person, in columns of their own set at each write. Before, indexes
- * on json_extract over the record and a trigger comparing two json_extracts parsed each record's
- * JSON four to six times a save (10-40 KB a turn); a store made so is moved over at open.
+ * A session row's status and person, in columns of their own set at each write, with a count of
+ * its writes. Before, indexes on json_extract over the record and a trigger comparing two
+ * json_extracts parsed each record's JSON four to six times a save (10-40 KB a turn); a store made
+ * so is moved over at open (withColumns).
  */
 const STATUS = "status";
 const PERSON = "person";
+const WRITES = "writes";
 const RANK = (row: string) => `CASE ${row}.${STATUS} WHEN 'open' THEN 0 WHEN 'closing' THEN 1 WHEN 'pending-summary' THEN 2 WHEN 'closed' THEN 3 END`;
+const IS_SESSION = (row: string) => `${row}.key > '${FIRST}' AND ${row}.key < '${END}'`;
+/** The indexes and trigger on json_extract that stores made before the columns have: dropped at every open. */
+const OLD_OBJECTS = [`INDEX ${NAMESPACE}_status`, `INDEX ${NAMESPACE}_person`, `TRIGGER ${NAMESPACE}_status_forward`];
+/** keyv's escape (a string that starts with ":" is stored with one more), undone for a person's id read from the JSON. */
+const UNESCAPED = (sql: string) => `CASE WHEN substr(${sql}, 1, 1) = ':' THEN substr(${sql}, 2) ELSE ${sql} END`;
+const FILL_COLUMNS = `${STATUS} = json_extract(value, '$.value.status'), ${PERSON} = ${UNESCAPED("json_extract(value, '$.value.userId')")}`;
+/** An older AgentKit writes the JSON alone: its writes are refused, rather than leave the columns wrong. */
+const OLDER_WRITER = "agentkit: a session written by an older AgentKit (stop every AgentKit process before an upgrade)";
 /** The triggers' messages, to tell their refusals from other failures. */
 const MOVED_ON = "agentkit: session already further along";
 const CLAIMS = `${NAMESPACE}_claims`;
@@ -37,8 +47,9 @@ const PEOPLE = `${NAMESPACE}_people`;
 
 /**
  * Sessions in SQLite (a file in AGENTKIT_HOME, or `memory://` for one process): keyv's table,
- * plus an index on each record's status, a trigger that keeps statuses moving forward, and a
- * table of claims. Several processes may share the file (the bot and a terminal chat).
+ * with a session's status and person in columns of their own and an index on each, a trigger that
+ * keeps statuses moving forward, triggers that refuse an older AgentKit's writes, a table of claims
+ * and one of forget epochs. Several processes may share the file (the bot and a terminal chat).
  */
 export class SqliteSessionStore extends SessionStoreBase {
   private claimsTaken = 0;
@@ -69,15 +80,25 @@ export class SqliteSessionStore extends SessionStoreBase {
       await withColumns(db);
       await whenNotBusy(() =>
         db.exec(`
+          -- An older AgentKit that opened the file since it was moved over made these again.
+          ${OLD_OBJECTS.map((object) => `DROP ${object.replace(" ", " IF EXISTS ")};`).join("\n")}
           -- withStatus and countByStatus read this index, not every record (channel and flag rows index as NULL).
-          CREATE INDEX IF NOT EXISTS ${NAMESPACE}_status ON ${table} (${STATUS}, key);
-          -- In the database itself, so it holds for every process on the file at once.
-          CREATE TRIGGER IF NOT EXISTS ${NAMESPACE}_status_forward BEFORE UPDATE OF ${STATUS} ON ${table}
-            WHEN NEW.key > '${FIRST}' AND NEW.key < '${END}' AND ${RANK("OLD")} > ${RANK("NEW")}
-            BEGIN SELECT RAISE(ABORT, '${MOVED_ON}'); END;
-          CREATE TABLE IF NOT EXISTS ${CLAIMS} (name TEXT PRIMARY KEY, owner TEXT NOT NULL, expires_at INTEGER NOT NULL);
+          CREATE INDEX IF NOT EXISTS ${NAMESPACE}_session_status ON ${table} (${STATUS}, key);
           -- forget and delete-all find a person's sessions here.
-          CREATE INDEX IF NOT EXISTS ${NAMESPACE}_person ON ${table} (${PERSON}, key);
+          CREATE INDEX IF NOT EXISTS ${NAMESPACE}_session_person ON ${table} (${PERSON}, key);
+          -- In the database itself, so it holds for every process on the file at once.
+          CREATE TRIGGER IF NOT EXISTS ${NAMESPACE}_forward_only BEFORE UPDATE OF ${STATUS} ON ${table}
+            WHEN ${IS_SESSION("NEW")} AND ${RANK("OLD")} > ${RANK("NEW")}
+            BEGIN SELECT RAISE(ABORT, '${MOVED_ON}'); END;
+          CREATE TRIGGER IF NOT EXISTS ${NAMESPACE}_older_update BEFORE UPDATE OF value ON ${table}
+            WHEN ${IS_SESSION("NEW")} AND NEW.${WRITES} IS OLD.${WRITES}
+            BEGIN SELECT RAISE(ABORT, '${OLDER_WRITER}'); END;
+          CREATE TRIGGER IF NOT EXISTS ${NAMESPACE}_older_insert BEFORE INSERT ON ${table}
+            WHEN ${IS_SESSION("NEW")} AND NEW.${STATUS} IS NULL
+            BEGIN SELECT RAISE(ABORT, '${OLDER_WRITER}'); END;
+          -- Rows an older AgentKit added before these triggers were there.
+          UPDATE ${table} SET ${FILL_COLUMNS} WHERE ${STATUS} IS NULL AND ${IS_SESSION(table)} AND json_valid(value);
+          CREATE TABLE IF NOT EXISTS ${CLAIMS} (name TEXT PRIMARY KEY, owner TEXT NOT NULL, expires_at INTEGER NOT NULL);
           CREATE TABLE IF NOT EXISTS ${PEOPLE} (person TEXT PRIMARY KEY, forget_epoch INTEGER NOT NULL);`),
       );
       return store;
@@ -88,15 +109,18 @@ export class SqliteSessionStore extends SessionStoreBase {
   protected async writeRecord(record: SessionRecord): Promise<WriteVerdict> {
     // keyv's own encoding, under keyv's key, so keyv reads it back; written only when the record's
     // epoch is the person's (one statement: atomic for every process on the file).
+    // The columns as the encoding starts: a long record's encoding hands the loop back.
+    const { status, userId } = record;
     // Bound as bytes made in slices and stored as text: the driver converting a string of megabytes blocks the loop.
     const bytes = await encodeRecord(record);
     try {
       const rows = (await this.db.all(
-        `INSERT INTO ${KEYV_TABLE} (key, value, ${STATUS}, ${PERSON}) SELECT ?, CAST(? AS TEXT), ?, ?
+        `INSERT INTO ${KEYV_TABLE} (key, value, ${STATUS}, ${PERSON}, ${WRITES}) SELECT ?, CAST(? AS TEXT), ?, ?, 1
          WHERE ? >= COALESCE((SELECT forget_epoch + forget_epoch % 2 FROM ${PEOPLE} WHERE person = ?), 0)
-         ON CONFLICT(key) DO UPDATE SET value = excluded.value, ${STATUS} = excluded.${STATUS}, ${PERSON} = excluded.${PERSON}
+         ON CONFLICT(key) DO UPDATE SET value = excluded.value, ${STATUS} = excluded.${STATUS}, ${PERSON} = excluded.${PERSON},
+           ${WRITES} = ${KEYV_TABLE}.${WRITES} + 1
          RETURNING key`,
-        [FIRST + record.id, bytes, record.status, record.userId, record.epoch ?? 0, epochKey(record.userId)],
+        [FIRST + record.id, bytes, status, userId, record.epoch ?? 0, epochKey(userId)],
       )) as unknown[];
       return rows.length === 1 ? "written" : "forgotten";
     } catch (error) {
@@ -231,29 +255,31 @@ export class SqliteSessionStore extends SessionStoreBase {
  */
 async function withColumns(db: SqliteDb): Promise<void> {
   const hasColumns = async () => (await db.all<{ name: string }>(`PRAGMA table_info(${KEYV_TABLE})`)).some((column) => column.name === STATUS);
+  let moved = false;
+  // Other openers wait as long as the move may take (a large store: about 100 MB a second here).
   await whenNotBusy(async () => {
     if (await hasColumns()) return;
     await db.transaction(async () => {
       if (await hasColumns()) return;
-      await db.exec(`DROP TRIGGER IF EXISTS ${NAMESPACE}_status_forward;
-        DROP INDEX IF EXISTS ${NAMESPACE}_status;
-        DROP INDEX IF EXISTS ${NAMESPACE}_person;
+      await db.exec(`${OLD_OBJECTS.map((object) => `DROP ${object.replace(" ", " IF EXISTS ")};`).join("\n")}
         ALTER TABLE ${KEYV_TABLE} ADD COLUMN ${STATUS} TEXT;
-        ALTER TABLE ${KEYV_TABLE} ADD COLUMN ${PERSON} TEXT;`);
-      await db.run(
-        `UPDATE ${KEYV_TABLE} SET ${STATUS} = json_extract(value, '$.value.status'), ${PERSON} = json_extract(value, '$.value.userId')
-         WHERE key > ? AND key < ? AND json_valid(value)`,
-        [FIRST, END],
-      );
+        ALTER TABLE ${KEYV_TABLE} ADD COLUMN ${PERSON} TEXT;
+        ALTER TABLE ${KEYV_TABLE} ADD COLUMN ${WRITES} INTEGER NOT NULL DEFAULT 0;`);
+      await db.run(`UPDATE ${KEYV_TABLE} SET ${FILL_COLUMNS} WHERE key > ? AND key < ? AND json_valid(value)`, [FIRST, END]);
+      moved = true;
     });
-  });
+  }, MOVE_BUSY_MS);
+  // The move rewrote every session row into the write-ahead log: it goes back to its usual size.
+  if (moved) await db.exec("PRAGMA wal_checkpoint(TRUNCATE)").catch(() => {});
 }
 
 /** How long opening waits for another process to let go of a new database file. */
 const OPEN_BUSY_MS = 10_000;
+/** How long an opener waits for another one moving a store to the columns. */
+const MOVE_BUSY_MS = 10 * 60_000;
 
-async function whenNotBusy<T>(work: () => Promise<T>): Promise<T> {
-  const until = Date.now() + OPEN_BUSY_MS;
+async function whenNotBusy<T>(work: () => Promise<T>, waitMs = OPEN_BUSY_MS): Promise<T> {
+  const until = Date.now() + waitMs;
   for (let wait = 2; ; wait = Math.min(wait * 2, 100)) {
     try {
       return await work();

@@ -1,4 +1,4 @@
-import type Keyv from "keyv";
+import Keyv from "keyv";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SqliteDb, type SqlValue } from "../../../src/lib/sqlite-db.js";
@@ -113,7 +113,7 @@ describe("the SQLite store's person index", () => {
     const people = ["111", "222", "333", "444"];
     await Promise.all(Array.from({ length: 400 }, (_, i) => first.save(sessionRecord(`s${i}`, { userId: people[i % 4], status: i % 3 ? "open" : "closed" }))));
     // A store made before the person index existed.
-    await (first as unknown as { db: SqliteDb }).db.exec("DROP INDEX IF EXISTS agentkit_person");
+    await (first as unknown as { db: SqliteDb }).db.exec("DROP INDEX IF EXISTS agentkit_session_person");
     await first.close();
 
     const store = await SessionStore.open(home);
@@ -127,7 +127,7 @@ describe("the SQLite store's person index", () => {
     for (const [sql, args] of statements) {
       const plan = await db.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, args);
       const details = plan.map((row) => row.detail).join("; ");
-      expect(details, sql).toMatch(/USING (COVERING )?INDEX agentkit_person/);
+      expect(details, sql).toMatch(/USING (COVERING )?INDEX agentkit_session_person/);
       expect(details, sql).not.toMatch(/^SCAN keyv\b|; SCAN keyv\b/);
     }
     await store.close();
@@ -155,8 +155,9 @@ describe("a store made before the status and person columns", () => {
       ["s3", "open"],
     ];
     for (const [id, state] of rows) {
-      const record = sessionRecord(id, { userId: id === "s3" ? "222" : "111", status: state as "open" | "closed" });
-      await old.run("INSERT INTO keyv (key, value) VALUES (?, ?)", [`agentkit:session:${id}`, JSON.stringify({ value: record })]);
+      // keyv stores a string that starts with ":" with one more: the person's column holds the id itself.
+      const record = sessionRecord(id, { userId: id === "s3" ? ":222" : "111", status: state as "open" | "closed" });
+      await old.run("INSERT INTO keyv (key, value) VALUES (?, ?)", [`agentkit:session:${id}`, String(await new Keyv().serializeData({ value: record }))]);
     }
     await old.close();
 
@@ -171,6 +172,7 @@ describe("a store made before the status and person columns", () => {
       expect(await ids("open")).toEqual(["s1", "s3"]);
       expect(await ids("closed")).toEqual(["s2"]);
       expect((await store.sessionsOf("111")).sort()).toEqual(["s1", "s2"]);
+      expect(await store.sessionsOf(":222")).toEqual(["s3"]);
       expect(await other.countByStatus()).toMatchObject({ open: 2, closed: 1 });
       // A closed session is not opened again by a stale copy.
       const stale = sessionRecord("s2", { userId: "111", status: "open" });
@@ -179,10 +181,27 @@ describe("a store made before the status and person columns", () => {
       await other.save(sessionRecord("s1", { userId: "111", status: "closed" }));
       expect(await ids("closed")).toEqual(["s1", "s2"]);
       const db = (store as unknown as { db: SqliteDb }).db;
-      const schema = await db.all<{ sql: string | null }>("SELECT sql FROM sqlite_master WHERE name LIKE 'agentkit_%'");
-      expect(schema.map((row) => row.sql ?? "").join("\n")).not.toMatch(/json_extract/);
-    } finally {
+      const schema = async () =>
+        (await db.all<{ sql: string | null }>("SELECT sql FROM sqlite_master WHERE name LIKE 'agentkit_%'")).map((row) => row.sql ?? "").join("\n");
+      expect(await schema()).not.toMatch(/json_extract/);
+
+      // An older AgentKit still running writes the JSON alone: refused, where it would leave the columns wrong.
+      const older = (id: string, state: string) => [
+        `agentkit:session:${id}`,
+        JSON.stringify({ value: sessionRecord(id, { userId: "111", status: state as "open" }) }),
+      ];
+      await expect(db.run("INSERT INTO keyv (key, value) VALUES (?, ?)", older("s9", "open"))).rejects.toThrow(/older AgentKit/);
+      await expect(
+        db.run("INSERT INTO keyv (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", older("s3", "closed")),
+      ).rejects.toThrow(/older AgentKit/);
+      // Its open made its index and trigger on the JSON again: the next open drops them.
+      await db.exec(`CREATE INDEX IF NOT EXISTS agentkit_status ON keyv (${status}, key)`);
       await other.close();
+      const again = await SessionStore.open(home, `sqlite://${path}`);
+      await again.close();
+      expect(await schema()).not.toMatch(/json_extract/);
+    } finally {
+      await other.close().catch(() => {});
       await store.close();
     }
   });
