@@ -45,6 +45,26 @@ const PRUNE_CLAIMS_EVERY = 100;
 /** Each person's forget epoch by epochKey (see SessionStoreBase); a row is never deleted. */
 const PEOPLE = `${NAMESPACE}_people`;
 
+/** The session store's schema beside keyv's table, each statement harmless to run again. */
+const SCHEMA = `
+  ${OLD_OBJECTS.map((object) => `DROP ${object.replace(" ", " IF EXISTS ")};`).join("\n")}
+  -- withStatus and countByStatus read this index, not every record (channel and flag rows index as NULL).
+  CREATE INDEX IF NOT EXISTS ${NAMESPACE}_session_status ON ${KEYV_TABLE} (${STATUS}, key);
+  -- forget and delete-all find a person's sessions here.
+  CREATE INDEX IF NOT EXISTS ${NAMESPACE}_session_person ON ${KEYV_TABLE} (${PERSON}, key);
+  -- In the database itself, so it holds for every process on the file at once.
+  CREATE TRIGGER IF NOT EXISTS ${NAMESPACE}_forward_only BEFORE UPDATE OF ${STATUS} ON ${KEYV_TABLE}
+    WHEN ${IS_SESSION("NEW")} AND ${RANK("OLD")} > ${RANK("NEW")}
+    BEGIN SELECT RAISE(ABORT, '${MOVED_ON}'); END;
+  CREATE TRIGGER IF NOT EXISTS ${NAMESPACE}_older_update BEFORE UPDATE OF value ON ${KEYV_TABLE}
+    WHEN ${IS_SESSION("NEW")} AND NEW.${WRITES} IS OLD.${WRITES}
+    BEGIN SELECT RAISE(ABORT, '${OLDER_WRITER}'); END;
+  CREATE TRIGGER IF NOT EXISTS ${NAMESPACE}_older_insert BEFORE INSERT ON ${KEYV_TABLE}
+    WHEN ${IS_SESSION("NEW")} AND NEW.${STATUS} IS NULL
+    BEGIN SELECT RAISE(ABORT, '${OLDER_WRITER}'); END;
+  CREATE TABLE IF NOT EXISTS ${CLAIMS} (name TEXT PRIMARY KEY, owner TEXT NOT NULL, expires_at INTEGER NOT NULL);
+  CREATE TABLE IF NOT EXISTS ${PEOPLE} (person TEXT PRIMARY KEY, forget_epoch INTEGER NOT NULL);`;
+
 /**
  * Sessions in SQLite (a file in AGENTKIT_HOME, or `memory://` for one process): keyv's table,
  * with a session's status and person in columns of their own and an index on each, a trigger that
@@ -63,7 +83,6 @@ export class SqliteSessionStore extends SessionStoreBase {
 
   static async open(uri: string): Promise<SqliteSessionStore> {
     const db = await SqliteDb.open(uri.replace(/^sqlite:\/\//, ""), { keepStatements: true });
-    const table = KEYV_TABLE;
     // Opening waits for other openers of the file in JavaScript, not in SQLite: a statement waiting
     // for a lock holds a thread of libuv's pool, and with four of them waiting the opener holding
     // the lock would find no thread for its next statement (five connections of one process).
@@ -78,29 +97,9 @@ export class SqliteSessionStore extends SessionStoreBase {
       await whenNotBusy(() => db.exec("PRAGMA journal_mode=WAL"));
       await db.exec("PRAGMA synchronous=NORMAL");
       await withColumns(db);
-      await whenNotBusy(() =>
-        db.exec(`
-          -- An older AgentKit that opened the file since it was moved over made these again.
-          ${OLD_OBJECTS.map((object) => `DROP ${object.replace(" ", " IF EXISTS ")};`).join("\n")}
-          -- withStatus and countByStatus read this index, not every record (channel and flag rows index as NULL).
-          CREATE INDEX IF NOT EXISTS ${NAMESPACE}_session_status ON ${table} (${STATUS}, key);
-          -- forget and delete-all find a person's sessions here.
-          CREATE INDEX IF NOT EXISTS ${NAMESPACE}_session_person ON ${table} (${PERSON}, key);
-          -- In the database itself, so it holds for every process on the file at once.
-          CREATE TRIGGER IF NOT EXISTS ${NAMESPACE}_forward_only BEFORE UPDATE OF ${STATUS} ON ${table}
-            WHEN ${IS_SESSION("NEW")} AND ${RANK("OLD")} > ${RANK("NEW")}
-            BEGIN SELECT RAISE(ABORT, '${MOVED_ON}'); END;
-          CREATE TRIGGER IF NOT EXISTS ${NAMESPACE}_older_update BEFORE UPDATE OF value ON ${table}
-            WHEN ${IS_SESSION("NEW")} AND NEW.${WRITES} IS OLD.${WRITES}
-            BEGIN SELECT RAISE(ABORT, '${OLDER_WRITER}'); END;
-          CREATE TRIGGER IF NOT EXISTS ${NAMESPACE}_older_insert BEFORE INSERT ON ${table}
-            WHEN ${IS_SESSION("NEW")} AND NEW.${STATUS} IS NULL
-            BEGIN SELECT RAISE(ABORT, '${OLDER_WRITER}'); END;
-          -- Rows an older AgentKit added before these triggers were there.
-          UPDATE ${table} SET ${FILL_COLUMNS} WHERE ${STATUS} IS NULL AND ${IS_SESSION(table)} AND json_valid(value);
-          CREATE TABLE IF NOT EXISTS ${CLAIMS} (name TEXT PRIMARY KEY, owner TEXT NOT NULL, expires_at INTEGER NOT NULL);
-          CREATE TABLE IF NOT EXISTS ${PEOPLE} (person TEXT PRIMARY KEY, forget_epoch INTEGER NOT NULL);`),
-      );
+      // Made by the move already; made again here if someone dropped one, and an older AgentKit's
+      // indexes and trigger on the JSON (made by an open of its own since the move) dropped.
+      await whenNotBusy(() => db.exec(SCHEMA));
       return store;
     });
     return new SqliteSessionStore(new Keyv({ store, namespace: NAMESPACE, throwOnErrors: true }), db);
@@ -261,11 +260,12 @@ async function withColumns(db: SqliteDb): Promise<void> {
     if (await hasColumns()) return;
     await db.transaction(async () => {
       if (await hasColumns()) return;
-      await db.exec(`${OLD_OBJECTS.map((object) => `DROP ${object.replace(" ", " IF EXISTS ")};`).join("\n")}
-        ALTER TABLE ${KEYV_TABLE} ADD COLUMN ${STATUS} TEXT;
+      await db.exec(`ALTER TABLE ${KEYV_TABLE} ADD COLUMN ${STATUS} TEXT;
         ALTER TABLE ${KEYV_TABLE} ADD COLUMN ${PERSON} TEXT;
         ALTER TABLE ${KEYV_TABLE} ADD COLUMN ${WRITES} INTEGER NOT NULL DEFAULT 0;`);
       await db.run(`UPDATE ${KEYV_TABLE} SET ${FILL_COLUMNS} WHERE key > ? AND key < ? AND json_valid(value)`, [FIRST, END]);
+      // In the same transaction: no older AgentKit can write a session between the move and the triggers that refuse it.
+      await db.exec(SCHEMA);
       moved = true;
     });
   }, MOVE_BUSY_MS);
