@@ -13,7 +13,7 @@ import { transcriptOf } from "./transcript.js";
  * them again and refuse what they cannot).
  */
 export function requestContext(record: SessionRecord): ChatCompletionMessageParam[] {
-  const context: ChatCompletionMessageParam[] = [{ role: "system", content: systemContent(record) }];
+  const context: ChatCompletionMessageParam[] = [systemMessage(record)];
   const guests = guestsOf(record);
   for (const message of record.messages.slice(record.condensed?.upTo ?? 0)) context.push(asSent(message, guests));
   return context;
@@ -26,6 +26,21 @@ function asSent(message: ChatCompletionMessageParam, guests: Map<string, Guest>)
   const guest = message.role === "user" && message.name ? guests.get(message.name) : undefined;
   return guest && typeof message.content === "string" ? { ...message, content: guestText(guest, message.content) } : replayable(message);
 }
+
+/**
+ * The system message, one object while the record's prompt stays the same: a request's bytes are
+ * kept with the objects they encode (model/request-bytes.ts), so the prompt is encoded once a session.
+ */
+function systemMessage(record: SessionRecord): ChatCompletionMessageParam {
+  const content = systemContent(record);
+  const known = systemMessages.get(record);
+  if (known?.content === content) return known;
+  const message = { role: "system" as const, content };
+  systemMessages.set(record, message);
+  return message;
+}
+
+const systemMessages = new WeakMap<SessionRecord, { role: "system"; content: string }>();
 
 /** The frozen prompt, with the condensed summary of the earlier conversation after it (a record, escaped like every block). */
 function systemContent(record: SessionRecord): string {
@@ -87,15 +102,23 @@ function wellFormed(text: string): string {
   return from === 0 ? text : out + text.slice(from);
 }
 
+/** Made once a message (a stored message is never changed in place), so the request's bytes for it are kept too. */
 function replayable(message: ChatCompletionMessageParam): ChatCompletionMessageParam {
   if (message.role !== "assistant" || !message.tool_calls?.length) return message;
-  return {
-    ...message,
-    tool_calls: message.tool_calls.map((call) =>
-      call.type === "function" ? { ...call, function: { ...call.function, arguments: replayableArguments(call.function.arguments) } } : call,
-    ),
-  };
+  let replay = replays.get(message);
+  if (replay === undefined) {
+    replay = {
+      ...message,
+      tool_calls: message.tool_calls.map((call) =>
+        call.type === "function" ? { ...call, function: { ...call.function, arguments: replayableArguments(call.function.arguments) } } : call,
+      ),
+    };
+    replays.set(message, replay);
+  }
+  return replay;
 }
+
+const replays = new WeakMap<ChatCompletionMessageParam, ChatCompletionMessageParam>();
 
 /** How an invited member's message reaches the model: their name as quoted data, then their words. */
 export function guestText(guest: Guest, text: string): string {

@@ -8,6 +8,7 @@ import { ReplyAssembler, usageOf, type ModelReply } from "./reply-assembler.js";
 import { traitsOf, type ServerTraits } from "./server-traits.js";
 import { convertImages, hasImages, withoutImages } from "./portable-images.js";
 import { refusalAwareFetch } from "./error-bodies.js";
+import { requestBytes } from "./request-bytes.js";
 
 /** A base URL whose path names an API version (`/v1`, `/api/v1`, `/v1beta/openai`): a 404 there is not the missing /v1. */
 function hasVersionPath(baseURL: string): boolean {
@@ -382,18 +383,23 @@ export class ModelClient {
           ? { response_format: { type: "json_schema" as const, json_schema: { name: request.schema.name, strict: true, schema: request.schema.schema } } }
           : {}),
       };
+      // The body as bytes made from what earlier requests encoded (request-bytes.ts); the SDK sends them as they are.
+      const sent = (params: Record<string, unknown>) => ({
+        signal: controller.signal,
+        body: requestBytes(params),
+        headers: { "content-type": "application/json" },
+      });
       if (!request.streaming) {
-        const completion = await this.client.chat.completions.create({ ...body, stream: false }, { signal: controller.signal });
+        const params = { ...body, stream: false as const };
+        const completion = await this.client.chat.completions.create(params, sent(params));
         const message = completion.choices?.[0]?.message;
         if (!message) throw this.failure("bad-response");
         const reply = ReplyAssembler.whole(message, completion.usage ? usageOf(completion.usage) : undefined);
         if (reply.content) request.onDelta?.(reply.content);
         return reply;
       }
-      const stream = await this.client.chat.completions.create(
-        { ...body, stream: true, ...(request.streamOptions ? { stream_options: { include_usage: true } } : {}) },
-        { signal: controller.signal },
-      );
+      const params = { ...body, stream: true as const, ...(request.streamOptions ? { stream_options: { include_usage: true } } : {}) };
+      const stream = await this.client.chat.completions.create(params, sent(params));
       const reply = new ReplyAssembler();
       for await (const chunk of stream) {
         if (request.signal?.aborted) throw new StoppedError();

@@ -44,6 +44,31 @@ describe("ModelClient", () => {
     expect(new Set(reply.toolCalls.map((c) => c.id)).size).toBe(2);
   });
 
+  it("sends each request as JSON, the prompt and the tools as sent before, whether streamed or not", async () => {
+    const model = await client();
+    const tools: ChatCompletionFunctionTool[] = [
+      { type: "function", function: { name: "memory_add", description: "下周: next week", parameters: { type: "object" } } },
+    ];
+    const prompt = { role: "system" as const, content: "You remember people. 上个月 means last month." };
+    await model.stream({ messages: [prompt, { role: "user", content: "hi 👋" }], tools });
+    await model.stream({
+      messages: [prompt, { role: "user", content: "hi 👋" }, { role: "assistant", content: "ok" }, { role: "user", content: "again" }],
+      tools,
+    });
+    await model.complete([prompt, { role: "user", content: "sum up" }]);
+    expect(fake.requests).toHaveLength(3);
+    for (const request of fake.requests) expect(request.headers["content-type"]).toBe("application/json");
+    expect(fake.requests[1]!.body).toEqual({
+      model: "m",
+      messages: [prompt, { role: "user", content: "hi 👋" }, { role: "assistant", content: "ok" }, { role: "user", content: "again" }],
+      tools,
+      parallel_tool_calls: true,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    expect(fake.requests[2]!.body).toMatchObject({ messages: [prompt, { role: "user", content: "sum up" }], stream: true });
+  });
+
   it.each([
     [401, "auth"],
     [429, "rate-limit"],

@@ -45,3 +45,28 @@ describe("the chat's size", () => {
     expect(chatSize(r)).toEqual(sentSize(r));
   });
 });
+
+describe("the request's context", () => {
+  it("sends one system message object and one replay of each tool call while they stay the same (their bytes are kept with them), new ones when the prompt changes", () => {
+    const call = { id: "c1", type: "function" as const, function: { name: "memory_add", arguments: '{"content":1e400}' } };
+    const r = record([
+      { role: "user", content: "hello" },
+      { role: "assistant", content: null, tool_calls: [call] },
+      { role: "tool", tool_call_id: "c1", content: "ok" },
+    ]);
+    const first = requestContext(r);
+    const again = requestContext(r);
+    expect(again[0]).toBe(first[0]);
+    expect(again[2]).toBe(first[2]);
+    // The replay is the arguments as servers take them back: a number that does not fit is null.
+    expect(first[2]).toMatchObject({ tool_calls: [{ function: { arguments: '{"content":null}' } }] });
+    // A forget rewrites the frozen prompt: the next request carries the new one.
+    r.systemPrompt = "a prompt without the forgotten words";
+    const after = requestContext(r);
+    expect(after[0]).not.toBe(first[0]);
+    expect(after[0]).toEqual({ role: "system", content: "a prompt without the forgotten words" });
+    // A condensed summary follows the prompt.
+    r.condensed = { summary: "they said hello", upTo: 0 };
+    expect(requestContext(r)[0]!.content).toContain("they said hello");
+  });
+});
