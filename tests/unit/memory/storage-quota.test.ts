@@ -61,6 +61,18 @@ describe("a person's storage", () => {
     expect((await storageUsage(s)).usedBytes).toBe((150 * 151) / 2 + outside.length);
   });
 
+  it("counts nothing for a new person's missing folder but their index, and never takes a folder that cannot be listed for an empty one", async () => {
+    const s = await store(1_000_000);
+    expect((await storageUsage(s)).usedBytes).toBe(0);
+    await mkdir(join(s.home, "index"), { recursive: true });
+    await writeFile(s.indexPath, "z".repeat(3_000));
+    expect((await storageUsage(s)).usedBytes).toBe(3_000);
+    // Something that is not a folder where the folder should be: the listing fails, and so does the measure.
+    await mkdir(join(s.home, "users"), { recursive: true });
+    await writeFile(s.dir, "not a folder");
+    await expect(storageUsage(s)).rejects.toThrow(/ENOTDIR/);
+  });
+
   it("refuses an import that would go past the quota, at the preview and again under the lock, changing nothing; one that fits or frees room goes", async () => {
     const s = await store(60_000);
     await mkdir(s.conversationsDir, { recursive: true });
