@@ -356,7 +356,7 @@ export class SessionEngine {
           onMemoryWrite: (written) => this.telemetry.memoryWrite(written),
           platform: record.channel.platform,
           publicPlace: publicPlaceOf(record.channel),
-          words: sessionWords(record, message),
+          words: lazyWords(() => sessionWords(record, message)),
           ...(message.from ? { guestTurn: true } : {}),
           ...(isServerId(record.channel.guildId)
             ? {
@@ -642,6 +642,24 @@ function storedParts(message: object, text: string, spans: readonly PartSpan[] |
 }
 
 const keptParts = new WeakMap<object, { text: string; spans: readonly PartSpan[] | undefined; parts: readonly MessagePart[] }>();
+
+/**
+ * The session's words, gathered at the first write that asks for them: most turns write nothing,
+ * and gathering reads every message since the condensed summary. The record does not change while
+ * its turn runs (the turn's messages are added after it), so this is what gathering first would give.
+ */
+function lazyWords(gather: () => SessionWords): SessionWords {
+  let words: SessionWords | undefined;
+  const get = () => (words ??= gather());
+  return {
+    get typed() {
+      return get().typed;
+    },
+    get others() {
+      return get().others;
+    },
+  };
+}
 
 /**
  * What the model has before it in a session, by whose words it is (ToolContext.words): the parts of

@@ -45,6 +45,22 @@ const PRUNE_CLAIMS_EVERY = 100;
 /** Each person's forget epoch by epochKey (see SessionStoreBase); a row is never deleted. */
 const PEOPLE = `${NAMESPACE}_people`;
 
+/**
+ * A session's write: a new row, or the stored one with its columns moved (the forward-only trigger
+ * refuses a status moving back); nothing at all when the record's epoch is below the person's.
+ */
+const WRITE_INTO = `INSERT INTO ${KEYV_TABLE} (key, value, ${STATUS}, ${PERSON}, ${WRITES}) SELECT ?, CAST(? AS TEXT), ?, ?, 1
+  WHERE ? >= COALESCE((SELECT forget_epoch + forget_epoch % 2 FROM ${PEOPLE} WHERE person = ?), 0)`;
+const WRITE = `${WRITE_INTO}
+  ON CONFLICT(key) DO UPDATE SET value = excluded.value, ${STATUS} = excluded.${STATUS}, ${PERSON} = excluded.${PERSON},
+    ${WRITES} = ${KEYV_TABLE}.${WRITES} + 1
+  RETURNING key`;
+/** The same write when the stored row's status and person are the record's: no indexed column is set, so no index is touched. */
+const SAME_COLUMNS_WRITE = `${WRITE_INTO}
+  ON CONFLICT(key) DO UPDATE SET value = excluded.value, ${WRITES} = ${KEYV_TABLE}.${WRITES} + 1
+    WHERE ${KEYV_TABLE}.${STATUS} IS excluded.${STATUS} AND ${KEYV_TABLE}.${PERSON} IS excluded.${PERSON}
+  RETURNING key`;
+
 /** The session store's schema beside keyv's table, each statement harmless to run again. */
 const SCHEMA = `
   ${OLD_OBJECTS.map((object) => `DROP ${object.replace(" ", " IF EXISTS ")};`).join("\n")}
@@ -112,16 +128,13 @@ export class SqliteSessionStore extends SessionStoreBase {
     const { status, userId } = record;
     // Bound as bytes made in slices and stored as text: the driver converting a string of megabytes blocks the loop.
     const bytes = await encodeRecord(record);
+    const params = [FIRST + record.id, bytes, status, userId, record.epoch ?? 0, epochKey(userId)];
     try {
-      const rows = (await this.db.all(
-        `INSERT INTO ${KEYV_TABLE} (key, value, ${STATUS}, ${PERSON}, ${WRITES}) SELECT ?, CAST(? AS TEXT), ?, ?, 1
-         WHERE ? >= COALESCE((SELECT forget_epoch + forget_epoch % 2 FROM ${PEOPLE} WHERE person = ?), 0)
-         ON CONFLICT(key) DO UPDATE SET value = excluded.value, ${STATUS} = excluded.${STATUS}, ${PERSON} = excluded.${PERSON},
-           ${WRITES} = ${KEYV_TABLE}.${WRITES} + 1
-         RETURNING key`,
-        [FIRST + record.id, bytes, status, userId, record.epoch ?? 0, epochKey(userId)],
-      )) as unknown[];
-      return rows.length === 1 ? "written" : "forgotten";
+      // Most saves are a turn's: the status and person as stored, so only the value and the count
+      // change, and the two indexes are left alone (a fifth less work a save). Anything else, or
+      // nothing written, goes through the statement that moves the columns and says why.
+      if ((await this.db.all(SAME_COLUMNS_WRITE, params)).length === 1) return "written";
+      return (await this.db.all(WRITE, params)).length === 1 ? "written" : "forgotten";
     } catch (error) {
       if (error instanceof Error && error.message.includes(MOVED_ON)) return "moved-on";
       throw error;
