@@ -259,10 +259,10 @@ export function renderReport(results: BenchResults): string {
     const s = "1b turn CPU";
     const rounds = cpu.options.rounds;
     const kinds = [
-      ["a new person's first turn (opening)", cpu.agentkit.openings, cpu.floor.openings],
-      [`a later turn (${cpu.options.laterTurns} a session)`, cpu.agentkit.later, cpu.floor.later],
+      ["a new person's first turn (opening)", cpu.agentkit.openings, cpu.floor.openings, cpu.paired.openings],
+      [`a later turn (${cpu.options.laterTurns} a session)`, cpu.agentkit.later, cpu.floor.later, cpu.paired.later],
     ] as const;
-    for (const [what, a, f] of kinds) {
+    for (const [what, a, f, paired] of kinds) {
       rows.push(
         [
           s,
@@ -275,6 +275,14 @@ export function renderReport(results: BenchResults): string {
         [s, `  main thread / other threads (ms)`, `${fmt(a.main.p50, 2)} / ${fmt(a.others.p50, 2)}`, `${fmt(f.main.p50, 2)} / ${fmt(f.others.p50, 2)}`, "", ""],
         [s, `  lowest – highest round (ms)`, `${fmt(a.total.min, 2)} – ${fmt(a.total.max, 2)}`, `${fmt(f.total.min, 2)} – ${fmt(f.total.max, 2)}`, "", ""],
       );
+      rows.push([
+        s,
+        `  AgentKit ÷ floor within each round: median (lowest – highest)`,
+        "",
+        "",
+        `${fmt(paired.p50, 2)} (${fmt(paired.min, 2)} – ${fmt(paired.max, 2)})`,
+        "",
+      ]);
     }
   }
   const ft = results.firstText;

@@ -29,6 +29,8 @@ interface CpuFigures {
 export interface TurnCpuResult {
   agentkit: { openings: CpuFigures; later: CpuFigures };
   floor: { openings: CpuFigures; later: CpuFigures };
+  /** Each round's AgentKit ÷ floor, the two measured back to back: less moved by the machine than the medians' ratio. */
+  paired: { openings: Summary; later: Summary };
   options: Omit<TurnCpuOptions, "nodeArgs">;
 }
 
@@ -42,25 +44,37 @@ const REPLY = { replyWords: 12 } as const;
  * start-up, timers), and moves ±0.5 ms between runs. Here turns follow each other, a few people at
  * a time, and two kinds are measured apart: a new person's first turn (the opening: a thread, the
  * snapshot with the default persona, the first save) and the later turns of a session.
+ *
+ * Both bots run at once and take turns block by block (which goes first alternates by round): a
+ * slow moment of a shared machine (another process, the host of a virtual machine) falls on both
+ * alike, and each round's ratio compares the two measured back to back. Each round takes new people.
  */
 export async function measureTurnCpu(options: TurnCpuOptions): Promise<TurnCpuResult> {
   const runs: Record<BotKind, { openings: Sample[]; later: Sample[] }> = { agentkit: { openings: [], later: [] }, floor: { openings: [], later: [] } };
-  for (let round = 0; round < options.rounds; round++) {
-    for (const kind of ["agentkit", "floor"] as const) {
-      const sample = await oneRound(kind, options);
-      runs[kind].openings.push(sample.openings);
-      runs[kind].later.push(sample.later);
+  const subjects: Partial<Record<BotKind, Subject>> = {};
+  try {
+    for (const kind of ["agentkit", "floor"] as const) subjects[kind] = await startSubject(kind, options);
+    // Warm-up: each code path runs before anything is counted.
+    for (const kind of ["agentkit", "floor"] as const) await subjects[kind]!.warmUp();
+    for (let round = 0; round < options.rounds; round++) {
+      const order = round % 2 === 0 ? (["agentkit", "floor"] as const) : (["floor", "agentkit"] as const);
+      for (const kind of order) runs[kind].openings.push(await subjects[kind]!.openings(options.openings));
+      for (const kind of order) runs[kind].later.push(await subjects[kind]!.later(options.laterPeople, options.laterTurns));
     }
+  } finally {
+    for (const subject of Object.values(subjects)) await subject.stop();
   }
   const figures = (samples: Sample[]): CpuFigures => ({
     total: summarize(samples.map((s) => s.main + s.others)),
     main: summarize(samples.map((s) => s.main)),
     others: summarize(samples.map((s) => s.others)),
   });
+  const paired = (a: Sample[], f: Sample[]) => summarize(a.map((s, i) => (s.main + s.others) / (f[i]!.main + f[i]!.others)));
   const { nodeArgs: _, ...shown } = options;
   return {
     agentkit: { openings: figures(runs.agentkit.openings), later: figures(runs.agentkit.later) },
     floor: { openings: figures(runs.floor.openings), later: figures(runs.floor.later) },
+    paired: { openings: paired(runs.agentkit.openings, runs.floor.openings), later: paired(runs.agentkit.later, runs.floor.later) },
     options: shown,
   };
 }
@@ -70,66 +84,83 @@ interface Sample {
   others: number;
 }
 
-async function oneRound(kind: BotKind, options: TurnCpuOptions): Promise<{ openings: Sample; later: Sample }> {
+/** One bot with its own fake Discord and model, measured a block of turns at a time. */
+interface Subject {
+  warmUp(): Promise<void>;
+  /** New people's first turns, CPU per turn. */
+  openings(people: number): Promise<Sample>;
+  /** New people's first turns (not counted), then `turns` more each, CPU per counted turn. */
+  later(people: number, turns: number): Promise<Sample>;
+  stop(): Promise<void>;
+}
+
+async function startSubject(kind: BotKind, options: TurnCpuOptions): Promise<Subject> {
   const discord = await startFakeDiscord({});
   const model = await startBenchModel();
   const home = await makeTempDir(`${kind}-cpu-home`);
   let bot: Awaited<ReturnType<typeof startBot>> | undefined;
-  try {
-    model.setReplier((_body, tag) => ({ text: tag ? answerFor(tag, REPLY) : "A short summary.", chunkSize: 4, firstTokenDelayMs: 0, tokensPerSecond: 0 }));
-    bot = await startBot(kind, { discord, model, home, runtime: options.runtime ?? "compiled", ...(options.nodeArgs ? { nodeArgs: options.nodeArgs } : {}) });
-    const watcher = new ReplyWatcher(discord);
-    const pid = bot.pid;
-    let person = 0;
-    const threads = new Map<number, string>();
-    const turn = async (index: number, n: number) => {
-      const tag = tagOf(index, n);
-      const threadId = threads.get(index);
-      const message = await discord.userSends(
-        threadId === undefined
-          ? { channelId: discord.textChannel.id, userId: userOf(index), content: `[${tag}] ${words(8, n)}`, mentionsBot: true }
-          : { channelId: threadId, userId: userOf(index), content: `[${tag}] ${words(8, n)}` },
-      );
-      if (threadId === undefined) threads.set(index, message.id);
-      await watcher.expect(threads.get(index)!, answerFor(tag, REPLY), options.turnTimeoutMs);
-    };
-    const users = new Map<number, string>();
-    const userOf = (index: number) => users.get(index)!;
-    const newPeople = (count: number) =>
-      Array.from({ length: count }, () => {
-        const index = person++;
-        users.set(index, discord.addUser({ username: `cpu${index}`, globalName: `Cpu ${index}` }).id);
-        return index;
-      });
-    const inGroups = async (people: number[], work: (index: number) => Promise<void>) => {
-      for (let i = 0; i < people.length; i += AT_ONCE) await Promise.all(people.slice(i, i + AT_ONCE).map(work));
-    };
-    // Warm-up: each code path runs before anything is counted.
-    await inGroups(newPeople(2 * AT_ONCE), async (index) => {
-      for (let n = 1; n <= 4; n++) await turn(index, n);
-    });
-    await delay(200);
-    const perTurn = (before: Sample, after: Sample, turns: number): Sample => ({
-      main: (after.main - before.main) / turns,
-      others: (after.others - before.others) / turns,
-    });
-
-    const beforeOpenings = threadCpuMs(pid);
-    await inGroups(newPeople(options.openings), (index) => turn(index, 1));
-    const openings = perTurn(beforeOpenings, threadCpuMs(pid), options.openings);
-
-    const later = newPeople(options.laterPeople);
-    await inGroups(later, (index) => turn(index, 1));
-    await delay(200);
-    const beforeLater = threadCpuMs(pid);
-    await inGroups(later, async (index) => {
-      for (let n = 2; n <= options.laterTurns + 1; n++) await turn(index, n);
-    });
-    return { openings, later: perTurn(beforeLater, threadCpuMs(pid), options.laterPeople * options.laterTurns) };
-  } finally {
+  const stop = async () => {
     await bot?.stop();
     await discord.close();
     await model.close();
     removeTempDir(home);
+  };
+  try {
+    model.setReplier((_body, tag) => ({ text: tag ? answerFor(tag, REPLY) : "A short summary.", chunkSize: 4, firstTokenDelayMs: 0, tokensPerSecond: 0 }));
+    bot = await startBot(kind, { discord, model, home, runtime: options.runtime ?? "compiled", ...(options.nodeArgs ? { nodeArgs: options.nodeArgs } : {}) });
+  } catch (error) {
+    await stop();
+    throw error;
   }
+  const pid = bot.pid;
+  const watcher = new ReplyWatcher(discord);
+  let person = 0;
+  const threads = new Map<number, string>();
+  const users = new Map<number, string>();
+  const turn = async (index: number, n: number) => {
+    const tag = tagOf(index, n);
+    const threadId = threads.get(index);
+    const message = await discord.userSends(
+      threadId === undefined
+        ? { channelId: discord.textChannel.id, userId: users.get(index)!, content: `[${tag}] ${words(8, n)}`, mentionsBot: true }
+        : { channelId: threadId, userId: users.get(index)!, content: `[${tag}] ${words(8, n)}` },
+    );
+    if (threadId === undefined) threads.set(index, message.id);
+    await watcher.expect(threads.get(index)!, answerFor(tag, REPLY), options.turnTimeoutMs);
+  };
+  const newPeople = (count: number) =>
+    Array.from({ length: count }, () => {
+      const index = person++;
+      users.set(index, discord.addUser({ username: `cpu${index}`, globalName: `Cpu ${index}` }).id);
+      return index;
+    });
+  const inGroups = async (people: number[], work: (index: number) => Promise<void>) => {
+    for (let i = 0; i < people.length; i += AT_ONCE) await Promise.all(people.slice(i, i + AT_ONCE).map(work));
+  };
+  const counted = async (turns: number, work: () => Promise<void>): Promise<Sample> => {
+    const before = threadCpuMs(pid);
+    await work();
+    const after = threadCpuMs(pid);
+    return { main: (after.main - before.main) / turns, others: (after.others - before.others) / turns };
+  };
+  return {
+    warmUp: async () => {
+      await inGroups(newPeople(2 * AT_ONCE), async (index) => {
+        for (let n = 1; n <= 4; n++) await turn(index, n);
+      });
+      await delay(200);
+    },
+    openings: (people) => counted(people, () => inGroups(newPeople(people), (index) => turn(index, 1))),
+    later: async (people, turns) => {
+      const later = newPeople(people);
+      await inGroups(later, (index) => turn(index, 1));
+      await delay(200);
+      return counted(people * turns, () =>
+        inGroups(later, async (index) => {
+          for (let n = 2; n <= turns + 1; n++) await turn(index, n);
+        }),
+      );
+    },
+    stop,
+  };
 }
