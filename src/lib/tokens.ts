@@ -18,20 +18,6 @@ export const OPENAI_CONTEXT_TOKENS = 128_000;
  * tokenizers of GPT-4o, Llama 3 and Qwen give about that or fewer.
  */
 export function estimateTokens(text: string): number {
-  // A session's frozen prompt is weighed twice as it opens (its own limit, then the history's budget).
-  const kept = text.length >= LONG_TEXT && text.length <= KEPT_TEXT;
-  if (kept && text === lastLong.text) return lastLong.tokens;
-  const tokens = counted(text);
-  if (kept) lastLong = { text, tokens };
-  return tokens;
-}
-
-/** The last long text counted (a prompt's size, not a shared file's: that is not held on to), and its count. */
-let lastLong = { text: "", tokens: 0 };
-const LONG_TEXT = 4_096;
-const KEPT_TEXT = 262_144;
-
-function counted(text: string): number {
   let whole = 0;
   let plain = 0;
   let dense = 0;
