@@ -45,8 +45,12 @@ const END = utf8("}");
 const EMPTY = utf8("{}");
 
 const encodings = new WeakMap<object, Uint8Array>();
-/** The longest encoding kept: a prompt, a message, the tool list; a shared file or an image is encoded each time instead. */
-const KEPT_CHARS = 65_536;
+/**
+ * The longest message kept, as the session store keeps one (keyv-in-slices.ts): a typed message or
+ * an answer. A shared file or an image is encoded each time rather than held twice for the whole
+ * session; the system message (the frozen prompt, capped by the context) and the tool list always are.
+ */
+const KEPT_CHARS = 16_384;
 
 function kept(value: unknown): Uint8Array {
   if (typeof value !== "object" || value === null) return utf8(JSON.stringify(value) ?? "null");
@@ -54,6 +58,6 @@ function kept(value: unknown): Uint8Array {
   if (known) return known;
   const text = JSON.stringify(value);
   const bytes = utf8(text);
-  if (text.length <= KEPT_CHARS) encodings.set(value, bytes);
+  if (text.length <= KEPT_CHARS || Array.isArray(value) || (value as { role?: unknown }).role === "system") encodings.set(value, bytes);
   return bytes;
 }

@@ -58,10 +58,15 @@ describe("a chat request's bytes", () => {
     expect(text(requestBytes({ model: "m", messages: [{ ...prompt }], tools: [...tools] }))).toContain("changed");
   });
 
-  it("encode a long message (a shared file) each time rather than keep a second copy of it", () => {
-    const file = { role: "user", content: "x".repeat(70_000) };
-    requestBytes({ messages: [file] });
-    file.content = "y".repeat(70_000);
-    expect(text(requestBytes({ messages: [file] }))).toContain("yyyy");
+  it("encode a long message (a shared file) each time rather than keep a second copy of it, but keep a long frozen prompt", () => {
+    const file = { role: "user", content: "x".repeat(20_000) };
+    const prompt = { role: "system", content: "p".repeat(20_000) };
+    requestBytes({ messages: [prompt, file] });
+    file.content = "y".repeat(20_000);
+    prompt.content = "q".repeat(20_000);
+    const again = text(requestBytes({ messages: [prompt, file] }));
+    expect(again).toContain("yyyy");
+    expect(again).toContain("pppp");
+    expect(again).not.toContain("qqqq");
   });
 });
