@@ -40,9 +40,11 @@ export interface ForgettingDeps {
 export class Forgetting {
   /** Each person's forget epoch, readable without a trip to the store. */
   private readonly stamps: ForgetStamps;
+  /** The stamps made complete for this home and store, once a process (ForgetStamps). */
+  private completing: Promise<void> | undefined;
 
   constructor(private readonly deps: ForgettingDeps) {
-    this.stamps = new ForgetStamps(deps.home);
+    this.stamps = new ForgetStamps(deps.home, deps.store.identity);
   }
 
   /** How many of a person's stored sessions mention the words (the forget preview). */
@@ -179,7 +181,12 @@ export class Forgetting {
    * (its sessions are stamped as they are, so they can be saved again).
    */
   async currentEpoch(userId: string): Promise<number> {
-    const stamped = this.stamps.read(userId);
+    let stamped = this.stamps.read(userId);
+    if (stamped === undefined && !this.stamps.isComplete()) {
+      this.completing ??= this.completeStamps();
+      await this.completing;
+      stamped = this.stamps.read(userId);
+    }
     if (stamped !== undefined) return stamped;
     const { store } = this.deps;
     const epoch = await store.epochOf(userId);
@@ -196,6 +203,19 @@ export class Forgetting {
       await this.endForget(userId, next);
       return next;
     });
+  }
+
+  /**
+   * Every person with a forget epoch in the store gets a stamp, then a missing stamp means 0: a
+   * new person's first turn neither asks the store nor creates a file. Failing, readers go on
+   * asking the store (and the next process tries again).
+   */
+  private async completeStamps(): Promise<void> {
+    try {
+      await this.stamps.complete(await this.deps.store.forgetEpochs());
+    } catch (error) {
+      this.deps.log.warn({ err: String(error) }, "the forget stamps could not be made complete; turns ask the session store for each person's epoch");
+    }
   }
 
   /** The stamp says "forgetting" before the store's epoch moves (ForgetStamps). */

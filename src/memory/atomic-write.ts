@@ -78,7 +78,7 @@ export async function openInFolder(path: string, flags: string): Promise<FileHan
   return open(path, flags, PRIVATE_FILE_MODE);
 }
 
-async function syncDirectory(dir: string): Promise<void> {
+export async function syncDirectory(dir: string): Promise<void> {
   const handle = await open(dir, "r");
   try {
     await handle.sync();

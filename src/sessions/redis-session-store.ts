@@ -49,6 +49,7 @@ export class RedisSessionStore extends SessionStoreBase {
     keyv: Keyv,
     private readonly adapter: TimedKeyvRedis,
     private readonly client: RedisClientType,
+    readonly identity: string,
   ) {
     super(keyv);
   }
@@ -77,7 +78,7 @@ export class RedisSessionStore extends SessionStoreBase {
     const adapter = new TimedKeyvRedis(client, { namespace: NAMESPACE, throwOnErrors: true });
     // keyv leaves the prefix to the adapter (`agentkit::key`), as @keyv/redis's createKeyv does.
     const keyv = new Keyv({ store: adapter, namespace: NAMESPACE, useKeyPrefix: false, throwOnErrors: true });
-    const store = new RedisSessionStore(keyv, adapter, client);
+    const store = new RedisSessionStore(keyv, adapter, client, `redis:${whereOf(url)}`);
     try {
       await store.indexPeople();
     } catch (error) {
@@ -134,6 +135,21 @@ export class RedisSessionStore extends SessionStoreBase {
 
   async endForget(userId: string, epoch: number): Promise<void> {
     await timed(this.client.eval(END_FORGET, { keys: [this.key(EPOCH + epochKey(userId))], arguments: [String(epoch)] }));
+  }
+
+  async forgetEpochs(): Promise<{ key: string; epoch: number }[]> {
+    const prefix = this.key(EPOCH);
+    const out: { key: string; epoch: number }[] = [];
+    // Once per home and store (ForgetStamps): a scan of the epoch keys, a page at a time.
+    for await (const keys of this.client.scanIterator({ MATCH: `${prefix}*`, COUNT: PAGE })) {
+      if (keys.length === 0) continue;
+      const values = await timed(this.client.mGet(keys));
+      keys.forEach((key, i) => {
+        const epoch = Number(values[i] ?? 0);
+        if (epoch !== 0) out.push({ key: key.slice(prefix.length), epoch });
+      });
+    }
+    return out;
   }
 
   protected async *stored(statuses: readonly SessionStatus[]): AsyncGenerator<SessionRecord> {
@@ -230,6 +246,12 @@ export class RedisSessionStore extends SessionStoreBase {
   private statusKeys(): string[] {
     return SESSION_STATUSES.map((status) => this.key(STATUS + status));
   }
+}
+
+/** The server and database a URL names, without user or password: the same for every process using it. */
+function whereOf(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.protocol}//${parsed.host}${parsed.pathname.replace(/^\/$/, "") || "/0"}`;
 }
 
 /** Where the URL points, without its password. */

@@ -131,6 +131,14 @@ export abstract class SessionStoreBase {
   abstract beginForget(userId: string): Promise<number>;
   /** The forget that began with `epoch` is done: copies stamped with it are the person's records from now on. */
   abstract endForget(userId: string, epoch: number): Promise<void>;
+  /** Every person's forget epoch that is not 0, by epochKey (the forget stamps are made complete from it once). */
+  abstract forgetEpochs(): Promise<{ key: string; epoch: number }[]>;
+  /**
+   * Which store this is, the same in every process that opens it and without a password (the
+   * forget stamps say they are complete for one store), or undefined for one that lives and dies
+   * with its process (`memory://`).
+   */
+  abstract readonly identity: string | undefined;
 
   /** A session's record as stored, through keyv (a store may read it in slices instead). */
   protected async readRecord(id: string): Promise<SessionRecord | undefined> {

@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import Keyv from "keyv";
 import { SqliteDb } from "../lib/sqlite-db.js";
 import { KEYV_TABLE, SqliteKeyvStore } from "./sqlite-keyv-store.js";
@@ -93,12 +94,14 @@ export class SqliteSessionStore extends SessionStoreBase {
   private constructor(
     keyv: Keyv,
     private readonly db: SqliteDb,
+    readonly identity: string | undefined,
   ) {
     super(keyv);
   }
 
   static async open(uri: string): Promise<SqliteSessionStore> {
-    const db = await SqliteDb.open(uri.replace(/^sqlite:\/\//, ""), { keepStatements: true });
+    const path = uri.replace(/^sqlite:\/\//, "");
+    const db = await SqliteDb.open(path, { keepStatements: true });
     // Opening waits for other openers of the file in JavaScript, not in SQLite: a statement waiting
     // for a lock holds a thread of libuv's pool, and with four of them waiting the opener holding
     // the lock would find no thread for its next statement (five connections of one process).
@@ -118,7 +121,8 @@ export class SqliteSessionStore extends SessionStoreBase {
       await whenNotBusy(() => db.exec(SCHEMA));
       return store;
     });
-    return new SqliteSessionStore(new Keyv({ store, namespace: NAMESPACE, throwOnErrors: true }), db);
+    const identity = path === ":memory:" ? undefined : `sqlite:${resolve(path)}`;
+    return new SqliteSessionStore(new Keyv({ store, namespace: NAMESPACE, throwOnErrors: true }), db, identity);
   }
 
   protected async writeRecord(record: SessionRecord): Promise<WriteVerdict> {
@@ -179,6 +183,11 @@ export class SqliteSessionStore extends SessionStoreBase {
 
   async endForget(userId: string, epoch: number): Promise<void> {
     await this.db.all(`UPDATE ${PEOPLE} SET forget_epoch = ? WHERE person = ? AND forget_epoch = ?`, [epoch, epochKey(userId), epoch - 1]);
+  }
+
+  async forgetEpochs(): Promise<{ key: string; epoch: number }[]> {
+    const rows = (await this.db.all(`SELECT person, forget_epoch FROM ${PEOPLE} WHERE forget_epoch <> 0`)) as { person: string; forget_epoch: number }[];
+    return rows.map((row) => ({ key: row.person, epoch: row.forget_epoch }));
   }
 
   protected async *stored(statuses: readonly SessionStatus[]): AsyncGenerator<SessionRecord> {

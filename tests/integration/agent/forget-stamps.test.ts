@@ -1,6 +1,8 @@
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { ForgetStamps } from "../../../src/sessions/forget-stamps.js";
+import { SessionStore } from "../../../src/sessions/session-store.js";
 import { epochKey } from "../../../src/sessions/session-store-base.js";
 import { aliceInThread, setupEngine } from "../../helpers/engine.js";
 
@@ -9,7 +11,8 @@ describe("the forget stamp: a person's forget epoch without a trip to the store"
     const { engine, store, home } = await setupEngine();
     const session = await engine.open(aliceInThread);
     await engine.forget("111", "clara");
-    const [name] = await readdir(join(home, "forgets"));
+    const [name, ...others] = (await readdir(join(home, "forgets"))).filter((file) => !file.startsWith(".complete-"));
+    expect(others).toEqual([]);
     expect(name).toBe(epochKey("111"));
     expect(name).not.toContain("111");
     const stamped = Number(await readFile(join(home, "forgets", name!), "utf8"));
@@ -46,5 +49,89 @@ describe("the forget stamp: a person's forget epoch without a trip to the store"
     fake.setFallback({ text: "ok" });
     for (let i = 0; i < 5; i++) await engine.turn(session.id, `turn ${i}`);
     expect(reads).toBe(0);
+  });
+
+  it("makes no file and asks the store nothing for a person who never forgot: a missing stamp means 0 once the stamps are complete", async () => {
+    const { engine, store, home, fake } = await setupEngine();
+    let reads = 0;
+    const epochOf = store.epochOf.bind(store);
+    store.epochOf = async (userId: string) => {
+      reads++;
+      return epochOf(userId);
+    };
+    fake.setFallback({ text: "ok" });
+    for (const userId of ["111", "222", "333"]) {
+      const session = await engine.open({ ...aliceInThread, userId, channel: { ...aliceInThread.channel, channelId: `t-${userId}` } });
+      expect(session.epoch ?? 0).toBe(0);
+      await engine.turn(session.id, "hi");
+    }
+    expect(reads).toBe(0);
+    // One mark for the home and this store, no stamp per person.
+    const files = await readdir(join(home, "forgets"));
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/^\.complete-[0-9a-f]{16}$/);
+  });
+
+  it("gives a stamp to every person an older AgentKit's forget left in the store without one, before a missing stamp means 0", async () => {
+    const { home, store, reopen } = await setupEngine({});
+    // Forgets made before the stamps were complete: one settled at 2, one a dead process left running (odd).
+    const settled = await store.beginForget("111");
+    await store.endForget("111", settled);
+    const running = (await store.beginForget("222")) - 1;
+    expect([settled, running]).toEqual([2, 1]);
+    const engine = await reopen();
+    const alice = await engine.open(aliceInThread);
+    // Not 0: the store's settled epoch, through the stamp made from the store's list.
+    expect(alice.epoch).toBe(2);
+    expect(await readFile(join(home, "forgets", epochKey("111")), "utf8")).toBe("2\n");
+    // The forget left running is finished before the person's session opens.
+    const bob = await engine.open({ ...aliceInThread, userId: "222", channel: { ...aliceInThread.channel, channelId: "t-222" } });
+    const finished = await store.epochOf("222");
+    expect(finished % 2).toBe(0);
+    expect(finished).toBeGreaterThan(running);
+    expect(bob.epoch).toBe(finished);
+    expect(await readFile(join(home, "forgets", epochKey("222")), "utf8")).toBe(`${finished}\n`);
+  });
+
+  it("is complete only for the store it was made from, and never for one in memory", async () => {
+    const { home } = await setupEngine();
+    const sqlite = await SessionStore.open(home);
+    const stamps = new ForgetStamps(home, sqlite.identity);
+    expect(stamps.isComplete()).toBe(false);
+    await stamps.complete([]);
+    expect(stamps.isComplete()).toBe(true);
+    expect(stamps.read("999")).toBe(0);
+    expect(new ForgetStamps(home, "sqlite:/elsewhere/sessions.sqlite").read("999")).toBeUndefined();
+    const memory = await SessionStore.open(home, "memory://");
+    expect(memory.identity).toBeUndefined();
+    const inMemory = new ForgetStamps(home, memory.identity);
+    await inMemory.complete([]);
+    expect(inMemory.read("999")).toBeUndefined();
+    await Promise.all([sqlite.close(), memory.close()]);
+  });
+
+  it("writes no stamp under a name the store should not hold, and leaves the stamps incomplete", async () => {
+    const { home } = await setupEngine();
+    const stamps = new ForgetStamps(home, "sqlite:/x");
+    await expect(stamps.complete([{ key: "../../escape", epoch: 2 }])).rejects.toThrow(/not one/);
+    expect(stamps.isComplete()).toBe(false);
+    expect(await readdir(join(home, "forgets"))).toEqual([]);
+  });
+
+  it("asks the store for each person when the stamps cannot be made complete (a file where their folder goes)", async () => {
+    const { engine, home, store, fake } = await setupEngine();
+    await writeFile(join(home, "forgets"), "");
+    let reads = 0;
+    const epochOf = store.epochOf.bind(store);
+    store.epochOf = async (userId: string) => {
+      reads++;
+      return epochOf(userId);
+    };
+    fake.setFallback({ text: "ok" });
+    const session = await engine.open(aliceInThread);
+    await engine.turn(session.id, "hi");
+    await engine.turn(session.id, "again");
+    // Every epoch from the store (two turns and the opening), none from a stamp.
+    expect(reads).toBeGreaterThanOrEqual(3);
   });
 });

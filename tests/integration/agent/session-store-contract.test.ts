@@ -1,6 +1,7 @@
 // What every session store promises, run against SQLite and a real redis-server alike.
 import { describe, expect, it } from "vitest";
 import { SessionForgottenError, SessionMovedOnError } from "../../../src/sessions/session-store.js";
+import { epochKey } from "../../../src/sessions/session-store-base.js";
 import { collect, idsOf, redisPlace, sessionRecord, sqlitePlace, type StorePlace } from "../../helpers/session-stores.js";
 
 const backends: Array<[string, () => Promise<StorePlace>]> = [
@@ -128,6 +129,24 @@ describe.each(backends)("the %s session store", (_name, place) => {
   });
 
   describe("forgetting a person (forget epoch, tombstones, person index)", () => {
+    it("lists every forget epoch that is not 0 by its key, for every process, and names itself the same in each", async () => {
+      const where = await place();
+      const a = await where.open();
+      const b = await where.open();
+      expect(await b.forgetEpochs()).toEqual([]);
+      await a.save(sessionRecord("s1", { userId: "333" }));
+      const settled = await a.beginForget("111");
+      await a.endForget("111", settled);
+      const running = await a.beginForget("222");
+      const listed = (await b.forgetEpochs()).sort((x, y) => x.epoch - y.epoch);
+      expect(listed).toEqual([
+        { key: epochKey("222"), epoch: running - 1 },
+        { key: epochKey("111"), epoch: settled },
+      ]);
+      expect(a.identity).toBeTruthy();
+      expect(b.identity).toBe(a.identity);
+    });
+
     it("refuses a save of a copy read before the person's forget, from any process, and keeps the forgotten text out", async () => {
       const where = await place();
       const shard = await where.open();
