@@ -16,6 +16,8 @@ import type { SessionRecord } from "./session-record.js";
 /** keyv's escape: values only, never keys (JSON.stringify's replacer sees values). */
 const escapeColons = (_key: string, value: unknown) => (typeof value === "string" && value.startsWith(":") ? `:${value}` : value);
 
+/** A string value that starts with ":" in JSON text (and some that do not: a key, which is only a false alarm). */
+const MAY_ESCAPE = /[:,[]":/;
 /** Where the frozen prompt and the messages go in the frame's encoding (each record's last two keys). */
 const FRAME_TAIL = '"systemPrompt":"","messages":[]}}';
 const utf8 = new TextEncoder();
@@ -30,7 +32,12 @@ const bytesOf = (text: string): Uint8Array => utf8.encode(text);
 export async function encodeRecord(record: SessionRecord, slices = new TimeSlices()): Promise<Buffer> {
   const { messages, systemPrompt, ...rest } = record;
   // The record without its prompt and messages, then each in the place left for it.
-  const frame = JSON.stringify({ value: { ...rest, systemPrompt: "", messages: [] } }, escapeColons);
+  const value = { value: { ...rest, systemPrompt: "", messages: [] } };
+  // keyv's escape changes only a string that starts with ":", which JSON writes as `":` right after
+  // `:`, `,` or `[`: without one anywhere, the text without the replacer (called for every value, a
+  // third of a save's encoding) is the same.
+  const plain = JSON.stringify(value);
+  const frame = MAY_ESCAPE.test(plain) ? JSON.stringify(value, escapeColons) : plain;
   // A record read from elsewhere may lack its prompt, or hold something else there.
   if (typeof systemPrompt !== "string" || !frame.endsWith(FRAME_TAIL)) {
     return Buffer.concat(await piecesOf(JSON.stringify({ value: { ...rest, systemPrompt, messages: [] } }, escapeColons), messages, slices));
@@ -44,6 +51,12 @@ async function piecesOf(frame: string, messages: SessionRecord["messages"], slic
   const pieces: Uint8Array[] = prompt ? [bytesOf(frame), prompt, bytesOf(',"messages":[')] : [bytesOf(frame.slice(0, -"]}}".length))];
   for (const [i, message] of messages.entries()) {
     if (i > 0) pieces.push(COMMA);
+    // A message encoded at an earlier save is only copied: no step of the loop to hand back.
+    const kept = typeof message === "object" && message !== null ? encodings.get(message) : undefined;
+    if (kept) {
+      pieces.push(kept);
+      continue;
+    }
     pieces.push(await encodedMessage(message));
     await slices.pause();
   }

@@ -24,6 +24,13 @@ const base = (messages: SessionRecord["messages"], extra: Partial<SessionRecord>
   ...extra,
 });
 
+/** Any text, often one that keyv escapes. */
+const text = fc.oneof(
+  fc.string(),
+  fc.string().map((s) => `:${s}`),
+  fc.constantFrom(":", '":', 'a,":b', "[:]"),
+);
+
 describe("a session record in keyv's encoding, a piece at a time", () => {
   it("encodes a conversation anew once its secrets are masked (a message's encoding is kept with the message, and masking makes new ones)", async () => {
     const key = ["sk-", "proj-", "Zq3Wm8Kp2Lr7Tn4Vb9Xc1Hd6Jf0Gs5Ya2Ue8IoP4aS7dF1gH"].join("");
@@ -52,8 +59,10 @@ describe("a session record in keyv's encoding, a piece at a time", () => {
           }),
           { maxLength: 8 },
         ),
-        async (messages) => {
-          const record = base(messages, { guests: [] });
+        // The record's own fields with and without keyv's escape (a string that starts with ":").
+        fc.record({ title: text, displayName: text, description: text }),
+        async (messages, { title, displayName, description }) => {
+          const record = base(messages, { guests: [], title, displayName, channel: { platform: "discord", channelId: "5", description } });
           // keyv reads what we write, and we read what keyv writes, as the record itself.
           const ours = await encodeRecord(record);
           expect((await keyv.deserializeData<SessionRecord>(ours))?.value).toEqual(record);
