@@ -17,23 +17,35 @@ export function systemTimeZone(): string {
  * offset, each field, each day back), and a session's opening spent 0.1 ms on three dates that
  * way; a formatter is slow to make and quick to use, so each zone's is made once.
  */
-const clocks = new Map<string, Intl.DateTimeFormat>();
+const clocks = new Map<string, ZoneClock>();
 /** Zones whose formatter is kept: the people of a process use a few; a flood of names only empties the map. */
 const CLOCKS_KEPT = 512;
+/**
+ * Since 1973 every zone's offset is a whole number of minutes (Africa/Monrovia's −0:44:30 was the
+ * last that was not), so one UTC minute is one wall-clock minute: the last one asked is kept.
+ */
+const WHOLE_MINUTES_SINCE = Date.UTC(1973, 0, 1);
 
 interface WallClock {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
+  readonly year: number;
+  readonly month: number;
+  readonly day: number;
+  readonly hour: number;
+  readonly minute: number;
+}
+
+interface ZoneClock {
+  format: Intl.DateTimeFormat;
+  /** The UTC minute (ms ÷ 60,000) of the last instant read, and its wall clock. */
   minute: number;
+  last: WallClock | undefined;
 }
 
 /** An instant as a zone's calendar and wall clock show it; a RangeError for a zone Intl does not know. */
 function wallClock(now: Date, zone: string): WallClock {
   let clock = clocks.get(zone);
   if (clock === undefined) {
-    clock = new Intl.DateTimeFormat("en-US", {
+    const format = new Intl.DateTimeFormat("en-US", {
       timeZone: zone,
       year: "numeric",
       month: "numeric",
@@ -42,20 +54,30 @@ function wallClock(now: Date, zone: string): WallClock {
       minute: "numeric",
       hourCycle: "h23",
     });
+    clock = { format, minute: Number.NaN, last: undefined };
     if (clocks.size >= CLOCKS_KEPT) clocks.clear();
     clocks.set(zone, clock);
   }
+  const ms = now.getTime();
+  // An opening reads today's date, the time and the days back of one instant: Intl once.
+  const minute = Math.floor(ms / 60_000);
+  if (minute === clock.minute && clock.last !== undefined) return clock.last;
   const fields: Partial<Record<Intl.DateTimeFormatPartTypes, string>> = {};
-  for (const part of clock.formatToParts(now)) fields[part.type] = part.value;
+  for (const part of clock.format.formatToParts(now)) fields[part.type] = part.value;
   const year = Number(fields.year);
   if (!Number.isFinite(year)) throw new RangeError("Invalid time value");
-  return {
+  const read: WallClock = Object.freeze({
     year,
     month: Number(fields.month),
     day: Number(fields.day),
     hour: Number(fields.hour),
     minute: Number(fields.minute),
-  };
+  });
+  if (ms >= WHOLE_MINUTES_SINCE) {
+    clock.minute = minute;
+    clock.last = read;
+  }
+  return read;
 }
 
 const two = (n: number) => String(n).padStart(2, "0");

@@ -61,7 +61,7 @@ describe("the forget stamp: a person's forget epoch without a trip to the store"
     };
     fake.setFallback({ text: "ok" });
     for (const userId of ["111", "222", "333"]) {
-      const session = await engine.open({ ...aliceInThread, userId, channel: { ...aliceInThread.channel, channelId: `t-${userId}` } });
+      const session = await engine.open({ ...aliceInThread, userId, place: { ...aliceInThread.place, channelId: `t-${userId}` } });
       expect(session.epoch ?? 0).toBe(0);
       await engine.turn(session.id, "hi");
     }
@@ -85,7 +85,7 @@ describe("the forget stamp: a person's forget epoch without a trip to the store"
     expect(alice.epoch).toBe(2);
     expect(await readFile(join(home, "forgets", epochKey("111")), "utf8")).toBe("2\n");
     // The forget left running is finished before the person's session opens.
-    const bob = await engine.open({ ...aliceInThread, userId: "222", channel: { ...aliceInThread.channel, channelId: "t-222" } });
+    const bob = await engine.open({ ...aliceInThread, userId: "222", place: { ...aliceInThread.place, channelId: "t-222" } });
     const finished = await store.epochOf("222");
     expect(finished % 2).toBe(0);
     expect(finished).toBeGreaterThan(running);

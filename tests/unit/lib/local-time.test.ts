@@ -39,6 +39,28 @@ describe("local dates and times", () => {
     );
   });
 
+  it("gives each instant of a minute, read one after another, the wall clock date-fns gives it, and the next minute's its own", () => {
+    // Instants read in turn, as an opening does: the same minute (the kept reading) and the next ones, clock changes included.
+    const seconds = fc.array(fc.integer({ min: 0, max: 125 }), { minLength: 2, maxLength: 8 });
+    fc.assert(
+      fc.property(instants, fc.constantFrom(...ZONES), seconds, (start, zone, offsets) => {
+        for (const offset of offsets) {
+          const now = new Date(start.getTime() + offset * 1_000);
+          const there = new TZDate(now, zone);
+          expect(localTime(now, zone)).toBe(format(there, "HH:mm"));
+          expect(localDate(now, zone)).toBe(format(there, "yyyy-MM-dd"));
+        }
+      }),
+      { numRuns: 1_000 },
+    );
+    // The minute before New York's clocks go forward (01:59 EST), then the instant they do (03:00 EDT).
+    expect(localTime(new Date("2026-03-08T06:59:30Z"), "America/New_York")).toBe("01:59");
+    expect(localTime(new Date("2026-03-08T07:00:00Z"), "America/New_York")).toBe("03:00");
+    // Kathmandu's +5:45: the minute changes on UTC's minute, 45 past the local hour.
+    expect(localTime(new Date("2026-03-08T06:59:59Z"), "Asia/Kathmandu")).toBe("12:44");
+    expect(localTime(new Date("2026-03-08T07:00:00Z"), "Asia/Kathmandu")).toBe("12:45");
+  });
+
   it("names midnight 00:00 and counts days back across a month, a year and a leap day", () => {
     expect(localTime(new Date("2026-03-01T00:00:00Z"), "UTC")).toBe("00:00");
     expect(recentDates(new Date("2028-03-01T10:00:00Z"), "UTC", 3)).toEqual(["2028-02-28", "2028-02-29", "2028-03-01"]);
