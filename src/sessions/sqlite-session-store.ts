@@ -90,6 +90,8 @@ const SCHEMA = `
  */
 export class SqliteSessionStore extends SessionStoreBase {
   private claimsTaken = 0;
+  /** The status each record object was last written with by this store (its person never changes). */
+  private readonly writtenAs = new WeakMap<SessionRecord, SessionStatus>();
 
   private constructor(
     keyv: Keyv,
@@ -136,9 +138,12 @@ export class SqliteSessionStore extends SessionStoreBase {
     try {
       // Most saves are a turn's: the status and person as stored, so only the value and the count
       // change, and the two indexes are left alone (a fifth less work a save). Anything else, or
-      // nothing written, goes through the statement that moves the columns and says why.
-      if ((await this.db.all(SAME_COLUMNS_WRITE, params)).length === 1) return "written";
-      return (await this.db.all(WRITE, params)).length === 1 ? "written" : "forgotten";
+      // nothing written, goes through the statement that moves the columns and says why; a record
+      // this store has not written with this status (a session's first save, a close) at once.
+      if (this.writtenAs.get(record) === status && (await this.db.all(SAME_COLUMNS_WRITE, params)).length === 1) return "written";
+      if ((await this.db.all(WRITE, params)).length === 0) return "forgotten";
+      this.writtenAs.set(record, status);
+      return "written";
     } catch (error) {
       if (error instanceof Error && error.message.includes(MOVED_ON)) return "moved-on";
       throw error;
