@@ -59,6 +59,28 @@ describe("opening the SQLite store", () => {
     expect(rejections).toEqual([]);
   });
 
+  it("makes a new file with 16 KiB pages, where a session's row fits in one, and keeps a file made before as it is", async () => {
+    const home = await makeTempHome();
+    const store = await SessionStore.open(home);
+    await store.save(sessionRecord("s1", { userId: "111" }), { newest: true });
+    await store.close();
+    const made = await SqliteDb.open(join(home, "sessions.sqlite"));
+    expect(await made.all("PRAGMA page_size")).toEqual([{ page_size: 16_384 }]);
+    await made.close();
+    // A file from before, in WAL mode with 4 KiB pages: it opens, saves, and its pages stay.
+    const older = join(await makeTempHome(), "sessions.sqlite");
+    const before = await SqliteDb.open(older);
+    await before.exec("PRAGMA page_size=4096; PRAGMA journal_mode=WAL; CREATE TABLE keyv(key VARCHAR(255) PRIMARY KEY, value TEXT)");
+    await before.close();
+    const reopened = await SessionStore.open(join(older, ".."));
+    await reopened.save(sessionRecord("s2", { userId: "111" }), { newest: true });
+    expect((await reopened.get("s2"))?.id).toBe("s2");
+    await reopened.close();
+    const after = await SqliteDb.open(older);
+    expect(await after.all("PRAGMA page_size")).toEqual([{ page_size: 4_096 }]);
+    await after.close();
+  });
+
   it("is in WAL mode with synchronous=NORMAL once open resolves", async () => {
     const home = await makeTempHome();
     const store = await SessionStore.open(home);
