@@ -35,13 +35,15 @@ export interface ForgettingDeps {
   clock: () => Date;
   memoryOf(userId: string): MemoryStore;
   serverNotesOf(guildId: string): ServerNotes;
+  /** Work no caller waits for, waited for when the engine settles. */
+  inBackground(work: Promise<unknown>, failure: string): void;
 }
 
 export class Forgetting {
   /** Each person's forget epoch, readable without a trip to the store. */
   private readonly stamps: ForgetStamps;
-  /** The stamps made complete for this home and store, once a process (ForgetStamps). */
-  private completing: Promise<void> | undefined;
+  /** Whether the stamps' completion (ForgetStamps) has started in this process: once, never waited for by a turn. */
+  private completing = false;
 
   constructor(private readonly deps: ForgettingDeps) {
     this.stamps = new ForgetStamps(deps.home, deps.store.identity);
@@ -181,13 +183,13 @@ export class Forgetting {
    * (its sessions are stamped as they are, so they can be saved again).
    */
   async currentEpoch(userId: string): Promise<number> {
-    let stamped = this.stamps.read(userId);
-    if (stamped === undefined && !this.stamps.isComplete()) {
-      this.completing ??= this.completeStamps();
-      await this.completing;
-      stamped = this.stamps.read(userId);
-    }
+    const stamped = this.stamps.read(userId);
     if (stamped !== undefined) return stamped;
+    // Made complete in the background, once a process: until the mark is there, the store answers.
+    if (!this.stamps.isComplete() && !this.completing) {
+      this.completing = true;
+      this.deps.inBackground(this.completeStamps(), "the forget stamps could not be made complete");
+    }
     const { store } = this.deps;
     const epoch = await store.epochOf(userId);
     if (epoch % 2 === 0) {

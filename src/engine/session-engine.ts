@@ -165,6 +165,7 @@ export class SessionEngine {
       clock: () => this.clock(),
       memoryOf: (userId) => this.memoryOf(userId),
       serverNotesOf: (guildId) => this.serverNotesOf(guildId),
+      inBackground: (work, failure) => this.inBackground(work, failure),
     });
     this.clock = deps.clock ?? (() => new Date());
     this.telemetry = deps.telemetry ?? noTelemetry;

@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { mkdir, open } from "node:fs/promises";
+import { link, mkdir, open, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { syncDirectory, writeFileAtomic } from "../memory/atomic-write.js";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../lib/private-files.js";
@@ -22,9 +22,10 @@ const STAMP_NAME = /^[0-9a-f]{32}$/;
  *
  * Most people never forget anything, so most have no stamp. Once every person whose epoch in the
  * store is not 0 has one (made once per home and store, `complete`, which leaves a mark named
- * after the store), a missing stamp means epoch 0: a forget writes its stamp before the store's
- * epoch moves. Without that mark a missing stamp sends the reader to the store, which leaves a
- * stamp behind (`remember`), as before the mark.
+ * after the store, `complete-<hash>`: removing the folder's files removes it too), a missing
+ * stamp means epoch 0: a forget writes its stamp before the store's epoch moves. Without that mark
+ * a missing stamp sends the reader to the store, which leaves a stamp behind (`remember`), as
+ * before the mark. The stamps belong with their store: the folder goes whole or not at all.
  */
 export class ForgetStamps {
   private readonly dir: string;
@@ -33,7 +34,7 @@ export class ForgetStamps {
 
   constructor(home: string, storeIdentity: string | undefined) {
     this.dir = join(home, "forgets");
-    this.mark = storeIdentity === undefined ? undefined : join(this.dir, `.complete-${createHash("sha256").update(storeIdentity).digest("hex").slice(0, 16)}`);
+    this.mark = storeIdentity === undefined ? undefined : join(this.dir, `complete-${createHash("sha256").update(storeIdentity).digest("hex").slice(0, 16)}`);
   }
 
   /** The epoch when the stamps say it for sure; undefined means "ask the store". */
@@ -66,9 +67,11 @@ export class ForgetStamps {
     if (this.mark === undefined) return;
     await mkdir(this.dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     for (const { key, epoch } of epochs) {
-      if (!STAMP_NAME.test(key) || !Number.isSafeInteger(epoch) || epoch < 0)
-        throw new Error(`the session store holds a forget epoch that is not one: ${key.slice(0, 40)}`);
-      await createIfMissing(join(this.dir, key), epoch % 2 === 0 ? `${epoch}\n` : FORGETTING);
+      // A key no person's id hashes to is no one's stamp, and no file is made from it.
+      if (!STAMP_NAME.test(key)) continue;
+      // Not a number: readers ask the store for that person (as for a forget under way).
+      const settled = Number.isSafeInteger(epoch) && epoch >= 0 && epoch % 2 === 0;
+      await createIfMissing(join(this.dir, key), settled ? `${epoch}\n` : FORGETTING);
     }
     await syncDirectory(this.dir);
     await writeFileAtomic(this.mark, "Every person with a forget epoch in this store has a stamp here: a missing one means 0.\n");
@@ -119,17 +122,24 @@ function isThere(path: string): boolean | undefined {
   }
 }
 
-/** Writes `text` to a new file and syncs it; a file already there is left as it is. */
+/**
+ * Puts `text` at `path` unless a file is there (a forget's own stamp wins), whole or not at all:
+ * written and synced under a temporary name, then linked into place (a link never replaces).
+ */
 async function createIfMissing(path: string, text: string): Promise<void> {
-  const handle = await open(path, "wx", PRIVATE_FILE_MODE).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "EEXIST") return undefined;
-    throw error;
-  });
-  if (!handle) return;
+  const temp = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+  const handle = await open(temp, "wx", PRIVATE_FILE_MODE);
   try {
     await handle.writeFile(text);
     await handle.sync();
   } finally {
     await handle.close();
+  }
+  try {
+    await link(temp, path).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== "EEXIST") throw error;
+    });
+  } finally {
+    await rm(temp, { force: true });
   }
 }

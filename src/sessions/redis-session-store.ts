@@ -35,7 +35,8 @@ const AOF_POLL_MS = 50;
  * the bot. Records, channel pointers and flags are keyv values under keyv's namespace
  * (`agentkit::session:<id>` …); beside them a set of session ids per status
  * (`agentkit::status:<status>`), changed in the same Lua script as the record, so listing by
- * status reads its sets and never scans the keyspace; a set of session ids per person
+ * status reads its sets and never scans the keyspace (only the forget stamps' completion, once per
+ * home, scans the epoch keys); a set of session ids per person
  * (`agentkit::person:<userId>`, the person index forget and delete-all read), changed in the same
  * script; each person's forget epoch (`agentkit::epoch:<epochKey(userId)>`, checked by that script: see
  * SessionStoreBase); and claims (`agentkit::claim:<name>`).
@@ -140,15 +141,18 @@ export class RedisSessionStore extends SessionStoreBase {
   async forgetEpochs(): Promise<{ key: string; epoch: number }[]> {
     const prefix = this.key(EPOCH);
     const out: { key: string; epoch: number }[] = [];
-    // Once per home and store (ForgetStamps): a scan of the epoch keys, a page at a time.
-    for await (const keys of this.client.scanIterator({ MATCH: `${prefix}*`, COUNT: PAGE })) {
-      if (keys.length === 0) continue;
-      const values = await timed(this.client.mGet(keys));
-      keys.forEach((key, i) => {
+    // Once per home and store (ForgetStamps): the epoch keys a page at a time, each call bounded like every other.
+    let cursor = "0";
+    do {
+      const reply = await timed(this.client.scan(cursor, { MATCH: `${prefix}*`, COUNT: PAGE }));
+      cursor = String(reply.cursor);
+      if (reply.keys.length === 0) continue;
+      const values = await timed(this.client.mGet(reply.keys));
+      reply.keys.forEach((key, i) => {
         const epoch = Number(values[i] ?? 0);
         if (epoch !== 0) out.push({ key: key.slice(prefix.length), epoch });
       });
-    }
+    } while (cursor !== "0");
     return out;
   }
 

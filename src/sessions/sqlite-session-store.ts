@@ -43,6 +43,8 @@ const OLDER_WRITER = "agentkit: a session written by an older AgentKit (stop eve
 const MOVED_ON = "agentkit: session already further along";
 const CLAIMS = `${NAMESPACE}_claims`;
 const PRUNE_CLAIMS_EVERY = 100;
+/** SQLite's default checkpoint point in bytes: 1,000 pages of 4 KiB. */
+const WAL_CHECKPOINT_BYTES = 4_096_000;
 /** Each person's forget epoch by epochKey (see SessionStoreBase); a row is never deleted. */
 const PEOPLE = `${NAMESPACE}_people`;
 
@@ -122,6 +124,9 @@ export class SqliteSessionStore extends SessionStoreBase {
       // at the same moment holds it: tried again until it is free.
       await whenNotBusy(() => db.exec("PRAGMA journal_mode=WAL"));
       await db.exec("PRAGMA synchronous=NORMAL");
+      // The log is copied back after as many bytes as SQLite's default (1,000 pages of 4 KiB), whatever the pages.
+      const [{ page_size: pageSize } = { page_size: 4_096 }] = await db.all<{ page_size: number }>("PRAGMA page_size");
+      await db.exec(`PRAGMA wal_autocheckpoint=${Math.max(1, Math.round(WAL_CHECKPOINT_BYTES / pageSize))}`);
       await withColumns(db);
       // Made by the move already; made again here if someone dropped one, and an older AgentKit's
       // indexes and trigger on the JSON (made by an open of its own since the move) dropped.

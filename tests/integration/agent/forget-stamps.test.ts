@@ -1,4 +1,4 @@
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ForgetStamps } from "../../../src/sessions/forget-stamps.js";
@@ -22,7 +22,7 @@ describe("the forget stamp: a person's forget epoch without a trip to the store"
     const { engine, store, home } = await setupEngine();
     const session = await engine.open(aliceInThread);
     await engine.forget("111", "clara");
-    const [name, ...others] = (await readdir(join(home, "forgets"))).filter((file) => !file.startsWith(".complete-"));
+    const [name, ...others] = (await readdir(join(home, "forgets"))).filter((file) => !file.startsWith("complete-"));
     expect(others).toEqual([]);
     expect(name).toBe(epochKey("111"));
     expect(name).not.toContain("111");
@@ -59,18 +59,20 @@ describe("the forget stamp: a person's forget epoch without a trip to the store"
 
   it("makes no file and asks the store nothing for a person who never forgot: a missing stamp means 0 once the stamps are complete", async () => {
     const { engine, store, home, fake } = await setupEngine();
-    const epochReads = countEpochReads(store);
     fake.setFallback({ text: "ok" });
+    // The first person of the process asks the store, and the stamps are made complete meanwhile.
+    await engine.open({ ...aliceInThread, userId: "100", place: { ...aliceInThread.place, channelId: "t-100" } });
+    await engine.settle();
+    const epochReads = countEpochReads(store);
     for (const userId of ["111", "222", "333"]) {
       const session = await engine.open({ ...aliceInThread, userId, place: { ...aliceInThread.place, channelId: `t-${userId}` } });
       expect(session.epoch ?? 0).toBe(0);
       await engine.turn(session.id, "hi");
     }
     expect(epochReads.count).toBe(0);
-    // One mark for the home and this store, no stamp per person.
-    const files = await readdir(join(home, "forgets"));
-    expect(files).toHaveLength(1);
-    expect(files[0]).toMatch(/^\.complete-[0-9a-f]{16}$/);
+    // One mark for the home and this store (a name `rm forgets/*` takes too), and the first person's stamp: none for the others.
+    const files = (await readdir(join(home, "forgets"))).sort();
+    expect(files).toEqual([epochKey("100"), expect.stringMatching(/^complete-[0-9a-f]{16}$/)].sort());
   });
 
   it("gives a stamp to every person an older AgentKit's forget left in the store without one, before a missing stamp means 0", async () => {
@@ -81,10 +83,14 @@ describe("the forget stamp: a person's forget epoch without a trip to the store"
     const running = (await store.beginForget("222")) - 1;
     expect([settled, running]).toEqual([2, 1]);
     const engine = await reopen();
+    // Someone else's first turn starts the completion; it gives both a stamp before the mark.
+    await engine.open({ ...aliceInThread, userId: "100", place: { ...aliceInThread.place, channelId: "t-100" } });
+    await engine.settle();
+    expect(await readFile(join(home, "forgets", epochKey("111")), "utf8")).toBe("2\n");
+    expect(await readFile(join(home, "forgets", epochKey("222")), "utf8")).toBe("forgetting\n");
     const alice = await engine.open(aliceInThread);
     // Not 0: the store's settled epoch, through the stamp made from the store's list.
     expect(alice.epoch).toBe(2);
-    expect(await readFile(join(home, "forgets", epochKey("111")), "utf8")).toBe("2\n");
     // The forget left running is finished before the person's session opens.
     const bob = await engine.open({ ...aliceInThread, userId: "222", place: { ...aliceInThread.place, channelId: "t-222" } });
     const finished = await store.epochOf("222");
@@ -92,6 +98,20 @@ describe("the forget stamp: a person's forget epoch without a trip to the store"
     expect(finished).toBeGreaterThan(running);
     expect(bob.epoch).toBe(finished);
     expect(await readFile(join(home, "forgets", epochKey("222")), "utf8")).toBe(`${finished}\n`);
+  });
+
+  it("keeps every turn going while the store is slow to list the epochs: the completion is never waited for", async () => {
+    const { engine, store, home, fake } = await setupEngine();
+    let answer: (epochs: { key: string; epoch: number }[]) => void = () => {};
+    store.forgetEpochs = () => new Promise((resolve) => (answer = resolve));
+    fake.setFallback({ text: "ok" });
+    const session = await engine.open(aliceInThread);
+    await engine.turn(session.id, "hi");
+    expect((await engine.get(session.id))?.messages.length).toBeGreaterThan(0);
+    expect((await readdir(join(home, "forgets"))).filter((file) => file.startsWith("complete-"))).toEqual([]);
+    answer([]);
+    await engine.settle();
+    expect((await readdir(join(home, "forgets"))).filter((file) => file.startsWith("complete-"))).toHaveLength(1);
   });
 
   it("is complete only for the store it was made from, and never for one in memory", async () => {
@@ -111,12 +131,19 @@ describe("the forget stamp: a person's forget epoch without a trip to the store"
     await Promise.all([sqlite.close(), memory.close()]);
   });
 
-  it("writes no stamp under a name the store should not hold, and leaves the stamps incomplete", async () => {
+  it("makes no file from a key the store should not hold, and still completes", async () => {
     const { home } = await setupEngine();
     const stamps = new ForgetStamps(home, "sqlite:/x");
-    await expect(stamps.complete([{ key: "../../escape", epoch: 2 }])).rejects.toThrow(/not one/);
-    expect(stamps.isComplete()).toBe(false);
-    expect(await readdir(join(home, "forgets"))).toEqual([]);
+    await stamps.complete([
+      { key: "../../escape", epoch: 2 },
+      { key: epochKey("111"), epoch: Number.NaN },
+    ]);
+    expect(stamps.isComplete()).toBe(true);
+    expect((await readdir(join(home, "forgets"))).sort()).toEqual([epochKey("111"), expect.stringMatching(/^complete-/)].sort());
+    // An epoch that is not one: that person's turns ask the store.
+    expect(await readFile(join(home, "forgets", epochKey("111")), "utf8")).toBe("forgetting\n");
+    expect(stamps.read("111")).toBeUndefined();
+    await expect(stat(join(home, "..", "escape"))).rejects.toThrow(/ENOENT/);
   });
 
   it("asks the store for each person when the stamps cannot be made complete (a file where their folder goes)", async () => {

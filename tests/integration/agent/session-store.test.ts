@@ -63,6 +63,8 @@ describe("opening the SQLite store", () => {
     const home = await makeTempHome();
     const store = await SessionStore.open(home);
     await store.save(sessionRecord("s1", { userId: "111" }), { newest: true });
+    // The log is copied back after as many bytes as with 4 KiB pages: 250 pages, not 1,000.
+    expect(await (store as unknown as { db: SqliteDb }).db.all("PRAGMA wal_autocheckpoint")).toEqual([{ wal_autocheckpoint: 250 }]);
     await store.close();
     const made = await SqliteDb.open(join(home, "sessions.sqlite"));
     expect(await made.all("PRAGMA page_size")).toEqual([{ page_size: 16_384 }]);
@@ -75,6 +77,7 @@ describe("opening the SQLite store", () => {
     const reopened = await SessionStore.open(join(older, ".."));
     await reopened.save(sessionRecord("s2", { userId: "111" }), { newest: true });
     expect((await reopened.get("s2"))?.id).toBe("s2");
+    expect(await (reopened as unknown as { db: SqliteDb }).db.all("PRAGMA wal_autocheckpoint")).toEqual([{ wal_autocheckpoint: 1_000 }]);
     await reopened.close();
     const after = await SqliteDb.open(older);
     expect(await after.all("PRAGMA page_size")).toEqual([{ page_size: 4_096 }]);
