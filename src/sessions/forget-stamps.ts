@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { link, mkdir, open, rm } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { syncDirectory, writeFileAtomic } from "../memory/atomic-write.js";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../lib/private-files.js";
 import { epochKey } from "./session-store-base.js";
@@ -124,22 +124,36 @@ function isThere(path: string): boolean | undefined {
 
 /**
  * Puts `text` at `path` unless a file is there (a forget's own stamp wins), whole or not at all:
- * written and synced under a temporary name, then linked into place (a link never replaces).
+ * written and synced under a temporary name, then linked into place (a link never replaces). On a
+ * file system without hard links, an exclusive create: a crash there leaves an empty stamp, which
+ * readers take for "ask the store".
  */
 async function createIfMissing(path: string, text: string): Promise<void> {
-  const temp = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
-  const handle = await open(temp, "wx", PRIVATE_FILE_MODE);
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+  try {
+    await writeSynced(temp, text);
+    await link(temp, path).catch(async (error: NodeJS.ErrnoException) => {
+      if (error.code === "EEXIST") return;
+      if (!NO_HARD_LINKS.has(error.code ?? "")) throw error;
+      await writeSynced(path, text).catch((again: NodeJS.ErrnoException) => {
+        if (again.code !== "EEXIST") throw again;
+      });
+    });
+  } finally {
+    await rm(temp, { force: true });
+  }
+}
+
+/** What link() answers on a file system that has no hard links. */
+const NO_HARD_LINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS"]);
+
+/** A new file with `text`, synced; EEXIST when one is there. */
+async function writeSynced(path: string, text: string): Promise<void> {
+  const handle = await open(path, "wx", PRIVATE_FILE_MODE);
   try {
     await handle.writeFile(text);
     await handle.sync();
   } finally {
     await handle.close();
-  }
-  try {
-    await link(temp, path).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== "EEXIST") throw error;
-    });
-  } finally {
-    await rm(temp, { force: true });
   }
 }
