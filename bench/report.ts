@@ -15,7 +15,7 @@ import type { ReconcileResult } from "./scale-reconcile.js";
 import type { SessionsRssResult } from "./scale-sessions.js";
 import type { ShardedLoadResult } from "./sharded.js";
 import type { StartupResult } from "./startup.js";
-import { ratio, round, type Summary } from "./stats.js";
+import { ratio, round, summarize, type Summary } from "./stats.js";
 import type { WebBenchResult } from "./web.js";
 import type { WebTurnsResult } from "./web-turns.js";
 
@@ -30,6 +30,8 @@ export interface BenchResults {
   /** `--metrics`: the same load with METRICS_PORT set. */
   turnOverheadMetrics?: MetricsOnResult;
   floor?: LoadResult;
+  /** `--load-pairs N`: each bot's CPU per turn in N load runs, each on a fresh process (the first is section 1's). */
+  loadPairs?: { agentkit: number; floor: number }[];
   /** CPU per opening and per later turn, turns back to back, beside the floor. */
   turnCpu?: TurnCpuResult;
   firstText?: FirstTextResult;
@@ -253,6 +255,18 @@ export function renderReport(results: BenchResults): string {
       ],
       [s, `bot peak RSS during load (MB, ${runtime})`, fmt(ak?.botPeakRssMb), fmt(floor?.botPeakRssMb), "", ""],
     );
+    const pairs = results.loadPairs;
+    if (pairs && pairs.length > 1) {
+      const ratios = summarize(pairs.map((p) => ratio(p.agentkit, p.floor)));
+      rows.push([
+        s,
+        `bot CPU per turn, ${pairs.length} load runs of each bot, each a fresh process (ms, medians; AgentKit ÷ floor: the pairs' ratios, median (lowest – highest))`,
+        fmt(summarize(pairs.map((p) => p.agentkit)).p50),
+        fmt(summarize(pairs.map((p) => p.floor)).p50),
+        `${fmt(ratios.p50, 2)} (${fmt(ratios.min, 2)} – ${fmt(ratios.max, 2)})`,
+        "",
+      ]);
+    }
   }
   const cpu = results.turnCpu;
   if (cpu) {

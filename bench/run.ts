@@ -81,6 +81,7 @@ const { values } = parseArgs({
     runtime: { type: "string", default: "compiled" },
     "startup-runs": { type: "string", default: "3" },
     "cpu-rounds": { type: "string", default: "3" },
+    "load-pairs": { type: "string", default: "1" },
     shards: { type: "string", default: "2" },
     only: { type: "string" },
     metrics: { type: "boolean", default: false },
@@ -102,7 +103,7 @@ if (values.help) {
   console.log(`npm run bench -- [--people 50] [--turns 5] [--ttft-ms 0] [--tokens-per-second 0] [--pause-ms 3000]
   [--spread-ms 5000] [--reply-words 12] [--sessions 1000] [--session-concurrency 10] [--stored 10000]
   [--archived-share 0.2] [--deleted-share 0.1] [--reconcile-timeout-ms 240000] [--first-text-people 10]
-  [--iterations 2000] [--tidy-people 10000] [--tidy-model-ms 20] [--tidy-busy 1000] [--tidy-busy-model-ms 1000] [--web-requests 200] [--web-messages 10000] [--runtime compiled|tsx] [--startup-runs 3] [--cpu-rounds 3] [--shards 2] [--only ${[...SECTIONS, ...Object.keys(GROUPS)].join("|")}[,…]]
+  [--iterations 2000] [--tidy-people 10000] [--tidy-model-ms 20] [--tidy-busy 1000] [--tidy-busy-model-ms 1000] [--web-requests 200] [--web-messages 10000] [--runtime compiled|tsx] [--startup-runs 3] [--cpu-rounds 3] [--load-pairs 1] [--shards 2] [--only ${[...SECTIONS, ...Object.keys(GROUPS)].join("|")}[,…]]
   [--cpu-prof-dir /tmp/prof [--cpu-prof-interval µs]] [--out bench/results/latest.json]
   [--metrics]  turn-overhead runs AgentKit a second time with METRICS_PORT set, /metrics scraped every 5 s
   ${OPT_IN.join(", ")} run only when named in --only (or --only sharding)`);
@@ -250,6 +251,23 @@ await section("turn-overhead", (values.metrics ? 2 : 1) * loadLimitMs, async () 
 await section("floor", loadLimitMs, async () => {
   results.floor = await measureFloor({ ...load, ...profiled });
 });
+// --load-pairs N: the load N−1 times more on each bot, fresh processes each time, which goes first
+// alternating; a bot process keeps its own luck for life (performance.md), so one pair's CPU ratio moves.
+const loadPairs = Math.max(1, Math.round(num("load-pairs")));
+if (loadPairs > 1 && results.turnOverhead && results.floor) {
+  const pairs = [{ agentkit: results.turnOverhead.botCpuMsPerTurn, floor: results.floor.botCpuMsPerTurn }];
+  for (let pair = 1; pair < loadPairs; pair++) {
+    let agentkit: number | undefined;
+    let floor: number | undefined;
+    const runAgentKit = () =>
+      section("turn-overhead", loadLimitMs, async () => void (agentkit = (await measureTurnOverhead({ ...load, ...profiled })).botCpuMsPerTurn));
+    const runFloor = () => section("floor", loadLimitMs, async () => void (floor = (await measureFloor({ ...load, ...profiled })).botCpuMsPerTurn));
+    if (pair % 2 === 1) await runFloor().then(runAgentKit);
+    else await runAgentKit().then(runFloor);
+    if (agentkit !== undefined && floor !== undefined) pairs.push({ agentkit, floor });
+  }
+  results.loadPairs = pairs;
+}
 await section("turn-cpu", 10 * 60_000, async () => {
   results.turnCpu = await measureTurnCpu({
     openings: 60,
