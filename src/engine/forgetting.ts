@@ -188,7 +188,7 @@ export class Forgetting {
     // Made complete in the background, once a process: until the mark is there, the store answers.
     if (!this.stamps.isComplete() && !this.completing) {
       this.completing = true;
-      this.deps.inBackground(this.completeStamps(), "the forget stamps could not be made complete");
+      this.deps.inBackground(this.completeStamps(), "the forget stamps could not be made complete; turns ask the session store for each person's epoch");
     }
     const { store } = this.deps;
     const epoch = await store.epochOf(userId);
@@ -209,15 +209,11 @@ export class Forgetting {
 
   /**
    * Every person with a forget epoch in the store gets a stamp, then a missing stamp means 0: a
-   * new person's first turn neither asks the store nor creates a file. Failing, readers go on
-   * asking the store (and the next process tries again).
+   * new person's first turn neither asks the store nor creates a file. Failing (logged by
+   * inBackground), readers go on asking the store, and the next process tries again.
    */
   private async completeStamps(): Promise<void> {
-    try {
-      await this.stamps.complete(await this.deps.store.forgetEpochs());
-    } catch (error) {
-      this.deps.log.warn({ err: String(error) }, "the forget stamps could not be made complete; turns ask the session store for each person's epoch");
-    }
+    await this.stamps.complete(await this.deps.store.forgetEpochs());
   }
 
   /** The stamp says "forgetting" before the store's epoch moves (ForgetStamps). */

@@ -133,7 +133,8 @@ export class SqliteSessionStore extends SessionStoreBase {
       await whenNotBusy(() => db.exec(SCHEMA));
       return store;
     });
-    const identity = path === ":memory:" ? undefined : `sqlite:${resolve(path)}`;
+    // In memory, or SQLite's temporary file (an empty name): gone with the connection, so never complete.
+    const identity = path === ":memory:" || path === "" ? undefined : `sqlite:${resolve(path)}`;
     return new SqliteSessionStore(new Keyv({ store, namespace: NAMESPACE, throwOnErrors: true }), db, identity);
   }
 

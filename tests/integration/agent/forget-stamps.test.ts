@@ -125,6 +125,10 @@ describe("the forget stamp: a person's forget epoch without a trip to the store"
     expect(new ForgetStamps(home, "sqlite:/elsewhere/sessions.sqlite").read("999")).toBeUndefined();
     const memory = await SessionStore.open(home, "memory://");
     expect(memory.identity).toBeUndefined();
+    // SQLite's temporary file, gone with its connection, is no store to be complete for either.
+    const temporary = await SessionStore.open(home, "sqlite://");
+    expect(temporary.identity).toBeUndefined();
+    await temporary.close();
     const inMemory = new ForgetStamps(home, memory.identity);
     await inMemory.complete([]);
     expect(inMemory.read("999")).toBeUndefined();

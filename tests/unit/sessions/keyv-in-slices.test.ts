@@ -4,6 +4,8 @@ import { describe, expect, it } from "vitest";
 import { maskSecretsInRecord } from "../../../src/engine/mask-record.js";
 import { decodeRecord, encodeRecord as encodeBytes } from "../../../src/sessions/keyv-in-slices.js";
 import type { SessionRecord } from "../../../src/sessions/session-record.js";
+import { cpuNow } from "../../helpers/cpu-time.js";
+import { repeatTo } from "../../helpers/linear-time.js";
 
 const keyv = new Keyv();
 /** The stored row as text, as keyv would read it. */
@@ -72,6 +74,20 @@ describe("a session record in keyv's encoding, a piece at a time", () => {
       ),
       { numRuns: 200 },
     );
+  });
+
+  it("tells whether the frame needs keyv's escape in linear time: a 1 MB title of quotes, colons, commas and brackets", async () => {
+    for (const [size, bound] of [
+      [32_000, 200],
+      [1_000_000, 1_000],
+    ] as const) {
+      const title = repeatTo('[":,\\', size);
+      const record = base([], { title });
+      const started = cpuNow();
+      const row = await encodeRecord(record);
+      expect(cpuNow() - started).toBeLessThan(bound);
+      expect((await keyv.deserializeData<SessionRecord>(row))?.value?.title).toBe(title);
+    }
   });
 
   it("keeps a character whose bytes straddle two pieces, and refuses a row that is not a record", async () => {
