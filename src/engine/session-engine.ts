@@ -16,7 +16,7 @@ import { isServerId, ServerNotes, type Suggestion } from "../memory/server-notes
 import { entriesOfServer } from "../memory/public-entries.js";
 import type { SessionWords } from "./tools/voices.js";
 import type { MemoryChange, ProposedChange, SourceRef } from "../memory/changes.js";
-import { runTurn, storedMessage, type TurnLimits, type TurnMessage, type TurnTiming } from "./agent-loop.js";
+import { runTurn, storedMessage, type TurnLimits, type TurnMessage, type TurnOutput, type TurnTiming } from "./agent-loop.js";
 import { partsOf, type MessagePart, type PartSpan } from "../lib/provenance.js";
 import { baseInstructions } from "./base-instructions.js";
 import { condenseChat, chatSize, overBudget, requestContext } from "./chat-context.js";
@@ -345,38 +345,8 @@ export class SessionEngine {
         if (overBudget(size, message.text, budget) && (await this.condenseNow(record, timing))) size = chatSize(record);
         // The message takes what the history leaves of the budget; the stored history keeps it whole.
         const maxMessageTokens = Math.max(256, budget.tokens - size.tokens);
-        const output = await runTurn({
-          maxMessageTokens,
-          model: this.deps.model,
-          memory: this.sessionMemory(record),
-          context: requestContext(record),
-          message,
-          now: this.clock(),
-          writer: modelWriter(record.id, record.title),
-          timing,
-          onMemoryWrite: (written) => this.telemetry.memoryWrite(written),
-          platform: record.channel.platform,
-          publicPlace: publicPlaceOf(record.channel),
-          words: lazyWords(() => sessionWords(record, message)),
-          ...(message.from ? { guestTurn: true } : {}),
-          ...(isServerId(record.channel.guildId)
-            ? {
-                server: {
-                  notes: this.serverNotesOf(record.channel.guildId),
-                  userId: record.userId,
-                  sessionId: record.id,
-                  ...(message.from ? { guestId: message.from.userId } : {}),
-                },
-              }
-            : {}),
-          ...(onDelta ? { onDelta } : {}),
-          ...(signal ? { signal } : {}),
-        });
-        if (sourceId !== undefined && MESSAGE_PLACE.test(sourceId)) record.sourceIds = { ...record.sourceIds, [String(record.messages.length)]: sourceId };
-        record.parts = { ...record.parts, [String(record.messages.length)]: output.spans };
-        record.messages.push(...output.messages);
-        record.usage.push(output.usage);
-        record.lastActivityAt = this.clock().toISOString();
+        const output = await runTurn(this.turnInput(record, message, maxMessageTokens, timing, onDelta, signal));
+        keepExchange(record, output, sourceId, this.clock());
         if (this.toldFull.has(id)) record.toldFull = true;
         this.sessionBytes.set(id, recordBytes(record));
         await this.firstSaveDone(id);
@@ -387,14 +357,8 @@ export class SessionEngine {
           throw stored?.status === "open" ? new TurnForgottenError(id) : new SessionClosedError(id);
         });
         outcome = output.stopped ? "stopped" : "ok";
-        // Told once, with the first answer of the next conversation: a notice sent by DM is gone by then,
-        // one that could not be (DMs closed, the bot was away) is shown here instead.
-        // Never to a guest; where others read it, without its example (a line of the owner's memory) and
-        // only when it waits for no Save (its proposals quote memory too; they wait for a place that is not public).
-        const publicPlace = isPublicPlace(record.channel);
-        const dir = first && !message.from ? this.memoryOf(record.userId).dir : undefined;
-        const notice = dir !== undefined && (!publicPlace || !readTidyState(dir).notice?.proposals) ? await takeTidyNotice(dir) : undefined;
-        const tidied = notice && publicPlace ? { ...notice, example: undefined } : notice;
+        // The tidy-up's notice, with the owner's first answer of a conversation.
+        const tidied = first && !message.from ? await this.tidyNoticeFor(record) : undefined;
         return { record, output, tidied };
       } finally {
         this.telemetry.turn(outcome, performance.now() - started - timing.modelMs, timing.modelMs);
@@ -420,6 +384,62 @@ export class SessionEngine {
       limits: output.limits,
       ...(tidied ? { tidied } : {}),
     };
+  }
+
+  /**
+   * What runTurn is given for a turn of this record. Kept out of turn()'s body, as are
+   * keepExchange and tidyNoticeFor: V8 compiles an async function whole, with what it inlines, and a
+   * session's turn is one of the first things it compiles (performance.md).
+   */
+  private turnInput(
+    record: SessionRecord,
+    message: TurnMessage,
+    maxMessageTokens: number,
+    timing: TurnTiming,
+    onDelta: TurnOptions["onDelta"],
+    signal: AbortSignal | undefined,
+  ): Parameters<typeof runTurn>[0] {
+    return {
+      maxMessageTokens,
+      model: this.deps.model,
+      memory: this.sessionMemory(record),
+      context: requestContext(record),
+      message,
+      now: this.clock(),
+      writer: modelWriter(record.id, record.title),
+      timing,
+      onMemoryWrite: (written) => this.telemetry.memoryWrite(written),
+      platform: record.channel.platform,
+      publicPlace: publicPlaceOf(record.channel),
+      words: lazyWords(() => sessionWords(record, message)),
+      ...(message.from ? { guestTurn: true } : {}),
+      ...(isServerId(record.channel.guildId)
+        ? {
+            server: {
+              notes: this.serverNotesOf(record.channel.guildId),
+              userId: record.userId,
+              sessionId: record.id,
+              ...(message.from ? { guestId: message.from.userId } : {}),
+            },
+          }
+        : {}),
+      ...(onDelta ? { onDelta } : {}),
+      ...(signal ? { signal } : {}),
+    };
+  }
+
+  /**
+   * Told once, with the first answer of the next conversation: a notice sent by DM is gone by then,
+   * one that could not be (DMs closed, the bot was away) is shown here instead. Never to a guest
+   * (the caller asks only for the owner's turn); where others read it, without its example (a line
+   * of the owner's memory) and only when it waits for no Save (its proposals quote memory too; they
+   * wait for a place that is not public).
+   */
+  private async tidyNoticeFor(record: SessionRecord): Promise<TidyReport | undefined> {
+    const publicPlace = isPublicPlace(record.channel);
+    const dir = this.memoryOf(record.userId).dir;
+    const notice = !publicPlace || !readTidyState(dir).notice?.proposals ? await takeTidyNotice(dir) : undefined;
+    return notice && publicPlace ? { ...notice, example: undefined } : notice;
   }
 
   private tidyProposals(userId: string): ProposedChange[] {
@@ -627,6 +647,15 @@ export class SessionEngine {
       },
     });
   }
+}
+
+/** A turn's exchange kept in its record: the messages, where the person's message came from, its parts, the usage and the time. */
+function keepExchange(record: SessionRecord, output: TurnOutput, sourceId: string | undefined, now: Date): void {
+  if (sourceId !== undefined && MESSAGE_PLACE.test(sourceId)) record.sourceIds = { ...record.sourceIds, [String(record.messages.length)]: sourceId };
+  record.parts = { ...record.parts, [String(record.messages.length)]: output.spans };
+  record.messages.push(...output.messages);
+  record.usage.push(output.usage);
+  record.lastActivityAt = now.toISOString();
 }
 
 /**

@@ -15,7 +15,10 @@ import { Buffer } from "node:buffer";
 export function requestBytes(body: Record<string, unknown>): Uint8Array {
   const pieces: Uint8Array[] = [];
   let first = true;
-  for (const key of Object.keys(body)) {
+  // Indexed loops: this runs every request, and V8 compiles them in a fraction of an iterator's time.
+  const keys = Object.keys(body);
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k]!;
     const value = body[key];
     // As JSON.stringify: a field whose value is undefined (or a function) is left out.
     if (value === undefined || typeof value === "function") continue;
@@ -23,9 +26,9 @@ export function requestBytes(body: Record<string, unknown>): Uint8Array {
     first = false;
     if (key === "messages" && Array.isArray(value)) {
       pieces.push(OPEN);
-      for (const [i, message] of value.entries()) {
+      for (let i = 0; i < value.length; i++) {
         if (i > 0) pieces.push(COMMA);
-        pieces.push(kept(message));
+        pieces.push(kept(value[i]));
       }
       pieces.push(CLOSE);
     } else if (key === "tools") pieces.push(kept(value));

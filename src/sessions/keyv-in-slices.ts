@@ -49,7 +49,9 @@ export async function encodeRecord(record: SessionRecord, slices = new TimeSlice
 /** The frame up to the messages, the prompt's bytes when given, each message, and the close. */
 async function piecesOf(frame: string, messages: SessionRecord["messages"], slices: TimeSlices, prompt?: Uint8Array): Promise<Uint8Array[]> {
   const pieces: Uint8Array[] = prompt ? [bytesOf(frame), prompt, bytesOf(',"messages":[')] : [bytesOf(frame.slice(0, -"]}}".length))];
-  for (const [i, message] of messages.entries()) {
+  // An indexed loop: this runs every save, and V8 compiles it in a fraction of an iterator's time.
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i]!;
     if (i > 0) pieces.push(COMMA);
     // A message encoded at an earlier save is only copied: no step of the loop to hand back.
     const kept = typeof message === "object" && message !== null ? encodings.get(message) : undefined;
