@@ -216,7 +216,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutput> {
         now: input.now,
         turn,
         writer: input.writer,
-        // The turn's copy (one read of settings.json a turn), read again after a save in this process.
+        // The turn's copy (settings.json read at most once a turn), read again after a save in this process.
         settings: input.memory.readSettings(),
         ...(input.onMemoryWrite ? { onWrite: input.onMemoryWrite } : {}),
         ...(input.platform ? { platform: input.platform } : {}),

@@ -73,8 +73,12 @@ export class MemoryStore {
   readonly journal: Journal;
   private readonly proposals: Proposals;
   private readonly dailyDays: number;
-  /** The settings as read once for a turn (forTurnOf): this store's reads use them until a save in this process changes them. */
-  private turnSettings: { settings: Settings; generation: number } | undefined;
+  /**
+   * The settings as read once for a turn (forTurnOf), at the turn's first look ("unread" until
+   * then: most turns write nothing and never look): this store's reads use them until a save in
+   * this process changes them.
+   */
+  private turnSettings: { settings: Settings; generation: number } | "unread" | undefined;
 
   private constructor(
     readonly home: string,
@@ -236,11 +240,18 @@ export class MemoryStore {
    */
   readSettings(): Settings {
     const cached = this.turnSettings;
+    if (cached === "unread") {
+      // The generation before the read: a save between the two is seen as newer at the next check.
+      const generation = settingsGeneration(this.dir);
+      const settings = this.settingsFromDisk();
+      this.turnSettings = { settings, generation };
+      return settings;
+    }
     if (cached && cached.generation === settingsGeneration(this.dir)) return cached.settings;
     return this.settingsFromDisk();
   }
 
-  /** This person's memory for one turn: settings.json read once here, and the copy used by every write of the turn. */
+  /** This person's memory for one turn: settings.json read once, at the turn's first look, and that copy used by every write of the turn. */
   forTurn(): MemoryStore {
     return MemoryStore.forTurnOf(this.home, this.userId, this.options);
   }
@@ -248,9 +259,7 @@ export class MemoryStore {
   /** The same as forUser(…).forTurn(), made once: a session asks for it every turn. */
   static forTurnOf(home: string, userId: string, options: MemoryStoreOptions = {}): MemoryStore {
     const store = MemoryStore.forUser(home, userId, options);
-    // The generation before the read: a save between the two is seen as newer at the next check.
-    const generation = settingsGeneration(store.dir);
-    store.turnSettings = { settings: store.settingsFromDisk(), generation };
+    store.turnSettings = "unread";
     return store;
   }
 

@@ -126,7 +126,7 @@ export class TidySchedule {
   /** Queues a person whose run of the day is due (`now`: after a close, whatever the hour). */
   private async consider(userId: string, now: boolean): Promise<void> {
     if (this.closed || this.queued.has(userId) || this.running.has(userId)) return;
-    // forTurn: settings.json read once here, not again by timeZone().
+    // forTurn: settings.json read once, not again by timeZone().
     const memory = this.options.memoryOf(userId).forTurn();
     if ((memory.readSettings().tidyUp ?? "on") === "off") return;
     const clock = this.clock();
