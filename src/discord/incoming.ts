@@ -62,9 +62,14 @@ export async function readIncoming(
     );
   }
   // Over the person's storage quota a file's text would be kept with the conversation: not read (the caller says why).
-  const files = options.storageFull
-    ? notRead([...message.attachments.values()].map((a) => a.name))
-    : await readAttachments([...message.attachments.values()], limits, say);
+  // Most messages bring no file: nothing to read, and no reader's promises made every turn.
+  const attachments = [...message.attachments.values()];
+  const files =
+    attachments.length === 0
+      ? { parts: [], lines: [], images: [], unseenImages: false, usable: false }
+      : options.storageFull
+        ? notRead(attachments.map((a) => a.name))
+        : await readAttachments(attachments, limits, say);
   parts.push(...files.parts);
   lines.push(...files.lines);
   const usable = words !== "" || stickers.length > 0 || previews.length > 0 || files.usable || parts.some((p) => p.origin === "forward");
