@@ -46,20 +46,57 @@ export async function encodeRecord(record: SessionRecord, slices = new TimeSlice
   return Buffer.concat(await piecesOf(head, messages, slices, promptBytes(record, systemPrompt)));
 }
 
-/** The frame up to the messages, the prompt's bytes when given, each message, and the close. */
-async function piecesOf(frame: string, messages: SessionRecord["messages"], slices: TimeSlices, prompt?: Uint8Array): Promise<Uint8Array[]> {
+/**
+ * The frame up to the messages, the prompt's bytes when given, each message, and the close. A
+ * save's new messages (a turn's two) are encoded at once, without a promise: the loop is handed
+ * back only once AT_ONCE_CHARS were encoded (a conversation read back from the store, every message
+ * new to this process) or for a long message (a shared file), from there on in slices.
+ */
+function piecesOf(frame: string, messages: SessionRecord["messages"], slices: TimeSlices, prompt?: Uint8Array): Uint8Array[] | Promise<Uint8Array[]> {
   const pieces: Uint8Array[] = prompt ? [bytesOf(frame), prompt, bytesOf(',"messages":[')] : [bytesOf(frame.slice(0, -"]}}".length))];
+  let atOnce = 0;
   // An indexed loop: this runs every save, and V8 compiles it in a fraction of an iterator's time.
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i]!;
     if (i > 0) pieces.push(COMMA);
-    // A message encoded at an earlier save is only copied: no step of the loop to hand back.
+    // A message encoded at an earlier save is only copied.
     const kept = typeof message === "object" && message !== null ? encodings.get(message) : undefined;
     if (kept) {
       pieces.push(kept);
       continue;
     }
-    pieces.push(await encodedMessage(message));
+    if (atOnce >= AT_ONCE_CHARS) return restInSlices(pieces, messages, i, slices);
+    const text = messageJson(message);
+    if (text.length > KEPT_ENCODING_CHARS) return restInSlices(pieces, messages, i, slices, text);
+    pieces.push(keptEncoding(message, text));
+    atOnce += text.length;
+  }
+  pieces.push(CLOSE);
+  return pieces;
+}
+
+/** What a save encodes before it hands the loop back: a turn's new messages, not a whole conversation. */
+const AT_ONCE_CHARS = 64 * 1024;
+
+/** piecesOf from message `from` on (its comma already there), the loop handed back between messages. */
+async function restInSlices(
+  pieces: Uint8Array[],
+  messages: SessionRecord["messages"],
+  from: number,
+  slices: TimeSlices,
+  fromText?: string,
+): Promise<Uint8Array[]> {
+  for (let i = from; i < messages.length; i++) {
+    const message = messages[i]!;
+    if (i > from) pieces.push(COMMA);
+    const kept = typeof message === "object" && message !== null ? encodings.get(message) : undefined;
+    if (kept) {
+      pieces.push(kept);
+      continue;
+    }
+    const text = i === from && fromText !== undefined ? fromText : messageJson(message);
+    // A file shared in the conversation is encoded each time, in slices, rather than kept twice in memory.
+    pieces.push(text.length > KEPT_ENCODING_CHARS ? await utf8InSlices(text) : keptEncoding(message, text));
     await slices.pause();
   }
   pieces.push(CLOSE);
@@ -81,20 +118,25 @@ function promptBytes(record: SessionRecord, prompt: string): Uint8Array {
 const prompts = new WeakMap<SessionRecord, { prompt: string; bytes: Uint8Array }>();
 
 /**
+ * A message as keyv writes it. Without the replacer when no string in it starts with ":" (as for
+ * the frame: the same text, without a call for every value); a record read from elsewhere may hold
+ * anything in its list, and what is not an object always goes through it.
+ */
+function messageJson(message: SessionRecord["messages"][number]): string {
+  if (typeof message !== "object" || message === null) return JSON.stringify(message, escapeColons) ?? "null";
+  const plain = JSON.stringify(message) ?? "null";
+  return MAY_ESCAPE.test(plain) ? (JSON.stringify(message, escapeColons) ?? "null") : plain;
+}
+
+/**
  * A message's encoding, made once: a record is saved every turn with every message before it, and
  * the conversation grows a turn at a time. Kept by the message object (a stored message is never
- * changed in place: masking and forgetting make new ones; tests/unit/sessions/keyv-in-slices.test.ts).
+ * changed in place: masking and forgetting make new ones; tests/unit/sessions/keyv-in-slices.test.ts);
+ * only objects are kept.
  */
-async function encodedMessage(message: SessionRecord["messages"][number]): Promise<Uint8Array> {
-  // A record read from elsewhere may hold anything in its list; only objects are kept.
-  if (typeof message !== "object" || message === null) return bytesOf(JSON.stringify(message, escapeColons) ?? "null");
-  const kept = encodings.get(message);
-  if (kept) return kept;
-  const text = JSON.stringify(message, escapeColons) ?? "null";
-  // A file shared in the conversation is encoded each time, in slices, rather than kept twice in memory.
-  if (text.length > KEPT_ENCODING_CHARS) return utf8InSlices(text);
+function keptEncoding(message: SessionRecord["messages"][number], text: string): Uint8Array {
   const bytes = bytesOf(text);
-  encodings.set(message, bytes);
+  if (typeof message === "object" && message !== null) encodings.set(message, bytes);
   return bytes;
 }
 

@@ -5,6 +5,7 @@ import { maskSecretsInRecord } from "../../../src/engine/mask-record.js";
 import { decodeRecord, encodeRecord as encodeBytes } from "../../../src/sessions/keyv-in-slices.js";
 import type { SessionRecord } from "../../../src/sessions/session-record.js";
 import { cpuNow } from "../../helpers/cpu-time.js";
+import { startLoopProbe } from "../../helpers/loop-probe.js";
 import { repeatTo } from "../../helpers/linear-time.js";
 
 const keyv = new Keyv();
@@ -74,6 +75,20 @@ describe("a session record in keyv's encoding, a piece at a time", () => {
       ),
       { numRuns: 200 },
     );
+  });
+
+  it("encodes a turn's new messages at once, and a conversation new to this process without holding the loop", async () => {
+    // 40,000 messages read back from the store (none encoded here before), some of them escaped: 12 MB.
+    const messages = Array.from({ length: 40_000 }, (_, i) => ({ role: "user" as const, content: `${i % 7 === 0 ? ":" : ""}${"word ".repeat(60)}${i}` }));
+    const record = base(messages);
+    const probe = startLoopProbe();
+    const row = await encodeRecord(record);
+    const { worstWallMs, worstCpuMs } = probe.stop();
+    expect(worstCpuMs, `a timer waited ${Math.round(worstWallMs)} ms at worst`).toBeLessThan(40);
+    expect((await keyv.deserializeData<SessionRecord>(row))?.value).toEqual(record);
+    // The next save copies them, and encodes the turn's two new ones, each as keyv would.
+    record.messages.push({ role: "user", content: ":) new" }, { role: "assistant", content: "an answer" });
+    expect((await keyv.deserializeData<SessionRecord>(await encodeRecord(record)))?.value).toEqual(record);
   });
 
   it("tells whether the frame needs keyv's escape in linear time: a 1 MB title of quotes, colons, commas and brackets", async () => {
