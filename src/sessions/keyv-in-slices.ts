@@ -49,10 +49,13 @@ export async function encodeRecord(record: SessionRecord, slices = new TimeSlice
 /**
  * The frame up to the messages, the prompt's bytes when given, each message, and the close. A
  * save's new messages (a turn's two) are encoded at once, without a promise: the loop is handed
- * back only once AT_ONCE_CHARS were encoded (a conversation read back from the store, every message
- * new to this process) or for a long message (a shared file), from there on in slices.
+ * back once about AT_ONCE_CHARS were encoded (a conversation read back from the store, every
+ * message new to this process; a message of up to KEPT_ENCODING_CHARS may go over) or at a long
+ * message (a shared file), and from there on it is handed back between messages.
  */
 function piecesOf(frame: string, messages: SessionRecord["messages"], slices: TimeSlices, prompt?: Uint8Array): Uint8Array[] | Promise<Uint8Array[]> {
+  // A record read from elsewhere may hold anything there: what is not a list is refused, as keyv's iteration would.
+  if (!Array.isArray(messages)) throw new TypeError("a session record's messages are not a list");
   const pieces: Uint8Array[] = prompt ? [bytesOf(frame), prompt, bytesOf(',"messages":[')] : [bytesOf(frame.slice(0, -"]}}".length))];
   let atOnce = 0;
   // An indexed loop: this runs every save, and V8 compiles it in a fraction of an iterator's time.
@@ -75,7 +78,7 @@ function piecesOf(frame: string, messages: SessionRecord["messages"], slices: Ti
   return pieces;
 }
 
-/** What a save encodes before it hands the loop back: a turn's new messages, not a whole conversation. */
+/** About what a save encodes before it hands the loop back: a turn's new messages, not a whole conversation. */
 const AT_ONCE_CHARS = 64 * 1024;
 
 /** piecesOf from message `from` on (its comma already there), the loop handed back between messages. */
@@ -124,9 +127,17 @@ const prompts = new WeakMap<SessionRecord, { prompt: string; bytes: Uint8Array }
  */
 function messageJson(message: SessionRecord["messages"][number]): string {
   if (typeof message !== "object" || message === null) return JSON.stringify(message, escapeColons) ?? "null";
+  // A long message (not kept, so encoded at every save) goes the way its first encoding found.
+  const escapes = longEscapes.get(message);
+  if (escapes !== undefined) return (escapes ? JSON.stringify(message, escapeColons) : JSON.stringify(message)) ?? "null";
   const plain = JSON.stringify(message) ?? "null";
-  return MAY_ESCAPE.test(plain) ? (JSON.stringify(message, escapeColons) ?? "null") : plain;
+  const needed = MAY_ESCAPE.test(plain);
+  if (plain.length > KEPT_ENCODING_CHARS) longEscapes.set(message, needed);
+  return needed ? (JSON.stringify(message, escapeColons) ?? "null") : plain;
 }
+
+/** Whether a long message needs keyv's escape, by the message object (never changed in place). */
+const longEscapes = new WeakMap<object, boolean>();
 
 /**
  * A message's encoding, made once: a record is saved every turn with every message before it, and
