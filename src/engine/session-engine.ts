@@ -16,7 +16,7 @@ import { isServerId, ServerNotes, type Suggestion } from "../memory/server-notes
 import { entriesOfServer } from "../memory/public-entries.js";
 import type { SessionWords } from "./tools/voices.js";
 import type { MemoryChange, ProposedChange, SourceRef } from "../memory/changes.js";
-import { runTurn, storedMessage, type TurnLimits, type TurnMessage, type TurnOutput, type TurnTiming } from "./agent-loop.js";
+import { runTurn, storedMessage, type TurnInput, type TurnLimits, type TurnMessage, type TurnOutput, type TurnTiming } from "./agent-loop.js";
 import { partsOf, type MessagePart, type PartSpan } from "../lib/provenance.js";
 import { baseInstructions } from "./base-instructions.js";
 import { condenseChat, chatSize, overBudget, requestContext } from "./chat-context.js";
@@ -398,7 +398,7 @@ export class SessionEngine {
     timing: TurnTiming,
     onDelta: TurnOptions["onDelta"],
     signal: AbortSignal | undefined,
-  ): Parameters<typeof runTurn>[0] {
+  ): TurnInput {
     return {
       maxMessageTokens,
       model: this.deps.model,

@@ -63,7 +63,7 @@ function piecesOf(frame: string, messages: SessionRecord["messages"], slices: Ti
     const message = messages[i]!;
     if (i > 0) pieces.push(COMMA);
     // A message encoded at an earlier save is only copied.
-    const kept = typeof message === "object" && message !== null ? encodings.get(message) : undefined;
+    const kept = keptOf(message);
     if (kept) {
       pieces.push(kept);
       continue;
@@ -92,7 +92,7 @@ async function restInSlices(
   for (let i = from; i < messages.length; i++) {
     const message = messages[i]!;
     if (i > from) pieces.push(COMMA);
-    const kept = typeof message === "object" && message !== null ? encodings.get(message) : undefined;
+    const kept = keptOf(message);
     if (kept) {
       pieces.push(kept);
       continue;
@@ -149,6 +149,11 @@ function keptEncoding(message: SessionRecord["messages"][number], text: string):
   const bytes = bytesOf(text);
   if (typeof message === "object" && message !== null) encodings.set(message, bytes);
   return bytes;
+}
+
+/** A message's encoding from an earlier save, if it has one. */
+function keptOf(message: SessionRecord["messages"][number]): Uint8Array | undefined {
+  return typeof message === "object" && message !== null ? encodings.get(message) : undefined;
 }
 
 const encodings = new WeakMap<object, Uint8Array>();
