@@ -47,6 +47,8 @@ export class Conversations implements ConversationControl {
   private readonly notices: BusyNotices;
   /** The turns themselves: what a message brings, the streamed reply, its footer (answer.ts). */
   private readonly answers: Answers;
+  /** The pattern of a mention of the bot, for its id (textOf). */
+  private mention: { id: string; pattern: RegExp } | undefined;
 
   constructor(private readonly deps: ConversationDeps) {
     this.fairUse = new FairUse(deps.config.fairUse);
@@ -325,7 +327,9 @@ export class Conversations implements ConversationControl {
   /** What the person said, without the mention of the bot. */
   private textOf(message: Message): string {
     const me = this.deps.client.user!.id;
-    return message.content.replaceAll(new RegExp(`<@!?${me}>`, "g"), "").trim();
+    // Made once for the bot's id, not at every message.
+    if (this.mention?.id !== me) this.mention = { id: me, pattern: new RegExp(`<@!?${me}>`, "g") };
+    return message.content.replaceAll(this.mention.pattern, "").trim();
   }
 
   private localeOf(userId: string): string | undefined {

@@ -247,7 +247,9 @@ export class SessionEngine {
 
   /** Snapshots the person's memory into a system prompt that stays fixed for the whole session. */
   async open(request: OpenRequest): Promise<SessionRecord> {
-    const memory = this.memoryOf(request.userId, request.locale);
+    // settings.json read once for the opening, as for a turn: the snapshot's time zone, the default
+    // persona's language and a public place's private sections all ask.
+    const memory = this.memoryOf(request.userId, request.locale).forTurn();
     // Read before the snapshot: if the person forgets something after it, the store refuses this record.
     const epoch = await this.currentEpoch(request.userId);
     const now = this.clock();
@@ -438,7 +440,10 @@ export class SessionEngine {
   private async tidyNoticeFor(record: SessionRecord): Promise<TidyReport | undefined> {
     const publicPlace = isPublicPlace(record.channel);
     const dir = this.memoryOf(record.userId).dir;
-    const notice = !publicPlace || !readTidyState(dir).notice?.proposals ? await takeTidyNotice(dir) : undefined;
+    // One look when there is nothing to tell (most first turns); taking it reads again, under the lock.
+    const waiting = readTidyState(dir).notice;
+    if (!waiting || (publicPlace && waiting.proposals)) return undefined;
+    const notice = await takeTidyNotice(dir);
     return notice && publicPlace ? { ...notice, example: undefined } : notice;
   }
 

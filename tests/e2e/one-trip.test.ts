@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { MemoryStore } from "../../src/memory/memory-store.js";
 import { botMessages, startBot, type BotHarness } from "../helpers/bot-harness.js";
+import { aliceInThread, setupEngine } from "../helpers/engine.js";
 
 // What one message costs: the session is looked up once, and settings.json is read once a turn
 // however many memory writes the turn makes (the settings travel in the tool context).
@@ -48,6 +49,17 @@ describe("one trip per message", () => {
     expect(lookups()).toEqual({ latestIn: 1, get: 2, reload: 0 });
     expect(reads).toHaveBeenCalledTimes(1);
     expect(await h.engine.memoryOf(discord.alice.id).user.read()).toContain("- oolong");
+  });
+
+  it("opening a session reads settings.json once: for the time zone, the persona's language and the private sections of a public thread", async () => {
+    const { engine } = await setupEngine();
+    await engine.memoryOf("111").saveSettings({ timezone: "Asia/Shanghai", privateSections: ["Health"] });
+    const reads = settingsReads();
+    const session = await engine.open({ ...aliceInThread, place: { ...aliceInThread.place, visibility: "public" } });
+    expect(reads).toHaveBeenCalledTimes(1);
+    // What the one read gave reached the prompt: the person's zone, and their private section kept out.
+    expect(session.systemPrompt).toContain("Asia/Shanghai");
+    await engine.settle();
   });
 
   it("a direct message looks its session up once too", async () => {
