@@ -207,7 +207,11 @@ export class SessionEngine {
 
   /** A person's memory; `locale` is the language of the conversation or screen (a missing SOUL.md reads as the default persona in it). */
   memoryOf(userId: string, locale?: string): MemoryStore {
-    return MemoryStore.forUser(this.deps.home, userId, locale === undefined ? this.deps.memory : { ...this.deps.memory, locale });
+    return MemoryStore.forUser(this.deps.home, userId, this.memoryOptions(locale));
+  }
+
+  private memoryOptions(locale: string | undefined): MemoryStoreOptions {
+    return locale === undefined ? this.deps.memory : { ...this.deps.memory, locale };
   }
 
   /**
@@ -249,7 +253,7 @@ export class SessionEngine {
   async open(request: OpenRequest): Promise<SessionRecord> {
     // settings.json read once for the opening, as for a turn: the snapshot's time zone, the default
     // persona's language and a public place's private sections all ask.
-    const memory = this.memoryOf(request.userId, request.locale).forTurn();
+    const memory = MemoryStore.forTurnOf(this.deps.home, request.userId, this.memoryOptions(request.locale));
     // Read before the snapshot: if the person forgets something after it, the store refuses this record.
     const epoch = await this.currentEpoch(request.userId);
     const now = this.clock();

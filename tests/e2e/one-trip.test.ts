@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { PERSON } from "../../src/memory/memory-file.js";
 import { MemoryStore } from "../../src/memory/memory-store.js";
 import { botMessages, startBot, type BotHarness } from "../helpers/bot-harness.js";
 import { aliceInThread, setupEngine } from "../helpers/engine.js";
@@ -53,12 +54,16 @@ describe("one trip per message", () => {
 
   it("opening a session reads settings.json once: for the time zone, the persona's language and the private sections of a public thread", async () => {
     const { engine } = await setupEngine();
-    await engine.memoryOf("111").saveSettings({ timezone: "Asia/Shanghai", privateSections: ["Health"] });
+    const memory = engine.memoryOf("111");
+    await memory.user.write("## Likes\n- oolong\n\n## Health\n- allergic to kestrelnuts\n", PERSON);
+    await memory.saveSettings({ timezone: "Asia/Shanghai", privateSections: ["Health"] });
     const reads = settingsReads();
     const session = await engine.open({ ...aliceInThread, place: { ...aliceInThread.place, visibility: "public" } });
     expect(reads).toHaveBeenCalledTimes(1);
     // What the one read gave reached the prompt: the person's zone, and their private section kept out.
     expect(session.systemPrompt).toContain("Asia/Shanghai");
+    expect(session.systemPrompt).toContain("- oolong");
+    expect(session.systemPrompt).not.toContain("kestrelnuts");
     await engine.settle();
   });
 
