@@ -9,6 +9,7 @@ import type { ConversationControl, Person } from "./bot-context.js";
 import { Answers, type OpenSession } from "./answer.js";
 import { BusyNotices, excerptOf, startRefusedLine } from "./busy-notice.js";
 import { FairUse } from "./fair-use.js";
+import { withoutMentionOf } from "./incoming.js";
 import { type ClosingDeps, sendReceipt } from "./closing.js";
 import type { ReceiptPlace } from "./views/receipt.js";
 import { NO_MENTIONS, type ReplyChannel } from "./reply-stream.js";
@@ -47,8 +48,6 @@ export class Conversations implements ConversationControl {
   private readonly notices: BusyNotices;
   /** The turns themselves: what a message brings, the streamed reply, its footer (answer.ts). */
   private readonly answers: Answers;
-  /** The pattern of a mention of the bot, for its id (textOf). */
-  private mention: { id: string; pattern: RegExp } | undefined;
 
   constructor(private readonly deps: ConversationDeps) {
     this.fairUse = new FairUse(deps.config.fairUse);
@@ -326,10 +325,7 @@ export class Conversations implements ConversationControl {
 
   /** What the person said, without the mention of the bot. */
   private textOf(message: Message): string {
-    const me = this.deps.client.user!.id;
-    // Made once for the bot's id, not at every message.
-    if (this.mention?.id !== me) this.mention = { id: me, pattern: new RegExp(`<@!?${me}>`, "g") };
-    return message.content.replaceAll(this.mention.pattern, "").trim();
+    return withoutMentionOf(message.content, this.deps.client.user!.id);
   }
 
   private localeOf(userId: string): string | undefined {

@@ -3,6 +3,7 @@ import type { Say } from "../lib/locale.js";
 import type { TurnMessage } from "../engine/agent-loop.js";
 import type { AttachmentLimits } from "../config.js";
 import { cutChars } from "../lib/text.js";
+import { isSnowflake } from "../lib/snowflake.js";
 import { joinParts, type MessagePart } from "../lib/provenance.js";
 import { readAttachments } from "./attachments/index.js";
 import { fileNote, noteReasons } from "./attachments/model-notes.js";
@@ -102,6 +103,19 @@ function forwardedOf(message: Message): MessagePart[] {
   });
 }
 
+/**
+ * A message's text without the mentions of the bot (`<@id>`, `<@!id>`), trimmed: a person's words,
+ * and the message they quote. The pattern is made once for the bot's id, not at every message; an
+ * id that is not a Discord id is never built into one. Digits between literals: linear on any text.
+ */
+export function withoutMentionOf(text: string, botId: string): string {
+  if (!isSnowflake(botId)) return text.trim();
+  if (mention?.id !== botId) mention = { id: botId, pattern: new RegExp(`<@!?${botId}>`, "g") };
+  return text.replaceAll(mention.pattern, "").trim();
+}
+
+let mention: { id: string; pattern: RegExp } | undefined;
+
 /** The message the person replied to, as a note for the model; undefined when there is none or it is gone. */
 async function quoteOf(message: Message): Promise<MessagePart | undefined> {
   if (!message.reference?.messageId || message.reference.type !== MessageReferenceType.Default) return undefined;
@@ -113,7 +127,7 @@ async function quoteOf(message: Message): Promise<MessagePart | undefined> {
   const mine = quoted.author.id === me;
   const who = mine ? "your own earlier answer" : `a message by ${author}`;
   const files = [...quoted.attachments.values()].map((a) => a.name);
-  const words = quoted.content.replaceAll(new RegExp(`<@!?${me}>`, "g"), "").trim();
+  const words = withoutMentionOf(quoted.content, me);
   const text = [words, files.length > 0 ? `(attached: ${files.join(", ")})` : ""].filter(Boolean).join(" ");
   const note = `[The person is replying to ${who}: “${cutChars(text, QUOTE_CHARS)}”]`;
   return mine ? { origin: "assistant", text: note } : { origin: "reply", author, text: note };
