@@ -24,7 +24,7 @@ export interface BotStartOptions {
   logLevel?: string;
   /** Extra node flags, e.g. --cpu-prof. */
   nodeArgs?: string[];
-  /** Extra environment for AgentKit, e.g. METRICS_PORT. */
+  /** Extra environment for the bot: AgentKit's METRICS_PORT, the floor's FLOOR_DUTIES. */
   env?: Record<string, string>;
   /** How long login may take. */
   readyTimeoutMs?: number;
@@ -71,7 +71,7 @@ function spawnBot(kind: BotKind, runtime: Runtime, dir: string | undefined, opti
   const env =
     kind === "agentkit"
       ? { ...agentKitEnv(discord, model, home, options.logLevel ?? "warn"), ...options.env }
-      : { DISCORD_TOKEN: discord.token, DISCORD_API_URL: discord.apiUrl, OPENAI_BASE_URL: model.baseURL };
+      : { DISCORD_TOKEN: discord.token, DISCORD_API_URL: discord.apiUrl, OPENAI_BASE_URL: model.baseURL, FLOOR_HOME: home, ...options.env };
   if (runtime === "tsx") return runTs(kind === "agentkit" ? "src/index.ts" : "bench/floor-bot.ts", env, options.nodeArgs);
   return runJs(kind === "agentkit" ? "dist/index.js" : "bench/floor-bot.js", dir!, env, options.nodeArgs);
 }

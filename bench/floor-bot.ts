@@ -8,10 +8,17 @@
  * history, no tools, no memory, no session store) and the whole answer is sent as ONE message with
  * `allowedMentions: { parse: [] }` once the stream has ended. No typing, no edits.
  *
- * Env: DISCORD_TOKEN, DISCORD_API_URL, OPENAI_BASE_URL.
+ * With FLOOR_DUTIES=1 it also does what every turn of a bot with memory must (section 1's row
+ * "against a floor with AgentKit's per-turn duties"): a system prompt of the size of AgentKit's
+ * (10,399 characters, section 4c), the thread's conversation so far in every request, and the
+ * conversation saved to SQLite (WAL, 16 KiB pages, no fsync a commit, as AgentKit's session store)
+ * before the answer is sent. Still no memory files, tools, sessions, routing or safety checks.
+ *
+ * Env: DISCORD_TOKEN, DISCORD_API_URL, OPENAI_BASE_URL; FLOOR_DUTIES, FLOOR_HOME (the SQLite file's folder).
  */
 import { Client, Events, GatewayIntentBits, type Message, type SendableChannels } from "discord.js";
 import OpenAI from "openai";
+import { join } from "node:path";
 
 const token = process.env.DISCORD_TOKEN;
 const api = process.env.DISCORD_API_URL;
@@ -21,6 +28,36 @@ if (!token || !api || !baseURL) {
   process.exit(1);
 }
 
+const duties = process.env.FLOOR_DUTIES === "1";
+const home = process.env.FLOOR_HOME;
+if (duties && !home) {
+  console.error("floor bot: FLOOR_DUTIES needs FLOOR_HOME");
+  process.exit(1);
+}
+
+/** The duties' conversations (a thread's turns so far) and their store. */
+type Turn = { role: "user" | "assistant"; content: string };
+const conversations = new Map<string, Turn[]>();
+const PROMPT_CHARS = 10_399;
+const SENTENCE = "You talk with one person and remember what they told you. Answer briefly and kindly. ";
+const PROMPT = SENTENCE.repeat(Math.ceil(PROMPT_CHARS / SENTENCE.length)).slice(0, PROMPT_CHARS);
+const store = duties ? await openStore(join(home!, "floor.sqlite")) : undefined;
+
+async function openStore(file: string): Promise<(id: string, value: Buffer) => Promise<void>> {
+  // Loaded only with duties: the bare floor's start-up and memory stay without a native module.
+  const { default: sqlite3 } = await import("sqlite3");
+  const db = new sqlite3.Database(file);
+  await new Promise<void>((resolve, reject) =>
+    db.exec(
+      "PRAGMA page_size = 16384; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; CREATE TABLE IF NOT EXISTS conversations (id TEXT PRIMARY KEY, value BLOB)",
+      (error) => (error ? reject(error) : resolve()),
+    ),
+  );
+  // Prepared once, as AgentKit's store keeps its statements.
+  const upsert = db.prepare("INSERT INTO conversations (id, value) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET value = excluded.value");
+  return (id, value) => new Promise<void>((resolve, reject) => upsert.run(id, value, (error: Error | null) => (error ? reject(error) : resolve())));
+}
+
 const openai = new OpenAI({ baseURL, apiKey: "not-needed", logLevel: "off" });
 const client = new Client({
   intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent],
@@ -28,14 +65,20 @@ const client = new Client({
   rest: { api },
 });
 
-async function answer(channel: SendableChannels, text: string): Promise<void> {
+async function answer(channel: SendableChannels & { id: string }, text: string): Promise<void> {
+  const past = store ? (conversations.get(channel.id) ?? []) : [];
   const stream = await openai.chat.completions.create({
     model: "bench-model",
-    messages: [{ role: "user", content: text }],
+    messages: store ? [{ role: "system", content: PROMPT }, ...past, { role: "user", content: text }] : [{ role: "user", content: text }],
     stream: true,
   });
   let content = "";
   for await (const chunk of stream) content += chunk.choices[0]?.delta.content ?? "";
+  if (store) {
+    past.push({ role: "user", content: text }, { role: "assistant", content });
+    conversations.set(channel.id, past);
+    await store(channel.id, Buffer.from(JSON.stringify({ systemPrompt: PROMPT, messages: past })));
+  }
   await channel.send({ content: content.slice(0, 2000) || "…", allowedMentions: { parse: [] } });
 }
 

@@ -27,7 +27,7 @@ export interface LoadOptions {
   nodeArgs?: string[];
   /** Default compiled. */
   runtime?: Runtime;
-  /** Extra environment for the AgentKit process, e.g. METRICS_PORT, SHARD_COUNT, SESSION_STORE_URL. */
+  /** Extra environment for the bot process: AgentKit's METRICS_PORT, SHARD_COUNT, SESSION_STORE_URL; the floor's FLOOR_DUTIES. */
   env?: Record<string, string>;
   /**
    * Set: the fake Discord recommends this many shards and has one guild on each shard (`forShard`),

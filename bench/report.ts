@@ -19,6 +19,13 @@ import { ratio, round, summarize, type Summary } from "./stats.js";
 import type { WebBenchResult } from "./web.js";
 import type { WebTurnsResult } from "./web-turns.js";
 
+/** One pair of load runs (CPU per turn, ms): AgentKit and the bare floor, and the floor with duties when that section ran. */
+export interface LoadPair {
+  agentkit: number;
+  floor: number;
+  floorDuties?: number;
+}
+
 export interface BenchResults {
   startedAt: string;
   finishedAt: string;
@@ -30,8 +37,10 @@ export interface BenchResults {
   /** `--metrics`: the same load with METRICS_PORT set. */
   turnOverheadMetrics?: MetricsOnResult;
   floor?: LoadResult;
+  /** The same load against the floor with AgentKit's per-turn duties (a prompt, the conversation, a save): read beside, never a target. */
+  floorDuties?: LoadResult;
   /** `--load-pairs N`: each bot's CPU per turn in N load runs, each on a fresh process (the first is section 1's). */
-  loadPairs?: { agentkit: number; floor: number }[];
+  loadPairs?: LoadPair[];
   /** CPU per opening and per later turn, turns back to back, beside the floor. */
   turnCpu?: TurnCpuResult;
   firstText?: FirstTextResult;
@@ -274,6 +283,7 @@ export function renderReport(results: BenchResults): string {
         verdict(CPU_TARGET, "≤ 1.3× floor"),
       ]);
     }
+    rows.push(...dutiesRows(s, ak, results.floorDuties, pairs));
   }
   const cpu = results.turnCpu;
   if (cpu) {
@@ -571,4 +581,29 @@ export function renderReport(results: BenchResults): string {
   ];
   if (failures.length > 0) out.push("", `Turns that failed (${failures.length}):`, "", ...failures.slice(0, 20).map((f) => `- ${f}`));
   return out.join("\n");
+}
+
+/**
+ * AgentKit beside the floor that does its per-turn duties (floor-bot.ts, FLOOR_DUTIES): how much of
+ * the gap to the bare floor a bot with memory cannot avoid. No target: the target is the bare floor's.
+ */
+export function dutiesRows(s: string, ak: LoadResult | undefined, duties: LoadResult | undefined, pairs: LoadPair[] | undefined): Row[] {
+  if (!duties) return [];
+  const what =
+    "bot CPU per turn against a floor with AgentKit's per-turn duties (a 10,399-character prompt, the conversation so far, one SQLite save before the answer)";
+  const paired = (pairs ?? []).filter((p): p is LoadPair & { floorDuties: number } => p.floorDuties !== undefined);
+  if (paired.length > 1) {
+    const ratios = summarize(paired.map((p) => ratio(p.agentkit, p.floorDuties)));
+    return [
+      [
+        s,
+        `${what}, ${paired.length} load runs of each bot (ms, medians; the pairs' ratios, median (lowest – highest))`,
+        fmt(summarize(paired.map((p) => p.agentkit)).p50),
+        fmt(summarize(paired.map((p) => p.floorDuties)).p50),
+        `${fmt(ratios.p50, 2)} (${fmt(ratios.min, 2)} – ${fmt(ratios.max, 2)})`,
+        "",
+      ],
+    ];
+  }
+  return [[s, `${what} (ms)`, fmt(ak?.botCpuMsPerTurn), fmt(duties.botCpuMsPerTurn), ak ? fmt(ratio(ak.botCpuMsPerTurn, duties.botCpuMsPerTurn), 2) : "–", ""]];
 }

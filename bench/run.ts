@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { compiledBuild, RUNTIMES, type Runtime } from "./bots.js";
 import { measureFirstText } from "./first-text.js";
-import { measureFloor } from "./floor.js";
+import { measureFloor, measureFloorWithDuties } from "./floor.js";
 import type { LoadOptions } from "./load.js";
 import { measureTurnOverheadWithMetrics } from "./metrics-on.js";
 import { cleanupEverything, ROOT, withTimeout } from "./processes.js";
@@ -19,7 +19,7 @@ import { measureInstructionCheck } from "./instruction-check.js";
 import { measurePromptBuild } from "./prompt-build.js";
 import { measureSessionSave } from "./session-save.js";
 import { measureSecretCheck } from "./secret-check.js";
-import { checkTargets, renderReport, type BenchResults } from "./report.js";
+import { checkTargets, renderReport, type BenchResults, type LoadPair } from "./report.js";
 import { measureReconcile } from "./scale-reconcile.js";
 import { measureSessionsRss } from "./scale-sessions.js";
 import { measureSharded } from "./sharded.js";
@@ -34,6 +34,7 @@ const SECTIONS = [
   "startup",
   "turn-overhead",
   "floor",
+  "floor-duties",
   "turn-cpu",
   "first-text",
   "scale-sessions",
@@ -55,7 +56,7 @@ const OPT_IN: readonly Section[] = ["sharded", "reconcile-redis"];
 /** `--only scale` is the three scale sections. */
 const GROUPS: Record<string, readonly Section[]> = {
   scale: ["scale-sessions", "scale-reconcile", "prompt-build", "secret-check"],
-  compare: ["turn-overhead", "floor", "turn-cpu", "session-save"],
+  compare: ["turn-overhead", "floor", "floor-duties", "turn-cpu", "session-save"],
   sharding: ["sharded", "reconcile-redis"],
   /** The page's own times, and other people's turns while the heaviest one is reloaded. */
   web: ["web-pages", "web-turns"],
@@ -251,20 +252,35 @@ await section("turn-overhead", (values.metrics ? 2 : 1) * loadLimitMs, async () 
 await section("floor", loadLimitMs, async () => {
   results.floor = await measureFloor({ ...load, ...profiled });
 });
+await section("floor-duties", loadLimitMs, async () => {
+  results.floorDuties = await measureFloorWithDuties({ ...load, ...profiled });
+});
 // --load-pairs N: the load N−1 times more on each bot, fresh processes each time, which goes first
 // alternating; a bot process keeps its own luck for life (performance.md), so one pair's CPU ratio moves.
 const loadPairs = Math.max(1, Math.round(num("load-pairs")));
 if (loadPairs > 1 && results.turnOverhead && results.floor) {
-  const pairs = [{ agentkit: results.turnOverhead.botCpuMsPerTurn, floor: results.floor.botCpuMsPerTurn }];
+  const withDuties = results.floorDuties !== undefined;
+  const pairs: LoadPair[] = [
+    {
+      agentkit: results.turnOverhead.botCpuMsPerTurn,
+      floor: results.floor.botCpuMsPerTurn,
+      ...(results.floorDuties ? { floorDuties: results.floorDuties.botCpuMsPerTurn } : {}),
+    },
+  ];
   for (let pair = 1; pair < loadPairs; pair++) {
     let agentkit: number | undefined;
     let floor: number | undefined;
+    let floorDuties: number | undefined;
     const runAgentKit = () =>
       section("turn-overhead", loadLimitMs, async () => void (agentkit = (await measureTurnOverhead({ ...load, ...profiled })).botCpuMsPerTurn));
     const runFloor = () => section("floor", loadLimitMs, async () => void (floor = (await measureFloor({ ...load, ...profiled })).botCpuMsPerTurn));
-    if (pair % 2 === 1) await runFloor().then(runAgentKit);
-    else await runAgentKit().then(runFloor);
-    if (agentkit !== undefined && floor !== undefined) pairs.push({ agentkit, floor });
+    const runDuties = async () => {
+      if (withDuties)
+        await section("floor-duties", loadLimitMs, async () => void (floorDuties = (await measureFloorWithDuties({ ...load, ...profiled })).botCpuMsPerTurn));
+    };
+    if (pair % 2 === 1) await runFloor().then(runDuties).then(runAgentKit);
+    else await runAgentKit().then(runDuties).then(runFloor);
+    if (agentkit !== undefined && floor !== undefined) pairs.push({ agentkit, floor, ...(floorDuties !== undefined ? { floorDuties } : {}) });
   }
   results.loadPairs = pairs;
 }
