@@ -283,8 +283,9 @@ export function renderReport(results: BenchResults): string {
         verdict(CPU_TARGET, "≤ 1.3× floor"),
       ]);
     }
-    rows.push(...dutiesRows(s, ak, results.floorDuties, pairs));
   }
+  // Outside the block above: `--only floor-duties` alone still shows its figure.
+  rows.push(...dutiesRows("1 turns · 2 floor", ak, results.floorDuties, results.loadPairs));
   const cpu = results.turnCpu;
   if (cpu) {
     const s = "1b turn CPU";
@@ -576,6 +577,7 @@ export function renderReport(results: BenchResults): string {
       : []),
     ...(results.turnOverheadMetrics?.failures ?? []),
     ...(floor?.failures ?? []),
+    ...(results.floorDuties?.failures.map((f) => `floor with duties: ${f}`) ?? []),
     ...(ft?.failures ?? []),
     ...(ss?.failures ?? []),
   ];
@@ -589,8 +591,9 @@ export function renderReport(results: BenchResults): string {
  */
 export function dutiesRows(s: string, ak: LoadResult | undefined, duties: LoadResult | undefined, pairs: LoadPair[] | undefined): Row[] {
   if (!duties) return [];
-  const what =
-    "bot CPU per turn against a floor with AgentKit's per-turn duties (a 10,399-character prompt, the conversation so far, one SQLite save before the answer)";
+  // Its CPU is divided by the turns that completed: a failed turn is said, not left out quietly.
+  const failed = duties.failures.length > 0 ? `; ${duties.failures.length} of its turns failed, see below` : "";
+  const what = `bot CPU per turn against a floor with AgentKit's per-turn duties (a 10,399-character prompt, the conversation so far, one SQLite save before the answer${failed})`;
   const paired = (pairs ?? []).filter((p): p is LoadPair & { floorDuties: number } => p.floorDuties !== undefined);
   if (paired.length > 1) {
     const ratios = summarize(paired.map((p) => ratio(p.agentkit, p.floorDuties)));

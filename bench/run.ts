@@ -278,9 +278,12 @@ if (loadPairs > 1 && results.turnOverhead && results.floor) {
       if (withDuties)
         await section("floor-duties", loadLimitMs, async () => void (floorDuties = (await measureFloorWithDuties({ ...load, ...profiled })).botCpuMsPerTurn));
     };
-    if (pair % 2 === 1) await runFloor().then(runDuties).then(runAgentKit);
-    else await runAgentKit().then(runDuties).then(runFloor);
-    if (agentkit !== undefined && floor !== undefined) pairs.push({ agentkit, floor, ...(floorDuties !== undefined ? { floorDuties } : {}) });
+    // Each floor goes before the other in half the pairs, and before AgentKit in half.
+    if (pair % 2 === 1) await runDuties().then(runFloor).then(runAgentKit);
+    else await runAgentKit().then(runFloor).then(runDuties);
+    // A run in which no turn completed has no CPU per turn (NaN): its pair is left out.
+    const measured = (value: number | undefined): value is number => value !== undefined && Number.isFinite(value);
+    if (measured(agentkit) && measured(floor)) pairs.push({ agentkit, floor, ...(measured(floorDuties) ? { floorDuties } : {}) });
   }
   results.loadPairs = pairs;
 }

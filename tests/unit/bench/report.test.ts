@@ -3,7 +3,8 @@ import type { LoadResult } from "../../../bench/load.js";
 import { checkTargets, dutiesRows, type BenchResults } from "../../../bench/report.js";
 
 /** The fields of a load result the targets read. */
-const load = (cpu: number): LoadResult => ({ botCpuMsPerTurn: cpu, restPerTurn: 1, toModelMs: { p99: 5 }, toFinalMs: { p99: 5 } }) as unknown as LoadResult;
+const load = (cpu: number, failures: string[] = []): LoadResult =>
+  ({ botCpuMsPerTurn: cpu, restPerTurn: 1, toModelMs: { p99: 5 }, toFinalMs: { p99: 5 }, failures }) as unknown as LoadResult;
 const cpuTarget = (results: Partial<BenchResults>) => checkTargets(results as BenchResults).find((t) => t.name === "bot CPU per turn ÷ floor");
 
 describe("the bench's CPU target (issue 30)", () => {
@@ -45,5 +46,10 @@ describe("the row beside the floor with AgentKit's per-turn duties", () => {
     expect(row?.[1]).toContain("3 load runs");
     expect(row?.slice(2)).toEqual(["7", "5", "1.4 (1.2 – 1.6)", ""]);
     expect(dutiesRows("1", load(7), undefined, pairs)).toEqual([]);
+  });
+
+  it("says how many of the floor's turns failed: its CPU is divided by the turns that completed", () => {
+    const [row] = dutiesRows("1", load(7), load(5, ["p1 t2: timed out", "p3 t1: timed out"]), undefined);
+    expect(row?.[1]).toContain("2 of its turns failed");
   });
 });
