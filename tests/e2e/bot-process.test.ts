@@ -72,22 +72,42 @@ describe("the bot process (npm start)", () => {
   it("refuses a second bot on the same AGENTKIT_HOME with one line, and starts again once the first stopped", async () => {
     const { discord, model, home } = await startFakes();
     const env = { ...botEnv(discord, model, home), LOG_LEVEL: "warn" };
-    const first = run("src/index.ts", env);
+    const first = run("src/index.ts", { ...env, LOG_LEVEL: "info" });
     await discord.waitFor(() => discord.openGatewaySessions > 0, 15_000, "the first bot to log in");
     const second = run("src/index.ts", env);
-    expect(await second.exited).toBe(1);
+    // Each wait is bounded and says which step did not end, with what the bots wrote (one Node 24 run
+    // of CI timed this test out once at 60 s, and could not say where).
+    const within = async <T>(step: string, work: Promise<T>, ms: number): Promise<T> => {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          const said = (name: string, bot: { output(): string }) => `${name} wrote:\n${bot.output().slice(-2_000)}`;
+          reject(
+            new Error(
+              `${step}: not within ${ms} ms (gateway sessions open: ${discord.openGatewaySessions})\n${said("the first bot", first)}\n${said("the second bot", second)}`,
+            ),
+          );
+        }, ms);
+      });
+      try {
+        return await Promise.race([work, late]);
+      } finally {
+        clearTimeout(timer);
+      }
+    };
+    expect(await within("the second bot's exit", second.exited, 20_000)).toBe(1);
     expect(second.output().trim()).toMatch(
       /^AgentKit could not start: An AgentKit bot is already running on .+ \(bot\.lock\): stop it first; to run several processes, use SHARD_COUNT$/,
     );
     expect(discord.openGatewaySessions).toBe(1);
     first.child.kill("SIGTERM");
-    expect(await first.exited).toBe(0);
+    expect(await within("the first bot's exit after SIGTERM", first.exited, 15_000)).toBe(0);
     const third = run("src/index.ts", env);
     await discord.waitFor(() => discord.openGatewaySessions > 0 || third.child.exitCode !== null, 15_000, "a bot to log in after the first stopped");
     expect(third.child.exitCode, third.output()).toBeNull();
     third.child.kill("SIGTERM");
-    expect(await third.exited).toBe(0);
-  }, 60_000);
+    expect(await within("the third bot's exit after SIGTERM", third.exited, 15_000)).toBe(0);
+  }, 90_000);
 
   it("exits 1 with one clear line when DISCORD_TOKEN is missing, and a hint when there is no .env at all", async () => {
     const bot = run("src/index.ts", { DISCORD_CLIENT_ID: "123", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" });
