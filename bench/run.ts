@@ -260,13 +260,14 @@ await section("floor-duties", loadLimitMs, async () => {
 const loadPairs = Math.max(1, Math.round(num("load-pairs")));
 if (loadPairs > 1 && results.turnOverhead && results.floor) {
   const withDuties = results.floorDuties !== undefined;
-  const pairs: LoadPair[] = [
-    {
-      agentkit: results.turnOverhead.botCpuMsPerTurn,
-      floor: results.floor.botCpuMsPerTurn,
-      ...(results.floorDuties ? { floorDuties: results.floorDuties.botCpuMsPerTurn } : {}),
-    },
-  ];
+  // A run in which no turn completed has no CPU per turn (NaN): its pair is left out.
+  const measured = (value: number | undefined): value is number => value !== undefined && Number.isFinite(value);
+  const first = { agentkit: results.turnOverhead.botCpuMsPerTurn, floor: results.floor.botCpuMsPerTurn, floorDuties: results.floorDuties?.botCpuMsPerTurn };
+  const pairs: LoadPair[] = [];
+  const keep = ({ agentkit, floor, floorDuties }: { agentkit?: number; floor?: number; floorDuties?: number }) => {
+    if (measured(agentkit) && measured(floor)) pairs.push({ agentkit, floor, ...(measured(floorDuties) ? { floorDuties } : {}) });
+  };
+  keep(first);
   for (let pair = 1; pair < loadPairs; pair++) {
     let agentkit: number | undefined;
     let floor: number | undefined;
@@ -281,9 +282,7 @@ if (loadPairs > 1 && results.turnOverhead && results.floor) {
     // Each floor goes before the other in half the pairs, and before AgentKit in half.
     if (pair % 2 === 1) await runDuties().then(runFloor).then(runAgentKit);
     else await runAgentKit().then(runFloor).then(runDuties);
-    // A run in which no turn completed has no CPU per turn (NaN): its pair is left out.
-    const measured = (value: number | undefined): value is number => value !== undefined && Number.isFinite(value);
-    if (measured(agentkit) && measured(floor)) pairs.push({ agentkit, floor, ...(measured(floorDuties) ? { floorDuties } : {}) });
+    keep({ agentkit, floor, floorDuties });
   }
   results.loadPairs = pairs;
 }
