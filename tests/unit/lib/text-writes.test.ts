@@ -54,6 +54,8 @@ describe("writeText", () => {
     const back = await written(text);
     const { worstWallMs, worstCpuMs } = probe.stop();
     expect(back.length).toBe(text.length);
-    expect(worstCpuMs, `a timer waited ${Math.round(worstWallMs)} ms at worst`).toBeLessThan(40);
+    // 60 ms: a collection of a heap holding this 48 MB string can hold the loop 30-40 ms on a loaded
+    // machine (one Node 24 CI run read 40 ms), where encoding it in one call held it 60-230 ms.
+    expect(worstCpuMs, `a timer waited ${Math.round(worstWallMs)} ms at worst`).toBeLessThan(60);
   });
 });
