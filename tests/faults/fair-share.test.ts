@@ -11,18 +11,22 @@ import { pick } from "./fault-config.js";
 /**
  * Issue 16's promise that nobody can freeze the bot for everyone: while Alice does the heaviest
  * things one person can (the largest worst-case import, history and undo over it, the longest
- * search, a forget over thousands of files), Bob keeps talking in his thread, and the bot's own
- * work never holds the event loop for a second. One bot, one event loop, as in production.
- *
- * The second is CPU time of the loop's own thread (tests/helpers/loop-probe.ts), as every timing
- * test here bounds it: with two suites at once on two cores, Bob's slowest reply once took 1,072 ms
- * of wall time with the loop never held long, because the OS ran other processes. His replies'
- * wall time is bounded too, at three seconds: Bob waiting behind Alice's work (a queue, a lock)
- * takes longer than that, and the freeze this guards took 39 s.
+ * search, a forget over thousands of files), Bob keeps talking in his thread. One bot, one event
+ * loop, as in production. Three bounds:
+ * - Bob's replies come within a second, all but one: a wait that is the bot's (a queue, a lock, a
+ *   thread pool that Alice's work fills) recurs over his many turns, where one reply made slow by
+ *   the OS running other processes does not (two suites at once on two cores once made one reply
+ *   1,072 ms, the loop never held long). None takes three seconds.
+ * - The event loop is never held half a second: the CPU time of the loop's own thread in any gap
+ *   of a 5 ms timer (tests/helpers/loop-probe.ts), which other processes hardly move. This catches a
+ *   stall that falls between two of Bob's messages, which his replies do not show. The fakes run
+ *   on the same loop, so their work counts too: the figure can only be too high, never too low.
+ * Before this, a 150 KB import froze the whole bot for 39 s.
  */
 
-const LOOP_BOUND_MS = 1000;
-const REPLY_BOUND_MS = 3000;
+const LOOP_BOUND_MS = 500;
+const REPLY_BOUND_MS = 1000;
+const SLOWEST_REPLY_MS = 3000;
 
 async function memory(h: BotHarness, userId: string, sub: string, options: SlashCommandOption[] = []) {
   const call = h.discord.runSlashCommand({ userId, channelId: h.discord.textChannel.id, name: "memory", options: [s.subcommand(sub, options)] });
@@ -62,7 +66,7 @@ async function seedConversations(home: string, userId: string): Promise<void> {
 }
 
 describe("one person's heaviest requests and everyone else", () => {
-  it("a worst-case import, history, undo, search and forget by one person never hold the event loop for a second, and another person's replies keep coming", async () => {
+  it("a worst-case import, history, undo, search and forget by one person never delay another person's replies by a second, nor hold the event loop half a second", async () => {
     const h = await startBot({ env: { PERSON_MESSAGES_PER_MINUTE: "1000" } });
     const { discord, model } = h;
     const alice = discord.alice.id;
@@ -74,6 +78,8 @@ describe("one person's heaviest requests and everyone else", () => {
     const start = await discord.userSends({ channelId: discord.textChannel.id, userId: bob, content: "hello", mentionsBot: true });
     await discord.waitFor(() => botMessages(discord, start.id)[0], 10_000, "Bob's first answer");
 
+    // Made before the timer starts: that is the uploader's work, not the bot's.
+    const bundle = Buffer.from(worstCaseBundle());
     // Bob writes, waits for the answer, and writes again, for as long as Alice is busy.
     const probe = startLoopProbe();
     const latencies: number[] = [];
@@ -89,7 +95,7 @@ describe("one person's heaviest requests and everyone else", () => {
       }
     })();
 
-    const preview = await memory(h, alice, "import", [s.attachment("file", { filename: "agentkit-memory.json", data: worstCaseBundle() })]);
+    const preview = await memory(h, alice, "import", [s.attachment("file", { filename: "agentkit-memory.json", data: bundle })]);
     expect(preview.content).toMatch(/would be written/);
     await press(h, alice, preview, "Import", (c) => c.startsWith("**Imported"));
     expect((await memory(h, alice, "history")).content).toMatch(/daily\/archive\/2026-01-01\.md/);
@@ -106,9 +112,11 @@ describe("one person's heaviest requests and everyone else", () => {
 
     // Enough of Bob's turns fell within Alice's work to mean something.
     expect(latencies.length).toBeGreaterThan(10);
+    const slow = latencies.filter((ms) => ms >= REPLY_BOUND_MS).length;
     const worst = Math.max(...latencies);
-    const shown = `Bob's slowest reply took ${Math.round(worst)} ms over ${latencies.length} turns; the loop waited ${Math.round(worstWallMs)} ms at worst, ${Math.round(worstCpuMs)} ms of it its own thread's CPU`;
+    const shown = `${slow} of Bob's ${latencies.length} replies took a second or more, the slowest ${Math.round(worst)} ms; the loop waited ${Math.round(worstWallMs)} ms at worst, ${Math.round(worstCpuMs)} ms of it its own thread's CPU at most`;
+    expect(slow, shown).toBeLessThanOrEqual(1);
+    expect(worst, shown).toBeLessThan(SLOWEST_REPLY_MS);
     expect(worstCpuMs, shown).toBeLessThan(LOOP_BOUND_MS);
-    expect(worst, shown).toBeLessThan(REPLY_BOUND_MS);
   }, 600_000);
 });
