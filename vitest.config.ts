@@ -29,13 +29,16 @@ if (shm) process.env.TMPDIR = shm;
  * bug of the code, not of the load, fixed in sections.ts.) The timing tests bound CPU time (the loop
  * probe counts the event loop's own thread), not wall time.
  *
- * Unit, structure, integration and e2e files share their worker's modules (`isolate: false`):
- * importing discord.js, fastify and openai again for each of a hundred small files cost a third of
- * their time, and for each e2e file 52 s of the suite's 4 min 47 s here (3 min 55 s shared). What a
- * test starts is stopped by tests/setup.ts, which runs for every file; what the bot keeps in its
- * modules is keyed by its home's paths (locks, journals, quotas, forget stamps) or is a pure cache.
- * The fault files each get a process of their own: they kill, stall and restart what they start.
- * The e2e and fault tiers start the program from this run's compiled build (tests/global-setup.ts).
+ * Unit, structure, integration and e2e files share their worker's modules (`isolate: false`; a
+ * worker is reused within a tier only): importing discord.js, fastify and openai again for each of
+ * a hundred small files cost a third of their time, and for the e2e files 52 s in all of the
+ * suite's 4 min 47 s here (3 min 55 s shared). What a test starts is stopped by tests/setup.ts,
+ * which runs for every file. What the bot keeps in its modules is keyed by its home's paths (locks,
+ * journals, quotas, forget stamps) or is a cache of pure results; the one exception, what a model
+ * server refused (src/model/server-traits.ts, by address and model), is learned only from fakes
+ * made to refuse, which the e2e tests run in a process of the bot's own. The fault files each get
+ * a process of their own: they kill, stall and restart what they start. The e2e and fault tiers
+ * start the program from this run's compiled build (tests/global-setup.ts).
  */
 interface Tier {
   isolate?: false;
