@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isValidTimeZone } from "../lib/time.js";
 import { err, ok, type Result } from "../lib/result.js";
-import { privateSectionList } from "./visibility.js";
+import { MAX_PRIVATE_SECTIONS, privateSectionList, SECTION_KEY_CHARS } from "./visibility.js";
 
 /**
  * A person's settings.json: one schema, read by every reader (the store, an import, the web page's
@@ -45,11 +45,12 @@ export function tidyAsksFirst(settings: Settings): boolean {
 }
 
 /**
- * An imported settings file longer than this is refused. The stored one has no such limit: it is
- * written by the store alone, and its private sections' names can grow long once normalised
- * (NFKC makes 18 characters of one); reading it as empty would make every private section public.
+ * An imported settings file longer than this is refused: room for every file an export holds, the
+ * most private sections at the longest key, each character escaped by JSON (6 characters), and
+ * the other settings. The stored one has no such limit: it is written by the store alone, and
+ * reading it as empty would make every private section public.
  */
-const IMPORTED_MAX_CHARS = 10_000;
+const IMPORTED_MAX_CHARS = MAX_PRIVATE_SECTIONS * (SECTION_KEY_CHARS * 6 + 8) + 2_000;
 
 function jsonObject(text: string): Record<string, unknown> | undefined {
   try {

@@ -13,15 +13,28 @@ export const PUBLIC_MARK = "🌐";
 /** How many sections a person may mark private. */
 export const MAX_PRIVATE_SECTIONS = 50;
 
-/** A section name as the private list keeps it: NFKC, lower case, inner spaces collapsed. */
+/**
+ * A private section's key is at most this long: a longer name is marked by its first characters
+ * once normalised (two such names alike that far are both private). Marking and reading cut alike,
+ * so every mark written reads back, however much NFKC grew the name (it makes 18 characters of "ﷺ").
+ */
+export const SECTION_KEY_CHARS = 200;
+/** A name read from a file longer than this is not read at all: no name typed or kept grows past it. */
+const READ_NAME_CHARS = SECTION_KEY_CHARS * 18;
+
+/** A section name as the private list keeps it: NFKC, lower case, inner spaces collapsed, at most SECTION_KEY_CHARS. */
 export function sectionKey(name: string): string {
-  return name.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
+  const key = name.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
+  if (key.length <= SECTION_KEY_CHARS) return key;
+  // Not in the middle of a character of two UTF-16 units.
+  const end = /[\uD800-\uDBFF]/.test(key[SECTION_KEY_CHARS - 1]!) ? SECTION_KEY_CHARS - 1 : SECTION_KEY_CHARS;
+  return key.slice(0, end).trimEnd();
 }
 
 /** settings.json's `privateSections` as read from a file (settings, an import): names as keys, at most MAX_PRIVATE_SECTIONS. */
 export function privateSectionList(value: unknown): string[] | undefined {
   if (!Array.isArray(value)) return undefined;
-  const names = value.filter((n): n is string => typeof n === "string" && n.length <= 200).map(sectionKey);
+  const names = value.filter((n): n is string => typeof n === "string" && n.length <= READ_NAME_CHARS).map(sectionKey);
   return [...new Set(names)].filter(Boolean).slice(0, MAX_PRIVATE_SECTIONS);
 }
 

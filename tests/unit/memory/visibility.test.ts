@@ -5,6 +5,9 @@ import { entriesOfServer, forgetPublicEntriesOf, notePublicEntry } from "../../.
 import { makeTempHome } from "../../helpers/temp-home.js";
 import { isPrivateSection, isPublicEntry, privateSectionList, publicEntriesOf, sectionKey, withoutPrivateSections } from "../../../src/memory/visibility.js";
 import { expectLinear, repeatTo } from "../../helpers/linear-time.js";
+import fc from "fast-check";
+import { PERSON } from "../../../src/memory/memory-file.js";
+import { MemoryStore } from "../../../src/memory/memory-store.js";
 
 const USER = "Alice, designer.\n\n## Likes\n- oolong\n\n## Health\n- allergic to kestrelnuts\n\n## 家庭\n- 两个孩子\n";
 
@@ -77,7 +80,7 @@ describe("marks and lists", () => {
   });
 
   it("a private list read from a file keeps names only, each once, at most 50", () => {
-    expect(privateSectionList(["Health", "health ", 3, null, "x".repeat(201), "家庭"])).toEqual(["health", "家庭"]);
+    expect(privateSectionList(["Health", "health ", 3, null, "x".repeat(18 * 200 + 1), "家庭"])).toEqual(["health", "家庭"]);
     expect(privateSectionList(Array.from({ length: 80 }, (_, i) => `s${i}`))).toHaveLength(50);
     expect(privateSectionList("health")).toBeUndefined();
   });
@@ -96,5 +99,42 @@ describe("public-entries.json", () => {
     expect(entriesOfServer(dir, "333")("2026-12-04", "t0 🌐")).toBe(false);
     await forgetPublicEntriesOf(dir, "2026-12-04");
     expect(entriesOfServer(dir, "333")("2026-12-04", "t519 🌐")).toBe(false);
+  });
+});
+
+describe("a section marked private stays private however its name grows once normalised", () => {
+  it("marks a name NFKC makes longer than 200 characters, and a hand-written heading of 500, and both read back private", async () => {
+    const home = await makeTempHome();
+    const memory = MemoryStore.forUser(home, "7", { defaultTimeZone: "UTC" });
+    // 19 characters as typed (a name /memory private accepts), 223 once normalised: "ﷺ" becomes 18.
+    const grown = `Health ${"ﷺ".repeat(12)}`;
+    const long = `Plans ${"x".repeat(494)}`;
+    await memory.user.write(`## ${grown}\n- epilepsy\n## ${long}\n- moving\n## Likes\n- tea\n`, PERSON);
+    expect(await memory.markPrivate(grown, true)).toBe("changed");
+    expect(await memory.markPrivate(long, true)).toBe("changed");
+    const marked = memory.readSettings().privateSections;
+    expect(marked).toHaveLength(2);
+    expect(isPrivateSection(grown, marked)).toBe(true);
+    expect(isPrivateSection(long, marked)).toBe(true);
+    expect(withoutPrivateSections(await memory.user.read(), marked).text).toBe("## Likes\n- tea\n");
+    expect(await memory.markPrivate(grown, true)).toBe("unchanged");
+  });
+
+  it("reads a mark an older version stored at full length as the same mark", () => {
+    const stored = `health ${"ﷺ".repeat(12).normalize("NFKC")}`;
+    expect(stored.length).toBeGreaterThan(200);
+    expect(isPrivateSection(`Health ${"ﷺ".repeat(12)}`, privateSectionList([stored]))).toBe(true);
+  });
+
+  it("keys a name the same way however often it is keyed", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary", maxLength: 400, size: "max" }), (name) => {
+        const key = sectionKey(name);
+        expect(key.length).toBeLessThanOrEqual(200);
+        expect(sectionKey(key)).toBe(key);
+        expect(privateSectionList([key])).toEqual(key === "" ? [] : [key]);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
