@@ -17,6 +17,7 @@ import { IMPORT_LIMITS, isJournalled } from "./import-bundle.js";
 import { claimPath } from "./import-uploads.js";
 import { countChars } from "../lib/text.js";
 import { dateOfLog } from "../lib/time.js";
+import { MAX_PRIVATE_SECTIONS } from "./visibility.js";
 import { roomFor, type StorageFull } from "./storage-quota.js";
 
 type ImportStatus = "new" | "changed" | "same" | "refused";
@@ -62,7 +63,7 @@ export interface ImportedFile {
    * 20; "" for the text before the first heading): the preview says so, and only the person's Import saves them.
    */
   instructions?: string[];
-  /** settings.json: the settings it would set. */
+  /** settings.json: the settings it changes, and as `privateSections` only the marks it adds (an import takes none away). */
   settings?: Settings;
 }
 
@@ -71,7 +72,7 @@ export interface ImportPlan {
   files: ImportedFile[];
   /** The texts to write, by label (refused and unchanged files left out). */
   writes: Record<string, string>;
-  /** The settings to save (settings.json, when it changes them). */
+  /** The settings to save (settings.json, when it changes them): `privateSections` is the person's marks and the import's. */
   settings?: Settings;
 }
 
@@ -280,12 +281,18 @@ function planSettings(memory: MemoryStore, text: string, plan: ImportPlan): void
     file.problem = { kind: "bad-settings", ...parsed.error };
     return;
   }
-  file.settings = parsed.value;
   const current = memory.readSettings();
-  const merged = { ...current, ...parsed.value };
+  const { privateSections: marks, ...others } = parsed.value;
+  const changes: Settings = Object.fromEntries(Object.entries(others).filter(([name, value]) => current[name as keyof Settings] !== value));
+  // An import adds private marks and takes none away: a backup made before a section was marked
+  // would otherwise make that section public again, and settings are not in the journal to undo.
+  const kept = current.privateSections ?? [];
+  const added = (marks ?? []).filter((key) => !kept.includes(key)).slice(0, Math.max(0, MAX_PRIVATE_SECTIONS - kept.length));
+  // What the preview shows: what changes, the marks it adds.
+  file.settings = { ...changes, ...(added.length > 0 ? { privateSections: added } : {}) };
   const exists = readTextIfExistsSync(join(memory.dir, "settings.json")) !== undefined;
-  file.status = !exists ? "new" : JSON.stringify(merged) === JSON.stringify(current) ? "same" : "changed";
-  if (file.status !== "same") plan.settings = parsed.value;
+  file.status = !exists ? "new" : Object.keys(file.settings).length === 0 ? "same" : "changed";
+  if (file.status !== "same") plan.settings = { ...changes, ...(added.length > 0 ? { privateSections: [...kept, ...added] } : {}) };
 }
 
 export interface ImportOutcome {
@@ -332,7 +339,7 @@ export async function applyImport(
   options: { claim?: string; holdInstructions?: boolean } = {},
 ): Promise<ImportOutcome | ImportHeld | { forgotten: true } | { full: StorageFull }> {
   const slices = new TimeSlices();
-  const outcome = await memory.serialize(async (): Promise<ImportOutcome | ImportHeld | { forgotten: true } | { full: StorageFull }> => {
+  return memory.serialize(async (): Promise<ImportOutcome | ImportHeld | { forgotten: true } | { full: StorageFull }> => {
     if (options.claim !== undefined) {
       const claim = claimPath(memory, options.claim);
       if (!(await stat(claim).catch(() => undefined))) return { forgotten: true };
@@ -351,10 +358,11 @@ export async function applyImport(
       await writeFileAtomic(pathFor(memory, label)!, text);
       await slices.pause();
     }
+    // Under the same lock (it is taken again in place): a forget or a delete-all waiting for it
+    // comes after the settings too, and removes what they bring.
+    if (plan.settings) await memory.saveSettings(plan.settings);
     return { plan, ...(entry ? { entry } : {}) };
   });
-  if ("plan" in outcome && outcome.plan.settings) await memory.saveSettings(outcome.plan.settings);
-  return outcome;
 }
 
 /**

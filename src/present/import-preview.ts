@@ -94,8 +94,35 @@ function settingsText(settings: Settings, say: Say): string {
     ...(settings.timezone !== undefined ? [say(`time zone ${settings.timezone}`, `时区 ${settings.timezone}`)] : []),
     ...(settings.locale !== undefined ? [say(`language ${settings.locale}`, `语言 ${settings.locale}`)] : []),
     ...(settings.askBeforeSaving !== undefined ? [say(`ask before saving: ${settings.askBeforeSaving}`, `保存前询问：${settings.askBeforeSaving}`)] : []),
+    ...(settings.tidyUp !== undefined
+      ? [
+          say(
+            `nightly tidy-up: ${{ on: "on", ask: "ask first", off: "off" }[settings.tidyUp]}`,
+            `夜间整理：${{ on: "开启", ask: "先问我", off: "关闭" }[settings.tidyUp]}`,
+          ),
+        ]
+      : []),
+    ...(settings.tidyNotice !== undefined
+      ? [
+          say(
+            `tidy-up notice: ${{ reply: "in the next reply", dm: "by DM" }[settings.tidyNotice]}`,
+            `整理通知：${{ reply: "下次回复中", dm: "私信" }[settings.tidyNotice]}`,
+          ),
+        ]
+      : []),
+    ...(settings.privateSections?.length ? [marksText(settings.privateSections, say)] : []),
   ];
   return parts.length > 0 ? parts.join(say(", ", "，")) : say("no settings", "没有设置");
+}
+
+/** The private marks an import adds, the first ten by name. */
+function marksText(keys: readonly string[], say: Say): string {
+  const more = keys.length - 10;
+  const first = keys.slice(0, 10);
+  return say(
+    `marks private: ${first.map((key) => `“${shown(key, 60)}”`).join(", ")}${more > 0 ? ` and ${more} more` : ""}`,
+    `设为私密：${first.map((key) => `「${shown(key, 60)}」`).join("、")}${more > 0 ? `等另外 ${more} 个` : ""}`,
+  );
 }
 
 function sectionLine(section: SectionPreview, stage: ImportStage, say: Say): string {

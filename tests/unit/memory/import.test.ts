@@ -1,3 +1,4 @@
+import { AsyncResource } from "node:async_hooks";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -243,6 +244,63 @@ describe("planning an import", () => {
       (n) => `${" \n".repeat(n / 2)}x`,
       (text) => expect(firstWords(text)).toBe("x"),
     );
+  });
+
+  it("marks sections private and never takes a mark away: a backup older than a mark would make that section public; the preview names every setting it changes", async () => {
+    const { from, to } = await two();
+    await from.saveSettings({ timezone: "Europe/Paris", tidyUp: "off", tidyNotice: "dm", privateSections: ["work", "family"] });
+    const files = await readImport("agentkit-memory.json", bytes(JSON.stringify(await exportBundle(from))));
+    if (!files.ok) throw new Error(files.error.kind);
+    // Marked since the backup: Health. Work is marked on both sides.
+    await to.saveSettings({ timezone: "Europe/Paris", privateSections: ["work", "health"] });
+    const plan = await planImport(to, files.value);
+    const file = plan.files.find((f) => f.label === "settings.json");
+    // Only what changes: the time zone is the same, and Work is already private.
+    expect(file?.settings).toEqual({ tidyUp: "off", tidyNotice: "dm", privateSections: ["family"] });
+    const line = importReport("agentkit-memory.json", plan, "preview", english).files.find((f) => f.includes("settings.json"));
+    expect(line).toBe("• settings.json — replaces the current one: nightly tidy-up: off, tidy-up notice: by DM, marks private: “family”");
+    const zh = importReport("agentkit-memory.json", plan, "preview", sayIn("zh-CN")).files.find((f) => f.includes("settings.json"));
+    expect(zh).toBe("• settings.json — 替换现有内容：夜间整理：关闭，整理通知：私信，设为私密：「family」");
+    await applyImport(to, files.value);
+    expect(to.readSettings()).toEqual({ timezone: "Europe/Paris", tidyUp: "off", tidyNotice: "dm", privateSections: ["work", "health", "family"] });
+    // A hand-made bundle that empties the list changes nothing.
+    expect((await planImport(to, { "settings.json": '{"privateSections": []}' })).files[0]).toMatchObject({ status: "same" });
+  });
+
+  it("writes its settings under the same lock as its files: a delete-all waiting for that lock leaves nothing behind", async () => {
+    const home = await makeTempHome();
+    let deleting: Promise<unknown> | undefined;
+    // Bound outside the import's lock, as another interaction's delete-all runs: it waits for the lock.
+    const deleteAll = AsyncResource.bind(() => memory.deleteEverything());
+    const memory = MemoryStore.forUser(home, "5", {
+      defaultTimeZone: "UTC",
+      guard: async () => {
+        deleting ??= deleteAll();
+      },
+    });
+    const outcome = await applyImport(memory, {
+      "USER.md": "## Health\n- epilepsy\n",
+      "settings.json": JSON.stringify({ timezone: "Asia/Shanghai", privateSections: ["health"] }),
+    });
+    expect(outcome).toHaveProperty("plan");
+    await deleting;
+    expect(await readdir(memory.dir).catch(() => [])).toEqual([]);
+  });
+
+  it("restores fifty private marks of the longest key through an export", async () => {
+    const { from, to } = await two();
+    const names = Array.from({ length: 50 }, (_, i) => `${i} ${"ﷺ".repeat(40)}`);
+    for (const name of names) expect(await from.markPrivate(name, true)).toBe("changed");
+    const files = await readImport("agentkit-memory.json", bytes(JSON.stringify(await exportBundle(from))));
+    if (!files.ok) throw new Error(files.error.kind);
+    await applyImport(to, files.value);
+    expect(to.readSettings().privateSections).toEqual(from.readSettings().privateSections);
+    expect(to.readSettings().privateSections).toHaveLength(50);
+    // The preview names the first ten of the marks it adds.
+    const fresh = MemoryStore.forUser(await makeTempHome(), "3", { defaultTimeZone: "UTC" });
+    const line = importReport("agentkit-memory.json", await planImport(fresh, files.value), "preview", english).files.find((f) => f.includes("settings.json"));
+    expect(line).toMatch(/marks private: (“[^”]+”, ){9}“[^”]+” and 40 more$/);
+    expect(line!.length).toBeLessThan(1000);
   });
 
   it("lists settings.json like every other file: new, changed, unchanged, or refused with the reason", async () => {
