@@ -133,7 +133,8 @@ async function makePlan(memory: MemoryStore, words: string, pace: () => Promise<
     if (from === undefined) continue;
     const log = parseConversation(from);
     const messages = log.messages.flatMap((m) => {
-      if (hit(m.text)) {
+      // Named by its speaker (a guest), by whom it replies to or forwards, or by the file it shares: it goes too.
+      if (hit(m.text) || hit(m.name) || m.parts?.some((p) => hit(p.author ?? "") || hit(p.name ?? ""))) {
         plan.messages++;
         example(m.text);
         return [];
@@ -158,7 +159,7 @@ async function makePlan(memory: MemoryStore, words: string, pace: () => Promise<
   if (!history) return plan;
   for (const entry of await memory.journal.entries()) {
     await pace();
-    if (hit(JSON.stringify(entry))) plan.historyEntries++;
+    if (forgottenEntry(entry, hit)) plan.historyEntries++;
   }
   return plan;
 }
@@ -179,13 +180,24 @@ export function scrub(text: string | null, hit: (text: string) => boolean): stri
 
 /** A journal entry with what mentions the words replaced, or undefined when nothing does. */
 function forgottenEntry(e: JournalEntry, hit: (text: string) => boolean): JournalEntry | undefined {
-  const mentioned = (e.by.kind === "model" && hit(e.by.title ?? "")) || e.changes.some((c) => hit(c.section) || hit(c.before ?? "") || hit(c.after ?? ""));
+  // A removed section's neighbours (follows, precedes) are names of other sections: they may hold the words too.
+  const named = (name: string | undefined) => name !== undefined && hit(name);
+  const mentioned =
+    (e.by.kind === "model" && hit(e.by.title ?? "")) ||
+    e.changes.some((c) => hit(c.section) || hit(c.before ?? "") || hit(c.after ?? "") || named(c.follows) || named(c.precedes));
   if (!mentioned) return undefined;
   return {
     ...e,
     ...(e.by.kind === "model" && e.by.title && hit(e.by.title) ? { by: { ...e.by, title: "[forgotten]" } } : {}),
     forgotten: true,
-    changes: e.changes.map((c) => ({ ...c, section: hit(c.section) ? "[forgotten]" : c.section, before: scrub(c.before, hit), after: scrub(c.after, hit) })),
+    changes: e.changes.map((c) => ({
+      ...c,
+      section: hit(c.section) ? "[forgotten]" : c.section,
+      ...(named(c.follows) ? { follows: "[forgotten]" } : {}),
+      ...(named(c.precedes) ? { precedes: "[forgotten]" } : {}),
+      before: scrub(c.before, hit),
+      after: scrub(c.after, hit),
+    })),
   };
 }
 
@@ -222,6 +234,9 @@ export async function forgetUnderLock(memory: MemoryStore, words: string, now = 
   // Waiting proposals and confirmations may hold the words too: they go.
   await memory.dropProposals((p) => hit(JSON.stringify(p)));
   await rm(join(memory.dir, "pending"), { recursive: true, force: true });
+  // A private mark is a section's name: one that holds the words goes (the section went above).
+  const marks = memory.readSettings().privateSections;
+  if (marks?.some(hit)) await memory.saveSettings({ privateSections: marks.filter((key) => !hit(key)) });
   // So may the tidy-up's notice not shown yet (its example is a line of USER.md or MEMORY.md).
   const tidy = readTidyState(memory.dir);
   if (tidy.notice && hit(JSON.stringify(tidy.notice))) {

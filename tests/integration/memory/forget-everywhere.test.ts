@@ -1,0 +1,89 @@
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { forgetUnderLock, planForget } from "../../../src/memory/forget.js";
+import { PERSON } from "../../../src/memory/memory-file.js";
+import { MemoryStore } from "../../../src/memory/memory-store.js";
+import { makeTempHome } from "../../helpers/temp-home.js";
+
+const open = async () => MemoryStore.forUser(await makeTempHome(), "123", { defaultTimeZone: "UTC" });
+
+/** Every file of the person's folder that still holds the words, case folded. */
+async function stillHolding(memory: MemoryStore, words: string): Promise<string[]> {
+  const found: string[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) await walk(path);
+      else if ((await readFile(path, "utf8")).toLowerCase().includes(words.toLowerCase())) found.push(path.slice(memory.dir.length + 1));
+    }
+  };
+  await walk(memory.dir);
+  return found;
+}
+
+describe("forget leaves the words nowhere in the person's folder", () => {
+  it("takes them out of history's neighbour names too, and the preview counts what the forget rewrites", async () => {
+    const memory = await open();
+    await memory.user.write("## Kestrel Lane flat\n- moving in May\n## Pets\n- a cat\n", PERSON);
+    await memory.user.remove("Pets", PERSON);
+    const preview = await planForget(memory, "Kestrel");
+    const outcome = await memory.serialize(() => forgetUnderLock(memory, "Kestrel"));
+    expect(outcome.plan.historyEntries).toBe(preview.historyEntries);
+    expect(await stillHolding(memory, "Kestrel")).toEqual([]);
+  });
+
+  it("takes out a message whose speaker, replied-to author or shared file names them, and the private mark of that name", async () => {
+    const memory = await open();
+    await memory.user.add("Visits", "- every Tuesday", PERSON);
+    await memory.markPrivate("Dr Kestrel visits", true);
+    await memory.markPrivate("Health", true);
+    await memory.writeConversation("2026-12-01-flat-aaaaaaaa.md", {
+      title: "flat",
+      place: "DM",
+      opened: "",
+      closed: "",
+      sessionId: "aaaaaaaa",
+      partsKept: true,
+      messages: [
+        {
+          speaker: "person",
+          name: "Mei",
+          text: "can you read this?",
+          parts: [
+            { origin: "typed", text: "can you read this?" },
+            { origin: "file", name: "dr-kestrel-referral.pdf", text: "(scanned page)" },
+          ],
+        },
+        {
+          speaker: "person",
+          name: "Dr Kestrel",
+          guest: true,
+          text: "hello, I am her doctor",
+          parts: [{ origin: "typed", author: "Dr Kestrel", text: "hello, I am her doctor" }],
+        },
+        {
+          speaker: "person",
+          name: "Mei",
+          text: "what did he mean?",
+          parts: [
+            { origin: "reply", author: "Dr Kestrel", text: "the new dose should help" },
+            { origin: "typed", text: "what did he mean?" },
+          ],
+        },
+        { speaker: "person", name: "Mei", text: "thanks, all clear", parts: [{ origin: "typed", text: "thanks, all clear" }] },
+        { speaker: "assistant", name: "Assistant", text: "Glad to help." },
+      ],
+    });
+    const preview = await planForget(memory, "kestrel");
+    expect(preview.messages).toBe(3);
+    await memory.serialize(() => forgetUnderLock(memory, "kestrel"));
+    expect(await stillHolding(memory, "kestrel")).toEqual([]);
+    const [name] = await readdir(memory.conversationsDir);
+    const text = await readFile(join(memory.conversationsDir, name!), "utf8");
+    expect(text).toContain("thanks, all clear");
+    expect(text).toContain("Glad to help.");
+    // The other mark stays.
+    expect(memory.readSettings().privateSections).toEqual(["health"]);
+  });
+});
