@@ -8,6 +8,7 @@ import { withPersonLock } from "../memory/person-lock.js";
 import { isServerId, type ServerNotes, type Suggestion } from "../memory/server-notes.js";
 import { ForgetStamps } from "../sessions/forget-stamps.js";
 import type { SessionStore } from "../sessions/session-store.js";
+import { guestName } from "../sessions/session-record.js";
 
 /**
  * Forgetting, the session engine's share of it: words taken out of every stored session of a
@@ -139,7 +140,18 @@ export class Forgetting {
       const record = await this.deps.store.reload(id);
       if (!record) continue;
       const before = JSON.stringify(record);
-      record.messages = record.messages.map((m) => forgetIn(m, hit));
+      // A guest whose name holds the words: their messages go as well, as the conversation file's do.
+      const namedGuests = new Set((record.guests ?? []).filter((g) => hit(g.displayName)).map((g) => guestName(g.userId)));
+      record.messages = record.messages.map((m, i) => {
+        const spans = record.parts?.[String(i)];
+        const named = (m.role === "user" && m.name !== undefined && namedGuests.has(m.name)) || spans?.some((s) => hit(s.author ?? "") || hit(s.name ?? ""));
+        const out = named ? ({ ...m, content: "[forgotten]" } as ChatCompletionMessageParam) : forgetIn(m, hit);
+        // The parts were offsets into the old text, with the names of whose words they were.
+        if (out !== m && record.parts) delete record.parts[String(i)];
+        return out;
+      });
+      if (record.guests) record.guests = record.guests.map((g) => (hit(g.displayName) ? { ...g, displayName: "[forgotten]" } : g));
+      if (hit(record.displayName)) record.displayName = "[forgotten]";
       if (record.summary !== undefined) record.summary = scrub(record.summary, hit) ?? "";
       if (record.condensed) record.condensed.summary = scrub(record.condensed.summary, hit) ?? "";
       record.systemPrompt = scrub(record.systemPrompt, hit) ?? "";

@@ -102,4 +102,21 @@ describe("whose words: the origin of every part of a message is kept as a field 
     expect(sources.personMessages).toEqual([]);
     expect(sources.otherSources[0]).toEqual({ from: { origin: "unknown" }, text: "I am a pilot" });
   });
+
+  it("a forget of a name takes the guest's and the replied-to author's words out of an open session, so its archive and its stored copy hold it nowhere", async () => {
+    const { engine, fake, store } = await setupEngine({ clock: () => new Date("2026-12-02T10:00:00Z") });
+    const session = await engine.open({ ...aliceInThread, guests: [{ userId: "222", displayName: "Dr Kestrel" }] });
+    await engine.turn(session.id, { text: "hello, I am her doctor", from: { userId: "222", displayName: "Dr Kestrel" } });
+    await engine.turn(session.id, { ...replyToBob, parts: replyToBob.parts!.map((p) => (p.origin === "reply" ? { ...p, author: "Dr Kestrel" } : p)) });
+    await engine.turn(session.id, "thanks, all clear");
+    await engine.forget(aliceInThread.userId, "kestrel");
+    expect(JSON.stringify(await store.get(session.id)).toLowerCase()).not.toContain("kestrel");
+    fake.setFallback({ text: "a summary" });
+    await engine.close(session.id, "test");
+    const memory = engine.memoryOf(aliceInThread.userId);
+    const [name] = await readdir(memory.conversationsDir);
+    const text = await readFile(join(memory.conversationsDir, name!), "utf8");
+    expect(text.toLowerCase()).not.toContain("kestrel");
+    expect(text).toContain("thanks, all clear");
+  });
 });
