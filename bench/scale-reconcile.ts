@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { baseInstructions } from "../src/engine/base-instructions.js";
 import type { SessionRecord } from "../src/sessions/session-record.js";
 import { SessionStore } from "../src/sessions/session-store.js";
+import { NO_FILES } from "../src/memory/file-kinds.js";
 import type { MemorySnapshot } from "../src/memory/memory-store.js";
 import { renderPersona, defaultPersona } from "../src/memory/persona.js";
 import { buildSystemPrompt } from "../src/memory/system-prompt.js";
@@ -94,6 +95,7 @@ function snapshotFor(displayName: string, now: Date): MemorySnapshot {
     timeZone: "UTC",
     localDate: now.toISOString().slice(0, 10),
     localTime: now.toISOString().slice(11, 16),
+    ...NO_FILES,
     soul: renderPersona(defaultPersona("en-US"), "en-US"),
     user: `## Profile\n- Name: ${displayName}\n- ${words(40)}\n\n## Preferences\n- ${words(30, 3)}\n`,
     memory: `## Follow-ups\n- ${words(50, 5)}\n`,

@@ -2,12 +2,13 @@ import { readdir, readFile, rm, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { createRecall } from "../engine/create-recall.js";
-import { english } from "../lib/locale.js";
+import { english, listIn } from "../lib/locale.js";
 import { importRefusal, importReport, type ImportReport } from "../present/import-preview.js";
 import type { ModelClient } from "../model/model-client.js";
 import { ConfigError, loadConfig, type Config } from "../config.js";
 import { printable } from "../lib/printable.js";
 import {
+  WHOLE_FILE_LABELS,
   exportBundle,
   FILE_KINDS,
   IMPORT_LIMITS,
@@ -52,7 +53,7 @@ const HELP = {
       array, best first, of {source, date, title, text, score}.`,
   reindex: `reindex [--user <id>]
       Rebuild the recall index from the files (every person when --user is left out).`,
-  history: `history --user <id> [--file soul|user|memory|daily] [--limit N] [--json]
+  history: `history --user <id> [--file ${FILE_KINDS.join("|")}] [--limit N] [--json]
       Every change to the person's memory, newest first.`,
   undo: `undo --user <id> [--change <id>] [--with-later]
       Without --change: the changes that can be undone. With it: undo that change (and, with
@@ -61,7 +62,7 @@ const HELP = {
       Everything of the person as one JSON file (what /memory export gives; stdout without --out).
       The file is readable by its owner only (mode 600).`,
   import: `import <file> --user <id> [--dry-run] [--keep-instructions]
-      Bring back an export (agentkit-memory.json) or one SOUL.md, USER.md or MEMORY.md. An import
+      Bring back an export (agentkit-memory.json) or one ${listIn(WHOLE_FILE_LABELS, "or", english)}. An import
       with a section that reads as an instruction to the assistant writes nothing (its preview marks
       it ⚠️) unless --keep-instructions says to keep it as it is.`,
   tidy: `tidy --user <id> [--dry-run]
@@ -232,7 +233,7 @@ async function view(t: Tools, args: string[]): Promise<void> {
   const memory = await existingPerson(t, values.user, "view");
   const overview = await memoryOverview(memory);
   const settings = memory.readSettings();
-  const texts = [await memory.user.read(), await memory.memory.read()];
+  const texts = await memory.privateSectionTexts();
   const privateNames = privateSectionNames(texts, settings.privateSections);
   const lines = [
     `Memory of user ${memory.userId}:`,

@@ -3,7 +3,7 @@ import type { Config } from "../config.js";
 import type { SessionEngine } from "../engine/session-engine.js";
 import { sayIn } from "../lib/locale.js";
 import type { Logger } from "../lib/logger.js";
-import { isPrivateSection, type SectionChange, type Suggestion } from "../memory/index.js";
+import { hasPrivateSections, isPrivateSection, kindOfLabel, type SectionChange, type Suggestion } from "../memory/index.js";
 import { isPublicPlace } from "../sessions/session-record.js";
 import { postReceipt } from "./receipt.js";
 import type { ReplyChannel } from "./reply-stream.js";
@@ -49,7 +49,7 @@ export async function sendReceipt(deps: ClosingDeps, sessionId: string, channelI
     // Posted where others read: a private section's change is named, its words are not.
     const hidden =
       place === "channel" && isPublicPlace(record.channel)
-        ? (change: SectionChange) => (change.file === "USER.md" || change.file === "MEMORY.md") && isPrivateSection(change.section, settings.privateSections)
+        ? (change: SectionChange) => hasPrivateSections(kindOfLabel(change.file) ?? "") && isPrivateSection(change.section, settings.privateSections)
         : undefined;
     await postReceipt(deps.client, place, channelId, record.userId, receiptMessage(record.userId, entries, say, hidden, suggested));
   } catch (error) {

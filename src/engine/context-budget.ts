@@ -1,5 +1,5 @@
 import { estimateTokens } from "../lib/tokens.js";
-import { CAPS } from "../memory/file-kinds.js";
+import { CAPS, NO_FILES, WHOLE_FILE_KINDS } from "../memory/file-kinds.js";
 import { SERVER_NOTES_CAP } from "../memory/server-notes.js";
 import { baseInstructions } from "./base-instructions.js";
 import { memoryToolDefinitions } from "./tools/memory-tools.js";
@@ -45,7 +45,7 @@ export function chatBudget(systemPrompt: string, contextTokens: number, chars: n
  * check weighs it against the context.
  */
 export function largestStartTokens(dailyDays: number): number {
-  const snapshot = { takenAt: "", timeZone: "UTC", localDate: "2026-01-01", localTime: "00:00", soul: "", user: "", memory: "", dailies: [], warnings: [] };
+  const snapshot = { takenAt: "", timeZone: "UTC", localDate: "2026-01-01", localTime: "00:00", ...NO_FILES, dailies: [], warnings: [] };
   const base = baseInstructions({
     place: { platform: "discord", channelId: "0", guildId: "0", description: "", visibility: "public" },
     title: "x".repeat(100),
@@ -53,6 +53,6 @@ export function largestStartTokens(dailyDays: number): number {
     snapshot,
   });
   // Each file at its cap in English prose, with its tags.
-  const files = CAPS.soul + CAPS.user + CAPS.memory + SERVER_NOTES_CAP + dailyDays * CAPS.daily + 400;
+  const files = WHOLE_FILE_KINDS.reduce((sum, kind) => sum + CAPS[kind], 0) + SERVER_NOTES_CAP + dailyDays * CAPS.daily + 400;
   return estimateTokens(base) + Math.ceil(files / 3.5) + TOOL_TOKENS;
 }

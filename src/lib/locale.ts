@@ -14,3 +14,13 @@ export function isChineseLocale(locale: string | undefined): boolean {
 export function sayIn(locale: string | undefined): Say {
   return isChineseLocale(locale) ? (_english, chinese) => chinese : (en) => en;
 }
+
+const LISTS = {
+  or: { en: new Intl.ListFormat("en-GB", { type: "disjunction" }), zh: new Intl.ListFormat("zh-CN", { type: "disjunction" }) },
+  and: { en: new Intl.ListFormat("en-GB", { type: "conjunction" }), zh: new Intl.ListFormat("zh-CN", { type: "conjunction" }) },
+};
+
+/** Names as one list in a sentence: "SOUL.md, USER.md or MEMORY.md", "SOUL.md、USER.md或MEMORY.md". */
+export function listIn(names: readonly string[], joiner: "or" | "and", say: Say): string {
+  return say(LISTS[joiner].en.format(names), LISTS[joiner].zh.format(names));
+}

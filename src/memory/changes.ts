@@ -1,5 +1,6 @@
 import type { Held } from "../lib/provenance.js";
 import { english, type Say } from "../lib/locale.js";
+import type { FileKind } from "./file-kinds.js";
 
 /** A change the model's tools made to a memory file in a turn. */
 export interface MemoryChange {
@@ -28,7 +29,7 @@ export function describeChanges(changes: MemoryChange[], say: Say = english): st
  * what a footer's "Not right?" needs is read again from the files when pressed.
  */
 export interface SourceRef {
-  source: "conversation" | "daily" | "user" | "memory" | "soul";
+  source: "conversation" | FileKind;
   /** Relative to the person's folder. */
   file: string;
   ord: number;

@@ -12,7 +12,7 @@ import { dateOfLog } from "../lib/time.js";
 import { TimeSlices } from "../lib/time-slices.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import { dateOfConversation } from "./conversation-log.js";
-import { WHOLE_FILE_LABELS } from "./file-kinds.js";
+import { FILE_TABLE, WHOLE_FILE_LABELS, wholeFileNamed } from "./file-kinds.js";
 import { readTextIfExistsSync } from "./memory-file.js";
 import type { MemoryStore } from "./memory-store.js";
 import type { StorageFull } from "./storage-quota.js";
@@ -88,8 +88,6 @@ export type ImportRefusal =
   /** It would take the person past STORAGE_QUOTA_MB. */
   | StorageFull;
 
-const SINGLE_FILE = /^(soul|user|memory)\.md$/i;
-
 /** Labels an import journals: memory files and daily logs (conversations and settings are written as they are). */
 export function isJournalled(label: string): boolean {
   return label !== "settings.json" && !label.startsWith("conversations/");
@@ -98,7 +96,7 @@ export function isJournalled(label: string): boolean {
 /** Whether a file name is one an import takes: a .json bundle, or SOUL.md / USER.md / MEMORY.md. */
 export function importableName(fileName: string): boolean {
   const name = fileName.trim();
-  return SINGLE_FILE.test(name) || name.toLowerCase().endsWith(".json");
+  return wholeFileNamed(name) !== undefined || name.toLowerCase().endsWith(".json");
 }
 
 /**
@@ -107,12 +105,12 @@ export function importableName(fileName: string): boolean {
  */
 export async function readImport(fileName: string, bytes: Uint8Array, slices = new TimeSlices()): Promise<Result<Record<string, string>, ImportRefusal>> {
   if (!importableName(fileName)) return err({ kind: "unknown-name" });
-  const single = SINGLE_FILE.exec(fileName.trim());
+  const single = wholeFileNamed(fileName.trim());
   if (bytes.byteLength > IMPORT_LIMITS.bytes) return err({ kind: "too-large", bytes: bytes.byteLength, limit: IMPORT_LIMITS.bytes });
   const text = await decodeUtf8(bytes, slices);
   if (text === undefined) return err({ kind: "not-utf8" });
   if (text.trim() === "") return err({ kind: "empty" });
-  if (single) return ok({ [`${single[1]!.toUpperCase()}.md`]: text });
+  if (single) return ok({ [FILE_TABLE[single].label]: text });
   // A bundle of 5,000 files has about 5,000 values; far more is not an export.
   const parsed = await parseJsonInSlices(text, { maxDepth: 8, maxValues: IMPORT_LIMITS.files * 4, slices });
   if (!parsed.ok) {

@@ -12,7 +12,18 @@
 
 export { describeChanges, type ProposedChange, type SourceRef } from "./changes.js";
 export { dateOfConversation, parseConversation } from "./conversation-log.js";
-export { FILE_KINDS, FILE_TABLE, type FileKind, kindOfLabel, WHOLE_FILE_LABELS } from "./file-kinds.js";
+export {
+  FILE_KINDS,
+  FILE_TABLE,
+  type FileKind,
+  hasPrivateSections,
+  isWholeFileKind,
+  kindOfLabel,
+  WHOLE_FILE_KINDS,
+  PRIVATE_SECTION_LABELS,
+  WHOLE_FILE_LABELS,
+  type WholeFileKind,
+} from "./file-kinds.js";
 export { type ForgetPlan, mentions, planForget } from "./forget.js";
 export type { ImportPlan } from "./import.js";
 export { BUNDLE_NAME, exportBundle, IMPORT_LIMITS, importableName, type ImportRefusal, saveExport } from "./import-bundle.js";

@@ -14,7 +14,16 @@ import { Proposals, type Proposal } from "./proposal-store.js";
 import { Journal, type Actor, type JournalEntry, type Retention } from "./journal.js";
 import { commitWrites, reachedFiles, recoverJournal, type CommitOptions, type FileWrite } from "./journalled-write.js";
 import { dateOfLog, isLocalDate, isValidTimeZone, localDate, localTime, recentDates, systemTimeZone } from "../lib/time.js";
-import { CAPS, type FileKind, WHOLE_FILE_LABELS, FILE_TABLE, type WholeFileKind } from "./file-kinds.js";
+import {
+  CAPS,
+  type FileKind,
+  hasPrivateSections,
+  PRIVATE_SECTION_KINDS,
+  WHOLE_FILE_KINDS,
+  WHOLE_FILE_LABELS,
+  FILE_TABLE,
+  type WholeFileKind,
+} from "./file-kinds.js";
 import { isPrivateSection } from "./visibility.js";
 import { isSnowflake } from "../lib/snowflake.js";
 import type { Settings } from "./settings.js";
@@ -22,20 +31,18 @@ import { markPrivate, saveSettings, settingsFromDisk, settingsGeneration } from 
 
 export { dateOfLog };
 
-export interface MemorySnapshot {
+/** Each one-file kind's text by kind (FILE_TABLE: soul, user, memory), and the rest a prompt is made of. */
+export type MemorySnapshot = Record<WholeFileKind, string> & {
   takenAt: string;
   timeZone: string;
   localDate: string;
   localTime: string;
-  soul: string;
-  user: string;
-  memory: string;
   /** Oldest first; days without a log are left out. */
   dailies: { date: string; text: string }[];
   warnings: string[];
   /** The server's SERVER.md, for a conversation in a server (set by the session's opener). */
   serverNotes?: string;
-}
+};
 
 export interface MemoryStoreOptions {
   /** AGENTKIT_TIMEZONE: used when the person has not chosen a zone. */
@@ -67,9 +74,8 @@ const SYSTEM_ARCHIVE: Actor = { kind: "system", reason: "moved old logs to the a
 /** All memory of one person: users/<id>/ under AGENTKIT_HOME. */
 export class MemoryStore {
   readonly dir: string;
-  readonly soul: MemoryFile;
-  readonly user: MemoryFile;
-  readonly memory: MemoryFile;
+  /** The one-file kinds' files, by kind (FILE_TABLE); `soul`, `user` and `memory` name three of them. */
+  private readonly files: Record<WholeFileKind, MemoryFile>;
   readonly journal: Journal;
   private readonly proposals: Proposals;
   private readonly dailyDays: number;
@@ -90,13 +96,25 @@ export class MemoryStore {
     this.journal = new Journal(join(this.dir, "journal.jsonl"));
     this.proposals = new Proposals(this.dir);
     const whole = (kind: WholeFileKind) => this.fileAt(FILE_TABLE[kind].label, join(this.dir, FILE_TABLE[kind].label), FILE_TABLE[kind].cap);
-    this.soul = new MemoryFile(FILE_TABLE.soul.label, join(this.dir, FILE_TABLE.soul.label), FILE_TABLE.soul.cap, this.owner(), {
+    this.files = Object.fromEntries(WHOLE_FILE_KINDS.map((kind) => [kind, whole(kind)])) as Record<WholeFileKind, MemoryFile>;
+    // SOUL.md alone reads as a default when missing (the persona every person starts with).
+    this.files.soul = new MemoryFile(FILE_TABLE.soul.label, join(this.dir, FILE_TABLE.soul.label), FILE_TABLE.soul.cap, this.owner(), {
       text: () => this.defaultSoul(),
       by: DEFAULT_PERSONA,
       op: "persona",
     });
-    this.user = whole("user");
-    this.memory = whole("memory");
+  }
+
+  get soul(): MemoryFile {
+    return this.files.soul;
+  }
+
+  get user(): MemoryFile {
+    return this.files.user;
+  }
+
+  get memory(): MemoryFile {
+    return this.files.memory;
   }
 
   /** The language of the conversation or screen this store serves (MemoryStoreOptions.locale). */
@@ -177,6 +195,11 @@ export class MemoryStore {
     await rm(join(this.conversationsDir, name), { force: true });
   }
 
+  /** The texts of the files whose sections can be marked private (USER.md, MEMORY.md), for their section names. */
+  async privateSectionTexts(): Promise<string[]> {
+    return Promise.all(PRIVATE_SECTION_KINDS.map((kind) => this.files[kind].read()));
+  }
+
   /** Everything the person ever told the bot, best matches first. */
   async search(query: string, options: SearchOptions = {}): Promise<RecallHit[]> {
     return this.recall().search(this, this.timeZone().zone, query, options);
@@ -196,8 +219,7 @@ export class MemoryStore {
     const limit = Math.max(1, Math.min(options.limit ?? 10, 50));
     const privateSections = this.readSettings().privateSections;
     const sharedHere = (hit: RecallHit) => hit.sharedIn === "*" || (guildId !== undefined && hit.sharedIn === guildId);
-    const isPrivate = (hit: RecallHit) =>
-      !sharedHere(hit) || ((hit.source === "user" || hit.source === "memory") && isPrivateSection(hit.title, privateSections));
+    const isPrivate = (hit: RecallHit) => !sharedHere(hit) || (hasPrivateSections(hit.source) && isPrivateSection(hit.title, privateSections));
     const all = await this.search(query, { ...options, limit: 50 });
     return { hits: all.filter((hit) => !isPrivate(hit)).slice(0, limit), heldBack: all.slice(0, limit).filter(isPrivate).length, held: all.filter(isPrivate) };
   }
@@ -230,7 +252,7 @@ export class MemoryStore {
   /** The file of a kind; `daily` is today's log in the person's zone. */
   file(kind: FileKind, now: Date = new Date()): MemoryFile {
     if (kind === "daily") return this.daily(localDate(now, this.timeZone().zone));
-    return this[kind];
+    return this.files[kind];
   }
 
   /**
@@ -331,16 +353,16 @@ export class MemoryStore {
   async snapshot(now: Date = new Date()): Promise<MemorySnapshot> {
     const { zone, warning } = this.timeZone();
     const dates = recentDates(now, zone, this.dailyDays);
-    const soul = this.soul.readIfExistsSync() ?? this.defaultSoul();
+    // A missing SOUL.md reads as the default persona; another missing file as empty.
+    const read = (kind: WholeFileKind) => this.files[kind].readIfExistsSync() ?? (kind === "soul" ? this.defaultSoul() : "");
+    const files = Object.fromEntries(WHOLE_FILE_KINDS.map((kind) => [kind, read(kind)])) as Record<WholeFileKind, string>;
     const logs = dates.map((date) => this.daily(date).readIfExistsSync() ?? "");
     return {
       takenAt: now.toISOString(),
       timeZone: zone,
       localDate: localDate(now, zone),
       localTime: localTime(now, zone),
-      soul,
-      user: this.user.readIfExistsSync() ?? "",
-      memory: this.memory.readIfExistsSync() ?? "",
+      ...files,
       dailies: dates.flatMap((date, i) => (logs[i] ? [{ date, text: logs[i] }] : [])),
       warnings: warning ? [warning] : [],
     };

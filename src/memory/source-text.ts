@@ -4,12 +4,13 @@ import type { SourceRef } from "./changes.js";
 import { parseConversation } from "./conversation-log.js";
 import type { MemoryStore } from "./memory-store.js";
 import { parseSections } from "./sections.js";
+import { WHOLE_FILE_LABELS } from "./file-kinds.js";
 
 /** A file bigger than this (a conversation of long pastes) is not parsed on an answer's path: no link, no text. */
 const MAX_SOURCE_BYTES = 2 * 1024 * 1024;
 
 async function readSource(memory: MemoryStore, ref: SourceRef): Promise<string | undefined> {
-  if (!SOURCE_FILE.test(ref.file) || ref.file.includes("..")) return undefined;
+  if (!(SOURCE_FILE.test(ref.file) || WHOLE_FILE_LABELS.includes(ref.file)) || ref.file.includes("..")) return undefined;
   const path = join(memory.dir, ref.file);
   const info = await stat(path).catch(() => undefined);
   if (!info?.isFile() || info.size > MAX_SOURCE_BYTES) return undefined;
@@ -17,7 +18,7 @@ async function readSource(memory: MemoryStore, ref: SourceRef): Promise<string |
 }
 
 /** Where a source's files may be: nothing outside the person's conversations, logs and memory files. */
-const SOURCE_FILE = /^(conversations\/\d{4}-\d{2}-\d{2}-[^/\\]+\.md|daily\/(archive\/)?\d{4}-\d{2}-\d{2}\.md|SOUL\.md|USER\.md|MEMORY\.md)$/;
+const SOURCE_FILE = /^(conversations\/\d{4}-\d{2}-\d{2}-[^/\\]+\.md|daily\/(archive\/)?\d{4}-\d{2}-\d{2}\.md)$/;
 
 /**
  * The text a source points at, read now from the person's files: the message of a conversation,

@@ -1,6 +1,6 @@
 import { blockedNotice, checkContent, escapeTags, withoutByteOrderMark } from "./safety.js";
 import type { MemorySnapshot } from "./memory-store.js";
-import { CAPS, FILE_TABLE } from "./file-kinds.js";
+import { CAPS, FILE_TABLE, WHOLE_FILE_KINDS } from "./file-kinds.js";
 import { maskSecrets } from "./secrets.js";
 import { parseSections } from "./sections.js";
 import { countChars } from "../lib/text.js";
@@ -22,6 +22,16 @@ export interface PromptOptions {
   maxTokens?: number;
 }
 
+/** The daily logs' block. */
+const DAYS = FILE_TABLE.daily.tag;
+/** What goes when the prompt is too long, first to last (after the oldest logs): the server's notes, then the table's dropOrder. */
+const DROP_ORDER = [
+  "server-notes",
+  ...WHOLE_FILE_KINDS.filter((kind) => FILE_TABLE[kind].dropOrder !== undefined)
+    .sort((a, b) => FILE_TABLE[a].dropOrder! - FILE_TABLE[b].dropOrder!)
+    .map((kind) => FILE_TABLE[kind].tag),
+];
+
 interface Block {
   tag: string;
   label: string;
@@ -40,9 +50,11 @@ export function buildSystemPrompt(snapshot: MemorySnapshot, base: string, option
   const warn = options.warn ?? (() => {});
   const shown = (text: string) => (options.publicPlace ? withoutPrivateSections(text, options.publicPlace.privateSections).text : text);
   const blocks: Block[] = [
-    { tag: "agent-identity", label: FILE_TABLE.soul.label, text: withoutByteOrderMark(snapshot.soul), cap: CAPS.soul },
-    { tag: "user-profile", label: FILE_TABLE.user.label, text: shown(withoutByteOrderMark(snapshot.user)), cap: CAPS.user },
-    { tag: "agent-notes", label: FILE_TABLE.memory.label, text: shown(withoutByteOrderMark(snapshot.memory)), cap: CAPS.memory },
+    // In the table's order; a kind whose sections can be private loses them in a public place.
+    ...WHOLE_FILE_KINDS.map((kind) => {
+      const text = withoutByteOrderMark(snapshot[kind]);
+      return { tag: FILE_TABLE[kind].tag, label: FILE_TABLE[kind].label, text: FILE_TABLE[kind].privateSections ? shown(text) : text, cap: CAPS[kind] };
+    }),
     // Only in a conversation held in that server: the opener sets it from the place's server.
     ...(snapshot.serverNotes
       ? [{ tag: "server-notes", label: SERVER_NOTES_LABEL, text: withoutByteOrderMark(snapshot.serverNotes), cap: SERVER_NOTES_CAP }]
@@ -61,9 +73,7 @@ export function buildSystemPrompt(snapshot: MemorySnapshot, base: string, option
     return body === "" ? [] : [`### ${date}\n${body}`];
   });
   const assemble = () =>
-    [...rendered.map((block) => block.text), ...(days.length > 0 ? [`<recent-activity>\n${days.join("\n\n")}\n</recent-activity>`] : []), base.trim()].join(
-      "\n\n",
-    );
+    [...rendered.map((block) => block.text), ...(days.length > 0 ? [`<${DAYS}>\n${days.join("\n\n")}\n</${DAYS}>`] : []), base.trim()].join("\n\n");
   let prompt = assemble();
   const maxTokens = options.maxTokens;
   if (maxTokens === undefined || estimateTokens(prompt) <= maxTokens) return prompt;
@@ -75,7 +85,7 @@ export function buildSystemPrompt(snapshot: MemorySnapshot, base: string, option
       days.shift();
       left.push("a daily log");
     } else {
-      const at = ["server-notes", "agent-notes", "user-profile"].map((tag) => rendered.findIndex((block) => block.tag === tag)).find((i) => i >= 0);
+      const at = DROP_ORDER.map((tag) => rendered.findIndex((block) => block.tag === tag)).find((i) => i >= 0);
       if (at === undefined) break;
       left.push(rendered[at]!.tag);
       rendered.splice(at, 1);

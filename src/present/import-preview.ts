@@ -2,7 +2,8 @@ import type { FileProblem, ImportedFile, ImportPlan, SectionPreview } from "../m
 import { BUNDLE_NAME, type ImportRefusal } from "../memory/import-bundle.js";
 import type { Settings } from "../memory/settings.js";
 import { cutChars } from "../lib/text.js";
-import type { Say } from "../lib/locale.js";
+import { listIn, type Say } from "../lib/locale.js";
+import { WHOLE_FILE_LABELS } from "../memory/file-kinds.js";
 import { bytesShown, storageFullLine } from "./storage-lines.js";
 
 /** Before the person says Import (what would happen), or after (what did). */
@@ -194,8 +195,8 @@ export function importRefusal(name: string, refusal: ImportRefusal, say: Say): s
     case "unknown-name":
       return (
         say(
-          `${file} is not something I can import: send the ${BUNDLE_NAME} that /memory export gives, or one SOUL.md, USER.md or MEMORY.md file.`,
-          `${file} 无法导入：请发送 /memory export 给出的 ${BUNDLE_NAME}，或单个 SOUL.md、USER.md 或 MEMORY.md 文件。`,
+          `${file} is not something I can import: send the ${BUNDLE_NAME} that /memory export gives, or one ${listIn(WHOLE_FILE_LABELS, "or", say)} file.`,
+          `${file} 无法导入：请发送 /memory export 给出的 ${BUNDLE_NAME}，或单个 ${listIn(WHOLE_FILE_LABELS, "or", say)} 文件。`,
         ) + nothing
       );
     case "too-large": {

@@ -1,4 +1,5 @@
-import type { Say } from "../lib/locale.js";
+import { listIn, type Say } from "../lib/locale.js";
+import { PRIVATE_SECTION_LABELS } from "../memory/file-kinds.js";
 import { parseSections } from "../memory/sections.js";
 import { isPrivateSection, MAX_PRIVATE_SECTIONS } from "../memory/visibility.js";
 
@@ -24,7 +25,7 @@ export function privacySetLine(name: string, isPrivate: boolean, exists: boolean
       );
   const missing = exists
     ? ""
-    : `\n${say(`(USER.md and MEMORY.md have no section “${name}” yet; the setting applies once one exists.)`, `（USER.md 和 MEMORY.md 里还没有 “${name}” 这个小节；有了之后即生效。）`)}`;
+    : `\n${say(`(${listIn(PRIVATE_SECTION_LABELS, "and", say)} have no section “${name}” yet; the setting applies once one exists.)`, `（${listIn(PRIVATE_SECTION_LABELS, "and", say)} 里还没有 “${name}” 这个小节；有了之后即生效。）`)}`;
   return `${line}${missing}`;
 }
 

@@ -2,6 +2,7 @@ import type { Say } from "../lib/locale.js";
 import type { RecallHit } from "../memory/recall/recall.js";
 import { cutChars } from "../lib/text.js";
 import { dateBound } from "../lib/time.js";
+import { FILE_TABLE } from "../memory/file-kinds.js";
 
 /** Local dates, both inclusive, as the recall index takes them. */
 export interface SearchRange {
@@ -68,16 +69,8 @@ export function emptySearchLine(say: Say, dates: string): string {
 /** Where a search result comes from: "conversation “tea talk”", "your profile (USER.md) › Likes". `title` as the front end shows it (escaped for Markdown in Discord). */
 export function hitSource(hit: RecallHit, say: Say, title = hit.title): string {
   const section = title ? ` › ${title}` : "";
-  switch (hit.source) {
-    case "conversation":
-      return say(`conversation “${title}”`, `对话“${title}”`);
-    case "daily":
-      return say(`daily log${section}`, `每日日志${section}`);
-    case "user":
-      return say(`your profile (USER.md)${section}`, `你的资料（USER.md）${section}`);
-    case "memory":
-      return say(`my notes (MEMORY.md)${section}`, `我的笔记（MEMORY.md）${section}`);
-    case "soul":
-      return say(`my persona (SOUL.md)${section}`, `我的人设（SOUL.md）${section}`);
-  }
+  if (hit.source === "conversation") return say(`conversation “${title}”`, `对话“${title}”`);
+  const { name, label } = FILE_TABLE[hit.source];
+  if (hit.source === "daily") return say(`${name.en}${section}`, `${name.zh}${section}`);
+  return say(`${name.en} (${label})${section}`, `${name.zh}（${label}）${section}`);
 }

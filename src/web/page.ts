@@ -1,6 +1,7 @@
 import { html } from "ghtml";
 import type { Say } from "../lib/locale.js";
 import { FAVICON, SCRIPT, STYLESHEET } from "./assets.js";
+import { FILE_TABLE, WHOLE_FILE_KINDS, type WholeFileKind } from "../memory/index.js";
 
 /**
  * HTML is written with ghtml's `html` tag, which escapes every interpolated value. A fragment
@@ -19,13 +20,12 @@ export interface Frame {
   current?: NavItem;
 }
 
-export type NavItem = "overview" | "soul" | "user" | "memory" | "today" | "history" | "conversations" | "search" | "servers" | "settings";
+export type NavItem = "overview" | WholeFileKind | "today" | "history" | "conversations" | "search" | "servers" | "settings";
 
 const NAV: { item: NavItem; href: string; en: string; zh: string }[] = [
   { item: "overview", href: "/", en: "Overview", zh: "概览" },
-  { item: "soul", href: "/memory/soul", en: "Persona", zh: "人设" },
-  { item: "user", href: "/memory/user", en: "Profile", zh: "资料" },
-  { item: "memory", href: "/memory/memory", en: "Notes", zh: "笔记" },
+  // The memory files, from the table.
+  ...WHOLE_FILE_KINDS.map((kind) => ({ item: kind, href: FILE_TABLE[kind].page, ...FILE_TABLE[kind].short })),
   { item: "today", href: "/memory/daily", en: "Today", zh: "今日" },
   { item: "history", href: "/history", en: "History", zh: "记录" },
   { item: "conversations", href: "/conversations", en: "Conversations", zh: "对话" },

@@ -1,3 +1,4 @@
+import { NO_FILES } from "../../src/memory/file-kinds.js";
 import type { MemorySnapshot } from "../../src/memory/memory-store.js";
 
 /** A frozen snapshot with every file empty, taken on 2026-12-02 at 09:00 in `timeZone`. */
@@ -6,9 +7,7 @@ export const emptySnapshot = (timeZone: string): MemorySnapshot => ({
   timeZone,
   localDate: "2026-12-02",
   localTime: "09:00",
-  soul: "",
-  user: "",
-  memory: "",
+  ...NO_FILES,
   dailies: [],
   warnings: [],
 });

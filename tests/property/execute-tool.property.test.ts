@@ -165,12 +165,10 @@ const seedFileArb = fc
       (filler > 0 ? `## Filler\n${"z".repeat(filler)}\n` : ""),
   );
 
-const seedsArb = fc.record({
-  soul: fc.option(seedFileArb, { freq: 3 }),
-  user: fc.option(seedFileArb, { freq: 3 }),
-  memory: fc.option(seedFileArb, { freq: 3 }),
-  daily: fc.option(seedFileArb, { freq: 3 }),
-});
+/** A seed (or none) for every file kind of the table. */
+const seedsArb = fc.record(
+  Object.fromEntries(FILE_KINDS.map((kind) => [kind, fc.option(seedFileArb, { freq: 3 })])) as Record<FileKind, fc.Arbitrary<string | null>>,
+);
 
 const scenarioArb = fc.record({
   seeds: seedsArb,

@@ -1,6 +1,6 @@
 import type { Say } from "../../lib/locale.js";
 import { printable } from "../../lib/printable.js";
-import { checkSectionName, FILE_KINDS, type FileKind, hasSection, type RecallHit } from "../../memory/index.js";
+import { checkSectionName, FILE_KINDS, FILE_TABLE, type FileKind, hasPrivateSections, hasSection, type RecallHit } from "../../memory/index.js";
 import { rangeHeading, rangeLabel, readSearchRange } from "../../present/search-range.js";
 import { historyText, unknownFile } from "../memory-text.js";
 import { proposalCommand, undoCommand } from "./change-commands.js";
@@ -105,7 +105,7 @@ async function privateCommand(ctx: ChatContext, rest: string): Promise<void> {
   if (!section.ok) return ctx.print(printable(badSectionNameLine(section.error, say)));
   const outcome = await memory.markPrivate(section.value, isPrivate);
   if (outcome === "too-many") return ctx.print(tooManyPrivateLine("/private … off", say));
-  ctx.print(printable(privacySetLine(section.value, isPrivate, hasSection([await memory.user.read(), await memory.memory.read()], section.value), say)));
+  ctx.print(printable(privacySetLine(section.value, isPrivate, hasSection(await memory.privateSectionTexts(), section.value), say)));
 }
 
 export function printUnknown(ctx: ChatContext, command: string): void {
@@ -122,7 +122,7 @@ async function printMemory(ctx: ChatContext, which: string | undefined): Promise
     const { used, cap } = await file.usage();
     const text = (await file.read()).trim();
     const head = ctx.say(`── ${file.label} (${used}/${cap} chars)`, `── ${file.label}（${used}/${cap} 字）`);
-    const marked = kind === "user" || kind === "memory" ? privateLine(text, ctx.memory.readSettings().privateSections, ctx.say) : "";
+    const marked = hasPrivateSections(kind) ? privateLine(text, ctx.memory.readSettings().privateSections, ctx.say) : "";
     ctx.print(`${head}\n${text ? printable(text) : ctx.say("(empty)", "（空）")}\n${marked ? `${printable(marked)}\n` : ""}`);
   }
 }
@@ -197,7 +197,7 @@ function searchWords(rest: string): { query: string; since?: string; until?: str
   return { query: query.join(" "), ...dates };
 }
 
-const SOURCES: Record<string, string> = { conversation: "对话", daily: "日志", user: "资料", memory: "笔记", soul: "人设" };
+const SOURCES: Record<string, string> = { conversation: "对话", ...Object.fromEntries(FILE_KINDS.map((kind) => [kind, FILE_TABLE[kind].short.zh])) };
 
 /** One search result: number, date, where it comes from, then its text indented. */
 function hitText(hit: RecallHit, n: number, say: Say): string {

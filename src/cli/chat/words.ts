@@ -1,7 +1,8 @@
-import type { Say } from "../../lib/locale.js";
+import { english, listIn, type Say } from "../../lib/locale.js";
 import type { CloseOutcome } from "../../engine/session-engine.js";
 import { ModelError } from "../../model/model-error.js";
 import { modelErrorLine } from "../../present/model-errors.js";
+import { FILE_KINDS, PRIVATE_SECTION_LABELS } from "../../memory/index.js";
 
 /** The chat's own lines, in English and Chinese; what someone else wrote is never worded here. */
 
@@ -12,14 +13,14 @@ export function commandHelp(say: Say): string {
     `Commands:
   /end              end the conversation (its summary goes to today's daily log); Ctrl+D does the same
   /clear            forget this conversation (the memory files stay)
-  /memory [file]    show the memory files (soul, user, memory, daily)
+  /memory [file]    show the memory files (${FILE_KINDS.join(", ")})
   /search <words>   search earlier conversations, logs and memory
                     (--since / --until YYYY-MM-DD or YYYY-MM: only those days)
   /history [file]   every change to the memory, newest first
   /undo [N [all]]   list the changes that can be undone; undo number N of that list (or a change's id)
   /save [N]         save a change waiting for your OK (without N: list them); /discard N drops it
   /settings [ask off|profile|all] [language en|zh-CN] [timezone <Area/City>] [tidy on|ask|off]
-  /private <section> [off]  keep a section of USER.md or MEMORY.md out of public threads, or not
+  /private <section> [off]  keep a section of ${listIn(PRIVATE_SECTION_LABELS, "or", english)} out of public threads, or not
   /help             this list
 Ctrl+C stops an answer; at an empty prompt it ends the conversation with its summary, and twice
 within a second it quits at once (the summary is then written the next time you start the chat).
@@ -27,14 +28,14 @@ A pasted block of several lines is one message; start a message with // to send 
     `命令：
   /end              结束对话（摘要写入今天的日志）；Ctrl+D 同样
   /clear            忘掉本次对话（记忆文件不变）
-  /memory [文件]    查看记忆文件（soul、user、memory、daily）
+  /memory [文件]    查看记忆文件（${FILE_KINDS.join("、")}）
   /search <词语>    搜索以前的对话、日志和记忆
                     （--since / --until YYYY-MM-DD 或 YYYY-MM：只搜那段时间）
   /history [文件]   记忆的每一次改动，最新的在前
   /undo [N [all]]   列出可撤销的改动；撤销列表中的第 N 条（或改动的 id）
   /save [N]         保存一条等你确认的改动（不带 N：列出它们）；/discard N 放弃它
   /settings [ask off|profile|all] [language en|zh-CN] [timezone <地区/城市>] [tidy on|ask|off]
-  /private <小节> [off]  让 USER.md 或 MEMORY.md 的某个小节不出现在公开子区，或取消
+  /private <小节> [off]  让 ${listIn(PRIVATE_SECTION_LABELS, "or", (_en: string, zh: string) => zh)} 的某个小节不出现在公开子区，或取消
   /help             显示本列表
 Ctrl+C 停止正在输出的回答；在空白提示符下按 Ctrl+C 结束对话并写入摘要；一秒内连按两次立即退出（摘要会在下次启动聊天时写入）。
 一次粘贴的多行文字是一条消息；想以 / 开头发送消息，请写 //。`,

@@ -3,6 +3,7 @@ import { historyLine } from "../../present/history-lines.js";
 import { storageLine } from "../../present/storage-lines.js";
 import type { Say } from "../../lib/locale.js";
 import {
+  FILE_KINDS,
   type FileOverview,
   memoryOverview,
   type MemoryOverview,
@@ -86,14 +87,14 @@ function glanceEmbed(overview: MemoryOverview, privateSections: readonly string[
       { name: say("Saved conversations", "保存的对话"), value: String(overview.conversations), inline: true },
       { name: say("Storage", "存储空间"), value: storageLine(overview.storage, say), inline: true },
     )
-    .setFooter({ text: say("One file in full: /memory view file:soul|user|memory|daily", "查看单个文件全文：/memory view file:soul|user|memory|daily") });
+    .setFooter({ text: say(`One file in full: /memory view file:${FILE_KINDS.join("|")}`, `查看单个文件全文：/memory view file:${FILE_KINDS.join("|")}`) });
 }
 
 /** /memory view without a file: the caller's own memory in one ephemeral embed. */
 export async function runGlance(interaction: ChatInputCommandInteraction, memory: MemoryStore, serverNotes?: ServerNotes): Promise<void> {
   // The private sections there are now, by their names: a mark left by a section forget removed is not one.
   const marked = memory.readSettings().privateSections;
-  const texts = await Promise.all([memory.user.read(), memory.memory.read()]);
+  const texts = await memory.privateSectionTexts();
   const privateNames = privateSectionNames(texts, marked);
   const embed = glanceEmbed(await memoryOverview(memory), privateNames, serverNotes && serverOverview(serverNotes.readSync()), sayFor(interaction));
   await interaction.reply({ embeds: [embed], flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });

@@ -14,5 +14,5 @@ export async function runPrivate(interaction: ChatInputCommandInteraction, memor
   const isPrivate = interaction.options.getBoolean("private", true);
   const outcome = await memory.markPrivate(name, isPrivate);
   if (outcome === "too-many") return void (await answer(tooManyPrivateLine(say("/memory private … private:false", "/memory private … 私密:false"), say)));
-  await answer(privacySetLine(name, isPrivate, hasSection([await memory.user.read(), await memory.memory.read()], name), say));
+  await answer(privacySetLine(name, isPrivate, hasSection(await memory.privateSectionTexts(), name), say));
 }

@@ -1,14 +1,18 @@
 import { AttachmentBuilder, LabelBuilder, MessageFlags, ModalBuilder, SlashCommandBuilder, TextInputBuilder, TextInputStyle } from "discord.js";
 import {
+  WHOLE_FILE_LABELS,
+  hasPrivateSections,
   checkSectionName,
   contentHash,
   FILE_KINDS,
+  FILE_TABLE,
   type FileKind,
   holdInFlight,
   type MemoryFile,
   type MemoryStore,
   PERSON,
   type SecretFinding,
+  WHOLE_FILE_KINDS,
 } from "../../memory/index.js";
 import { isLocalDate } from "../../lib/time.js";
 import type { Command } from "../bot-context.js";
@@ -32,15 +36,19 @@ const MODAL_PREFIX = "memory-edit";
 const fileChoices = FILE_KINDS.map((kind) => ({
   name: kind,
   value: kind,
-  name_localizations: { "zh-CN": { soul: "人设", user: "用户", memory: "笔记", daily: "今日日志" }[kind] },
+  name_localizations: { "zh-CN": kind === "daily" ? "今日日志" : FILE_TABLE[kind].short.zh },
 }));
 
 function withFile(o: import("discord.js").SlashCommandStringOption) {
   return o
     .setName("file")
     .setNameLocalization("zh-CN", "文件")
-    .setDescription("soul = my persona, user = your profile, memory = my notes, daily = today's log")
-    .setDescriptionLocalization("zh-CN", "人设、你的资料、我的笔记或今天的日志")
+    .setDescription(
+      WHOLE_FILE_KINDS.map((kind) => `${kind} = ${FILE_TABLE[kind].name.en}`)
+        .concat("daily = today's log")
+        .join(", "),
+    )
+    .setDescriptionLocalization("zh-CN", `${WHOLE_FILE_KINDS.map((kind) => FILE_TABLE[kind].name.zh).join("、")}或今天的日志`)
     .setRequired(true)
     .addChoices(...fileChoices);
 }
@@ -157,8 +165,8 @@ export const memoryCommand: Command = {
       s
         .setName("import")
         .setNameLocalization("zh-CN", "导入")
-        .setDescription("Bring back an export (agentkit-memory.json) or one SOUL.md / USER.md / MEMORY.md")
-        .setDescriptionLocalization("zh-CN", "导入导出文件（agentkit-memory.json）或单个 SOUL.md / USER.md / MEMORY.md")
+        .setDescription(`Bring back an export (agentkit-memory.json) or one ${WHOLE_FILE_LABELS.join(" / ")}`)
+        .setDescriptionLocalization("zh-CN", `导入导出文件（agentkit-memory.json）或单个 ${WHOLE_FILE_LABELS.join(" / ")}`)
         .addAttachmentOption((o) =>
           o
             .setName("file")
@@ -271,7 +279,7 @@ export const memoryCommand: Command = {
     if (sub === "view") {
       const text = await file.read();
       const { used, cap } = await file.usage();
-      const marked = kind === "user" || kind === "memory" ? privateLine(text, memory.readSettings().privateSections, say) : "";
+      const marked = hasPrivateSections(kind) ? privateLine(text, memory.readSettings().privateSections, say) : "";
       const header = say(`**${file.label}** (${used}/${cap} chars)`, `**${file.label}**（${used}/${cap} 字）`) + (marked ? `\n${marked}` : "");
       if (text.trim() === "") await reply(interaction, say(`${header} is empty.`, `${header}是空的。`));
       else if (text.length <= INLINE_LIMIT) await reply(interaction, `${header}\n${fenced(text)}`);

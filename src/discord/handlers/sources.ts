@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { LabelBuilder, MessageFlags, ModalBuilder, TextInputBuilder, TextInputStyle } from "discord.js";
 import { cutChars } from "../../lib/text.js";
-import { type MemoryStore, PERSON, readSources, type SourceRef, sourceText } from "../../memory/index.js";
+import { type MemoryStore, PERSON, readSources, type SourceRef, sourceText, type WholeFileKind } from "../../memory/index.js";
 import { sourceLabel } from "../../present/source-lines.js";
 import { writeRefusalLine } from "../../present/write-refusal.js";
 import { sayFor } from "../interaction-helpers.js";
@@ -141,7 +141,7 @@ export const sourceHandlers: ComponentHandler[] = [
         });
         return;
       }
-      const file = memory.file(found.ref.source as "user" | "memory" | "soul");
+      const file = memory.file(found.ref.source as WholeFileKind);
       const text = interaction.fields.getTextInputValue("text");
       const saved = await file.replace(found.ref.title, found.text, text.trim(), PERSON);
       const content = saved.ok

@@ -1,7 +1,7 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, escapeMarkdown, StringSelectMenuBuilder, type MessageActionRowComponentBuilder } from "discord.js";
 import type { Say } from "../../lib/locale.js";
 import { cutChars } from "../../lib/text.js";
-import type { SourceRef } from "../../memory/index.js";
+import { isWholeFileKind, type SourceRef } from "../../memory/index.js";
 import { sourceLabel, sourcesLine } from "../../present/source-lines.js";
 import { COMPONENT, componentId } from "./custom-id.js";
 
@@ -71,5 +71,5 @@ export function sourceChoice(owner: string, ref: SourceRef, text: string, token:
 
 /** A section of SOUL.md, USER.md or MEMORY.md can be corrected in a form; a conversation is a record, and a log the day's. */
 export function correctable(ref: SourceRef): boolean {
-  return (ref.source === "user" || ref.source === "memory" || ref.source === "soul") && ref.title !== "";
+  return isWholeFileKind(ref.source) && ref.title !== "";
 }

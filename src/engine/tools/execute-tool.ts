@@ -1,6 +1,6 @@
 import type { MemoryStore } from "../../memory/memory-store.js";
 import type { AskBeforeSaving, Settings } from "../../memory/settings.js";
-import type { FileKind } from "../../memory/file-kinds.js";
+import { type FileKind, hasPrivateSections, holdsPersonFacts } from "../../memory/file-kinds.js";
 import { formatUsage, refusalWithout, type EditOptions, type Refusal, type Writer, type WriteOutcome, type WriteResult } from "../../memory/memory-file.js";
 import type { Proposal } from "../../memory/proposal-store.js";
 import type { ServerNotes, Suggestion } from "../../memory/server-notes.js";
@@ -125,7 +125,8 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
   const file = store.file(args.file, context.now);
   if (tool === "memory_read") {
     const content = await file.read();
-    if (!context.publicPlace || args.file === "soul") return { ok: true, file: file.label, usage: formatUsage(await file.usage()), content };
+    if (!context.publicPlace || (args.file !== "daily" && !hasPrivateSections(args.file)))
+      return { ok: true, file: file.label, usage: formatUsage(await file.usage()), content };
     const shown =
       args.file === "daily" ? publicEntriesOf(content, todaysEntryHere(store, context)) : withoutPrivateSections(content, context.settings.privateSections);
     return {
@@ -137,7 +138,7 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
     };
   }
   // Where others read, a private section answers one way, decided before any text is matched: no guess at its words can be tested.
-  if (context.publicPlace && (args.file === "user" || args.file === "memory") && isPrivateSection(args.section, context.settings.privateSections)) {
+  if (context.publicPlace && hasPrivateSections(args.file) && isPrivateSection(args.section, context.settings.privateSections)) {
     return refused(context, `${file.label}: ${PRIVATE_SECTION_REFUSAL}`, true);
   }
   // The daily log is dated by its name; every other file is read on later days, where "next week" is wrong.
@@ -153,7 +154,7 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
       true,
     );
   }
-  if (context.guestTurn && (args.file === "user" || args.file === "soul" || tool === "memory_remove")) {
+  if (context.guestTurn && (holdsPersonFacts(args.file) || args.file === "soul" || tool === "memory_remove")) {
     return refused(
       context,
       `${file.label}: refused, this turn answers an invited member, not the person whose memory this is; only the person's own messages may change their profile, your persona, or remove a section`,
@@ -162,7 +163,7 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
   }
   // A fact about the person must be the person's: one their typed words do not carry waits for their Save, with where its words came from.
   const notTheirs =
-    context.words && args.file === "user" && tool !== "memory_remove"
+    context.words && holdsPersonFacts(args.file) && tool !== "memory_remove"
       ? notTheirWords(tool === "memory_add" ? args.content : args.new_text, context.words, {
           ...(tool === "memory_replace" ? { replacing: args.old_text } : {}),
           ...(tool === "memory_add" && !(await hasSection(file, args.section)) ? { newSection: args.section } : {}),
@@ -198,7 +199,7 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
     if (!outcome.ok) return refused(context, refusalHere(outcome, file.label, args.file, store, context), true, outcome.refusal);
   }
   // Marked at once, asked first or not: keeping a section out of public places never loses anything.
-  const marked = args.private === true && (args.file === "user" || args.file === "memory") ? await store.markPrivate(args.section, true) : undefined;
+  const marked = args.private === true && hasPrivateSections(args.file) ? await store.markPrivate(args.section, true) : undefined;
   const privateNote =
     marked === "too-many"
       ? { note: `the section could not be marked private: ${MAX_PRIVATE_SECTIONS} sections are private already` }
@@ -334,7 +335,7 @@ function instructionHeld(file: FileKind, sectionText: string | undefined): Held 
 /** Whether the person wants to approve the model's writes to this file first. */
 function asksFirst(setting: AskBeforeSaving | undefined, file: FileKind): boolean {
   if (setting === "all") return true;
-  return setting === "profile" && (file === "user" || file === "soul");
+  return setting === "profile" && (holdsPersonFacts(file) || file === "soul");
 }
 
 function success(outcome: WriteOutcome, context: ToolContext): object {

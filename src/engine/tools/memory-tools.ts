@@ -1,6 +1,6 @@
 import type { ChatCompletionFunctionTool } from "openai/resources/chat/completions";
 import { z } from "zod";
-import { FILE_KINDS } from "../../memory/file-kinds.js";
+import { CAPS, FILE_KINDS } from "../../memory/file-kinds.js";
 import { dateBound } from "../../lib/time.js";
 import { checkSectionName, SECTION_NAME_MAX } from "../../memory/section-name.js";
 
@@ -13,8 +13,8 @@ const sectionNameProblem = (name: string) => {
 const SEARCH_LIMIT = 10;
 export const SEARCH_DEFAULT_LIMIT = 5;
 
-/** Longest text one call may carry: the largest cap (MEMORY.md). */
-const MAX_CONTENT_CHARS = 2200;
+/** Longest text one call may carry: the largest cap (MEMORY.md's). */
+const MAX_CONTENT_CHARS = Math.max(...Object.values(CAPS));
 
 const file = z
   .enum(FILE_KINDS as [string, ...string[]], {

@@ -2,8 +2,9 @@ import { parseConversation, type Speaker } from "../conversation-log.js";
 import { maskSecrets, maskSecretsInConversationSliced } from "../secrets.js";
 import { parseSections } from "../sections.js";
 import { cutChars } from "../../lib/text.js";
+import type { FileKind } from "../file-kinds.js";
 
-export type RecallSource = "conversation" | "daily" | "user" | "memory" | "soul";
+export type RecallSource = "conversation" | FileKind;
 
 /** What the index holds one row of: a message with its neighbours, or a section of a file. */
 export interface Unit {

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import {
+  hasPrivateSections,
   checkSectionName,
   contentHash,
   FILE_KINDS,
@@ -136,7 +137,7 @@ function editor(person: PersonContext, kind: string, file: MemoryFile, draft: Dr
   const { say, frame } = person;
   const f = frame();
   // Only the profile and the notes have private sections (what public threads leave out).
-  const canBePrivate = kind === "user" || kind === "memory";
+  const canBePrivate = hasPrivateSections(kind);
   const privacy = (s: Draft["sections"][number], i: number) =>
     canBePrivate
       ? html`<input type="hidden" name="shown_private_${i}" value="${s.private ? "1" : "0"}"><label class="inline"><input type="checkbox" name="private_${i}"${s.private ? " checked" : ""}> ${say("🔒 Private: kept out of public threads", "🔒 私密：公开子区里不会用到")}</label>`
@@ -253,7 +254,7 @@ export function registerFilePages(app: FastifyInstance, ctx: WebContext): void {
       const text = textOf(draft, original);
       if (nameProblem) return sendEditor(reply, person, request.params.kind, file, draft, shown, text, { error: nameProblem }, 422);
       // Which sections are private is a setting, saved whether or not the text changed, and only once the text is.
-      const privacy = kind === "user" || kind === "memory" ? privacyChanges(memory, draft) : [];
+      const privacy = hasPrivateSections(kind) ? privacyChanges(memory, draft) : [];
       if (tooManyPrivate(memory, privacy)) {
         return sendEditor(
           reply,

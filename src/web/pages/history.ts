@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { countChars } from "../../lib/text.js";
 import type { Say } from "../../lib/locale.js";
 import { localDate, localTime } from "../../lib/time.js";
-import { type JournalEntry, PERSON_ON_THE_WEB, type SectionChange, undoableOf, undoChange, type UndoResult } from "../../memory/index.js";
+import { type JournalEntry, PERSON_ON_THE_WEB, type SectionChange, undoableOf, undoChange, type UndoResult, WHOLE_FILE_LABELS } from "../../memory/index.js";
 import { describeChange, describeEntry, meaningfulChanges, who } from "../../present/history-lines.js";
 import { signInPage } from "../auth.js";
 import { banner, csrfField, html, page } from "../page.js";
@@ -20,7 +20,8 @@ const DIFF_CHARS = 4_000;
 const MAX_EDITS = 200;
 const DIFFS_PER_ENTRY = 10;
 
-const FILES = ["SOUL.md", "USER.md", "MEMORY.md", "daily"] as const;
+/** The filter's files: the table's one-file kinds, then the logs. */
+const FILES: readonly string[] = [...WHOLE_FILE_LABELS, "daily"];
 const WHO = ["model", "you", "tidy-up", "import", "system"] as const;
 type Who = (typeof WHO)[number];
 
@@ -120,7 +121,7 @@ export function registerHistoryPages(app: FastifyInstance, ctx: WebContext): voi
     const person = await ctx.person(request, reply);
     if (!person) return signInPage(ctx, request, reply, 401);
     const { say, memory } = person;
-    const file = (FILES as readonly string[]).includes(request.query.file ?? "") ? request.query.file! : "";
+    const file = FILES.includes(request.query.file ?? "") ? request.query.file! : "";
     const whoFilter = (WHO as readonly string[]).includes(request.query.who ?? "") ? (request.query.who as Who) : undefined;
     const entries = await memory.history();
     const chosen = entries.filter((e) => (!file || e.changes.some((c) => inFile(c, file))) && (!whoFilter || whoKind(e) === whoFilter));

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { cutChars } from "../../lib/text.js";
-import type { RecallHit } from "../../memory/index.js";
+import { FILE_TABLE, isWholeFileKind, type RecallHit } from "../../memory/index.js";
 import { emptySearchLine, hitSource, rangeHeading, rangeLabel, readSearchRange } from "../../present/search-range.js";
 import { signInPage } from "../auth.js";
 import { banner, html, page } from "../page.js";
@@ -13,10 +13,8 @@ const TEXT_CHARS = 600;
 function hrefOf(hit: RecallHit): string | undefined {
   const name = hit.file.startsWith("conversations/") ? hit.file.slice("conversations/".length) : undefined;
   if (name) return `/conversations/${encodeURIComponent(name)}#m${hit.ord}`;
-  if (hit.source === "user") return `/memory/user#s${hit.ord}`;
-  if (hit.source === "memory") return `/memory/memory#s${hit.ord}`;
-  if (hit.source === "soul") return `/memory/soul#s${hit.ord}`;
-  return undefined;
+  // A memory file's section on its page (the table's); a log's entry has no link.
+  return isWholeFileKind(hit.source) ? `${FILE_TABLE[hit.source].page}#s${hit.ord}` : undefined;
 }
 
 export function registerSearchPage(app: FastifyInstance, ctx: WebContext): void {

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { isValidTimeZone } from "../../lib/time.js";
 import {
+  WHOLE_FILE_LABELS,
   ASK_BEFORE_SAVING,
   BUNDLE_NAME,
   cancelImport,
@@ -53,7 +54,7 @@ function settingsForm(person: PersonContext, settings: Settings, zone: string, l
 <p><a href="/export" download="${BUNDLE_NAME}">${say(`Download everything (${BUNDLE_NAME})`, `下载全部（${BUNDLE_NAME}）`)}</a></p>
 <h2>${say("Import", "导入")}</h2>
 <form method="post" action="/import?_csrf=${f.csrf ?? ""}" enctype="multipart/form-data">
-<label for="upload">${say("An export (agentkit-memory.json) or one SOUL.md / USER.md / MEMORY.md; you see what would change before anything is written.", "导出文件（agentkit-memory.json）或单个 SOUL.md / USER.md / MEMORY.md；写入之前你会先看到会改动什么。")}</label>
+<label for="upload">${say(`An export (agentkit-memory.json) or one ${WHOLE_FILE_LABELS.join(" / ")}; you see what would change before anything is written.`, `导出文件（agentkit-memory.json）或单个 ${WHOLE_FILE_LABELS.join(" / ")}；写入之前你会先看到会改动什么。`)}</label>
 <input type="file" id="upload" name="file" accept=".json,.md,application/json,text/markdown" required>
 <p><button type="submit" class="quiet">${say("Preview the import", "预览导入")}</button></p>
 </form>
