@@ -133,12 +133,14 @@ async function makePlan(memory: MemoryStore, words: string, pace: () => Promise<
     if (from === undefined) continue;
     const log = parseConversation(from);
     const messages = log.messages.flatMap((m) => {
-      // Named by its speaker (a guest), by whom it replies to or forwards, or by the file it shares: it goes too.
-      if (hit(m.text) || hit(m.name) || m.parts?.some((p) => hit(p.author ?? "") || hit(p.name ?? ""))) {
+      // Their words go too: a guest's so named, and a message quoting, forwarding or sharing a file so named.
+      if (hit(m.text) || (m.guest && hit(m.name)) || m.parts?.some((p) => hit(p.author ?? "") || hit(p.name ?? ""))) {
         plan.messages++;
         example(m.text);
         return [];
       }
+      // The owner's or the assistant's name: the name goes, their words stay (they do not mention the words).
+      if (hit(m.name)) return [{ ...m, name: "[forgotten]" }];
       // A 💾 line can name a forgotten section.
       if (m.saved && hit(m.saved)) {
         const { saved: _saved, ...rest } = m;

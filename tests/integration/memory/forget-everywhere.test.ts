@@ -87,3 +87,26 @@ describe("forget leaves the words nowhere in the person's folder", () => {
     expect(memory.readSettings().privateSections).toEqual(["health"]);
   });
 });
+
+describe("forget of the owner's own name", () => {
+  it("takes the name out of their messages and keeps what they said", async () => {
+    const memory = await open();
+    await memory.writeConversation("2026-12-01-tea-bbbbbbbb.md", {
+      title: "tea",
+      place: "DM",
+      opened: "",
+      closed: "",
+      sessionId: "bbbbbbbb",
+      messages: [
+        { speaker: "person", name: "Meiling", text: "oolong please" },
+        { speaker: "assistant", name: "Assistant", text: "Oolong it is." },
+      ],
+    });
+    await memory.serialize(() => forgetUnderLock(memory, "meiling"));
+    const [name] = await readdir(memory.conversationsDir);
+    const text = await readFile(join(memory.conversationsDir, name!), "utf8");
+    expect(text.toLowerCase()).not.toContain("meiling");
+    expect(text).toContain("oolong please");
+    expect(text).toContain("Oolong it is.");
+  });
+});
