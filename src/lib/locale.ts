@@ -6,6 +6,7 @@
 export type Say = (english: string, chinese: string) => string;
 
 export const english: Say = (en) => en;
+export const chinese: Say = (_en, zh) => zh;
 
 export function isChineseLocale(locale: string | undefined): boolean {
   return /^zh\b/i.test(locale ?? "");

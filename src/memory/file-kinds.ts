@@ -123,6 +123,9 @@ export function holdsPersonFacts(kind: string): boolean {
   return (FILE_KINDS as readonly string[]).includes(kind) && FILE_TABLE[kind as FileKind].personFacts;
 }
 
+/** What "ask before saving: profile" holds for the person's OK: the files of their facts, then the persona. */
+export const PROFILE_KINDS: readonly WholeFileKind[] = [...WHOLE_FILE_KINDS.filter((kind) => FILE_TABLE[kind].personFacts), "soul"];
+
 /** The kind of a journal label: a whole file by its name, a log by its `daily/` path; undefined for anything else. */
 export function kindOfLabel(label: string): FileKind | undefined {
   if (label.startsWith("daily/")) return "daily";

@@ -11,7 +11,8 @@ import type { MemoryStore } from "./memory-store.js";
 import { parseSections, serializeSections } from "./sections.js";
 import { removeLeftoverTemporaryFiles } from "./temporary-files.js";
 import { dateOfLog } from "../lib/time.js";
-import { WHOLE_FILE_LABELS } from "./file-kinds.js";
+import { PRIVATE_SECTION_LABELS, WHOLE_FILE_LABELS } from "./file-kinds.js";
+import { hasSection } from "./visibility.js";
 
 /** What forgetting some words would remove, place by place. */
 export interface ForgetPlan {
@@ -24,6 +25,12 @@ export interface ForgetPlan {
   messages: number;
   /** Entries of the history (journal) whose text mentions the words. */
   historyEntries: number;
+  /** Private marks whose name mentions the words and whose section does not stay (`dropMarks`). */
+  marks: number;
+  /** Messages that keep their words but lose the owner's name (it mentions the words). */
+  names: number;
+  /** The private marks to take away. */
+  dropMarks: string[];
   /** The first few things that would go, as text. */
   examples: string[];
   /** The new texts of memory files and logs, each with the text it was made from. */
@@ -94,7 +101,19 @@ function withoutMentions(text: string, hit: (text: string) => boolean, found: (l
  */
 async function makePlan(memory: MemoryStore, words: string, pace: () => Promise<void>, { history = true } = {}): Promise<ForgetPlan> {
   const hit = mentions(words);
-  const plan: ForgetPlan = { words, memoryLines: 0, logEntries: 0, messages: 0, historyEntries: 0, examples: [], writes: [], conversations: [] };
+  const plan: ForgetPlan = {
+    words,
+    memoryLines: 0,
+    logEntries: 0,
+    messages: 0,
+    historyEntries: 0,
+    marks: 0,
+    names: 0,
+    dropMarks: [],
+    examples: [],
+    writes: [],
+    conversations: [],
+  };
   const example = (text: string) => {
     if (plan.examples.length < EXAMPLES) plan.examples.push(text.trim().split("\n")[0]!.slice(0, 120));
   };
@@ -139,8 +158,12 @@ async function makePlan(memory: MemoryStore, words: string, pace: () => Promise<
         example(m.text);
         return [];
       }
-      // The owner's or the assistant's name: the name goes, their words stay (they do not mention the words).
-      if (hit(m.name)) return [{ ...m, name: "[forgotten]" }];
+      // The owner's name: the name goes, their words stay (they do not mention the words). The
+      // assistant's is a fixed word, not anyone's.
+      if (m.speaker === "person" && hit(m.name)) {
+        plan.names++;
+        return [{ ...m, name: "[forgotten]" }];
+      }
       // A 💾 line can name a forgotten section.
       if (m.saved && hit(m.saved)) {
         const { saved: _saved, ...rest } = m;
@@ -158,6 +181,14 @@ async function makePlan(memory: MemoryStore, words: string, pace: () => Promise<
       from,
     });
   }
+  // A private mark is a section's name: one that mentions the words goes, unless a section that
+  // stays still has that name (the mark keeps it out of public places).
+  const after = PRIVATE_SECTION_LABELS.map((label) => {
+    const write = plan.writes.find((w) => w.label === label);
+    return write ? (write.text ?? "") : (readTextIfExistsSync(memory.pathOf(label)) ?? "");
+  });
+  plan.dropMarks = (memory.readSettings().privateSections ?? []).filter((key) => hit(key) && !hasSection(after, key));
+  plan.marks = plan.dropMarks.length;
   if (!history) return plan;
   for (const entry of await memory.journal.entries()) {
     await pace();
@@ -236,9 +267,10 @@ export async function forgetUnderLock(memory: MemoryStore, words: string, now = 
   // Waiting proposals and confirmations may hold the words too: they go.
   await memory.dropProposals((p) => hit(JSON.stringify(p)));
   await rm(join(memory.dir, "pending"), { recursive: true, force: true });
-  // A private mark is a section's name: one that holds the words goes (the section went above).
-  const marks = memory.readSettings().privateSections;
-  if (marks?.some(hit)) await memory.saveSettings({ privateSections: marks.filter((key) => !hit(key)) });
+  if (plan.dropMarks.length > 0) {
+    const marks = memory.readSettings().privateSections ?? [];
+    await memory.saveSettings({ privateSections: marks.filter((key) => !plan.dropMarks.includes(key)) });
+  }
   // So may the tidy-up's notice not shown yet (its example is a line of USER.md or MEMORY.md).
   const tidy = readTidyState(memory.dir);
   if (tidy.notice && hit(JSON.stringify(tidy.notice))) {

@@ -8,7 +8,7 @@ import type { JournalEntry, SectionChange } from "./journal.js";
 import { readTextIfExistsSync } from "./memory-file.js";
 import type { MemoryStore } from "./memory-store.js";
 import { parseImportedSettings, type Settings, type SettingsProblem } from "./settings.js";
-import { CAPS, kindOfLabel } from "./file-kinds.js";
+import { CAPS, kindOfLabel, PRIVATE_SECTION_LABELS } from "./file-kinds.js";
 import { checkContent } from "./safety.js";
 import { findSecret, type SecretFinding } from "./secrets.js";
 import { diffSections } from "./section-changes.js";
@@ -17,7 +17,7 @@ import { IMPORT_LIMITS, isJournalled } from "./import-bundle.js";
 import { claimPath } from "./import-uploads.js";
 import { countChars } from "../lib/text.js";
 import { dateOfLog } from "../lib/time.js";
-import { MAX_PRIVATE_SECTIONS } from "./visibility.js";
+import { hasSection, MAX_PRIVATE_SECTIONS } from "./visibility.js";
 import { roomFor, type StorageFull } from "./storage-quota.js";
 
 type ImportStatus = "new" | "changed" | "same" | "refused";
@@ -65,6 +65,8 @@ export interface ImportedFile {
   instructions?: string[];
   /** settings.json: the settings it changes, and as `privateSections` only the marks it adds (an import takes none away). */
   settings?: Settings;
+  /** settings.json: private marks it holds that did not fit (MAX_PRIVATE_SECTIONS). */
+  marksLeftOut?: number;
 }
 
 export interface ImportPlan {
@@ -90,14 +92,17 @@ export async function planImport(memory: MemoryStore, files: Record<string, stri
   const plan: ImportPlan = { files: [], writes: {} };
   for (const [label, raw] of Object.entries(files).sort(([a], [b]) => a.localeCompare(b))) {
     await slices.pause();
-    if (label === "settings.json") {
-      planSettings(memory, raw, plan);
-      continue;
-    }
+    // Last, with the memory files as the import leaves them (which marks name a section).
+    if (label === "settings.json") continue;
     const text = raw.includes("\r\n") ? raw.split("\r\n").join("\n") : raw;
     const file = await planFile(memory, label, text, slices);
     plan.files.push(file);
     if (file.status === "new" || file.status === "changed") plan.writes[label] = text;
+  }
+  if (files["settings.json"] !== undefined) {
+    planSettings(memory, files["settings.json"], plan);
+    // Listed in the upload's order, as every other file.
+    plan.files.sort((a, b) => a.label.localeCompare(b.label));
   }
   return plan;
 }
@@ -287,11 +292,18 @@ function planSettings(memory: MemoryStore, text: string, plan: ImportPlan): void
   // An import adds private marks and takes none away: a backup made before a section was marked
   // would otherwise make that section public again, and settings are not in the journal to undo.
   const kept = current.privateSections ?? [];
-  const added = (marks ?? []).filter((key) => !kept.includes(key)).slice(0, Math.max(0, MAX_PRIVATE_SECTIONS - kept.length));
+  // Past MAX_PRIVATE_SECTIONS, the marks of sections the files will have come first, and the
+  // preview says how many did not fit (the person's own marks are never taken away for them).
+  const texts = PRIVATE_SECTION_LABELS.map((label) => plan.writes[label] ?? readTextIfExistsSync(join(memory.dir, label)) ?? "");
+  const wanted = (marks ?? []).filter((key) => !kept.includes(key));
+  const ordered = [...wanted.filter((key) => hasSection(texts, key)), ...wanted.filter((key) => !hasSection(texts, key))];
+  const room = Math.max(0, MAX_PRIVATE_SECTIONS - kept.length);
+  const added = ordered.slice(0, room);
+  if (ordered.length > room) file.marksLeftOut = ordered.length - room;
   // What the preview shows: what changes, the marks it adds.
   file.settings = { ...changes, ...(added.length > 0 ? { privateSections: added } : {}) };
   const exists = readTextIfExistsSync(join(memory.dir, "settings.json")) !== undefined;
-  file.status = !exists ? "new" : Object.keys(file.settings).length === 0 ? "same" : "changed";
+  file.status = !exists ? "new" : Object.keys(file.settings).length === 0 && !file.marksLeftOut ? "same" : "changed";
   if (file.status !== "same") plan.settings = { ...changes, ...(added.length > 0 ? { privateSections: [...kept, ...added] } : {}) };
 }
 

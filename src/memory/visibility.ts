@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { parseSections, serializeSections } from "./sections.js";
 
 /**
@@ -14,11 +15,14 @@ export const PUBLIC_MARK = "🌐";
 export const MAX_PRIVATE_SECTIONS = 50;
 
 /**
- * A private section's key is at most this long: a longer name is marked by its first characters
- * once normalised (two such names alike that far are both private). Marking and reading cut alike,
- * so every mark written reads back, however much NFKC grew the name (it makes 18 characters of "ﷺ").
+ * A private section's key is at most this long: a longer name is kept as its first characters
+ * once normalised, " #" and a hash of the whole (two names alike that far stay two marks).
+ * Marking and reading cut alike, so every mark written reads back, however much NFKC grew the
+ * name (it makes 18 characters of "ﷺ").
  */
 export const SECTION_KEY_CHARS = 200;
+/** The hash's hex digits, after " #". */
+const KEY_HASH_CHARS = 16;
 /** A name read from a file longer than this is not read at all: no name typed or kept grows past it. */
 const READ_NAME_CHARS = SECTION_KEY_CHARS * 18;
 
@@ -26,9 +30,10 @@ const READ_NAME_CHARS = SECTION_KEY_CHARS * 18;
 export function sectionKey(name: string): string {
   const key = name.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
   if (key.length <= SECTION_KEY_CHARS) return key;
+  const keep = SECTION_KEY_CHARS - KEY_HASH_CHARS - 2;
   // Not in the middle of a character of two UTF-16 units.
-  const end = /[\uD800-\uDBFF]/.test(key[SECTION_KEY_CHARS - 1]!) ? SECTION_KEY_CHARS - 1 : SECTION_KEY_CHARS;
-  return key.slice(0, end).trimEnd();
+  const end = /[\uD800-\uDBFF]/.test(key[keep - 1]!) ? keep - 1 : keep;
+  return `${key.slice(0, end).trimEnd()} #${createHash("sha256").update(key).digest("hex").slice(0, KEY_HASH_CHARS)}`;
 }
 
 /** settings.json's `privateSections` as read from a file (settings, an import): names as keys, at most MAX_PRIVATE_SECTIONS. */

@@ -4,6 +4,7 @@ import type { Settings } from "../memory/settings.js";
 import { cutChars } from "../lib/text.js";
 import { listIn, type Say } from "../lib/locale.js";
 import { WHOLE_FILE_LABELS } from "../memory/file-kinds.js";
+import { MAX_PRIVATE_SECTIONS } from "../memory/visibility.js";
 import { bytesShown, storageFullLine } from "./storage-lines.js";
 
 /** Before the person says Import (what would happen), or after (what did). */
@@ -75,6 +76,8 @@ function problemText(problem: FileProblem, file: ImportedFile, say: Say): string
 }
 
 function statusText(file: ImportedFile, stage: ImportStage, say: Say): string {
+  // Settings are merged, not replaced: the changed ones are listed after.
+  if (file.label === "settings.json" && file.status === "changed") return stage === "preview" ? say("changes", "将更改") : say("changed", "已更改");
   const preview = {
     new: say("new", "新增"),
     changed: say("replaces the current one", "替换现有内容"),
@@ -151,7 +154,15 @@ function fileBlock(file: ImportedFile, stage: ImportStage, say: Say): string {
   const colon = say(": ", "：");
   const comma = say(", ", "，");
   const problem = file.problem ? `${colon}${problemText(file.problem, file, say)}` : "";
-  if (file.label === "settings.json") return `• ${label} — ${status}${problem || (file.settings ? `${colon}${settingsText(file.settings, say)}` : "")}`;
+  if (file.label === "settings.json") {
+    const leftOut = file.marksLeftOut
+      ? say(
+          ` ⚠️ ${file.marksLeftOut} private mark(s) did not fit (${MAX_PRIVATE_SECTIONS} at most): remove old ones with /memory private, then import again`,
+          ` ⚠️ ${file.marksLeftOut} 个私密标记放不下（最多 ${MAX_PRIVATE_SECTIONS} 个）：先用 /memory private 去掉旧的，再导入一次`,
+        )
+      : "";
+    return `• ${label} — ${status}${problem || (file.settings ? `${colon}${settingsText(file.settings, say)}` : "")}${leftOut}`;
+  }
   if (file.problem) return `• ${label} — ${status}${problem}`;
   const chars = file.cap ? `${file.chars}/${file.cap}` : `${file.chars}`;
   const secret = file.secret && !file.problem ? ` ⚠️ ${say(`looks like it holds ${file.secret.kind}`, `看起来包含${file.secret.zh}`)}` : "";

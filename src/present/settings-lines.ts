@@ -1,6 +1,31 @@
-import type { Say } from "../lib/locale.js";
+import { listIn, type Say } from "../lib/locale.js";
+import { FILE_TABLE, PROFILE_KINDS, WHOLE_FILE_KINDS } from "../memory/file-kinds.js";
 import { cutChars } from "../lib/text.js";
 import type { AskBeforeSaving, Settings } from "../memory/settings.js";
+
+/** The files "ask before saving: profile" holds: "your profile (USER.md) and my persona (SOUL.md)". */
+export function profileFiles(say: Say): string {
+  return listIn(
+    PROFILE_KINDS.map((kind) => say(`${FILE_TABLE[kind].name.en} (${FILE_TABLE[kind].label})`, `${FILE_TABLE[kind].name.zh}（${FILE_TABLE[kind].label}）`)),
+    "and",
+    say,
+  );
+}
+
+/** The same files by name only, for a short label: "your profile and my persona" ("or" for a choice). */
+export function profileNames(joiner: "and" | "or", say: Say): string {
+  return listIn(
+    PROFILE_KINDS.map((kind) => say(FILE_TABLE[kind].name.en, FILE_TABLE[kind].name.zh)),
+    joiner,
+    say,
+  );
+}
+
+/** The files it saves directly: "my notes and the daily log". */
+export function directFiles(say: Say): string {
+  const direct = WHOLE_FILE_KINDS.filter((kind) => !PROFILE_KINDS.includes(kind)).map((kind) => say(FILE_TABLE[kind].name.en, FILE_TABLE[kind].name.zh));
+  return listIn([...direct, say(`the ${FILE_TABLE.daily.name.en}`, FILE_TABLE.daily.name.zh)], "and", say);
+}
 
 /** One sentence a person can read: what the setting does now. */
 export function describeAskBeforeSaving(setting: AskBeforeSaving | undefined, say: Say): string {
@@ -9,8 +34,8 @@ export function describeAskBeforeSaving(setting: AskBeforeSaving | undefined, sa
       return say("Ask before saving: off. I save what is worth remembering and show it with 💾.", "保存前询问：关闭。我会保存值得记住的内容，并用 💾 标出。");
     case "profile":
       return say(
-        "Ask before saving: on for your profile (USER.md) and my persona (SOUL.md); my own notes and the daily log are saved directly.",
-        "保存前询问：对你的资料（USER.md）和我的人设（SOUL.md）开启；我的笔记和每日日志直接保存。",
+        `Ask before saving: on for ${profileFiles(say)}; ${directFiles(say)} are saved directly.`,
+        `保存前询问：对${profileFiles(say)}开启；${directFiles(say)}直接保存。`,
       );
     case "all":
       return say("Ask before saving: on for everything I save.", "保存前询问：对所有保存都开启。");

@@ -87,6 +87,13 @@ describe("/memory forget", () => {
     expect(h.discord.message(preview.messageId!)!.content).toBe("Nothing was forgotten.");
     expect(await alice.user.read()).toContain("Clara");
     expect((await memory(h, h.discord.alice.id, "forget", [s.string("text", "kayak")])).content).toBe("Nothing in your memory mentions “kayak”.");
+    // A private mark made ahead of its section holds the words too: it is counted, and Forget takes it.
+    await alice.markPrivate("Kayak club", true);
+    const marked = await memory(h, h.discord.alice.id, "forget", [s.string("text", "kayak")]);
+    expect(marked.content).toContain("1 private mark(s)");
+    const forget = h.discord.clickButton({ userId: h.discord.alice.id, messageId: marked.messageId!, customId: componentsOf(marked)[0]!.customId! });
+    await h.discord.waitFor(() => h.discord.interactionResponses(forget.id)[0]);
+    await h.discord.waitFor(() => (alice.readSettings().privateSections?.length === 0 ? true : undefined));
   });
 });
 

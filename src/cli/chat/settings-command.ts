@@ -2,7 +2,7 @@ import type { Say } from "../../lib/locale.js";
 import { printable } from "../../lib/printable.js";
 import type { AskBeforeSaving, TidyUpSetting } from "../../memory/index.js";
 import { describeTidyUp } from "../../present/tidy-lines.js";
-import { describeLanguage, describeTimeZone, unknownTimeZoneLine } from "../../present/settings-lines.js";
+import { describeLanguage, describeTimeZone, directFiles, profileFiles, unknownTimeZoneLine } from "../../present/settings-lines.js";
 import type { ChatContext } from "./context.js";
 
 /** /settings in the terminal: ask before saving, language, time zone and the nightly tidy-up (settings.json, as Discord's /memory settings and /onboard). */
@@ -50,8 +50,8 @@ function describeAsk(setting: AskBeforeSaving | undefined, say: Say): string {
       return say("off: I save what is worth remembering and show it with 💾", "关闭：我会保存值得记住的内容，并用 💾 标出");
     case "profile":
       return say(
-        "profile: changes to your profile (USER.md) and my persona (SOUL.md) wait for /save N; my notes and the daily log are saved directly",
-        "profile：对你的资料（USER.md）和我的人设（SOUL.md）的改动要等你 /save N；我的笔记和每日日志直接保存",
+        `profile: changes to ${profileFiles(say)} wait for /save N; ${directFiles(say)} are saved directly`,
+        `profile：对${profileFiles(say)}的改动要等你 /save N；${directFiles(say)}直接保存`,
       );
     case "all":
       return say("all: every change waits for /save N", "all：每一处改动都要等你 /save N");

@@ -1,4 +1,4 @@
-import { english, listIn, type Say } from "../../lib/locale.js";
+import { chinese, english, listIn, type Say } from "../../lib/locale.js";
 import type { CloseOutcome } from "../../engine/session-engine.js";
 import { ModelError } from "../../model/model-error.js";
 import { modelErrorLine } from "../../present/model-errors.js";
@@ -35,7 +35,7 @@ A pasted block of several lines is one message; start a message with // to send 
   /undo [N [all]]   列出可撤销的改动；撤销列表中的第 N 条（或改动的 id）
   /save [N]         保存一条等你确认的改动（不带 N：列出它们）；/discard N 放弃它
   /settings [ask off|profile|all] [language en|zh-CN] [timezone <地区/城市>] [tidy on|ask|off]
-  /private <小节> [off]  让 ${listIn(PRIVATE_SECTION_LABELS, "or", (_en: string, zh: string) => zh)} 的某个小节不出现在公开子区，或取消
+  /private <小节> [off]  让 ${listIn(PRIVATE_SECTION_LABELS, "or", chinese)} 的某个小节不出现在公开子区，或取消
   /help             显示本列表
 Ctrl+C 停止正在输出的回答；在空白提示符下按 Ctrl+C 结束对话并写入摘要；一秒内连按两次立即退出（摘要会在下次启动聊天时写入）。
 一次粘贴的多行文字是一条消息；想以 / 开头发送消息，请写 //。`,

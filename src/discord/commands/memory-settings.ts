@@ -1,8 +1,8 @@
 import { MessageFlags, type ChatInputCommandInteraction, type SlashCommandSubcommandBuilder } from "discord.js";
 import { type AskBeforeSaving, type MemoryStore, TIDY_NOTICE, TIDY_UP, type TidyNoticePlace, type TidyUpSetting } from "../../memory/index.js";
 import { describeTidyNotice, describeTidyUp } from "../../present/tidy-lines.js";
-import { describeAskBeforeSaving, describeLanguage, describeTimeZone, unknownTimeZoneLine } from "../../present/settings-lines.js";
-import { sayIn } from "../../lib/locale.js";
+import { describeAskBeforeSaving, describeLanguage, describeTimeZone, profileNames, unknownTimeZoneLine } from "../../present/settings-lines.js";
+import { chinese, english, sayIn } from "../../lib/locale.js";
 import { isValidTimeZone } from "../../lib/time.js";
 import { sayFor, withoutMarkdownMarks } from "../interaction-helpers.js";
 
@@ -18,8 +18,8 @@ export function withSettings(s: SlashCommandSubcommandBuilder): SlashCommandSubc
       o
         .setName("ask_before_saving")
         .setNameLocalization("zh-CN", "保存前询问")
-        .setDescription("true: ask before I save to your profile or my persona; all: before any save")
-        .setDescriptionLocalization("zh-CN", "true：保存到你的资料或我的人设前先问；all：任何保存前都问")
+        .setDescription(`true: ask before I save to ${profileNames("or", english)}; all: before any save`)
+        .setDescriptionLocalization("zh-CN", `true：保存到${profileNames("or", chinese)}前先问；all：任何保存前都问`)
         .addChoices(
           { name: "true", value: "true", name_localizations: { "zh-CN": "是（资料和人设）" } },
           { name: "false", value: "false", name_localizations: { "zh-CN": "否" } },

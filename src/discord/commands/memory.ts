@@ -39,16 +39,24 @@ const fileChoices = FILE_KINDS.map((kind) => ({
   name_localizations: { "zh-CN": kind === "daily" ? "今日日志" : FILE_TABLE[kind].short.zh },
 }));
 
+/** Discord takes 100 characters: past that, the kinds alone (a longer table still loads). */
+const fitted = (long: string, short: string) => (long.length <= 100 ? long : short);
+const FILE_DESCRIPTION = {
+  en: fitted(
+    WHOLE_FILE_KINDS.map((kind) => `${kind} = ${FILE_TABLE[kind].name.en}`)
+      .concat("daily = today's log")
+      .join(", "),
+    `Which file: ${FILE_KINDS.join(", ")}`,
+  ),
+  zh: fitted(`${WHOLE_FILE_KINDS.map((kind) => FILE_TABLE[kind].name.zh).join("、")}或今天的日志`, `哪个文件：${FILE_KINDS.join("、")}`),
+};
+
 function withFile(o: import("discord.js").SlashCommandStringOption) {
   return o
     .setName("file")
     .setNameLocalization("zh-CN", "文件")
-    .setDescription(
-      WHOLE_FILE_KINDS.map((kind) => `${kind} = ${FILE_TABLE[kind].name.en}`)
-        .concat("daily = today's log")
-        .join(", "),
-    )
-    .setDescriptionLocalization("zh-CN", `${WHOLE_FILE_KINDS.map((kind) => FILE_TABLE[kind].name.zh).join("、")}或今天的日志`)
+    .setDescription(FILE_DESCRIPTION.en)
+    .setDescriptionLocalization("zh-CN", FILE_DESCRIPTION.zh)
     .setRequired(true)
     .addChoices(...fileChoices);
 }

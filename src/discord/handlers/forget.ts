@@ -10,9 +10,11 @@ import type { ComponentHandler } from "./router.js";
 
 /** What a forget removes, counted. */
 function counts(plan: ForgetPlan, say: Say): string {
+  const marks = plan.marks > 0 ? say(`, ${plan.marks} private mark(s)`, `、${plan.marks} 个私密标记`) : "";
+  const names = plan.names > 0 ? say(`, your name in ${plan.names} message(s)`, `、${plan.names} 条消息中你的名字`) : "";
   return say(
-    `${plan.memoryLines} line(s) of your memory files, ${plan.logEntries} daily log entr${plan.logEntries === 1 ? "y" : "ies"}, ${plan.messages} conversation message(s), ${plan.historyEntries} history entr${plan.historyEntries === 1 ? "y" : "ies"}`,
-    `${plan.memoryLines} 行记忆文件内容、${plan.logEntries} 条每日日志、${plan.messages} 条对话消息、${plan.historyEntries} 条改动记录`,
+    `${plan.memoryLines} line(s) of your memory files, ${plan.logEntries} daily log entr${plan.logEntries === 1 ? "y" : "ies"}, ${plan.messages} conversation message(s), ${plan.historyEntries} history entr${plan.historyEntries === 1 ? "y" : "ies"}${marks}${names}`,
+    `${plan.memoryLines} 行记忆文件内容、${plan.logEntries} 条每日日志、${plan.messages} 条对话消息、${plan.historyEntries} 条改动记录${marks}${names}`,
   );
 }
 
@@ -91,7 +93,7 @@ export async function forgetPreview(
   const plan = await planForget(memory, words);
   const shown = cutChars(words, 80);
   const sessions = await ctx.engine.sessionsMentioning(owner, mentions(words));
-  if (plan.memoryLines + plan.logEntries + plan.messages + plan.historyEntries + sessions === 0) {
+  if (plan.memoryLines + plan.logEntries + plan.messages + plan.historyEntries + plan.marks + plan.names + sessions === 0) {
     return { content: say(`Nothing in your memory mentions “${shown}”.`, `你的记忆中没有提到“${shown}”的内容。`), components: [] };
   }
   const token = await keepForget(memory, words);

@@ -1,6 +1,6 @@
 import type { MemoryStore } from "../../memory/memory-store.js";
 import type { AskBeforeSaving, Settings } from "../../memory/settings.js";
-import { type FileKind, hasPrivateSections, holdsPersonFacts } from "../../memory/file-kinds.js";
+import { FILE_TABLE, type FileKind, hasPrivateSections, holdsPersonFacts, PROFILE_KINDS } from "../../memory/file-kinds.js";
 import { formatUsage, refusalWithout, type EditOptions, type Refusal, type Writer, type WriteOutcome, type WriteResult } from "../../memory/memory-file.js";
 import type { Proposal } from "../../memory/proposal-store.js";
 import type { ServerNotes, Suggestion } from "../../memory/server-notes.js";
@@ -157,7 +157,7 @@ async function run(store: MemoryStore, name: string, argumentsJson: string, cont
   if (context.guestTurn && (holdsPersonFacts(args.file) || args.file === "soul" || tool === "memory_remove")) {
     return refused(
       context,
-      `${file.label}: refused, this turn answers an invited member, not the person whose memory this is; only the person's own messages may change their profile, your persona, or remove a section`,
+      `${file.label}: refused, this turn answers an invited member, not the person whose memory this is; only the person's own messages may change ${PROFILE_KINDS.map((kind) => FILE_TABLE[kind].label).join(" or ")}, or remove a section`,
       true,
     );
   }
@@ -335,7 +335,7 @@ function instructionHeld(file: FileKind, sectionText: string | undefined): Held 
 /** Whether the person wants to approve the model's writes to this file first. */
 function asksFirst(setting: AskBeforeSaving | undefined, file: FileKind): boolean {
   if (setting === "all") return true;
-  return setting === "profile" && (holdsPersonFacts(file) || file === "soul");
+  return setting === "profile" && (PROFILE_KINDS as readonly string[]).includes(file);
 }
 
 function success(outcome: WriteOutcome, context: ToolContext): object {

@@ -20,8 +20,8 @@ export async function carriesPrivateFacts(store: MemoryStore, { section, content
   if (facts.length === 0) return false;
   const privateSections = store.readSettings().privateSections;
   const kept: Facts[] = [];
-  for (const file of [store.user, store.memory]) {
-    for (const part of parseSections(await file.read()).sections) {
+  for (const text of await store.privateSectionTexts()) {
+    for (const part of parseSections(text).sections) {
       if (isPrivateSection(part.name, privateSections)) kept.push(factsOf(`${part.name}\n${part.body}`));
     }
   }

@@ -17,7 +17,8 @@ import {
   TIDY_UP,
 } from "../../memory/index.js";
 import { importBusyLine, importForgottenLine, importRefusal, importReport, type ImportReport } from "../../present/import-preview.js";
-import { describeAskBeforeSaving, unknownTimeZoneLine } from "../../present/settings-lines.js";
+import { describeAskBeforeSaving, profileNames, unknownTimeZoneLine } from "../../present/settings-lines.js";
+import { chinese, english } from "../../lib/locale.js";
 import { describeTidyNotice, describeTidyUp } from "../../present/tidy-lines.js";
 import { signInPage } from "../auth.js";
 import { banner, csrfField, html, page } from "../page.js";
@@ -36,7 +37,7 @@ function settingsForm(person: PersonContext, settings: Settings, zone: string, l
   return html`!${banner("notice", lines.notice)}!${banner("error", lines.error)}
 <form method="post" action="/settings">!${csrfField(f)}
 <label for="ask">${say("Ask before saving", "保存前询问")}</label>
-<select id="ask" name="askBeforeSaving">!${ASK_BEFORE_SAVING.map((v) => option(v, { off: say("Off", "关闭"), profile: say("For your profile and my persona", "对你的资料和我的人设"), all: say("For everything", "对所有内容") }[v], ask))}</select>
+<select id="ask" name="askBeforeSaving">!${ASK_BEFORE_SAVING.map((v) => option(v, { off: say("Off", "关闭"), profile: say(`For ${profileNames("and", english)}`, `对${profileNames("and", chinese)}`), all: say("For everything", "对所有内容") }[v], ask))}</select>
 <p class="muted">${describeAskBeforeSaving(ask, say)}</p>
 <label for="tidy">${say("Nightly tidy-up", "夜间整理")}</label>
 <select id="tidy" name="tidyUp">!${TIDY_UP.map((v) => option(v, { on: say("On", "开启"), ask: say("Ask first", "先问我"), off: say("Off", "关闭") }[v], tidy))}</select>

@@ -110,3 +110,43 @@ describe("forget of the owner's own name", () => {
     expect(text).toContain("Oolong it is.");
   });
 });
+
+describe("forget and private marks", () => {
+  it("counts a mark that only its name holds the words of, and takes it away", async () => {
+    const memory = await open();
+    // Marked ahead of the section, as /memory private allows.
+    await memory.markPrivate("Dr Kestrel visits", true);
+    const preview = await planForget(memory, "kestrel");
+    expect(preview.marks).toBe(1);
+    await memory.serialize(() => forgetUnderLock(memory, "kestrel"));
+    expect(memory.readSettings().privateSections).toEqual([]);
+  });
+
+  it("keeps the mark of a section that stays, however the words reach the mark", async () => {
+    const memory = await open();
+    // The key's "\u0041" reads as "a" when compared; the heading's "\U0041" does not.
+    await memory.user.write("## \\U0041BC notes\n- my diagnosis\n## Likes\n- tea\n", PERSON);
+    await memory.markPrivate("\\U0041BC notes", true);
+    await memory.serialize(() => forgetUnderLock(memory, "abc notes"));
+    expect(await memory.user.read()).toContain("my diagnosis");
+    expect(memory.readSettings().privateSections).toHaveLength(1);
+  });
+
+  it("never renames the assistant, whatever the words", async () => {
+    const memory = await open();
+    await memory.writeConversation("2026-12-01-tea-cccccccc.md", {
+      title: "tea",
+      place: "DM",
+      opened: "",
+      closed: "",
+      sessionId: "cccccccc",
+      messages: [
+        { speaker: "person", name: "Mei", text: "hello Stan" },
+        { speaker: "assistant", name: "Assistant", text: "Hello!" },
+      ],
+    });
+    await memory.serialize(() => forgetUnderLock(memory, "stan"));
+    const [name] = await readdir(memory.conversationsDir);
+    expect(await readFile(join(memory.conversationsDir, name!), "utf8")).toContain("Assistant");
+  });
+});

@@ -31,6 +31,12 @@ describe("the table of file kinds", () => {
     for (const other of ["settings.json", "user.md", "conversations/x.md", ""]) expect(kindOfLabel(other)).toBeUndefined();
   });
 
+  it("gives each kind the prompt may drop its own place in that order", () => {
+    const orders = WHOLE_FILE_KINDS.flatMap((kind) => (FILE_TABLE[kind].dropOrder === undefined ? [] : [FILE_TABLE[kind].dropOrder]));
+    expect(new Set(orders).size).toBe(orders.length);
+    expect(new Set(FILE_KINDS.map((kind) => FILE_TABLE[kind].tag)).size).toBe(FILE_KINDS.length);
+  });
+
   it("says which kinds can hold private sections and which hold the person's facts, for every check that asks", () => {
     expect(FILE_KINDS.filter(hasPrivateSections)).toEqual(["user", "memory"]);
     expect(PRIVATE_SECTION_LABELS).toEqual(["USER.md", "MEMORY.md"]);

@@ -258,9 +258,9 @@ describe("planning an import", () => {
     // Only what changes: the time zone is the same, and Work is already private.
     expect(file?.settings).toEqual({ tidyUp: "off", tidyNotice: "dm", privateSections: ["family"] });
     const line = importReport("agentkit-memory.json", plan, "preview", english).files.find((f) => f.includes("settings.json"));
-    expect(line).toBe("• settings.json — replaces the current one: nightly tidy-up: off, tidy-up notice: by DM, marks private: “family”");
+    expect(line).toBe("• settings.json — changes: nightly tidy-up: off, tidy-up notice: by DM, marks private: “family”");
     const zh = importReport("agentkit-memory.json", plan, "preview", sayIn("zh-CN")).files.find((f) => f.includes("settings.json"));
-    expect(zh).toBe("• settings.json — 替换现有内容：夜间整理：关闭，整理通知：私信，设为私密：「family」");
+    expect(zh).toBe("• settings.json — 将更改：夜间整理：关闭，整理通知：私信，设为私密：「family」");
     await applyImport(to, files.value);
     expect(to.readSettings()).toEqual({ timezone: "Europe/Paris", tidyUp: "off", tidyNotice: "dm", privateSections: ["work", "health", "family"] });
     // A hand-made bundle that empties the list changes nothing.
@@ -285,6 +285,22 @@ describe("planning an import", () => {
     expect(outcome).toHaveProperty("plan");
     await deleting;
     expect(await readdir(memory.dir).catch(() => [])).toEqual([]);
+  });
+
+  it("says which private marks did not fit, and gives the room to the marks of sections it brings", async () => {
+    const { to } = await two();
+    for (let i = 0; i < 49; i++) await to.markPrivate(`old ${i}`, true);
+    const plan = await planImport(to, {
+      "USER.md": "## Health\n- epilepsy\n",
+      "settings.json": JSON.stringify({ privateSections: ["zz not written yet", "health"] }),
+    });
+    const file = plan.files.find((f) => f.label === "settings.json");
+    expect(file?.settings?.privateSections).toEqual(["health"]);
+    expect(file?.marksLeftOut).toBe(1);
+    const line = importReport("agentkit-memory.json", plan, "preview", english).files.find((f) => f.includes("settings.json"));
+    expect(line).toContain("⚠️ 1 private mark(s) did not fit (50 at most)");
+    await applyImport(to, { "USER.md": "## Health\n- epilepsy\n", "settings.json": JSON.stringify({ privateSections: ["zz not written yet", "health"] }) });
+    expect(to.readSettings().privateSections).toContain("health");
   });
 
   it("restores fifty private marks of the longest key through an export", async () => {

@@ -126,6 +126,18 @@ describe("a section marked private stays private however its name grows once nor
     expect(isPrivateSection(`Health ${"ﷺ".repeat(12)}`, privateSectionList([stored]))).toBe(true);
   });
 
+  it("keeps two long names alike past the cut as two marks", async () => {
+    const memory = MemoryStore.forUser(await makeTempHome(), "8", { defaultTimeZone: "UTC" });
+    const health = `${"ﷺ".repeat(12)} Health`;
+    const plans = `${"ﷺ".repeat(12)} Plans`;
+    expect(sectionKey(health)).not.toBe(sectionKey(plans));
+    await memory.user.write(`## ${health}\n- epilepsy\n## ${plans}\n- moving\n`, PERSON);
+    await memory.markPrivate(health, true);
+    await memory.markPrivate(plans, true);
+    await memory.markPrivate(plans, false);
+    expect(withoutPrivateSections(await memory.user.read(), memory.readSettings().privateSections).text).toBe(`## ${plans}\n- moving\n`);
+  });
+
   it("keys a name the same way however often it is keyed", () => {
     fc.assert(
       fc.property(fc.string({ unit: "binary", maxLength: 400, size: "max" }), (name) => {
