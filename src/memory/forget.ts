@@ -12,7 +12,7 @@ import { parseSections, serializeSections } from "./sections.js";
 import { removeLeftoverTemporaryFiles } from "./temporary-files.js";
 import { dateOfLog } from "../lib/time.js";
 import { PRIVATE_SECTION_LABELS, WHOLE_FILE_LABELS } from "./file-kinds.js";
-import { hasSection } from "./visibility.js";
+import { keyName, sectionKeysOf } from "./visibility.js";
 
 /** What forgetting some words would remove, place by place. */
 export interface ForgetPlan {
@@ -181,13 +181,17 @@ async function makePlan(memory: MemoryStore, words: string, pace: () => Promise<
       from,
     });
   }
-  // A private mark is a section's name: one that mentions the words goes, unless a section that
-  // stays still has that name (the mark keeps it out of public places).
-  const after = PRIVATE_SECTION_LABELS.map((label) => {
+  // A private mark is a section's name: one whose name mentions the words goes, and so does the
+  // mark of a section that goes (its name may hold the words past a long key's cut), unless a
+  // section that stays still has that name (the mark keeps it out of public places).
+  const before = PRIVATE_SECTION_LABELS.map((label) => readTextIfExistsSync(memory.pathOf(label)) ?? "");
+  const after = PRIVATE_SECTION_LABELS.map((label, i) => {
     const write = plan.writes.find((w) => w.label === label);
-    return write ? (write.text ?? "") : (readTextIfExistsSync(memory.pathOf(label)) ?? "");
+    return write ? (write.text ?? "") : before[i]!;
   });
-  plan.dropMarks = (memory.readSettings().privateSections ?? []).filter((key) => hit(key) && !hasSection(after, key));
+  const staying = sectionKeysOf(after);
+  const going = new Set([...sectionKeysOf(before)].filter((key) => !staying.has(key)));
+  plan.dropMarks = (memory.readSettings().privateSections ?? []).filter((key) => !staying.has(key) && (hit(keyName(key)) || going.has(key)));
   plan.marks = plan.dropMarks.length;
   if (!history) return plan;
   for (const entry of await memory.journal.entries()) {

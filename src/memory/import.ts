@@ -17,7 +17,7 @@ import { IMPORT_LIMITS, isJournalled } from "./import-bundle.js";
 import { claimPath } from "./import-uploads.js";
 import { countChars } from "../lib/text.js";
 import { dateOfLog } from "../lib/time.js";
-import { hasSection, MAX_PRIVATE_SECTIONS } from "./visibility.js";
+import { MAX_PRIVATE_SECTIONS, sectionKeysOf } from "./visibility.js";
 import { roomFor, type StorageFull } from "./storage-quota.js";
 
 type ImportStatus = "new" | "changed" | "same" | "refused";
@@ -296,14 +296,15 @@ function planSettings(memory: MemoryStore, text: string, plan: ImportPlan): void
   // preview says how many did not fit (the person's own marks are never taken away for them).
   const texts = PRIVATE_SECTION_LABELS.map((label) => plan.writes[label] ?? readTextIfExistsSync(join(memory.dir, label)) ?? "");
   const wanted = (marks ?? []).filter((key) => !kept.includes(key));
-  const ordered = [...wanted.filter((key) => hasSection(texts, key)), ...wanted.filter((key) => !hasSection(texts, key))];
+  const named = sectionKeysOf(texts);
+  const ordered = [...wanted.filter((key) => named.has(key)), ...wanted.filter((key) => !named.has(key))];
   const room = Math.max(0, MAX_PRIVATE_SECTIONS - kept.length);
   const added = ordered.slice(0, room);
   if (ordered.length > room) file.marksLeftOut = ordered.length - room;
   // What the preview shows: what changes, the marks it adds.
   file.settings = { ...changes, ...(added.length > 0 ? { privateSections: added } : {}) };
   const exists = readTextIfExistsSync(join(memory.dir, "settings.json")) !== undefined;
-  file.status = !exists ? "new" : Object.keys(file.settings).length === 0 && !file.marksLeftOut ? "same" : "changed";
+  file.status = !exists ? "new" : Object.keys(file.settings).length === 0 ? "same" : "changed";
   if (file.status !== "same") plan.settings = { ...changes, ...(added.length > 0 ? { privateSections: [...kept, ...added] } : {}) };
 }
 

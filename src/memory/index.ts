@@ -21,6 +21,7 @@ export {
   kindOfLabel,
   WHOLE_FILE_KINDS,
   PRIVATE_SECTION_LABELS,
+  PROFILE_KINDS,
   WHOLE_FILE_LABELS,
   type WholeFileKind,
 } from "./file-kinds.js";

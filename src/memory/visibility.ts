@@ -36,6 +36,17 @@ export function sectionKey(name: string): string {
   return `${key.slice(0, end).trimEnd()} #${createHash("sha256").update(key).digest("hex").slice(0, KEY_HASH_CHARS)}`;
 }
 
+/** The section keys of `texts` (USER.md, MEMORY.md), each file parsed once. */
+export function sectionKeysOf(texts: readonly string[]): Set<string> {
+  return new Set(texts.flatMap((text) => parseSections(text.replace(/\r\n/g, "\n")).sections.map((s) => sectionKey(s.name))));
+}
+
+/** A key's name part: a long name's key ends in " #" and a hash, which no words should be matched against. */
+export function keyName(key: string): string {
+  return key.length === SECTION_KEY_CHARS && HASHED.test(key) ? key.slice(0, -(KEY_HASH_CHARS + 2)) : key;
+}
+const HASHED = new RegExp(` #[0-9a-f]{${KEY_HASH_CHARS}}$`);
+
 /** settings.json's `privateSections` as read from a file (settings, an import): names as keys, at most MAX_PRIVATE_SECTIONS. */
 export function privateSectionList(value: unknown): string[] | undefined {
   if (!Array.isArray(value)) return undefined;

@@ -157,11 +157,12 @@ function fileBlock(file: ImportedFile, stage: ImportStage, say: Say): string {
   if (file.label === "settings.json") {
     const leftOut = file.marksLeftOut
       ? say(
-          ` ⚠️ ${file.marksLeftOut} private mark(s) did not fit (${MAX_PRIVATE_SECTIONS} at most): remove old ones with /memory private, then import again`,
-          ` ⚠️ ${file.marksLeftOut} 个私密标记放不下（最多 ${MAX_PRIVATE_SECTIONS} 个）：先用 /memory private 去掉旧的，再导入一次`,
+          ` ⚠️ ${file.marksLeftOut} private mark(s) did not fit (${MAX_PRIVATE_SECTIONS} at most): unmark old ones first, then import again`,
+          ` ⚠️ ${file.marksLeftOut} 个私密标记放不下（最多 ${MAX_PRIVATE_SECTIONS} 个）：先取消一些旧的私密标记，再导入一次`,
         )
       : "";
-    return `• ${label} — ${status}${problem || (file.settings ? `${colon}${settingsText(file.settings, say)}` : "")}${leftOut}`;
+    const changes = file.settings && (file.status === "new" || Object.keys(file.settings).length > 0) ? `${colon}${settingsText(file.settings, say)}` : "";
+    return `• ${label} — ${status}${problem || changes}${leftOut}`;
   }
   if (file.problem) return `• ${label} — ${status}${problem}`;
   const chars = file.cap ? `${file.chars}/${file.cap}` : `${file.chars}`;

@@ -1,8 +1,17 @@
 import { MessageFlags, type ChatInputCommandInteraction, type SlashCommandSubcommandBuilder } from "discord.js";
-import { type AskBeforeSaving, type MemoryStore, TIDY_NOTICE, TIDY_UP, type TidyNoticePlace, type TidyUpSetting } from "../../memory/index.js";
+import {
+  type AskBeforeSaving,
+  FILE_TABLE,
+  type MemoryStore,
+  PROFILE_KINDS,
+  TIDY_NOTICE,
+  TIDY_UP,
+  type TidyNoticePlace,
+  type TidyUpSetting,
+} from "../../memory/index.js";
 import { describeTidyNotice, describeTidyUp } from "../../present/tidy-lines.js";
 import { describeAskBeforeSaving, describeLanguage, describeTimeZone, profileNames, unknownTimeZoneLine } from "../../present/settings-lines.js";
-import { chinese, english, sayIn } from "../../lib/locale.js";
+import { chinese, english, listIn, sayIn } from "../../lib/locale.js";
 import { isValidTimeZone } from "../../lib/time.js";
 import { sayFor, withoutMarkdownMarks } from "../interaction-helpers.js";
 
@@ -21,7 +30,17 @@ export function withSettings(s: SlashCommandSubcommandBuilder): SlashCommandSubc
         .setDescription(`true: ask before I save to ${profileNames("or", english)}; all: before any save`)
         .setDescriptionLocalization("zh-CN", `true：保存到${profileNames("or", chinese)}前先问；all：任何保存前都问`)
         .addChoices(
-          { name: "true", value: "true", name_localizations: { "zh-CN": "是（资料和人设）" } },
+          {
+            name: "true",
+            value: "true",
+            name_localizations: {
+              "zh-CN": `是（${listIn(
+                PROFILE_KINDS.map((kind) => FILE_TABLE[kind].short.zh),
+                "and",
+                chinese,
+              )}）`,
+            },
+          },
           { name: "false", value: "false", name_localizations: { "zh-CN": "否" } },
           { name: "all", value: "all", name_localizations: { "zh-CN": "全部" } },
         ),

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { forgetUnderLock, planForget } from "../../../src/memory/forget.js";
 import { PERSON } from "../../../src/memory/memory-file.js";
 import { MemoryStore } from "../../../src/memory/memory-store.js";
+import { sectionKey } from "../../../src/memory/visibility.js";
 import { makeTempHome } from "../../helpers/temp-home.js";
 
 const open = async () => MemoryStore.forUser(await makeTempHome(), "123", { defaultTimeZone: "UTC" });
@@ -130,6 +131,27 @@ describe("forget and private marks", () => {
     await memory.serialize(() => forgetUnderLock(memory, "abc notes"));
     expect(await memory.user.read()).toContain("my diagnosis");
     expect(memory.readSettings().privateSections).toHaveLength(1);
+  });
+
+  it("matches the words against a long mark's name, not its hash, and takes the mark of a section that goes whatever the cut left", async () => {
+    const memory = await open();
+    // A long name whose key's hash holds "ab": forgetting "ab" must not take it.
+    let i = 0;
+    while (
+      !sectionKey(`${"ﷺ".repeat(12)} n${i}`)
+        .slice(-16)
+        .includes("ab")
+    )
+      i++;
+    await memory.markPrivate(`${"ﷺ".repeat(12)} n${i}`, true);
+    // The words past the cut: the section goes, and its mark with it.
+    const long = `${"ﷺ".repeat(12)} Dr Kestrel`;
+    await memory.user.write(`## ${long}\n- visits\n## Likes\n- tea\n`, PERSON);
+    await memory.markPrivate(long, true);
+    await memory.serialize(() => forgetUnderLock(memory, "ab"));
+    expect(memory.readSettings().privateSections).toHaveLength(2);
+    await memory.serialize(() => forgetUnderLock(memory, "kestrel"));
+    expect(memory.readSettings().privateSections).toEqual([sectionKey(`${"ﷺ".repeat(12)} n${i}`)]);
   });
 
   it("never renames the assistant, whatever the words", async () => {

@@ -301,6 +301,12 @@ describe("planning an import", () => {
     expect(line).toContain("⚠️ 1 private mark(s) did not fit (50 at most)");
     await applyImport(to, { "USER.md": "## Health\n- epilepsy\n", "settings.json": JSON.stringify({ privateSections: ["zz not written yet", "health"] }) });
     expect(to.readSettings().privateSections).toContain("health");
+    // Full now: nothing changes, and the line says why.
+    const full = await planImport(to, { "settings.json": JSON.stringify({ privateSections: ["zz not written yet"] }) });
+    expect(full.settings).toBeUndefined();
+    expect(importReport("s.json", full, "preview", english).files[0]).toBe(
+      "• settings.json — unchanged, skipped ⚠️ 1 private mark(s) did not fit (50 at most): unmark old ones first, then import again",
+    );
   });
 
   it("restores fifty private marks of the longest key through an export", async () => {
