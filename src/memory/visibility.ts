@@ -43,7 +43,8 @@ export function sectionKeysOf(texts: readonly string[]): Set<string> {
 
 /** A key's name part: a long name's key ends in " #" and a hash, which no words should be matched against. */
 export function keyName(key: string): string {
-  return key.length === SECTION_KEY_CHARS && HASHED.test(key) ? key.slice(0, -(KEY_HASH_CHARS + 2)) : key;
+  // Its length says nothing: the cut may end in a blank (trimmed) or before a pair of UTF-16 units.
+  return HASHED.test(key) ? key.slice(0, -(KEY_HASH_CHARS + 2)) : key;
 }
 const HASHED = new RegExp(` #[0-9a-f]{${KEY_HASH_CHARS}}$`);
 

@@ -144,14 +144,24 @@ describe("forget and private marks", () => {
     )
       i++;
     await memory.markPrivate(`${"ﷺ".repeat(12)} n${i}`, true);
+    // One whose cut ends in a blank, so its key is shorter than 200: still matched by its name only.
+    let j = 0;
+    while (
+      !sectionKey(`${"x".repeat(181)} ${j}${"y".repeat(50)}`)
+        .slice(-16)
+        .includes("ab")
+    )
+      j++;
+    expect(sectionKey(`${"x".repeat(181)} ${j}${"y".repeat(50)}`).length).toBeLessThan(200);
+    await memory.markPrivate(`${"x".repeat(181)} ${j}${"y".repeat(50)}`, true);
     // The words past the cut: the section goes, and its mark with it.
     const long = `${"ﷺ".repeat(12)} Dr Kestrel`;
     await memory.user.write(`## ${long}\n- visits\n## Likes\n- tea\n`, PERSON);
     await memory.markPrivate(long, true);
     await memory.serialize(() => forgetUnderLock(memory, "ab"));
-    expect(memory.readSettings().privateSections).toHaveLength(2);
+    expect(memory.readSettings().privateSections).toHaveLength(3);
     await memory.serialize(() => forgetUnderLock(memory, "kestrel"));
-    expect(memory.readSettings().privateSections).toEqual([sectionKey(`${"ﷺ".repeat(12)} n${i}`)]);
+    expect(memory.readSettings().privateSections).toEqual([sectionKey(`${"ﷺ".repeat(12)} n${i}`), sectionKey(`${"x".repeat(181)} ${j}${"y".repeat(50)}`)]);
   });
 
   it("never renames the assistant, whatever the words", async () => {
