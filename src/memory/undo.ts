@@ -34,6 +34,8 @@ export async function undoChanges(memory: JournalledFiles, ids: readonly string[
   return memory.serialize(async () => {
     const entries = await memory.journal.entries();
     const byId = new Map(entries.map((e) => [e.id, e]));
+    // The journal's order, not the entries' times: two changes of one turn can share a millisecond.
+    const order = new Map(entries.map((e, i) => [e.id, i]));
     const undoneBy = undoneMap(entries);
     const targets: JournalEntry[] = [];
     for (const id of ids) {
@@ -44,7 +46,7 @@ export async function undoChanges(memory: JournalledFiles, ids: readonly string[
       if (NOT_UNDOABLE.has(entry.op) || entry.forgotten) return { ok: false, reason: "not-undoable", id, op: entry.forgotten ? "forget" : entry.op };
       targets.push(entry);
     }
-    targets.sort((a, b) => b.at.localeCompare(a.at) || b.id.localeCompare(a.id));
+    targets.sort((a, b) => order.get(b.id)! - order.get(a.id)!);
     const texts = new Map<string, string | null>();
     const textOf = (file: string) => (texts.has(file) ? texts.get(file)! : (readTextIfExistsSync(memory.pathOf(file)) ?? null));
     for (const target of targets) {

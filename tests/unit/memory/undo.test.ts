@@ -1,6 +1,6 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { modelWriter, PERSON } from "../../../src/memory/memory-file.js";
 import { MemoryStore } from "../../../src/memory/memory-store.js";
 import { undoable, undoChanges, undoWithLater } from "../../../src/memory/undo.js";
@@ -90,6 +90,24 @@ describe("undoChanges", () => {
     expect(first).toMatchObject({ ok: false, reason: "changed-since" });
     expect(await undoWithLater(s, e1, ME)).toMatchObject({ ok: true });
     expect(await s.user.read()).toBe("## S\ns0\n\n## T\nt0\n");
+  });
+
+  it("undoes changes made in the same millisecond newest first, by the journal's order (two writes of one turn)", async () => {
+    // Every entry at one time: Date stands still (at the real time, which the lock compares with its file).
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+    try {
+      for (let round = 0; round < 8; round++) {
+        const s = await store();
+        const first = await entryOf(s.user.add("Likes", "- tea", MODEL));
+        const second = await entryOf(s.user.replace("Likes", "tea", "oolong", MODEL));
+        const [newest, oldest] = await s.history();
+        expect([newest!.id, oldest!.id, newest!.at]).toEqual([second, first, oldest!.at]);
+        expect(await undoChanges(s, [first, second], ME)).toMatchObject({ ok: true });
+        expect(await s.user.read()).toBe("");
+      }
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("counts a redone change as in effect again", async () => {
