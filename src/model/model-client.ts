@@ -8,6 +8,7 @@ import { ReplyAssembler, usageOf, type ModelReply } from "./reply-assembler.js";
 import { traitsOf, type ServerTraits } from "./server-traits.js";
 import { convertImages, hasImages, withoutImages } from "./portable-images.js";
 import { refusalAwareFetch } from "./error-bodies.js";
+import { modelFetch } from "./model-fetch.js";
 import { requestBytes } from "./request-bytes.js";
 
 /** A base URL whose path names an API version (`/v1`, `/api/v1`, `/v1beta/openai`): a 404 there is not the missing /v1. */
@@ -128,7 +129,7 @@ export class ModelClient {
       maxRetries: options.maxRetries ?? 2,
       logLevel: "off",
       // Reads each error answer once: the server's reason survives any body shape, and a refusal that cannot change is not retried.
-      fetch: refusalAwareFetch(),
+      fetch: refusalAwareFetch(modelFetch()),
       // Given explicitly so the SDK never falls back to OPENAI_ORG_ID / OPENAI_PROJECT_ID from the
       // environment, which src/config.ts does not validate.
       organization: null,

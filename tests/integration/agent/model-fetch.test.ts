@@ -1,0 +1,145 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import OpenAI from "openai";
+import { afterEach, describe, expect, it } from "vitest";
+import { ModelClient } from "../../../src/model/model-client.js";
+import { ModelError } from "../../../src/model/model-error.js";
+import { modelFetch } from "../../../src/model/model-fetch.js";
+
+/** A loopback server answering each request with `answer`; its requests' paths and bodies are kept. */
+async function serve(answer: (request: http.IncomingMessage, body: string, response: http.ServerResponse) => void) {
+  const seen: { method: string; path: string; body: string }[] = [];
+  const server = http.createServer((request, response) => {
+    let body = "";
+    request.setEncoding("utf8");
+    request.on("data", (part: string) => (body += part));
+    request.on("end", () => {
+      seen.push({ method: request.method ?? "", path: request.url ?? "", body });
+      answer(request, body, response);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  servers.push(server);
+  return { url, seen };
+}
+const servers: http.Server[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+const chunk = (content: string, finish: string | null = null) =>
+  `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: finish ? {} : { content }, finish_reason: finish }] })}\n\n`;
+
+function streamed(response: http.ServerResponse): void {
+  response.writeHead(200, { "content-type": "text/event-stream" });
+  response.write(chunk("Hel"));
+  response.write(chunk("lo."));
+  response.end(`${chunk("", "stop")}data: [DONE]\n\n`);
+}
+
+describe("the model server's fetch (undici's request, not WHATWG streams)", () => {
+  it("hands a streamed answer to the SDK as undici's stream, and the client reads it chunk by chunk", async () => {
+    const server = await serve((_request, _body, response) => streamed(response));
+    const response = await modelFetch()(`${server.url}/v1/chat/completions`, { method: "POST", body: "{}", headers: { "content-type": "application/json" } });
+    expect(response.ok).toBe(true);
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    // Node's fetch gives a ReadableStream here, whose reads cost what this module saves.
+    expect(response.body).not.toBeInstanceOf(ReadableStream);
+    let text = "";
+    for await (const part of response.body as unknown as AsyncIterable<Uint8Array>) text += Buffer.from(part).toString("utf8");
+    expect(text).toContain('"Hel"');
+
+    const deltas: string[] = [];
+    const model = new ModelClient({ baseURL: `${server.url}/v1`, apiKey: "k", model: "m", maxRetries: 0 });
+    const reply = await model.stream({ messages: [{ role: "user", content: "hi" }], onDelta: (delta) => deltas.push(delta) });
+    expect(reply.content).toBe("Hello.");
+    expect(deltas).toEqual(["Hel", "lo."]);
+    expect(JSON.parse(server.seen.at(-1)!.body)).toMatchObject({ model: "m", stream: true, messages: [{ role: "user", content: "hi" }] });
+  });
+
+  it("gives every other answer as a real Response: JSON, an error the client reads once, an empty one", async () => {
+    const server = await serve((request, _body, response) => {
+      if (request.url === "/v1/chat/completions") {
+        response.writeHead(200, { "content-type": "application/json" });
+        response.end(
+          JSON.stringify({
+            id: "c",
+            object: "chat.completion",
+            created: 1,
+            model: "m",
+            choices: [{ index: 0, message: { role: "assistant", content: "Whole." }, finish_reason: "stop" }],
+          }),
+        );
+      } else if (request.url === "/empty") {
+        response.writeHead(204);
+        response.end();
+      } else {
+        response.writeHead(400, { "content-type": "application/json", "set-cookie": ["a=1", "b=2"] });
+        response.end(JSON.stringify({ error: { message: "this model does not support tools", type: "invalid_request_error" } }));
+      }
+    });
+    const sdk = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "k", fetch: modelFetch(), maxRetries: 0 });
+    const whole = await sdk.chat.completions.create({ model: "m", messages: [{ role: "user", content: "sum up" }], stream: false });
+    expect(whole.choices[0]?.message.content).toBe("Whole.");
+
+    const empty = await modelFetch()(`${server.url}/empty`, { method: "GET" });
+    expect([empty.status, empty.body]).toEqual([204, null]);
+
+    const refused = await modelFetch()(`${server.url}/refuse`, { method: "POST", body: "{}" });
+    expect(refused).toBeInstanceOf(Response);
+    expect([refused.status, refused.statusText, refused.headers.get("set-cookie")]).toEqual([400, "Bad Request", "a=1, b=2"]);
+    expect(await refused.json()).toEqual({ error: { message: "this model does not support tools", type: "invalid_request_error" } });
+  });
+
+  // Node's fetch could not: it had given the body's bytes to its stream ("detached ArrayBuffer"), and the turn failed as "unreachable".
+  it("follows a redirect with the request's body", async () => {
+    const server = await serve((request, _body, response) => {
+      if (request.url?.startsWith("/old/")) {
+        response.writeHead(307, { location: request.url.replace("/old/", "/v1/") });
+        response.end("moved");
+      } else streamed(response);
+    });
+    const model = new ModelClient({ baseURL: `${server.url}/old`, apiKey: "k", model: "m", maxRetries: 0 });
+    expect((await model.stream({ messages: [{ role: "user", content: "hi" }] })).content).toBe("Hello.");
+    expect(server.seen.map((request) => [request.method, request.path])).toEqual([
+      ["POST", "/old/chat/completions"],
+      ["POST", "/v1/chat/completions"],
+    ]);
+    expect(JSON.parse(server.seen[1]!.body)).toMatchObject({ messages: [{ role: "user", content: "hi" }] });
+  });
+
+  it("keeps the API key from a server on another origin that a redirect names", async () => {
+    const keys: (string | undefined)[] = [];
+    const elsewhere = await serve((request, _body, response) => {
+      keys.push(request.headers.authorization);
+      streamed(response);
+    });
+    const server = await serve((request, _body, response) => {
+      keys.push(request.headers.authorization);
+      response.writeHead(308, { location: `${elsewhere.url.replace("127.0.0.1", "localhost")}/v1/chat/completions` });
+      response.end();
+    });
+    const model = new ModelClient({ baseURL: `${server.url}/v1`, apiKey: "sk-secret", model: "m", maxRetries: 0 });
+    expect((await model.stream({ messages: [{ role: "user", content: "hi" }] })).content).toBe("Hello.");
+    expect(keys).toEqual(["Bearer sk-secret", undefined]);
+  });
+
+  it("is ended by the client's own timers, not by a wait of its own", async () => {
+    // The server holds the headers, as a slow machine reading a long prompt does.
+    const server = await serve((_request, _body, response) => {
+      const stall = setInterval(() => {}, 1000);
+      response.on("close", () => clearInterval(stall));
+    });
+    const model = new ModelClient({ baseURL: `${server.url}/v1`, apiKey: "k", model: "m", maxRetries: 0, timeoutMs: 300 });
+    const error = await model.stream({ messages: [{ role: "user", content: "hi" }] }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ModelError);
+    expect((error as ModelError).kind).toBe("timeout");
+  });
+});
