@@ -14,10 +14,15 @@
  * conversation saved to SQLite (WAL, 16 KiB pages, no fsync a commit, as AgentKit's session store)
  * before the answer is sent. Still no memory files, tools, sessions, routing or safety checks.
  *
- * Env: DISCORD_TOKEN, DISCORD_API_URL, OPENAI_BASE_URL; FLOOR_DUTIES, FLOOR_HOME (the SQLite file's folder).
+ * With FLOOR_TRANSPORT=undici (`npm run bench -- --floor-transport undici`) its model requests go
+ * as AgentKit's do, through undici's request (src/model/model-fetch.ts), instead of the SDK's
+ * default fetch: to read AgentKit's own layers apart from that cheaper transport.
+ *
+ * Env: DISCORD_TOKEN, DISCORD_API_URL, OPENAI_BASE_URL; FLOOR_DUTIES, FLOOR_HOME (the SQLite file's folder); FLOOR_TRANSPORT.
  */
 import { Client, Events, GatewayIntentBits, type Message, type SendableChannels } from "discord.js";
 import OpenAI from "openai";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 
 const token = process.env.DISCORD_TOKEN;
@@ -58,7 +63,14 @@ async function openStore(file: string): Promise<(id: string, value: Buffer) => P
   return (id, value) => new Promise<void>((resolve, reject) => upsert.run(id, value, (error: Error | null) => (error ? reject(error) : resolve())));
 }
 
-const openai = new OpenAI({ baseURL, apiKey: "not-needed", logLevel: "off" });
+// Compiled, this file runs beside dist/ (bench/bots.ts); under tsx, beside src/.
+const transport =
+  process.env.FLOOR_TRANSPORT === "undici"
+    ? ((await import(
+        existsSync(new URL("../dist/model/model-fetch.js", import.meta.url)) ? "../dist/model/model-fetch.js" : "../src/model/model-fetch.js"
+      )) as typeof import("../src/model/model-fetch.js"))
+    : undefined;
+const openai = new OpenAI({ baseURL, apiKey: "not-needed", logLevel: "off", ...(transport ? { fetch: transport.modelFetch() } : {}) });
 const client = new Client({
   intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent],
   allowedMentions: { parse: [] },

@@ -541,6 +541,12 @@ export function renderReport(results: BenchResults): string {
     "",
   );
   if (rows.length > 0) out.push(table(["section", "metric", "AgentKit", "floor", "AgentKit ÷ floor", "target"], rows));
+  if (o.floorTransport === "undici") {
+    out.push(
+      "",
+      "The floors sent their model requests with undici's request, as AgentKit does (`--floor-transport undici`): the target's floor is a bot written the usual way, with the SDK's own fetch.",
+    );
+  }
   if (results.sharded || results.reconcileRedis) out.push(...(rows.length > 0 ? [""] : []), renderSharded(results, verdict));
   if (results.web) out.push(...(rows.length > 0 || results.sharded || results.reconcileRedis ? [""] : []), renderWeb(results.web));
   if (results.webTurns) out.push("", renderWebTurns(results.webTurns));

@@ -83,6 +83,7 @@ const { values } = parseArgs({
     "startup-runs": { type: "string", default: "3" },
     "cpu-rounds": { type: "string", default: "3" },
     "load-pairs": { type: "string", default: "1" },
+    "floor-transport": { type: "string", default: "fetch" },
     shards: { type: "string", default: "2" },
     only: { type: "string" },
     metrics: { type: "boolean", default: false },
@@ -104,9 +105,10 @@ if (values.help) {
   console.log(`npm run bench -- [--people 50] [--turns 5] [--ttft-ms 0] [--tokens-per-second 0] [--pause-ms 3000]
   [--spread-ms 5000] [--reply-words 12] [--sessions 1000] [--session-concurrency 10] [--stored 10000]
   [--archived-share 0.2] [--deleted-share 0.1] [--reconcile-timeout-ms 240000] [--first-text-people 10]
-  [--iterations 2000] [--tidy-people 10000] [--tidy-model-ms 20] [--tidy-busy 1000] [--tidy-busy-model-ms 1000] [--web-requests 200] [--web-messages 10000] [--runtime compiled|tsx] [--startup-runs 3] [--cpu-rounds 3] [--load-pairs 1] [--shards 2] [--only ${[...SECTIONS, ...Object.keys(GROUPS)].join("|")}[,…]]
+  [--iterations 2000] [--tidy-people 10000] [--tidy-model-ms 20] [--tidy-busy 1000] [--tidy-busy-model-ms 1000] [--web-requests 200] [--web-messages 10000] [--runtime compiled|tsx] [--startup-runs 3] [--cpu-rounds 3] [--load-pairs 1] [--floor-transport fetch|undici] [--shards 2] [--only ${[...SECTIONS, ...Object.keys(GROUPS)].join("|")}[,…]]
   [--cpu-prof-dir /tmp/prof [--cpu-prof-interval µs]] [--out bench/results/latest.json]
   [--metrics]  turn-overhead runs AgentKit a second time with METRICS_PORT set, /metrics scraped every 5 s
+  [--floor-transport undici]  the floors send their model requests as AgentKit does (undici's request), not with the SDK's fetch
   ${OPT_IN.join(", ")} run only when named in --only (or --only sharding)`);
   process.exit(0);
 }
@@ -180,6 +182,7 @@ const results: BenchResults = {
     runtime,
     only: [...only].join(","),
     metrics: values.metrics,
+    floorTransport: values["floor-transport"],
     ...(only.has("sharded") || only.has("reconcile-redis") ? { shards: Math.max(2, Math.round(num("shards"))) } : {}),
   },
   source: sourceVersion(),
@@ -224,6 +227,10 @@ const nodeArgs = cpuProfDir
   : undefined;
 if (cpuProfDir) await mkdir(cpuProfDir, { recursive: true });
 const profiled = { runtime, ...(nodeArgs ? { nodeArgs } : {}) };
+// `--floor-transport undici`: the floors send their model requests as AgentKit does (src/model/model-fetch.ts).
+const floorTransport = values["floor-transport"];
+if (floorTransport !== "fetch" && floorTransport !== "undici") throw new Error("--floor-transport is fetch or undici");
+const floorOnly = floorTransport === "undici" ? { env: { FLOOR_TRANSPORT: "undici" } } : {};
 
 // Build before the clocks start; a build that fails stops the bench.
 /** Sections timed in this process: they need no bot. */
@@ -250,10 +257,10 @@ await section("turn-overhead", (values.metrics ? 2 : 1) * loadLimitMs, async () 
   if (values.metrics) results.turnOverheadMetrics = await measureTurnOverheadWithMetrics({ ...load, ...profiled });
 });
 await section("floor", loadLimitMs, async () => {
-  results.floor = await measureFloor({ ...load, ...profiled });
+  results.floor = await measureFloor({ ...load, ...profiled, ...floorOnly });
 });
 await section("floor-duties", loadLimitMs, async () => {
-  results.floorDuties = await measureFloorWithDuties({ ...load, ...profiled });
+  results.floorDuties = await measureFloorWithDuties({ ...load, ...profiled, ...floorOnly });
 });
 // --load-pairs N: the load N−1 times more on each bot, fresh processes each time, which goes first
 // alternating; a bot process keeps its own luck for life (performance.md), so one pair's CPU ratio moves.
@@ -274,10 +281,15 @@ if (loadPairs > 1 && results.turnOverhead && results.floor) {
     let floorDuties: number | undefined;
     const runAgentKit = () =>
       section("turn-overhead", loadLimitMs, async () => void (agentkit = (await measureTurnOverhead({ ...load, ...profiled })).botCpuMsPerTurn));
-    const runFloor = () => section("floor", loadLimitMs, async () => void (floor = (await measureFloor({ ...load, ...profiled })).botCpuMsPerTurn));
+    const runFloor = () =>
+      section("floor", loadLimitMs, async () => void (floor = (await measureFloor({ ...load, ...profiled, ...floorOnly })).botCpuMsPerTurn));
     const runDuties = async () => {
       if (withDuties)
-        await section("floor-duties", loadLimitMs, async () => void (floorDuties = (await measureFloorWithDuties({ ...load, ...profiled })).botCpuMsPerTurn));
+        await section(
+          "floor-duties",
+          loadLimitMs,
+          async () => void (floorDuties = (await measureFloorWithDuties({ ...load, ...profiled, ...floorOnly })).botCpuMsPerTurn),
+        );
     };
     // Each floor goes before the other in half the pairs, and before AgentKit in half.
     if (pair % 2 === 1) await runDuties().then(runFloor).then(runAgentKit);

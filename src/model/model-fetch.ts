@@ -12,10 +12,10 @@ const NO_BODY = new Set([101, 103, 204, 205, 304]);
 
 /**
  * The fetch the openai SDK is given for the model server: undici's `request` instead of Node's
- * fetch, whose WHATWG streams and Response cost about half a millisecond of CPU a streamed chat
- * request here (the SDK over fetch against the SDK over this, in one process: about 1.1 against
- * 0.6 ms), a fifth of what AgentKit's turn costs above the bare discord.js floor (performance.md).
- * discord.js's own REST client sends the same way (@discordjs/rest on undici's `request`).
+ * fetch, whose WHATWG streams and Response cost CPU on every chunk: the SDK over fetch against the
+ * SDK over this, in one process, about 1.1 against 0.6 ms of CPU a streamed chat request; under
+ * the bench's load 6.8 against 6.0 ms a turn (performance.md). discord.js's REST client sends the
+ * same way (@discordjs/rest on undici's `request`).
  *
  * A streamed answer (2xx, `text/event-stream`) is handed on with its body as undici's stream,
  * which the SDK iterates as it is (an async iterable of bytes); it reads nothing else of it but

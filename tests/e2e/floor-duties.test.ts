@@ -13,7 +13,7 @@ type Stored = { systemPrompt: string; messages: { role: string; content: string 
  * The bench's floor bot (bench/floor-bot.ts) against the fakes, `duties` setting FLOOR_DUTIES: a
  * first answer, then a second message whose answer Discord refuses to post (403).
  */
-async function floorTalk(duties: boolean) {
+async function floorTalk(duties: boolean, transport?: "undici") {
   const { discord, model, home } = await startFakes();
   const bot = runTsx("bench/floor-bot.ts", [], {
     DISCORD_TOKEN: discord.token,
@@ -21,6 +21,7 @@ async function floorTalk(duties: boolean) {
     OPENAI_BASE_URL: model.baseURL,
     FLOOR_HOME: home,
     ...(duties ? { FLOOR_DUTIES: "1" } : {}),
+    ...(transport ? { FLOOR_TRANSPORT: transport } : {}),
   });
   await discord.waitFor(() => discord.openGatewaySessions > 0, 15_000, "the floor bot's gateway session");
   model.enqueue({ text: "First answer." }, { text: "Second answer." });
@@ -32,6 +33,7 @@ async function floorTalk(duties: boolean) {
   await model.waitForRequests(2);
   return {
     requests: () => model.requests.map((r) => r.body.messages.map((m) => [m.role, String(m.content)])),
+    headers: () => model.requests.map((r) => r.headers),
     stored: () => storedConversation(join(home, "floor.sqlite"), thread.id),
     database: join(home, "floor.sqlite"),
     shown: () => botMessages(discord, thread.id).map((m) => m.content),
@@ -82,10 +84,19 @@ describe("the bench's floor with AgentKit's per-turn duties (FLOOR_DUTIES)", () 
     await talk.stop();
   });
 
-  it("stays the bare floor without it: the person's words alone, nothing stored", async () => {
+  it("stays the bare floor without it: the person's words alone, nothing stored, sent with the SDK's fetch", async () => {
     const talk = await floorTalk(false);
     expect(talk.requests()).toEqual([[["user", "hello floor"]], [["user", "and again"]]]);
+    // Node's fetch asks for compression; undici's request (FLOOR_TRANSPORT=undici, and AgentKit) does not.
+    expect(talk.headers().map((h) => h["accept-encoding"])).toEqual(["gzip, deflate", "gzip, deflate"]);
     await talk.stop();
     expect(existsSync(talk.database)).toBe(false);
+  });
+
+  it("sends as AgentKit does with FLOOR_TRANSPORT=undici (`--floor-transport undici`)", async () => {
+    const talk = await floorTalk(false, "undici");
+    expect(talk.requests()).toEqual([[["user", "hello floor"]], [["user", "and again"]]]);
+    expect(talk.headers().map((h) => h["accept-encoding"])).toEqual([undefined, undefined]);
+    await talk.stop();
   });
 });
