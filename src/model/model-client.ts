@@ -451,7 +451,8 @@ export class ModelClient {
               : // No status: an error event inside a stream that had begun.
                 status === undefined || status >= 500
                 ? "server"
-                : status === 404 && !hasVersionPath(this.options.baseURL)
+                : // A redirect model-fetch.ts did not follow: the address is the one to change.
+                  (status === 404 && !hasVersionPath(this.options.baseURL)) || (status >= 300 && status < 400)
                   ? "wrong-base-url"
                   : "refused";
       return new ModelError(

@@ -22,6 +22,19 @@ export function modelErrorLine(error: ModelError, say: Say, { showAddress = true
     case "unreachable":
       return say(`Could not reach the model server${at} (OPENAI_BASE_URL). Is it running?`, `无法连接模型服务器${atZh}（OPENAI_BASE_URL）。它在运行吗？`);
     case "wrong-base-url":
+      if (status !== undefined && status >= 300 && status < 400) {
+        // A redirect the client does not follow (another origin, or a 301/302): the operator sets the address it names.
+        if (!showAddress) {
+          return say(
+            `The model server sent the request to another address${http}; the bot's operator can see which in its log (OPENAI_BASE_URL).`,
+            `模型服务器把请求转到了另一个地址${http}；机器人的管理员可以在日志里看到是哪个（OPENAI_BASE_URL）。`,
+          );
+        }
+        return say(
+          `The model server at ${baseURL} sent the request elsewhere${http}${theirWords(error, say)}. Set OPENAI_BASE_URL to the address it names.`,
+          `模型服务器 ${baseURL} 把请求转到了别处${http}${theirWords(error, say)}。请把 OPENAI_BASE_URL 设为它给出的地址。`,
+        );
+      }
       if (!showAddress) {
         return say(
           `The model server has no chat API at the configured address${http}: OPENAI_BASE_URL usually ends in /v1.`,

@@ -1,6 +1,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { brotliCompressSync, gzipSync } from "node:zlib";
 import OpenAI from "openai";
+import { english } from "../../../src/lib/locale.js";
+import { modelErrorLine } from "../../../src/present/model-errors.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { ModelClient } from "../../../src/model/model-client.js";
 import { ModelError } from "../../../src/model/model-error.js";
@@ -112,20 +115,107 @@ describe("the model server's fetch (undici's request, not WHATWG streams)", () =
     expect(JSON.parse(server.seen[1]!.body)).toMatchObject({ messages: [{ role: "user", content: "hi" }] });
   });
 
-  it("keeps the API key from a server on another origin that a redirect names", async () => {
-    const keys: (string | undefined)[] = [];
-    const elsewhere = await serve((request, _body, response) => {
-      keys.push(request.headers.authorization);
-      streamed(response);
-    });
+  it("follows no redirect to another origin, nor a 301 or 302: nothing reaches it, and the operator is told where it pointed", async () => {
+    const elsewhere = await serve((_request, _body, response) => streamed(response));
+    const other = `${elsewhere.url.replace("127.0.0.1", "localhost")}/v1/chat/completions?key=sk-in-query`;
     const server = await serve((request, _body, response) => {
-      keys.push(request.headers.authorization);
-      response.writeHead(308, { location: `${elsewhere.url.replace("127.0.0.1", "localhost")}/v1/chat/completions` });
+      const [status, location] = request.url?.startsWith("/moved/") ? [301, request.url.replace("/moved/", "/v1/")] : [307, other];
+      response.writeHead(status, { location, "content-type": "text/html" });
+      response.end("<html>moved</html>");
+    });
+    for (const [base, status, where] of [
+      [`${server.url}/v1`, 307, `${elsewhere.url.replace("127.0.0.1", "localhost")}/v1/chat/completions`],
+      [`${server.url}/moved`, 301, `${server.url}/v1/chat/completions`],
+    ] as const) {
+      const model = new ModelClient({ baseURL: base, apiKey: "sk-secret", model: "m", maxRetries: 0 });
+      const error = (await model.stream({ messages: [{ role: "user", content: "my private words" }] }).then(
+        () => undefined,
+        (e: unknown) => e,
+      )) as ModelError;
+      expect(error).toBeInstanceOf(ModelError);
+      expect([error.kind, error.details.status, error.details.reason]).toEqual(["wrong-base-url", status, where]);
+      expect(modelErrorLine(error, english)).toContain("Set OPENAI_BASE_URL to the address it names.");
+      expect(modelErrorLine(error, english, { showAddress: false })).not.toContain(where);
+    }
+    expect(elsewhere.seen).toEqual([]);
+    expect(server.seen.map((request) => request.path)).toEqual(["/v1/chat/completions", "/moved/chat/completions"]);
+  });
+
+  it("stops following a redirect loop after 20, and names the address", async () => {
+    const server = await serve((request, _body, response) => {
+      response.writeHead(307, { location: request.url === "/v1/chat/completions" ? "/a" : "/v1/chat/completions" });
       response.end();
     });
-    const model = new ModelClient({ baseURL: `${server.url}/v1`, apiKey: "sk-secret", model: "m", maxRetries: 0 });
+    const model = new ModelClient({ baseURL: `${server.url}/v1`, apiKey: "k", model: "m", maxRetries: 0 });
+    const error = (await model.stream({ messages: [{ role: "user", content: "hi" }] }).then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as ModelError;
+    expect([error.kind, error.details.status]).toEqual(["wrong-base-url", 307]);
+    expect(server.seen).toHaveLength(21);
+  });
+
+  it("keeps a header with a byte above 0x7F that is not UTF-8, and sends the request once, instead of failing it", async () => {
+    const server = await serve((_request, _body, response) => {
+      // Node writes each character of a header as one byte: this is 0xFC, not UTF-8.
+      response.setHeader("x-served-by", "Müller");
+      streamed(response);
+    });
+    const response = await modelFetch()(`${server.url}/v1/chat/completions`, { method: "POST", body: "{}" });
+    expect(response.headers.get("x-served-by")).not.toBeNull();
+    await response.text();
+    const model = new ModelClient({ baseURL: `${server.url}/v1`, apiKey: "k", model: "m", maxRetries: 2 });
     expect((await model.stream({ messages: [{ role: "user", content: "hi" }] })).content).toBe("Hello.");
-    expect(keys).toEqual(["Bearer sk-secret", undefined]);
+    expect(server.seen).toHaveLength(2);
+  });
+
+  it("asks for no compression, and decodes an answer compressed all the same, streamed or whole", async () => {
+    const sse = `${chunk("Hel")}${chunk("lo.")}${chunk("", "stop")}data: [DONE]\n\n`;
+    const json = JSON.stringify({
+      id: "c",
+      object: "chat.completion",
+      created: 1,
+      model: "m",
+      choices: [{ index: 0, message: { role: "assistant", content: "Whole." }, finish_reason: "stop" }],
+    });
+    const encodings: (string | undefined)[] = [];
+    const server = await serve((request, body, response) => {
+      encodings.push(request.headers["accept-encoding"]);
+      const streamedRequest = (JSON.parse(body) as { stream?: boolean }).stream === true;
+      response.writeHead(200, {
+        "content-type": streamedRequest ? "text/event-stream" : "application/json",
+        "content-encoding": streamedRequest ? "gzip" : "br",
+      });
+      response.end(streamedRequest ? gzipSync(sse) : brotliCompressSync(json));
+    });
+    const model = new ModelClient({ baseURL: `${server.url}/v1`, apiKey: "k", model: "m", maxRetries: 0 });
+    expect((await model.stream({ messages: [{ role: "user", content: "hi" }] })).content).toBe("Hello.");
+    const sdk = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "k", fetch: modelFetch(), maxRetries: 0 });
+    const whole = await sdk.chat.completions.create({ model: "m", messages: [{ role: "user", content: "sum up" }], stream: false });
+    expect(whole.choices[0]?.message.content).toBe("Whole.");
+    expect(encodings).toEqual(["identity", "identity"]);
+  });
+
+  it("gives a streamed answer's whole text to a request that was not streamed (an embedding answered as a stream)", async () => {
+    const server = await serve((_request, _body, response) => streamed(response));
+    const sdk = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "k", fetch: modelFetch(), maxRetries: 0 });
+    const answer = (await sdk.embeddings.create({ model: "e", input: ["x"] })) as unknown;
+    expect(String(answer)).toContain("data: [DONE]");
+  });
+
+  it("survives a body no one reads whose connection is cut (a restarted server)", async () => {
+    const sockets: import("node:net").Socket[] = [];
+    const server = await serve((request, _body, response) => {
+      sockets.push(request.socket);
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      response.write(chunk("Hel"));
+    });
+    const response = await modelFetch()(`${server.url}/v1/chat/completions`, { method: "POST", body: "{}" });
+    expect(response.ok).toBe(true);
+    for (const socket of sockets) socket.destroy();
+    const body = response.body as unknown as import("node:stream").Readable;
+    await new Promise<void>((resolve) => body.once("close", () => resolve()));
+    expect(body.destroyed).toBe(true);
   });
 
   it("is ended by the client's own timers, not by a wait of its own", async () => {
