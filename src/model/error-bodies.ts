@@ -55,8 +55,10 @@ async function readCapped(response: Response): Promise<string> {
   let size = 0;
   try {
     while (size < MAX_ERROR_BYTES) {
-      const { done, value } = await reader.read();
-      if (done) break;
+      // A body that breaks part way (a cut connection, a garbled compression) still gives what came: the answer's status stands.
+      const read = await reader.read().catch(() => undefined);
+      if (!read || read.done) break;
+      const { value } = read;
       parts.push(value);
       size += value.byteLength;
     }

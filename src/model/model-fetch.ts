@@ -1,5 +1,5 @@
 import { STATUS_CODES } from "node:http";
-import { pipeline, Readable } from "node:stream";
+import { addAbortSignal, pipeline, Readable, type Transform } from "node:stream";
 import zlib from "node:zlib";
 import { Agent, request } from "undici";
 
@@ -11,8 +11,8 @@ const MAX_REDIRECTS = 20;
 /** Statuses whose answer has no body: a Response made with one throws. */
 const NO_BODY = new Set([101, 103, 204, 205, 304]);
 
-/** What a server may compress with although asked not to (fetch decoded these): each decoded as fetch did. */
-const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
+/** What a server may compress with although asked not to: each decoded (Node's fetch decoded these too). */
+const DECODERS: Record<string, () => Transform> = {
   gzip: () => zlib.createGunzip({ finishFlush: zlib.constants.Z_SYNC_FLUSH }),
   "x-gzip": () => zlib.createGunzip({ finishFlush: zlib.constants.Z_SYNC_FLUSH }),
   deflate: () => zlib.createInflate({ finishFlush: zlib.constants.Z_SYNC_FLUSH }),
@@ -76,7 +76,7 @@ export function modelFetch(agent: Agent = new Agent({ headersTimeout: 0, bodyTim
             continue;
           }
         }
-        return responseOf(status, received, decoded(answer.body, received), url, hop > 0);
+        return responseOf(status, received, decoded(answer.body, received, init?.signal ?? undefined), url, hop > 0);
       } catch (error) {
         answer.body.destroy();
         throw error;
@@ -94,7 +94,8 @@ function followable(from: URL, location: string): URL | undefined {
     return undefined;
   }
   if (next.origin === from.origin) return next;
-  return from.protocol === "http:" && next.protocol === "https:" && next.hostname === from.hostname ? next : undefined;
+  // An upgrade to https on the same host and its usual port: the API key may go there.
+  return from.protocol === "http:" && next.protocol === "https:" && next.hostname === from.hostname && next.port === "" ? next : undefined;
 }
 
 /**
@@ -123,14 +124,21 @@ function headersOf(raw: Record<string, string | string[] | undefined>): Headers 
   return received;
 }
 
-/** The body as sent, or decoded when the server compressed it (an unknown coding is passed on as it is, as fetch does). */
-function decoded(body: Readable, received: Headers): Readable {
+/**
+ * The body as sent, or decoded when the server compressed it with one coding of gzip, zlib's
+ * deflate or brotli (anything else is passed on as it is). The decoder answers to the request's
+ * signal itself: undici lets go of the signal once the compressed bytes have all come, and a few
+ * kilobytes can decode for minutes.
+ */
+function decoded(body: Readable, received: Headers, signal: AbortSignal | undefined): Readable {
   const coding = received.get("content-encoding")?.trim().toLowerCase();
   const decoder = coding ? DECODERS[coding] : undefined;
   if (!decoder) return body;
   const out = decoder();
+  out.on("error", () => {});
+  if (signal) addAbortSignal(signal, out);
   pipeline(body, out, () => {});
-  return out as unknown as Readable;
+  return out;
 }
 
 function responseOf(status: number, headers: Headers, body: Readable, url: URL, redirected: boolean): Response {
@@ -182,7 +190,7 @@ function responseOf(status: number, headers: Headers, body: Readable, url: URL, 
 function safeLocation(location: string, from: URL): string {
   try {
     const target = new URL(location, from);
-    return `${target.origin}${target.pathname}`;
+    return target.protocol === "http:" || target.protocol === "https:" ? `${target.origin}${target.pathname}` : `a ${target.protocol} address`;
   } catch {
     return "an address that is not a URL";
   }

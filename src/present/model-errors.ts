@@ -22,7 +22,7 @@ export function modelErrorLine(error: ModelError, say: Say, { showAddress = true
     case "unreachable":
       return say(`Could not reach the model server${at} (OPENAI_BASE_URL). Is it running?`, `无法连接模型服务器${atZh}（OPENAI_BASE_URL）。它在运行吗？`);
     case "wrong-base-url":
-      if (status !== undefined && status >= 300 && status < 400) {
+      if (status !== undefined && status >= 300 && status < 400 && error.details.reason) {
         // A redirect the client does not follow (another origin, or a 301/302): the operator sets the address it names.
         if (!showAddress) {
           return say(

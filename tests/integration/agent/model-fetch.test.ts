@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { brotliCompressSync, gzipSync } from "node:zlib";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import OpenAI from "openai";
 import { english } from "../../../src/lib/locale.js";
 import { modelErrorLine } from "../../../src/present/model-errors.js";
@@ -119,13 +119,19 @@ describe("the model server's fetch (undici's request, not WHATWG streams)", () =
     const elsewhere = await serve((_request, _body, response) => streamed(response));
     const other = `${elsewhere.url.replace("127.0.0.1", "localhost")}/v1/chat/completions?key=sk-in-query`;
     const server = await serve((request, _body, response) => {
-      const [status, location] = request.url?.startsWith("/moved/") ? [301, request.url.replace("/moved/", "/v1/")] : [307, other];
+      const [status, location] = request.url?.startsWith("/moved/")
+        ? [301, request.url.replace("/moved/", "/v1/")]
+        : request.url?.startsWith("/port/")
+          ? [308, "https://127.0.0.1:8443/v1/chat/completions"]
+          : [307, other];
       response.writeHead(status, { location, "content-type": "text/html" });
       response.end("<html>moved</html>");
     });
     for (const [base, status, where] of [
       [`${server.url}/v1`, 307, `${elsewhere.url.replace("127.0.0.1", "localhost")}/v1/chat/completions`],
       [`${server.url}/moved`, 301, `${server.url}/v1/chat/completions`],
+      // https on the same host, but not its usual port: another server, which gets no API key.
+      [`${server.url}/port`, 308, "https://127.0.0.1:8443/v1/chat/completions"],
     ] as const) {
       const model = new ModelClient({ baseURL: base, apiKey: "sk-secret", model: "m", maxRetries: 0 });
       const error = (await model.stream({ messages: [{ role: "user", content: "my private words" }] }).then(
@@ -138,7 +144,7 @@ describe("the model server's fetch (undici's request, not WHATWG streams)", () =
       expect(modelErrorLine(error, english, { showAddress: false })).not.toContain(where);
     }
     expect(elsewhere.seen).toEqual([]);
-    expect(server.seen.map((request) => request.path)).toEqual(["/v1/chat/completions", "/moved/chat/completions"]);
+    expect(server.seen.map((request) => request.path)).toEqual(["/v1/chat/completions", "/moved/chat/completions", "/port/chat/completions"]);
   });
 
   it("stops following a redirect loop after 20, and names the address", async () => {
@@ -194,6 +200,40 @@ describe("the model server's fetch (undici's request, not WHATWG streams)", () =
     const whole = await sdk.chat.completions.create({ model: "m", messages: [{ role: "user", content: "sum up" }], stream: false });
     expect(whole.choices[0]?.message.content).toBe("Whole.");
     expect(encodings).toEqual(["identity", "identity"]);
+  });
+
+  it("stops decoding a compressed answer when the request is stopped, though all its compressed bytes have come", async () => {
+    // A few hundred bytes of brotli that decode to 64 MB of one line: undici lets go of the signal once they are in.
+    const bomb = brotliCompressSync(Buffer.alloc(64 * 1024 * 1024, "a"), { params: { [constants.BROTLI_PARAM_QUALITY]: 1 } });
+    const server = await serve((_request, _body, response) => {
+      response.writeHead(200, { "content-type": "text/event-stream", "content-encoding": "br" });
+      response.end(bomb);
+    });
+    const stop = new AbortController();
+    const response = await modelFetch()(`${server.url}/v1/chat/completions`, { method: "POST", body: "{}", signal: stop.signal });
+    let decodedBytes = 0;
+    const read = (async () => {
+      for await (const part of response.body as unknown as AsyncIterable<Uint8Array>) {
+        decodedBytes += part.byteLength;
+        if (!stop.signal.aborted) stop.abort();
+      }
+    })();
+    await expect(read).rejects.toMatchObject({ name: "AbortError" });
+    expect(decodedBytes).toBeLessThan(64 * 1024 * 1024);
+  });
+
+  it("keeps an error answer's status when its compressed body is broken: refused once, not unreachable three times", async () => {
+    const server = await serve((_request, _body, response) => {
+      response.writeHead(400, { "content-type": "application/json", "content-encoding": "gzip" });
+      response.end(Buffer.concat([gzipSync('{"error":{"message":"bad request"}}').subarray(0, 12), Buffer.from("not gzip at all")]));
+    });
+    const model = new ModelClient({ baseURL: `${server.url}/v1`, apiKey: "k", model: "m", maxRetries: 2 });
+    const error = (await model.stream({ messages: [{ role: "user", content: "hi" }] }).then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as ModelError;
+    expect([error.kind, error.details.status]).toEqual(["refused", 400]);
+    expect(server.seen).toHaveLength(1);
   });
 
   it("gives a streamed answer's whole text to a request that was not streamed (an embedding answered as a stream)", async () => {
