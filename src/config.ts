@@ -133,7 +133,7 @@ const commonSchema = z.object({
     .refine((v) => v === undefined || (/^https?:\/\/[^/]/i.test(v) && URL.canParse(v)), "must be an http:// or https:// URL (http://localhost:11434/v1)")
     .refine(
       (v) => v === undefined || !/\/(chat\/completions|completions|embeddings)\/?$/i.test(v),
-      "is the server's base, without /chat/completions at the end (http://localhost:11434/v1)",
+      "must be the server's base, without /chat/completions or /embeddings at the end (e.g. http://localhost:11434/v1)",
     ),
   OPENAI_MODEL: optionalText,
   OPENAI_EMBEDDING_MODEL: optionalText,

@@ -109,7 +109,8 @@ function proposalChange(proposal: Proposal, say: Say = english): string {
 export function proposalLine(proposal: Proposal, n: number, say: Say = english): string {
   const waiting = say("waiting for your OK", "等你确认");
   const answer = say(`/save ${n} or /discard ${n}`, `/save ${n} 保存，/discard ${n} 放弃`);
-  const held = proposal.held ? ` (${heldLine(proposal.held, say)})` : "";
+  // After a dash, not in brackets: the reason carries brackets of its own.
+  const held = proposal.held ? ` — ${heldLine(proposal.held, say)}` : "";
   const text = `✋ ${n}. ${waiting}${held}: ${proposalPlace(proposal)}: ${proposalChange(proposal, say)} — ${answer}`;
   return printable(text.replace(/\n/g, "\n     "));
 }

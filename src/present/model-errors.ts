@@ -30,10 +30,19 @@ export function modelErrorLine(error: ModelError, say: Say, { showAddress = true
             `模型服务器把请求转到了另一个地址${http}；机器人的管理员可以在日志里看到是哪个（OPENAI_BASE_URL）。`,
           );
         }
-        return say(
-          `The model server at ${baseURL} sent the request elsewhere${http}${theirWords(error, say)}. Set OPENAI_BASE_URL to the address it names.`,
-          `模型服务器 ${baseURL} 把请求转到了别处${http}${theirWords(error, say)}。请把 OPENAI_BASE_URL 设为它给出的地址。`,
-        );
+        // The address named is the endpoint's; OPENAI_BASE_URL is its base (config.ts refuses the endpoint).
+        const base = /^https?:\/\/\S+\/(chat\/completions|embeddings)$/.test(error.details.reason)
+          ? error.details.reason.replace(/\/(chat\/completions|embeddings)$/, "")
+          : undefined;
+        return base
+          ? say(
+              `The model server at ${baseURL} sent the request elsewhere${http}${theirWords(error, say)}. If that server is the one to use, set OPENAI_BASE_URL to ${base}.`,
+              `模型服务器 ${baseURL} 把请求转到了别处${http}${theirWords(error, say)}。如果要用那台服务器，请把 OPENAI_BASE_URL 设为 ${base}。`,
+            )
+          : say(
+              `The model server at ${baseURL} sent the request elsewhere${http}${theirWords(error, say)}. Check OPENAI_BASE_URL.`,
+              `模型服务器 ${baseURL} 把请求转到了别处${http}${theirWords(error, say)}。请检查 OPENAI_BASE_URL。`,
+            );
       }
       if (!showAddress) {
         return say(

@@ -17,7 +17,7 @@ describe("loadConfig", () => {
       }
     };
     expect(problem("localhost:11434")).toMatch(/^OPENAI_BASE_URL: must be an http:\/\/ or https:\/\/ URL/);
-    expect(problem("http://localhost:11434/v1/chat/completions")).toMatch(/^OPENAI_BASE_URL: is the server's base, without \/chat\/completions/);
+    expect(problem("http://localhost:11434/v1/chat/completions")).toMatch(/^OPENAI_BASE_URL: must be the server's base, without \/chat\/completions/);
     expect(problem("http://localhost:11434/v1")).toBe("");
     expect(problem("https://openrouter.ai/api/v1/")).toBe("");
   });

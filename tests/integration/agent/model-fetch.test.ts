@@ -140,7 +140,7 @@ describe("the model server's fetch (undici's request, not WHATWG streams)", () =
       )) as ModelError;
       expect(error).toBeInstanceOf(ModelError);
       expect([error.kind, error.details.status, error.details.reason]).toEqual(["wrong-base-url", status, where]);
-      expect(modelErrorLine(error, english)).toContain("Set OPENAI_BASE_URL to the address it names.");
+      expect(modelErrorLine(error, english)).toContain(`set OPENAI_BASE_URL to ${where.replace("/chat/completions", "")}.`);
       expect(modelErrorLine(error, english, { showAddress: false })).not.toContain(where);
     }
     expect(elsewhere.seen).toEqual([]);
