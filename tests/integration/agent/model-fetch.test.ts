@@ -34,6 +34,15 @@ afterEach(async () => {
   }
 });
 
+/** The error a request ends with; an answer fails the test. */
+const failureOf = (model: ModelClient, request: Parameters<ModelClient["stream"]>[0]): Promise<ModelError> =>
+  model.stream(request).then(
+    () => {
+      throw new Error("the request was answered");
+    },
+    (e: unknown) => e as ModelError,
+  );
+
 const chunk = (content: string, finish: string | null = null) =>
   `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: finish ? {} : { content }, finish_reason: finish }] })}\n\n`;
 
@@ -134,10 +143,7 @@ describe("the model server's fetch (undici's request, not WHATWG streams)", () =
       [`${server.url}/port`, 308, "https://127.0.0.1:8443/v1/chat/completions"],
     ] as const) {
       const model = new ModelClient({ baseURL: base, apiKey: "sk-secret", model: "m", maxRetries: 0 });
-      const error = (await model.stream({ messages: [{ role: "user", content: "my private words" }] }).then(
-        () => undefined,
-        (e: unknown) => e,
-      )) as ModelError;
+      const error = await failureOf(model, { messages: [{ role: "user", content: "my private words" }] });
       expect(error).toBeInstanceOf(ModelError);
       expect([error.kind, error.details.status, error.details.reason]).toEqual(["wrong-base-url", status, where]);
       expect(modelErrorLine(error, english)).toContain(`set OPENAI_BASE_URL to ${where.replace("/chat/completions", "")}.`);
@@ -153,10 +159,7 @@ describe("the model server's fetch (undici's request, not WHATWG streams)", () =
       response.end();
     });
     const model = new ModelClient({ baseURL: `${server.url}/v1`, apiKey: "k", model: "m", maxRetries: 0 });
-    const error = (await model.stream({ messages: [{ role: "user", content: "hi" }] }).then(
-      () => undefined,
-      (e: unknown) => e,
-    )) as ModelError;
+    const error = await failureOf(model, { messages: [{ role: "user", content: "hi" }] });
     expect([error.kind, error.details.status]).toEqual(["wrong-base-url", 307]);
     expect(server.seen).toHaveLength(21);
   });
@@ -228,10 +231,7 @@ describe("the model server's fetch (undici's request, not WHATWG streams)", () =
       response.end(Buffer.concat([gzipSync('{"error":{"message":"bad request"}}').subarray(0, 12), Buffer.from("not gzip at all")]));
     });
     const model = new ModelClient({ baseURL: `${server.url}/v1`, apiKey: "k", model: "m", maxRetries: 2 });
-    const error = (await model.stream({ messages: [{ role: "user", content: "hi" }] }).then(
-      () => undefined,
-      (e: unknown) => e,
-    )) as ModelError;
+    const error = await failureOf(model, { messages: [{ role: "user", content: "hi" }] });
     expect([error.kind, error.details.status]).toEqual(["refused", 400]);
     expect(server.seen).toHaveLength(1);
   });
@@ -265,10 +265,7 @@ describe("the model server's fetch (undici's request, not WHATWG streams)", () =
       response.on("close", () => clearInterval(stall));
     });
     const model = new ModelClient({ baseURL: `${server.url}/v1`, apiKey: "k", model: "m", maxRetries: 0, timeoutMs: 300 });
-    const error = await model.stream({ messages: [{ role: "user", content: "hi" }] }).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
+    const error = await failureOf(model, { messages: [{ role: "user", content: "hi" }] });
     expect(error).toBeInstanceOf(ModelError);
     expect((error as ModelError).kind).toBe("timeout");
   });
