@@ -70,7 +70,7 @@ export function privateSectionNames(texts: readonly string[], privateSections: r
 
 /** Whether one of `texts` (USER.md, MEMORY.md) has a section of this name, as privacy matches names. */
 export function hasSection(texts: readonly string[], name: string): boolean {
-  return texts.some((text) => parseSections(text.replace(/\r\n/g, "\n")).sections.some((s) => isPrivateSection(s.name, [sectionKey(name)])));
+  return sectionKeysOf(texts).has(sectionKey(name));
 }
 
 export function isPrivateSection(name: string, privateSections: readonly string[] | undefined): boolean {
