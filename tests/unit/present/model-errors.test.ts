@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { expectLinear, repeatTo } from "../../helpers/linear-time.js";
 import { english, type Say } from "../../../src/lib/locale.js";
 import { ModelError } from "../../../src/model/model-error.js";
 import type { ModelErrorKind } from "../../../src/lib/telemetry.js";
@@ -20,6 +21,18 @@ describe("what a person is told when the model fails", () => {
     expect(zh).toContain("OPENAI_BASE_URL");
     expect(zh).toContain("http://localhost:11434/v1");
     expect(zh).toMatch(/[\u4e00-\u9fff]/);
+  });
+
+  it("names the base to set for a redirect it did not follow, in English and Chinese, and reads the address in linear time", () => {
+    const redirected = (reason: string) => new ModelError("wrong-base-url", { baseURL: "http://127.0.0.1:8080/v1", status: 301, reason });
+    expect(modelErrorLine(redirected("http://localhost:9000/v1/chat/completions"), english)).toContain("set OPENAI_BASE_URL to http://localhost:9000/v1.");
+    expect(modelErrorLine(redirected("http://localhost:9000/v1/chat/completions"), chinese)).toContain("请把 OPENAI_BASE_URL 设为 http://localhost:9000/v1。");
+    expect(modelErrorLine(redirected("a javascript: address"), english)).toContain("Check OPENAI_BASE_URL.");
+    expect(modelErrorLine(redirected("http://localhost:9000/v1/chat/completions"), english, { showAddress: false })).not.toContain("localhost:9000");
+    expectLinear(
+      (size) => `http://${repeatTo("/chat/completion", size)}`,
+      (reason) => modelErrorLine(redirected(reason), english),
+    );
   });
 
   it("has one line per kind in each language, naming the setting to check where there is one", () => {
