@@ -89,23 +89,24 @@ describe("forget leaves the words nowhere in the person's folder", () => {
   });
 });
 
+/** A DM conversation of these messages, then a forget of `words`: the conversation's file as it stays. */
+async function dmAfterForget(messages: { speaker: "person" | "assistant"; name: string; text: string }[], words: string): Promise<string> {
+  const memory = await open();
+  await memory.writeConversation("2026-12-01-tea-bbbbbbbb.md", { title: "tea", place: "DM", opened: "", closed: "", sessionId: "bbbbbbbb", messages });
+  await memory.serialize(() => forgetUnderLock(memory, words));
+  const [name] = await readdir(memory.conversationsDir);
+  return readFile(join(memory.conversationsDir, name!), "utf8");
+}
+
 describe("forget of the owner's own name", () => {
   it("takes the name out of their messages and keeps what they said", async () => {
-    const memory = await open();
-    await memory.writeConversation("2026-12-01-tea-bbbbbbbb.md", {
-      title: "tea",
-      place: "DM",
-      opened: "",
-      closed: "",
-      sessionId: "bbbbbbbb",
-      messages: [
+    const text = await dmAfterForget(
+      [
         { speaker: "person", name: "Meiling", text: "oolong please" },
         { speaker: "assistant", name: "Assistant", text: "Oolong it is." },
       ],
-    });
-    await memory.serialize(() => forgetUnderLock(memory, "meiling"));
-    const [name] = await readdir(memory.conversationsDir);
-    const text = await readFile(join(memory.conversationsDir, name!), "utf8");
+      "meiling",
+    );
     expect(text.toLowerCase()).not.toContain("meiling");
     expect(text).toContain("oolong please");
     expect(text).toContain("Oolong it is.");
@@ -165,20 +166,13 @@ describe("forget and private marks", () => {
   });
 
   it("never renames the assistant, whatever the words", async () => {
-    const memory = await open();
-    await memory.writeConversation("2026-12-01-tea-cccccccc.md", {
-      title: "tea",
-      place: "DM",
-      opened: "",
-      closed: "",
-      sessionId: "cccccccc",
-      messages: [
+    const text = await dmAfterForget(
+      [
         { speaker: "person", name: "Mei", text: "hello Stan" },
         { speaker: "assistant", name: "Assistant", text: "Hello!" },
       ],
-    });
-    await memory.serialize(() => forgetUnderLock(memory, "stan"));
-    const [name] = await readdir(memory.conversationsDir);
-    expect(await readFile(join(memory.conversationsDir, name!), "utf8")).toContain("Assistant");
+      "stan",
+    );
+    expect(text).toContain("Assistant");
   });
 });
